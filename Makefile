@@ -1,0 +1,44 @@
+# ssdlab: the commands a user types. `make run` and `make test` work on a fresh machine.
+CARGO ?= cargo
+OUT ?= out
+
+.PHONY: run test test-slow bench verilog lint synth sim tools clean
+
+## The main job: the ssdfans protocol on the sm2262-512g preset, beside the published figures.
+run:
+	$(CARGO) run --release -p ssdlab-testbench --bin ssdlab -- protocol ssdfans --preset sm2262-512g
+
+## The test suite (installs verilator/yosys when missing).
+test: tools
+	$(CARGO) test --workspace
+
+## Long runs: full-size calibration, long randomized co-simulation.
+test-slow: tools
+	SSDLAB_SLOW=1 $(CARGO) test --release --workspace -- --include-ignored
+
+## Benchmarks: simulated IO/s of the model, functional warm-up rate.
+bench:
+	$(CARGO) bench -p ssdlab-model
+
+## Generated Verilog of each HDL block into $(OUT)/verilog.
+verilog:
+	$(CARGO) run --release -p ssdlab-hdl --bin export-verilog -- $(OUT)/verilog
+
+## verilator --lint-only -Wall on the generated Verilog, with documented waivers.
+lint: tools verilog
+	bash scripts/lint.sh $(OUT)/verilog
+
+## yosys synthesis reports per block, nextpnr-ice40 Fmax for one channel.
+synth: tools verilog
+	bash scripts/synth.sh $(OUT)/verilog $(OUT)/synth
+
+## Randomized Verilator co-simulation of the datapath.
+sim: tools
+	$(CARGO) run --release -p ssdlab-testbench --bin ssdlab -- cosim --cycles 10000000
+
+tools:
+	@bash scripts/ensure-tools.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf $(OUT)

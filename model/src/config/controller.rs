@@ -1,0 +1,45 @@
+//! Controller resources: DRAM, data buffer, firmware CPU cores.
+//! Sources: SM2262 product brief (dual-core ARM, DDR3/DDR4 support), Nanya DDR3 data sheet.
+
+use crate::error::{check, ConfigError};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerConfig {
+    /// External DRAM capacity in MiB (0 = DRAM-less).
+    pub dram_mb: u32,
+    /// DRAM bandwidth in MB/s.
+    pub dram_bandwidth_mbps: u32,
+    /// DRAM access latency (random), ns.
+    pub dram_latency_ns: f64,
+    /// Data buffer (write cache / read staging) in KiB, carved from DRAM or SRAM.
+    pub write_buffer_kib: u32,
+    /// Firmware CPU cores that process host commands.
+    pub cpu_cores: u32,
+    /// Firmware time per host command (parse, map lookup bookkeeping, completion), ns.
+    pub cpu_ns_per_cmd: f64,
+    /// Additional firmware time per 4 KiB mapping unit of a command, ns.
+    pub cpu_ns_per_unit: f64,
+}
+
+impl ControllerConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check(self.dram_mb <= 65536, "controller.dram_mb", "must be at most 65536 MiB")?;
+        check(self.dram_bandwidth_mbps > 0, "controller.dram_bandwidth_mbps", "must be positive")?;
+        check(
+            self.dram_latency_ns.is_finite() && self.dram_latency_ns >= 0.0,
+            "controller.dram_latency_ns",
+            "must be non-negative",
+        )?;
+        check(self.write_buffer_kib >= 4, "controller.write_buffer_kib", "must be at least 4 KiB")?;
+        check((1..=64).contains(&self.cpu_cores), "controller.cpu_cores", "must be 1..=64")?;
+        for (name, v) in [
+            ("controller.cpu_ns_per_cmd", self.cpu_ns_per_cmd),
+            ("controller.cpu_ns_per_unit", self.cpu_ns_per_unit),
+        ] {
+            check(v.is_finite() && v >= 0.0, name, "must be non-negative")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,100 @@
+//! Drive configuration: serde structs loaded from TOML, one sub-struct per hardware block.
+//!
+//! Every field carries its unit in its name (`t_read_us`, `transfer_mts`, `dram_mb`). Datasheet
+//! floats are converted to [`crate::time::SimTime`] once, by the `resolve`/accessor methods of each
+//! sub-config; the rest of the model sees only integers. Unknown fields are rejected
+//! (`deny_unknown_fields`) and `validate` names the offending field of any impossible value.
+
+mod controller;
+mod ftl;
+mod geometry;
+mod nand;
+mod nvme;
+mod onfi;
+mod pcie;
+mod power;
+
+pub use controller::ControllerConfig;
+pub use ftl::{FtlConfig, GcPolicyKind, MapCacheConfig, SlcCacheConfig};
+pub use geometry::GeometryConfig;
+pub use nand::{CellTiming, NandConfig};
+pub use nvme::NvmeConfig;
+pub use onfi::OnfiConfig;
+pub use pcie::PcieConfig;
+pub use power::PowerConfig;
+
+use crate::error::ConfigError;
+use serde::{Deserialize, Serialize};
+
+/// A whole drive. Presets are files of this shape (see `presets/`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DriveConfig {
+    /// Human name, e.g. "SMI SM2262 512 GB (SSDFans board)".
+    pub name: String,
+    pub geometry: GeometryConfig,
+    pub nand: NandConfig,
+    pub onfi: OnfiConfig,
+    pub pcie: PcieConfig,
+    pub nvme: NvmeConfig,
+    pub controller: ControllerConfig,
+    pub ftl: FtlConfig,
+    pub power: PowerConfig,
+}
+
+impl DriveConfig {
+    /// Parses and validates a TOML config. `origin` (a file name) is used in error messages.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
+        let cfg: DriveConfig = toml::from_str(text)
+            .map_err(|e| ConfigError::Parse { origin: origin.to_string(), message: e.to_string() })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks every field and every cross-field constraint; the error names the field.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.geometry.validate()?;
+        self.nand.validate()?;
+        self.onfi.validate()?;
+        self.pcie.validate()?;
+        self.nvme.validate()?;
+        self.controller.validate()?;
+        self.ftl.validate(&self.geometry, &self.controller)?;
+        self.power.validate()?;
+        Ok(())
+    }
+
+    /// The built-in default drive (the SSDFans SM2262 512 GB board), embedded in the binary.
+    pub fn default_drive() -> Self {
+        Self::from_toml_str(DEFAULT_PRESET_TOML, "presets/sm2262-512g.toml")
+            .expect("embedded default preset is valid")
+    }
+}
+
+/// The embedded default preset.
+pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../presets/sm2262-512g.toml");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_preset_loads() {
+        let cfg = DriveConfig::default_drive();
+        assert_eq!(cfg.geometry.channels, 8);
+    }
+
+    #[test]
+    fn unknown_field_is_named() {
+        let text = DEFAULT_PRESET_TOML.replace("[onfi]", "[onfi]\nbogus_mts = 3");
+        let err = DriveConfig::from_toml_str(&text, "x.toml").unwrap_err().to_string();
+        assert!(err.contains("bogus_mts") && err.contains("x.toml"), "{err}");
+    }
+
+    #[test]
+    fn zero_channels_is_named() {
+        let text = DEFAULT_PRESET_TOML.replace("channels = 8", "channels = 0");
+        let err = DriveConfig::from_toml_str(&text, "x.toml").unwrap_err().to_string();
+        assert!(err.contains("geometry.channels"), "{err}");
+    }
+}
