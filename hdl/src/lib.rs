@@ -3,3 +3,8 @@
 //! Folders follow the data path and mirror the behavioural model's module names: `nand`
 //! (sequencer), `nvme`/`pcie` (front end), `ftl` (map_cache). Every block lives in its own file,
 //! documents each port with its unit, and ends in an `_is_synthesizable` test.
+
+pub mod ftl;
+pub mod nand;
+pub mod nvme;
+pub mod pcie;

@@ -1,0 +1,1 @@
+//! FTL datapath blocks: the mapping-table cache (`map_cache`).

@@ -1,0 +1,1 @@
+//! NVMe front end on the PCIe transaction layer.

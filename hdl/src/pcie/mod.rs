@@ -1,0 +1,1 @@
+//! PCIe transaction-layer interface types (the boundary to the vendor hard block).
