@@ -1,4 +1,8 @@
 //! ssdlab-testbench: workloads (fio job files, traces), protocols, co-simulation of the HDL
 //! against the model, and the `ssdlab` command line.
 
+pub mod error;
+pub mod fio;
 pub mod verilator;
+
+pub use error::InputError;
