@@ -4,5 +4,6 @@
 pub mod error;
 pub mod fio;
 pub mod verilator;
+pub mod workload;
 
 pub use error::InputError;
