@@ -3,6 +3,8 @@
 
 pub mod error;
 pub mod fio;
+pub mod output;
+pub mod presets;
 pub mod verilator;
 pub mod workload;
 
