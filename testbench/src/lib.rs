@@ -4,6 +4,7 @@
 pub mod error;
 pub mod fio;
 pub mod output;
+pub mod plot;
 pub mod presets;
 pub mod protocol;
 pub mod verilator;
