@@ -7,6 +7,7 @@ pub mod output;
 pub mod plot;
 pub mod presets;
 pub mod protocol;
+pub mod trace;
 pub mod verilator;
 pub mod workload;
 
