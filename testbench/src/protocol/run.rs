@@ -76,12 +76,13 @@ pub fn run_protocol(
     p: &Protocol,
     seeds: &SeedTree,
     obs: &mut dyn Observer,
-    on_step: &mut dyn FnMut(&StepOutcome),
+    on_step: &mut dyn FnMut(&StepOutcome, &mut dyn Observer),
 ) -> Result<Vec<StepOutcome>, InputError> {
     check(dev, p)?;
     let mut out: Vec<StepOutcome> = Vec::new();
     for (i, s) in p.steps.iter().enumerate() {
         let sim_start = dev.now();
+        obs.label(&format!("[{}/{}] {}", i + 1, p.steps.len(), step_label(s)));
         let step_seeds = SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (kind, label, groups, report) = match s {
             Step::Precondition { label, mode, pattern, bs, passes, offset, size, iodepth, numjobs } => {
@@ -123,10 +124,21 @@ pub fn run_protocol(
             }
         };
         let o = StepOutcome { index: i, kind, label, sim_start, sim_end: dev.now(), groups, report };
-        on_step(&o);
+        on_step(&o, obs);
         out.push(o);
     }
     Ok(out)
+}
+
+/// The label of any step.
+pub fn step_label(s: &Step) -> &str {
+    match s {
+        Step::Precondition { label, .. }
+        | Step::Fio { label, .. }
+        | Step::Idle { label, .. }
+        | Step::Burst { label, .. }
+        | Step::Score { label, .. } => label,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -90,7 +90,7 @@ of = ["a"]
 fn small_protocol_runs_with_hand_figures() {
     let p = load(SMALL, "small.toml", None).unwrap();
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-    let steps = run_protocol(&mut dev, &p, &SeedTree::new(1), &mut Quiet, &mut |_| {}).unwrap();
+    let steps = run_protocol(&mut dev, &p, &SeedTree::new(1), &mut Quiet, &mut |_, _| {}).unwrap();
     // Functional fill: 1 MiB.
     assert_eq!(dev.functional_bytes, 1 << 20);
     // QD4 at 100 us: 40 000 IOPS; published 50 000 -> -20 %.
@@ -112,7 +112,7 @@ fn region_beyond_device_fails_before_running() {
     let text = SMALL.replace("size=400k", "size=2g");
     let p = load(&text, "small.toml", None).unwrap();
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-    let e = run_protocol(&mut dev, &p, &SeedTree::new(1), &mut Quiet, &mut |_| {}).unwrap_err();
+    let e = run_protocol(&mut dev, &p, &SeedTree::new(1), &mut Quiet, &mut |_, _| {}).unwrap_err();
     assert!(e.to_string().starts_with("small.toml:16: job `a`"), "{e}");
     assert_eq!(dev.functional_bytes, 0, "nothing may run before the whole protocol is checked");
 }

@@ -23,6 +23,10 @@ use std::collections::{BinaryHeap, HashMap};
 /// Told about progress after every batch of completions.
 pub trait Observer {
     fn progress(&mut self, now: SimTime, host_bytes: u64);
+    /// A new phase (protocol step) starts.
+    fn label(&mut self, _label: &str) {}
+    /// A line for the user's log (a finished protocol step).
+    fn note(&mut self, _line: &str) {}
 }
 
 /// Ignores progress.
