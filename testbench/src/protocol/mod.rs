@@ -127,7 +127,7 @@ pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, Inpu
                     (None, Some(path)) => {
                         let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
                         let ps = p.display().to_string();
-                        let t = std::fs::read_to_string(&p).map_err(|e| InputError::io(&ps, &e))?;
+                        let t = std::fs::read_to_string(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
                         parse_job_file(&t, &ps)?
                     }
                     _ => return Err(err("a fio step needs exactly one of `job` (inline) or `file`".into())),
