@@ -10,7 +10,9 @@ use crate::nand::{CellMode, DieId, PhysPage};
 use crate::rng::SeedTree;
 use crate::time::SimTime;
 
-const NONE: u32 = u32::MAX;
+/// Unmapped marker. Tables store `x + 1` so that they start zeroed (calloc: untouched pages of a
+/// 512 GB drive's tables cost no memory or time).
+const NONE: u32 = 0;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadOutcome {
@@ -75,7 +77,7 @@ impl Ftl {
         let upp = g.units_per_page();
         let block_units = g.pages_per_block() * g.planes_per_die * upp;
         let phys = g.dies() as u64 * g.blocks_per_plane as u64 * block_units as u64;
-        if phys >= NONE as u64 {
+        if phys >= u32::MAX as u64 {
             return Err(ConfigError::invalid("geometry", "more than 2^32 4 KiB units: too large for the stand-in FTL"));
         }
         let logical = (phys as f64 * (1.0 - cfg.ftl.over_provisioning_pct / 100.0)) as u64;
@@ -95,8 +97,8 @@ impl Ftl {
             page_bus_bytes: g.page_bytes + g.spare_bytes,
             mode: if g.bits_per_cell == 1 { CellMode::Slc } else { CellMode::Tlc },
             gc_threshold: cfg.ftl.gc_threshold_free_blocks,
-            l2p: vec![NONE; logical as usize],
-            p2l: vec![NONE; phys as usize],
+            l2p: vec![0; logical as usize],
+            p2l: vec![0; phys as usize],
             valid: vec![0; (g.dies() * g.blocks_per_plane) as usize],
             die,
             cursor: 0,
@@ -131,6 +133,7 @@ impl Ftl {
                 out.unmapped_units += 1;
                 continue;
             }
+            let ppa = ppa - 1;
             let (d, b, off) = self.split(ppa);
             let ds = &self.die[d as usize];
             if b == ds.open && off >= ds.programmed {
@@ -160,8 +163,8 @@ impl Ftl {
         let ds = &mut self.die[d as usize];
         let ppa = (d * self.blocks + ds.open) * self.block_units + ds.wp;
         ds.wp += 1;
-        self.l2p[lpn as usize] = ppa;
-        self.p2l[ppa as usize] = lpn;
+        self.l2p[lpn as usize] = ppa + 1;
+        self.p2l[ppa as usize] = lpn + 1;
         self.valid[(d * self.blocks + self.die[d as usize].open) as usize] += 1;
         if self.die[d as usize].wp % self.prog_units == 0 {
             self.program(d, purpose, after, ops);
@@ -186,6 +189,7 @@ impl Ftl {
     fn invalidate(&mut self, lpn: u64) {
         let old = self.l2p[lpn as usize];
         if old != NONE {
+            let old = old - 1;
             self.valid[(old / self.block_units) as usize] -= 1;
             self.p2l[old as usize] = NONE;
             self.l2p[lpn as usize] = NONE;
@@ -223,6 +227,7 @@ impl Ftl {
             if lpn == NONE {
                 continue;
             }
+            let lpn = lpn - 1;
             if last_read.is_none() || off % self.upp == 0 {
                 let addr = self.page_addr(d, v, off);
                 ops.push(self.op(NandOpKind::Read, addr, 1, self.page_bus_bytes, OpPurpose::GcRead, None));
