@@ -274,6 +274,9 @@ impl Drive {
         }
         self.done_buf.push(IoCompletion { id: IoId(c.id), op: c.op, len, submitted: c.submitted, completed: now });
         self.outstanding -= 1;
+        if self.outstanding == 0 {
+            self.host_idle_since = now;
+        }
         self.mark_idle(now);
         let q = c.queue as usize;
         if let Some(&next) = self.host_wait[q].front() {

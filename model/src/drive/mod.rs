@@ -175,6 +175,8 @@ pub struct Drive {
     ops_inflight: u64,
     busy_since: Option<SimTime>,
     busy_acc: SimTime,
+    /// When the last host command completed with none left outstanding.
+    host_idle_since: SimTime,
     batch_ids: Vec<u32>,
     unit_bus_bytes: u32,
     stats: DriveStats,
@@ -228,6 +230,7 @@ impl Drive {
             ops_inflight: 0,
             busy_since: None,
             busy_acc: SimTime::ZERO,
+            host_idle_since: SimTime::ZERO,
             batch_ids: Vec::new(),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
@@ -265,10 +268,7 @@ impl Drive {
     /// Processes events up to and including `t`; the clock ends at `t`.
     pub fn run_until(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
         assert!(t >= self.now(), "run_until({t}) is before now ({})", self.now());
-        while let Some((at, ev)) = self.q.pop_until(t) {
-            self.handle(at, ev);
-        }
-        self.q.advance_to(t);
+        self.process_until(t);
         done.append(&mut self.done_buf);
         self.refresh_stats();
     }
@@ -287,44 +287,64 @@ impl Drive {
         any
     }
 
-    /// Lets `d` pass with no new host IO; the FTL's background work runs when the host side has
-    /// nothing outstanding.
+    /// Lets `d` pass with no new host IO. While no host command is outstanding the FTL's
+    /// background work (GC, folding, buffer flush) runs: `Ftl::idle_work` is asked at the start,
+    /// after each background batch completes, and when the host-idle time crosses each of the
+    /// FTL's idle thresholds (`ftl.bg_gc_idle_ms`, `ftl.slc_cache.idle_fold_threshold_ms`).
     pub fn idle(&mut self, d: SimTime, done: &mut Vec<IoCompletion>) {
         let end = self.now() + d;
-        let mut idle_from = self.now();
+        let f = &self.cfg.ftl;
+        let mut probes: Vec<SimTime> = [0.0, f.bg_gc_idle_ms, f.slc_cache.idle_fold_threshold_ms]
+            .iter()
+            .map(|&ms| self.host_idle_since + SimTime::from_ms_f64(ms))
+            .filter(|&t| t <= end)
+            .collect();
+        probes.sort();
+        let mut next = 0usize;
         let mut guard = 0u32;
         loop {
-            while let Some((at, ev)) = self.q.pop_until(end) {
-                self.handle(at, ev);
-            }
-            if self.outstanding > 0 || self.ops_inflight > 0 {
-                break;
+            let target = probes.get(next).copied().unwrap_or(end).clamp(self.now(), end);
+            self.process_until(target);
+            if self.outstanding > 0 {
+                break; // host IO in flight: no background work
             }
             guard += 1;
             assert!(guard < 1 << 20, "background work does not converge");
-            let now = self.now();
-            self.batch.clear();
+            let idle_for = self.now() - self.host_idle_since;
             let mut batch = std::mem::take(&mut self.batch);
-            let more = self.ftl.idle_work(now.saturating_sub(idle_from).max(SimTime::from_ps(1)), &mut batch);
+            batch.clear();
+            let more = self.ftl.idle_work(idle_for, &mut batch);
             let n = batch.len();
             self.dispatch_batch(&mut batch, NONE);
             self.batch = batch;
-            if !more || n == 0 {
-                break;
-            }
-            // Run the background batch to completion (or to the end of the window).
-            while self.ops_inflight > 0 {
-                match self.q.pop_until(end) {
-                    Some((at, ev)) => self.handle(at, ev),
-                    None => break,
+            if n > 0 {
+                // Run the background batch to completion (or to the end of the window).
+                while self.ops_inflight > 0 {
+                    match self.q.pop_until(end) {
+                        Some((at, ev)) => self.handle(at, ev),
+                        None => break,
+                    }
                 }
+                if self.ops_inflight > 0 {
+                    break;
+                }
+                continue;
             }
-            if self.ops_inflight > 0 {
+            let _ = more; // nothing issued now: wait for the next idle threshold
+            next += 1;
+            if next >= probes.len() {
                 break;
             }
-            idle_from = idle_from.min(self.now());
         }
         self.run_until(end, done);
+    }
+
+    /// Handles every event due at or before `t` and moves the clock to `t`.
+    fn process_until(&mut self, t: SimTime) {
+        while let Some((at, ev)) = self.q.pop_until(t) {
+            self.handle(at, ev);
+        }
+        self.q.advance_to(t);
     }
 
     /// Untimed writes for preconditioning: FTL state changes, ops dropped.
