@@ -34,6 +34,7 @@ impl Drive {
             sends_left: 0,
             share: 0,
             unsent: 0,
+            waits_programs: false,
             live: true,
         };
         let slot = match self.free_cmds.pop() {
@@ -117,9 +118,13 @@ impl Drive {
                 self.ftl.flush(&mut batch);
                 self.dispatch_batch(&mut batch, cmd);
                 self.batch = batch;
-                if self.cmds[cmd as usize].ops_left == 0 {
-                    self.post_cqe(now, cmd);
+                // Durable means every host-data program dispatched so far has finished too.
+                let snap = self.host_prog_next;
+                if self.host_progs.first().is_some_and(|&p| p < snap) {
+                    self.cmds[cmd as usize].waits_programs = true;
+                    self.flush_wait.push_back((snap, cmd));
                 }
+                self.check_done(now, cmd);
             }
         }
     }
@@ -171,10 +176,24 @@ impl Drive {
         self.check_done(now, cmd);
     }
 
-    /// Reads and flushes complete when their ops are done and their data has been sent.
+    /// A host-data program finished: release flushes no longer waiting for earlier programs.
+    pub(super) fn host_program_done(&mut self, now: SimTime, pseq: u64) {
+        assert!(self.host_progs.remove(&pseq), "host program {pseq} not in flight");
+        while let Some(&(snap, cmd)) = self.flush_wait.front() {
+            if self.host_progs.first().is_some_and(|&p| p < snap) {
+                break;
+            }
+            self.flush_wait.pop_front();
+            self.cmds[cmd as usize].waits_programs = false;
+            self.check_done(now, cmd);
+        }
+    }
+
+    /// Reads and flushes complete when their ops are done and their data has been sent (and,
+    /// for a flush, the host-data programs before it are done).
     fn check_done(&mut self, now: SimTime, cmd: u32) {
         let m = &self.cmds[cmd as usize];
-        if m.ops_left == 0 && m.data_ops_left == 0 && m.sends_left == 0 {
+        if m.ops_left == 0 && m.data_ops_left == 0 && m.sends_left == 0 && !m.waits_programs {
             debug_assert_eq!(m.unsent, 0);
             self.post_cqe(now, cmd);
         }

@@ -114,6 +114,8 @@ pub(crate) struct Cmd {
     /// Host bytes each host-read op carries; bytes not yet given to a send (the last op takes them).
     share: u32,
     unsent: u64,
+    /// Flush: still waiting for host-data programs dispatched before it.
+    waits_programs: bool,
     live: bool,
 }
 
@@ -130,6 +132,8 @@ pub(crate) struct OpRec {
     first_waiter: u32,
     next_waiter: u32,
     done: bool,
+    /// Sequence number of a host-data program (for flush ordering), else u64::MAX.
+    pseq: u64,
 }
 
 pub(crate) struct DieSlot {
@@ -175,6 +179,10 @@ pub struct Drive {
     ops_inflight: u64,
     busy_since: Option<SimTime>,
     busy_acc: SimTime,
+    /// Host-data programs: next sequence number, those in flight, flushes waiting for them.
+    host_prog_next: u64,
+    host_progs: std::collections::BTreeSet<u64>,
+    flush_wait: VecDeque<(u64, u32)>,
     /// When the last host command completed with none left outstanding.
     host_idle_since: SimTime,
     batch_ids: Vec<u32>,
@@ -231,6 +239,9 @@ impl Drive {
             busy_since: None,
             busy_acc: SimTime::ZERO,
             host_idle_since: SimTime::ZERO,
+            host_prog_next: 0,
+            host_progs: Default::default(),
+            flush_wait: VecDeque::new(),
             batch_ids: Vec::new(),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),

@@ -28,7 +28,14 @@ impl Drive {
         for (i, op) in batch.iter().enumerate() {
             let die = self.die_index(op);
             let owned = owner != NONE && matches!(op.purpose, OpPurpose::HostRead | OpPurpose::MapRead | OpPurpose::HostWrite | OpPurpose::MapWrite);
-            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false };
+            let pseq = if op.kind == NandOpKind::Program && op.purpose == OpPurpose::HostWrite {
+                self.host_prog_next += 1;
+                self.host_progs.insert(self.host_prog_next - 1);
+                self.host_prog_next - 1
+            } else {
+                u64::MAX
+            };
+            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq };
             let id = match self.free_ops.pop() {
                 Some(id) => {
                     self.ops[id as usize] = rec;
@@ -130,12 +137,13 @@ impl Drive {
             w = next;
         }
         self.free_ops.push(id);
-        if rec.op.kind == NandOpKind::Program && rec.op.purpose == OpPurpose::HostWrite {
-            self.buf.release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);
-            self.admit_writes(now);
-        }
         if rec.owner != NONE {
             self.owned_op_done(now, rec.owner, rec.op.purpose);
+        }
+        if rec.pseq != u64::MAX {
+            self.buf.release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);
+            self.host_program_done(now, rec.pseq);
+            self.admit_writes(now);
         }
         self.mark_idle(now);
     }

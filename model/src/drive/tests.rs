@@ -224,3 +224,29 @@ fn stats_window_energy_and_write_amplification() {
     assert_eq!(d.stats().write.ops, 0);
     assert_eq!(d.stats().elapsed, SimTime::ZERO);
 }
+
+#[test]
+fn flush_waits_for_host_programs_already_running() {
+    // 12 writes of 128 KiB = 384 units = one full program unit (2 planes × 3 pages × 4 units)
+    // on each of the 16 dies: the writes complete early (link-bound: 1.5 MiB down at ~3.4 GB/s
+    // ≈ 0.46 ms), the 16 programs run on. The last program's data (2 × 3 × 18592 B = 139 us of
+    // bus, 2 dies per channel) goes in after the last write's data arrived, then tPROG 1900 us
+    // (SLC set equal). A flush submitted then has nothing staged, but must wait for them:
+    // its latency is within [1900, 1900 + 2 × 139 + slack] us.
+    let mut cfg = flat_cfg();
+    cfg.nand.slc.t_prog_us = 1900.0;
+    let mut d = Drive::new(&cfg, 1).unwrap();
+    for i in 0..12u64 {
+        d.submit(HostIo { op: IoOp::Write, offset: i * 131_072, len: 131_072, queue: (i % 8) as u16 });
+    }
+    let mut done = Vec::new();
+    while done.len() < 12 {
+        assert!(d.run_until_completion(&mut done));
+    }
+    assert!(d.now() < SimTime::from_us(600), "writes complete early: {}", d.now());
+    d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
+    let done = run_all(&mut d);
+    let f = done.iter().find(|c| c.op == IoOp::Flush).expect("flush completes");
+    let lat = f.completed - f.submitted;
+    assert!(lat >= SimTime::from_us(1900) && lat <= SimTime::from_us(2250), "flush after {lat}");
+}
