@@ -250,3 +250,47 @@ fn flush_waits_for_host_programs_already_running() {
     let lat = f.completed - f.submitted;
     assert!(lat >= SimTime::from_us(1900) && lat <= SimTime::from_us(2250), "flush after {lat}");
 }
+
+#[test]
+fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
+    // NAND made fast (tR 1 us) so the link is the bottleneck: 8 channels × 4096 B per 5.81 us
+    // = 5.6 GB/s of NAND, 2 cores / (4 + 32 × 0.2 us) = 192 k cmds/s = 25 GB/s of firmware,
+    // DRAM 6.4 GB/s. Up the link each 128 KiB read costs 512 × 280 B + CQE 40 B + MSI-X 28 B
+    // (+ a few ACK DLLPs): payload rate = 3.938 GB/s × 131072 / 143428 = 3.599 GB/s at most.
+    let mut cfg = flat_cfg();
+    for m in [&mut cfg.nand.slc, &mut cfg.nand.tlc] {
+        m.t_read_lsb_us = 1.0;
+        m.t_read_csb_us = 1.0;
+        m.t_read_msb_us = 1.0;
+    }
+    let mut d = Drive::new(&cfg, 1).unwrap();
+    let span = 64u64 << 20;
+    d.functional_write(0, span);
+    let len = 131_072u64;
+    let n = 400u64;
+    let mut next = 0u64;
+    let mut done = Vec::new();
+    for _ in 0..32 {
+        d.submit(HostIo { op: IoOp::Read, offset: (next * len) % span, len, queue: (next % 8) as u16 });
+        next += 1;
+    }
+    // Measure between the 100th and the last completion (steady state).
+    let mut t0 = None;
+    let mut count = 0u64;
+    while d.run_until_completion(&mut done) {
+        for _ in done.drain(..) {
+            count += 1;
+            if count == 100 {
+                t0 = Some(d.now());
+            }
+            if next < n {
+                d.submit(HostIo { op: IoOp::Read, offset: (next * len) % span, len, queue: (next % 8) as u16 });
+                next += 1;
+            }
+        }
+    }
+    assert_eq!(count, n);
+    let secs = (d.now() - t0.unwrap()).as_secs_f64();
+    let gbps = (n - 100) as f64 * len as f64 / secs / 1e9;
+    assert!((3.40..=3.60).contains(&gbps), "{gbps} GB/s");
+}
