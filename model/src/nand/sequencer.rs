@@ -141,7 +141,7 @@ impl ChannelSequencer {
             done_through: None,
             last_accept: None,
             bus_free_at: 0,
-            last_grant: n - 1,
+            last_grant: 0,
             bus_cycles_granted: 0,
             data_cycles_granted: 0,
             trace: None,
