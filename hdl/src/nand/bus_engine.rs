@@ -2,7 +2,8 @@
 //! granted, as a sequence of ONFI bus primitives — command latch (CLE), address latch (ALE),
 //! held wait (tADL/tCCS/tWHR), data in, data out — and drives the PHY-facing signals.
 //! Every phase follows one template per plane: `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
-//! with absent parts skipped (ONFI 4.1 section 5 command sequences; see
+//! with absent parts skipped; a single-plane read's data out is the template's DATA alone
+//! (ONFI 4.1 section 5 command sequences; see
 //! `ssdlab_model::nand::sequencer::SeqTiming::trace_phase`, which the model uses for the same
 //! sequence). The serializer and IO cells behind the PHY boundary are out of scope.
 
@@ -348,7 +349,10 @@ impl Logic for BusEngine {
             self.plane.d.next = self.k_read.val();
             self.seg.d.next = Seg::CmdA;
             self.cnt.d.next = self.latch.val();
-            if self.start_second.val() & (self.start_op.val().get_bits::<2>(0) == self.k_read.val()) {
+            if self.start_second.val()
+                & (self.start_op.val().get_bits::<2>(0) == self.k_read.val())
+                & (self.start_op.val().get_bits::<2>(2) == self.k_read.val())
+            {
                 self.seg.d.next = Seg::Data;
                 self.cnt.d.next = self.start_op.val().get_bits::<16>(28);
             }

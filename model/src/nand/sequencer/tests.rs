@@ -71,10 +71,10 @@ fn two_plane_read_changes_column_before_second_plane() {
     let ops = [(SimTime::ZERO, op(4, 0, NandOpKind::Read, 2, 2 * PAGE, SimTime::from_us(60)))];
     let (done, trace, _) = run_op_list_traced(&onfi(), 4, 1, &ops);
     let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
-    assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0]);
-    // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; plane 0 data 23.24 us;
-    // 06h + 5 addr + E0h = 175 ns; tCCS 300 ns; plane 1 data 23.24 us.
-    let expect = 15 + 350 + 100 + 60_000 + 20 + 20 + 23_240 + 175 + 300 + 23_240;
+    assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0, 0x06, 0xE0]);
+    // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; R/B# sync 20; then per plane
+    // 06h + 5 addr + E0h = 175 ns, tCCS 300 ns, data 23.24 us.
+    let expect = 15 + 350 + 100 + 60_000 + 20 + 20 + 2 * (175 + 300 + 23_240);
     assert_eq!(done[0].completed, SimTime::from_ns(expect));
 }
 
