@@ -82,6 +82,17 @@ fn verilator_matches_model_on_directed_ops() {
     check_against_model(&mut dut, &ops, 64, "directed");
 }
 
+/// The 8-channel array: ops dispatched to channel 5 run exactly as on a lone channel (same
+/// trace and completions as the model) while the other 7 channels stay idle.
+#[test]
+fn array_dispatches_to_its_channel() {
+    let (h, t) = timing();
+    let ops = directed_ops(&t);
+    let mut dut = VerilatedChannel::new_in_array(&h, 5).expect("verilator build");
+    check_against_model(&mut dut, &ops, 64, "array channel 5");
+    assert!(dut.others_idle());
+}
+
 #[test]
 fn verilator_matches_model_on_random_mixes() {
     let (h, t) = timing();

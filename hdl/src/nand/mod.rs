@@ -6,6 +6,7 @@
 //! model's `OnfiConfig`; `op` packs the op word of the command port.
 
 pub mod arbiter;
+pub mod array;
 pub mod bus_engine;
 pub mod op;
 pub mod sequencer;
@@ -39,5 +40,6 @@ pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, String)> {
         ("nand_arbiter", gen(arbiter::Arbiter::default())),
         ("nand_bus_engine", gen(bus_engine::BusEngine::new(&t))),
         ("nand_channel", gen(sequencer::NandChannel::new(&t))),
+        ("nand_array", gen(array::NandArray::new(&t))),
     ]
 }

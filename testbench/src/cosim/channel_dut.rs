@@ -5,6 +5,7 @@
 
 use crate::verilator::{PortId, RunnerError, VerilatorModel};
 use rust_hdl::prelude::*;
+use ssdlab_hdl::nand::array::{NandArray, CHANNELS};
 use ssdlab_hdl::nand::sequencer::NandChannel;
 use ssdlab_hdl::nand::timing::HdlTiming;
 
@@ -115,10 +116,13 @@ impl ChannelDut for HdlSimChannel {
     }
 }
 
-/// The channel's generated Verilog under Verilator.
+/// The channel's generated Verilog under Verilator: a `NandChannel` alone, or channel `i` of
+/// the 8-channel `NandArray` (the other channels idle, checked by [`VerilatedChannel::others_idle`]).
 pub struct VerilatedChannel {
     m: VerilatorModel,
     p: [PortId; 21],
+    /// In the array: (channel, `cmd_channel` port, every channel's `ce` port).
+    array: Option<(usize, PortId, Vec<PortId>)>,
 }
 
 const PORTS: [&str; 21] = [
@@ -131,13 +135,41 @@ impl VerilatedChannel {
         let mut uut = NandChannel::new(t);
         uut.connect_all();
         let m = VerilatorModel::build("nand_channel", &generate_verilog(&uut))?;
-        let mut p = [crate::verilator::PortId(0); 21];
+        let mut p = [PortId(0); 21];
         for (k, name) in PORTS.iter().enumerate() {
             p[k] = m.port(name)?;
         }
-        let mut s = VerilatedChannel { m, p };
+        let mut s = VerilatedChannel { m, p, array: None };
         s.m.eval();
         Ok(s)
+    }
+    /// Channel `channel` of the 8-channel array: ops go through the array's dispatcher.
+    pub fn new_in_array(t: &HdlTiming, channel: usize) -> Result<Self, RunnerError> {
+        let mut uut = NandArray::new(t);
+        uut.connect_all();
+        let mut m = VerilatorModel::build("nand_array", &generate_verilog(&uut))?;
+        let shared = ["clock", "cmd_valid", "cmd_way", "cmd_op", "cmd_ready"];
+        let mut p = [PortId(0); 21];
+        for (k, name) in PORTS.iter().enumerate() {
+            p[k] = if shared.contains(name) { m.port(name)? } else { m.port(&format!("{name}${channel}"))? };
+        }
+        let cmd_channel = m.port("cmd_channel")?;
+        let ces = (0..CHANNELS).map(|c| m.port(&format!("ce${c}"))).collect::<Result<Vec<_>, _>>()?;
+        for c in 0..CHANNELS {
+            let rb = m.port(&format!("rb${c}"))?;
+            m.set(rb, 0xF);
+        }
+        m.set(cmd_channel, channel as u64);
+        let mut s = VerilatedChannel { m, p, array: Some((channel, cmd_channel, ces)) };
+        s.m.eval();
+        Ok(s)
+    }
+    /// In the array: no channel but ours drives a chip enable.
+    pub fn others_idle(&self) -> bool {
+        match &self.array {
+            None => true,
+            Some((ch, _, ces)) => ces.iter().enumerate().all(|(c, p)| c == *ch || self.m.get(*p) == 0),
+        }
     }
 }
 
@@ -172,6 +204,7 @@ impl ChannelDut for VerilatedChannel {
         }
     }
     fn tick(&mut self) {
+        assert!(self.others_idle(), "a channel other than the addressed one drove its bus");
         self.m.tick(self.p[0]);
     }
     fn name(&self) -> &'static str {

@@ -26,7 +26,8 @@ fn shim(ports: &[Port]) -> String {
     let mut set = String::new();
     let mut get = String::new();
     for (i, p) in ports.iter().enumerate() {
-        let n = &p.name;
+        // Verilator encodes `$` (rust-hdl's array ports: `ce$3`) as `__024` in C++ names.
+        let n = &p.name.replace('$', "__024");
         let w = p.words();
         if p.dir == Dir::In {
             match p.width {

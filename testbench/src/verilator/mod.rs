@@ -17,7 +17,7 @@
 //! v.tick(clk);                               // clock 1, eval, clock 0, eval: one rising edge
 //! ```
 //! Ports are parsed from the `module top(...)` declarations (`input wire [N:0] name;`,
-//! `output reg [N:0] name;`). The cache key is a hash of the Verilog text, the shim and the
+//! `output reg [N:0] name;`); rust-hdl port arrays appear as `name$i` (e.g. `ce$3`). The cache key is a hash of the Verilog text, the shim and the
 //! waiver file, so a changed block rebuilds; set `SSDLAB_VERILATOR_CACHE` to move the cache.
 //! Builds are atomic (built in a temp folder, then renamed), so parallel tests may share it.
 
