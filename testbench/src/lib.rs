@@ -10,6 +10,7 @@ pub mod presets;
 pub mod progress;
 pub mod protocol;
 pub mod trace;
+pub mod cosim;
 pub mod verilator;
 pub mod workload;
 
