@@ -298,6 +298,25 @@ impl Drive {
         any
     }
 
+    /// Processes events until at least one IO completes or time `t` is reached, whichever is
+    /// first (the clock ends at that completion, or at `t`). For closed-loop hosts with timers
+    /// (fio thinktime, end of ramp_time, trace arrivals): `run_until(t)` would swallow
+    /// completions that must trigger new submissions before `t`. (Added by the cli helper.)
+    pub fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
+        assert!(t >= self.now(), "run_until_completion_or({t}) is before now ({})", self.now());
+        while self.done_buf.is_empty() {
+            match self.q.pop_until(t) {
+                Some((at, ev)) => self.handle(at, ev),
+                None => {
+                    self.q.advance_to(t);
+                    break;
+                }
+            }
+        }
+        done.append(&mut self.done_buf);
+        self.refresh_stats();
+    }
+
     /// Lets `d` pass with no new host IO. While no host command is outstanding the FTL's
     /// background work (GC, folding, buffer flush) runs: `Ftl::idle_work` is asked at the start,
     /// after each background batch completes, and when the host-idle time crosses each of the
