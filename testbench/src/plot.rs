@@ -11,6 +11,8 @@ use ssdlab_model::SimTime;
 use std::path::{Path, PathBuf};
 
 type PlotResult = Result<(), String>;
+/// A named, coloured line of (x, y) points.
+type Line = (&'static str, Vec<(f64, f64)>, RGBColor);
 
 /// A chart builder with the title, margins and label areas every ssdlab plot uses.
 fn framed<'a, 'b>(root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, title: &str) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
@@ -51,7 +53,7 @@ fn mbps_points(d: &DirStats, g: &GroupResult, t0: SimTime) -> Vec<(f64, f64)> {
 /// Throughput (MB/s) against simulated time, read and write, across every group of a run.
 pub fn throughput_over_time(path: &Path, title: &str, groups: &[GroupResult]) -> PlotResult {
     let t0 = groups.first().map_or(SimTime::ZERO, |g| g.window_start);
-    let mut series: Vec<(&str, Vec<(f64, f64)>, RGBColor)> = Vec::new();
+    let mut series: Vec<Line> = Vec::new();
     for g in groups {
         let (r, w) = g.totals();
         for (name, d, color) in [("read", r, BLUE), ("write", w, RED)] {
