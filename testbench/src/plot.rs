@@ -166,7 +166,7 @@ pub fn throughput_vs_qd(path: &Path, title: &str, steps: &[Step], outcomes: &[St
     let mut chart = framed(&root, title)
         .build_cartesian_2d((0.8..qd_max * 1.25).log_scale(), 0.0..y_max)
         .map_err(err)?;
-    chart.configure_mesh().x_label_formatter(&|q| format!("{q:.0}")).x_desc("queue depth").y_desc("throughput (MB/s)").draw().map_err(err)?;
+    chart.configure_mesh().light_line_style(WHITE).x_label_formatter(&|q| format!("{q:.0}")).x_desc("queue depth").y_desc("throughput (MB/s)").draw().map_err(err)?;
     for (k, (name, pts)) in sweeps.into_iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
         let pts: Vec<(f64, f64)> = pts.into_iter().map(|(q, v)| (q as f64, v)).collect();
