@@ -16,8 +16,9 @@
 //! 5. Completion: a 16 B CQ entry and (per interrupt coalescing) a 4 B MSI-X go up the link;
 //!    the IO completes when the MSI-X arrives.
 //!
-//! Offsets and lengths are bytes; a request covers the 4 KiB units it touches (partial units are
-//! rounded out to whole units, not read-modify-written). Queue numbers beyond `nvme.io_queues`
+//! Offsets and lengths are bytes; a read or write covers the 4 KiB units it touches (partial
+//! units are rounded out to whole units, not read-modify-written); a trim covers only the units
+//! entirely inside its range. Queue numbers beyond `nvme.io_queues`
 //! map to `queue % io_queues` (as Linux maps CPUs onto fewer hardware queues).
 
 mod host;
@@ -375,9 +376,22 @@ impl Drive {
     }
 
     pub fn functional_trim(&mut self, offset: u64, len: u64) {
-        let (lpn, units) = self.units_of(offset, len);
-        self.ftl.trim(lpn, units as u32);
+        let (lpn, units) = self.whole_units_in(offset, len);
+        let mut l = lpn;
+        while l < lpn + units {
+            let n = (lpn + units - l).min(1 << 30) as u32;
+            self.ftl.trim(l, n);
+            l += n as u64;
+        }
         self.refresh_stats();
+    }
+
+    /// 4 KiB units entirely inside a byte range (trims never discard a neighbour's sectors).
+    pub(super) fn whole_units_in(&self, offset: u64, len: u64) -> (u64, u64) {
+        let _ = self.units_of(offset, len); // range check
+        let first = offset.div_ceil(4096);
+        let end = (offset + len) / 4096;
+        (first, end.saturating_sub(first))
     }
 
     /// 4 KiB units covered by a byte range (rounded out), checked against the capacity.

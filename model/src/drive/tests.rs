@@ -294,3 +294,20 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
     let gbps = (n - 100) as f64 * len as f64 / secs / 1e9;
     assert!((3.40..=3.60).contains(&gbps), "{gbps} GB/s");
 }
+
+#[test]
+fn trim_discards_only_whole_units() {
+    // Units 0..4 written; a trim of bytes [2048, 2048 + 3 × 4096) covers units 1 and 2 fully and
+    // halves of units 0 and 3: only 1 and 2 become unmapped (reads of them need no NAND op).
+    let mut d = Drive::new(&flat_cfg(), 1).unwrap();
+    d.functional_write(0, 16 << 20);
+    d.submit(HostIo { op: IoOp::Trim, offset: 2048, len: 3 * 4096, queue: 0 });
+    run_all(&mut d);
+    d.reset_stats();
+    for unit in 0..4u64 {
+        d.submit(HostIo { op: IoOp::Read, offset: unit * 4096, len: 4096, queue: 0 });
+        run_all(&mut d);
+    }
+    assert_eq!(d.stats().read.ops, 4);
+    assert_eq!(d.stats().nand_op_count(OpPurpose::HostRead), 2, "units 0 and 3 still mapped");
+}
