@@ -8,7 +8,8 @@ fn main() {
         std::process::exit(2);
     }
     // Each block registers one line here: (file stem, generated Verilog).
-    let blocks: Vec<(&str, String)> = vec![];
+    let mut blocks: Vec<(&str, String)> = vec![];
+    blocks.extend(ssdlab_hdl::nand::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {
