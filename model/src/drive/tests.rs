@@ -7,9 +7,13 @@ use crate::rng::SeedTree;
 use rand::Rng;
 
 /// Default drive with every tR set to 50 us (SLC and TLC, all page types) so that the expected
-/// latency does not depend on where the FTL put the data.
+/// latency does not depend on where the FTL put the data; 128 blocks per plane (~64 GB exported
+/// with 15 % over-provisioning) keep the FTL tables small so the tests build drives quickly.
+/// Timing does not depend on capacity.
 fn flat_cfg() -> DriveConfig {
     let mut c = DriveConfig::default_drive();
+    c.geometry.blocks_per_plane = 128;
+    c.ftl.over_provisioning_pct = 15.0;
     for m in [&mut c.nand.slc, &mut c.nand.tlc] {
         m.t_read_lsb_us = 50.0;
         m.t_read_csb_us = 50.0;
@@ -144,7 +148,7 @@ fn after_dependency_delays_a_cross_die_op() {
 
 /// A random mixed workload from `seed`; returns every completion.
 fn random_run(seed: u64) -> (Vec<IoCompletion>, u64) {
-    let mut d = Drive::new(&DriveConfig::default_drive(), seed).unwrap();
+    let mut d = Drive::new(&flat_cfg(), seed).unwrap();
     let mut rng = SeedTree::new(seed).stream("test-workload", 0);
     let span = 1u64 << 30;
     d.functional_write(0, span);
@@ -188,11 +192,11 @@ fn queue_depth_beyond_the_ring_waits_on_the_host() {
 
 #[test]
 fn bad_config_names_the_field() {
-    let mut cfg = DriveConfig::default_drive();
+    let mut cfg = flat_cfg();
     cfg.controller.cpu_cores = 0;
     let e = Drive::new(&cfg, 1).err().expect("invalid").to_string();
     assert!(e.contains("controller.cpu_cores"), "{e}");
-    let mut cfg = DriveConfig::default_drive();
+    let mut cfg = flat_cfg();
     cfg.pcie.mps_bytes = 100;
     let e = Drive::new(&cfg, 1).err().expect("invalid").to_string();
     assert!(e.contains("pcie.mps_bytes"), "{e}");
@@ -235,6 +239,7 @@ fn flush_waits_for_host_programs_already_running() {
     // its latency is within [1900, 1900 + 2 × 139 + slack] us.
     let mut cfg = flat_cfg();
     cfg.nand.slc.t_prog_us = 1900.0;
+    cfg.ftl.slc_cache.enabled = false; // native one-shot TLC program units
     let mut d = Drive::new(&cfg, 1).unwrap();
     for i in 0..12u64 {
         d.submit(HostIo { op: IoOp::Write, offset: i * 131_072, len: 131_072, queue: (i % 8) as u16 });
@@ -299,7 +304,9 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
 fn trim_discards_only_whole_units() {
     // Units 0..4 written; a trim of bytes [2048, 2048 + 3 × 4096) covers units 1 and 2 fully and
     // halves of units 0 and 3: only 1 and 2 become unmapped (reads of them need no NAND op).
-    let mut d = Drive::new(&flat_cfg(), 1).unwrap();
+    let mut cfg = flat_cfg();
+    cfg.ftl.read_ahead_kib = 0; // every mapped unit read is a NAND read
+    let mut d = Drive::new(&cfg, 1).unwrap();
     d.functional_write(0, 16 << 20);
     d.submit(HostIo { op: IoOp::Trim, offset: 2048, len: 3 * 4096, queue: 0 });
     run_all(&mut d);
@@ -312,13 +319,14 @@ fn trim_discards_only_whole_units() {
     assert_eq!(d.stats().nand_op_count(OpPurpose::HostRead), 2, "units 0 and 3 still mapped");
 }
 
-/// A drive small enough to fill: 2 channels × 2 ways, 2 planes, 16 blocks of 24 TLC pages.
+/// A drive small enough to fill: 2 channels × 2 ways, 2 planes, 32 blocks of 24 TLC pages.
 fn tiny_cfg() -> DriveConfig {
     let mut c = DriveConfig::default_drive();
     c.geometry.channels = 2;
     c.geometry.ways_per_channel = 2;
-    c.geometry.blocks_per_plane = 16;
+    c.geometry.blocks_per_plane = 32;
     c.geometry.wordlines_per_block = 8;
+    c.ftl.over_provisioning_pct = 25.0;
     c.ftl.gc_threshold_free_blocks = 2;
     c.ftl.bg_gc_threshold_free_blocks = 3;
     c.ftl.slc_cache.static_blocks_per_plane = 1;
