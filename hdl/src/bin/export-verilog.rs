@@ -8,7 +8,9 @@ fn main() {
         std::process::exit(2);
     }
     // Each block registers one line here: (file stem, generated Verilog).
-    let blocks: Vec<(&str, String)> = vec![];
+    let blocks: Vec<(&str, String)> = vec![
+        ("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()),
+    ];
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {
