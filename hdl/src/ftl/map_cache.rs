@@ -37,7 +37,12 @@
 
 mod kernel;
 #[cfg(test)]
+mod sim_tests;
+#[cfg(test)]
 mod tests;
+
+pub mod bench;
+pub mod dram_model;
 
 use rust_hdl::prelude::*;
 use ssdlab_model::config::MapCacheConfig;
