@@ -43,6 +43,7 @@ mod tests;
 
 pub mod bench;
 pub mod dram_model;
+pub mod traces;
 
 use rust_hdl::prelude::*;
 use ssdlab_model::config::MapCacheConfig;

@@ -23,7 +23,7 @@ fn config_mismatch_names_the_field() {
     assert!(MapCacheExport::new(&cfg).err().unwrap().to_string().contains("ftl.map_cache.dram_table_mb"));
 }
 
-use super::dram_model::DramTiming;
+use super::dram_model::{DramTiming, TpReq};
 use super::sim_tests::{run_rust_hdl, run_rust_hdl_with, small_config};
 use ssdlab_model::ftl::map_cache::{MapAccess, UNMAPPED};
 
@@ -54,6 +54,20 @@ fn first_miss_then_hit_latency_from_hand_arithmetic() {
     let r = |i: usize| *b.responses.iter().find(|r| r.1 == i).unwrap();
     assert_eq!(r(0), (22, 0, 0x1234));
     assert_eq!(r(1), (24, 1, UNMAPPED));
+}
+
+#[test]
+fn translation_page_fetch_is_signalled_and_costs_its_latency() {
+    // lpn 262144 is translation page 256 -> DRAM slot 0, which holds page 0 at boot (clean).
+    // With tp latency T = 5: TpWait starts in cycle 5 (where FillCmd would have been), done is
+    // driven in cycle 10, FillCmd in 11 = 5 + T + 1, so the response comes T + 1 = 6 cycles after
+    // the 22 of a resident miss: cycle 28.
+    let timing = DramTiming { latency: 10, interval: 2 };
+    let far = 256 * 1024;
+    let b = run_rust_hdl(vec![upd(far + 1, 7)], timing, 5, 200);
+    assert_eq!(b.tp_reqs, vec![TpReq { tp: 256, slot: 0, evict_tp: 0, evict_dirty: false }]);
+    assert_eq!(b.responses, vec![(28, 0, 7)]);
+    b.compare_with_model(&small_config()).unwrap();
 }
 
 fn random_trace(seed: u64, n: usize) -> Vec<MapAccess> {
@@ -137,4 +151,19 @@ fn hit_only_trace_sustains_one_request_per_cycle() {
     let thr = 200.0 / span as f64;
     let hit_rate = hits as f64 / 200.0;
     println!("hit-only trace: hit rate {hit_rate:.2} x throughput {thr:.3} req/cycle = {:.3} hits/cycle", hit_rate * thr);
+}
+
+#[test]
+fn ftl_shaped_trace_matches_model() {
+    // Same statistical shape as the model FTL's map trace (see `traces`), over 1 Mi units so
+    // that the table is only partly resident (256 slots x 1024 entries = 256 Ki units).
+    let seed = 0x8_F710;
+    let trace = super::traces::ftl_shaped_trace(seed, 400, 1 << 20);
+    let b = run_rust_hdl(trace, DramTiming { latency: 8, interval: 1 }, 5, 40_000);
+    if let Err(e) = b.compare_with_model(&small_config()) {
+        panic!("seed {seed:#x}: {e}");
+    }
+    let hits = b.decisions.iter().filter(|d| d.hit).count();
+    println!("seed {seed:#x}: ftl-shaped trace, {hits}/400 hits, {} page moves", b.tp_reqs.len());
+    assert!(hits > 100, "seed {seed:#x}: sequential runs should hit within lines");
 }
