@@ -198,6 +198,8 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     c_oh: [Constant<Bits<4>>; WAYS],
     c_plru_keep: [Constant<Bits<3>>; WAYS],
     c_plru_set: [Constant<Bits<3>>; WAYS],
+    c_plru_state: [Constant<Bits<3>>; 8],
+    c_plru_victim: [Constant<Bits<4>>; 8],
 
     in_set: Signal<Local, Bits<SB>>,
     s1_set: Signal<Local, Bits<SB>>,
@@ -238,6 +240,39 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     eng_slot: Signal<Local, Bits<LB>>,
 }
 
+/// The model's 4-way tree-PLRU as tables: touching way w maps state s to
+/// `(s & keep[w]) | set[w]`; the victim of state s is `victim[s]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlruTables {
+    pub keep: [u64; WAYS],
+    pub set: [u64; WAYS],
+    pub victim: [u64; 8],
+}
+
+impl PlruTables {
+    pub fn from_model() -> PlruTables {
+        use ssdlab_model::ftl::map_cache::tree_plru::TreePlru;
+        use ssdlab_model::ftl::map_cache::Replacement;
+        let touched = |from: u32, w: usize| {
+            let mut p = TreePlru::new(1, WAYS);
+            p.set_state_bits(0, from);
+            p.touch(0, w);
+            p.state_bits(0) as u64
+        };
+        let victim = |st: u32| {
+            let mut p = TreePlru::new(1, WAYS);
+            p.set_state_bits(0, st);
+            p.victim(0) as u64
+        };
+        PlruTables {
+            // Path bits are forced to the same value from any state; the others are kept.
+            keep: std::array::from_fn(|w| touched(0, w) ^ touched(0b111, w)),
+            set: std::array::from_fn(|w| touched(0, w)),
+            victim: std::array::from_fn(|st| victim(st as u32)),
+        }
+    }
+}
+
 fn c<T: Synth>(v: T) -> Constant<T> {
     Constant::new(v)
 }
@@ -266,6 +301,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> MapCach
         assert!(SB + OB + LB <= 32 && OB <= 10 && LB + 10 <= 32, "address fields exceed the 32-bit LPN");
         let slot_init: BTreeMap<Bits<LB>, Bits<TP_BITS>> =
             (0..1u64 << LB).map(|i| (Bits::<LB>::from(i as u64), Bits::<TP_BITS>::from(i as u64))).collect();
+        let plru = PlruTables::from_model();
         Ok(MapCache {
             clock: Default::default(),
             req_valid: Default::default(),
@@ -351,10 +387,12 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> MapCach
             c_zero4: c(Bits::<4>::from(0u64)),
             c_idx: std::array::from_fn(|w| c(Bits::<2>::from(w as u64))),
             c_oh: std::array::from_fn(|w| c(Bits::<4>::from(1u64 << w))),
-            // Tree bits [root, left node, right node]; touching way w points each node away from
-            // it (same rule as model::ftl::map_cache::tree_plru).
-            c_plru_keep: std::array::from_fn(|w| c(Bits::<3>::from(if w < 2 { 0b100u64 } else { 0b010 }))),
-            c_plru_set: std::array::from_fn(|w| c(Bits::<3>::from([0b011u64, 0b001, 0b100, 0b000][w]))),
+            // The replacement policy is tabulated from the model's TreePlru at elaboration, so
+            // both sides run the same policy by construction.
+            c_plru_keep: std::array::from_fn(|w| c(Bits::<3>::from(plru.keep[w]))),
+            c_plru_set: std::array::from_fn(|w| c(Bits::<3>::from(plru.set[w]))),
+            c_plru_state: std::array::from_fn(|st| c(Bits::<3>::from(st as u64))),
+            c_plru_victim: std::array::from_fn(|st| c(Bits::<4>::from(1u64 << plru.victim[st]))),
             in_set: Default::default(),
             s1_set: Default::default(),
             s1_tagw: Default::default(),

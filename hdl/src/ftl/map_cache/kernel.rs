@@ -112,16 +112,11 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
             }
         }
         self.hit.next = self.hit_oh.val().any();
-        if self.eff_plru.val().get_bit(0) {
-            if self.eff_plru.val().get_bit(2) {
-                self.plru_oh.next = self.c_oh[3].val();
-            } else {
-                self.plru_oh.next = self.c_oh[2].val();
+        self.plru_oh.next = self.c_plru_victim[0].val();
+        for st in 0..8 {
+            if self.eff_plru.val() == self.c_plru_state[st].val() {
+                self.plru_oh.next = self.c_plru_victim[st].val();
             }
-        } else if self.eff_plru.val().get_bit(1) {
-            self.plru_oh.next = self.c_oh[1].val();
-        } else {
-            self.plru_oh.next = self.c_oh[0].val();
         }
         if self.hit.val() {
             self.way_oh.next = self.hit_oh.val();
