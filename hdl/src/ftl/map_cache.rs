@@ -43,6 +43,8 @@ mod tests;
 
 pub mod bench;
 pub mod dram_model;
+mod plru_tables;
+pub use plru_tables::PlruTables;
 pub mod traces;
 
 use rust_hdl::prelude::*;
@@ -238,39 +240,6 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     eng_next: Signal<Local, Bits<32>>,
     eng_tp: Signal<Local, Bits<TP_BITS>>,
     eng_slot: Signal<Local, Bits<LB>>,
-}
-
-/// The model's 4-way tree-PLRU as tables: touching way w maps state s to
-/// `(s & keep[w]) | set[w]`; the victim of state s is `victim[s]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlruTables {
-    pub keep: [u64; WAYS],
-    pub set: [u64; WAYS],
-    pub victim: [u64; 8],
-}
-
-impl PlruTables {
-    pub fn from_model() -> PlruTables {
-        use ssdlab_model::ftl::map_cache::tree_plru::TreePlru;
-        use ssdlab_model::ftl::map_cache::Replacement;
-        let touched = |from: u32, w: usize| {
-            let mut p = TreePlru::new(1, WAYS);
-            p.set_state_bits(0, from);
-            p.touch(0, w);
-            p.state_bits(0) as u64
-        };
-        let victim = |st: u32| {
-            let mut p = TreePlru::new(1, WAYS);
-            p.set_state_bits(0, st);
-            p.victim(0) as u64
-        };
-        PlruTables {
-            // Path bits are forced to the same value from any state; the others are kept.
-            keep: std::array::from_fn(|w| touched(0, w) ^ touched(0b111, w)),
-            set: std::array::from_fn(|w| touched(0, w)),
-            victim: std::array::from_fn(|st| victim(st as u32)),
-        }
-    }
 }
 
 fn c<T: Synth>(v: T) -> Constant<T> {
