@@ -18,7 +18,6 @@ pub mod admin;
 pub mod arbiter;
 pub mod datapath;
 pub mod entry;
-pub mod link;
 mod mmio;
 pub mod msix;
 mod port;
@@ -69,6 +68,11 @@ pub trait HostPort {
     fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle);
     /// A write request (data, CQE or MSI-X message) left the device at `cycle`.
     fn write(&mut self, cycle: Cycle, addr: u64, data: &[u8]);
+    /// The front end has an upstream TLP ready at `ready`; returns the cycle the link takes its
+    /// header (the throughput ceiling). Without a link model: at once.
+    fn upstream(&mut self, ready: Cycle, _kind: TlpKind, _len_bytes: u32) -> Cycle {
+        ready
+    }
 }
 
 /// A command handed to the next stage.
@@ -155,7 +159,7 @@ impl FrontEnd {
             sqs: vec![None; pairs],
             cqs: vec![None; pairs],
             arbiter: Box::new(RoundRobin::default()),
-            port: ReqPort::new(pcie),
+            port: ReqPort::new(),
             fetch_tags: [0; FETCH_TAGS],
             fetch_free: 0,
             msix: vec![MsixVector { masked: true, ..Default::default() }; pairs],
@@ -234,7 +238,7 @@ impl FrontEnd {
         let sq = self.sqs[q].as_mut().expect("arbiter picked a live queue");
         let slot = sq.head;
         let addr = sq.take();
-        let issue = self.port.send(t + self.timing.arb_to_fetch, TlpKind::MemRead, TlpPurpose::SqFetch, addr, SQE_BYTES);
+        let issue = self.port.send(host, t + self.timing.arb_to_fetch, TlpKind::MemRead, TlpPurpose::SqFetch, addr, SQE_BYTES);
         let (data, arrived) = host.read(issue, addr, SQE_BYTES);
         let tag = (0..FETCH_TAGS).min_by_key(|&i| self.fetch_tags[i]).expect("tags");
         assert!(self.fetch_tags[tag] <= t, "fetch issued without a free tag");
@@ -295,7 +299,7 @@ impl FrontEnd {
             let (vector, irq) = (cq.vector as usize, cq.irq_enabled);
             let sqhd = self.sqs[p.sqid as usize].as_ref().map_or(0, |s| s.head) as u16;
             let cqe = Cqe { dw0: p.dw0, sqhd, sqid: p.sqid, cid: p.cid, phase, status: p.status };
-            let at = self.port.send(p.ready.max(now), TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
+            let at = self.port.send(host, p.ready.max(now), TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
             host.write(at, addr, &cqe.encode());
             self.posted.push(PostedCqe { cqid, cqe, cycle: at });
             if irq && self.coalescer.on_completion(vector, at, cqid != 0) {
@@ -311,7 +315,7 @@ impl FrontEnd {
             return;
         }
         let (addr, data) = (v.addr, v.data);
-        let at = self.port.send(ready, TlpKind::MemWrite, TlpPurpose::Msix, addr, 4);
+        let at = self.port.send(host, ready, TlpKind::MemWrite, TlpPurpose::Msix, addr, 4);
         host.write(at, addr, &data.to_le_bytes());
     }
 }

@@ -38,7 +38,7 @@ impl FrontEnd {
             split_aligned(addr, bytes, mrrs, &mut parts);
             let mut buf = Vec::with_capacity(bytes as usize);
             for (a, n) in parts {
-                let at = port.send(now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
+                let at = port.send(host, now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
                 let (d, arrived) = host.read(at, a, n);
                 buf.extend_from_slice(&d);
                 now = arrived + 1;
@@ -57,7 +57,7 @@ impl FrontEnd {
                 let mut tags = [now; DATA_TAGS];
                 for (i, &(a, n)) in reqs.iter().enumerate() {
                     let slot = i % DATA_TAGS;
-                    let at = self.port.send(tags[slot], TlpKind::MemRead, TlpPurpose::DataIn, a, n);
+                    let at = self.port.send(host, tags[slot], TlpKind::MemRead, TlpPurpose::DataIn, a, n);
                     let (d, arrived) = host.read(at, a, n);
                     out.extend_from_slice(&d);
                     tags[slot] = arrived;
@@ -67,7 +67,7 @@ impl FrontEnd {
             Direction::ToHost => {
                 let mut off = 0usize;
                 for &(a, n) in &reqs {
-                    let at = self.port.send(now, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
+                    let at = self.port.send(host, now, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
                     host.write(at, a, &data[off..off + n as usize]);
                     off += n as usize;
                     done = self.port.free_cycle();
