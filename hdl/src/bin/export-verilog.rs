@@ -8,7 +8,10 @@ fn main() {
         std::process::exit(2);
     }
     // Each block registers one line here: (file stem, generated Verilog).
-    let blocks: Vec<(&str, String)> = vec![];
+    let blocks: Vec<(&str, String)> = vec![
+        ("nvme_rq_mux", ssdlab_hdl::pcie::rq_mux::export_verilog()),
+        ("nvme_regs", ssdlab_hdl::nvme::regfile::export_verilog(1024)),
+    ];
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {
