@@ -3,6 +3,8 @@
 //! ([`cq_post`]) and the composed block ([`frontend`]). The root-complex model used by the
 //! test benches is plain Rust ([`root_complex`]).
 
+pub mod cq_post;
+pub mod frontend;
 pub mod regfile;
 pub mod sq_fetch;
 
