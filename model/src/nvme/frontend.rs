@@ -54,11 +54,23 @@ pub struct FrontEndTiming {
     pub cpl_to_cmd: Cycle,
     /// Completion request from the next stage → CQE MWr header.
     pub cpl_to_cqe: Cycle,
+    /// CQ head doorbell data beat → a held CQE's MWr header.
+    pub cq_doorbell_to_cqe: Cycle,
+    /// Last completion beat of a fetch → its tag can be reused by the arbiter.
+    pub tag_reuse: Cycle,
 }
 
 impl FrontEndTiming {
     pub const HDL: FrontEndTiming =
-        FrontEndTiming { doorbell_to_arb: 2, arb_to_fetch: 2, fetch_interval: 3, cpl_to_cmd: 2, cpl_to_cqe: 2 };
+        FrontEndTiming {
+        doorbell_to_arb: 2,
+        arb_to_fetch: 2,
+        fetch_interval: 2,
+        cpl_to_cmd: 1,
+        cpl_to_cqe: 2,
+        cq_doorbell_to_cqe: 3,
+        tag_reuse: 1,
+    };
 }
 
 /// The host side of the TLP interface: the root complex and host memory.
@@ -238,11 +250,15 @@ impl FrontEnd {
         let sq = self.sqs[q].as_mut().expect("arbiter picked a live queue");
         let slot = sq.head;
         let addr = sq.take();
+        // The requester mux takes the request one cycle before the port could show its header
+        // (even if the link then holds that header); the arbiter is free the cycle after.
+        let port_free = self.port.free_cycle();
         let issue = self.port.send(host, t + self.timing.arb_to_fetch, TlpKind::MemRead, TlpPurpose::SqFetch, addr, SQE_BYTES);
+        self.fetch_free = self.fetch_free.max(port_free);
         let (data, arrived) = host.read(issue, addr, SQE_BYTES);
         let tag = (0..FETCH_TAGS).min_by_key(|&i| self.fetch_tags[i]).expect("tags");
         assert!(self.fetch_tags[tag] <= t, "fetch issued without a free tag");
-        self.fetch_tags[tag] = arrived;
+        self.fetch_tags[tag] = arrived + self.timing.tag_reuse;
         let raw: [u8; 64] = data.as_slice().try_into().expect("SQ fetch returns 64 bytes");
         let sqe = Sqe::decode(&raw);
         let cmd = FetchedCommand { sqid: q as u16, slot, sqe, cycle: arrived + self.timing.cpl_to_cmd };

@@ -121,7 +121,7 @@ impl FrontEnd {
         }
         if is_cq {
             self.cqs[q].as_mut().expect("checked").head = value;
-            self.drain_cq(qid, cycle, host);
+            self.drain_cq(qid, cycle + self.timing.cq_doorbell_to_cqe, host);
         } else {
             let visible = cycle + self.timing.doorbell_to_arb;
             self.sqs[q].as_mut().expect("checked").push_doorbell(visible, value);

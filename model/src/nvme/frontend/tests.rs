@@ -68,9 +68,9 @@ fn identify_sequence_and_timing() {
     let mut out = Vec::new();
     fe.run_until(1_000, &mut h, &mut out);
     // Doorbell at 100, visible at 102 (2 cycles), MRd at 104 (+2), data back at 304 (+200),
-    // command valid at 306 (+2).
+    // command valid at 305 (+1).
     assert_eq!(out.len(), 1);
-    assert_eq!(out[0].cycle, 306);
+    assert_eq!(out[0].cycle, 305);
     assert_eq!(fe.tlps()[0].cycle, 104);
     let mut fw = AdminFirmware::new(NamespaceInfo { lba_bytes: 4096, capacity_lbas: 1 << 20 });
     fw.execute(&mut fe, &out[0], &mut h);
@@ -126,11 +126,12 @@ fn round_robin_fetch_order_over_three_queues() {
     let order: Vec<u16> = out.iter().map(|c| c.sqe.cid).collect();
     // RR after the admin queue served last: q1, q2, q3, q1, q2, q3.
     assert_eq!(order, vec![10, 20, 30, 11, 21, 31]);
-    // Arbitrations every 3 cycles: fetch MRds at t+4, t+7, t+10, t+13 (4 tags), then the 5th
-    // waits for the first tag back at t+4+200 = t+204 → MRd at t+206.
+    // Arbitrations every 2 cycles: fetch MRds at t+4, t+6, t+8, t+10 (4 tags); the 5th waits
+    // for the first tag: data back at t+204, tag free at t+205, MRd at t+207; the 6th for the
+    // second tag (back t+206, free t+207): arbitration at t+207, MRd at t+209.
     let fetches: Vec<Cycle> =
         fe.tlps().iter().filter(|x| x.purpose == TlpPurpose::SqFetch).map(|x| x.cycle).rev().take(6).collect();
-    assert_eq!(fetches.into_iter().rev().map(|c| c - t).collect::<Vec<_>>(), vec![4, 7, 10, 13, 206, 209]);
+    assert_eq!(fetches.into_iter().rev().map(|c| c - t).collect::<Vec<_>>(), vec![4, 6, 8, 10, 207, 209]);
 }
 
 #[test]
