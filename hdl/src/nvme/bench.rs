@@ -54,6 +54,8 @@ pub struct HdlBench {
     pub cycle: Cycle,
     pub handed: Vec<Handed>,
     pub events: Vec<(Cycle, u8)>,
+    /// (BAR0 offset, data-beat cycle) of every host MMIO write.
+    pub mmio_log: Vec<(u32, Cycle)>,
     cpl: VecDeque<(Cycle, u16, u16, Status, u32)>,
     qc: VecDeque<(Cycle, QcOp)>,
 }
@@ -72,7 +74,7 @@ impl HdlBench {
     pub fn new(cfg: &DriveConfig) -> Self {
         let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
         uut.connect_all();
-        HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed: Vec::new(), events: Vec::new(), cpl: VecDeque::new(), qc: VecDeque::new() }
+        HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed: Vec::new(), events: Vec::new(), mmio_log: Vec::new(), cpl: VecDeque::new(), qc: VecDeque::new() }
     }
 
     fn step(&mut self) {
@@ -148,11 +150,13 @@ pub struct ModelBench {
     pub fe: FrontEnd,
     pub rc: RootComplex,
     pub handed: Vec<Handed>,
+    /// Asynchronous event information codes, in order.
+    pub events: Vec<u8>,
 }
 
 impl ModelBench {
     pub fn new(cfg: &DriveConfig) -> Self {
-        ModelBench { fe: FrontEnd::new(&cfg.pcie, &cfg.nvme), rc: RootComplex::new(&cfg.pcie), handed: Vec::new() }
+        ModelBench { fe: FrontEnd::new(&cfg.pcie, &cfg.nvme), rc: RootComplex::new(&cfg.pcie), handed: Vec::new(), events: Vec::new() }
     }
 
     /// Host MMIO write queued at `cycle`, applied at the cycle its data beat reaches the block.
@@ -160,29 +164,43 @@ impl ModelBench {
         let at = self.rc.mmio_write(cycle, offset, value);
         self.rc.discard_device_beats();
         self.fe.mmio_write(at, offset, value, &mut self.rc);
+        while let Some(e) = self.fe.take_event() {
+            self.events.push((e.dw0() >> 8) as u8);
+        }
         at
     }
 
-    /// Runs the fetch engine to `until`, executing the bench firmware on each command.
+    /// Runs the front end to `until`, executing the bench firmware on each command handed on
+    /// (its completions are posted by the next pass).
     pub fn run_until(&mut self, until: Cycle) {
-        let mut out: Vec<FetchedCommand> = Vec::new();
-        self.fe.run_until(until, &mut self.rc, &mut out);
-        for c in out {
-            self.handed.push((c.cycle, c.sqid, c.sqe));
-            let (qc, cpl) = firmware(c.sqid, &c.sqe);
-            if let Some(q) = qc {
-                let entries = q.size as u32 + 1;
-                let r = match (q.sq, q.del) {
-                    (false, false) => self.fe.create_io_cq(q.qid, q.base, entries, q.vec, q.ien),
-                    (true, false) => self.fe.create_io_sq(q.qid, q.base, entries, q.cqid),
-                    (false, true) => self.fe.delete_io_cq(q.qid),
-                    (true, true) => self.fe.delete_io_sq(q.qid),
-                };
-                r.expect("bench creates valid queues");
+        for _pass in 0..1_000 {
+            let mut out: Vec<FetchedCommand> = Vec::new();
+            self.fe.run_until(until, &mut self.rc, &mut out);
+            if out.is_empty() {
+                return;
             }
-            if let Some((cid, st, dw0)) = cpl {
-                self.fe.complete(c.cycle + FW_LATENCY, c.sqid, cid, st, dw0, &mut self.rc);
+            for c in out {
+                self.execute(&c);
             }
+        }
+        panic!("model bench did not settle at cycle {until}");
+    }
+
+    fn execute(&mut self, c: &FetchedCommand) {
+        self.handed.push((c.cycle, c.sqid, c.sqe));
+        let (qc, cpl) = firmware(c.sqid, &c.sqe);
+        if let Some(q) = qc {
+            let entries = q.size as u32 + 1;
+            let r = match (q.sq, q.del) {
+                (false, false) => self.fe.create_io_cq(q.qid, q.base, entries, q.vec, q.ien),
+                (true, false) => self.fe.create_io_sq(q.qid, q.base, entries, q.cqid),
+                (false, true) => self.fe.delete_io_cq(q.qid),
+                (true, true) => self.fe.delete_io_sq(q.qid),
+            };
+            r.expect("bench creates valid queues");
+        }
+        if let Some((cid, st, dw0)) = cpl {
+            self.fe.complete(c.cycle + FW_LATENCY, c.sqid, cid, st, dw0);
         }
     }
 }

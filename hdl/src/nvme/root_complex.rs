@@ -135,9 +135,13 @@ impl RootComplex {
 
     /// Queues a host MMIO write of `value` to BAR0 `offset` at or after `cycle` (a 4DW MWr on
     /// the CQ stream: descriptor beat, data beat); returns the data beat's cycle.
+    ///
+    /// MMIO writes do not reserve the downstream link: read completions are reserved on it
+    /// ahead of time (at request time + latency), and a first-come reservation would wrongly
+    /// hold a doorbell behind a completion that is not yet on the wire. A 4-byte MWr is 28 wire
+    /// bytes against 4.4 KB per 4 KiB of read completions, so the approximation is small.
     pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) -> Cycle {
-        let (start, _) = self.link.send_tlp(Self::ps(cycle), Dir::Down, 16, 4);
-        let first = Self::cyc(start).max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
+        let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
         let d = ReqDesc { addr: offset as u64, dwords: 1, req_type: REQ_MWR, tag: 0 };
         self.cq_beats.push_back(Beat { cycle: first, data: d.pack(), last: false });
         self.cq_beats.push_back(Beat { cycle: first + 1, data: value as u128, last: true });

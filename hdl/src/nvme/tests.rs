@@ -62,7 +62,12 @@ pub fn init(pairs: u16, entries: u32) -> Vec<(Cycle, Act)> {
 
 /// Runs the same host actions on both front ends up to `until`.
 pub fn run_both(acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
-    let cfg = DriveConfig::default_drive();
+    run_both_cfg(&DriveConfig::default_drive(), acts, until)
+}
+
+/// [`run_both`] with a given drive config.
+pub fn run_both_cfg(cfg: &DriveConfig, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
+    let cfg = cfg.clone();
     let mut h = HdlBench::new(&cfg);
     let mut m = ModelBench::new(&cfg);
     for (t, a) in acts {
@@ -73,6 +78,7 @@ pub fn run_both(acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
                 let at_h = h.rc.mmio_write(*t, *off, *val);
                 let at_m = m.mmio_write(*t, *off, *val);
                 assert_eq!(at_h, at_m, "both hosts schedule the MMIO write alike");
+                h.mmio_log.push((*off, at_h));
             }
             Act::Put(addr, bytes) => {
                 h.rc.put(*addr, bytes);
@@ -139,11 +145,10 @@ fn driver_init_creates_queues_and_round_robins_two_sqs() {
     println!("init + RR scenario: worst header-cycle difference {:.3} %", worst * 100.0);
     // Controller ready, CAP.MQES = 1023 read back over the CC stream is checked elsewhere.
     assert!(h.uut.rdy.val(), "CSTS.RDY after CC.EN");
-    // 4 admin commands, then SQ1 alone (SQ2's doorbell, queued 2 cycles later behind the ACK
-    // DLLPs the link owes, is not visible at the second arbitration), then RR alternates:
-    // 10, 11, 20, 12, 21.
+    // 4 admin commands, then round robin after SQ1 was served first (its doorbell landed 2
+    // cycles earlier): 10, 20, 11, 21, 12.
     let cids: Vec<u16> = h.handed.iter().map(|(_, _, s)| s.cid).collect();
-    assert_eq!(cids, vec![100, 101, 102, 103, 10, 11, 20, 12, 21]);
+    assert_eq!(cids, vec![100, 101, 102, 103, 10, 20, 11, 21, 12]);
     // First admin fetch: doorbell data beat in cycle 35 (descriptor 34, data 35) → arbiter
     // sees it in 37 → MRd header in 39, 64 bytes at ASQ.
     let first = h.rc.seen[0];
@@ -160,4 +165,94 @@ fn driver_init_creates_queues_and_round_robins_two_sqs() {
     let msi = |a: u64| h.rc.seen.iter().filter(|s| s.addr == a && s.len == 4).count();
     assert_eq!((msi(MSI_ADDR), msi(MSI_ADDR + 4), msi(MSI_ADDR + 8)), (4, 3, 2));
     assert_eq!(h.rc.get(MSI_ADDR + 4, 4), 0x41u32.to_le_bytes());
+}
+
+fn flushes(q: u16, first_slot: u32, cids: &[u16], at: Cycle) -> Vec<(Cycle, Act)> {
+    cids.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let s = Sqe::new(opc::NVM_FLUSH, *c, 1, 0, 0);
+            (at, Act::Put(sq_base(q) + 64 * (first_slot as u64 + i as u64), s.encode().to_vec()))
+        })
+        .collect()
+}
+
+#[test]
+fn phase_flips_on_wrap_and_full_cq_holds_until_head_doorbell() {
+    // I/O CQ of 4 entries holds 3 (full when tail + 1 == head); five flushes.
+    let mut acts = init(1, 4);
+    acts.retain(|(_, a)| !matches!(a, Act::Mmio(o, _) if *o == sq_doorbell(0)));
+    acts.push((34, Act::Mmio(sq_doorbell(0), 2)));
+    // SQ of 4 entries too (the create command sizes both): 3 flushes, then 2 more later.
+    acts.extend(flushes(1, 0, &[1, 2, 3], 800));
+    acts.push((800, Act::Mmio(sq_doorbell(1), 3)));
+    acts.extend(flushes(1, 3, &[4], 900));
+    acts.push((900, Act::Mmio(sq_doorbell(1), 0)));
+    acts.push((1500, Act::Mmio(cq_doorbell(1), 3)));
+    acts.extend(flushes(1, 0, &[5], 1502));
+    acts.push((1502, Act::Mmio(sq_doorbell(1), 1)));
+    let (h, m) = run_both(&acts, 2100);
+    compare(&h, &m);
+    let slots: Vec<u64> =
+        h.rc.seen.iter().filter(|s| s.addr >= cq_base(1) && s.addr < cq_base(1) + 64).map(|s| (s.addr - cq_base(1)) / 16).collect();
+    // Slots 0, 1, 2, then slot 3 only after the head doorbell, then slot 0 again (wrap).
+    assert_eq!(slots, vec![0, 1, 2, 3, 0]);
+    let phases: Vec<bool> = (0..4).map(|i| cqe_at(&h, cq_base(1) + 16 * i).phase).collect();
+    // Slot 0 now holds the 5th entry of the second pass (phase 0); slots 1-3 the first (1).
+    assert_eq!(phases, vec![false, true, true, true]);
+    let db = h.mmio_log.iter().find(|(o, _)| *o == cq_doorbell(1)).expect("head doorbell").1;
+    let slot3 = h.rc.seen.iter().find(|s| s.addr == cq_base(1) + 48).expect("slot 3 posted");
+    // Doorbell data beat in `db`, strobe db+1, head updated for db+2, CQE header db+3.
+    assert_eq!(slot3.cycle, db + 3, "held CQE leaves 3 cycles after the head doorbell");
+    let last = cqe_at(&h, cq_base(1));
+    assert_eq!((last.cid, last.phase), (5, false));
+}
+
+#[test]
+fn malformed_host_input_gets_spec_status_and_nothing_hangs() {
+    let mut acts = init(1, 8);
+    let bad_opc = Sqe::new(0x7F, 1, 1, 0, 0);
+    let mut sgl = Sqe::new(opc::NVM_READ, 2, 1, 0x40_0000, 0);
+    sgl.psdt = 0b01;
+    acts.push((800, Act::Put(sq_base(1), bad_opc.encode().to_vec())));
+    acts.push((800, Act::Put(sq_base(1) + 64, sgl.encode().to_vec())));
+    acts.extend(flushes(1, 2, &[3], 800));
+    acts.push((800, Act::Mmio(sq_doorbell(1), 3)));
+    // Invalid doorbell writes (section 4.1 / 5.2): value 8 ≥ 8 entries; queue 5 not created;
+    // queue 9 beyond the controller's 9 pairs; CQ head 9 ≥ 8 entries.
+    acts.push((1300, Act::Mmio(sq_doorbell(1), 8)));
+    acts.push((1310, Act::Mmio(sq_doorbell(5), 1)));
+    acts.push((1320, Act::Mmio(sq_doorbell(9), 1)));
+    acts.push((1330, Act::Mmio(cq_doorbell(1), 9)));
+    acts.extend(flushes(1, 3, &[4], 1340));
+    acts.push((1340, Act::Mmio(sq_doorbell(1), 4)));
+    let (h, m) = run_both(&acts, 1900);
+    compare(&h, &m);
+    let st: Vec<(u16, Status)> = (0..4).map(|i| cqe_at(&h, cq_base(1) + 16 * i)).map(|c| (c.cid, c.status)).collect();
+    assert_eq!(
+        st,
+        vec![(1, Status::INVALID_OPCODE), (2, Status::INVALID_FIELD), (3, Status::SUCCESS), (4, Status::SUCCESS)],
+        "01h Invalid Command Opcode, 02h Invalid Field (SGL), then normal service"
+    );
+    let handed: Vec<u16> = h.handed.iter().filter(|x| x.1 == 1).map(|x| x.2.cid).collect();
+    assert_eq!(handed, vec![3, 4], "rejected commands are not handed on");
+    let infos: Vec<u8> = h.events.iter().map(|e| e.1).collect();
+    assert_eq!(infos, vec![0x01, 0x00, 0x00, 0x01], "AER error info: 01h invalid value, 00h invalid register");
+    assert_eq!(infos, m.events, "model reports the same asynchronous events");
+}
+
+#[test]
+fn count_coalescing_threshold_4_matches_model() {
+    let mut cfg = DriveConfig::default_drive();
+    cfg.nvme.irq_coalesce_count = 4;
+    let mut acts = init(1, 16);
+    acts.extend(flushes(1, 0, &[1, 2, 3, 4, 5, 6, 7, 8], 800));
+    acts.push((800, Act::Mmio(sq_doorbell(1), 8)));
+    let (h, m) = run_both_cfg(&cfg, &acts, 2000);
+    compare(&h, &m);
+    let on_v1 = h.rc.seen.iter().filter(|s| s.addr == MSI_ADDR + 4).count();
+    let on_v0 = h.rc.seen.iter().filter(|s| s.addr == MSI_ADDR).count();
+    // 8 I/O completions at threshold 4 → 2 interrupts; the 2 admin completions are never
+    // coalesced → 2 interrupts.
+    assert_eq!((on_v0, on_v1), (2, 2));
 }

@@ -9,13 +9,15 @@
 //!   command, up to `FETCH_TAGS` reads in flight, commands handed on in arrival order;
 //!   malformed commands (unsupported opcode, SGL) are completed here with the spec's status;
 //! - data ([`FrontEnd::transfer`]): PRP walk, MRd ≤ MRRS / MWr ≤ MPS at aligned boundaries;
-//! - completion ([`FrontEnd::complete`]): 16 B CQE with phase tag, held while the CQ is full,
+//! - completion ([`FrontEnd::complete`], posted by `run_until` in time order): 16 B CQE with
+//!   phase tag; the oldest completion holds the path while its CQ is full (as in the HDL);
 //!   then MSI-X with count/time coalescing.
 //! The next stage (firmware/FTL, or [`admin::AdminFirmware`] for admin commands) sits between
 //! `run_until`'s fetched commands and `transfer`/`complete`.
 
 pub mod admin;
 pub mod arbiter;
+mod completion;
 pub mod datapath;
 pub mod entry;
 mod mmio;
@@ -56,6 +58,8 @@ pub struct FrontEndTiming {
     pub cpl_to_cqe: Cycle,
     /// CQ head doorbell data beat → a held CQE's MWr header.
     pub cq_doorbell_to_cqe: Cycle,
+    /// Command rejected by the front end (valid at the command output) → its CQE MWr header.
+    pub rej_to_cqe: Cycle,
     /// Last completion beat of a fetch → its tag can be reused by the arbiter.
     pub tag_reuse: Cycle,
 }
@@ -69,6 +73,7 @@ impl FrontEndTiming {
         cpl_to_cmd: 1,
         cpl_to_cqe: 2,
         cq_doorbell_to_cqe: 3,
+        rej_to_cqe: 3,
         tag_reuse: 1,
     };
 }
@@ -126,15 +131,6 @@ pub struct PostedCqe {
     pub cycle: Cycle,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct PendingCpl {
-    sqid: u16,
-    cid: u16,
-    status: Status,
-    dw0: u32,
-    ready: Cycle,
-}
-
 /// The front-end block.
 #[derive(Debug)]
 pub struct FrontEnd {
@@ -152,7 +148,9 @@ pub struct FrontEnd {
     fetch_free: Cycle,
     msix: Vec<MsixVector>,
     coalescer: Coalescer,
-    held: Vec<VecDeque<PendingCpl>>,
+    held: VecDeque<completion::PendingCpl>,
+    /// Per CQ: earliest CQE header after the last head doorbell that freed a full queue.
+    cq_head_ready: Vec<Cycle>,
     events: VecDeque<AsyncEvent>,
     posted: Vec<PostedCqe>,
 }
@@ -176,7 +174,8 @@ impl FrontEnd {
             fetch_free: 0,
             msix: vec![MsixVector { masked: true, ..Default::default() }; pairs],
             coalescer: Coalescer::new(pairs, nvme.irq_coalesce_count, coalesce_cycles),
-            held: vec![VecDeque::new(); pairs],
+            held: VecDeque::new(),
+            cq_head_ready: vec![0; pairs],
             events: VecDeque::new(),
             posted: Vec::new(),
         }
@@ -203,21 +202,25 @@ impl FrontEnd {
         self.regs.csts & regs::CSTS_RDY != 0
     }
 
-    /// Runs the fetch engine and interrupt timers up to `until`, appending fetched commands.
+    /// Runs the fetch engine, the completion poster and the interrupt timers up to `until`, in
+    /// the order their requests reach the requester port; appends fetched commands to `out`.
     pub fn run_until(&mut self, until: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
-        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16);
+        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 2 * self.held.len() as u64;
         for _ in 0..bound {
-            let fetch_at = self.next_fetch_time();
-            let timer = self.coalescer.next_deadline();
-            let t_timer = timer.map(|t| t.0).unwrap_or(Cycle::MAX);
-            match fetch_at {
-                Some(t) if t <= until && t <= t_timer => self.fetch_one(t, host, out),
-                _ if t_timer <= until => {
-                    let (t, v) = timer.expect("deadline");
+            // Port request cycles: a fetch arbitrated at t offers its MRd at t + 1; a CQE with
+            // header at p is offered at p - 1; completions win ties (requester mux priority).
+            let fetch = self.next_fetch_time().filter(|t| *t <= until).map(|t| (t + 1, 1u8, t));
+            let post = self.next_post_time().filter(|t| *t <= until).map(|t| (t.saturating_sub(1), 0u8, t));
+            let timer = self.coalescer.next_deadline().filter(|d| d.0 <= until).map(|d| (d.0, 2u8, d.0));
+            let Some(&(_, which, t)) = [fetch, post, timer].iter().flatten().min() else { return };
+            match which {
+                0 => self.post_one(t, host),
+                1 => self.fetch_one(t, host, out),
+                _ => {
+                    let (_, v) = self.coalescer.next_deadline().expect("deadline");
                     self.coalescer.expire(v);
                     self.send_msix(t, v, host);
                 }
-                _ => return,
             }
         }
         panic!("front end run_until({until}) did not settle within {bound} steps");
@@ -264,7 +267,7 @@ impl FrontEnd {
         let cmd = FetchedCommand { sqid: q as u16, slot, sqe, cycle: arrived + self.timing.cpl_to_cmd };
         match self.screen(&cmd) {
             Status::SUCCESS => out.push(cmd),
-            bad => self.complete(cmd.cycle, cmd.sqid, sqe.cid, bad, 0, host),
+            bad => self.reject(&cmd, bad),
         }
     }
 
@@ -292,47 +295,6 @@ impl FrontEnd {
         } else {
             Status::SUCCESS
         }
-    }
-
-    /// The next stage finished command `cid` of `sqid` at `cycle`: post its CQE (held while the
-    /// CQ is full) and raise MSI-X as coalescing allows.
-    pub fn complete(&mut self, cycle: Cycle, sqid: u16, cid: u16, status: Status, dw0: u32, host: &mut impl HostPort) {
-        let cqid = self.sqs[sqid as usize].as_ref().map(|s| s.cqid).expect("completion for a live SQ");
-        let p = PendingCpl { sqid, cid, status, dw0, ready: cycle + self.timing.cpl_to_cqe };
-        self.held[cqid as usize].push_back(p);
-        self.drain_cq(cqid, cycle, host);
-    }
-
-    fn drain_cq(&mut self, cqid: u16, now: Cycle, host: &mut impl HostPort) {
-        let max = self.max_entries as usize + 1;
-        for _ in 0..max {
-            let cq = self.cqs[cqid as usize].as_mut().expect("CQ exists while it has completions");
-            if cq.full() || self.held[cqid as usize].is_empty() {
-                return;
-            }
-            let p = self.held[cqid as usize].pop_front().expect("non-empty");
-            let (addr, phase) = cq.post();
-            let (vector, irq) = (cq.vector as usize, cq.irq_enabled);
-            let sqhd = self.sqs[p.sqid as usize].as_ref().map_or(0, |s| s.head) as u16;
-            let cqe = Cqe { dw0: p.dw0, sqhd, sqid: p.sqid, cid: p.cid, phase, status: p.status };
-            let at = self.port.send(host, p.ready.max(now), TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
-            host.write(at, addr, &cqe.encode());
-            self.posted.push(PostedCqe { cqid, cqe, cycle: at });
-            if irq && self.coalescer.on_completion(vector, at, cqid != 0) {
-                self.send_msix(at, vector, host);
-            }
-        }
-    }
-
-    fn send_msix(&mut self, ready: Cycle, vector: usize, host: &mut impl HostPort) {
-        let v = &mut self.msix[vector];
-        if v.masked {
-            v.pending = true;
-            return;
-        }
-        let (addr, data) = (v.addr, v.data);
-        let at = self.port.send(host, ready, TlpKind::MemWrite, TlpPurpose::Msix, addr, 4);
-        host.write(at, addr, &data.to_le_bytes());
     }
 }
 

@@ -59,27 +59,27 @@ impl AdminFirmware {
                     Err(Status::AER_LIMIT)
                 } else {
                     self.aer.push_back(s.cid);
-                    self.poll_events(fe, t, host);
+                    self.poll_events(fe, t);
                     return;
                 }
             }
             _ => Err(Status::INVALID_OPCODE),
         };
         match r {
-            Ok((dw0, done)) => fe.complete(done, 0, s.cid, Status::SUCCESS, dw0, host),
-            Err(st) => fe.complete(t, 0, s.cid, st, 0, host),
+            Ok((dw0, done)) => fe.complete(done, 0, s.cid, Status::SUCCESS, dw0),
+            Err(st) => fe.complete(t, 0, s.cid, st, 0),
         }
     }
 
     /// Completes outstanding AER commands with pending asynchronous events.
-    pub fn poll_events(&mut self, fe: &mut FrontEnd, cycle: Cycle, host: &mut impl HostPort) {
+    pub fn poll_events(&mut self, fe: &mut FrontEnd, cycle: Cycle) {
         for _ in 0..AER_LIMIT {
             if self.aer.is_empty() {
                 return;
             }
             let Some(ev) = fe.take_event() else { return };
             let cid = self.aer.pop_front().expect("non-empty");
-            fe.complete(cycle, 0, cid, Status::SUCCESS, ev.dw0(), host);
+            fe.complete(cycle, 0, cid, Status::SUCCESS, ev.dw0());
         }
     }
 

@@ -48,7 +48,7 @@ impl FrontEnd {
             o if o == ASQ + 4 => set_hi(&mut self.regs.asq, value),
             ACQ => set_lo(&mut self.regs.acq, value & !0xFFF),
             o if o == ACQ + 4 => set_hi(&mut self.regs.acq, value),
-            o if (DOORBELL_BASE..MSIX_TABLE).contains(&o) => self.doorbell(cycle, o, value, host),
+            o if (DOORBELL_BASE..MSIX_TABLE).contains(&o) => self.doorbell(cycle, o, value),
             o if (MSIX_TABLE..MSIX_TABLE + 16 * self.msix.len() as u32).contains(&o) => {
                 self.msix_write(cycle, o - MSIX_TABLE, value, host)
             }
@@ -95,12 +95,12 @@ impl FrontEnd {
         } else if !en && was {
             self.sqs.iter_mut().for_each(|q| *q = None);
             self.cqs.iter_mut().for_each(|q| *q = None);
-            self.held.iter_mut().for_each(|h| h.clear());
+            self.held.clear();
             self.regs.csts &= !CSTS_RDY;
         }
     }
 
-    fn doorbell(&mut self, cycle: Cycle, offset: u32, value: u32, host: &mut impl HostPort) {
+    fn doorbell(&mut self, cycle: Cycle, offset: u32, value: u32) {
         let Some((qid, is_cq)) = doorbell_of(offset) else {
             self.events.push_back(AsyncEvent::InvalidDoorbellRegister);
             return;
@@ -120,8 +120,11 @@ impl FrontEnd {
             return;
         }
         if is_cq {
-            self.cqs[q].as_mut().expect("checked").head = value;
-            self.drain_cq(qid, cycle + self.timing.cq_doorbell_to_cqe, host);
+            let cq = self.cqs[q].as_mut().expect("checked");
+            if cq.full() {
+                self.cq_head_ready[q] = cycle + self.timing.cq_doorbell_to_cqe;
+            }
+            cq.head = value;
         } else {
             let visible = cycle + self.timing.doorbell_to_arb;
             self.sqs[q].as_mut().expect("checked").push_doorbell(visible, value);

@@ -74,6 +74,7 @@ fn identify_sequence_and_timing() {
     assert_eq!(fe.tlps()[0].cycle, 104);
     let mut fw = AdminFirmware::new(NamespaceInfo { lba_bytes: 4096, capacity_lbas: 1 << 20 });
     fw.execute(&mut fe, &out[0], &mut h);
+    fe.run_until(5_000, &mut h, &mut out);
     // 4 KiB identify at MPS 256 → 16 MWr, then the CQE MWr (16 B) and the MSI-X MWr (4 B).
     let kinds: Vec<_> = fe.tlps().iter().map(|t| t.purpose).collect();
     assert_eq!(kinds.iter().filter(|p| **p == TlpPurpose::DataOut).count(), 16);
@@ -100,6 +101,7 @@ fn create_io(fe: &mut FrontEnd, h: &mut FlatHost, n: u16, entries: u32) -> Cycle
             let mut out = Vec::new();
             fe.run_until(t + 1_000, h, &mut out);
             fw.execute(fe, &out[0], h);
+            fe.run_until(t + 1_000, h, &mut out);
             let cqe = Cqe::decode(&h.get(ACQ_BASE + 16 * slot as u64, 16));
             assert_eq!(cqe.status, Status::SUCCESS, "create op {op:#x} q{q}");
             slot += 1;
@@ -145,25 +147,29 @@ fn phase_flips_on_wrap_and_full_cq_holds_completions() {
     }
     fe.run_until(t + 2_000, &mut h, &mut out);
     for c in &out {
-        fe.complete(c.cycle, 1, c.sqe.cid, Status::SUCCESS, 0, &mut h);
+        fe.complete(c.cycle, 1, c.sqe.cid, Status::SUCCESS, 0);
     }
+    fe.run_until(t + 2_000, &mut h, &mut out);
     // A 4-entry CQ holds 3 (full when tail + 1 == head); a 4th completion must wait.
     submit(&mut fe, &mut h, t + 2_000, base, 1, 3, 0, Sqe::new(opc::NVM_FLUSH, 3, 1, 0, 0));
     out.clear();
     fe.run_until(t + 4_000, &mut h, &mut out);
-    fe.complete(out[0].cycle, 1, 3, Status::SUCCESS, 0, &mut h);
+    fe.complete(out[0].cycle, 1, 3, Status::SUCCESS, 0);
+    fe.run_until(t + 4_500, &mut h, &mut out);
     assert_eq!(fe.posted().iter().filter(|p| p.cqid == 1).count(), 3, "4th CQE held while CQ full");
     fe.mmio_write(t + 5_000, cq_doorbell(1), 3, &mut h);
+    fe.run_until(t + 5_500, &mut h, &mut out);
     let io: Vec<_> = fe.posted().iter().filter(|p| p.cqid == 1).copied().collect();
     assert_eq!(io.len(), 4);
-    assert!(io[3].cycle >= t + 5_000, "posted only after the head doorbell");
+    assert_eq!(io[3].cycle, t + 5_003, "posted 3 cycles after the head doorbell freed the CQ");
     // Slot 3 is the last of the first pass: phase 1; the next wrap would carry 0.
     let phases: Vec<bool> = io.iter().map(|p| p.cqe.phase).collect();
     assert_eq!(phases, vec![true, true, true, true]);
     submit(&mut fe, &mut h, t + 6_000, base, 1, 0, 1, Sqe::new(opc::NVM_FLUSH, 4, 1, 0, 0));
     out.clear();
     fe.run_until(t + 8_000, &mut h, &mut out);
-    fe.complete(out[0].cycle, 1, 4, Status::SUCCESS, 0, &mut h);
+    fe.complete(out[0].cycle, 1, 4, Status::SUCCESS, 0);
+    fe.run_until(t + 9_000, &mut h, &mut out);
     let last = Cqe::decode(&h.get(0x40_0000 + 0x1_0000, 16));
     assert_eq!((last.cid, last.phase, last.sqhd), (4, false, 1), "slot 0 of the second pass");
 }
@@ -211,8 +217,9 @@ fn count_coalescing_sends_one_msix_per_four_completions() {
     let mut out = Vec::new();
     fe.run_until(t + 3_000, &mut h, &mut out);
     for c in &out {
-        fe.complete(c.cycle, 1, c.sqe.cid, Status::SUCCESS, 0, &mut h);
+        fe.complete(c.cycle, 1, c.sqe.cid, Status::SUCCESS, 0);
     }
+    fe.run_until(t + 6_000, &mut h, &mut out);
     let msix: Vec<_> = fe.tlps().iter().filter(|x| x.purpose == TlpPurpose::Msix && x.addr == 0xFEE0_0000).collect();
     assert_eq!(msix.len(), 2, "8 completions at threshold 4");
     assert!(msix.iter().all(|m| m.kind == TlpKind::MemWrite && m.len_bytes == 4));
