@@ -256,3 +256,39 @@ fn count_coalescing_threshold_4_matches_model() {
     // coalesced → 2 interrupts.
     assert_eq!((on_v0, on_v1), (2, 2));
 }
+
+#[test]
+fn registers_read_back_and_enable_shutdown_handshakes() {
+    let cfg = DriveConfig::default_drive();
+    let mut h = HdlBench::new(&cfg);
+    // CAP (8-byte read): MQES 1023, CQR, TO 14h, CSS bit 37 → lo 1401_03FFh, hi 20h; VS 1.4.
+    h.rc.mmio_read(0, CAP, 2);
+    h.rc.mmio_read(1, VS, 1);
+    h.rc.mmio_read(2, CSTS, 1);
+    // CC.EN without AQA/ASQ/ACQ: the controller cannot come ready → CSTS.CFS (02h).
+    h.rc.mmio_write(10, CC, CC_EN);
+    h.rc.mmio_read(14, CSTS, 1);
+    h.rc.mmio_write(30, CC, 0);
+    h.rc.mmio_write(32, AQA, (3 << 16) | 3);
+    h.rc.mmio_write(34, ASQ, ASQ_BASE as u32);
+    h.rc.mmio_write(36, ACQ, ACQ_BASE as u32);
+    h.rc.mmio_write(38, CC, CC_EN);
+    h.rc.mmio_read(42, CSTS, 1);
+    h.rc.mmio_read(46, ASQ, 2);
+    // Normal shutdown (CC.SHN = 01b) → SHST = 10b; then CC.EN = 0 clears RDY.
+    h.rc.mmio_write(60, CC, CC_EN | (1 << CC_SHN_SHIFT));
+    h.rc.mmio_read(64, CSTS, 1);
+    h.rc.mmio_write(80, CC, 0);
+    h.rc.mmio_read(84, CSTS, 1);
+    h.run_until(120);
+    assert!(h.rc.idle(), "every MMIO beat was taken");
+    let r = &h.rc.mmio_reads;
+    assert_eq!(r[0], 0x20_1401_03FF, "CAP");
+    assert_eq!(r[1] as u32, 0x0001_0400, "VS 1.4.0");
+    assert_eq!(r[2] as u32, 0, "CSTS before enable");
+    assert_eq!(r[3] as u32, CSTS_CFS, "EN without admin queues: CFS");
+    assert_eq!(r[4] as u32, CSTS_RDY, "RDY after EN with admin queues (CFS cleared)");
+    assert_eq!(r[5], ASQ_BASE, "ASQ 64-bit read");
+    assert_eq!(r[6] as u32, CSTS_RDY | CSTS_SHST_COMPLETE, "shutdown complete");
+    assert_eq!(r[7] as u32, CSTS_SHST_COMPLETE, "EN = 0 clears RDY");
+}
