@@ -1,7 +1,10 @@
 //! The NAND array: addresses, cell modes, dies and the per-channel sequencer (ONFI bus timing).
 //! Source: ONFI 4.1 (addressing, command set), Micron B16A public summaries.
 
+pub mod die;
 pub mod sequencer;
+
+pub use die::{Die, NandTiming};
 
 /// One die (LUN): channel, way (chip enable / target) on that channel, die within the target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

@@ -9,10 +9,50 @@
 //! - [`ChannelSequencer::advance`] runs internal events up to `until` and appends completions.
 //! - [`run_op_list`] drives one channel standalone from a list of timed ops (block tests, HDL
 //!   comparison).
+//!
+//! Behaviour (the HDL does exactly the same, cycle for cycle):
+//! - Time runs in whole sequencer cycles ([`SeqTiming::period_ps`]); issue times and array times
+//!   are rounded up to a cycle.
+//! - Intake: the channel accepts at most one op per cycle, in enqueue order; an op accepted at
+//!   cycle `a` may start on the bus at cycle `a + INTAKE_CYCLES` at the earliest.
+//! - Each unit (way, die) runs its ops in order, one at a time. An op is two bus phases
+//!   ([`Phase::First`]: command/address/data in; [`Phase::Second`]: data out or 70h status read)
+//!   separated by a way-local wait of tWB + array time + (tRR for reads), see
+//!   [`SeqTiming::wait_cycles`], plus [`RB_SYNC_CYCLES`] of R/B# synchronizer and FSM registers.
+//!   The unit's next op may start [`NEXT_OP_CYCLES`] after the previous one completes.
+//! - Arbiter: the bus is held for a whole phase. When it is free at cycle `g`, it is granted to
+//!   a requesting unit (request time ≤ `g`): first-phase requests win over second-phase ones
+//!   (starting array work early keeps the dies busy: with 4 ways the bus then saturates when
+//!   tWB + tR + tRR ≤ 3 × (command + data cycles)); within a class, round-robin order after the
+//!   unit granted last. The phase occupies cycles `[g, g + len)`; the next phase can start at
+//!   `g + len + BUS_GAP_CYCLES` (CE# switch / turnaround).
+//! - Completion: reads at the end of their last data cycle; programs and erases at the end of the
+//!   status read that follows ready (the status byte is where a failure would show).
+//! - Not modelled: cache read (31h/3Fh) — ops arrive as whole page reads; tDBSY of multi-plane.
+
+mod program;
+#[cfg(test)]
+mod tests;
+
+pub use program::{opcode, BusEvent, BusKind, Phase, SeqTiming, COLUMN_CYCLES};
 
 use crate::config::OnfiConfig;
 use crate::nand::NandOpKind;
 use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// Cycles from an op's acceptance by the channel to its earliest first bus cycle (the HDL's
+/// way queue register, the way FSM's load and the registered bus grant).
+pub const INTAKE_CYCLES: u64 = 3;
+/// Idle cycles between two bus phases (CE# switch / bus turnaround; the HDL's registered grant).
+pub const BUS_GAP_CYCLES: u64 = 1;
+/// Cycles from R/B# rising to the way's request for its second phase, beyond tRR: the two-flop
+/// R/B# synchronizer, the way FSM's busy-state register and the registered grant.
+pub const RB_SYNC_CYCLES: u64 = 4;
+/// Cycles from an op's completion to the earliest first bus cycle of the unit's next op.
+pub const NEXT_OP_CYCLES: u64 = 1;
+/// Upper bound on ops queued per unit; the drive keeps far fewer in flight.
+pub const MAX_QUEUED_PER_UNIT: usize = 1 << 16;
 
 /// One operation handed to a channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,37 +82,260 @@ pub struct SeqCompletion {
     pub completed: SimTime,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UnitState {
+    Idle,
+    /// Wants the bus for `phase` from cycle `since` on.
+    Request { phase: Phase, since: u64 },
+    /// Holds the bus for `phase` until cycle `end` (exclusive).
+    OnBus { phase: Phase, end: u64 },
+    /// Array busy (tWB + array time + tRR); requests the bus for the second phase at `until`.
+    Wait { until: u64 },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    op: SeqOp,
+    issued: SimTime,
+    /// Earliest cycle the op may start on the bus.
+    ready: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Unit {
+    state: UnitState,
+    current: Option<(Queued, u64)>,
+    queue: VecDeque<Queued>,
+}
+
 /// One channel with `ways` targets of `dies_per_way` dies each.
 #[derive(Debug, Clone)]
 pub struct ChannelSequencer {
-    onfi: OnfiConfig,
+    timing: SeqTiming,
     ways: u8,
     dies_per_way: u8,
+    units: Vec<Unit>,
+    /// Cycles up to and including this one have been processed (None: none yet).
+    done_through: Option<u64>,
+    /// Cycle the last op was accepted by the intake.
+    last_accept: Option<u64>,
+    bus_free_at: u64,
+    /// Unit granted last (round-robin pointer).
+    last_grant: usize,
+    bus_cycles_granted: u64,
+    data_cycles_granted: u64,
+    trace: Option<Vec<BusEvent>>,
+    max_queued: usize,
 }
 
 impl ChannelSequencer {
     pub fn new(onfi: &OnfiConfig, ways: u8, dies_per_way: u8) -> Self {
-        ChannelSequencer { onfi: onfi.clone(), ways, dies_per_way }
+        assert!(ways >= 1 && dies_per_way >= 1, "a channel has at least one way and one die per way");
+        let n = ways as usize * dies_per_way as usize;
+        let idle = Unit { state: UnitState::Idle, current: None, queue: VecDeque::new() };
+        ChannelSequencer {
+            timing: SeqTiming::new(onfi),
+            ways,
+            dies_per_way,
+            units: vec![idle; n],
+            done_through: None,
+            last_accept: None,
+            bus_free_at: 0,
+            last_grant: 0,
+            bus_cycles_granted: 0,
+            data_cycles_granted: 0,
+            trace: None,
+            max_queued: 0,
+        }
     }
-    pub fn enqueue(&mut self, _now: SimTime, _op: SeqOp) {
-        let _ = (&self.onfi, self.ways, self.dies_per_way);
-        unimplemented!("sequencer owner lands the implementation")
+    /// The cycle counts this sequencer runs with.
+    pub fn timing(&self) -> &SeqTiming {
+        &self.timing
     }
+    /// Records every latch and data burst from now on (see [`Self::take_trace`]).
+    pub fn set_trace(&mut self, on: bool) {
+        self.trace = if on { Some(Vec::new()) } else { None };
+    }
+    /// The bus-cycle trace recorded so far, in grant order (cycles increasing).
+    pub fn take_trace(&mut self) -> Vec<BusEvent> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+    /// Most ops ever waiting (not yet started) in one unit's queue.
+    pub fn max_queued(&self) -> usize {
+        self.max_queued
+    }
+
+    pub fn enqueue(&mut self, now: SimTime, op: SeqOp) {
+        assert!(op.way < self.ways && op.die < self.dies_per_way, "op {} addresses way {} die {} beyond the channel", op.id, op.way, op.die);
+        assert!(op.planes >= 1, "op {} addresses no plane", op.id);
+        let mut accept = self.timing.to_cycles_ceil(now);
+        if let Some(a) = self.last_accept {
+            accept = accept.max(a + 1);
+        }
+        if let Some(d) = self.done_through {
+            // The caller advanced past `now`: the op cannot start in the processed past.
+            accept = accept.max((d + 1).saturating_sub(INTAKE_CYCLES));
+        }
+        self.last_accept = Some(accept);
+        let q = Queued { op, issued: now, ready: accept + INTAKE_CYCLES };
+        let u = self.unit_index(&op);
+        let unit = &mut self.units[u];
+        if unit.state == UnitState::Idle {
+            debug_assert!(unit.queue.is_empty() && unit.current.is_none());
+            unit.current = Some((q, 0));
+            unit.state = UnitState::Request { phase: Phase::First, since: q.ready };
+        } else {
+            assert!(unit.queue.len() < MAX_QUEUED_PER_UNIT, "unit queue of way {} die {} overflows", op.way, op.die);
+            unit.queue.push_back(q);
+            self.max_queued = self.max_queued.max(unit.queue.len());
+        }
+    }
+
     pub fn next_event_time(&self) -> Option<SimTime> {
-        unimplemented!("sequencer owner lands the implementation")
+        self.next_event_cycle().map(|c| self.timing.to_time(c))
     }
-    pub fn advance(&mut self, _until: SimTime, _done: &mut Vec<SeqCompletion>) {
-        unimplemented!("sequencer owner lands the implementation")
+
+    pub fn advance(&mut self, until: SimTime, done: &mut Vec<SeqCompletion>) {
+        let last = until.as_ps() / self.timing.period_ps;
+        let mut guard = 0u64;
+        while let Some(c) = self.next_event_cycle() {
+            if c > last {
+                break;
+            }
+            self.step(c, done);
+            guard += 1;
+            assert!(guard < 1 << 40, "sequencer event loop does not progress");
+        }
+        if self.done_through.map_or(true, |d| d < last) {
+            self.done_through = Some(last);
+        }
     }
-    /// Total time the DQ/command bus was driven so far.
+
+    /// Total time the DQ/command bus was driven (held by a phase) so far.
     pub fn bus_busy_time(&self) -> SimTime {
-        unimplemented!("sequencer owner lands the implementation")
+        self.timing.to_time(self.bus_cycles_until_now())
+    }
+    /// Cycles of the bus held so far (commands, addresses, data and held waits).
+    pub fn bus_cycles_until_now(&self) -> u64 {
+        let next = self.done_through.map_or(0, |d| d + 1);
+        let held_end = self.bus_free_at.saturating_sub(BUS_GAP_CYCLES);
+        self.bus_cycles_granted - held_end.saturating_sub(next)
+    }
+    /// Data cycles granted so far (including those of a phase still on the bus).
+    pub fn data_cycles_granted(&self) -> u64 {
+        self.data_cycles_granted
+    }
+
+    fn unit_index(&self, op: &SeqOp) -> usize {
+        op.way as usize * self.dies_per_way as usize + op.die as usize
+    }
+
+    fn next_event_cycle(&self) -> Option<u64> {
+        let floor = self.done_through.map_or(0, |d| d + 1);
+        let mut next: Option<u64> = None;
+        for u in &self.units {
+            let c = match u.state {
+                UnitState::Idle => continue,
+                UnitState::Request { since, .. } => since.max(self.bus_free_at),
+                UnitState::OnBus { end, .. } => end,
+                UnitState::Wait { until } => until,
+            };
+            next = Some(next.map_or(c, |n| n.min(c)));
+        }
+        next.map(|n| n.max(floor))
+    }
+
+    /// Processes cycle `c`: phase ends, waits ending, then one arbitration.
+    fn step(&mut self, c: u64, done: &mut Vec<SeqCompletion>) {
+        let t = self.timing;
+        for u in self.units.iter_mut() {
+            if let UnitState::OnBus { phase, end } = u.state {
+                if end != c {
+                    continue;
+                }
+                let (q, _) = u.current.expect("a unit on the bus has an op");
+                u.state = match phase {
+                    Phase::First => {
+                        let array = t.to_cycles_ceil(q.op.array_time);
+                        UnitState::Wait { until: c + t.wait_cycles(q.op.kind, array) + RB_SYNC_CYCLES }
+                    }
+                    Phase::Second => {
+                        let (q, started) = u.current.take().expect("checked above");
+                        done.push(SeqCompletion { id: q.op.id, issued: q.issued, started: t.to_time(started), completed: t.to_time(c) });
+                        match u.queue.pop_front() {
+                            Some(next) => {
+                                u.current = Some((next, 0));
+                                UnitState::Request { phase: Phase::First, since: next.ready.max(c + NEXT_OP_CYCLES) }
+                            }
+                            None => UnitState::Idle,
+                        }
+                    }
+                };
+            }
+        }
+        for u in self.units.iter_mut() {
+            if u.state == (UnitState::Wait { until: c }) {
+                u.state = UnitState::Request { phase: Phase::Second, since: c };
+            }
+        }
+        if self.bus_free_at <= c {
+            self.arbitrate(c);
+        }
+        self.done_through = Some(self.done_through.map_or(c, |d| d.max(c)));
+    }
+
+    /// Grants the bus at cycle `c`: first-phase requests (commands that start array work)
+    /// before second-phase ones (data out, status), round-robin after the last grant within each.
+    fn arbitrate(&mut self, c: u64) {
+        let n = self.units.len();
+        for k in 1..=2 * n {
+            let i = (self.last_grant + 1 + (k - 1) % n) % n;
+            let UnitState::Request { phase, since } = self.units[i].state else { continue };
+            let want = if k <= n { Phase::First } else { Phase::Second };
+            if since > c || phase != want {
+                continue;
+            }
+            let t = self.timing;
+            let unit = &mut self.units[i];
+            let (q, started) = unit.current.as_mut().expect("a requesting unit has an op");
+            if phase == Phase::First {
+                *started = c;
+            }
+            let (op, way) = (q.op, q.op.way);
+            let len = t.phase_cycles(op.kind, op.planes, op.bus_bytes, phase);
+            unit.state = UnitState::OnBus { phase, end: c + len };
+            self.bus_free_at = c + len + BUS_GAP_CYCLES;
+            self.last_grant = i;
+            self.bus_cycles_granted += len;
+            let data_in_phase = match (op.kind, phase) {
+                (NandOpKind::Erase, Phase::First) => 0,
+                (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => 1,
+                (NandOpKind::Read, Phase::First) => 0,
+                _ => t.plane_data_cycles(op.bus_bytes, op.planes) as u64 * op.planes as u64,
+            };
+            self.data_cycles_granted += data_in_phase;
+            if let Some(tr) = self.trace.as_mut() {
+                t.trace_phase(op.kind, op.planes, op.bus_bytes, phase, c, way, tr);
+            }
+            return;
+        }
     }
 }
 
 /// Runs `ops` (each with its issue time, non-decreasing) on one channel until all complete.
 pub fn run_op_list(onfi: &OnfiConfig, ways: u8, dies_per_way: u8, ops: &[(SimTime, SeqOp)]) -> Vec<SeqCompletion> {
+    run_op_list_traced(onfi, ways, dies_per_way, ops).0
+}
+
+/// [`run_op_list`] that also returns the bus-cycle trace and the bus cycles held.
+pub fn run_op_list_traced(
+    onfi: &OnfiConfig,
+    ways: u8,
+    dies_per_way: u8,
+    ops: &[(SimTime, SeqOp)],
+) -> (Vec<SeqCompletion>, Vec<BusEvent>, u64) {
     let mut seq = ChannelSequencer::new(onfi, ways, dies_per_way);
+    seq.set_trace(true);
     let mut done = Vec::with_capacity(ops.len());
     let mut i = 0;
     loop {
@@ -89,5 +352,6 @@ pub fn run_op_list(onfi: &OnfiConfig, ways: u8, dies_per_way: u8, ops: &[(SimTim
             (None, None) => break,
         }
     }
-    done
+    let busy = seq.bus_cycles_until_now();
+    (done, seq.take_trace(), busy)
 }

@@ -1,0 +1,216 @@
+//! Bus programs of the ONFI page operations: the command/address/data sequence each operation
+//! puts on the channel, and the cycle counts of every ONFI timing parameter at the sequencer
+//! clock. Source: ONFI 4.1 section 5 (command set: 00h-30h read, 00h-32h multi-plane read,
+//! 06h-E0h change read column enhanced, 80h-10h/11h program, 60h-D0h/D1h erase, 70h status) and
+//! section 4 timing parameters. After a multi-plane read every plane's data is selected with
+//! 06h-E0h (change read column enhanced); a single-plane read streams data right after tRR.
+//!
+//! The rust_hdl sequencer (`ssdlab_hdl::nand`) elaborates its counters from [`SeqTiming`] and
+//! emits exactly these programs; the behavioural sequencer uses [`SeqTiming::phase_cycles`] for
+//! the length of each bus phase. Known simplification (both sides): the short busy tDBSY after a
+//! 32h/11h/D1h multi-plane command is not modelled (not in `OnfiConfig`); the target model does
+//! not require it either.
+
+use crate::config::OnfiConfig;
+use crate::nand::NandOpKind;
+use crate::time::SimTime;
+
+/// ONFI command opcodes used by the sequencer.
+pub mod opcode {
+    pub const READ_1: u8 = 0x00;
+    pub const READ_2: u8 = 0x30;
+    pub const READ_MULTIPLANE: u8 = 0x32;
+    pub const CHANGE_COL_1: u8 = 0x06;
+    pub const CHANGE_COL_2: u8 = 0xE0;
+    pub const PROGRAM_1: u8 = 0x80;
+    pub const PROGRAM_2: u8 = 0x10;
+    pub const PROGRAM_MULTIPLANE: u8 = 0x11;
+    pub const ERASE_1: u8 = 0x60;
+    pub const ERASE_2: u8 = 0xD0;
+    pub const ERASE_MULTIPLANE: u8 = 0xD1;
+    pub const READ_STATUS: u8 = 0x70;
+}
+
+/// Column address cycles of a full address (large-page devices: 2); the rest are row cycles.
+pub const COLUMN_CYCLES: u32 = 2;
+
+/// ONFI timing parameters in whole sequencer cycles (rounded up with [`OnfiConfig::cycles_ceil`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeqTiming {
+    /// Cycles one command or address latch occupies the bus (tWC, at least 1).
+    pub latch: u32,
+    pub t_adl: u32,
+    pub t_wb: u32,
+    pub t_whr: u32,
+    pub t_ccs: u32,
+    pub t_rr: u32,
+    /// Address cycles of a full (column + row) address.
+    pub addr_cycles: u32,
+    /// Row address cycles (erase carries a row address only).
+    pub row_cycles: u32,
+    /// Bytes per sequencer cycle at the PHY boundary.
+    pub bytes_per_cycle: u32,
+    /// Sequencer clock period in picoseconds.
+    pub period_ps: u64,
+}
+
+/// One bus phase of an operation: the first (command/address/data in) or the second (data out
+/// or status read, after the array time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    First,
+    Second,
+}
+
+impl SeqTiming {
+    pub fn new(onfi: &OnfiConfig) -> Self {
+        assert!(onfi.addr_cycles > COLUMN_CYCLES, "onfi.addr_cycles must exceed the column cycles");
+        SeqTiming {
+            latch: onfi.cycles_ceil(onfi.t_wc_ns).max(1),
+            t_adl: onfi.cycles_ceil(onfi.t_adl_ns),
+            t_wb: onfi.cycles_ceil(onfi.t_wb_ns),
+            t_whr: onfi.cycles_ceil(onfi.t_whr_ns),
+            t_ccs: onfi.cycles_ceil(onfi.t_ccs_ns),
+            t_rr: onfi.cycles_ceil(onfi.t_rr_ns),
+            addr_cycles: onfi.addr_cycles,
+            row_cycles: onfi.addr_cycles - COLUMN_CYCLES,
+            bytes_per_cycle: onfi.bytes_per_cycle(),
+            period_ps: onfi.core_period().as_ps(),
+        }
+    }
+    /// A time in whole cycles, rounded up (issue times, array times).
+    pub fn to_cycles_ceil(&self, t: SimTime) -> u64 {
+        t.as_ps().div_ceil(self.period_ps)
+    }
+    /// The start of cycle `c`.
+    pub fn to_time(&self, c: u64) -> SimTime {
+        SimTime::from_ps(c * self.period_ps)
+    }
+    /// Data cycles of one plane's share of `bus_bytes` (each plane moves `ceil(bytes / planes)`).
+    pub fn plane_data_cycles(&self, bus_bytes: u32, planes: u8) -> u32 {
+        assert!(planes >= 1, "an op addresses at least one plane");
+        bus_bytes.div_ceil(planes as u32).div_ceil(self.bytes_per_cycle)
+    }
+    /// Cycles the bus is held by `phase` of an op.
+    pub fn phase_cycles(&self, kind: NandOpKind, planes: u8, bus_bytes: u32, phase: Phase) -> u64 {
+        let p = planes as u64;
+        let latch = self.latch as u64;
+        let full_addr = self.addr_cycles as u64 * latch;
+        let data = self.plane_data_cycles(bus_bytes, planes) as u64;
+        let status = latch + self.t_whr as u64 + 1;
+        match (kind, phase) {
+            // per plane: 00h, address, 32h/30h
+            (NandOpKind::Read, Phase::First) => p * (2 * latch + full_addr),
+            // single plane: data out at once; multi-plane: per plane 06h, address, E0h, tCCS, data
+            (NandOpKind::Read, Phase::Second) if p == 1 => data,
+            (NandOpKind::Read, Phase::Second) => p * (2 * latch + full_addr + self.t_ccs as u64 + data),
+            // per plane: 80h, address, tADL, data in, 11h/10h
+            (NandOpKind::Program, Phase::First) => p * (2 * latch + full_addr + self.t_adl as u64 + data),
+            // per plane: 60h, row address, D1h/D0h
+            (NandOpKind::Erase, Phase::First) => p * (2 * latch + self.row_cycles as u64 * latch),
+            // 70h, tWHR, one status beat
+            (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => status,
+        }
+    }
+    /// Cycles from the end of the first phase until the way requests the bus again:
+    /// tWB, the array time (R/B# busy), then tRR before data out of a read.
+    pub fn wait_cycles(&self, kind: NandOpKind, array_cycles: u64) -> u64 {
+        let post = if kind == NandOpKind::Read { self.t_rr as u64 } else { 0 };
+        self.t_wb as u64 + array_cycles + post
+    }
+}
+
+/// What the bus carries at one latch or burst, as recorded in a bus-cycle trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusKind {
+    /// Command latch (CLE) with its opcode.
+    Cmd(u8),
+    /// Address latch (ALE); the behavioural model carries no addresses, so only the count matters.
+    Addr,
+    /// Data into the target, `cycles` consecutive sequencer cycles.
+    DataIn { cycles: u32 },
+    /// Data out of the target, `cycles` consecutive sequencer cycles.
+    DataOut { cycles: u32 },
+}
+
+/// One entry of a bus-cycle trace: at sequencer cycle `cycle`, way `way` starts `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BusEvent {
+    pub cycle: u64,
+    pub way: u8,
+    pub kind: BusKind,
+}
+
+impl SeqTiming {
+    /// Appends the trace of `phase` of an op started at cycle `start` on `way`.
+    pub fn trace_phase(
+        &self,
+        kind: NandOpKind,
+        planes: u8,
+        bus_bytes: u32,
+        phase: Phase,
+        start: u64,
+        way: u8,
+        out: &mut Vec<BusEvent>,
+    ) {
+        use opcode::*;
+        let mut t = start;
+        let latch = self.latch as u64;
+        let data = self.plane_data_cycles(bus_bytes, planes);
+        let mut push = |t: &mut u64, k: BusKind, len: u64| {
+            out.push(BusEvent { cycle: *t, way, kind: k });
+            *t += len;
+        };
+        let last = planes - 1;
+        match (kind, phase) {
+            (NandOpKind::Read, Phase::First) => {
+                for i in 0..planes {
+                    push(&mut t, BusKind::Cmd(READ_1), latch);
+                    for _ in 0..self.addr_cycles {
+                        push(&mut t, BusKind::Addr, latch);
+                    }
+                    push(&mut t, BusKind::Cmd(if i == last { READ_2 } else { READ_MULTIPLANE }), latch);
+                }
+            }
+            (NandOpKind::Read, Phase::Second) => {
+                for _ in 0..planes {
+                    if planes > 1 {
+                        push(&mut t, BusKind::Cmd(CHANGE_COL_1), latch);
+                        for _ in 0..self.addr_cycles {
+                            push(&mut t, BusKind::Addr, latch);
+                        }
+                        push(&mut t, BusKind::Cmd(CHANGE_COL_2), latch);
+                        t += self.t_ccs as u64;
+                    }
+                    push(&mut t, BusKind::DataOut { cycles: data }, data as u64);
+                }
+            }
+            (NandOpKind::Program, Phase::First) => {
+                for i in 0..planes {
+                    push(&mut t, BusKind::Cmd(PROGRAM_1), latch);
+                    for _ in 0..self.addr_cycles {
+                        push(&mut t, BusKind::Addr, latch);
+                    }
+                    t += self.t_adl as u64;
+                    push(&mut t, BusKind::DataIn { cycles: data }, data as u64);
+                    push(&mut t, BusKind::Cmd(if i == last { PROGRAM_2 } else { PROGRAM_MULTIPLANE }), latch);
+                }
+            }
+            (NandOpKind::Erase, Phase::First) => {
+                for i in 0..planes {
+                    push(&mut t, BusKind::Cmd(ERASE_1), latch);
+                    for _ in 0..self.row_cycles {
+                        push(&mut t, BusKind::Addr, latch);
+                    }
+                    push(&mut t, BusKind::Cmd(if i == last { ERASE_2 } else { ERASE_MULTIPLANE }), latch);
+                }
+            }
+            (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => {
+                push(&mut t, BusKind::Cmd(READ_STATUS), latch);
+                t += self.t_whr as u64;
+                push(&mut t, BusKind::DataOut { cycles: 1 }, 1);
+            }
+        }
+        debug_assert_eq!(t - start, self.phase_cycles(kind, planes, bus_bytes, phase));
+    }
+}
