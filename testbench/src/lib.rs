@@ -5,6 +5,7 @@ pub mod error;
 pub mod fio;
 pub mod output;
 pub mod presets;
+pub mod cosim;
 pub mod verilator;
 pub mod workload;
 

@@ -8,9 +8,9 @@ fn main() {
         std::process::exit(2);
     }
     // Each block registers one line here: (file stem, generated Verilog).
-    let blocks: Vec<(&str, String)> = vec![
-        ("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()),
-    ];
+    let mut blocks: Vec<(&str, String)> = vec![];
+    blocks.extend(ssdlab_hdl::nand::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
+    blocks.push(("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()));
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {
