@@ -84,22 +84,7 @@ fn translation_page_fetch_is_signalled_and_costs_its_latency() {
 }
 
 fn random_trace(seed: u64, n: usize) -> Vec<MapAccess> {
-    use rand::Rng;
-    let mut rng = ssdlab_model::rng::SeedTree::new(seed).stream("map_cache_hdl_trace", 0);
-    (0..n)
-        .map(|_| {
-            let p: f64 = rng.gen();
-            // Hot set, warm range, and far pages that conflict with tp 0..3 in the DRAM slots.
-            let lpn = if p < 0.6 {
-                rng.gen_range(0..48)
-            } else if p < 0.9 {
-                rng.gen_range(0..2048)
-            } else {
-                256 * 1024 + rng.gen_range(0..4096)
-            };
-            if rng.gen_bool(0.35) { upd(lpn, rng.gen::<u32>() >> 1) } else { look(lpn) }
-        })
-        .collect()
+    super::traces::stress_trace(seed, n, 48, 2048)
 }
 
 #[test]
@@ -112,23 +97,8 @@ fn random_trace_matches_model_access_by_access() {
             panic!("seed {seed:#x} timing {timing:?}: {e}");
         }
         // Coherence, independent of the model: a lookup returns the latest update before it.
-        let mut last = std::collections::HashMap::new();
-        let mut data = vec![0; trace.len()];
-        for &(_, i, v) in &b.responses {
-            data[i] = v;
-        }
-        for (i, a) in trace.iter().enumerate() {
-            match a.update {
-                Some(v) => {
-                    last.insert(a.lpn, v);
-                }
-                None => assert_eq!(
-                    data[i],
-                    last.get(&a.lpn).copied().unwrap_or(UNMAPPED),
-                    "seed {seed:#x}: access {i} lpn {} read stale data",
-                    a.lpn
-                ),
-            }
+        if let Err(e) = super::bench::check_coherence(&trace, &b) {
+            panic!("seed {seed:#x}: {e}");
         }
         let wb = b.decisions.iter().filter(|d| d.evicted.map_or(false, |e| e.1)).count();
         let hits = b.decisions.iter().filter(|d| d.hit).count();
