@@ -25,8 +25,14 @@ impl InputError {
     /// A drive config error, attributed to the file it came from.
     pub fn config(file: &str, e: ConfigError) -> Self {
         match e {
-            // `toml`'s message already carries the line, column and key.
-            ConfigError::Parse { message, .. } => InputError::file(file, one_line(&message)),
+            // `toml`'s message starts "TOML parse error at line L, column C" and ends with the reason.
+            ConfigError::Parse { message, .. } => match toml_position(&message) {
+                Some((line, col)) => {
+                    let reason = message.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or("invalid TOML").trim();
+                    InputError::at(file, line, format!("column {col}: {reason}"))
+                }
+                None => InputError::file(file, one_line(&message)),
+            },
             ConfigError::Invalid { .. } => InputError::file(file, e.to_string()),
         }
     }
@@ -47,6 +53,14 @@ impl InputError {
     }
 }
 
+/// Line and column from "TOML parse error at line L, column C".
+fn toml_position(message: &str) -> Option<(usize, usize)> {
+    let rest = message.split("at line ").nth(1)?;
+    let (line, rest) = rest.split_once(", column ")?;
+    let col: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    Some((line.trim().parse().ok()?, col.parse().ok()?))
+}
+
 /// `toml` errors span several lines (a code excerpt); keep the first and the last useful one.
 fn one_line(message: &str) -> String {
     let lines: Vec<&str> = message.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -65,6 +79,12 @@ mod tests {
     fn display_names_file_and_line() {
         assert_eq!(InputError::at("a.fio", 3, "bad").to_string(), "a.fio:3: bad");
         assert_eq!(InputError::file("a.fio", "bad").to_string(), "a.fio: bad");
+    }
+
+    #[test]
+    fn config_parse_error_gets_its_line() {
+        let e = ConfigError::Parse { origin: "c.toml".into(), message: "TOML parse error at line 52, column 6\n   |\n52 | [pcie\n   |      ^\nexpected `.`, `]`\n".into() };
+        assert_eq!(InputError::config("c.toml", e).to_string(), "c.toml:52: column 6: expected `.`, `]`");
     }
 
     #[test]

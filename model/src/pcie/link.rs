@@ -143,6 +143,15 @@ impl Link {
         st.pending_dllp_wire += acks * self.dllp_bytes;
     }
 
+    /// One TLP of `header` + `payload` bytes (plus framing) on direction `d`, no earlier than
+    /// `now`; returns when its bytes start and finish crossing. For TLP-exact block models (the
+    /// NVMe front end and its root-complex test model) that pace every TLP individually.
+    pub fn send_tlp(&mut self, now: SimTime, d: Dir, header: u64, payload: u64) -> (SimTime, SimTime) {
+        let start = now.max(self.dirs[d as usize].free_at);
+        let end = self.transmit(now, d, 1, payload, payload + header + self.framing);
+        (start, end)
+    }
+
     /// Posted memory write of `bytes` in direction `d` (doorbell, read data, CQ entry, MSI-X),
     /// split into MPS-sized MWr TLPs. Returns the arrival time of the last byte.
     pub fn memory_write(&mut self, now: SimTime, d: Dir, bytes: u64) -> SimTime {

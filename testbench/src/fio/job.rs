@@ -59,6 +59,8 @@ pub struct JobSpec {
     /// Region size per job; `None` = from `offset` to the end of the device.
     pub size: Option<SizeSpec>,
     pub offset: SizeSpec,
+    /// Bytes to transfer (`io_size`), when different from the region size.
+    pub io_size: Option<u64>,
     pub runtime: Option<SimTime>,
     pub time_based: bool,
     pub ramp_time: SimTime,
@@ -69,7 +71,7 @@ pub struct JobSpec {
     pub randseed: Option<u64>,
     pub norandommap: bool,
     pub group_reporting: bool,
-    kb_base: u64,
+    pub kb_base: u64,
 }
 
 impl JobSpec {
@@ -84,6 +86,7 @@ impl JobSpec {
             numjobs: 1,
             size: None,
             offset: SizeSpec::Bytes(0),
+            io_size: None,
             runtime: None,
             time_based: false,
             ramp_time: SimTime::ZERO,
@@ -203,6 +206,9 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "numjobs" => j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32,
         "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
         "offset" => j.offset = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset: {e}"))?,
+        "io_size" | "io_limit" => {
+            j.io_size = Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?);
+        }
         "runtime" | "timeout" => {
             let t = parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("runtime: {e}"))?;
             j.runtime = (t > SimTime::ZERO).then_some(t);

@@ -83,10 +83,13 @@ pub fn summary(groups: &[GroupResult]) -> String {
     for g in groups {
         for j in &g.jobs {
             let s = &j.spec;
-            let clone = j.clone.map(|c| format!(" clone={c}")).unwrap_or_default();
+            let clone = match j.clone {
+                Some(c) if s.numjobs > 1 => format!(", clone={c}"),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "{}: (groupid={}, jobs={}{clone}): rw={}, bs=(R) {}-(W) {}, iodepth={}",
+                "{}: (groupid={}, jobs={}): err= 0: rw={}, bs=(R) {}-(W) {}, iodepth={}{clone}",
                 j.name,
                 g.groupid,
                 if j.clone.is_some() { 1 } else { s.numjobs },

@@ -130,3 +130,37 @@ pub fn document(groups: &[GroupResult], meta: Value) -> Value {
         "ssdlab": ssd,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fio::parse_job_file;
+    use crate::workload::runner::{run_jobs, Quiet};
+    use crate::workload::testdev::FixedLatencyDevice;
+    use ssdlab_model::SeedTree;
+
+    #[test]
+    fn fio_shape_with_hand_figures() {
+        // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms, 40 000 IOPS,
+        // 409 600 B / 2.5 ms = 163 840 000 B/s = 160 000 KiB/s.
+        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\n", "t").unwrap();
+        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let doc = document(&g, json!({"seed": 1}));
+        let r = &doc["jobs"][0]["read"];
+        assert_eq!(doc["jobs"][0]["jobname"], "j");
+        assert_eq!(r["io_bytes"], 409_600);
+        assert_eq!(r["total_ios"], 100);
+        assert_eq!(r["bw"], 160_000);
+        assert_eq!(r["bw_bytes"], 163_840_000u64);
+        assert_eq!(r["iops"], 40_000.0);
+        assert_eq!(r["runtime"], 2); // ms, truncated like fio
+        assert_eq!(r["clat_ns"]["percentile"]["50.000000"], 100_000);
+        assert_eq!(r["clat_ns"]["percentile"]["99.990000"], 100_000);
+        assert_eq!(r["lat_ns"]["mean"], 100_000.0);
+        assert_eq!(r["slat_ns"]["max"], 0);
+        assert_eq!(doc["jobs"][0]["write"]["total_ios"], 0);
+        assert_eq!(doc["ssdlab"]["seed"], 1);
+        assert!(doc["ssdlab"]["groups"][0]["write_amplification"].is_null());
+    }
+}

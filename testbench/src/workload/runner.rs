@@ -23,6 +23,10 @@ use std::collections::{BinaryHeap, HashMap};
 /// Told about progress after every batch of completions.
 pub trait Observer {
     fn progress(&mut self, now: SimTime, host_bytes: u64);
+    /// A new phase (protocol step) starts.
+    fn label(&mut self, _label: &str) {}
+    /// A line for the user's log (a finished protocol step).
+    fn note(&mut self, _line: &str) {}
 }
 
 /// Ignores progress.
@@ -82,17 +86,18 @@ impl Clone {
     }
 }
 
-/// Byte region `[start, start+len)` of a job on a device of `cap` bytes.
-pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
+/// Byte region `[start, start+len)` given fio-style offset and size on a device of `cap` bytes;
+/// percentages are of the capacity, rounded down to 4 KiB. `None` size = to the end.
+pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) -> Result<(u64, u64), String> {
     let pct = |p: u32| (cap / 100 * p as u64) / 4096 * 4096;
-    let start = match j.offset {
+    let start = match offset {
         SizeSpec::Bytes(b) => b,
         SizeSpec::Percent(p) => pct(p),
     };
     if start % 512 != 0 || start >= cap {
         return Err(format!("offset {start} must be 512-aligned and inside the {cap}-byte device"));
     }
-    let len = match j.size {
+    let len = match size {
         None => cap - start,
         Some(SizeSpec::Bytes(b)) => b,
         Some(SizeSpec::Percent(p)) => pct(p).min(cap - start),
@@ -100,10 +105,27 @@ pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
     if start.checked_add(len).is_none_or(|end| end > cap) {
         return Err(format!("offset {start} + size {len} exceed the device's {cap} bytes"));
     }
-    if len < j.bs_read.max(j.bs_write) {
-        return Err(format!("size {len} is smaller than one block"));
+    if len < min_len {
+        return Err(format!("size {len} is smaller than one {min_len}-byte block"));
     }
     Ok((start, len))
+}
+
+/// Region of a job on a device of `cap` bytes.
+pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
+    region(j.offset, j.size, j.bs_read.max(j.bs_write), cap)
+}
+
+/// Checks every job against the device (region, queue depth) before anything runs.
+pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec], file: &str) -> Result<(), InputError> {
+    for j in jobs {
+        job_region(j, dev.capacity_bytes()).map_err(|r| InputError::at(file, j.line, format!("job `{}`: {r}", j.name)))?;
+        if j.iodepth >= dev.queue_entries() {
+            let r = format!("job `{}`: iodepth {} exceeds the NVMe queue ({} entries)", j.name, j.iodepth, dev.queue_entries());
+            return Err(InputError::at(file, j.line, r));
+        }
+    }
+    Ok(())
 }
 
 /// Splits jobs into stonewall groups (a job with `stonewall` starts a new group).
@@ -127,13 +149,7 @@ pub fn run_jobs(
     obs: &mut dyn Observer,
 ) -> Result<Vec<GroupResult>, InputError> {
     // Check every job against the device before running anything: no partial results.
-    for j in jobs {
-        job_region(j, dev.capacity_bytes()).map_err(|r| InputError::at(file, j.line, format!("job `{}`: {r}", j.name)))?;
-        if j.iodepth >= dev.queue_entries() {
-            let r = format!("job `{}`: iodepth {} exceeds the NVMe queue ({} entries)", j.name, j.iodepth, dev.queue_entries());
-            return Err(InputError::at(file, j.line, r));
-        }
-    }
+    check_jobs(dev, jobs, file)?;
     let mut out = Vec::new();
     for (gid, members) in groups(jobs).into_iter().enumerate() {
         out.push(run_group(dev, jobs, &members, gid, seeds, obs));
@@ -163,7 +179,7 @@ fn make_clones(dev: &dyn Device, jobs: &[JobSpec], members: &[usize], seeds: &Se
                 read_pct: j.rw.read_pct(j.rwmixread),
                 bs_r: j.bs_read,
                 bs_w: j.bs_write,
-                limit_bytes: (!j.time_based).then_some(len),
+                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
                 number_ios: j.number_ios,
                 deadline: j.runtime.map(|r| t0 + j.ramp_time + r),
                 thinktime: j.thinktime,

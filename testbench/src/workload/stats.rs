@@ -118,7 +118,7 @@ pub struct Series {
 
 impl Default for Series {
     fn default() -> Self {
-        Series { bin: SimTime::from_ms(10), bytes: Vec::new() }
+        Series { bin: SimTime::from_us(100), bytes: Vec::new() }
     }
 }
 
@@ -134,7 +134,8 @@ impl Series {
         }
         self.bytes[idx] += bytes;
     }
-    fn coarsen(&mut self) {
+    /// Doubles the bin width.
+    pub fn coarsen(&mut self) {
         self.bin = self.bin * 2;
         self.bytes = self.bytes.chunks(2).map(|c| c.iter().sum()).collect();
     }
@@ -233,9 +234,10 @@ mod tests {
     #[test]
     fn series_coarsens_and_keeps_bytes() {
         let mut s = Series::default();
-        s.add(SimTime::from_ms(5), 10);
-        s.add(SimTime::from_secs(100), 7); // bin 10000 > 4096 -> coarsened twice to 40 ms
-        assert_eq!(s.bin, SimTime::from_ms(40));
+        s.add(SimTime::from_us(50), 10);
+        // 1 s / 100 us = bin 10 000 >= 4096: coarsened twice, to 400 us bins.
+        s.add(SimTime::from_secs(1), 7);
+        assert_eq!(s.bin, SimTime::from_us(400));
         assert_eq!(s.bytes.iter().sum::<u64>(), 17);
         assert_eq!(s.bytes[0], 10);
     }
