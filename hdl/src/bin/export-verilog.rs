@@ -11,6 +11,9 @@ fn main() {
     let blocks: Vec<(&str, String)> = vec![
         ("nvme_rq_mux", ssdlab_hdl::pcie::rq_mux::export_verilog()),
         ("nvme_regs", ssdlab_hdl::nvme::regfile::export_verilog(1024)),
+        ("nvme_sq_fetch", ssdlab_hdl::nvme::sq_fetch::export_verilog()),
+        ("nvme_cq_post", ssdlab_hdl::nvme::cq_post::export_verilog(1)),
+        ("nvme_frontend", ssdlab_hdl::nvme::frontend::export_verilog(1024, 1)),
     ];
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
