@@ -8,13 +8,10 @@ fn main() {
         std::process::exit(2);
     }
     // Each block registers one line here: (file stem, generated Verilog).
-    let blocks: Vec<(&str, String)> = vec![
-        ("nvme_rq_mux", ssdlab_hdl::pcie::rq_mux::export_verilog()),
-        ("nvme_regs", ssdlab_hdl::nvme::regfile::export_verilog(1024)),
-        ("nvme_sq_fetch", ssdlab_hdl::nvme::sq_fetch::export_verilog()),
-        ("nvme_cq_post", ssdlab_hdl::nvme::cq_post::export_verilog(1)),
-        ("nvme_frontend", ssdlab_hdl::nvme::frontend::export_verilog(1024, 1)),
-    ];
+    let mut blocks: Vec<(&str, String)> = vec![];
+    blocks.extend(ssdlab_hdl::nand::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
+    blocks.push(("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()));
+    blocks.extend(ssdlab_hdl::nvme::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {

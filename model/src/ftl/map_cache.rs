@@ -1,5 +1,41 @@
 //! On-chip SRAM cache of logical-to-physical mapping entries, in front of the DRAM table.
 //! Mirrored decision-for-decision by `ssdlab_hdl::ftl::map_cache`.
+//!
+//! Hardware modelled: a set-associative, write-back cache of 32-bit mapping entries (one per 4 KiB
+//! logical unit), `sets` x `ways` lines of `line_entries` entries (`ftl.map_cache`), with tree
+//! pseudo-LRU replacement ([`tree_plru`]) behind the [`Replacement`] trait, in front of a DRAM
+//! table of translation pages ([`dram::DramTable`]) that may be only partly resident. Structure
+//! after the mapping-cache designs of DFTL (Gupta et al., ASPLOS'09) and MQSim's CMT (FAST'18).
+//!
+//! Address split: `line = lpn / line_entries`, `offset = lpn % line_entries`,
+//! `set = line % sets`, `tag = line / sets`.
+//!
+//! Decision rule (the contract with the HDL), for each access in order:
+//! 1. Hit when a valid way of the set holds the tag: touch the policy; an update writes the entry
+//!    and marks the line dirty.
+//! 2. Miss: the victim is the lowest-numbered invalid way, else `Replacement::victim`. A valid
+//!    victim is evicted; a dirty victim is written back to DRAM (its translation page made
+//!    resident first, which may fetch). Then the missing line's page is made resident (may fetch)
+//!    and the line is read from DRAM into the way; an update is applied and marks it dirty; the
+//!    policy is touched.
+//!
+//! Everything is a pure function of the access sequence (no time, no randomness).
+
+pub mod dram;
+pub mod replacement;
+pub mod tree_plru;
+
+#[cfg(test)]
+mod tests;
+
+use crate::config::MapCacheConfig;
+use crate::error::{check, ConfigError};
+use dram::DramTable;
+pub use replacement::Replacement;
+use tree_plru::TreePlru;
+
+/// Value of an entry never written: no physical page.
+pub const UNMAPPED: u32 = u32::MAX;
 
 /// One access to the mapping table: a lookup of `lpn`'s entry, or an update of it to `value`
 /// (a physical page address, 32 bits). Recorded by the FTL, replayed by the cache model and HDL.
@@ -8,4 +44,210 @@ pub struct MapAccess {
     pub lpn: u64,
     /// `None` for a lookup, `Some(ppa)` for an update.
     pub update: Option<u32>,
+}
+
+/// A translation page made resident in DRAM (fetched from NAND) in slot `slot`, replacing
+/// `evicted_tp`, which must first be written to NAND when `evicted_dirty`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TpFetch {
+    pub tp: u64,
+    pub slot: u64,
+    pub evicted_tp: u64,
+    pub evicted_dirty: bool,
+}
+
+/// A valid line pushed out of the SRAM cache by a miss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Eviction {
+    /// Line number (`lpn / line_entries`) of the evicted line.
+    pub line: u64,
+    /// The line was modified: it is written back to DRAM.
+    pub dirty: bool,
+}
+
+/// What the cache did for one access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MapDecision {
+    pub hit: bool,
+    pub set: u32,
+    /// Way hit, or way filled on a miss.
+    pub way: u32,
+    /// Valid line evicted on a miss (`None` on hits and on fills of invalid ways).
+    pub evicted: Option<Eviction>,
+    /// Page fetch needed to write the dirty victim back (before the fill).
+    pub wb_fetch: Option<TpFetch>,
+    /// Page fetch needed to read the missing line.
+    pub fill_fetch: Option<TpFetch>,
+    /// Entry value after the access (the lookup result, or the value just written).
+    pub data: u32,
+}
+
+impl MapDecision {
+    /// The victim was dirty: one line burst written to DRAM.
+    pub fn wrote_back(&self) -> bool {
+        self.evicted.map_or(false, |e| e.dirty)
+    }
+}
+
+/// Counters over all accesses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MapCacheStats {
+    pub lookups: u64,
+    pub updates: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub evictions: u64,
+    pub writebacks: u64,
+    pub tp_fetches: u64,
+    pub tp_writebacks: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Line {
+    valid: bool,
+    dirty: bool,
+    tag: u64,
+}
+
+/// The mapping cache with its DRAM backing store.
+pub struct MapCache {
+    sets: u64,
+    ways: u64,
+    line_entries: u64,
+    lines: Vec<Line>,
+    data: Vec<u32>,
+    policy: TreePlru,
+    dram: DramTable,
+    stats: MapCacheStats,
+}
+
+impl MapCache {
+    /// A cold cache (all lines invalid) over a DRAM table of `dram_table_mb` MiB of 4 KiB pages.
+    pub fn new(cfg: &MapCacheConfig) -> Result<MapCache, ConfigError> {
+        check(cfg.sets.is_power_of_two(), "ftl.map_cache.sets", "must be a power of two")?;
+        check(matches!(cfg.ways, 1 | 2 | 4 | 8 | 16), "ftl.map_cache.ways", "must be 1, 2, 4, 8 or 16")?;
+        check(
+            cfg.line_entries.is_power_of_two() && cfg.line_entries <= 64,
+            "ftl.map_cache.line_entries",
+            "must be a power of two up to 64",
+        )?;
+        check(cfg.dram_table_mb >= 1, "ftl.map_cache.dram_table_mb", "the mapping cache needs at least 1 MiB of DRAM table")?;
+        let (sets, ways, line_entries) = (cfg.sets as u64, cfg.ways as u64, cfg.line_entries as u64);
+        let n_lines = (sets * ways) as usize;
+        Ok(MapCache {
+            sets,
+            ways,
+            line_entries,
+            lines: vec![Line::default(); n_lines],
+            data: vec![UNMAPPED; n_lines * line_entries as usize],
+            policy: TreePlru::new(sets as usize, ways as usize),
+            dram: DramTable::new(cfg.dram_table_mb as u64 * 256),
+            stats: MapCacheStats::default(),
+        })
+    }
+
+    pub fn stats(&self) -> &MapCacheStats {
+        &self.stats
+    }
+
+    pub fn line_entries(&self) -> u64 {
+        self.line_entries
+    }
+
+    /// The backing DRAM table (for checking write-backs).
+    pub fn dram(&self) -> &DramTable {
+        &self.dram
+    }
+
+    /// Replacement state word of `set` (heap-ordered tree bits).
+    pub fn policy_bits(&self, set: u32) -> u32 {
+        self.policy.state_bits(set as usize)
+    }
+
+    /// Current value of `lpn`'s entry as the whole hierarchy holds it (no state change).
+    pub fn peek(&self, lpn: u64) -> u32 {
+        let (set, tag, off) = self.split(lpn);
+        for w in 0..self.ways {
+            let i = (set * self.ways + w) as usize;
+            if self.lines[i].valid && self.lines[i].tag == tag {
+                return self.data[i * self.line_entries as usize + off as usize];
+            }
+        }
+        self.dram.value(lpn)
+    }
+
+    fn split(&self, lpn: u64) -> (u64, u64, u64) {
+        let line = lpn / self.line_entries;
+        (line % self.sets, line / self.sets, lpn % self.line_entries)
+    }
+
+    /// Perform one access; see the module doc for the decision rule.
+    pub fn access(&mut self, a: MapAccess) -> MapDecision {
+        let (set, tag, off) = self.split(a.lpn);
+        match a.update {
+            Some(_) => self.stats.updates += 1,
+            None => self.stats.lookups += 1,
+        }
+        let base = (set * self.ways) as usize;
+        let hit_way = (0..self.ways as usize).find(|&w| self.lines[base + w].valid && self.lines[base + w].tag == tag);
+        let mut d = MapDecision {
+            hit: hit_way.is_some(),
+            set: set as u32,
+            way: 0,
+            evicted: None,
+            wb_fetch: None,
+            fill_fetch: None,
+            data: 0,
+        };
+        let way = match hit_way {
+            Some(w) => {
+                self.stats.hits += 1;
+                w
+            }
+            None => {
+                self.stats.misses += 1;
+                self.miss(set, tag, &mut d)
+            }
+        };
+        let li = base + way;
+        let di = li * self.line_entries as usize + off as usize;
+        if let Some(v) = a.update {
+            self.data[di] = v;
+            self.lines[li].dirty = true;
+        }
+        self.policy.touch(set as usize, way);
+        d.way = way as u32;
+        d.data = self.data[di];
+        d
+    }
+
+    /// Choose the victim, write it back when dirty, fill the line. Returns the way.
+    fn miss(&mut self, set: u64, tag: u64, d: &mut MapDecision) -> usize {
+        let base = (set * self.ways) as usize;
+        let way = (0..self.ways as usize)
+            .find(|&w| !self.lines[base + w].valid)
+            .unwrap_or_else(|| self.policy.victim(set as usize));
+        let li = base + way;
+        let e = self.line_entries as usize;
+        let old = self.lines[li];
+        if old.valid {
+            let line = old.tag * self.sets + set;
+            d.evicted = Some(Eviction { line, dirty: old.dirty });
+            self.stats.evictions += 1;
+            if old.dirty {
+                self.stats.writebacks += 1;
+                d.wb_fetch = self.dram.ensure(line * self.line_entries);
+                self.dram.write_line(line * self.line_entries, &self.data[li * e..(li + 1) * e]);
+            }
+        }
+        let first = (tag * self.sets + set) * self.line_entries;
+        d.fill_fetch = self.dram.ensure(first);
+        for f in [d.wb_fetch, d.fill_fetch].into_iter().flatten() {
+            self.stats.tp_fetches += 1;
+            self.stats.tp_writebacks += f.evicted_dirty as u64;
+        }
+        self.dram.read_line(first, &mut self.data[li * e..(li + 1) * e]);
+        self.lines[li] = Line { valid: true, dirty: false, tag };
+        way
+    }
 }

@@ -110,7 +110,8 @@ struct LastRead {
 /// Busy state of one die and its planes.
 #[derive(Clone, Debug)]
 pub struct Die {
-    busy: bool,
+    /// Ops handed to the sequencer and not yet complete (the sequencer runs them in order).
+    inflight: u32,
     /// Per plane: when its current/last array operation ends.
     plane_busy_until: Vec<SimTime>,
     last_read: Option<LastRead>,
@@ -122,7 +123,7 @@ pub struct Die {
 impl Die {
     pub fn new(geo: &GeometryConfig) -> Self {
         Die {
-            busy: false,
+            inflight: 0,
             plane_busy_until: vec![SimTime::ZERO; geo.planes_per_die as usize],
             last_read: None,
             array_busy: SimTime::ZERO,
@@ -130,17 +131,17 @@ impl Die {
         }
     }
     pub fn is_busy(&self) -> bool {
-        self.busy
+        self.inflight > 0
     }
     pub fn plane_busy_until(&self, plane: u8) -> SimTime {
         self.plane_busy_until[plane as usize]
     }
-    /// Starts `op` on this die at `now` and returns the array time to hand the sequencer.
-    /// `back_to_back`: the op was queued behind the previous one (the die never went idle), so a
-    /// sequential read can be a cache read (31h): its tR overlaps the previous page's data out,
-    /// saving up to that data-out time.
-    pub fn start(&mut self, now: SimTime, op: &NandOp, t: &NandTiming, back_to_back: bool) -> SimTime {
-        assert!(!self.busy, "die already busy: the drive serialises ops per die");
+    /// Hands `op` to this die at `now` (behind any op still running) and returns the array time
+    /// to give the sequencer. When the op queues behind a running one (the die does not go idle)
+    /// a sequential read is a cache read (31h): its tR overlaps the previous page's data out,
+    /// saving up to that data-out time. (Plane busy times assume the op starts at `now`.)
+    pub fn start(&mut self, now: SimTime, op: &NandOp, t: &NandTiming) -> SimTime {
+        let back_to_back = self.inflight > 0;
         let first = op.addr.plane as usize;
         let planes = op.planes.max(1) as usize;
         assert!(first + planes <= self.plane_busy_until.len(), "op addresses planes {first}..{} beyond the die", first + planes);
@@ -170,14 +171,14 @@ impl Die {
         for p in &mut self.plane_busy_until[first..first + planes] {
             *p = now + array;
         }
-        self.busy = true;
+        self.inflight += 1;
         self.array_busy += array;
         array
     }
     /// The op running on this die completed.
     pub fn finish(&mut self) {
-        assert!(self.busy, "finish on an idle die");
-        self.busy = false;
+        assert!(self.inflight > 0, "finish on an idle die");
+        self.inflight -= 1;
     }
 }
 
@@ -231,13 +232,15 @@ mod tests {
         let t = timing();
         let geo = DriveConfig::default_drive().geometry;
         let mut d = Die::new(&geo);
-        assert_eq!(d.start(SimTime::ZERO, &op(NandOpKind::Read, CellMode::Tlc, 7, 0, 1), &t, false), SimTime::from_us(56));
-        d.finish();
-        let a = d.start(SimTime::from_us(70), &op(NandOpKind::Read, CellMode::Tlc, 7, 1, 1), &t, true);
+        assert_eq!(d.start(SimTime::ZERO, &op(NandOpKind::Read, CellMode::Tlc, 7, 0, 1), &t), SimTime::from_us(56));
+        // Page 1 queued while page 0 still runs: back to back.
+        let a = d.start(SimTime::from_us(10), &op(NandOpKind::Read, CellMode::Tlc, 7, 1, 1), &t);
         assert_eq!(a, SimTime::from_ns(60_880));
         d.finish();
+        d.finish();
+        assert!(!d.is_busy());
         // Not back to back (the die went idle): full tR.
-        let b = d.start(SimTime::from_us(200), &op(NandOpKind::Read, CellMode::Tlc, 7, 2, 1), &t, false);
+        let b = d.start(SimTime::from_us(200), &op(NandOpKind::Read, CellMode::Tlc, 7, 2, 1), &t);
         assert_eq!(b, SimTime::from_us(76));
         assert_eq!(d.plane_busy_until(0), SimTime::from_us(276));
         assert_eq!(d.cache_reads, 1);

@@ -18,12 +18,14 @@
 //! - Each unit (way, die) runs its ops in order, one at a time. An op is two bus phases
 //!   ([`Phase::First`]: command/address/data in; [`Phase::Second`]: data out or 70h status read)
 //!   separated by a way-local wait of tWB + array time + (tRR for reads), see
-//!   [`SeqTiming::wait_cycles`]. After an op completes, the unit's next op requests the bus at once.
+//!   [`SeqTiming::wait_cycles`], plus [`RB_SYNC_CYCLES`] of R/B# synchronizer and FSM registers.
+//!   The unit's next op may start [`NEXT_OP_CYCLES`] after the previous one completes.
 //! - Arbiter: the bus is held for a whole phase. When it is free at cycle `g`, it is granted to
 //!   a requesting unit (request time ≤ `g`): first-phase requests win over second-phase ones
 //!   (starting array work early keeps the dies busy: with 4 ways the bus then saturates when
 //!   tWB + tR + tRR ≤ 3 × (command + data cycles)); within a class, round-robin order after the
-//!   unit granted last. The phase occupies cycles `[g, g + len)`; the next grant starts at `g + len`.
+//!   unit granted last. The phase occupies cycles `[g, g + len)`; the next phase can start at
+//!   `g + len + BUS_GAP_CYCLES` (CE# switch / turnaround).
 //! - Completion: reads at the end of their last data cycle; programs and erases at the end of the
 //!   status read that follows ready (the status byte is where a failure would show).
 //! - Not modelled: cache read (31h/3Fh) — ops arrive as whole page reads; tDBSY of multi-plane.
@@ -40,8 +42,15 @@ use crate::time::SimTime;
 use std::collections::VecDeque;
 
 /// Cycles from an op's acceptance by the channel to its earliest first bus cycle (the HDL's
-/// command FIFO and way-FSM registers).
-pub const INTAKE_CYCLES: u64 = 2;
+/// way queue register, the way FSM's load and the registered bus grant).
+pub const INTAKE_CYCLES: u64 = 3;
+/// Idle cycles between two bus phases (CE# switch / bus turnaround; the HDL's registered grant).
+pub const BUS_GAP_CYCLES: u64 = 1;
+/// Cycles from R/B# rising to the way's request for its second phase, beyond tRR: the two-flop
+/// R/B# synchronizer, the way FSM's busy-state register and the registered grant.
+pub const RB_SYNC_CYCLES: u64 = 4;
+/// Cycles from an op's completion to the earliest first bus cycle of the unit's next op.
+pub const NEXT_OP_CYCLES: u64 = 1;
 /// Upper bound on ops queued per unit; the drive keeps far fewer in flight.
 pub const MAX_QUEUED_PER_UNIT: usize = 1 << 16;
 
@@ -132,7 +141,7 @@ impl ChannelSequencer {
             done_through: None,
             last_accept: None,
             bus_free_at: 0,
-            last_grant: n - 1,
+            last_grant: 0,
             bus_cycles_granted: 0,
             data_cycles_granted: 0,
             trace: None,
@@ -209,7 +218,8 @@ impl ChannelSequencer {
     /// Cycles of the bus held so far (commands, addresses, data and held waits).
     pub fn bus_cycles_until_now(&self) -> u64 {
         let next = self.done_through.map_or(0, |d| d + 1);
-        self.bus_cycles_granted - self.bus_free_at.saturating_sub(next)
+        let held_end = self.bus_free_at.saturating_sub(BUS_GAP_CYCLES);
+        self.bus_cycles_granted - held_end.saturating_sub(next)
     }
     /// Data cycles granted so far (including those of a phase still on the bus).
     pub fn data_cycles_granted(&self) -> u64 {
@@ -247,7 +257,7 @@ impl ChannelSequencer {
                 u.state = match phase {
                     Phase::First => {
                         let array = t.to_cycles_ceil(q.op.array_time);
-                        UnitState::Wait { until: c + t.wait_cycles(q.op.kind, array) }
+                        UnitState::Wait { until: c + t.wait_cycles(q.op.kind, array) + RB_SYNC_CYCLES }
                     }
                     Phase::Second => {
                         let (q, started) = u.current.take().expect("checked above");
@@ -255,7 +265,7 @@ impl ChannelSequencer {
                         match u.queue.pop_front() {
                             Some(next) => {
                                 u.current = Some((next, 0));
-                                UnitState::Request { phase: Phase::First, since: next.ready.max(c) }
+                                UnitState::Request { phase: Phase::First, since: next.ready.max(c + NEXT_OP_CYCLES) }
                             }
                             None => UnitState::Idle,
                         }
@@ -294,7 +304,7 @@ impl ChannelSequencer {
             let (op, way) = (q.op, q.op.way);
             let len = t.phase_cycles(op.kind, op.planes, op.bus_bytes, phase);
             unit.state = UnitState::OnBus { phase, end: c + len };
-            self.bus_free_at = c + len;
+            self.bus_free_at = c + len + BUS_GAP_CYCLES;
             self.last_grant = i;
             self.bus_cycles_granted += len;
             let data_in_phase = match (op.kind, phase) {

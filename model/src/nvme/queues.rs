@@ -5,6 +5,7 @@
 //! Which non-empty queue the fetch engine serves next is an [`Arbiter`] policy (one per file).
 
 pub mod round_robin;
+pub mod standalone;
 
 pub use round_robin::RoundRobin;
 

@@ -9,6 +9,7 @@
 //! - DLLPs: one ACK of `pcie.dllp_bytes` (6 B DLLP + 2 B SDP token = 8) is sent in the OPPOSITE
 //!   direction per `pcie.tlps_per_ack` TLPs received (ACK coalescing); flow-control updates are
 //!   folded into the same figure.
+//!
 //! Not modelled: SKP ordered sets (one 130-bit block per ~370, < 0.3 %), replay, L0s/L1 exit.
 //! Line rate per direction: lanes × GT/s × 128/130 / 8 bytes/s (`PcieConfig::line_bytes_per_sec`).
 //! A device read of host memory (command fetch, write data) costs header-only MRd TLPs upstream

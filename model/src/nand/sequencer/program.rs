@@ -2,7 +2,8 @@
 //! puts on the channel, and the cycle counts of every ONFI timing parameter at the sequencer
 //! clock. Source: ONFI 4.1 section 5 (command set: 00h-30h read, 00h-32h multi-plane read,
 //! 06h-E0h change read column enhanced, 80h-10h/11h program, 60h-D0h/D1h erase, 70h status) and
-//! section 4 timing parameters.
+//! section 4 timing parameters. After a multi-plane read every plane's data is selected with
+//! 06h-E0h (change read column enhanced); a single-plane read streams data right after tRR.
 //!
 //! The rust_hdl sequencer (`ssdlab_hdl::nand`) elaborates its counters from [`SeqTiming`] and
 //! emits exactly these programs; the behavioural sequencer uses [`SeqTiming::phase_cycles`] for
@@ -100,8 +101,9 @@ impl SeqTiming {
         match (kind, phase) {
             // per plane: 00h, address, 32h/30h
             (NandOpKind::Read, Phase::First) => p * (2 * latch + full_addr),
-            // plane 0 data; every further plane: 06h, address, E0h, tCCS, data
-            (NandOpKind::Read, Phase::Second) => data + (p - 1) * (2 * latch + full_addr + self.t_ccs as u64 + data),
+            // single plane: data out at once; multi-plane: per plane 06h, address, E0h, tCCS, data
+            (NandOpKind::Read, Phase::Second) if p == 1 => data,
+            (NandOpKind::Read, Phase::Second) => p * (2 * latch + full_addr + self.t_ccs as u64 + data),
             // per plane: 80h, address, tADL, data in, 11h/10h
             (NandOpKind::Program, Phase::First) => p * (2 * latch + full_addr + self.t_adl as u64 + data),
             // per plane: 60h, row address, D1h/D0h
@@ -171,8 +173,8 @@ impl SeqTiming {
                 }
             }
             (NandOpKind::Read, Phase::Second) => {
-                for i in 0..planes {
-                    if i > 0 {
+                for _ in 0..planes {
+                    if planes > 1 {
                         push(&mut t, BusKind::Cmd(CHANGE_COL_1), latch);
                         for _ in 0..self.addr_cycles {
                             push(&mut t, BusKind::Addr, latch);

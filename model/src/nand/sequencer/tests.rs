@@ -29,10 +29,11 @@ fn single_read_is_commands_twb_tr_trr_and_data() {
     let ops = [(SimTime::ZERO, op(1, 0, NandOpKind::Read, 1, PAGE, SimTime::from_us(56)))];
     let done = run_op_list(&onfi(), 4, 1, &ops);
     assert_eq!(done.len(), 1);
-    // intake 2 cycles (10 ns); 00h + 5 address + 30h = 7 latches x 25 ns = 175 ns;
-    // tWB 100 ns; tR 56 us; tRR 20 ns; 18592 B at 800 MB/s = 23.24 us.
-    let expect_ns = 10 + 175 + 100 + 56_000 + 20 + 23_240;
-    assert_eq!(done[0].started, SimTime::from_ns(10));
+    // intake 3 cycles (15 ns); 00h + 5 address + 30h = 7 latches x 25 ns = 175 ns;
+    // tWB 100 ns; tR 56 us; tRR 20 ns; R/B# synchronizer 4 cycles (20 ns);
+    // 18592 B at 800 MB/s = 23.24 us.
+    let expect_ns = 15 + 175 + 100 + 56_000 + 20 + 20 + 23_240;
+    assert_eq!(done[0].started, SimTime::from_ns(15));
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
 }
 
@@ -43,7 +44,7 @@ fn program_ends_with_status_read() {
     // 80h + 5 addr = 6 latches (150 ns), tADL 150 ns, data 23.24 us, 10h (25 ns);
     // tWB 100 ns, tPROG 1900 us; 70h (25 ns), tWHR 80 ns, one status beat (5 ns).
     let first_ns = 150 + 150 + 23_240 + 25;
-    let expect_ns = 10 + first_ns + 100 + 1_900_000 + 25 + 80 + 5;
+    let expect_ns = 15 + first_ns + 100 + 1_900_000 + 20 + 25 + 80 + 5;
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
     assert_eq!(busy, (first_ns + 110) / 5);
     let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
@@ -61,8 +62,8 @@ fn multiplane_erase_uses_d1_then_d0_and_row_address_only() {
         kinds,
         vec![Cmd(0x60), Addr, Addr, Addr, Cmd(0xD1), Cmd(0x60), Addr, Addr, Addr, Cmd(0xD0), Cmd(0x70), DataOut { cycles: 1 }]
     );
-    // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, 70h + tWHR + 1 beat = 110 ns.
-    assert_eq!(done[0].completed, SimTime::from_ns(10 + 250 + 100 + 6_000_000 + 110));
+    // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, R/B# sync 20 ns, 70h + tWHR + 1 beat = 110 ns.
+    assert_eq!(done[0].completed, SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 20 + 110));
 }
 
 #[test]
@@ -70,10 +71,10 @@ fn two_plane_read_changes_column_before_second_plane() {
     let ops = [(SimTime::ZERO, op(4, 0, NandOpKind::Read, 2, 2 * PAGE, SimTime::from_us(60)))];
     let (done, trace, _) = run_op_list_traced(&onfi(), 4, 1, &ops);
     let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
-    assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0]);
-    // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; plane 0 data 23.24 us;
-    // 06h + 5 addr + E0h = 175 ns; tCCS 300 ns; plane 1 data 23.24 us.
-    let expect = 10 + 350 + 100 + 60_000 + 20 + 23_240 + 175 + 300 + 23_240;
+    assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0, 0x06, 0xE0]);
+    // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; R/B# sync 20; then per plane
+    // 06h + 5 addr + E0h = 175 ns, tCCS 300 ns, data 23.24 us.
+    let expect = 15 + 350 + 100 + 60_000 + 20 + 20 + 2 * (175 + 300 + 23_240);
     assert_eq!(done[0].completed, SimTime::from_ns(expect));
 }
 
@@ -87,9 +88,11 @@ fn busy_way_does_not_block_others_and_bus_is_shared() {
     let done = run_op_list(&onfi(), 4, 1, &ops);
     let read = done.iter().find(|c| c.id == 2).unwrap();
     // The read is accepted one cycle after the program (ready at cycle 3) but waits for the
-    // program's first phase: 150 + 150 + 23240 + 25 = 23565 ns after the program starts at 10 ns.
-    assert_eq!(read.started, SimTime::from_ns(10 + 23_565));
-    assert_eq!(read.completed, SimTime::from_ns(10 + 23_565 + 175 + 100 + 56_000 + 20 + 23_240));
+    // program's first phase: 150 + 150 + 23240 + 25 = 23565 ns after the program starts at
+    // 15 ns, plus the 1-cycle bus turnaround (5 ns).
+    let start = 15 + 23_565 + 5;
+    assert_eq!(read.started, SimTime::from_ns(start));
+    assert_eq!(read.completed, SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 20 + 23_240));
     assert_eq!(done[0].id, 2, "the read finishes long before the program");
 }
 
@@ -105,15 +108,15 @@ fn round_robin_grants_in_way_order_after_last_grant() {
 
 /// Bus saturation: with N ways each read holds the bus C + D cycles (C = 7 latches, D = data)
 /// and leaves it for tWB + tR + tRR. The bus is never idle in steady state when the other
-/// N - 1 ways' phases cover that gap: tWB + tR + tRR <= (N - 1)(C + D). For N = 4, 16 KiB+spare
-/// pages (D = 4648, C = 35): tR <= 3 x 4683 - 24 cycles = 70.1 us; tR = 56 us (LSB) holds.
+/// N - 1 ways' phases cover that gap: tWB + tR + tRR + sync <= (N - 1)(C + D + 2 gaps). For N = 4,
+/// 16 KiB+spare pages (D = 4648, C = 35): tR <= 3 x 4685 - 28 cycles = 70.1 us; 56 us (LSB) holds.
 #[test]
 fn four_way_back_to_back_reads_keep_bus_busy() {
     let t = SeqTiming::new(&onfi());
     let (c, d) = (7 * t.latch as u64, t.plane_data_cycles(PAGE, 1) as u64);
     assert_eq!((c, d), (35, 4648));
     let t_r = SimTime::from_us(56);
-    assert!(t.wait_cycles(NandOpKind::Read, t.to_cycles_ceil(t_r)) <= 3 * (c + d), "saturation condition");
+    assert!(t.wait_cycles(NandOpKind::Read, t.to_cycles_ceil(t_r)) + RB_SYNC_CYCLES <= 3 * (c + d + 2), "saturation condition");
     let per_way = 16u64;
     let ops: Vec<_> = (0..per_way * 4)
         .map(|k| (SimTime::ZERO, op(k, (k % 4) as u8, NandOpKind::Read, 1, PAGE, t_r)))
@@ -123,8 +126,10 @@ fn four_way_back_to_back_reads_keep_bus_busy() {
     let frac = busy as f64 / t.to_cycles_ceil(end) as f64;
     println!("4-way back-to-back reads: bus busy {:.2} % over {} ({} reads)", frac * 100.0, end, done.len());
     assert_eq!(busy, per_way * 4 * (c + d));
-    // Idle: the 2-cycle intake and the first tWB + tR + tRR less the other 3 ways command phases.
-    assert_eq!(t.to_cycles_ceil(end), 2 + 64 * (c + d) + (20 + 11200 + 4 - 3 * c));
+    // Idle: the 3-cycle intake, then way 0's first command phase and its tWB + tR + tRR + sync.
+    // Then every phase follows the previous one after the 1-cycle turnaround: 64 data and the
+    // remaining 60 command phases, 123 gaps.
+    assert_eq!(t.to_cycles_ceil(end), 3 + c + (20 + 11200 + 4 + 4) + 64 * d + 60 * c + 123);
     assert!(frac >= 0.95, "bus busy {frac}");
 }
 

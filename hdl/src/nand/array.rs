@@ -1,0 +1,138 @@
+//! 8-channel NAND array: a dispatcher routes each op of the shared command port to its
+//! channel's sequencer (`NandChannel`), each with its own way queues, bus and completion
+//! reporting. Per-channel PHY boundaries are port arrays (`ce[i]`, `cle[i]`, ... for channel i).
+//! Mirrors the model's per-channel `ChannelSequencer`s (one per channel, independent buses).
+
+use crate::nand::op::OP_BITS;
+use crate::nand::sequencer::NandChannel;
+use crate::nand::timing::HdlTiming;
+use rust_hdl::prelude::*;
+
+/// Channels in the array.
+pub const CHANNELS: usize = 8;
+
+#[derive(LogicBlock)]
+pub struct NandArray {
+    /// Sequencer clock, shared by all channels.
+    pub clock: Signal<In, Clock>,
+    /// An op is offered; taken at the clock edge when `cmd_ready`.
+    pub cmd_valid: Signal<In, Bit>,
+    /// Channel of the offered op.
+    pub cmd_channel: Signal<In, Bits<3>>,
+    /// Way of the offered op within its channel.
+    pub cmd_way: Signal<In, Bits<2>>,
+    /// Packed op word (layout: `nand::op`).
+    pub cmd_op: Signal<In, Bits<OP_BITS>>,
+    /// The addressed channel's way queue has room.
+    pub cmd_ready: Signal<Out, Bit>,
+    /// Per channel: program data (4 bytes), consumed on that channel's `wr_beat`.
+    pub wr_data: [Signal<In, Bits<32>>; CHANNELS],
+    /// Per channel: way owning the channel's bus.
+    pub data_way: [Signal<Out, Bits<2>>; CHANNELS],
+    /// Per channel PHY: chip-enable mask (one bit per way).
+    pub ce: [Signal<Out, Bits<4>>; CHANNELS],
+    /// Per channel PHY: command latch enable.
+    pub cle: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel PHY: address latch enable.
+    pub ale: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel PHY: write strobe (first cycle of a latch).
+    pub we: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel PHY: command/address byte or 4 data bytes.
+    pub dq_out: [Signal<Out, Bits<32>>; CHANNELS],
+    /// Per channel PHY: data-in beat.
+    pub wr_beat: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel PHY: data-out beat request.
+    pub rd_beat: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel PHY: R/B# per way, 1 = ready.
+    pub rb: [Signal<In, Bits<4>>; CHANNELS],
+    /// Per channel PHY: bytes read (4 per cycle).
+    pub dq_in: [Signal<In, Bits<32>>; CHANNELS],
+    /// Per channel PHY: `dq_in` holds a read beat.
+    pub dq_in_valid: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: read data to the controller buffer.
+    pub rd_data: [Signal<Out, Bits<32>>; CHANNELS],
+    /// Per channel: `rd_data` valid.
+    pub rd_valid: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel: an op completed this cycle.
+    pub done_valid: [Signal<Out, Bit>; CHANNELS],
+    /// Per channel: way of the completed op.
+    pub done_way: [Signal<Out, Bits<2>>; CHANNELS],
+    channels: [NandChannel; CHANNELS],
+}
+
+impl NandArray {
+    pub fn new(t: &HdlTiming) -> Self {
+        NandArray {
+            clock: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_channel: Default::default(),
+            cmd_way: Default::default(),
+            cmd_op: Default::default(),
+            cmd_ready: Default::default(),
+            wr_data: array_init::array_init(|_| Default::default()),
+            data_way: array_init::array_init(|_| Default::default()),
+            ce: array_init::array_init(|_| Default::default()),
+            cle: array_init::array_init(|_| Default::default()),
+            ale: array_init::array_init(|_| Default::default()),
+            we: array_init::array_init(|_| Default::default()),
+            dq_out: array_init::array_init(|_| Default::default()),
+            wr_beat: array_init::array_init(|_| Default::default()),
+            rd_beat: array_init::array_init(|_| Default::default()),
+            rb: array_init::array_init(|_| Default::default()),
+            dq_in: array_init::array_init(|_| Default::default()),
+            dq_in_valid: array_init::array_init(|_| Default::default()),
+            rd_data: array_init::array_init(|_| Default::default()),
+            rd_valid: array_init::array_init(|_| Default::default()),
+            done_valid: array_init::array_init(|_| Default::default()),
+            done_way: array_init::array_init(|_| Default::default()),
+            channels: array_init::array_init(|_| NandChannel::new(t)),
+        }
+    }
+}
+
+impl Logic for NandArray {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.cmd_ready.next = false;
+        for i in 0..CHANNELS {
+            self.channels[i].clock.next = self.clock.val();
+            self.channels[i].cmd_valid.next = self.cmd_valid.val() & (self.cmd_channel.val().index() == i);
+            self.channels[i].cmd_way.next = self.cmd_way.val();
+            self.channels[i].cmd_op.next = self.cmd_op.val();
+            if self.cmd_channel.val().index() == i {
+                self.cmd_ready.next = self.channels[i].cmd_ready.val();
+            }
+            self.channels[i].wr_data.next = self.wr_data[i].val();
+            self.channels[i].rb.next = self.rb[i].val();
+            self.channels[i].dq_in.next = self.dq_in[i].val();
+            self.channels[i].dq_in_valid.next = self.dq_in_valid[i].val();
+            self.data_way[i].next = self.channels[i].data_way.val();
+            self.ce[i].next = self.channels[i].ce.val();
+            self.cle[i].next = self.channels[i].cle.val();
+            self.ale[i].next = self.channels[i].ale.val();
+            self.we[i].next = self.channels[i].we.val();
+            self.dq_out[i].next = self.channels[i].dq_out.val();
+            self.wr_beat[i].next = self.channels[i].wr_beat.val();
+            self.rd_beat[i].next = self.channels[i].rd_beat.val();
+            self.rd_data[i].next = self.channels[i].rd_data.val();
+            self.rd_valid[i].next = self.channels[i].rd_valid.val();
+            self.done_valid[i].next = self.channels[i].done_valid.val();
+            self.done_way[i].next = self.channels[i].done_way.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssdlab_model::DriveConfig;
+
+    #[test]
+    fn nand_array_is_synthesizable() {
+        let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
+        let mut uut = NandArray::new(&t);
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        yosys_validate("ssdlab_nand_array", &vlog).unwrap();
+    }
+}

@@ -1,0 +1,437 @@
+//! Bus engine of one channel: executes one bus phase of a page operation for the way the arbiter
+//! granted, as a sequence of ONFI bus primitives — command latch (CLE), address latch (ALE),
+//! held wait (tADL/tCCS/tWHR), data in, data out — and drives the PHY-facing signals.
+//! Every phase follows one template per plane: `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
+//! with absent parts skipped; a single-plane read's data out is the template's DATA alone
+//! (ONFI 4.1 section 5 command sequences; see
+//! `ssdlab_model::nand::sequencer::SeqTiming::trace_phase`, which the model uses for the same
+//! sequence). The serializer and IO cells behind the PHY boundary are out of scope.
+
+// Field offsets are literals in the kernels (rust_hdl emits named constants in part-selects
+// as undeclared identifiers); `op::tests` pins them to the `op` constants.
+use crate::nand::op::OP_BITS;
+use crate::nand::timing::HdlTiming;
+use rust_hdl::prelude::*;
+
+/// Bus primitive the engine is executing.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum Seg {
+    Idle,
+    CmdA,
+    Addr,
+    CmdB,
+    Hold,
+    Data,
+    CmdC,
+}
+
+#[derive(LogicBlock)]
+pub struct BusEngine {
+    /// Sequencer clock (the PHY boundary runs at this rate).
+    pub clock: Signal<In, Clock>,
+    /// Start a phase: sampled at the clock edge; the phase's first bus cycle is the next cycle.
+    pub start: Signal<In, Bit>,
+    /// Way (chip enable index) of the phase to start.
+    pub start_way: Signal<In, Bits<2>>,
+    /// 0: first phase (command/address/data in); 1: second phase (data out or status read).
+    pub start_second: Signal<In, Bit>,
+    /// Packed op word (see `nand::op`) of the phase to start.
+    pub start_op: Signal<In, Bits<OP_BITS>>,
+    /// Program data from the write buffer, 4 bytes (byte 0 in bits 7:0); consumed on `wr_beat`.
+    pub wr_data: Signal<In, Bits<32>>,
+    /// A phase is on the bus this cycle.
+    pub busy: Signal<Out, Bit>,
+    /// This is the last cycle of the phase.
+    pub phase_end: Signal<Out, Bit>,
+    /// Way owning the bus (valid while `busy`).
+    pub way: Signal<Out, Bits<2>>,
+    /// The phase on the bus is a second phase (data out / status).
+    pub phase_second: Signal<Out, Bit>,
+    /// Chip-enable mask to the PHY, one bit per way, active high.
+    pub ce: Signal<Out, Bits<4>>,
+    /// Command latch enable (held for the tWC cycles of a command latch).
+    pub cle: Signal<Out, Bit>,
+    /// Address latch enable (held for the tWC cycles of each address latch).
+    pub ale: Signal<Out, Bit>,
+    /// Write strobe: first cycle of each command or address latch (the PHY forms WE#).
+    pub we: Signal<Out, Bit>,
+    /// DQ bytes to the PHY: command/address byte in bits 7:0, or 4 data bytes on `wr_beat`.
+    pub dq_out: Signal<Out, Bits<32>>,
+    /// Data-in beat: `dq_out` carries bytes-per-cycle bytes to the target this cycle.
+    pub wr_beat: Signal<Out, Bit>,
+    /// Data-out beat: the PHY reads bytes-per-cycle bytes (RE#/DQS) this cycle.
+    pub rd_beat: Signal<Out, Bit>,
+    latch: Constant<Bits<16>>,
+    t_adl: Constant<Bits<16>>,
+    t_ccs: Constant<Bits<16>>,
+    t_whr: Constant<Bits<16>>,
+    addr_n: Constant<Bits<3>>,
+    row_n: Constant<Bits<3>>,
+    col_n: Constant<Bits<3>>,
+    plane_stride: Constant<Bits<32>>,
+    row_mask: Constant<Bits<32>>,
+    byte_mask: Constant<Bits<32>>,
+    one16: Constant<Bits<16>>,
+    one3: Constant<Bits<3>>,
+    one2: Constant<Bits<2>>,
+    one4: Constant<Bits<4>>,
+    zero4: Constant<Bits<4>>,
+    zero16: Constant<Bits<16>>,
+    zero3: Constant<Bits<3>>,
+    k_read: Constant<Bits<2>>,
+    k_prog: Constant<Bits<2>>,
+    k_erase: Constant<Bits<2>>,
+    op_00: Constant<Bits<32>>,
+    op_06: Constant<Bits<32>>,
+    op_10: Constant<Bits<32>>,
+    op_11: Constant<Bits<32>>,
+    op_30: Constant<Bits<32>>,
+    op_32: Constant<Bits<32>>,
+    op_60: Constant<Bits<32>>,
+    op_70: Constant<Bits<32>>,
+    op_80: Constant<Bits<32>>,
+    op_d0: Constant<Bits<32>>,
+    op_d1: Constant<Bits<32>>,
+    op_e0: Constant<Bits<32>>,
+    seg: DFF<Seg>,
+    cnt: DFF<Bits<16>>,
+    acnt: DFF<Bits<3>>,
+    aidx: DFF<Bits<3>>,
+    plane: DFF<Bits<2>>,
+    way_r: DFF<Bits<2>>,
+    second: DFF<Bit>,
+    kind: DFF<Bits<2>>,
+    planes_m1: DFF<Bits<2>>,
+    row: DFF<Bits<32>>,
+    rsr: DFF<Bits<32>>,
+    dcyc: DFF<Bits<16>>,
+    is_rf: Signal<Local, Bit>,
+    is_rs: Signal<Local, Bit>,
+    is_pg: Signal<Local, Bit>,
+    is_er: Signal<Local, Bit>,
+    is_st: Signal<Local, Bit>,
+    last_plane: Signal<Local, Bit>,
+    hold_len: Signal<Local, Bits<16>>,
+    data_len: Signal<Local, Bits<16>>,
+    addr_len: Signal<Local, Bits<3>>,
+    after_plane: Signal<Local, Seg>,
+    after_data: Signal<Local, Seg>,
+    after_hold: Signal<Local, Seg>,
+    after_b: Signal<Local, Seg>,
+    after_addr: Signal<Local, Seg>,
+    after_a: Signal<Local, Seg>,
+    nxt: Signal<Local, Seg>,
+    seg_done: Signal<Local, Bit>,
+    cmd_byte: Signal<Local, Bits<32>>,
+    addr_byte: Signal<Local, Bits<32>>,
+}
+
+impl BusEngine {
+    pub fn new(t: &HdlTiming) -> Self {
+        let c16 = |v: u32| Constant::new(bits::<16>(v as u64));
+        let c8 = |v: u8| Constant::new(bits::<32>(v as u64));
+        BusEngine {
+            clock: Default::default(),
+            start: Default::default(),
+            start_way: Default::default(),
+            start_second: Default::default(),
+            start_op: Default::default(),
+            wr_data: Default::default(),
+            busy: Default::default(),
+            phase_end: Default::default(),
+            way: Default::default(),
+            phase_second: Default::default(),
+            ce: Default::default(),
+            cle: Default::default(),
+            ale: Default::default(),
+            we: Default::default(),
+            dq_out: Default::default(),
+            wr_beat: Default::default(),
+            rd_beat: Default::default(),
+            latch: c16(t.seq.latch),
+            t_adl: c16(t.seq.t_adl),
+            t_ccs: c16(t.seq.t_ccs),
+            t_whr: c16(t.seq.t_whr),
+            addr_n: Constant::new(bits::<3>(t.seq.addr_cycles as u64)),
+            row_n: Constant::new(bits::<3>(t.seq.row_cycles as u64)),
+            col_n: Constant::new(bits::<3>(2u64)),
+            plane_stride: Constant::new(bits::<32>(t.plane_stride as u64)),
+            row_mask: Constant::new(bits::<32>(0x00FF_FFFF)),
+            byte_mask: Constant::new(bits::<32>(0xFF)),
+            one16: c16(1),
+            one3: Constant::new(bits::<3>(1u64)),
+            one2: Constant::new(bits::<2>(1u64)),
+            one4: Constant::new(bits::<4>(1u64)),
+            zero4: Constant::new(bits::<4>(0u64)),
+            zero16: c16(0),
+            zero3: Constant::new(bits::<3>(0u64)),
+            k_read: Constant::new(bits::<2>(0u64)),
+            k_prog: Constant::new(bits::<2>(1u64)),
+            k_erase: Constant::new(bits::<2>(2u64)),
+            op_00: c8(0x00),
+            op_06: c8(0x06),
+            op_10: c8(0x10),
+            op_11: c8(0x11),
+            op_30: c8(0x30),
+            op_32: c8(0x32),
+            op_60: c8(0x60),
+            op_70: c8(0x70),
+            op_80: c8(0x80),
+            op_d0: c8(0xD0),
+            op_d1: c8(0xD1),
+            op_e0: c8(0xE0),
+            seg: Default::default(),
+            cnt: Default::default(),
+            acnt: Default::default(),
+            aidx: Default::default(),
+            plane: Default::default(),
+            way_r: Default::default(),
+            second: Default::default(),
+            kind: Default::default(),
+            planes_m1: Default::default(),
+            row: Default::default(),
+            rsr: Default::default(),
+            dcyc: Default::default(),
+            is_rf: Default::default(),
+            is_rs: Default::default(),
+            is_pg: Default::default(),
+            is_er: Default::default(),
+            is_st: Default::default(),
+            last_plane: Default::default(),
+            hold_len: Default::default(),
+            data_len: Default::default(),
+            addr_len: Default::default(),
+            after_plane: Default::default(),
+            after_data: Default::default(),
+            after_hold: Default::default(),
+            after_b: Default::default(),
+            after_addr: Default::default(),
+            after_a: Default::default(),
+            nxt: Default::default(),
+            seg_done: Default::default(),
+            cmd_byte: Default::default(),
+            addr_byte: Default::default(),
+        }
+    }
+}
+
+impl Logic for BusEngine {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc);
+        // Decode the phase being run.
+        self.is_rf.next = (self.kind.q.val() == self.k_read.val()) & !self.second.q.val();
+        self.is_rs.next = (self.kind.q.val() == self.k_read.val()) & self.second.q.val();
+        self.is_pg.next = (self.kind.q.val() == self.k_prog.val()) & !self.second.q.val();
+        self.is_er.next = (self.kind.q.val() == self.k_erase.val()) & !self.second.q.val();
+        self.is_st.next = (self.kind.q.val() != self.k_read.val()) & self.second.q.val();
+        self.last_plane.next = self.plane.q.val() == self.planes_m1.q.val();
+        self.hold_len.next = self.zero16.val();
+        if self.is_pg.val() {
+            self.hold_len.next = self.t_adl.val();
+        }
+        if self.is_rs.val() {
+            self.hold_len.next = self.t_ccs.val();
+        }
+        if self.is_st.val() {
+            self.hold_len.next = self.t_whr.val();
+        }
+        self.data_len.next = self.zero16.val();
+        if self.is_pg.val() | self.is_rs.val() {
+            self.data_len.next = self.dcyc.q.val();
+        }
+        if self.is_st.val() {
+            self.data_len.next = self.one16.val();
+        }
+        self.addr_len.next = self.addr_n.val();
+        if self.is_er.val() {
+            self.addr_len.next = self.row_n.val();
+        }
+        if self.is_st.val() {
+            self.addr_len.next = self.zero3.val();
+        }
+        // Segment order of the template, skipping absent parts.
+        self.after_plane.next = Seg::CmdA;
+        if self.last_plane.val() | self.is_st.val() {
+            self.after_plane.next = Seg::Idle;
+        }
+        self.after_data.next = self.after_plane.val();
+        if self.is_pg.val() {
+            self.after_data.next = Seg::CmdC;
+        }
+        self.after_hold.next = self.after_data.val();
+        if self.data_len.val() != self.zero16.val() {
+            self.after_hold.next = Seg::Data;
+        }
+        self.after_b.next = self.after_hold.val();
+        if self.hold_len.val() != self.zero16.val() {
+            self.after_b.next = Seg::Hold;
+        }
+        self.after_addr.next = self.after_b.val();
+        if self.is_rf.val() | self.is_rs.val() | self.is_er.val() {
+            self.after_addr.next = Seg::CmdB;
+        }
+        self.after_a.next = self.after_addr.val();
+        if self.addr_len.val() != self.zero3.val() {
+            self.after_a.next = Seg::Addr;
+        }
+        self.nxt.next = Seg::Idle;
+        match self.seg.q.val() {
+            Seg::Idle => {}
+            Seg::CmdA => {
+                self.nxt.next = self.after_a.val();
+            }
+            Seg::Addr => {
+                self.nxt.next = self.after_addr.val();
+            }
+            Seg::CmdB => {
+                self.nxt.next = self.after_b.val();
+            }
+            Seg::Hold => {
+                self.nxt.next = self.after_hold.val();
+            }
+            Seg::Data => {
+                self.nxt.next = self.after_data.val();
+            }
+            Seg::CmdC => {
+                self.nxt.next = self.after_plane.val();
+            }
+        }
+        // The segment ends when its cycle count runs out (address: after its last latch).
+        self.seg_done.next = (self.seg.q.val() != Seg::Idle) & (self.cnt.q.val() == self.one16.val());
+        if self.seg.q.val() == Seg::Addr {
+            self.seg_done.next = (self.cnt.q.val() == self.one16.val()) & (self.acnt.q.val() == self.one3.val());
+        }
+        self.phase_end.next = self.seg_done.val() & (self.nxt.val() == Seg::Idle);
+        self.busy.next = self.seg.q.val() != Seg::Idle;
+        self.way.next = self.way_r.q.val();
+        self.phase_second.next = self.second.q.val();
+        // Counting within a segment.
+        if self.seg.q.val() != Seg::Idle {
+            self.cnt.d.next = self.cnt.q.val() - self.one16.val();
+        }
+        if (self.seg.q.val() == Seg::Addr) & (self.cnt.q.val() == self.one16.val()) & !self.seg_done.val() {
+            self.cnt.d.next = self.latch.val();
+            self.acnt.d.next = self.acnt.q.val() - self.one3.val();
+            self.aidx.d.next = self.aidx.q.val() + self.one3.val();
+            if self.is_er.val() | (self.aidx.q.val() >= self.col_n.val()) {
+                self.rsr.d.next = self.rsr.q.val() >> 8;
+            }
+        }
+        // Entering the next segment.
+        if self.seg_done.val() {
+            self.seg.d.next = self.nxt.val();
+            self.cnt.d.next = self.latch.val();
+            if self.nxt.val() == Seg::Hold {
+                self.cnt.d.next = self.hold_len.val();
+            }
+            if self.nxt.val() == Seg::Data {
+                self.cnt.d.next = self.data_len.val();
+            }
+            if self.nxt.val() == Seg::Addr {
+                self.acnt.d.next = self.addr_len.val();
+                self.aidx.d.next = self.zero3.val();
+                self.rsr.d.next = self.row.q.val();
+            }
+            if self.nxt.val() == Seg::CmdA {
+                self.plane.d.next = self.plane.q.val() + self.one2.val();
+                self.row.d.next = self.row.q.val() + self.plane_stride.val();
+            }
+        }
+        // Loading a new phase.
+        if self.start.val() & (self.seg.q.val() == Seg::Idle) {
+            self.way_r.d.next = self.start_way.val();
+            self.second.d.next = self.start_second.val();
+            self.kind.d.next = self.start_op.val().get_bits::<2>(0);
+            self.planes_m1.d.next = self.start_op.val().get_bits::<2>(2);
+            self.row.d.next = self.start_op.val().get_bits::<32>(4) & self.row_mask.val();
+            self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
+            self.plane.d.next = self.k_read.val();
+            self.seg.d.next = Seg::CmdA;
+            self.cnt.d.next = self.latch.val();
+            if self.start_second.val()
+                & (self.start_op.val().get_bits::<2>(0) == self.k_read.val())
+                & (self.start_op.val().get_bits::<2>(2) == self.k_read.val())
+            {
+                self.seg.d.next = Seg::Data;
+                self.cnt.d.next = self.start_op.val().get_bits::<16>(28);
+            }
+        }
+        // Command byte of the current latch.
+        self.cmd_byte.next = self.op_70.val();
+        if self.seg.q.val() == Seg::CmdA {
+            if self.is_rf.val() {
+                self.cmd_byte.next = self.op_00.val();
+            }
+            if self.is_rs.val() {
+                self.cmd_byte.next = self.op_06.val();
+            }
+            if self.is_pg.val() {
+                self.cmd_byte.next = self.op_80.val();
+            }
+            if self.is_er.val() {
+                self.cmd_byte.next = self.op_60.val();
+            }
+        }
+        if self.seg.q.val() == Seg::CmdB {
+            self.cmd_byte.next = self.op_e0.val();
+            if self.is_rf.val() {
+                self.cmd_byte.next = self.op_32.val();
+                if self.last_plane.val() {
+                    self.cmd_byte.next = self.op_30.val();
+                }
+            }
+            if self.is_er.val() {
+                self.cmd_byte.next = self.op_d1.val();
+                if self.last_plane.val() {
+                    self.cmd_byte.next = self.op_d0.val();
+                }
+            }
+        }
+        if self.seg.q.val() == Seg::CmdC {
+            self.cmd_byte.next = self.op_11.val();
+            if self.last_plane.val() {
+                self.cmd_byte.next = self.op_10.val();
+            }
+        }
+        self.addr_byte.next = self.rsr.q.val() & self.byte_mask.val();
+        if !self.is_er.val() & (self.aidx.q.val() < self.col_n.val()) {
+            self.addr_byte.next = self.op_00.val();
+        }
+        // PHY-facing outputs.
+        self.ce.next = self.zero4.val();
+        if self.busy.val() {
+            self.ce.next = self.one4.val() << self.way_r.q.val();
+        }
+        self.cle.next = (self.seg.q.val() == Seg::CmdA) | (self.seg.q.val() == Seg::CmdB) | (self.seg.q.val() == Seg::CmdC);
+        self.ale.next = self.seg.q.val() == Seg::Addr;
+        self.we.next = (self.cle.val() | self.ale.val()) & (self.cnt.q.val() == self.latch.val());
+        self.wr_beat.next = (self.seg.q.val() == Seg::Data) & self.is_pg.val();
+        self.rd_beat.next = (self.seg.q.val() == Seg::Data) & !self.is_pg.val();
+        self.dq_out.next = self.cmd_byte.val();
+        if self.ale.val() {
+            self.dq_out.next = self.addr_byte.val();
+        }
+        if self.seg.q.val() == Seg::Data {
+            self.dq_out.next = self.wr_data.val();
+        }
+        if self.seg.q.val() == Seg::Hold {
+            self.dq_out.next = self.op_00.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssdlab_model::DriveConfig;
+
+    #[test]
+    fn bus_engine_is_synthesizable() {
+        let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
+        let mut uut = BusEngine::new(&t);
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        yosys_validate("ssdlab_bus_engine", &vlog).unwrap();
+    }
+}

@@ -1,0 +1,70 @@
+//! The operation word the sequencer's command port takes (one page operation), packed into
+//! [`OP_BITS`] bits. Plain Rust: hosts and test benches pack with [`pack_op`]; the way FSMs
+//! unpack with `get_bits` at the offsets below. The behavioural model's `SeqOp` carries no
+//! address; the HDL op adds the row address of plane 0 (plane `i` is addressed at
+//! `row + i * plane_stride`).
+
+use ssdlab_model::nand::NandOpKind;
+
+/// Width of the packed op word.
+pub const OP_BITS: usize = 44;
+/// `[1:0]` kind: 0 read, 1 program, 2 erase.
+pub const KIND_LSB: usize = 0;
+/// `[3:2]` planes minus one (1..=4 planes).
+pub const PLANES_LSB: usize = 2;
+/// `[27:4]` row address of plane 0 (block and page, 24 bits = 3 row address cycles).
+pub const ROW_LSB: usize = 4;
+/// `[43:28]` data cycles per plane at the PHY boundary (bytes per plane / bytes per cycle).
+pub const DCYC_LSB: usize = 28;
+
+pub const KIND_READ: u64 = 0;
+pub const KIND_PROGRAM: u64 = 1;
+pub const KIND_ERASE: u64 = 2;
+
+/// One page operation as the HDL sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HdlOp {
+    pub kind: NandOpKind,
+    /// 1..=4
+    pub planes: u8,
+    /// Row address of plane 0, < 2^24.
+    pub row: u32,
+    /// Data cycles per plane, 1..=65535 (erase: ignored).
+    pub data_cycles: u16,
+}
+
+/// Packs an op into the command word; panics on out-of-range fields (caller bug).
+pub fn pack_op(op: &HdlOp) -> u64 {
+    assert!((1..=4).contains(&op.planes), "planes must be 1..=4, got {}", op.planes);
+    assert!(op.row < 1 << 24, "row address {:#x} exceeds 24 bits", op.row);
+    assert!(op.kind == NandOpKind::Erase || op.data_cycles > 0, "a read or program moves at least one data cycle");
+    let kind = match op.kind {
+        NandOpKind::Read => KIND_READ,
+        NandOpKind::Program => KIND_PROGRAM,
+        NandOpKind::Erase => KIND_ERASE,
+    };
+    kind << KIND_LSB | ((op.planes as u64 - 1) << PLANES_LSB) | ((op.row as u64) << ROW_LSB) | ((op.data_cycles as u64) << DCYC_LSB)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn fields_land_at_documented_offsets() {
+        let w = pack_op(&HdlOp { kind: NandOpKind::Erase, planes: 2, row: 0xABCDEF, data_cycles: 0x1234 });
+        assert_eq!(w & 3, 2);
+        assert_eq!((w >> 2) & 3, 1);
+        assert_eq!((w >> 4) & 0xFF_FFFF, 0xABCDEF);
+        assert_eq!(w >> 28, 0x1234);
+        assert!(w < 1 << OP_BITS);
+    }
+}
+
+#[cfg(test)]
+mod offsets {
+    /// The kernels of `bus_engine` and `way_fsm` use these offsets as literals.
+    #[test]
+    fn kernel_literals_match_layout() {
+        assert_eq!((super::KIND_LSB, super::PLANES_LSB, super::ROW_LSB, super::DCYC_LSB), (0, 2, 4, 28));
+    }
+}

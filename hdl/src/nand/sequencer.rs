@@ -1,0 +1,185 @@
+//! ONFI channel sequencer (one channel, 4 ways): per-way op queues and operation FSMs, the bus
+//! arbiter and the bus engine, behind a PHY-facing boundary (CE mask, CLE, ALE, write strobe,
+//! 4 DQ bytes per cycle out and in, R/B# per way). The serializer/IO cells (NV-DDR3 DQS
+//! generation, ODT, calibration) are out of scope: the PHY turns each `we` into a WE# pulse and
+//! each data beat into bytes-per-cycle DQ transfers. Mirrors `ssdlab_model::nand::sequencer`
+//! cycle for cycle (same bus-cycle sequence, same completion cycles); timing is elaborated from
+//! the same `OnfiConfig`.
+
+use crate::nand::arbiter::Arbiter;
+use crate::nand::bus_engine::BusEngine;
+use crate::nand::op::OP_BITS;
+use crate::nand::timing::HdlTiming;
+use crate::nand::way_fsm::WayFsm;
+use crate::nand::way_queue::WayQueue;
+use rust_hdl::prelude::*;
+
+/// Ways (chip enables) per channel.
+pub const WAYS: usize = 4;
+
+#[derive(LogicBlock)]
+pub struct NandChannel {
+    /// Sequencer clock (core clock, e.g. 200 MHz; see `onfi.core_clock_mhz`).
+    pub clock: Signal<In, Clock>,
+    /// An op is offered on `cmd_way`/`cmd_op`; taken at the clock edge when `cmd_ready`.
+    pub cmd_valid: Signal<In, Bit>,
+    /// Way (chip enable index) of the offered op.
+    pub cmd_way: Signal<In, Bits<2>>,
+    /// Packed op word (layout: `nand::op`).
+    pub cmd_op: Signal<In, Bits<OP_BITS>>,
+    /// The offered way's queue has room.
+    pub cmd_ready: Signal<Out, Bit>,
+    /// Program data for the way on `data_way`, 4 bytes, consumed on `wr_beat`.
+    pub wr_data: Signal<In, Bits<32>>,
+    /// Way owning the bus (selects the write-buffer stream for `wr_data`, tags read data).
+    pub data_way: Signal<Out, Bits<2>>,
+    /// PHY: chip-enable mask, one bit per way, active high.
+    pub ce: Signal<Out, Bits<4>>,
+    /// PHY: command latch enable.
+    pub cle: Signal<Out, Bit>,
+    /// PHY: address latch enable.
+    pub ale: Signal<Out, Bit>,
+    /// PHY: write strobe, first cycle of each command/address latch.
+    pub we: Signal<Out, Bit>,
+    /// PHY: command/address byte (bits 7:0) or 4 data bytes.
+    pub dq_out: Signal<Out, Bits<32>>,
+    /// PHY: data-in beat (bytes per cycle to the target).
+    pub wr_beat: Signal<Out, Bit>,
+    /// PHY: data-out beat request (RE#/DQS read of bytes per cycle).
+    pub rd_beat: Signal<Out, Bit>,
+    /// PHY: R/B# per way, 1 = ready (asynchronous; synchronized in the way FSMs).
+    pub rb: Signal<In, Bits<4>>,
+    /// PHY: bytes read from the target (4 per cycle), valid with `dq_in_valid`.
+    pub dq_in: Signal<In, Bits<32>>,
+    /// PHY: `dq_in` holds a read beat (the PHY's read latency is its own).
+    pub dq_in_valid: Signal<In, Bit>,
+    /// Read data to the controller's buffer (passed through from the PHY).
+    pub rd_data: Signal<Out, Bits<32>>,
+    /// `rd_data` valid.
+    pub rd_valid: Signal<Out, Bit>,
+    /// An op completed this cycle (reads: last data beat requested; program/erase: status read).
+    pub done_valid: Signal<Out, Bit>,
+    /// Way of the completed op (ops of one way complete in order).
+    pub done_way: Signal<Out, Bits<2>>,
+    queues: [WayQueue; WAYS],
+    ways: [WayFsm; WAYS],
+    arbiter: Arbiter,
+    engine: BusEngine,
+    last: DFF<Bits<2>>,
+    done_r: DFF<Bit>,
+    done_way_r: DFF<Bits<2>>,
+    grant: Signal<Local, Bit>,
+}
+
+impl NandChannel {
+    pub fn new(t: &HdlTiming) -> Self {
+        NandChannel {
+            clock: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_way: Default::default(),
+            cmd_op: Default::default(),
+            cmd_ready: Default::default(),
+            wr_data: Default::default(),
+            data_way: Default::default(),
+            ce: Default::default(),
+            cle: Default::default(),
+            ale: Default::default(),
+            we: Default::default(),
+            dq_out: Default::default(),
+            wr_beat: Default::default(),
+            rd_beat: Default::default(),
+            rb: Default::default(),
+            dq_in: Default::default(),
+            dq_in_valid: Default::default(),
+            rd_data: Default::default(),
+            rd_valid: Default::default(),
+            done_valid: Default::default(),
+            done_way: Default::default(),
+            queues: array_init::array_init(|_| Default::default()),
+            ways: array_init::array_init(|_| WayFsm::new(t)),
+            arbiter: Default::default(),
+            engine: BusEngine::new(t),
+            last: Default::default(),
+            done_r: Default::default(),
+            done_way_r: Default::default(),
+            grant: Default::default(),
+        }
+    }
+}
+
+impl Logic for NandChannel {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, last, done_r, done_way_r);
+        self.engine.clock.next = self.clock.val();
+        self.cmd_ready.next = false;
+        for i in 0..WAYS {
+            self.queues[i].clock.next = self.clock.val();
+            self.ways[i].clock.next = self.clock.val();
+            self.queues[i].push.next = self.cmd_valid.val() & (self.cmd_way.val().index() == i);
+            self.queues[i].data_in.next = self.cmd_op.val();
+            self.queues[i].pop.next = self.ways[i].q_pop.val();
+            self.ways[i].q_valid.next = !self.queues[i].empty.val();
+            self.ways[i].q_op.next = self.queues[i].data_out.val();
+            self.ways[i].rb.next = self.rb.val().get_bit(i);
+            self.ways[i].phase_end.next = self.engine.phase_end.val() & (self.engine.way.val().index() == i);
+            if self.cmd_way.val().index() == i {
+                self.cmd_ready.next = !self.queues[i].full.val();
+            }
+        }
+        self.arbiter.rf0.next = self.ways[0].request.val() & !self.ways[0].second.val();
+        self.arbiter.rf1.next = self.ways[1].request.val() & !self.ways[1].second.val();
+        self.arbiter.rf2.next = self.ways[2].request.val() & !self.ways[2].second.val();
+        self.arbiter.rf3.next = self.ways[3].request.val() & !self.ways[3].second.val();
+        self.arbiter.rs0.next = self.ways[0].request.val() & self.ways[0].second.val();
+        self.arbiter.rs1.next = self.ways[1].request.val() & self.ways[1].second.val();
+        self.arbiter.rs2.next = self.ways[2].request.val() & self.ways[2].second.val();
+        self.arbiter.rs3.next = self.ways[3].request.val() & self.ways[3].second.val();
+        self.arbiter.last.next = self.last.q.val();
+        // Grant when the engine is idle: the phase starts next cycle (1 turnaround cycle).
+        self.grant.next = self.arbiter.valid.val() & !self.engine.busy.val();
+        self.engine.start.next = self.grant.val();
+        self.engine.start_way.next = self.arbiter.pick.val();
+        self.engine.start_second.next = self.arbiter.pick_second.val();
+        self.engine.start_op.next = self.ways[0].op.val();
+        for i in 0..WAYS {
+            self.ways[i].grant.next = self.grant.val() & (self.arbiter.pick.val().index() == i);
+            if self.arbiter.pick.val().index() == i {
+                self.engine.start_op.next = self.ways[i].op.val();
+            }
+        }
+        if self.grant.val() {
+            self.last.d.next = self.arbiter.pick.val();
+        }
+        self.engine.wr_data.next = self.wr_data.val();
+        self.data_way.next = self.engine.way.val();
+        self.ce.next = self.engine.ce.val();
+        self.cle.next = self.engine.cle.val();
+        self.ale.next = self.engine.ale.val();
+        self.we.next = self.engine.we.val();
+        self.dq_out.next = self.engine.dq_out.val();
+        self.wr_beat.next = self.engine.wr_beat.val();
+        self.rd_beat.next = self.engine.rd_beat.val();
+        self.rd_data.next = self.dq_in.val();
+        self.rd_valid.next = self.dq_in_valid.val();
+        self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val();
+        self.done_way_r.d.next = self.engine.way.val();
+        self.done_valid.next = self.done_r.q.val();
+        self.done_way.next = self.done_way_r.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssdlab_model::DriveConfig;
+
+    #[test]
+    fn nand_channel_is_synthesizable() {
+        let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
+        let mut uut = NandChannel::new(&t);
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        yosys_validate("ssdlab_nand_channel", &vlog).unwrap();
+    }
+}

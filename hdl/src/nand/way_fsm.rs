@@ -1,0 +1,170 @@
+//! Way (chip-enable target) operation state machine: takes the next op of its way queue, asks
+//! the arbiter for the bus for the op's first phase, waits tWB and then for R/B# ready (through a
+//! 2-flop synchronizer; the array time tR/tPROG/tBERS is the target's), waits tRR before a read's
+//! data out, asks for the bus for the second phase (data out, or the 70h status read after
+//! program/erase) and, when that phase ends, takes the next op. Mirrors the per-unit states of
+//! `ssdlab_model::nand::sequencer` (ONFI 4.1 section 4: tWB, tRR).
+
+use crate::nand::op::OP_BITS;
+use crate::nand::timing::HdlTiming;
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum WayState {
+    Idle,
+    ReqFirst,
+    OnFirst,
+    Twb,
+    Busy,
+    Trr,
+    ReqSecond,
+    OnSecond,
+}
+
+#[derive(LogicBlock)]
+pub struct WayFsm {
+    /// Sequencer clock.
+    pub clock: Signal<In, Clock>,
+    /// The way queue holds an op.
+    pub q_valid: Signal<In, Bit>,
+    /// Head op word of the way queue.
+    pub q_op: Signal<In, Bits<OP_BITS>>,
+    /// Take the head op (pops the way queue at the clock edge).
+    pub q_pop: Signal<Out, Bit>,
+    /// The arbiter grants this way's request (the phase starts next cycle).
+    pub grant: Signal<In, Bit>,
+    /// Last cycle of this way's phase on the bus.
+    pub phase_end: Signal<In, Bit>,
+    /// R/B# of the target, as a level: 1 = ready. Asynchronous; synchronized here.
+    pub rb: Signal<In, Bit>,
+    /// Requests the bus.
+    pub request: Signal<Out, Bit>,
+    /// The request is for the second phase.
+    pub second: Signal<Out, Bit>,
+    /// Op word being executed.
+    pub op: Signal<Out, Bits<OP_BITS>>,
+    state: DFF<WayState>,
+    cur: DFF<Bits<OP_BITS>>,
+    cnt: DFF<Bits<16>>,
+    rb1: DFF<Bit>,
+    rb2: DFF<Bit>,
+    t_wb: Constant<Bits<16>>,
+    t_rr: Constant<Bits<16>>,
+    one16: Constant<Bits<16>>,
+    zero16: Constant<Bits<16>>,
+    k_read: Constant<Bits<2>>,
+}
+
+impl WayFsm {
+    pub fn new(t: &HdlTiming) -> Self {
+        WayFsm {
+            clock: Default::default(),
+            q_valid: Default::default(),
+            q_op: Default::default(),
+            q_pop: Default::default(),
+            grant: Default::default(),
+            phase_end: Default::default(),
+            rb: Default::default(),
+            request: Default::default(),
+            second: Default::default(),
+            op: Default::default(),
+            state: Default::default(),
+            cur: Default::default(),
+            cnt: Default::default(),
+            rb1: Default::default(),
+            rb2: Default::default(),
+            t_wb: Constant::new(bits::<16>(t.seq.t_wb as u64)),
+            t_rr: Constant::new(bits::<16>(t.seq.t_rr as u64)),
+            one16: Constant::new(bits::<16>(1)),
+            zero16: Constant::new(bits::<16>(0)),
+            k_read: Constant::new(bits::<2>(0)),
+        }
+    }
+}
+
+impl Logic for WayFsm {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2);
+        self.rb1.d.next = self.rb.val();
+        self.rb2.d.next = self.rb1.q.val();
+        self.op.next = self.cur.q.val();
+        self.q_pop.next = false;
+        self.request.next = false;
+        self.second.next = false;
+        match self.state.q.val() {
+            WayState::Idle => {
+                if self.q_valid.val() {
+                    self.q_pop.next = true;
+                    self.cur.d.next = self.q_op.val();
+                    self.state.d.next = WayState::ReqFirst;
+                }
+            }
+            WayState::ReqFirst => {
+                self.request.next = true;
+                if self.grant.val() {
+                    self.state.d.next = WayState::OnFirst;
+                }
+            }
+            WayState::OnFirst => {
+                if self.phase_end.val() {
+                    self.state.d.next = WayState::Twb;
+                    self.cnt.d.next = self.t_wb.val();
+                }
+            }
+            WayState::Twb => {
+                self.cnt.d.next = self.cnt.q.val() - self.one16.val();
+                if self.cnt.q.val() == self.one16.val() {
+                    self.state.d.next = WayState::Busy;
+                }
+            }
+            WayState::Busy => {
+                if self.rb2.q.val() {
+                    self.state.d.next = WayState::ReqSecond;
+                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.t_rr.val() != self.zero16.val()) {
+                        self.state.d.next = WayState::Trr;
+                        self.cnt.d.next = self.t_rr.val();
+                    }
+                }
+            }
+            WayState::Trr => {
+                self.cnt.d.next = self.cnt.q.val() - self.one16.val();
+                if self.cnt.q.val() == self.one16.val() {
+                    self.state.d.next = WayState::ReqSecond;
+                }
+            }
+            WayState::ReqSecond => {
+                self.request.next = true;
+                self.second.next = true;
+                if self.grant.val() {
+                    self.state.d.next = WayState::OnSecond;
+                }
+            }
+            WayState::OnSecond => {
+                if self.phase_end.val() {
+                    self.state.d.next = WayState::Idle;
+                    if self.q_valid.val() {
+                        self.q_pop.next = true;
+                        self.cur.d.next = self.q_op.val();
+                        self.state.d.next = WayState::ReqFirst;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssdlab_model::DriveConfig;
+
+    #[test]
+    fn way_fsm_is_synthesizable() {
+        let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
+        let mut uut = WayFsm::new(&t);
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        yosys_validate("ssdlab_way_fsm", &vlog).unwrap();
+    }
+}

@@ -1,0 +1,308 @@
+//! Host-side half of the drive: submission, doorbells, command fetch, firmware, write-data DMA,
+//! read-data return, completion entries, interrupts, and the statistics window.
+
+use super::{Cmd, Drive, Ev, HostIo, IoCompletion, IoId, IoOp, MAX_COMMANDS, NONE};
+use crate::nvme::{prp_list_bytes, IrqDecision, CQE_BYTES, DOORBELL_BYTES, MSIX_BYTES, SQE_BYTES};
+use crate::ftl::OpPurpose;
+use crate::pcie::Dir;
+use crate::time::SimTime;
+
+impl Drive {
+    pub(super) fn host_submit(&mut self, io: HostIo) -> IoId {
+        let now = self.now();
+        let (lpn, units) = match io.op {
+            IoOp::Flush => (0, 0),
+            _ => {
+                assert!(io.len > 0, "zero-length {:?} at offset {}", io.op, io.offset);
+                self.units_of(io.offset, io.len)
+            }
+        };
+        assert!(io.len < u32::MAX as u64, "IO length {} too large (max 4 GiB)", io.len);
+        let id = self.next_id;
+        self.next_id += 1;
+        let queue = io.queue % self.nvme.count();
+        let c = Cmd {
+            id,
+            op: io.op,
+            len: io.len,
+            queue,
+            submitted: now,
+            lpn,
+            units: units as u32,
+            ops_left: 0,
+            data_ops_left: 0,
+            sends_left: 0,
+            share: 0,
+            unsent: 0,
+            waits_programs: false,
+            live: true,
+        };
+        let slot = match self.free_cmds.pop() {
+            Some(s) => {
+                self.cmds[s as usize] = c;
+                s
+            }
+            None => {
+                assert!(self.cmds.len() < MAX_COMMANDS, "more than {MAX_COMMANDS} commands outstanding");
+                self.cmds.push(c);
+                (self.cmds.len() - 1) as u32
+            }
+        };
+        self.outstanding += 1;
+        self.mark_busy(now);
+        if self.nvme.has_room(queue) {
+            self.ring_doorbell(now, slot);
+        } else {
+            self.host_wait[queue as usize].push_back(slot);
+        }
+        IoId(id)
+    }
+
+    fn ring_doorbell(&mut self, now: SimTime, cmd: u32) {
+        self.nvme.host_submit(self.cmds[cmd as usize].queue);
+        let t = self.link.memory_write(now, Dir::Down, DOORBELL_BYTES);
+        self.q.schedule(t, Ev::Doorbell { cmd });
+    }
+
+    pub(super) fn on_doorbell(&mut self, cmd: u32) {
+        self.nvme.doorbell(self.cmds[cmd as usize].queue, cmd);
+        self.try_fetch();
+    }
+
+    fn try_fetch(&mut self) {
+        let now = self.now();
+        while self.fetches < super::MAX_FETCHES {
+            let Some((_q, cmd)) = self.nvme.fetch_next() else { break };
+            let t = self.link.device_read(now, SQE_BYTES);
+            self.q.schedule(t, Ev::Fetched { cmd });
+            self.fetches += 1;
+        }
+    }
+
+    pub(super) fn on_fetched(&mut self, now: SimTime, cmd: u32) {
+        self.fetches -= 1;
+        self.try_fetch();
+        let c = self.cmds[cmd as usize];
+        let (cpu_units, extra) = match c.op {
+            IoOp::Read | IoOp::Write => (c.units as u64, prp_list_bytes(c.len)),
+            // Dataset Management carries its range list (16 B per range) in host memory.
+            IoOp::Trim => (0, 16),
+            IoOp::Flush => (0, 0),
+        };
+        let mut t = self.cpu.process(now, cpu_units);
+        if extra > 0 {
+            t = t.max(self.link.device_read(now, extra));
+        }
+        self.q.schedule(t, Ev::Firmware { cmd });
+    }
+
+    pub(super) fn on_firmware(&mut self, now: SimTime, cmd: u32) {
+        let c = self.cmds[cmd as usize];
+        match c.op {
+            IoOp::Read => self.start_read(now, cmd),
+            IoOp::Write => {
+                if self.buf_wait.is_empty() && self.buf.try_reserve(c.units as u64) {
+                    self.start_write_dma(now, cmd);
+                } else {
+                    self.buf_wait.push_back(cmd);
+                    self.unstick();
+                }
+            }
+            IoOp::Trim => {
+                self.ftl.trim(c.lpn, c.units);
+                self.post_cqe(now, cmd);
+            }
+            IoOp::Flush => {
+                let mut batch = std::mem::take(&mut self.batch);
+                batch.clear();
+                self.ftl.flush(&mut batch);
+                self.dispatch_batch(&mut batch, cmd);
+                self.batch = batch;
+                // Durable means every host-data program dispatched so far has finished too.
+                let snap = self.host_prog_next;
+                if self.host_progs.first().is_some_and(|&p| p < snap) {
+                    self.cmds[cmd as usize].waits_programs = true;
+                    self.flush_wait.push_back((snap, cmd));
+                }
+                self.check_done(now, cmd);
+            }
+        }
+    }
+
+    fn start_read(&mut self, now: SimTime, cmd: u32) {
+        let c = self.cmds[cmd as usize];
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        self.ftl.host_read(c.lpn, c.units, &mut batch);
+        let data_ops = batch.iter().filter(|o| o.purpose == OpPurpose::HostRead).count() as u32;
+        {
+            let m = &mut self.cmds[cmd as usize];
+            m.data_ops_left = data_ops;
+            m.unsent = c.len;
+            m.share = if data_ops == 0 { 0 } else { (c.len / data_ops as u64) as u32 };
+        }
+        self.dispatch_batch(&mut batch, cmd);
+        self.batch = batch;
+        if data_ops == 0 {
+            // Everything from the buffer or unmapped (zeroes): straight from DRAM.
+            self.schedule_send(now, cmd, c.len);
+        }
+    }
+
+    fn schedule_send(&mut self, now: SimTime, cmd: u32, bytes: u64) {
+        let m = &mut self.cmds[cmd as usize];
+        m.unsent -= bytes;
+        m.sends_left += 1;
+        let t = self.dram.access(now, bytes);
+        self.q.schedule(t, Ev::SendData { cmd, bytes: bytes as u32 });
+    }
+
+    /// An op owned by `cmd` (a read's map/page read, a flush's program) finished.
+    pub(super) fn owned_op_done(&mut self, now: SimTime, cmd: u32, purpose: OpPurpose) {
+        let m = &mut self.cmds[cmd as usize];
+        assert!(m.live && m.ops_left > 0, "op completion for command {cmd} that expects none");
+        m.ops_left -= 1;
+        if m.op == IoOp::Read && purpose == OpPurpose::HostRead {
+            m.data_ops_left -= 1;
+            let bytes = if m.data_ops_left == 0 { m.unsent } else { m.share as u64 };
+            self.schedule_send(now, cmd, bytes);
+        }
+        self.check_done(now, cmd);
+    }
+
+    pub(super) fn on_send_data(&mut self, now: SimTime, cmd: u32, bytes: u32) {
+        self.link.memory_write(now, Dir::Up, bytes as u64);
+        self.cmds[cmd as usize].sends_left -= 1;
+        self.check_done(now, cmd);
+    }
+
+    /// A host-data program finished: release flushes no longer waiting for earlier programs.
+    pub(super) fn host_program_done(&mut self, now: SimTime, pseq: u64) {
+        assert!(self.host_progs.remove(&pseq), "host program {pseq} not in flight");
+        while let Some(&(snap, cmd)) = self.flush_wait.front() {
+            if self.host_progs.first().is_some_and(|&p| p < snap) {
+                break;
+            }
+            self.flush_wait.pop_front();
+            self.cmds[cmd as usize].waits_programs = false;
+            self.check_done(now, cmd);
+        }
+    }
+
+    /// Reads and flushes complete when their ops are done and their data has been sent (and,
+    /// for a flush, the host-data programs before it are done).
+    fn check_done(&mut self, now: SimTime, cmd: u32) {
+        let m = &self.cmds[cmd as usize];
+        if m.ops_left == 0 && m.data_ops_left == 0 && m.sends_left == 0 && !m.waits_programs {
+            debug_assert_eq!(m.unsent, 0);
+            self.post_cqe(now, cmd);
+        }
+    }
+
+    pub(super) fn start_write_dma(&mut self, now: SimTime, cmd: u32) {
+        let t = self.link.device_read(now, self.cmds[cmd as usize].len);
+        self.q.schedule(t, Ev::WriteData { cmd });
+    }
+
+    pub(super) fn on_write_data(&mut self, now: SimTime, cmd: u32) {
+        let c = self.cmds[cmd as usize];
+        self.dram.access(now, c.len);
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        self.ftl.host_write(c.lpn, c.units, &mut batch);
+        self.dispatch_batch(&mut batch, NONE);
+        self.batch = batch;
+        self.post_cqe(now, cmd);
+    }
+
+    /// Admits waiting writes, in order, as buffer room frees.
+    pub(super) fn admit_writes(&mut self, now: SimTime) {
+        while let Some(&cmd) = self.buf_wait.front() {
+            if !self.buf.try_reserve(self.cmds[cmd as usize].units as u64) {
+                break;
+            }
+            self.buf_wait.pop_front();
+            self.start_write_dma(now, cmd);
+        }
+        self.unstick();
+    }
+
+    /// Writes wait for buffer room but nothing is in flight to free it: program what is staged.
+    pub(super) fn unstick(&mut self) {
+        if self.buf_wait.is_empty() || self.ops_inflight > 0 {
+            return;
+        }
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.clear();
+        self.ftl.flush(&mut batch);
+        let n = batch.len();
+        self.dispatch_batch(&mut batch, NONE);
+        self.batch = batch;
+        if n == 0 {
+            // Nothing staged either: the occupancy is stale (e.g. data the FTL wrote in place).
+            let used = self.buf.used_units();
+            self.buf.release(used);
+            let now = self.now();
+            self.admit_writes(now);
+        }
+    }
+
+    /// Writes the 16 B completion entry, then raises or coalesces the interrupt.
+    pub(super) fn post_cqe(&mut self, now: SimTime, cmd: u32) {
+        let q = self.cmds[cmd as usize].queue;
+        let t = self.link.memory_write(now, Dir::Up, CQE_BYTES);
+        self.irq_wait[q as usize].push(cmd);
+        match self.nvme.post_completion(q, t) {
+            IrqDecision::Now => self.send_msi(now, q),
+            IrqDecision::ArmTimer(at) => self.q.schedule(at, Ev::IrqTimer { queue: q }),
+            IrqDecision::Wait => {}
+        }
+    }
+
+    fn send_msi(&mut self, now: SimTime, q: u16) {
+        let t = self.link.memory_write(now, Dir::Up, MSIX_BYTES);
+        self.nvme.interrupt_sent(q);
+        let mut w = std::mem::take(&mut self.irq_wait[q as usize]);
+        for cmd in w.drain(..) {
+            self.q.schedule(t, Ev::Done { cmd });
+        }
+        self.irq_wait[q as usize] = w;
+    }
+
+    pub(super) fn on_irq_timer(&mut self, now: SimTime, q: u16) {
+        if self.nvme.snapshot(q).uncoalesced > 0 {
+            self.send_msi(now, q);
+        }
+    }
+
+    pub(super) fn on_done(&mut self, now: SimTime, cmd: u32) {
+        let c = self.cmds[cmd as usize];
+        assert!(c.live, "command {cmd} completed twice");
+        self.cmds[cmd as usize].live = false;
+        self.free_cmds.push(cmd);
+        let len = c.len;
+        let latency = now - c.submitted;
+        let st = match c.op {
+            IoOp::Read => &mut self.stats.read,
+            IoOp::Write => &mut self.stats.write,
+            IoOp::Trim => &mut self.stats.trim,
+            IoOp::Flush => &mut self.stats.flush,
+        };
+        if c.submitted >= self.stats.window_start {
+            st.record(len, latency);
+        }
+        self.done_buf.push(IoCompletion { id: IoId(c.id), op: c.op, len, submitted: c.submitted, completed: now });
+        self.outstanding -= 1;
+        if self.outstanding == 0 {
+            self.host_idle_since = now;
+        }
+        self.mark_idle(now);
+        let q = c.queue as usize;
+        if let Some(&next) = self.host_wait[q].front() {
+            if self.nvme.has_room(c.queue) {
+                self.host_wait[q].pop_front();
+                self.ring_doorbell(now, next);
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! NAND half of the drive: FTL op batches onto per-die FIFOs (with `after` dependencies), dies
+//! onto their channel's sequencer, sequencer completions back to commands and the data buffer;
+//! plus busy/idle tracking and the statistics window.
+
+use super::{stats, Drive, Ev, OpRec, NONE};
+use crate::ftl::{NandOp, NandOpKind, OpPurpose};
+use crate::nand::sequencer::SeqOp;
+use crate::pcie::Dir;
+use crate::time::SimTime;
+
+impl Drive {
+    #[inline]
+    fn die_index(&self, op: &NandOp) -> u32 {
+        let g = &self.cfg.geometry;
+        let id = op.addr.die;
+        debug_assert!((id.channel as u32) < g.channels && (id.way as u32) < g.ways_per_channel && (id.die as u32) < g.dies_per_way);
+        (id.die as u32 * g.ways_per_channel + id.way as u32) * g.channels + id.channel as u32
+    }
+
+    /// Queues a batch from one FTL call; ops owned by `owner` (or NONE) count towards it.
+    pub(super) fn dispatch_batch(&mut self, batch: &mut Vec<NandOp>, owner: u32) {
+        if batch.is_empty() {
+            return;
+        }
+        let now = self.now();
+        let first_new = self.batch_ids.len();
+        debug_assert_eq!(first_new, 0);
+        for (i, op) in batch.iter().enumerate() {
+            let die = self.die_index(op);
+            let owned = owner != NONE && matches!(op.purpose, OpPurpose::HostRead | OpPurpose::MapRead | OpPurpose::HostWrite | OpPurpose::MapWrite);
+            let pseq = if op.kind == NandOpKind::Program && op.purpose == OpPurpose::HostWrite {
+                self.host_prog_next += 1;
+                self.host_progs.insert(self.host_prog_next - 1);
+                self.host_prog_next - 1
+            } else {
+                u64::MAX
+            };
+            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq };
+            let id = match self.free_ops.pop() {
+                Some(id) => {
+                    self.ops[id as usize] = rec;
+                    id
+                }
+                None => {
+                    self.ops.push(rec);
+                    (self.ops.len() - 1) as u32
+                }
+            };
+            if let Some(j) = op.after {
+                assert!((j as usize) < i, "op {i} of a batch waits for op {j}, which is not before it");
+                let dep = self.batch_ids[j as usize];
+                self.ops[id as usize].blocked = true;
+                self.ops[id as usize].next_waiter = self.ops[dep as usize].first_waiter;
+                self.ops[dep as usize].first_waiter = id;
+            }
+            if owned {
+                self.cmds[owner as usize].ops_left += 1;
+            }
+            self.batch_ids.push(id);
+            self.dies[die as usize].fifo.push_back(id);
+            assert!(self.dies[die as usize].fifo.len() < 1 << 20, "die FIFO overflow");
+        }
+        self.ops_inflight += batch.len() as u64;
+        self.mark_busy(now);
+        for k in 0..self.batch_ids.len() {
+            let die = self.ops[self.batch_ids[k] as usize].die;
+            self.start_ready(now, die);
+        }
+        self.batch_ids.clear();
+        batch.clear();
+    }
+
+    /// Hands the die's unblocked head ops to its channel sequencer, in order.
+    fn start_ready(&mut self, now: SimTime, die: u32) {
+        let mut touched = false;
+        while let Some(&h) = self.dies[die as usize].fifo.front() {
+            if self.ops[h as usize].blocked {
+                break;
+            }
+            self.dies[die as usize].fifo.pop_front();
+            let op = self.ops[h as usize].op;
+            let slot = &mut self.dies[die as usize];
+            let array_time = slot.die.start(now, &op, &self.timing);
+            let seq_op = SeqOp { id: h as u64, way: slot.way, die: slot.lun, kind: op.kind, planes: op.planes.max(1), bus_bytes: op.bus_bytes, array_time };
+            let ch = slot.channel;
+            self.chans[ch as usize].seq.enqueue(now, seq_op);
+            self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;
+            self.stats.onfi_bytes += op.bus_bytes as u64;
+            self.nand_pj += self.timing.energy_pj(&op);
+            touched = true;
+        }
+        if touched {
+            let ch = self.dies[die as usize].channel;
+            self.wake(now, ch);
+        }
+    }
+
+    /// Makes sure an engine event is due when channel `ch` next needs attention.
+    fn wake(&mut self, now: SimTime, ch: u16) {
+        let c = &mut self.chans[ch as usize];
+        if let Some(t) = c.seq.next_event_time() {
+            let t = t.max(now);
+            if c.wake_at.map_or(true, |w| t < w) {
+                c.wake_at = Some(t);
+                self.q.schedule(t, Ev::Channel { ch });
+            }
+        }
+    }
+
+    pub(super) fn on_channel(&mut self, now: SimTime, ch: u16) {
+        if self.chans[ch as usize].wake_at != Some(now) {
+            return; // superseded by an earlier wake
+        }
+        self.chans[ch as usize].wake_at = None;
+        let mut done = std::mem::take(&mut self.seq_done);
+        self.chans[ch as usize].seq.advance(now, &mut done);
+        for c in done.drain(..) {
+            debug_assert!(c.completed <= now);
+            self.op_done(now, c.id as u32);
+        }
+        self.seq_done = done;
+        self.wake(now, ch);
+    }
+
+    fn op_done(&mut self, now: SimTime, id: u32) {
+        let rec = self.ops[id as usize];
+        assert!(!rec.done, "op {id} completed twice");
+        self.ops[id as usize].done = true;
+        self.dies[rec.die as usize].die.finish();
+        self.ops_inflight -= 1;
+        let mut w = rec.first_waiter;
+        while w != NONE {
+            let next = self.ops[w as usize].next_waiter;
+            self.ops[w as usize].blocked = false;
+            let die = self.ops[w as usize].die;
+            self.start_ready(now, die);
+            w = next;
+        }
+        self.free_ops.push(id);
+        if rec.owner != NONE {
+            self.owned_op_done(now, rec.owner, rec.op.purpose);
+        }
+        if rec.pseq != u64::MAX {
+            self.buf.release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);
+            self.host_program_done(now, rec.pseq);
+            self.admit_writes(now);
+        }
+        self.mark_idle(now);
+    }
+
+    pub(super) fn mark_busy(&mut self, now: SimTime) {
+        if self.busy_since.is_none() && (self.outstanding > 0 || self.ops_inflight > 0) {
+            self.busy_since = Some(now);
+        }
+    }
+
+    pub(super) fn mark_idle(&mut self, now: SimTime) {
+        if self.outstanding == 0 && self.ops_inflight == 0 {
+            if let Some(s) = self.busy_since.take() {
+                self.busy_acc += now - s.max(self.stats.window_start);
+            }
+        }
+    }
+
+    /// Starts a measurement window now (FTL state untouched).
+    pub fn reset_stats(&mut self) {
+        let now = self.now();
+        self.stats = stats::DriveStats { window_start: now, ..Default::default() };
+        if self.busy_since.is_some() {
+            self.busy_since = Some(now);
+        }
+        self.busy_acc = SimTime::ZERO;
+        self.nand_pj = 0;
+        self.cpu.reset_stats();
+        self.dram.reset_stats();
+        self.link.reset_stats();
+        self.buf.reset_peak();
+        let f = self.ftl.stats();
+        self.base_host_units = f.host_units_written;
+        self.base_nand_units = f.nand_units_written;
+        self.refresh_stats();
+    }
+
+    /// Brings the derived figures (time, energy, FTL counters) up to now.
+    pub(super) fn refresh_stats(&mut self) {
+        let now = self.now();
+        let p = &self.cfg.power;
+        let s = &mut self.stats;
+        s.elapsed = now - s.window_start;
+        s.busy_time = self.busy_acc + self.busy_since.map_or(SimTime::ZERO, |b| now - b.max(s.window_start));
+        s.idle_time = s.elapsed.saturating_sub(s.busy_time);
+        s.cpu_busy = self.cpu.busy();
+        s.dram_busy = self.dram.busy();
+        s.link_up_busy = self.link.stats(Dir::Up).busy;
+        s.link_down_busy = self.link.stats(Dir::Down).busy;
+        let secs = |t: SimTime| t.as_secs_f64();
+        let active_idle = |active: SimTime, aw: f64, iw: f64| {
+            let a = active.min(s.elapsed);
+            aw * secs(a) + iw * secs(s.elapsed - a)
+        };
+        // The link is active while either direction transmits; max() is a lower bound of that union.
+        let link_active = s.link_up_busy.max(s.link_down_busy);
+        s.energy = stats::EnergyStats {
+            nand_array_j: self.nand_pj as f64 * 1e-12,
+            onfi_j: s.onfi_bytes as f64 * p.onfi_pj_per_byte * 1e-12,
+            controller_j: active_idle(s.busy_time, p.controller_active_w, p.controller_idle_w),
+            dram_j: active_idle(s.dram_busy, p.dram_active_w, p.dram_idle_w),
+            link_j: active_idle(link_active, p.link_active_w, p.link_idle_w),
+        };
+        let f = self.ftl.stats();
+        s.host_units_written = f.host_units_written - self.base_host_units;
+        s.nand_units_written = f.nand_units_written - self.base_nand_units;
+        s.write_amplification = if s.host_units_written == 0 { 0.0 } else { s.nand_units_written as f64 / s.host_units_written as f64 };
+        s.slc_blocks = f.slc_blocks;
+        s.slc_valid_bytes = f.slc_valid_bytes;
+        s.free_blocks = f.free_blocks;
+        s.write_buffer_peak_units = self.buf.peak_units();
+    }
+}

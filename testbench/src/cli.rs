@@ -1,0 +1,233 @@
+//! The `ssdlab` command line: argument definitions (clap) and the commands. The binary
+//! (`src/bin/ssdlab.rs`) only parses arguments and maps errors to exit codes: 2 for bad input
+//! (always with file, line and reason), 1 for `validate` outside its tolerance.
+
+use crate::error::InputError;
+use crate::fio::parse_job_file;
+use crate::output::{human, json};
+use crate::progress::TermProgress;
+use crate::protocol::{self, report, run::run_protocol};
+use crate::trace::{self, Format, ReplayOptions};
+use crate::workload::{run_jobs, Device, GroupResult, Observer};
+use crate::{plot, presets};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde_json::json;
+use ssdlab_model::{DriveConfig, SeedTree};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "ssdlab", version, about = "Cycle-approximate NVMe SSD model: fio job files, protocols and traces on modelled drives")]
+pub struct Cli {
+    /// Root seed of every random choice (same seed, same output).
+    #[arg(long, global = true, default_value_t = 1)]
+    pub seed: u64,
+    /// `normal` (fio-like text) or `json` (fio's JSON shape, ssdlab figures under "ssdlab").
+    #[arg(long, global = true, value_enum, default_value_t = OutputFormat::Normal)]
+    pub output_format: OutputFormat,
+    /// Write SVG plots into this directory.
+    #[arg(long, global = true)]
+    pub plot: Option<PathBuf>,
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Normal,
+    Json,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct DriveArgs {
+    /// A built-in drive preset (see `ssdlab presets`).
+    #[arg(long, conflicts_with = "config")]
+    pub preset: Option<String>,
+    /// A drive config file (TOML, the presets' schema).
+    #[arg(long)]
+    pub config: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Run a fio job file on a modelled drive.
+    Run {
+        job: String,
+        #[command(flatten)]
+        drive: DriveArgs,
+    },
+    /// Run a test protocol (built-in name or TOML file) and print results beside published figures.
+    Protocol {
+        name: String,
+        #[command(flatten)]
+        drive: DriveArgs,
+    },
+    /// List the built-in protocols.
+    Protocols,
+    /// List the built-in drive presets.
+    Presets,
+    /// Replay a block trace (MSR Cambridge CSV or blkparse text) at its own timestamps.
+    Replay {
+        trace: String,
+        /// Trace format; guessed from the first line when absent.
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// Speed-up of the trace's clock (2 = twice as fast).
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+        /// Wrap offsets beyond the drive's capacity instead of failing.
+        #[arg(long)]
+        wrap: bool,
+        #[command(flatten)]
+        drive: DriveArgs,
+    },
+    /// Run the ssdfans protocol and compare each figure with the published one; exit 0 only when
+    /// every figure is within the tolerance.
+    Validate {
+        #[arg(long, default_value = "ssdfans")]
+        protocol: String,
+        #[arg(long, default_value_t = 10.0)]
+        tolerance_pct: f64,
+        #[command(flatten)]
+        drive: DriveArgs,
+    },
+}
+
+/// Makes the device a command runs on (the model's drive; tests may pass another).
+pub type OpenDevice<'a> = &'a dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError>;
+
+fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
+    match (&d.preset, &d.config) {
+        (_, Some(path)) => Ok((path.clone(), presets::load_file(path)?)),
+        (Some(name), None) => Ok((name.clone(), presets::load(name)?)),
+        (None, None) => Ok((presets::DEFAULT_PRESET.to_string(), presets::load(presets::DEFAULT_PRESET)?)),
+    }
+}
+
+fn io_err(e: std::io::Error) -> InputError {
+    InputError::file("<stdout>", format!("cannot write: {e}"))
+}
+
+/// Runs a parsed command line; returns the exit code for a successful run (0, or 1 for a failed
+/// validation). Bad input is an `Err` (exit code 2).
+pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, InputError> {
+    let seeds = SeedTree::new(cli.seed);
+    let mut progress = TermProgress::new();
+    let code = match &cli.cmd {
+        Cmd::Presets => {
+            write!(out, "{}", presets::listing()?).map_err(io_err)?;
+            0
+        }
+        Cmd::Protocols => {
+            for (name, file, _) in protocol::BUILTINS {
+                let p = protocol::resolve(name)?;
+                writeln!(out, "{name:<20} {} ({file})", p.description).map_err(io_err)?;
+            }
+            0
+        }
+        Cmd::Run { job, drive } => {
+            let text = std::fs::read_to_string(job).map_err(|e| InputError::io(job, &e))?;
+            let jobs = parse_job_file(&text, job)?;
+            let (preset, cfg) = drive_config(drive)?;
+            let mut dev = open(&cfg, cli.seed)?;
+            progress.set_label(job);
+            let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
+            progress.finish();
+            print_groups(cli, out, &groups, json!({"preset": preset, "seed": cli.seed, "job_file": job}))?;
+            plots(cli, |dir| plot::plot_run(dir, job, &groups))?;
+            0
+        }
+        Cmd::Replay { trace: path, format, speed, wrap, drive } => {
+            if !(speed.is_finite() && *speed > 0.0) {
+                return Err(InputError::file("--speed", "must be a positive number"));
+            }
+            let ios = trace::load(path, *format)?;
+            let (preset, cfg) = drive_config(drive)?;
+            let mut dev = open(&cfg, cli.seed)?;
+            progress.set_label(path);
+            let g = trace::replay(dev.as_mut(), &ios, path, ReplayOptions { speed: *speed, wrap: *wrap }, &mut progress)?;
+            progress.finish();
+            let groups = vec![g];
+            print_groups(cli, out, &groups, json!({"preset": preset, "seed": cli.seed, "trace": path}))?;
+            plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
+            0
+        }
+        Cmd::Protocol { name, drive } => {
+            run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?;
+            0
+        }
+        Cmd::Validate { protocol, tolerance_pct, drive } => {
+            run_protocol_cmd(cli, open, out, protocol, drive, Some(*tolerance_pct), &mut progress)?
+        }
+    };
+    Ok(code)
+}
+
+fn print_groups(cli: &Cli, out: &mut dyn Write, groups: &[GroupResult], meta: serde_json::Value) -> Result<(), InputError> {
+    match cli.output_format {
+        OutputFormat::Normal => write!(out, "{}", human::summary(groups)),
+        OutputFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&json::document(groups, meta)).expect("JSON values serialize")),
+    }
+    .map_err(io_err)
+}
+
+fn plots(cli: &Cli, f: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, String>) -> Result<(), InputError> {
+    if let Some(dir) = &cli.plot {
+        let files = f(dir).map_err(|e| InputError::file(&dir.display().to_string(), format!("cannot write plots: {e}")))?;
+        for f in files {
+            eprintln!("plot: {}", f.display());
+        }
+    }
+    Ok(())
+}
+
+fn run_protocol_cmd(
+    cli: &Cli,
+    open: OpenDevice,
+    out: &mut dyn Write,
+    name: &str,
+    drive: &DriveArgs,
+    tolerance: Option<f64>,
+    progress: &mut TermProgress,
+) -> Result<i32, InputError> {
+    let p = protocol::resolve(name)?;
+    let (preset, cfg) = drive_config(drive)?;
+    let mut dev = open(&cfg, cli.seed)?;
+    let total = p.steps.len();
+    let wall = std::time::Instant::now();
+    // Step lines go to stderr as each step ends; the table goes to stdout at the end.
+    let mut on_step = |o: &protocol::run::StepOutcome, obs: &mut dyn Observer| {
+        let line = match &o.report {
+            Some(r) => format!("[{:>2}/{total}] {}", o.index + 1, report::row_line(r)),
+            None => format!("[{:>2}/{total}] {} ({:.1} s simulated)", o.index + 1, o.label, (o.sim_end - o.sim_start).as_secs_f64()),
+        };
+        obs.note(&line);
+    };
+    let steps = run_protocol(dev.as_mut(), &p, &SeedTree::new(cli.seed), progress, &mut on_step)?;
+    progress.finish();
+    eprintln!("{} steps in {:.1} s wall time", steps.len(), wall.elapsed().as_secs_f64());
+    let rows: Vec<&report::ReportRow> = steps.iter().filter_map(|s| s.report.as_ref()).collect();
+    let failed: Vec<&&report::ReportRow> = match tolerance {
+        Some(t) => rows.iter().filter(|r| r.published.is_some() && r.error_pct().is_none_or(|e| e.abs() > t)).collect(),
+        None => Vec::new(),
+    };
+    match cli.output_format {
+        OutputFormat::Normal => {
+            write!(out, "{}", report::table(&p, &preset, cli.seed, &steps)).map_err(io_err)?;
+            if let Some(t) = tolerance {
+                let n = rows.iter().filter(|r| r.published.is_some()).count();
+                writeln!(out, "validation: {} of {n} figures within ±{t} %", n - failed.len()).map_err(io_err)?;
+            }
+        }
+        OutputFormat::Json => {
+            let mut doc = report::json(&p, &preset, cli.seed, &steps);
+            if let Some(t) = tolerance {
+                let ids: Vec<Option<String>> = failed.iter().map(|r| r.id.clone()).collect();
+                doc["validation"] = json!({"tolerance_pct": t, "failed": ids, "pass": failed.is_empty()});
+            }
+            writeln!(out, "{}", serde_json::to_string_pretty(&doc).expect("JSON values serialize")).map_err(io_err)?;
+        }
+    }
+    plots(cli, |dir| plot::plot_protocol(dir, &p.name, &p.steps, &steps))?;
+    Ok(if failed.is_empty() { 0 } else { 1 })
+}

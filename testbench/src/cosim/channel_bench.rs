@@ -1,0 +1,298 @@
+//! Test bench of one NAND channel: feeds a timed op list to a [`ChannelDut`] through its command
+//! port (one op per cycle, in order), plays four [`NandTarget`]s on its PHY boundary (R/B#, data
+//! in/out with one cycle of PHY read latency), records the bus-cycle trace in the model's
+//! [`BusEvent`] form, checks read data against what was programmed, and returns completions and
+//! bus occupancy so tests can compare them with the behavioural model
+//! (`ssdlab_model::nand::sequencer::run_op_list_traced`).
+
+use super::channel_dut::{ChanIn, ChannelDut};
+use super::nand_target::NandTarget;
+use ssdlab_hdl::nand::op::{pack_op, HdlOp};
+use ssdlab_model::nand::sequencer::{BusEvent, BusKind, ChannelSequencer, SeqOp, SeqTiming};
+use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::rng::SeedTree;
+use ssdlab_model::SimTime;
+use rand::Rng;
+use std::collections::{HashMap, VecDeque};
+
+pub const WAYS: usize = 4;
+
+/// One op of a bench run: the model's op plus the row address the HDL needs.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchOp {
+    pub issue: SimTime,
+    pub op: SeqOp,
+    pub row: u32,
+}
+
+/// What a run produced.
+#[derive(Debug, Default)]
+pub struct BenchResult {
+    /// (op id, completion cycle), in completion order.
+    pub completions: Vec<(u64, u64)>,
+    pub trace: Vec<BusEvent>,
+    /// Cycles with a chip enable asserted (a phase on the bus).
+    pub bus_cycles: u64,
+    pub cycles: u64,
+}
+
+/// Deterministic page content of a program: a function of way, row and byte index.
+pub fn page_byte(way: u8, row: u32, k: usize) -> u8 {
+    (row.wrapping_mul(131) ^ (way as u32).wrapping_mul(7) ^ (k as u32).wrapping_mul(13) ^ (k as u32 >> 8)) as u8
+}
+
+/// Runs `ops` (issue times non-decreasing) on `dut` until every op completed; `Err` names the
+/// first violation, data mismatch or stall (with the cycle).
+pub fn run_bench(
+    dut: &mut dyn ChannelDut,
+    t: &SeqTiming,
+    plane_stride: u32,
+    page_bytes: usize,
+    ops: &[BenchOp],
+    max_cycles: u64,
+) -> Result<BenchResult, String> {
+    let bpc = t.bytes_per_cycle as usize;
+    let mut targets: Vec<NandTarget> = (0..WAYS).map(|w| NandTarget::new(*t, plane_stride, w as u8, page_bytes)).collect();
+    let mut outstanding: Vec<VecDeque<usize>> = vec![VecDeque::new(); WAYS];
+    let mut shadow: Vec<HashMap<u32, Vec<u8>>> = vec![HashMap::new(); WAYS];
+    let mut read_buf: Vec<Vec<u8>> = vec![Vec::new(); WAYS];
+    let mut prog_pos: Vec<usize> = vec![0; WAYS];
+    let mut res = BenchResult::default();
+    let (mut next, mut done) = (0usize, 0usize);
+    let mut pending_read: Option<(u8, u32)> = None;
+    let mut last_data: Option<(u64, bool)> = None; // (cycle, is_write) of the previous data beat
+    for n in 0..max_cycles {
+        let mut inp = ChanIn::default();
+        let offer = ops.get(next).filter(|b| t.to_cycles_ceil(b.issue) <= n);
+        if let Some(b) = offer {
+            let data_cycles = if b.op.kind == NandOpKind::Erase { 0 } else { t.plane_data_cycles(b.op.bus_bytes, b.op.planes) as u16 };
+            inp.cmd_valid = true;
+            inp.cmd_way = b.op.way;
+            inp.cmd_op = pack_op(&HdlOp { kind: b.op.kind, planes: b.op.planes, row: b.row, data_cycles });
+        }
+        for (w, tg) in targets.iter().enumerate() {
+            inp.rb |= (tg.ready(n) as u8) << w;
+        }
+        let beat_in = pending_read.take();
+        if let Some((_, d)) = beat_in {
+            inp.dq_in = d;
+            inp.dq_in_valid = true;
+        }
+        dut.apply(&inp);
+        let o = dut.outputs();
+        // Program data for the way on the bus (write-buffer stream).
+        if o.wr_beat {
+            let w = o.data_way as usize;
+            let b = &ops[*outstanding[w].front().ok_or(format!("cycle {n}: data in on idle way {w}"))?];
+            let k = prog_pos[w];
+            let pb = page_bytes;
+            let word = (0..4).fold(0u32, |acc, j| {
+                let (plane, col) = ((k + j) / pb, (k + j) % pb);
+                acc | (page_byte(b.op.way, b.row + plane as u32 * plane_stride, col) as u32) << (8 * j)
+            });
+            inp.wr_data = word;
+            dut.apply(&inp);
+        }
+        let o = dut.outputs();
+        if inp.cmd_valid {
+            if !o.cmd_ready {
+                return Err(format!("cycle {n}: way {} queue full: the op stream outruns the way queue", inp.cmd_way));
+            }
+            let b = &ops[next];
+            outstanding[b.op.way as usize].push_back(next);
+            targets[b.op.way as usize].push_array_cycles(t.to_cycles_ceil(b.op.array_time));
+            next += 1;
+        }
+        if o.ce.count_ones() > 1 {
+            return Err(format!("cycle {n}: chip enables {:04b} asserted together", o.ce));
+        }
+        if o.ce != 0 {
+            res.bus_cycles += 1;
+        }
+        let way = o.ce.trailing_zeros() as u8;
+        let active = o.we || o.wr_beat || o.rd_beat;
+        if active && o.ce == 0 {
+            return Err(format!("cycle {n}: bus activity with no chip enable"));
+        }
+        // Read data of the previous cycle's beat, through the PHY and the channel's read port.
+        match (beat_in, o.rd_valid) {
+            (Some((w, _)), true) => read_buf[w as usize].extend_from_slice(&o.rd_data.to_le_bytes()[..bpc]),
+            (None, false) => {}
+            (b, v) => return Err(format!("cycle {n}: read port valid {v} for PHY beat {b:?}")),
+        }
+        if o.we && o.cle {
+            targets[way as usize].command(n, o.dq_out as u8);
+            res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Cmd(o.dq_out as u8) });
+        }
+        if o.we && o.ale {
+            targets[way as usize].address(n, o.dq_out as u8);
+            res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Addr });
+        }
+        if o.wr_beat || o.rd_beat {
+            let contiguous = last_data == Some((n.wrapping_sub(1), o.wr_beat));
+            match res.trace.last_mut() {
+                Some(BusEvent { kind: BusKind::DataIn { cycles }, .. }) if contiguous && o.wr_beat => *cycles += 1,
+                Some(BusEvent { kind: BusKind::DataOut { cycles }, .. }) if contiguous && o.rd_beat => *cycles += 1,
+                _ => {
+                    let kind = if o.wr_beat { BusKind::DataIn { cycles: 1 } } else { BusKind::DataOut { cycles: 1 } };
+                    res.trace.push(BusEvent { cycle: n, way, kind });
+                }
+            }
+            last_data = Some((n, o.wr_beat));
+        }
+        if o.wr_beat {
+            let bytes = o.dq_out.to_le_bytes();
+            targets[way as usize].data_in(n, &bytes[..bpc]);
+            prog_pos[way as usize] += bpc;
+        }
+        if o.rd_beat {
+            let bytes = targets[way as usize].data_out(n, bpc);
+            let mut w4 = [0u8; 4];
+            w4[..bpc].copy_from_slice(&bytes);
+            pending_read = Some((way, u32::from_le_bytes(w4)));
+        }
+        if o.done_valid {
+            let w = o.done_way as usize;
+            let i = outstanding[w].pop_front().ok_or(format!("cycle {n}: completion on way {w} with no op outstanding"))?;
+            let b = &ops[i];
+            check_completion(b, &mut shadow[w], std::mem::take(&mut read_buf[w]), page_bytes, plane_stride).map_err(|e| format!("cycle {n}: op {}: {e}", b.op.id))?;
+            prog_pos[w] = 0;
+            res.completions.push((b.op.id, n));
+            done += 1;
+        }
+        for tg in &targets {
+            if let Some(v) = tg.violations.first() {
+                return Err(format!("ONFI violation: {v}"));
+            }
+        }
+        dut.tick();
+        if done == ops.len() {
+            res.cycles = n + 1;
+            return Ok(res);
+        }
+    }
+    Err(format!("{} of {} ops incomplete after {max_cycles} cycles", ops.len() - done, ops.len()))
+}
+
+/// Checks a completed op's data: reads return what the shadow says; program/erase status passes.
+fn check_completion(b: &BenchOp, shadow: &mut HashMap<u32, Vec<u8>>, got: Vec<u8>, page: usize, stride: u32) -> Result<(), String> {
+    let rows: Vec<u32> = (0..b.op.planes as u32).map(|p| b.row + p * stride).collect();
+    match b.op.kind {
+        NandOpKind::Read => {
+            let want: Vec<u8> = rows.iter().flat_map(|r| shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page])).collect();
+            if got != want {
+                let at = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+                return Err(format!("read data differs at byte {at} ({} bytes read, {} expected)", got.len(), want.len()));
+            }
+        }
+        NandOpKind::Program | NandOpKind::Erase => {
+            if got.first() != Some(&0xE0) {
+                return Err(format!("status read returned {:02X?}, want E0h (ready, pass)", got.first()));
+            }
+            for r in rows {
+                if b.op.kind == NandOpKind::Program {
+                    shadow.insert(r, (0..page).map(|k| page_byte(b.op.way, r, k)).collect());
+                } else {
+                    shadow.retain(|k, _| k / stride != r / stride);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parameters of a randomized op mix.
+#[derive(Clone, Copy, Debug)]
+pub struct MixParams {
+    pub ops: usize,
+    pub page_bytes: u32,
+    /// Array times in cycles: read, program, erase ranges.
+    pub t_read: (u64, u64),
+    pub t_prog: (u64, u64),
+    pub t_erase: (u64, u64),
+    /// Mean gap between issues, cycles.
+    pub mean_gap: u64,
+}
+
+/// A random mix of reads, programs and erases over 4 ways, 1-2 planes, from `seed`. Programs go
+/// to fresh pages (a superblock of two blocks per way, pages in order), erases reset a
+/// superblock. Issue times keep at most 3 ops waiting per way (the HDL way queue holds 4):
+/// op k of a way issues no earlier than the model's completion of that way's op k-4.
+pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::config::OnfiConfig, stride: u32) -> Vec<BenchOp> {
+    let mut rng = SeedTree::new(seed).stream("nand_channel_mix", 0);
+    let mut seq = ChannelSequencer::new(onfi, WAYS as u8, 1);
+    let mut done = Vec::new();
+    let mut per_way: Vec<Vec<u64>> = vec![Vec::new(); WAYS];
+    let mut next_page = vec![[0u32; 4]; WAYS];
+    let mut out = Vec::with_capacity(p.ops);
+    let mut now = SimTime::ZERO;
+    let cyc = |c: u64| t.to_time(c);
+    for id in 0..p.ops as u64 {
+        let way = rng.gen_range(0..WAYS) as u8;
+        let mut planes: u8 = rng.gen_range(1..=2);
+        let sb = rng.gen_range(0..4usize);
+        let base_block = 2 * sb as u32;
+        let roll = rng.gen_range(0..100);
+        let np = &mut next_page[way as usize][sb];
+        let (kind, page, array) = if roll < 10 {
+            *np = 0;
+            planes = 2;
+            (NandOpKind::Erase, 0, rng.gen_range(p.t_erase.0..=p.t_erase.1))
+        } else if roll < 45 && *np < stride {
+            *np += 1;
+            (NandOpKind::Program, *np - 1, rng.gen_range(p.t_prog.0..=p.t_prog.1))
+        } else {
+            (NandOpKind::Read, rng.gen_range(0..(*np).max(1) + 1), rng.gen_range(p.t_read.0..=p.t_read.1))
+        };
+        let bus_bytes = if kind == NandOpKind::Erase { 0 } else { p.page_bytes * planes as u32 };
+        let op = SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: cyc(array) };
+        let mut issue = now + cyc(rng.gen_range(0..=2 * p.mean_gap));
+        let hist = &per_way[way as usize];
+        if hist.len() >= 4 {
+            let wait_for = hist[hist.len() - 4];
+            loop {
+                if let Some(c) = done.iter().find(|c: &&ssdlab_model::nand::sequencer::SeqCompletion| c.id == wait_for) {
+                    issue = issue.max(c.completed);
+                    break;
+                }
+                let e = seq.next_event_time().expect("an outstanding op has a next event");
+                seq.advance(e, &mut done);
+                issue = issue.max(e);
+            }
+        }
+        now = issue;
+        seq.advance(now, &mut done);
+        seq.enqueue(now, op);
+        per_way[way as usize].push(id);
+        out.push(BenchOp { issue: now, op, row: base_block * stride + page });
+    }
+    out
+}
+
+/// Compares a bench result with the model's completions and trace; returns the worst relative
+/// completion-time difference (0.0 when exact), or the first mismatch.
+pub fn compare_with_model(
+    res: &BenchResult,
+    model_done: &[ssdlab_model::nand::sequencer::SeqCompletion],
+    model_trace: &[BusEvent],
+    t: &SeqTiming,
+) -> Result<f64, String> {
+    if let Some(i) = res.trace.iter().zip(model_trace).position(|(a, b)| a != b) {
+        return Err(format!("bus trace differs at event {i}: hdl {:?}, model {:?}", res.trace[i], model_trace[i]));
+    }
+    if res.trace.len() != model_trace.len() {
+        return Err(format!("bus trace lengths differ: hdl {}, model {}", res.trace.len(), model_trace.len()));
+    }
+    let hdl_order: Vec<u64> = res.completions.iter().map(|c| c.0).collect();
+    let model_order: Vec<u64> = model_done.iter().map(|c| c.id).collect();
+    if hdl_order != model_order {
+        return Err(format!("completion order differs: hdl {hdl_order:?}, model {model_order:?}"));
+    }
+    let mut worst: f64 = 0.0;
+    for ((_, hc), m) in res.completions.iter().zip(model_done) {
+        let mc = t.to_cycles_ceil(m.completed);
+        let span = mc.saturating_sub(t.to_cycles_ceil(m.issued)).max(1);
+        worst = worst.max((*hc as f64 - mc as f64).abs() / span as f64);
+    }
+    Ok(worst)
+}

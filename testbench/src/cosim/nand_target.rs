@@ -1,0 +1,333 @@
+//! NAND target (one chip enable, one LUN) for the sequencer test bench, in plain Rust like
+//! rust-hdl-sim's SDRAM chip model: decodes the bus cycles the sequencer drives at its PHY
+//! boundary (command/address latches, data beats), enforces the ONFI 4.1 timing the sequencer
+//! must respect (tWC between latches, tADL, tWHR, tCCS, tRR, no command while busy), holds page
+//! data, and drives R/B# with the array time the bench gives each operation (tR/tPROG/tBERS from
+//! the same config the model uses). Any illegal sequence or timing is recorded as a violation;
+//! the bench fails the test on the first one.
+//!
+//! Row address layout (bench convention): `row = block * plane_stride + page`, the plane is the
+//! lowest block bit (`(row / plane_stride) % 4`).
+
+use ssdlab_model::nand::sequencer::{opcode::*, SeqTiming};
+use std::collections::{HashMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Next latch must be a command.
+    Command,
+    /// Collecting `left` address bytes after command `cmd`.
+    Address { cmd: u8, left: u32 },
+    /// Address of `cmd` complete: waiting for its confirm command (or data in for 80h).
+    Confirm { cmd: u8 },
+}
+
+/// One target (way).
+#[derive(Debug)]
+pub struct NandTarget {
+    t: SeqTiming,
+    plane_stride: u32,
+    way: u8,
+    expect: Expect,
+    addr: Vec<u8>,
+    last_latch: Option<u64>,
+    /// Cycle the last latch ended (WE# high).
+    last_latch_end: u64,
+    busy_until: u64,
+    /// Array cycles of the coming busy periods, in op order (given by the bench).
+    array_cycles: VecDeque<u64>,
+    /// Rows addressed since the last confirm (multi-plane).
+    planes_addressed: Vec<u32>,
+    /// Page registers by plane: data read from the array or loaded by data in.
+    page_reg: HashMap<u8, Vec<u8>>,
+    /// Row whose register data out reads, and the column (byte) pointer.
+    out_row: Option<u32>,
+    out_col: usize,
+    /// Earliest cycle data out may start (tRR, tWHR, tCCS).
+    out_ok_from: u64,
+    status_mode: bool,
+    in_row: Option<u32>,
+    in_ok_from: u64,
+    /// The flash array: row -> page bytes.
+    pages: HashMap<u32, Vec<u8>>,
+    page_bytes: usize,
+    pub violations: Vec<String>,
+}
+
+impl NandTarget {
+    pub fn new(t: SeqTiming, plane_stride: u32, way: u8, page_bytes: usize) -> Self {
+        NandTarget {
+            t,
+            plane_stride,
+            way,
+            expect: Expect::Command,
+            addr: Vec::new(),
+            last_latch: None,
+            last_latch_end: 0,
+            busy_until: 0,
+            array_cycles: VecDeque::new(),
+            planes_addressed: Vec::new(),
+            page_reg: HashMap::new(),
+            out_row: None,
+            out_col: 0,
+            out_ok_from: u64::MAX,
+            status_mode: false,
+            in_row: None,
+            in_ok_from: u64::MAX,
+            pages: HashMap::new(),
+            page_bytes,
+            violations: Vec::new(),
+        }
+    }
+    /// The array time of the next operation that goes busy.
+    pub fn push_array_cycles(&mut self, c: u64) {
+        self.array_cycles.push_back(c);
+    }
+    /// R/B# at cycle `n`: true = ready.
+    pub fn ready(&self, n: u64) -> bool {
+        n >= self.busy_until
+    }
+    fn violation(&mut self, n: u64, what: String) {
+        if self.violations.len() < 16 {
+            self.violations.push(format!("way {} cycle {n}: {what}", self.way));
+        }
+    }
+    fn plane_of(&self, row: u32) -> u8 {
+        ((row / self.plane_stride) % 4) as u8
+    }
+    fn row_of_addr(&self, full: bool) -> u32 {
+        let row_bytes = if full { &self.addr[2..] } else { &self.addr[..] };
+        row_bytes.iter().enumerate().fold(0u32, |r, (i, b)| r | (*b as u32) << (8 * i))
+    }
+    fn check_latch(&mut self, n: u64) {
+        if let Some(l) = self.last_latch {
+            if n < l + self.t.latch as u64 {
+                self.violation(n, format!("latch {} cycles after the previous one (tWC = {})", n - l, self.t.latch));
+            }
+        }
+        self.last_latch = Some(n);
+        self.last_latch_end = n + self.t.latch as u64;
+    }
+    fn go_busy(&mut self, n: u64) {
+        let Some(a) = self.array_cycles.pop_front() else {
+            self.violation(n, "operation confirmed but the bench gave no array time".into());
+            return;
+        };
+        // R/B# falls within tWB of WE# high and rises after the array time.
+        self.busy_until = n + self.t.latch as u64 + self.t.t_wb as u64 + a;
+    }
+
+    /// A command latch at cycle `n`.
+    pub fn command(&mut self, n: u64, cmd: u8) {
+        self.check_latch(n);
+        if !self.ready(n) {
+            self.violation(n, format!("command {cmd:02X}h while busy (until {})", self.busy_until));
+        }
+        self.status_mode = false;
+        match (self.expect, cmd) {
+            (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => {
+                self.addr.clear();
+                self.expect = Expect::Address { cmd, left: self.t.addr_cycles };
+            }
+            (Expect::Command, ERASE_1) => {
+                self.addr.clear();
+                self.expect = Expect::Address { cmd, left: self.t.row_cycles };
+            }
+            (Expect::Command, READ_STATUS) => {
+                self.status_mode = true;
+                self.out_ok_from = n + self.t.latch as u64 + self.t.t_whr as u64;
+            }
+            (Expect::Confirm { cmd: READ_1 }, READ_MULTIPLANE | READ_2) => {
+                let row = self.row_of_addr(true);
+                self.planes_addressed.push(row);
+                if cmd == READ_2 {
+                    for r in std::mem::take(&mut self.planes_addressed) {
+                        let data = self.pages.get(&r).cloned().unwrap_or_else(|| vec![0xFF; self.page_bytes]);
+                        let p = self.plane_of(r);
+                        self.page_reg.insert(p, data);
+                    }
+                    self.out_row = Some(row);
+                    self.out_col = 0;
+                    self.go_busy(n);
+                    self.out_ok_from = self.busy_until + self.t.t_rr as u64;
+                }
+                self.expect = Expect::Command;
+            }
+            (Expect::Confirm { cmd: CHANGE_COL_1 }, CHANGE_COL_2) => {
+                self.out_row = Some(self.row_of_addr(true));
+                self.out_col = 0;
+                self.out_ok_from = n + self.t.latch as u64 + self.t.t_ccs as u64;
+                self.expect = Expect::Command;
+            }
+            (Expect::Confirm { cmd: PROGRAM_1 }, PROGRAM_MULTIPLANE | PROGRAM_2) => {
+                self.in_row = None;
+                if cmd == PROGRAM_2 {
+                    for r in std::mem::take(&mut self.planes_addressed) {
+                        let p = self.plane_of(r);
+                        let data = self.page_reg.remove(&p).unwrap_or_default();
+                        if data.len() != self.page_bytes {
+                            self.violation(n, format!("program of row {r:#x} with {} bytes, page is {}", data.len(), self.page_bytes));
+                        }
+                        if self.pages.contains_key(&r) {
+                            self.violation(n, format!("row {r:#x} programmed twice without erase"));
+                        }
+                        self.pages.insert(r, data);
+                    }
+                    self.go_busy(n);
+                }
+                self.expect = Expect::Command;
+            }
+            (Expect::Confirm { cmd: ERASE_1 }, ERASE_MULTIPLANE | ERASE_2) => {
+                let row = self.row_of_addr(false);
+                self.planes_addressed.push(row);
+                if cmd == ERASE_2 {
+                    for r in std::mem::take(&mut self.planes_addressed) {
+                        let block = r / self.plane_stride;
+                        self.pages.retain(|k, _| k / self.plane_stride != block);
+                    }
+                    self.go_busy(n);
+                }
+                self.expect = Expect::Command;
+            }
+            (e, c) => {
+                self.violation(n, format!("command {c:02X}h not legal here (expecting {e:?})"));
+                self.expect = Expect::Command;
+            }
+        }
+    }
+
+    /// An address latch at cycle `n`.
+    pub fn address(&mut self, n: u64, byte: u8) {
+        self.check_latch(n);
+        if !self.ready(n) {
+            self.violation(n, "address while busy".into());
+        }
+        match self.expect {
+            Expect::Address { cmd, left } => {
+                self.addr.push(byte);
+                if left == 1 {
+                    self.expect = Expect::Confirm { cmd };
+                    if cmd == PROGRAM_1 {
+                        let row = self.row_of_addr(true);
+                        self.planes_addressed.push(row);
+                        self.in_row = Some(row);
+                        self.page_reg.insert(self.plane_of(row), Vec::with_capacity(self.page_bytes));
+                        self.in_ok_from = n + self.t.latch as u64 + self.t.t_adl as u64;
+                    }
+                } else {
+                    self.expect = Expect::Address { cmd, left: left - 1 };
+                }
+            }
+            e => self.violation(n, format!("address latch not legal here (expecting {e:?})")),
+        }
+    }
+
+    /// A data-in beat at cycle `n` carrying `bytes`.
+    pub fn data_in(&mut self, n: u64, bytes: &[u8]) {
+        let Some(row) = self.in_row else {
+            self.violation(n, "data in outside a program".into());
+            return;
+        };
+        if n < self.in_ok_from {
+            self.violation(n, format!("data in {} cycles early (tADL = {})", self.in_ok_from - n, self.t.t_adl));
+            self.in_ok_from = 0;
+        }
+        let p = self.plane_of(row);
+        let reg = self.page_reg.entry(p).or_default();
+        reg.extend_from_slice(bytes);
+    }
+
+    /// A data-out beat at cycle `n`: the bytes the target puts on DQ.
+    pub fn data_out(&mut self, n: u64, nbytes: usize) -> Vec<u8> {
+        if n < self.out_ok_from {
+            self.violation(n, format!("data out {} cycles early (tRR/tWHR/tCCS)", self.out_ok_from - n));
+            self.out_ok_from = 0;
+        }
+        if !self.ready(n) {
+            self.violation(n, "data out while busy".into());
+        }
+        if self.status_mode {
+            // SR[6] RDY, SR[5] ARDY, SR[0] FAIL = 0.
+            let mut v = vec![0u8; nbytes];
+            v[0] = 0xE0;
+            return v;
+        }
+        let Some(row) = self.out_row else {
+            self.violation(n, "data out with no page selected".into());
+            return vec![0; nbytes];
+        };
+        let p = self.plane_of(row);
+        let reg = self.page_reg.get(&p).cloned().unwrap_or_default();
+        let out: Vec<u8> = (0..nbytes).map(|k| reg.get(self.out_col + k).copied().unwrap_or(0)).collect();
+        if self.out_col + nbytes > reg.len() {
+            self.violation(n, format!("data out past the page register ({} bytes)", reg.len()));
+        }
+        self.out_col += nbytes;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssdlab_model::DriveConfig;
+
+    fn target() -> NandTarget {
+        // 200 MHz: tWC 5 cycles, tADL 30, tWB 20, tWHR 16, tCCS 60, tRR 4.
+        NandTarget::new(SeqTiming::new(&DriveConfig::default_drive().onfi), 2048, 0, 8)
+    }
+
+    fn read_cmd(t: &mut NandTarget, start: u64, spacing: u64) -> u64 {
+        let mut n = start;
+        t.command(n, READ_1);
+        for _ in 0..5 {
+            n += spacing;
+            t.address(n, 0);
+        }
+        n += spacing;
+        t.command(n, READ_2);
+        n
+    }
+
+    #[test]
+    fn legal_read_has_no_violation_and_goes_busy_for_twb_plus_tr() {
+        let mut t = target();
+        t.push_array_cycles(100);
+        let confirm = read_cmd(&mut t, 0, 5);
+        assert!(t.violations.is_empty(), "{:?}", t.violations);
+        // busy until WE# high (confirm + 5) + tWB 20 + tR 100
+        assert!(!t.ready(confirm + 5 + 20 + 99));
+        assert!(t.ready(confirm + 5 + 20 + 100));
+        // data out before tRR after ready is a violation, at tRR it is not
+        let ready = confirm + 125;
+        let _ = t.data_out(ready + 4, 4);
+        assert!(t.violations.is_empty(), "{:?}", t.violations);
+        assert_eq!(t.data_out(ready + 5, 4), vec![0xFF; 4], "an erased page reads FF");
+    }
+
+    #[test]
+    fn latches_closer_than_twc_are_rejected() {
+        let mut t = target();
+        t.push_array_cycles(100);
+        read_cmd(&mut t, 0, 4);
+        assert!(t.violations[0].contains("tWC"), "{:?}", t.violations);
+    }
+
+    #[test]
+    fn command_while_busy_and_early_data_are_rejected() {
+        let mut t = target();
+        t.push_array_cycles(100);
+        let c = read_cmd(&mut t, 0, 5);
+        let _ = t.data_out(c + 50, 4);
+        t.command(c + 60, READ_STATUS);
+        assert!(t.violations.iter().any(|v| v.contains("early")), "{:?}", t.violations);
+        assert!(t.violations.iter().any(|v| v.contains("while busy")), "{:?}", t.violations);
+    }
+
+    #[test]
+    fn illegal_sequence_is_rejected() {
+        let mut t = target();
+        t.command(0, READ_2);
+        assert!(t.violations[0].contains("30h not legal"), "{:?}", t.violations);
+    }
+}

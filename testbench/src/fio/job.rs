@@ -1,0 +1,282 @@
+//! fio job semantics: the options ssdlab models, their defaults, and the options it accepts but
+//! ignores because they cannot change what the modelled device does.
+//!
+//! Source: fio HOWTO (fio 3.x), sections "Job file format" and "Job file parameters". Options in
+//! `[global]` apply to every job section that follows them; a job section may override them.
+
+use super::ini::{parse_sections, IniOption};
+use super::value::{parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit};
+use crate::error::InputError;
+use ssdlab_model::SimTime;
+
+/// fio's `rw=` patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RwMode {
+    Read,
+    Write,
+    RandRead,
+    RandWrite,
+    /// Sequential mixed reads and writes (`rw=rw` / `readwrite`).
+    SeqMixed,
+    RandMixed,
+}
+
+impl RwMode {
+    pub fn is_random(self) -> bool {
+        matches!(self, RwMode::RandRead | RwMode::RandWrite | RwMode::RandMixed)
+    }
+    /// Percent of IOs that are reads, given `rwmixread`.
+    pub fn read_pct(self, rwmixread: u32) -> u32 {
+        match self {
+            RwMode::Read | RwMode::RandRead => 100,
+            RwMode::Write | RwMode::RandWrite => 0,
+            RwMode::SeqMixed | RwMode::RandMixed => rwmixread,
+        }
+    }
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            RwMode::Read => "read",
+            RwMode::Write => "write",
+            RwMode::RandRead => "randread",
+            RwMode::RandWrite => "randwrite",
+            RwMode::SeqMixed => "rw",
+            RwMode::RandMixed => "randrw",
+        }
+    }
+}
+
+/// One job section with `[global]` defaults applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobSpec {
+    pub name: String,
+    /// Line of the section header (for errors found when the device is known).
+    pub line: usize,
+    pub rw: RwMode,
+    pub bs_read: u64,
+    pub bs_write: u64,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    /// Region size per job; `None` = from `offset` to the end of the device.
+    pub size: Option<SizeSpec>,
+    pub offset: SizeSpec,
+    /// Bytes to transfer (`io_size`), when different from the region size.
+    pub io_size: Option<u64>,
+    pub runtime: Option<SimTime>,
+    pub time_based: bool,
+    pub ramp_time: SimTime,
+    pub rwmixread: u32,
+    pub stonewall: bool,
+    pub thinktime: SimTime,
+    pub number_ios: Option<u64>,
+    pub randseed: Option<u64>,
+    pub norandommap: bool,
+    pub group_reporting: bool,
+    pub kb_base: u64,
+}
+
+impl JobSpec {
+    fn defaults(name: &str, line: usize) -> JobSpec {
+        JobSpec {
+            name: name.to_string(),
+            line,
+            rw: RwMode::Read,
+            bs_read: 4096,
+            bs_write: 4096,
+            iodepth: 1,
+            numjobs: 1,
+            size: None,
+            offset: SizeSpec::Bytes(0),
+            io_size: None,
+            runtime: None,
+            time_based: false,
+            ramp_time: SimTime::ZERO,
+            rwmixread: 50,
+            stonewall: false,
+            thinktime: SimTime::ZERO,
+            number_ios: None,
+            randseed: None,
+            norandommap: false,
+            group_reporting: false,
+            kb_base: 1024,
+        }
+    }
+}
+
+/// Options accepted and ignored: they select host-side machinery (engines, files, CPU placement,
+/// buffer contents, logging) that does not exist or has no effect in the device model.
+pub const IGNORED_OPTIONS: &[&str] = &[
+    "ioengine", "filename", "directory", "thread", "invalidate", "randrepeat", "gtod_reduce",
+    "clat_percentiles", "lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
+    "disable_slat", "disable_bw_measurement", "cpus_allowed", "cpus_allowed_policy", "cpumask",
+    "nice", "prio", "prioclass", "refill_buffers", "scramble_buffers", "zero_buffers",
+    "description", "hipri", "fixedbufs", "registerfiles", "sqthread_poll", "allow_file_create",
+    "fadvise_hint", "exitall", "end_fsync", "fsync_on_close", "create_on_open", "unlink",
+];
+
+/// Parses a whole job file into its jobs, in file order.
+pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError> {
+    let sections = parse_sections(text, file)?;
+    let mut global: Vec<IniOption> = Vec::new();
+    let mut jobs = Vec::new();
+    for s in &sections {
+        if s.name == "global" {
+            // Check global options now, so an error is reported even with no job after it.
+            let mut probe = JobSpec::defaults("global", s.line);
+            for o in &s.options {
+                apply(&mut probe, o).map_err(|r| InputError::at(file, o.line, r))?;
+            }
+            global.extend(s.options.iter().cloned());
+            continue;
+        }
+        let mut spec = JobSpec::defaults(&s.name, s.line);
+        for o in global.iter().chain(&s.options) {
+            apply(&mut spec, o).map_err(|r| InputError::at(file, o.line, r))?;
+        }
+        check_job(&spec).map_err(|r| InputError::at(file, s.line, format!("job `{}`: {r}", s.name)))?;
+        jobs.push(spec);
+    }
+    if jobs.is_empty() {
+        return Err(InputError::file(file, "no job sections (only [global] or nothing)"));
+    }
+    Ok(jobs)
+}
+
+fn check_job(j: &JobSpec) -> Result<(), String> {
+    if j.runtime.is_none() && j.time_based {
+        return Err("time_based needs a runtime".into());
+    }
+    Ok(())
+}
+
+fn need<'a>(o: &'a IniOption) -> Result<&'a str, String> {
+    o.value.as_deref().filter(|v| !v.is_empty()).ok_or_else(|| format!("option `{}` needs a value", o.key))
+}
+
+/// A flag option: bare `key` means true, `key=0/1` sets it.
+fn flag(o: &IniOption) -> Result<bool, String> {
+    match o.value.as_deref() {
+        None => Ok(true),
+        Some(v) => parse_bool(v).map_err(|e| format!("{}: {e}", o.key)),
+    }
+}
+
+fn block_size(v: &str, kb_base: u64) -> Result<u64, String> {
+    let b = parse_bytes(v, kb_base)?;
+    if b == 0 || b % 512 != 0 || b > 16 << 20 {
+        return Err(format!("block size {b} must be a multiple of 512 bytes, at most 16 MiB"));
+    }
+    Ok(b)
+}
+
+fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
+    let key = o.key.as_str();
+    let with = |r: Result<(), String>| r.map_err(|e| format!("{key}: {e}"));
+    match key {
+        "name" => j.name = need(o)?.to_string(),
+        "rw" | "readwrite" => {
+            let v = need(o)?;
+            j.rw = match v {
+                "read" => RwMode::Read,
+                "write" => RwMode::Write,
+                "randread" => RwMode::RandRead,
+                "randwrite" => RwMode::RandWrite,
+                "rw" | "readwrite" => RwMode::SeqMixed,
+                "randrw" => RwMode::RandMixed,
+                _ => return Err(format!("rw={v} is not supported (read, write, randread, randwrite, rw, randrw)")),
+            }
+        }
+        "bs" | "blocksize" => {
+            let v = need(o)?;
+            let mut parts = v.split(',').map(str::trim);
+            let r = parts.next().unwrap_or_default();
+            let w = parts.next().filter(|w| !w.is_empty());
+            if parts.next().is_some() {
+                return Err(format!("bs={v}: trim block sizes are not supported (use bs=READ,WRITE)"));
+            }
+            with((|| {
+                j.bs_read = block_size(r, j.kb_base)?;
+                j.bs_write = match w {
+                    Some(w) => block_size(w, j.kb_base)?,
+                    None => j.bs_read,
+                };
+                Ok(())
+            })())?;
+        }
+        "iodepth" => j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32,
+        "numjobs" => j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32,
+        "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
+        "offset" => j.offset = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset: {e}"))?,
+        "io_size" | "io_limit" => {
+            j.io_size = Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?);
+        }
+        "runtime" | "timeout" => {
+            let t = parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("runtime: {e}"))?;
+            j.runtime = (t > SimTime::ZERO).then_some(t);
+        }
+        "time_based" => j.time_based = flag(o)?,
+        "ramp_time" => j.ramp_time = parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("ramp_time: {e}"))?,
+        "rwmixread" => j.rwmixread = parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixread: {e}"))? as u32,
+        "rwmixwrite" => j.rwmixread = 100 - parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixwrite: {e}"))? as u32,
+        "direct" => {
+            if !flag(o)? {
+                return Err("direct=0 (buffered IO through a host page cache) is not modelled; ssdlab always behaves as direct=1".into());
+            }
+        }
+        "stonewall" | "wait_for_previous" => j.stonewall = flag(o)?,
+        "thinktime" => j.thinktime = parse_time(need(o)?, TimeUnit::Micros).map_err(|e| format!("thinktime: {e}"))?,
+        "number_ios" => j.number_ios = Some(parse_int(need(o)?, 1, u64::MAX).map_err(|e| format!("number_ios: {e}"))?),
+        "randseed" => j.randseed = Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("randseed: {e}"))?),
+        "norandommap" => j.norandommap = flag(o)?,
+        "group_reporting" => j.group_reporting = flag(o)?,
+        "kb_base" => {
+            j.kb_base = match need(o)? {
+                "1024" => 1024,
+                "1000" => 1000,
+                v => return Err(format!("kb_base={v}: must be 1024 or 1000")),
+            }
+        }
+        k if IGNORED_OPTIONS.contains(&k) => {}
+        k => return Err(format!("unsupported option `{k}` (see README \"Command line\" for the supported and ignored options)")),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "[global]\nioengine=libaio\ndirect=1\nbs=4k\nruntime=30\ntime_based\n\n\
+        [rr]\nrw=randread\niodepth=32\nnumjobs=4\nsize=20g\n\n[sw]\nstonewall\nrw=write\nbs=128k\n";
+
+    #[test]
+    fn global_defaults_and_overrides() {
+        let jobs = parse_job_file(FILE, "t.fio").unwrap();
+        assert_eq!(jobs.len(), 2);
+        let rr = &jobs[0];
+        assert_eq!((rr.rw, rr.bs_read, rr.iodepth, rr.numjobs), (RwMode::RandRead, 4096, 32, 4));
+        assert_eq!(rr.size, Some(SizeSpec::Bytes(20 << 30)));
+        assert_eq!(rr.runtime, Some(SimTime::from_secs(30)));
+        assert!(rr.time_based && !rr.stonewall);
+        let sw = &jobs[1];
+        assert_eq!((sw.rw, sw.bs_write, sw.iodepth, sw.line), (RwMode::Write, 131_072, 1, 14));
+        assert!(sw.stonewall && sw.time_based);
+    }
+
+    #[test]
+    fn unsupported_option_names_option_and_line() {
+        let e = parse_job_file("[a]\nrw=read\nverify=md5\n", "x.fio").unwrap_err();
+        assert!(e.to_string().starts_with("x.fio:3: unsupported option `verify`"), "{e}");
+        let e = parse_job_file("[a]\nrw=trimwrite\n", "x.fio").unwrap_err();
+        assert!(e.to_string().starts_with("x.fio:2: rw=trimwrite"), "{e}");
+        let e = parse_job_file("[global]\nbs=4k\n", "x.fio").unwrap_err();
+        assert_eq!(e.to_string(), "x.fio: no job sections (only [global] or nothing)");
+    }
+
+    #[test]
+    fn rwmix_and_thinktime_units() {
+        let j = &parse_job_file("[a]\nrw=randrw\nrwmixwrite=30\nthinktime=250\n", "x").unwrap()[0];
+        assert_eq!(j.rwmixread, 70);
+        assert_eq!(j.rw.read_pct(j.rwmixread), 70);
+        assert_eq!(j.thinktime, SimTime::from_us(250));
+    }
+}

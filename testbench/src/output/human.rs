@@ -1,0 +1,149 @@
+//! fio-like human-readable summary (layout of fio 3.x "normal" output): per job an IOPS/BW line,
+//! clat/lat min/max/avg/stdev, a clat percentile table, then "Run status group" totals, plus
+//! ssdlab's device figures (write amplification, NAND ops, SLC, energy, power).
+
+use crate::workload::stats::{DirStats, FIO_PERCENTILES};
+use crate::workload::{GroupResult, JobResult};
+use std::fmt::Write;
+
+/// 3-significant-figure number with k/M/G suffix (fio's `num2str` style): 428000 -> "428k".
+pub fn si(v: f64) -> String {
+    let (v, s) = if v >= 1e9 {
+        (v / 1e9, "G")
+    } else if v >= 1e6 {
+        (v / 1e6, "M")
+    } else if v >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    if v >= 100.0 {
+        format!("{v:.0}{s}")
+    } else if v >= 10.0 {
+        format!("{v:.1}{s}")
+    } else {
+        format!("{v:.2}{s}")
+    }
+}
+
+fn bytes_iec(b: f64) -> String {
+    const U: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b;
+    let mut i = 0;
+    while v >= 1024.0 && i < U.len() - 1 {
+        v /= 1024.0;
+        i += 1;
+    }
+    format!("{v:.1}{}", U[i])
+}
+
+fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
+    if d.ios == 0 {
+        return;
+    }
+    let bw = d.bw_bytes(j.runtime);
+    let _ = writeln!(
+        out,
+        "  {label}: IOPS={}, BW={}/s ({}B/s)({}/{}msec)",
+        si(d.iops(j.runtime)),
+        bytes_iec(bw),
+        si(bw),
+        bytes_iec(d.bytes as f64),
+        j.runtime.as_ps() / 1_000_000_000
+    );
+    let l = &d.lat;
+    let us = |ns: f64| ns / 1000.0;
+    let _ = writeln!(
+        out,
+        "    clat (usec): min={:.0}, max={:.0}, avg={:.2}, stdev={:.2}",
+        us(l.min_ns() as f64),
+        us(l.max_ns() as f64),
+        us(l.mean_ns()),
+        us(l.stddev_ns())
+    );
+    let _ = writeln!(
+        out,
+        "     lat (usec): min={:.0}, max={:.0}, avg={:.2}, stdev={:.2}",
+        us(l.min_ns() as f64),
+        us(l.max_ns() as f64),
+        us(l.mean_ns()),
+        us(l.stddev_ns())
+    );
+    let _ = writeln!(out, "    clat percentiles (usec):");
+    for row in FIO_PERCENTILES.chunks(4) {
+        let cells: Vec<String> =
+            row.iter().map(|p| format!("{:>6.2}th=[{:>6}]", p, (l.percentile_ns(*p) + 500) / 1000)).collect();
+        let _ = writeln!(out, "     | {},", cells.join(", "));
+    }
+}
+
+/// The whole summary of one job-file run.
+pub fn summary(groups: &[GroupResult]) -> String {
+    let mut out = String::new();
+    for g in groups {
+        for j in &g.jobs {
+            let s = &j.spec;
+            let clone = match j.clone {
+                Some(c) if s.numjobs > 1 => format!(", clone={c}"),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "{}: (groupid={}, jobs={}): err= 0: rw={}, bs=(R) {}-(W) {}, iodepth={}{clone}",
+                j.name,
+                g.groupid,
+                if j.clone.is_some() { 1 } else { s.numjobs },
+                s.rw.fio_name(),
+                bytes_iec(s.bs_read as f64),
+                bytes_iec(s.bs_write as f64),
+                s.iodepth
+            );
+            dir_block(&mut out, "read", &j.read, j);
+            dir_block(&mut out, "write", &j.write, j);
+        }
+        group_footer(&mut out, g);
+    }
+    out
+}
+
+fn group_footer(out: &mut String, g: &GroupResult) {
+    let (r, w) = g.totals();
+    let win = g.window();
+    let _ = writeln!(out, "\nRun status group {} (all jobs):", g.groupid);
+    for (label, d) in [("READ", &r), ("WRITE", &w)] {
+        if d.ios > 0 {
+            let _ = writeln!(
+                out,
+                "   {label}: bw={}/s ({}B/s), io={}, run={}msec",
+                bytes_iec(d.bw_bytes(win)),
+                si(d.bw_bytes(win)),
+                bytes_iec(d.bytes as f64),
+                win.as_ps() / 1_000_000_000
+            );
+        }
+    }
+    let e = &g.extras;
+    let wa = e.write_amplification().map_or("-".to_string(), |v| format!("{v:.2}"));
+    let ops: Vec<String> = e.nand_ops.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{k}={}", si(*n as f64))).collect();
+    let _ = writeln!(out, "  ssdlab: write amplification={wa}, SLC used={}", bytes_iec(e.slc_used_bytes as f64));
+    if !ops.is_empty() {
+        let _ = writeln!(out, "  ssdlab: NAND ops: {}", ops.join(", "));
+    }
+    if let Some(p) = g.avg_power_w() {
+        let mbps = (r.bytes + w.bytes) as f64 / win.as_secs_f64() / 1e6;
+        let _ = writeln!(out, "  ssdlab: energy={:.3} J, avg power={p:.2} W, {:.0} MB/s per W", e.energy_j, mbps / p.max(1e-12));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn si_three_figures() {
+        assert_eq!(si(428_000.0), "428k");
+        assert_eq!(si(11_000.0), "11.0k");
+        assert_eq!(si(3_222_000_000.0), "3.22G");
+        assert_eq!(si(999.0), "999");
+    }
+}

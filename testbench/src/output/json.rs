@@ -1,0 +1,166 @@
+//! `--output-format=json`: fio 3.x's JSON shape, so fio post-processing tools read it.
+//!
+//! Per job `read`/`write`/`trim` objects carry io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops,
+//! runtime (ms), total_ios, slat_ns/clat_ns/lat_ns {min,max,mean,stddev,N} and
+//! clat_ns.percentile {"50.000000": ns, ...}, plus bw/iops min/max/mean over time samples. ssdlab
+//! submits straight to the device, so slat is 0 and lat = clat. The device's figures live under
+//! the top-level key `ssdlab`, which fio tools ignore.
+
+use crate::workload::stats::{DirStats, FIO_PERCENTILES};
+use crate::workload::{GroupResult, JobResult};
+use serde_json::{json, Map, Value};
+use ssdlab_model::SimTime;
+
+fn lat_obj(d: &DirStats, percentiles: bool) -> Value {
+    let l = &d.lat;
+    let mut o = json!({
+        "min": l.min_ns(), "max": l.max_ns(), "mean": l.mean_ns(), "stddev": l.stddev_ns(), "N": l.count(),
+    });
+    if percentiles && l.count() > 0 {
+        let p: Map<String, Value> =
+            FIO_PERCENTILES.iter().map(|p| (format!("{p:.6}"), json!(l.percentile_ns(*p)))).collect();
+        o["percentile"] = Value::Object(p);
+    }
+    o
+}
+
+/// Per-bin KiB/s and IO/s samples (fio samples every 500 ms; ours use the series bin).
+fn samples(d: &DirStats, bs: u64) -> (Vec<f64>, Vec<f64>) {
+    let secs = d.series.bin.as_secs_f64();
+    let bw: Vec<f64> = d.series.bytes.iter().map(|b| *b as f64 / 1024.0 / secs).collect();
+    let iops = d.series.bytes.iter().map(|b| *b as f64 / bs.max(1) as f64 / secs).collect();
+    (bw, iops)
+}
+
+fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0, 0.0, 0.0);
+    }
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    let max = v.iter().cloned().fold(0.0, f64::max);
+    (min, max, mean, var.sqrt())
+}
+
+fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64) -> Value {
+    let zero = DirStats::default();
+    let (bws, iopss) = samples(d, bs);
+    let (bmin, bmax, bmean, bdev) = stat(&bws);
+    let (imin, imax, imean, idev) = stat(&iopss);
+    json!({
+        "io_bytes": d.bytes,
+        "io_kbytes": d.bytes / 1024,
+        "bw_bytes": d.bw_bytes(runtime).round() as u64,
+        "bw": (d.bw_bytes(runtime) / 1024.0).round() as u64,
+        "iops": d.iops(runtime),
+        "runtime": runtime.as_ps() / 1_000_000_000,
+        "total_ios": d.ios,
+        "short_ios": 0,
+        "drop_ios": 0,
+        "slat_ns": lat_obj(&zero, false),
+        "clat_ns": lat_obj(d, true),
+        "lat_ns": lat_obj(d, false),
+        "bw_min": bmin.round() as u64, "bw_max": bmax.round() as u64, "bw_agg": 100.0,
+        "bw_mean": bmean, "bw_dev": bdev, "bw_samples": bws.len(),
+        "iops_min": imin.round() as u64, "iops_max": imax.round() as u64,
+        "iops_mean": imean, "iops_stddev": idev, "iops_samples": iopss.len(),
+    })
+}
+
+fn job_obj(j: &JobResult) -> Value {
+    let s = &j.spec;
+    let opts = json!({
+        "rw": s.rw.fio_name(), "bs": format!("{},{}", s.bs_read, s.bs_write),
+        "iodepth": s.iodepth.to_string(), "numjobs": s.numjobs.to_string(),
+        "rwmixread": s.rwmixread.to_string(),
+    });
+    let ms = j.runtime.as_ps() / 1_000_000_000;
+    json!({
+        "jobname": j.name,
+        "groupid": j.groupid,
+        "error": 0,
+        "eta": 0,
+        "elapsed": ms.div_ceil(1000),
+        "job options": opts,
+        "read": dir_obj(&j.read, j.runtime, s.bs_read),
+        "write": dir_obj(&j.write, j.runtime, s.bs_write),
+        "trim": dir_obj(&DirStats::default(), j.runtime, 4096),
+        "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), false) },
+        "job_runtime": ms,
+        "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
+    })
+}
+
+/// ssdlab's device figures of one group.
+pub fn group_extras(g: &GroupResult) -> Value {
+    let e = &g.extras;
+    let (r, w) = g.totals();
+    let secs = g.window().as_secs_f64();
+    let power = g.avg_power_w();
+    let mbps = if secs > 0.0 { (r.bytes + w.bytes) as f64 / secs / 1e6 } else { 0.0 };
+    json!({
+        "groupid": g.groupid,
+        "window_s": secs,
+        "host_bytes_read": r.bytes,
+        "host_bytes_written": w.bytes,
+        "write_amplification": e.write_amplification(),
+        "nand_ops": e.nand_ops,
+        "slc_used_bytes": e.slc_used_bytes,
+        "energy_j": e.energy_j,
+        "energy_by_source_j": e.energy_by_source_j,
+        "avg_power_w": power,
+        "mbps_per_w": power.filter(|p| *p > 0.0).map(|p| mbps / p),
+    })
+}
+
+/// The fio-shaped document of one job-file run; `meta` goes under `ssdlab` beside the groups.
+pub fn document(groups: &[GroupResult], meta: Value) -> Value {
+    let jobs: Vec<Value> = groups.iter().flat_map(|g| g.jobs.iter().map(job_obj)).collect();
+    let mut ssd = meta;
+    ssd["groups"] = Value::Array(groups.iter().map(group_extras).collect());
+    json!({
+        "fio version": concat!("ssdlab-", env!("CARGO_PKG_VERSION")),
+        "timestamp": 0,
+        "timestamp_ms": 0,
+        "time": "simulated",
+        "global options": {},
+        "jobs": jobs,
+        "ssdlab": ssd,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fio::parse_job_file;
+    use crate::workload::runner::{run_jobs, Quiet};
+    use crate::workload::testdev::FixedLatencyDevice;
+    use ssdlab_model::SeedTree;
+
+    #[test]
+    fn fio_shape_with_hand_figures() {
+        // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms, 40 000 IOPS,
+        // 409 600 B / 2.5 ms = 163 840 000 B/s = 160 000 KiB/s.
+        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\n", "t").unwrap();
+        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let doc = document(&g, json!({"seed": 1}));
+        let r = &doc["jobs"][0]["read"];
+        assert_eq!(doc["jobs"][0]["jobname"], "j");
+        assert_eq!(r["io_bytes"], 409_600);
+        assert_eq!(r["total_ios"], 100);
+        assert_eq!(r["bw"], 160_000);
+        assert_eq!(r["bw_bytes"], 163_840_000u64);
+        assert_eq!(r["iops"], 40_000.0);
+        assert_eq!(r["runtime"], 2); // ms, truncated like fio
+        assert_eq!(r["clat_ns"]["percentile"]["50.000000"], 100_000);
+        assert_eq!(r["clat_ns"]["percentile"]["99.990000"], 100_000);
+        assert_eq!(r["lat_ns"]["mean"], 100_000.0);
+        assert_eq!(r["slat_ns"]["max"], 0);
+        assert_eq!(doc["jobs"][0]["write"]["total_ios"], 0);
+        assert_eq!(doc["ssdlab"]["seed"], 1);
+        assert!(doc["ssdlab"]["groups"][0]["write_amplification"].is_null());
+    }
+}

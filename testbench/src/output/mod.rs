@@ -1,0 +1,4 @@
+//! Result formatting: fio-like text ([`human`]) and fio-shaped JSON ([`json`]).
+
+pub mod human;
+pub mod json;

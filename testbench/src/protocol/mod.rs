@@ -1,0 +1,171 @@
+//! Test protocols as data: TOML files of ordered steps (see [`schema`] for the format), loaded
+//! and checked in full before anything runs ([`load`]), executed on a device ([`run`]) and
+//! reported beside published figures ([`report`]). Built-ins (`ssdfans`, `anandtech-burst`,
+//! `anandtech-sustained`) are embedded from `testbench/protocols/`.
+
+pub mod report;
+pub mod run;
+pub mod schema;
+
+use crate::error::InputError;
+use crate::fio::value::{parse_bytes, parse_size, parse_time, TimeUnit};
+use crate::fio::{parse_job_file, JobSpec, SizeSpec};
+use schema::{Mode, Pattern, ProtocolDef, ReportDef, StepDef};
+use ssdlab_model::SimTime;
+use std::path::Path;
+
+/// Built-in protocols: (name, file, text).
+pub const BUILTINS: &[(&str, &str, &str)] = &[
+    ("ssdfans", "protocols/ssdfans.toml", include_str!("../../protocols/ssdfans.toml")),
+    ("anandtech-burst", "protocols/anandtech-burst.toml", include_str!("../../protocols/anandtech-burst.toml")),
+    (
+        "anandtech-sustained",
+        "protocols/anandtech-sustained.toml",
+        include_str!("../../protocols/anandtech-sustained.toml"),
+    ),
+];
+
+#[derive(Clone, Debug)]
+pub struct Protocol {
+    pub name: String,
+    pub description: String,
+    pub source: Option<String>,
+    pub file: String,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Step {
+    Precondition {
+        label: String,
+        mode: Mode,
+        pattern: Pattern,
+        bs: u64,
+        passes: u32,
+        offset: SizeSpec,
+        size: Option<SizeSpec>,
+        iodepth: u32,
+        numjobs: u32,
+    },
+    Fio { id: Option<String>, label: String, jobs: Vec<JobSpec>, report: Option<ReportDef> },
+    Idle { label: String, duration: SimTime },
+    Burst { id: Option<String>, label: String, jobs: Vec<JobSpec>, bursts: u32, duty_pct: u32, report: Option<ReportDef> },
+    Score { id: Option<String>, label: String, of: Vec<String>, published: Option<f64>, source: Option<String>, note: Option<String> },
+}
+
+/// A built-in protocol by name, or a protocol file by path.
+pub fn resolve(name_or_path: &str) -> Result<Protocol, InputError> {
+    if let Some((_, file, text)) = BUILTINS.iter().find(|(n, ..)| *n == name_or_path) {
+        return load(text, file, None);
+    }
+    if !Path::new(name_or_path).exists() {
+        let names: Vec<&str> = BUILTINS.iter().map(|b| b.0).collect();
+        return Err(InputError::file(
+            name_or_path,
+            format!("no such protocol file, and not a built-in protocol ({})", names.join(", ")),
+        ));
+    }
+    let text = std::fs::read_to_string(name_or_path).map_err(|e| InputError::io(name_or_path, &e))?;
+    load(&text, name_or_path, Path::new(name_or_path).parent())
+}
+
+/// Line (1-based) of the `n`-th `[[step]]` header, if the file uses that layout.
+fn step_line(text: &str, n: usize) -> Option<usize> {
+    text.lines().enumerate().filter(|(_, l)| l.trim() == "[[step]]").nth(n).map(|(i, _)| i + 1)
+}
+
+/// Parses an inline job so that its errors carry the protocol file's own line numbers.
+fn inline_jobs(text: &str, file: &str, step: usize, job: &str) -> Result<Vec<JobSpec>, InputError> {
+    let start = step_line(text, step).and_then(|s| {
+        text.lines().enumerate().skip(s).find(|(_, l)| {
+            let t = l.trim_start();
+            t.starts_with("job") && t.contains("\"\"\"")
+        })
+    });
+    let pad = match start {
+        Some((i, l)) if l.trim_end().ends_with("\"\"\"") => i + 1,
+        Some((i, _)) => i,
+        None => 0,
+    };
+    parse_job_file(&format!("{}{job}", "\n".repeat(pad)), file)
+}
+
+/// Parses and checks a whole protocol; `dir` resolves `file =` paths of fio steps.
+pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, InputError> {
+    let def: ProtocolDef = toml::from_str(text).map_err(|e| InputError::toml(file, text, &e))?;
+    if def.steps.is_empty() {
+        return Err(InputError::file(file, "a protocol needs at least one [[step]]"));
+    }
+    let mut ids: Vec<String> = Vec::new();
+    let mut steps = Vec::new();
+    for (i, s) in def.steps.into_iter().enumerate() {
+        let line = step_line(text, i).unwrap_or(0);
+        let err = |r: String| match line {
+            0 => InputError::file(file, format!("step {}: {r}", i + 1)),
+            l => InputError::at(file, l, format!("step {}: {r}", i + 1)),
+        };
+        let step = match s {
+            StepDef::Precondition(p) => {
+                let bs = parse_bytes(&p.bs, 1024).map_err(|e| err(format!("bs: {e}")))?;
+                if bs == 0 || bs % 4096 != 0 || bs > 16 << 20 {
+                    return Err(err(format!("bs {bs} must be a multiple of 4 KiB, at most 16 MiB")));
+                }
+                if !(1..=100).contains(&p.passes) || !(1..=1023).contains(&p.iodepth) || !(1..=256).contains(&p.numjobs) {
+                    return Err(err("passes must be 1..100, iodepth 1..1023, numjobs 1..256".into()));
+                }
+                let offset = match &p.offset {
+                    Some(o) => parse_size(o, 1024).map_err(|e| err(format!("offset: {e}")))?,
+                    None => SizeSpec::Bytes(0),
+                };
+                let size = p.size.as_deref().map(|s| parse_size(s, 1024)).transpose().map_err(|e| err(format!("size: {e}")))?;
+                let label = p.label.unwrap_or_else(|| format!("{:?} {:?} precondition", p.mode, p.pattern));
+                Step::Precondition { label, mode: p.mode, pattern: p.pattern, bs, passes: p.passes, offset, size, iodepth: p.iodepth, numjobs: p.numjobs }
+            }
+            StepDef::Fio(f) => {
+                let jobs = match (&f.job, &f.file) {
+                    (Some(j), None) => inline_jobs(text, file, i, j)?,
+                    (None, Some(path)) => {
+                        let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
+                        let ps = p.display().to_string();
+                        let t = std::fs::read_to_string(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
+                        parse_job_file(&t, &ps)?
+                    }
+                    _ => return Err(err("a fio step needs exactly one of `job` (inline) or `file`".into())),
+                };
+                if f.report.is_some() {
+                    ids.extend(f.id.clone());
+                }
+                Step::Fio { id: f.id, label: f.label, jobs, report: f.report }
+            }
+            StepDef::Idle(d) => {
+                let duration = parse_time(&d.duration, TimeUnit::Secs).map_err(|e| err(format!("duration: {e}")))?;
+                Step::Idle { label: d.label.unwrap_or_else(|| format!("idle {}", d.duration)), duration }
+            }
+            StepDef::Burst(b) => {
+                if !(1..=1000).contains(&b.bursts) || !(1..=100).contains(&b.duty_cycle_pct) {
+                    return Err(err("bursts must be 1..1000 and duty_cycle_pct 1..100".into()));
+                }
+                let jobs = inline_jobs(text, file, i, &b.job)?;
+                if b.report.is_some() {
+                    ids.extend(b.id.clone());
+                }
+                Step::Burst { id: b.id, label: b.label, jobs, bursts: b.bursts, duty_pct: b.duty_cycle_pct, report: b.report }
+            }
+            StepDef::Score(s) => {
+                if s.of.is_empty() {
+                    return Err(err("`of` lists no steps".into()));
+                }
+                if let Some(missing) = s.of.iter().find(|o| !ids.contains(o)) {
+                    return Err(err(format!("`of` names `{missing}`, which is not the id of an earlier reported step")));
+                }
+                ids.extend(s.id.clone());
+                Step::Score { id: s.id, label: s.label, of: s.of, published: s.published, source: s.source, note: s.note }
+            }
+        };
+        steps.push(step);
+    }
+    Ok(Protocol { name: def.name, description: def.description, source: def.source, file: file.to_string(), steps })
+}
+
+#[cfg(test)]
+mod tests;

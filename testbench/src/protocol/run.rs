@@ -1,0 +1,201 @@
+//! Executes a loaded protocol on a device, step by step, in file order.
+//!
+//! Everything that can be checked against the device (job regions, queue depths, precondition
+//! regions) is checked before the first step runs, so a bad protocol never produces a partial
+//! table. Functional preconditioning uses the FTL fast path (`functional_write`); timed
+//! preconditioning is a fio write job at the given depth.
+
+use super::report::{metric_value, setting_of, ReportRow};
+use super::schema::{Mode, Pattern};
+use super::{Protocol, Step};
+use crate::error::InputError;
+use crate::fio::{parse_job_file, JobSpec, SizeSpec};
+use crate::workload::offsets::OffsetGen;
+use crate::workload::runner::{check_jobs, job_region, region, run_jobs, Observer};
+use crate::workload::{Device, GroupResult};
+use ssdlab_model::{SeedTree, SimTime};
+
+/// What one step did.
+#[derive(Clone, Debug)]
+pub struct StepOutcome {
+    pub index: usize,
+    pub kind: &'static str,
+    pub label: String,
+    pub sim_start: SimTime,
+    pub sim_end: SimTime,
+    pub groups: Vec<GroupResult>,
+    pub report: Option<ReportRow>,
+}
+
+fn size_text(s: SizeSpec) -> String {
+    match s {
+        SizeSpec::Bytes(b) => b.to_string(),
+        SizeSpec::Percent(p) => format!("{p}%"),
+    }
+}
+
+/// The fio job a timed precondition runs.
+fn precondition_job(pattern: Pattern, bs: u64, offset: SizeSpec, size: Option<SizeSpec>, qd: u32, nj: u32) -> Vec<JobSpec> {
+    let rw = if pattern == Pattern::Random { "randwrite" } else { "write" };
+    let size = size.map(|s| format!("size={}\n", size_text(s))).unwrap_or_default();
+    let text = format!(
+        "[precondition]\nrw={rw}\nbs={bs}\niodepth={qd}\nnumjobs={nj}\noffset={}\n{size}",
+        size_text(offset)
+    );
+    parse_job_file(&text, "precondition").expect("generated precondition job is valid")
+}
+
+/// Checks every step against the device; nothing runs.
+pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
+    let cap = dev.capacity_bytes();
+    for s in &p.steps {
+        match s {
+            Step::Fio { jobs, .. } => check_jobs(dev, jobs, &p.file)?,
+            Step::Burst { jobs, bursts, label, .. } => {
+                check_jobs(dev, jobs, &p.file)?;
+                for j in jobs {
+                    let (start, len) = job_region(j, cap).expect("checked");
+                    if start + len * *bursts as u64 > cap {
+                        let r = format!("`{label}`: {bursts} bursts of {len} bytes from offset {start} exceed the device");
+                        return Err(InputError::at(&p.file, j.line, r));
+                    }
+                }
+            }
+            Step::Precondition { label, offset, size, bs, .. } => {
+                region(*offset, *size, *bs, cap).map_err(|r| InputError::file(&p.file, format!("`{label}`: {r}")))?;
+            }
+            Step::Idle { .. } | Step::Score { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// Runs the protocol; `on_step` sees each outcome as soon as its step ends.
+pub fn run_protocol(
+    dev: &mut dyn Device,
+    p: &Protocol,
+    seeds: &SeedTree,
+    obs: &mut dyn Observer,
+    on_step: &mut dyn FnMut(&StepOutcome, &mut dyn Observer),
+) -> Result<Vec<StepOutcome>, InputError> {
+    check(dev, p)?;
+    let mut out: Vec<StepOutcome> = Vec::new();
+    for (i, s) in p.steps.iter().enumerate() {
+        let sim_start = dev.now();
+        obs.label(&format!("[{}/{}] {}", i + 1, p.steps.len(), step_label(s)));
+        let step_seeds = SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let (kind, label, groups, report) = match s {
+            Step::Precondition { label, mode, pattern, bs, passes, offset, size, iodepth, numjobs } => {
+                let mut groups = Vec::new();
+                for pass in 0..*passes {
+                    match mode {
+                        Mode::Functional => functional_fill(dev, *pattern, *bs, *offset, *size, &step_seeds, pass, obs),
+                        Mode::Timed => {
+                            let jobs = precondition_job(*pattern, *bs, *offset, *size, *iodepth, *numjobs);
+                            let pass_seeds = SeedTree::new(step_seeds.seed().wrapping_add(pass as u64));
+                            groups.extend(run_jobs(dev, &jobs, &p.file, &pass_seeds, obs)?);
+                        }
+                    }
+                }
+                ("precondition", label.clone(), groups, None)
+            }
+            Step::Fio { id, label, jobs, report } => {
+                let groups = run_jobs(dev, jobs, &p.file, &step_seeds, obs)?;
+                let row = report.as_ref().map(|r| ReportRow::new(id, label, &setting_of(jobs), r, metric_value(r.metric, &groups)));
+                ("fio", label.clone(), groups, row)
+            }
+            Step::Idle { label, duration } => {
+                let mut done = Vec::new();
+                dev.idle(*duration, &mut done);
+                assert!(done.is_empty(), "IO completed during an idle step: the previous step left IO outstanding");
+                ("idle", label.clone(), Vec::new(), None)
+            }
+            Step::Burst { id, label, jobs, bursts, duty_pct, report } => {
+                let groups = run_bursts(dev, jobs, *bursts, *duty_pct, &p.file, &step_seeds, obs)?;
+                let row = report.as_ref().map(|r| ReportRow::new(id, label, &setting_of(jobs), r, metric_value(r.metric, &groups)));
+                ("burst", label.clone(), groups, row)
+            }
+            Step::Score { id, label, of, published, source, note } => {
+                let rows: Vec<&ReportRow> =
+                    of.iter().filter_map(|o| out.iter().filter_map(|s| s.report.as_ref()).find(|r| r.id.as_deref() == Some(o.as_str()))).collect();
+                assert_eq!(rows.len(), of.len(), "score references were checked at load");
+                let row = ReportRow::score(id, label, &rows, *published, source.clone(), note.clone());
+                ("score", label.clone(), Vec::new(), Some(row))
+            }
+        };
+        let o = StepOutcome { index: i, kind, label, sim_start, sim_end: dev.now(), groups, report };
+        on_step(&o, obs);
+        out.push(o);
+    }
+    Ok(out)
+}
+
+/// The label of any step.
+pub fn step_label(s: &Step) -> &str {
+    match s {
+        Step::Precondition { label, .. }
+        | Step::Fio { label, .. }
+        | Step::Idle { label, .. }
+        | Step::Burst { label, .. }
+        | Step::Score { label, .. } => label,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn functional_fill(
+    dev: &mut dyn Device,
+    pattern: Pattern,
+    bs: u64,
+    offset: SizeSpec,
+    size: Option<SizeSpec>,
+    seeds: &SeedTree,
+    pass: u32,
+    obs: &mut dyn Observer,
+) {
+    let (start, len) = region(offset, size, bs, dev.capacity_bytes()).expect("checked before running");
+    let blocks = len / bs;
+    let mut gen = OffsetGen::new(start, blocks * bs, bs, pattern == Pattern::Random, false, seeds.stream("precondition", pass as u64));
+    let report_every = (1u64 << 30) / bs;
+    for k in 0..blocks {
+        dev.functional_write(gen.next_offset(), bs);
+        if k % report_every == report_every - 1 {
+            obs.progress(dev.now(), (k + 1) * bs);
+        }
+    }
+    let tail = len - blocks * bs;
+    if tail >= 4096 {
+        dev.functional_write(start + blocks * bs, tail / 4096 * 4096);
+    }
+}
+
+fn run_bursts(
+    dev: &mut dyn Device,
+    jobs: &[JobSpec],
+    bursts: u32,
+    duty_pct: u32,
+    file: &str,
+    seeds: &SeedTree,
+    obs: &mut dyn Observer,
+) -> Result<Vec<GroupResult>, InputError> {
+    let cap = dev.capacity_bytes();
+    let mut groups = Vec::new();
+    for k in 0..bursts as u64 {
+        let shifted: Vec<JobSpec> = jobs
+            .iter()
+            .map(|j| {
+                let (start, len) = job_region(j, cap).expect("checked");
+                JobSpec { offset: SizeSpec::Bytes(start + k * len), size: Some(SizeSpec::Bytes(len)), ..j.clone() }
+            })
+            .collect();
+        let t0 = dev.now();
+        let gs = run_jobs(dev, &shifted, file, &SeedTree::new(seeds.seed().wrapping_add(k)), obs)?;
+        let busy = dev.now() - t0;
+        groups.extend(gs);
+        // Idle so that busy / (busy + idle) = duty cycle.
+        let idle = SimTime::from_ps((busy.as_ps() as u128 * (100 - duty_pct) as u128 / duty_pct as u128) as u64);
+        let mut done = Vec::new();
+        dev.idle(idle, &mut done);
+        assert!(done.is_empty(), "IO completed while idling between bursts");
+    }
+    Ok(groups)
+}

@@ -1,0 +1,198 @@
+//! The protocol file format (TOML): an ordered list of `[[step]]` tables, each with a `kind`.
+//!
+//! ```toml
+//! name = "my-protocol"
+//! description = "what it measures"
+//! source = "where its procedure comes from"
+//!
+//! [[step]]
+//! kind = "precondition"      # fill the drive: functional (untimed FTL fast path) or timed
+//! mode = "functional"        # or "timed"
+//! pattern = "sequential"     # or "random" (every block once per pass, seeded)
+//! bs = "1m"
+//! passes = 2
+//! size = "100%"              # optional region, fio size syntax; `offset` too
+//!
+//! [[step]]
+//! kind = "fio"               # a fio job file, inline (`job`) or by path (`file`, relative)
+//! id = "seq-read"
+//! label = "Sequential read"
+//! job = """
+//! [seq-read]
+//! rw=read
+//! bs=128k
+//! iodepth=32
+//! size=20g
+//! runtime=30
+//! """
+//! report = { metric = "read_mbps", published = 3222, source = "SSDFans 2018" }
+//!
+//! [[step]]
+//! kind = "idle"              # no host IO: background GC and SLC folding may run
+//! duration = "60s"
+//!
+//! [[step]]
+//! kind = "burst"             # the job run `bursts` times at offsets advancing by its size,
+//! bursts = 8                 # idling between bursts to keep the given duty cycle
+//! duty_cycle_pct = 20
+//!
+//! [[step]]
+//! kind = "score"             # the mean of earlier reported steps (by id)
+//! of = ["qd1", "qd2", "qd4"]
+//! ```
+
+use serde::Deserialize;
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolDef {
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(rename = "step")]
+    pub steps: Vec<StepDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StepDef {
+    Precondition(PreconditionDef),
+    Fio(FioDef),
+    Idle(IdleDef),
+    Burst(BurstDef),
+    Score(ScoreDef),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Functional,
+    Timed,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Pattern {
+    Sequential,
+    Random,
+}
+
+fn one() -> u32 {
+    1
+}
+fn qd32() -> u32 {
+    32
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreconditionDef {
+    #[serde(default)]
+    pub label: Option<String>,
+    pub mode: Mode,
+    pub pattern: Pattern,
+    pub bs: String,
+    #[serde(default = "one")]
+    pub passes: u32,
+    #[serde(default)]
+    pub offset: Option<String>,
+    #[serde(default)]
+    pub size: Option<String>,
+    /// Timed mode only: queue depth and jobs.
+    #[serde(default = "qd32")]
+    pub iodepth: u32,
+    #[serde(default = "one")]
+    pub numjobs: u32,
+}
+
+/// What number of a step to report, and the published figure to print beside it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportDef {
+    pub metric: Metric,
+    #[serde(default)]
+    pub published: Option<f64>,
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Free text shown beside the result (e.g. a reviewer's words when there is no number).
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    ReadMbps,
+    WriteMbps,
+    ReadIops,
+    WriteIops,
+    ReadLatAvgUs,
+    WriteLatAvgUs,
+    ReadLatP99Us,
+    WriteLatP99Us,
+    AvgPowerW,
+    MbpsPerW,
+}
+
+impl Metric {
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::ReadMbps | Metric::WriteMbps => "MB/s",
+            Metric::ReadIops | Metric::WriteIops => "IOPS",
+            Metric::ReadLatAvgUs | Metric::WriteLatAvgUs | Metric::ReadLatP99Us | Metric::WriteLatP99Us => "us",
+            Metric::AvgPowerW => "W",
+            Metric::MbpsPerW => "MB/s/W",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FioDef {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub label: String,
+    #[serde(default)]
+    pub job: Option<String>,
+    #[serde(default)]
+    pub file: Option<String>,
+    #[serde(default)]
+    pub report: Option<ReportDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdleDef {
+    #[serde(default)]
+    pub label: Option<String>,
+    pub duration: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BurstDef {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub label: String,
+    pub job: String,
+    pub bursts: u32,
+    pub duty_cycle_pct: u32,
+    #[serde(default)]
+    pub report: Option<ReportDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreDef {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub label: String,
+    pub of: Vec<String>,
+    #[serde(default)]
+    pub published: Option<f64>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub note: Option<String>,
+}

@@ -1,0 +1,82 @@
+//! The device a workload drives: the contract's `Drive` API as a trait, so that the workload
+//! runner, protocols and trace replay are written once and tested against a hand-computable
+//! [`super::testdev::FixedLatencyDevice`] as well as the real model (`model::drive::Drive`).
+//!
+//! The method set mirrors CONTRACTS.md ("Drive API"); the adapter for `Drive` lives in
+//! [`super::drive_adapter`].
+
+use ssdlab_model::SimTime;
+use std::collections::BTreeMap;
+
+/// Host command kind (NVMe Read, Write, Dataset Management deallocate, Flush).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Read,
+    Write,
+    Trim,
+    Flush,
+}
+
+/// One host command; offsets and lengths in bytes, 512 B aligned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Io {
+    pub op: Op,
+    pub offset: u64,
+    pub len: u64,
+    pub queue: u16,
+}
+
+/// A completed command with its submission and completion times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub id: u64,
+    pub op: Op,
+    pub len: u64,
+    pub submitted: SimTime,
+    pub completed: SimTime,
+}
+
+/// Device-side figures of a measurement window (since the last `reset_stats`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Extras {
+    pub host_bytes_written: u64,
+    pub nand_bytes_written: u64,
+    /// NAND operations by cause (`OpPurpose` names) in the window.
+    pub nand_ops: BTreeMap<String, u64>,
+    /// SLC cache occupancy at the end of the window, bytes.
+    pub slc_used_bytes: u64,
+    /// Energy drawn in the window by all sources, J.
+    pub energy_j: f64,
+    /// Energy by source (controller, dram, link, nand...), J.
+    pub energy_by_source_j: BTreeMap<String, f64>,
+}
+
+impl Extras {
+    /// NAND bytes written per host byte written; `None` when the host wrote nothing.
+    pub fn write_amplification(&self) -> Option<f64> {
+        (self.host_bytes_written > 0).then(|| self.nand_bytes_written as f64 / self.host_bytes_written as f64)
+    }
+}
+
+/// What a workload needs from a device. See CONTRACTS.md for the semantics of each method.
+pub trait Device {
+    fn capacity_bytes(&self) -> u64;
+    /// Number of NVMe IO queues (jobs are spread over them).
+    fn io_queues(&self) -> u16;
+    /// Entries per IO queue (bounds the iodepth of one job).
+    fn queue_entries(&self) -> u32;
+    fn now(&self) -> SimTime;
+    fn submit(&mut self, io: Io) -> u64;
+    fn run_until(&mut self, t: SimTime, done: &mut Vec<Completion>);
+    /// False when nothing is outstanding.
+    fn run_until_completion(&mut self, done: &mut Vec<Completion>) -> bool;
+    /// Processes events until at least one IO completes or time `t` is reached, whichever comes
+    /// first (now <= t afterwards). Needed by closed-loop workloads with timers (thinktime, end
+    /// of ramp): `run_until(t)` alone would swallow completions that must trigger new submissions.
+    fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<Completion>);
+    fn idle(&mut self, d: SimTime, done: &mut Vec<Completion>);
+    fn functional_write(&mut self, offset: u64, len: u64);
+    fn functional_trim(&mut self, offset: u64, len: u64);
+    fn reset_stats(&mut self);
+    fn extras(&self) -> Extras;
+}

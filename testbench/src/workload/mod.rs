@@ -1,0 +1,15 @@
+//! Workloads: the device contract ([`device`]), the fio runner ([`runner`]), offsets, statistics.
+
+pub mod device;
+pub mod offsets;
+pub mod result;
+pub mod runner;
+pub mod stats;
+pub mod testdev;
+
+pub use device::{Completion, Device, Extras, Io, Op};
+pub use result::{GroupResult, JobResult};
+pub use runner::{run_jobs, Observer, Quiet};
+
+#[cfg(test)]
+mod runner_tests;

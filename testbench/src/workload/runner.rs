@@ -1,0 +1,287 @@
+//! The closed-loop fio workload runner.
+//!
+//! Each job clone (`numjobs`) keeps `iodepth` commands outstanding on its own NVMe queue
+//! (clone k of a group uses queue k mod io_queues). A completion frees a slot, immediately or
+//! after `thinktime`. A clone stops issuing when it has moved `size` bytes (unless
+//! `time_based`), issued `number_ios` commands, or passed `ramp_time + runtime`; commands already
+//! outstanding complete and count. Completions before the end of `ramp_time` are not counted and
+//! the device's statistics are reset at that instant. Jobs up to a `stonewall` run together as
+//! one group; the next group starts when every command of the previous one has completed.
+
+use super::device::{Completion, Device, Io, Op};
+use super::offsets::OffsetGen;
+use super::result::{GroupResult, JobResult};
+use super::stats::DirStats;
+use crate::error::InputError;
+use crate::fio::{JobSpec, SizeSpec};
+use rand::Rng;
+use ssdlab_model::rng::ModelRng;
+use ssdlab_model::{SeedTree, SimTime};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+/// Told about progress after every batch of completions.
+pub trait Observer {
+    fn progress(&mut self, now: SimTime, host_bytes: u64);
+    /// A new phase (protocol step) starts.
+    fn label(&mut self, _label: &str) {}
+    /// A line for the user's log (a finished protocol step).
+    fn note(&mut self, _line: &str) {}
+}
+
+/// Ignores progress.
+pub struct Quiet;
+impl Observer for Quiet {
+    fn progress(&mut self, _: SimTime, _: u64) {}
+}
+
+struct Clone {
+    job: usize,
+    idx: u32,
+    queue: u16,
+    read_gen: OffsetGen,
+    write_gen: OffsetGen,
+    mix: ModelRng,
+    read_pct: u32,
+    bs_r: u64,
+    bs_w: u64,
+    limit_bytes: Option<u64>,
+    number_ios: Option<u64>,
+    deadline: Option<SimTime>,
+    thinktime: SimTime,
+    free_slots: u32,
+    issued_ios: u64,
+    issued_bytes: u64,
+    finished: bool,
+    last_completion: SimTime,
+    read: DirStats,
+    write: DirStats,
+}
+
+impl Clone {
+    fn limit_reached(&self, now: SimTime) -> bool {
+        self.number_ios.is_some_and(|n| self.issued_ios >= n)
+            || self.limit_bytes.is_some_and(|b| self.issued_bytes >= b)
+            || self.deadline.is_some_and(|d| now >= d)
+    }
+    fn issue(&mut self, ci: usize, dev: &mut dyn Device, inflight: &mut HashMap<u64, usize>) {
+        while self.free_slots > 0 && !self.finished {
+            if self.limit_reached(dev.now()) {
+                self.finished = true;
+                break;
+            }
+            let read = self.read_pct == 100 || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
+            let (op, offset, len) = if read {
+                (Op::Read, self.read_gen.next_offset(), self.bs_r)
+            } else {
+                (Op::Write, self.write_gen.next_offset(), self.bs_w)
+            };
+            let id = dev.submit(Io { op, offset, len, queue: self.queue });
+            let prev = inflight.insert(id, ci);
+            assert!(prev.is_none(), "device reused IO id {id}");
+            self.free_slots -= 1;
+            self.issued_ios += 1;
+            self.issued_bytes += len;
+        }
+    }
+}
+
+/// Byte region `[start, start+len)` given fio-style offset and size on a device of `cap` bytes;
+/// percentages are of the capacity, rounded down to 4 KiB. `None` size = to the end.
+pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) -> Result<(u64, u64), String> {
+    let pct = |p: u32| (cap / 100 * p as u64) / 4096 * 4096;
+    let start = match offset {
+        SizeSpec::Bytes(b) => b,
+        SizeSpec::Percent(p) => pct(p),
+    };
+    if start % 512 != 0 || start >= cap {
+        return Err(format!("offset {start} must be 512-aligned and inside the {cap}-byte device"));
+    }
+    let len = match size {
+        None => cap - start,
+        Some(SizeSpec::Bytes(b)) => b,
+        Some(SizeSpec::Percent(p)) => pct(p).min(cap - start),
+    };
+    if start.checked_add(len).is_none_or(|end| end > cap) {
+        return Err(format!("offset {start} + size {len} exceed the device's {cap} bytes"));
+    }
+    if len < min_len {
+        return Err(format!("size {len} is smaller than one {min_len}-byte block"));
+    }
+    Ok((start, len))
+}
+
+/// Region of a job on a device of `cap` bytes.
+pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
+    region(j.offset, j.size, j.bs_read.max(j.bs_write), cap)
+}
+
+/// Checks every job against the device (region, queue depth) before anything runs.
+pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec], file: &str) -> Result<(), InputError> {
+    for j in jobs {
+        job_region(j, dev.capacity_bytes()).map_err(|r| InputError::at(file, j.line, format!("job `{}`: {r}", j.name)))?;
+        if j.iodepth >= dev.queue_entries() {
+            let r = format!("job `{}`: iodepth {} exceeds the NVMe queue ({} entries)", j.name, j.iodepth, dev.queue_entries());
+            return Err(InputError::at(file, j.line, r));
+        }
+    }
+    Ok(())
+}
+
+/// Splits jobs into stonewall groups (a job with `stonewall` starts a new group).
+pub fn groups(jobs: &[JobSpec]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        if out.is_empty() || j.stonewall {
+            out.push(Vec::new());
+        }
+        out.last_mut().expect("pushed above").push(i);
+    }
+    out
+}
+
+/// Runs all jobs of a job file on `dev`; `file` names it in errors found against the device.
+pub fn run_jobs(
+    dev: &mut dyn Device,
+    jobs: &[JobSpec],
+    file: &str,
+    seeds: &SeedTree,
+    obs: &mut dyn Observer,
+) -> Result<Vec<GroupResult>, InputError> {
+    // Check every job against the device before running anything: no partial results.
+    check_jobs(dev, jobs, file)?;
+    let mut out = Vec::new();
+    for (gid, members) in groups(jobs).into_iter().enumerate() {
+        out.push(run_group(dev, jobs, &members, gid, seeds, obs));
+    }
+    Ok(out)
+}
+
+fn make_clones(dev: &dyn Device, jobs: &[JobSpec], members: &[usize], seeds: &SeedTree, t0: SimTime) -> Vec<Clone> {
+    let mut clones = Vec::new();
+    for &ji in members {
+        let j = &jobs[ji];
+        let (start, len) = job_region(j, dev.capacity_bytes()).expect("checked in run_jobs");
+        for k in 0..j.numjobs {
+            let tree = match j.randseed {
+                Some(s) => SeedTree::new(s),
+                None => *seeds,
+            };
+            let stream = |what: &str| tree.stream(&format!("fio/{}/{what}", j.name), ji as u64 * 4096 + k as u64);
+            let random = j.rw.is_random();
+            clones.push(Clone {
+                job: ji,
+                idx: k,
+                queue: (clones.len() % dev.io_queues() as usize) as u16,
+                read_gen: OffsetGen::new(start, len, j.bs_read, random, j.norandommap, stream("read")),
+                write_gen: OffsetGen::new(start, len, j.bs_write, random, j.norandommap, stream("write")),
+                mix: stream("mix"),
+                read_pct: j.rw.read_pct(j.rwmixread),
+                bs_r: j.bs_read,
+                bs_w: j.bs_write,
+                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
+                number_ios: j.number_ios,
+                deadline: j.runtime.map(|r| t0 + j.ramp_time + r),
+                thinktime: j.thinktime,
+                free_slots: j.iodepth,
+                issued_ios: 0,
+                issued_bytes: 0,
+                finished: false,
+                last_completion: t0,
+                read: DirStats::default(),
+                write: DirStats::default(),
+            });
+        }
+    }
+    clones
+}
+
+fn run_group(
+    dev: &mut dyn Device,
+    jobs: &[JobSpec],
+    members: &[usize],
+    gid: usize,
+    seeds: &SeedTree,
+    obs: &mut dyn Observer,
+) -> GroupResult {
+    let t0 = dev.now();
+    let ramp = members.iter().map(|&i| jobs[i].ramp_time).max().unwrap_or(SimTime::ZERO);
+    let window_start = t0 + ramp;
+    let mut clones = make_clones(dev, jobs, members, seeds, t0);
+    let mut reset_done = false;
+    let mut timers: BinaryHeap<Reverse<(SimTime, usize)>> = BinaryHeap::new();
+    let mut inflight: HashMap<u64, usize> = HashMap::new();
+    let mut done: Vec<Completion> = Vec::new();
+    let mut host_bytes = 0u64;
+    loop {
+        let now = dev.now();
+        if !reset_done && now >= window_start {
+            dev.reset_stats();
+            reset_done = true;
+        }
+        while let Some(&Reverse((t, ci))) = timers.peek() {
+            if t > now {
+                break;
+            }
+            timers.pop();
+            clones[ci].free_slots += 1;
+        }
+        for (ci, c) in clones.iter_mut().enumerate() {
+            c.issue(ci, dev, &mut inflight);
+        }
+        let mut next_timer = timers.peek().map(|r| r.0 .0);
+        if !reset_done {
+            next_timer = Some(next_timer.map_or(window_start, |t| t.min(window_start)));
+        }
+        match next_timer {
+            Some(t) => dev.run_until_completion_or(t.max(now), &mut done),
+            None if inflight.is_empty() => break,
+            None => assert!(dev.run_until_completion(&mut done), "device lost {} outstanding IOs", inflight.len()),
+        }
+        for comp in done.drain(..) {
+            let ci = inflight.remove(&comp.id).unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
+            let c = &mut clones[ci];
+            host_bytes += comp.len;
+            if comp.completed >= window_start {
+                let since = comp.completed - window_start;
+                let lat = comp.completed - comp.submitted;
+                match comp.op {
+                    Op::Read => c.read.record(comp.len, lat, since),
+                    _ => c.write.record(comp.len, lat, since),
+                }
+            }
+            c.last_completion = c.last_completion.max(comp.completed);
+            if c.finished || c.limit_reached(comp.completed) {
+                c.finished = true;
+            } else if c.thinktime > SimTime::ZERO {
+                timers.push(Reverse((comp.completed + c.thinktime, ci)));
+            } else {
+                c.free_slots += 1;
+            }
+        }
+        obs.progress(dev.now(), host_bytes);
+    }
+    assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
+    let window_end = clones.iter().map(|c| c.last_completion).max().unwrap_or(window_start).max(window_start);
+    let mut results: Vec<JobResult> = clones
+        .into_iter()
+        .map(|c| JobResult {
+            name: jobs[c.job].name.clone(),
+            groupid: gid,
+            clone: Some(c.idx),
+            spec: jobs[c.job].clone(),
+            read: c.read,
+            write: c.write,
+            runtime: c.last_completion.saturating_sub(window_start),
+        })
+        .collect();
+    if results.iter().any(|r| r.spec.group_reporting) {
+        let mut merged = results.remove(0);
+        for r in &results {
+            merged.merge(r);
+        }
+        merged.clone = None;
+        results = vec![merged];
+    }
+    GroupResult { groupid: gid, jobs: results, window_start, window_end, extras: dev.extras() }
+}

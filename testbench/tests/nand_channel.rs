@@ -1,0 +1,161 @@
+//! The NAND channel sequencer three ways — behavioural model, rust_hdl simulation (short) and
+//! Verilator (longer, randomized) — on the same op streams: same bus-cycle sequence, same
+//! completion cycles, legal ONFI sequences (the target models reject anything else), data
+//! programmed reads back. Timing: the SM2262 preset's ONFI config (200 MHz, 4 B/cycle).
+
+use ssdlab_hdl::nand::timing::HdlTiming;
+use ssdlab_model::config::OnfiConfig;
+use ssdlab_model::nand::sequencer::{run_op_list_traced, SeqOp, SeqTiming};
+use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::{DriveConfig, SimTime};
+use ssdlab_testbench::cosim::channel_bench::{compare_with_model, random_mix, run_bench, BenchOp, MixParams};
+use ssdlab_testbench::cosim::channel_dut::{ChannelDut, HdlSimChannel, VerilatedChannel};
+
+const STRIDE: u32 = 2048;
+
+fn onfi() -> OnfiConfig {
+    DriveConfig::default_drive().onfi
+}
+
+fn timing() -> (HdlTiming, SeqTiming) {
+    let h = HdlTiming::new(&onfi(), STRIDE).unwrap();
+    (h, h.seq)
+}
+
+fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, page: u32, array_cycles: u64, t: &SeqTiming) -> SeqOp {
+    let bus_bytes = if kind == NandOpKind::Erase { 0 } else { page * planes as u32 };
+    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: t.to_time(array_cycles) }
+}
+
+/// Runs `ops` on the model and on `dut`; asserts equal traces and completions; returns the
+/// bench result's bus occupancy and cycles.
+fn check_against_model(dut: &mut dyn ChannelDut, ops: &[BenchOp], page: usize, ctx: &str) -> (u64, u64) {
+    let (_, t) = timing();
+    let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
+    let (model_done, model_trace, model_busy) = run_op_list_traced(&onfi(), 4, 1, &list);
+    let res = run_bench(dut, &t, STRIDE, page, ops, 50_000_000).unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
+    let worst = compare_with_model(&res, &model_done, &model_trace, &t).unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
+    println!(
+        "{ctx} on {}: {} ops, {} bus events, {} cycles; worst completion difference vs model {:.4} %",
+        dut.name(),
+        ops.len(),
+        res.trace.len(),
+        res.cycles,
+        worst * 100.0
+    );
+    assert_eq!(worst, 0.0, "{ctx}: completion cycles differ from the model");
+    assert_eq!(res.bus_cycles, model_busy, "{ctx}: bus occupancy differs from the model");
+    (res.bus_cycles, res.cycles)
+}
+
+/// A short directed stream: program, read back (1 and 2 planes), erase, read erased, status on
+/// every way; small pages (64 B = 16 cycles) and array times so rust_hdl's simulation is quick.
+fn directed_ops(t: &SeqTiming) -> Vec<BenchOp> {
+    let p = 64;
+    let at = |c: u64| t.to_time(c);
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp { issue: at(issue), op: o, row };
+    vec![
+        b(0, op(0, 0, NandOpKind::Program, 2, p, 400, t), 0x0005),
+        b(0, op(1, 1, NandOpKind::Program, 1, p, 300, t), 0x0003),
+        b(10, op(2, 2, NandOpKind::Read, 1, p, 120, t), 0x0009),
+        b(10, op(3, 0, NandOpKind::Read, 2, p, 150, t), 0x0005),
+        b(20, op(4, 1, NandOpKind::Read, 1, p, 100, t), 0x0003),
+        b(30, op(5, 3, NandOpKind::Erase, 2, p, 500, t), 0x0000),
+        b(40, op(6, 0, NandOpKind::Erase, 2, p, 300, t), 0x0000),
+        b(40, op(7, 0, NandOpKind::Read, 1, p, 100, t), STRIDE + 0x0005),
+    ]
+}
+
+#[test]
+fn rust_hdl_sim_matches_model_on_directed_ops() {
+    let (h, t) = timing();
+    let ops = directed_ops(&t);
+    let mut dut = HdlSimChannel::new(&h);
+    check_against_model(&mut dut, &ops, 64, "directed");
+}
+
+#[test]
+fn verilator_matches_model_on_directed_ops() {
+    let (h, t) = timing();
+    let ops = directed_ops(&t);
+    let mut dut = VerilatedChannel::new(&h).expect("verilator build");
+    check_against_model(&mut dut, &ops, 64, "directed");
+}
+
+/// The 8-channel array: ops dispatched to channel 5 run exactly as on a lone channel (same
+/// trace and completions as the model) while the other 7 channels stay idle.
+#[test]
+fn array_dispatches_to_its_channel() {
+    let (h, t) = timing();
+    let ops = directed_ops(&t);
+    let mut dut = VerilatedChannel::new_in_array(&h, 5).expect("verilator build");
+    check_against_model(&mut dut, &ops, 64, "array channel 5");
+    assert!(dut.others_idle());
+}
+
+#[test]
+fn verilator_matches_model_on_random_mixes() {
+    let (h, t) = timing();
+    let slow = std::env::var_os("SSDLAB_SLOW").is_some();
+    let seeds: Vec<u64> = if slow { (1..=20).collect() } else { vec![0x5EC0_0001, 0x5EC0_0002] };
+    for seed in seeds {
+        let p = MixParams {
+            ops: if slow { 2000 } else { 300 },
+            page_bytes: 512,
+            t_read: (200, 1200),
+            t_prog: (1000, 4000),
+            t_erase: (2000, 8000),
+            mean_gap: 150,
+        };
+        let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
+        // A fresh DUT per seed: the channel has no reset port.
+        let mut fresh = VerilatedChannel::new(&h).expect("verilator build");
+        check_against_model(&mut fresh, &ops, 512, &format!("random mix seed {seed:#x}"));
+    }
+}
+
+/// Bus saturation on 4 ways of back-to-back full-page reads: each read holds the bus for
+/// C = 7 latches x 5 = 35 cycles (command) and D = 18592 B / 4 = 4648 cycles (data), plus a
+/// 1-cycle turnaround after each phase; it leaves the bus for tWB + tR + tRR + 4 sync cycles =
+/// 20 + 11200 + 4 + 4 = 11228 cycles, covered by the other 3 ways' phases (3 x 4685 = 14055).
+/// 64 reads: busy = 64 x 4683 = 299712 cycles; the last read completes at cycle
+/// 3 + 35 + 11228 + 64 x 4648 + 60 x 35 + 123 = 310961 (intake, way 0's command and wait, then
+/// 124 phases with 123 turnaround gaps), so 299712 / 310962 cycles = 96.38 %.
+#[test]
+fn verilator_four_way_back_to_back_reads_keep_bus_busy() {
+    let (h, t) = timing();
+    let page = 16384 + 2208;
+    let ops: Vec<BenchOp> = (0..64u64)
+        .map(|k| BenchOp {
+            issue: SimTime::ZERO,
+            op: op(k, (k % 4) as u8, NandOpKind::Read, 1, page, 11200, &t),
+            row: (k / 4) as u32,
+        })
+        .collect();
+    // Way queues hold 4: issue the later reads as the model frees room (same as random_mix).
+    let ops = space_for_queue(ops, &t);
+    let mut dut = VerilatedChannel::new(&h).expect("verilator build");
+    let (busy, cycles) = check_against_model(&mut dut, &ops, page as usize, "4-way reads");
+    let frac = busy as f64 / cycles as f64;
+    println!("4-way back-to-back 18592 B reads, tR 56 us: bus busy {:.2} % ({busy} of {cycles} cycles)", frac * 100.0);
+    assert_eq!(busy, 64 * (35 + 4648));
+    assert_eq!(cycles, 310_961 + 1);
+    assert!(frac >= 0.95, "bus busy {frac}");
+}
+
+/// Delays op k of a way until the model completed that way's op k-4 (the HDL way queue holds 4;
+/// ops alternate over 4 ways, so that is op k-16 of the stream).
+fn space_for_queue(ops: Vec<BenchOp>, _t: &SeqTiming) -> Vec<BenchOp> {
+    let mut out: Vec<BenchOp> = Vec::with_capacity(ops.len());
+    for (k, b) in ops.iter().enumerate() {
+        let mut b = *b;
+        if k >= 16 {
+            let prev: Vec<(SimTime, SeqOp)> = out.iter().map(|x| (x.issue, x.op)).collect();
+            let done = ssdlab_model::nand::sequencer::run_op_list(&onfi(), 4, 1, &prev);
+            let c = done.iter().find(|c| c.id == ops[k - 16].op.id).expect("earlier op completes");
+            b.issue = b.issue.max(c.completed).max(out.last().map_or(SimTime::ZERO, |x| x.issue));
+        }
+        out.push(b);
+    }
+    out
+}
