@@ -292,3 +292,25 @@ fn registers_read_back_and_enable_shutdown_handshakes() {
     assert_eq!(r[6] as u32, CSTS_RDY | CSTS_SHST_COMPLETE, "shutdown complete");
     assert_eq!(r[7] as u32, CSTS_SHST_COMPLETE, "EN = 0 clears RDY");
 }
+
+#[test]
+fn round_robin_wraps_to_the_admin_queue_first() {
+    let mut acts = init(2, 8);
+    // SQ2 gets 4 flushes: they take all 4 fetch tags for ~200 cycles. Meanwhile SQ1 (2 flushes)
+    // and the admin SQ (2 Identify) ring. When a tag frees, `last` = 2: nothing above 2 is
+    // ready, so the lowest ready queue wins: admin (0), then 1, then wrap to 0, then 1.
+    acts.extend(flushes(2, 0, &[20, 21, 22, 23], 1200));
+    acts.push((1200, Act::Mmio(sq_doorbell(2), 4)));
+    acts.extend(flushes(1, 0, &[10, 11], 1230));
+    acts.push((1230, Act::Mmio(sq_doorbell(1), 2)));
+    for (i, cid) in [(4u64, 200u16), (5, 201)] {
+        let mut id = Sqe::new(opc::ADMIN_IDENTIFY, cid, 0, 0x50_0000, 0);
+        id.cdw10 = 1;
+        acts.push((1232, Act::Put(ASQ_BASE + 64 * i, id.encode().to_vec())));
+    }
+    acts.push((1234, Act::Mmio(sq_doorbell(0), 6)));
+    let (h, m) = run_both(&acts, 2000);
+    compare(&h, &m);
+    let cids: Vec<u16> = h.handed.iter().skip(4).map(|(_, _, s)| s.cid).collect();
+    assert_eq!(cids, vec![20, 21, 22, 23, 200, 10, 201, 11]);
+}

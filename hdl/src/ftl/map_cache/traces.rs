@@ -52,3 +52,26 @@ pub fn ftl_shaped_trace(seed: u64, n: usize, logical_units: u64) -> Vec<MapAcces
     out.truncate(n);
     out
 }
+
+/// Stress trace for small caches: 60 % of accesses in a hot range of `hot` LPNs, 30 % in
+/// `0..warm`, 10 % in pages 256..259 (LPN 256 Ki + 0..4096), which share DRAM table slots 0..3
+/// with pages 0..3 on a 256-slot table, so page fetches and dirty page write-backs happen.
+/// 35 % updates.
+pub fn stress_trace(seed: u64, n: usize, hot: u64, warm: u64) -> Vec<MapAccess> {
+    assert!(hot >= 1 && warm >= hot);
+    let mut rng = SeedTree::new(seed).stream("map_cache_hdl_trace", 0);
+    (0..n)
+        .map(|_| {
+            let p: f64 = rng.gen();
+            let lpn = if p < 0.6 {
+                rng.gen_range(0..hot)
+            } else if p < 0.9 {
+                rng.gen_range(0..warm)
+            } else {
+                256 * 1024 + rng.gen_range(0..4096)
+            };
+            let update = rng.gen_bool(0.35).then(|| rng.gen::<u32>() >> 1);
+            MapAccess { lpn, update }
+        })
+        .collect()
+}

@@ -1,0 +1,32 @@
+//! Full-size runs (behind #[ignore]; `make test-slow` runs them): the three built-in protocols on
+//! the presets they were written for, end to end through the binary.
+
+use std::process::Command;
+
+fn protocol(name: &str, preset: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(["protocol", name, "--preset", preset]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{name} on {preset}: {}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+#[test]
+#[ignore = "full-size: minutes of wall time (make test-slow)"]
+fn ssdfans_on_sm2262_512g_prints_all_twelve_figures() {
+    let out = protocol("ssdfans", "sm2262-512g");
+    // The 12 published SSDFans figures appear beside the model's values.
+    for published in ["3222 MB/s", "1722 MB/s", "428000 IOPS", "264000 IOPS", "580 MB/s", "112 MB/s", "229000 IOPS", "11000 IOPS", "2828 MB/s", "212 MB/s", "224000 IOPS", "29000 IOPS"] {
+        assert!(out.contains(published), "{published} missing:\n{out}");
+    }
+}
+
+#[test]
+#[ignore = "full-size: minutes of wall time (make test-slow)"]
+fn anandtech_protocols_on_e12_and_sm2262_1t() {
+    for preset in ["e12-960g", "sm2262-1t"] {
+        let out = protocol("anandtech-burst", preset);
+        assert!(out.contains("Burst sequential read") && out.contains("Burst sequential write"), "{out}");
+        let out = protocol("anandtech-sustained", preset);
+        assert!(out.contains("score (mean of QD1, QD2, QD4)"), "{out}");
+    }
+}
