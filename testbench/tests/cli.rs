@@ -69,3 +69,17 @@ fn replay_msr_trace() {
     assert_eq!(v["jobs"][0]["read"]["total_ios"], 2);
     assert_eq!(v["jobs"][0]["write"]["io_bytes"], 65536);
 }
+
+#[test]
+fn validate_exit_status_follows_the_tolerance() {
+    // No drive reads at 1 TB/s: the figure is off by nearly -100 %, outside ±10 %.
+    let (code, out, err) = ssdlab(&["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("validation: 0 of 1 figures within ±10 %"), "{out}");
+    // ... but inside a ±100 % band (the error is above -100 % for any positive throughput).
+    let (code, out, _) = ssdlab(&["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct", "100", "--output-format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["validation"]["pass"], true);
+    assert!(v["steps"][1]["report"]["error_pct"].as_f64().unwrap() > -100.0);
+}

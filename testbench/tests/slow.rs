@@ -30,3 +30,31 @@ fn anandtech_protocols_on_e12_and_sm2262_1t() {
         assert!(out.contains("score (mean of QD1, QD2, QD4)"), "{out}");
     }
 }
+
+/// Prints the functional-preconditioning rate on the full 512 GB preset (a figure, not a check):
+/// one sequential fill in 1 MiB writes, then 4 KiB random overwrites as the protocol does them.
+#[test]
+#[ignore = "full-size: prints the functional preconditioning rate (make test-slow)"]
+fn functional_precondition_rate_on_sm2262_512g() {
+    use ssdlab_model::SeedTree;
+    use ssdlab_testbench::workload::drive_adapter::open_drive;
+    use ssdlab_testbench::workload::offsets::OffsetGen;
+    use ssdlab_testbench::workload::Device;
+    let cfg = ssdlab_testbench::presets::load("sm2262-512g").unwrap();
+    let mut d = open_drive(&cfg, 1, "sm2262-512g").unwrap();
+    let cap = d.capacity_bytes();
+    let t = std::time::Instant::now();
+    for off in (0..cap / (1 << 20)).map(|i| i << 20) {
+        d.functional_write(off, 1 << 20);
+    }
+    let seq = t.elapsed().as_secs_f64();
+    println!("sequential fill: {:.1} M units/s ({:.1} s)", cap as f64 / 4096.0 / seq / 1e6, seq);
+    let n = 20_000_000u64;
+    let mut g = OffsetGen::new(0, cap, 4096, true, false, SeedTree::new(1).stream("p", 0));
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        d.functional_write(g.next_offset(), 4096);
+    }
+    let rnd = t.elapsed().as_secs_f64();
+    println!("random 4 KiB overwrite: {:.2} M units/s ({n} units in {rnd:.1} s)", n as f64 / rnd / 1e6);
+}
