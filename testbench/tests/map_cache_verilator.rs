@@ -7,7 +7,7 @@
 use rust_hdl::prelude::*;
 use ssdlab_hdl::ftl::map_cache::bench::{check_coherence, Bench, Outputs};
 use ssdlab_hdl::ftl::map_cache::dram_model::{DramIn, DramTiming, TpReq};
-use ssdlab_hdl::ftl::map_cache::traces::{ftl_shaped_trace, stress_trace};
+use ssdlab_hdl::ftl::map_cache::traces::{ftl_shaped_trace, record_ftl_trace, stress_trace};
 use ssdlab_hdl::ftl::map_cache::{export_config, export_verilog, MapCache};
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::MapAccess;
@@ -143,6 +143,18 @@ fn verilated_export_instance_matches_model_on_ftl_shaped_traces() {
 }
 
 #[test]
+fn verilated_replay_of_a_trace_recorded_from_the_model_ftl() {
+    // The model FTL on a scaled-down drive (88 473 units), preconditioned sequentially, then
+    // 2 000 fio-like host operations with the map trace on; replayed on the export instance and
+    // on the small one (where nearly every line is evicted).
+    let seed = seeds(&[0x8_4001])[0];
+    let trace = record_ftl_trace(seed, 2_000).unwrap();
+    let (scfg, sv) = small();
+    check("map_cache", &export_verilog(), &export_config(), trace.clone(), DramTiming { latency: 12, interval: 1 }, 20, &format!("seed {seed:#x} FTL trace, export"));
+    check("map_cache_small", &sv, &scfg, trace, DramTiming { latency: 5, interval: 2 }, 9, &format!("seed {seed:#x} FTL trace, small"));
+}
+
+#[test]
 fn verilated_miss_latency_and_hit_streaming_from_hand_arithmetic() {
     let cfg = export_config();
     let mut dut = Dut::new("map_cache", &export_verilog());
@@ -177,5 +189,7 @@ fn verilated_long_randomized_runs() {
         let tp = 1 + 17 * k as u64;
         check("map_cache_small", &v, &cfg, stress_trace(seed, 200_000, 64, 8192), timing, tp, &format!("seed {seed:#x} small"));
         check("map_cache", &ev, &export_config(), ftl_shaped_trace(seed, 400_000, 1 << 26), timing, 30, &format!("seed {seed:#x} export"));
+        let ftl = record_ftl_trace(seed, 20_000).unwrap();
+        check("map_cache", &ev, &export_config(), ftl, timing, 30, &format!("seed {seed:#x} FTL trace"));
     }
 }

@@ -168,3 +168,21 @@ fn ftl_shaped_trace_matches_model() {
     println!("seed {seed:#x}: ftl-shaped trace, {hits}/400 hits, {} page moves", b.tp_reqs.len());
     assert!(hits > 100, "seed {seed:#x}: sequential runs should hit within lines");
 }
+
+#[test]
+fn trace_recorded_from_the_model_ftl_matches_model() {
+    // A real FTL map trace (host reads/writes + GC on a scaled-down drive); its first 400
+    // accesses on rust_hdl (the Verilator test replays long ones).
+    let seed = 0x8_F7F7;
+    let trace = super::traces::record_ftl_trace(seed, 200).unwrap();
+    let updates = trace.iter().filter(|a| a.update.is_some()).count();
+    assert!(trace.len() > 400 && updates > 0, "seed {seed:#x}: FTL trace too short: {}", trace.len());
+    let head = trace[..400].to_vec();
+    let b = run_rust_hdl(head.clone(), DramTiming { latency: 8, interval: 1 }, 5, 40_000);
+    if let Err(e) = b.compare_with_model(&small_config()) {
+        panic!("seed {seed:#x}: {e}");
+    }
+    super::bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+    let hits = b.decisions.iter().filter(|d| d.hit).count();
+    println!("seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits", trace.len());
+}
