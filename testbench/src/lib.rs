@@ -7,10 +7,10 @@ pub mod fio;
 pub mod output;
 pub mod plot;
 pub mod presets;
+pub mod cosim;
 pub mod progress;
 pub mod protocol;
 pub mod trace;
-pub mod cosim;
 pub mod verilator;
 pub mod workload;
 

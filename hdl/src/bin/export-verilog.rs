@@ -10,6 +10,8 @@ fn main() {
     // Each block registers one line here: (file stem, generated Verilog).
     let mut blocks: Vec<(&str, String)> = vec![];
     blocks.extend(ssdlab_hdl::nand::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
+    blocks.push(("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()));
+    blocks.extend(ssdlab_hdl::nvme::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {

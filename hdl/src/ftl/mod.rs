@@ -1,1 +1,3 @@
 //! FTL datapath blocks: the mapping-table cache (`map_cache`).
+
+pub mod map_cache;

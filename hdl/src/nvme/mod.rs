@@ -1,1 +1,30 @@
-//! NVMe front end on the PCIe transaction layer.
+//! NVMe front end on the PCIe transaction layer, mirroring `ssdlab_model::nvme::frontend`:
+//! BAR0 register file ([`regfile`]), submission path ([`sq_fetch`]), completion path
+//! ([`cq_post`]) and the composed block ([`frontend`]). The root-complex model used by the
+//! test benches is plain Rust ([`root_complex`]).
+
+#[cfg(test)]
+pub(crate) mod bench;
+pub mod cq_post;
+pub mod frontend;
+pub mod regfile;
+pub mod root_complex;
+#[cfg(test)]
+mod tests;
+pub mod sq_fetch;
+
+/// Queue pairs the HDL front end supports: the admin pair and 8 I/O pairs (qid 0..=8).
+pub const QUEUE_PAIRS: usize = 9;
+
+/// Generated Verilog of every front-end block, named as `make verilog` writes them, for the
+/// queue size and interrupt aggregation threshold of `cfg`.
+pub fn verilog_blocks(cfg: &ssdlab_model::DriveConfig) -> Vec<(&'static str, String)> {
+    let (entries, threshold) = (cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+    vec![
+        ("nvme_rq_mux", crate::pcie::rq_mux::export_verilog()),
+        ("nvme_regs", regfile::export_verilog(entries)),
+        ("nvme_sq_fetch", sq_fetch::export_verilog()),
+        ("nvme_cq_post", cq_post::export_verilog(threshold)),
+        ("nvme_frontend", frontend::export_verilog(entries, threshold)),
+    ]
+}

@@ -1,1 +1,306 @@
-//! NVMe front end at transaction level (doorbells → SQ fetch → PRP data → CQ/MSI-X); mirrored by `ssdlab_hdl::nvme`. (being built)
+//! NVMe front end at transaction level: the block behind the PCIe hard IP that turns doorbell
+//! writes into fetched commands, moves data by PRP and posts completions (NVM Express Base
+//! Specification 1.4, sections 3.1 registers, 4.1 queues, 4.3 PRPs, 4.6 completions, 4.13
+//! arbitration, 7.6 controller initialization). Mirrored TLP for TLP by `ssdlab_hdl::nvme`.
+//!
+//! Time is counted in cycles of the front end's 250 MHz clock ([`tlp::CLOCK_PS`]); every
+//! upstream TLP (type, address, length, cycle) is logged. Engines:
+//! - fetch: round-robin (or weighted) arbitration over SQs with entries, one 64 B MRd per
+//!   command, up to `FETCH_TAGS` reads in flight, commands handed on in arrival order;
+//!   malformed commands (unsupported opcode, SGL) are completed here with the spec's status;
+//! - data ([`FrontEnd::transfer`]): PRP walk, MRd ≤ MRRS / MWr ≤ MPS at aligned boundaries;
+//! - completion ([`FrontEnd::complete`], posted by `run_until` in time order): 16 B CQE with
+//!   phase tag; the oldest completion holds the path while its CQ is full (as in the HDL);
+//!   then MSI-X with count/time coalescing.
+//! The next stage (firmware/FTL, or [`admin::AdminFirmware`] for admin commands) sits between
+//! `run_until`'s fetched commands and `transfer`/`complete`.
+
+pub mod admin;
+pub mod arbiter;
+mod completion;
+pub mod datapath;
+pub mod entry;
+mod mmio;
+pub mod msix;
+mod port;
+pub mod prp;
+pub mod regs;
+pub mod ring;
+pub mod tlp;
+pub mod wrr;
+
+use crate::config::{NvmeConfig, PcieConfig};
+use arbiter::{RoundRobin, SqArbiter};
+use entry::{opc, Cqe, Sqe, Status, SQE_BYTES};
+use msix::{Coalescer, MsixVector};
+use port::ReqPort;
+use ring::{CqRing, SqRing};
+use std::collections::VecDeque;
+use tlp::{Cycle, Tlp, TlpKind, TlpPurpose, CLOCK_PS};
+
+/// SQ fetch reads in flight at once (tags of the fetch engine).
+pub const FETCH_TAGS: usize = 4;
+/// Data-read (MRd) tags of the data path.
+pub const DATA_TAGS: usize = 32;
+
+/// Pipeline latencies of the front end in cycles; the HDL implements exactly these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontEndTiming {
+    /// Doorbell write beat accepted → the arbiter sees the new tail.
+    pub doorbell_to_arb: Cycle,
+    /// Arbitration → SQ fetch MRd header on the requester port.
+    pub arb_to_fetch: Cycle,
+    /// Minimum cycles between two arbitrations.
+    pub fetch_interval: Cycle,
+    /// Last completion beat of a fetch → 64 B command handed on.
+    pub cpl_to_cmd: Cycle,
+    /// Completion request from the next stage → CQE MWr header.
+    pub cpl_to_cqe: Cycle,
+    /// CQ head doorbell data beat → a held CQE's MWr header.
+    pub cq_doorbell_to_cqe: Cycle,
+    /// Command rejected by the front end (valid at the command output) → its CQE MWr header.
+    pub rej_to_cqe: Cycle,
+    /// Last completion beat of a fetch → its tag can be reused by the arbiter.
+    pub tag_reuse: Cycle,
+}
+
+impl FrontEndTiming {
+    pub const HDL: FrontEndTiming =
+        FrontEndTiming {
+        doorbell_to_arb: 2,
+        arb_to_fetch: 2,
+        fetch_interval: 2,
+        cpl_to_cmd: 1,
+        cpl_to_cqe: 2,
+        cq_doorbell_to_cqe: 3,
+        rej_to_cqe: 3,
+        tag_reuse: 1,
+    };
+}
+
+/// The host side of the TLP interface: the root complex and host memory.
+pub trait HostPort {
+    /// A read request left the device at `cycle`; returns the data and the cycle its last
+    /// completion beat reached the device.
+    fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle);
+    /// A write request (data, CQE or MSI-X message) left the device at `cycle`.
+    fn write(&mut self, cycle: Cycle, addr: u64, data: &[u8]);
+    /// The front end has an upstream TLP ready at `ready`; returns the cycle the link takes its
+    /// header (the throughput ceiling). Without a link model: at once.
+    fn upstream(&mut self, ready: Cycle, _kind: TlpKind, _len_bytes: u32) -> Cycle {
+        ready
+    }
+}
+
+/// A command handed to the next stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchedCommand {
+    pub sqid: u16,
+    /// SQ slot it was fetched from.
+    pub slot: u32,
+    pub sqe: Sqe,
+    /// Cycle the command is valid at the front end's command output.
+    pub cycle: Cycle,
+}
+
+/// Asynchronous event information, Error Status type (section 5.2, Figure 147).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncEvent {
+    /// 00h: write to a doorbell of a queue that does not exist.
+    InvalidDoorbellRegister,
+    /// 01h: doorbell value beyond the queue size.
+    InvalidDoorbellValue,
+}
+
+impl AsyncEvent {
+    /// Completion DW0 of the AER command: type 0 (error), info, log page 01h (Figure 146).
+    pub fn dw0(self) -> u32 {
+        let info = match self {
+            AsyncEvent::InvalidDoorbellRegister => 0x00,
+            AsyncEvent::InvalidDoorbellValue => 0x01,
+        };
+        (info << 8) | (0x01 << 16)
+    }
+}
+
+/// A CQE the front end wrote, with the cycle of its MWr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PostedCqe {
+    pub cqid: u16,
+    pub cqe: Cqe,
+    pub cycle: Cycle,
+}
+
+/// The front-end block.
+#[derive(Debug)]
+pub struct FrontEnd {
+    timing: FrontEndTiming,
+    mps: u32,
+    mrrs: u32,
+    max_entries: u32,
+    io_queues: u16,
+    pub(crate) regs: mmio::Regs,
+    sqs: Vec<Option<SqRing>>,
+    cqs: Vec<Option<CqRing>>,
+    arbiter: Box<dyn SqArbiter>,
+    port: ReqPort,
+    fetch_tags: [Cycle; FETCH_TAGS],
+    fetch_free: Cycle,
+    msix: Vec<MsixVector>,
+    coalescer: Coalescer,
+    held: VecDeque<completion::PendingCpl>,
+    /// Per CQ: earliest CQE header after the last head doorbell that freed a full queue.
+    cq_head_ready: Vec<Cycle>,
+    events: VecDeque<AsyncEvent>,
+    posted: Vec<PostedCqe>,
+}
+
+impl FrontEnd {
+    pub fn new(pcie: &PcieConfig, nvme: &NvmeConfig) -> Self {
+        let pairs = nvme.io_queues as usize + 1;
+        let coalesce_cycles = (nvme.irq_coalesce_time_us * 1e6 / CLOCK_PS as f64).round() as Cycle;
+        FrontEnd {
+            timing: FrontEndTiming::HDL,
+            mps: pcie.mps_bytes,
+            mrrs: pcie.mrrs_bytes,
+            max_entries: nvme.queue_entries,
+            io_queues: nvme.io_queues as u16,
+            regs: mmio::Regs::new(nvme.queue_entries),
+            sqs: vec![None; pairs],
+            cqs: vec![None; pairs],
+            arbiter: Box::new(RoundRobin::default()),
+            port: ReqPort::new(),
+            fetch_tags: [0; FETCH_TAGS],
+            fetch_free: 0,
+            msix: vec![MsixVector { masked: true, ..Default::default() }; pairs],
+            coalescer: Coalescer::new(pairs, nvme.irq_coalesce_count, coalesce_cycles),
+            held: VecDeque::new(),
+            cq_head_ready: vec![0; pairs],
+            events: VecDeque::new(),
+            posted: Vec::new(),
+        }
+    }
+
+    /// Replaces the arbitration policy (e.g. with [`wrr::WeightedRoundRobin`]).
+    pub fn set_arbiter(&mut self, arbiter: Box<dyn SqArbiter>) {
+        self.arbiter = arbiter;
+    }
+
+    /// Every upstream TLP so far, in the order it left the front end.
+    pub fn tlps(&self) -> &[Tlp] {
+        self.port.log()
+    }
+    /// Every completion entry posted so far.
+    pub fn posted(&self) -> &[PostedCqe] {
+        &self.posted
+    }
+    /// Takes the oldest asynchronous event not yet reported.
+    pub fn take_event(&mut self) -> Option<AsyncEvent> {
+        self.events.pop_front()
+    }
+    pub fn ready(&self) -> bool {
+        self.regs.csts & regs::CSTS_RDY != 0
+    }
+
+    /// Runs the fetch engine, the completion poster and the interrupt timers up to `until`, in
+    /// the order their requests reach the requester port; appends fetched commands to `out`.
+    pub fn run_until(&mut self, until: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
+        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 2 * self.held.len() as u64;
+        for _ in 0..bound {
+            // Port request cycles: a fetch arbitrated at t offers its MRd at t + 1; a CQE with
+            // header at p is offered at p - 1; completions win ties (requester mux priority).
+            // Events are taken in that order, and only those whose request cycle is ≤ `until`.
+            let fetch = self.next_fetch_time().map(|t| (t + 1, 1u8, t));
+            let post = self.next_post_time().map(|t| (t.saturating_sub(1), 0u8, t));
+            let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
+            let Some(&(key, which, t)) = [fetch, post, timer].iter().flatten().min() else { return };
+            if key > until {
+                return;
+            }
+            match which {
+                0 => self.post_one(t, host),
+                1 => self.fetch_one(t, host, out),
+                _ => {
+                    let (_, v) = self.coalescer.next_deadline().expect("deadline");
+                    self.coalescer.expire(v);
+                    self.send_msix(t, v, host);
+                }
+            }
+        }
+        panic!("front end run_until({until}) did not settle within {bound} steps");
+    }
+
+    fn next_fetch_time(&self) -> Option<Cycle> {
+        if !self.ready() {
+            return None;
+        }
+        let tag_free = *self.fetch_tags.iter().min().expect("tags");
+        let queue_ready = self
+            .sqs
+            .iter()
+            .flatten()
+            .filter_map(|sq| if sq.has_entry() { Some(0) } else { sq.next_visible() })
+            .min()?;
+        Some(self.fetch_free.max(tag_free).max(queue_ready))
+    }
+
+    fn fetch_one(&mut self, t: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
+        let mut ready = vec![false; self.sqs.len()];
+        for (q, sq) in self.sqs.iter_mut().enumerate() {
+            if let Some(sq) = sq {
+                sq.settle(t);
+                ready[q] = sq.has_entry();
+            }
+        }
+        self.fetch_free = t + self.timing.fetch_interval;
+        let Some(q) = self.arbiter.pick(&ready) else { return };
+        let sq = self.sqs[q].as_mut().expect("arbiter picked a live queue");
+        let slot = sq.head;
+        let addr = sq.take();
+        // The requester mux takes the request one cycle before the port could show its header
+        // (even if the link then holds that header); the arbiter is free the cycle after.
+        let port_free = self.port.free_cycle();
+        let issue = self.port.send(host, t + self.timing.arb_to_fetch, TlpKind::MemRead, TlpPurpose::SqFetch, addr, SQE_BYTES);
+        self.fetch_free = self.fetch_free.max(port_free);
+        let (data, arrived) = host.read(issue, addr, SQE_BYTES);
+        let tag = (0..FETCH_TAGS).min_by_key(|&i| self.fetch_tags[i]).expect("tags");
+        assert!(self.fetch_tags[tag] <= t, "fetch issued without a free tag");
+        self.fetch_tags[tag] = arrived + self.timing.tag_reuse;
+        let raw: [u8; 64] = data.as_slice().try_into().expect("SQ fetch returns 64 bytes");
+        let sqe = Sqe::decode(&raw);
+        let cmd = FetchedCommand { sqid: q as u16, slot, sqe, cycle: arrived + self.timing.cpl_to_cmd };
+        match self.screen(&cmd) {
+            Status::SUCCESS => out.push(cmd),
+            bad => self.reject(&cmd, bad),
+        }
+    }
+
+    /// Checks the front end performs before handing a command on: opcode supported for the
+    /// queue type (01h Invalid Command Opcode), PSDT = 00b since SGLs are not supported (02h
+    /// Invalid Field in Command), section 4.2 and Figure 126.
+    fn screen(&self, cmd: &FetchedCommand) -> Status {
+        let known = if cmd.sqid == 0 {
+            matches!(
+                cmd.sqe.opc,
+                opc::ADMIN_DELETE_IO_SQ
+                    | opc::ADMIN_CREATE_IO_SQ
+                    | opc::ADMIN_DELETE_IO_CQ
+                    | opc::ADMIN_CREATE_IO_CQ
+                    | opc::ADMIN_IDENTIFY
+                    | opc::ADMIN_ASYNC_EVENT
+            )
+        } else {
+            matches!(cmd.sqe.opc, opc::NVM_FLUSH | opc::NVM_WRITE | opc::NVM_READ)
+        };
+        if !known {
+            Status::INVALID_OPCODE
+        } else if cmd.sqe.psdt != 0 {
+            Status::INVALID_FIELD
+        } else {
+            Status::SUCCESS
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -120,7 +120,7 @@ impl Link {
         let st = &mut self.dirs[d as usize];
         let wire = wire + std::mem::take(&mut st.pending_dllp_wire);
         let start = at.max(st.free_at);
-        let dur = SimTime::for_bytes(wire, self.line_bytes_per_sec);
+        let dur = crate::engine::transfer_time(wire, self.line_bytes_per_sec);
         let end = start + dur;
         st.free_at = end;
         st.stats.tlps += tlps;
@@ -141,6 +141,15 @@ impl Link {
         st.unacked = (total % self.tlps_per_ack as u64) as u32;
         st.stats.dllps += acks;
         st.pending_dllp_wire += acks * self.dllp_bytes;
+    }
+
+    /// One TLP of `header` + `payload` bytes (plus framing) on direction `d`, no earlier than
+    /// `now`; returns when its bytes start and finish crossing. For TLP-exact block models (the
+    /// NVMe front end and its root-complex test model) that pace every TLP individually.
+    pub fn send_tlp(&mut self, now: SimTime, d: Dir, header: u64, payload: u64) -> (SimTime, SimTime) {
+        let start = now.max(self.dirs[d as usize].free_at);
+        let end = self.transmit(now, d, 1, payload, payload + header + self.framing);
+        (start, end)
     }
 
     /// Posted memory write of `bytes` in direction `d` (doorbell, read data, CQ entry, MSI-X),

@@ -26,6 +26,14 @@ impl TreePlru {
     }
 }
 
+impl TreePlru {
+    /// Overwrite the state word of `set` (used to tabulate the policy, e.g. for the HDL).
+    pub fn set_state_bits(&mut self, set: usize, bits: u32) {
+        assert!(bits < 1 << (self.ways - 1).max(1), "state {bits:#b} too wide for {} ways", self.ways);
+        self.bits[set] = bits as u16;
+    }
+}
+
 impl Replacement for TreePlru {
     fn touch(&mut self, set: usize, way: usize) {
         assert!(way < self.ways, "way {way} out of range");

@@ -1,0 +1,205 @@
+//! Test bench shared by the front-end tests: the rust_hdl `NvmeFrontEnd` driven by the
+//! root-complex model, with a minimal next stage ("firmware") that executes queue creation
+//! through the `qc_*` port and completes every other command after a fixed latency; and the
+//! same host + firmware around the behavioural front end, for comparison.
+
+use super::frontend::NvmeFrontEnd;
+use super::root_complex::RootComplex;
+use rust_hdl::prelude::*;
+use ssdlab_model::config::DriveConfig;
+use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
+use ssdlab_model::nvme::frontend::tlp::Cycle;
+use ssdlab_model::nvme::frontend::{FetchedCommand, FrontEnd};
+use std::collections::VecDeque;
+
+/// Cycles the bench firmware takes per command.
+pub const FW_LATENCY: Cycle = 20;
+
+/// A command handed on by either front end: (cycle, sqid, decoded entry).
+pub type Handed = (Cycle, u16, Sqe);
+
+#[derive(Clone, Copy, Debug)]
+struct QcOp {
+    sq: bool,
+    del: bool,
+    qid: u16,
+    base: u64,
+    size: u16,
+    cqid: u16,
+    vec: u16,
+    ien: bool,
+}
+
+/// Firmware decision for a handed command: queue config to apply, completion to post.
+fn firmware(sqid: u16, s: &Sqe) -> (Option<QcOp>, Option<(u16, Status, u32)>) {
+    let qid = s.cdw10 as u16;
+    let size = (s.cdw10 >> 16) as u16;
+    match (sqid, s.opc) {
+        (0, opc::ADMIN_CREATE_IO_CQ) => {
+            let qc = QcOp { sq: false, del: false, qid, base: s.prp1, size, cqid: 0, vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0 };
+            (Some(qc), Some((s.cid, Status::SUCCESS, 0)))
+        }
+        (0, opc::ADMIN_CREATE_IO_SQ) => {
+            let qc = QcOp { sq: true, del: false, qid, base: s.prp1, size, cqid: (s.cdw11 >> 16) as u16, vec: 0, ien: false };
+            (Some(qc), Some((s.cid, Status::SUCCESS, 0)))
+        }
+        (0, opc::ADMIN_ASYNC_EVENT) => (None, None),
+        _ => (None, Some((s.cid, Status::SUCCESS, 0))),
+    }
+}
+
+pub struct HdlBench {
+    pub uut: NvmeFrontEnd,
+    pub rc: RootComplex,
+    pub cycle: Cycle,
+    pub handed: Vec<Handed>,
+    pub events: Vec<(Cycle, u8)>,
+    /// (BAR0 offset, data-beat cycle) of every host MMIO write.
+    pub mmio_log: Vec<(u32, Cycle)>,
+    cpl: VecDeque<(Cycle, u16, u16, Status, u32)>,
+    qc: VecDeque<(Cycle, QcOp)>,
+}
+
+fn settle(uut: &mut NvmeFrontEnd) {
+    for _ in 0..256 {
+        uut.update_all();
+        if !uut.has_changed() {
+            return;
+        }
+    }
+    panic!("front end did not settle in 256 passes");
+}
+
+impl HdlBench {
+    pub fn new(cfg: &DriveConfig) -> Self {
+        let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+        uut.connect_all();
+        HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed: Vec::new(), events: Vec::new(), mmio_log: Vec::new(), cpl: VecDeque::new(), qc: VecDeque::new() }
+    }
+
+    fn step(&mut self) {
+        let c = self.cycle;
+        self.uut.clock.next = Clock { clk: false };
+        self.rc.drive(c, &mut self.uut);
+        self.uut.cmd_stall.next = false;
+        self.uut.qc_valid.next = false;
+        if let Some(&(due, q)) = self.qc.front() {
+            if due <= c {
+                self.uut.qc_valid.next = true;
+                self.uut.qc_sq.next = q.sq;
+                self.uut.qc_del.next = q.del;
+                self.uut.qc_qid.next = bits::<4>(q.qid as u64);
+                self.uut.qc_base.next = bits::<64>(q.base);
+                self.uut.qc_size.next = bits::<16>(q.size as u64);
+                self.uut.qc_cqid.next = bits::<4>(q.cqid as u64);
+                self.uut.qc_vec.next = bits::<4>(q.vec as u64);
+                self.uut.qc_ien.next = q.ien;
+                self.qc.pop_front();
+            }
+        }
+        self.uut.cpl_valid.next = false;
+        if let Some(&(due, sq, cid, st, dw0)) = self.cpl.front() {
+            if due <= c {
+                self.uut.cpl_valid.next = true;
+                self.uut.cpl_sqid.next = bits::<4>(sq as u64);
+                self.uut.cpl_cid.next = bits::<16>(cid as u64);
+                self.uut.cpl_status.next = bits::<11>(st.field() as u64);
+                self.uut.cpl_dw0.next = bits::<32>(dw0 as u64);
+            }
+        }
+        settle(&mut self.uut);
+        self.rc.observe(c, &self.uut);
+        if self.uut.cpl_ready.val() {
+            self.cpl.pop_front();
+        }
+        if self.uut.evt_valid.val() {
+            self.events.push((c, self.uut.evt_info.val().to_u64() as u8));
+        }
+        if self.uut.cmd_valid.val() {
+            let mut raw = [0u8; 64];
+            let ws = [self.uut.cmd_w0.val(), self.uut.cmd_w1.val(), self.uut.cmd_w2.val(), self.uut.cmd_w3.val()];
+            for (i, w) in ws.iter().enumerate() {
+                raw[16 * i..16 * i + 16].copy_from_slice(&w.to_u128().to_le_bytes());
+            }
+            let sqid = self.uut.cmd_sqid.val().to_u64() as u16;
+            let sqe = Sqe::decode(&raw);
+            self.handed.push((c, sqid, sqe));
+            let (qc, cpl) = firmware(sqid, &sqe);
+            if let Some(q) = qc {
+                self.qc.push_back((c + FW_LATENCY - 1, q));
+            }
+            if let Some((cid, st, dw0)) = cpl {
+                self.cpl.push_back((c + FW_LATENCY, sqid, cid, st, dw0));
+            }
+        }
+        self.uut.clock.next = Clock { clk: true };
+        settle(&mut self.uut);
+        self.cycle += 1;
+    }
+
+    /// Runs until cycle `until` (exclusive).
+    pub fn run_until(&mut self, until: Cycle) {
+        while self.cycle < until {
+            self.step();
+        }
+    }
+}
+
+/// The behavioural front end with the same root complex and firmware.
+pub struct ModelBench {
+    pub fe: FrontEnd,
+    pub rc: RootComplex,
+    pub handed: Vec<Handed>,
+    /// Asynchronous event information codes, in order.
+    pub events: Vec<u8>,
+    now: Cycle,
+}
+
+impl ModelBench {
+    pub fn new(cfg: &DriveConfig) -> Self {
+        ModelBench { fe: FrontEnd::new(&cfg.pcie, &cfg.nvme), rc: RootComplex::new(&cfg.pcie), handed: Vec::new(), events: Vec::new(), now: 0 }
+    }
+
+    /// Host MMIO write queued at `cycle`, applied at the cycle its data beat reaches the block.
+    pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) -> Cycle {
+        let at = self.rc.mmio_write(cycle, offset, value);
+        self.rc.discard_device_beats();
+        self.fe.mmio_write(at, offset, value, &mut self.rc);
+        while let Some(e) = self.fe.take_event() {
+            self.events.push((e.dw0() >> 8) as u8);
+        }
+        at
+    }
+
+    /// Runs the front end to `until` one cycle at a time, executing the bench firmware on each
+    /// command as soon as it is fetched, so its completion is known before the front end's
+    /// engines reserve the requester port for later cycles.
+    pub fn run_until(&mut self, until: Cycle) {
+        while self.now < until {
+            self.now += 1;
+            let mut out: Vec<FetchedCommand> = Vec::new();
+            self.fe.run_until(self.now, &mut self.rc, &mut out);
+            for c in out {
+                self.execute(&c);
+            }
+        }
+    }
+
+    fn execute(&mut self, c: &FetchedCommand) {
+        self.handed.push((c.cycle, c.sqid, c.sqe));
+        let (qc, cpl) = firmware(c.sqid, &c.sqe);
+        if let Some(q) = qc {
+            let entries = q.size as u32 + 1;
+            let r = match (q.sq, q.del) {
+                (false, false) => self.fe.create_io_cq(q.qid, q.base, entries, q.vec, q.ien),
+                (true, false) => self.fe.create_io_sq(q.qid, q.base, entries, q.cqid),
+                (false, true) => self.fe.delete_io_cq(q.qid),
+                (true, true) => self.fe.delete_io_sq(q.qid),
+            };
+            r.expect("bench creates valid queues");
+        }
+        if let Some((cid, st, dw0)) = cpl {
+            self.fe.complete(c.cycle + FW_LATENCY, c.sqid, cid, st, dw0);
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The NVMe front end: BAR0 register file, submission path, completion path and requester mux
+//! composed behind the hard block's four TLP streams (`pcie::tlp`). Mirrors
+//! `ssdlab_model::nvme::frontend::FrontEnd` for everything but the PRP data path, which lives
+//! in the behavioural model only (see ARCHITECTURE.md, "hdl: NVMe front end").
+//!
+//! Toward the next stage (firmware / FTL): fetched 64 B commands (`cmd_*`), completion
+//! requests (`cpl_*`), queue configuration after Create/Delete I/O queue commands (`qc_*`) and
+//! asynchronous events for invalid doorbell writes (`evt_*`, NVMe 1.4 section 5.2 Figure 147
+//! info 00h "write to invalid doorbell register", 01h "invalid doorbell write value").
+
+use super::cq_post::CompletionPath;
+use super::regfile::NvmeRegs;
+use super::sq_fetch::SubmissionPath;
+use crate::pcie::rq_mux::RqMux;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct NvmeFrontEnd {
+    /// Front-end clock, 250 MHz (128-bit streams: 4 GB/s per direction).
+    pub clock: Signal<In, Clock>,
+    /// Completer request beat (host MMIO to BAR0).
+    pub cq_tdata: Signal<In, Bits<128>>,
+    /// Completer request beat valid.
+    pub cq_tvalid: Signal<In, Bit>,
+    /// Completer request last beat.
+    pub cq_tlast: Signal<In, Bit>,
+    /// Completer request beat accepted.
+    pub cq_tready: Signal<Out, Bit>,
+    /// Completer completion beat (BAR0 read data).
+    pub cc_tdata: Signal<Out, Bits<128>>,
+    /// Completer completion beat valid.
+    pub cc_tvalid: Signal<Out, Bit>,
+    /// Completer completion last beat.
+    pub cc_tlast: Signal<Out, Bit>,
+    /// Hard block takes the completer completion beat.
+    pub cc_tready: Signal<In, Bit>,
+    /// Requester request beat (MRd fetches, MWr CQEs and MSI-X).
+    pub rq_tdata: Signal<Out, Bits<128>>,
+    /// Requester request beat valid.
+    pub rq_tvalid: Signal<Out, Bit>,
+    /// Requester request last beat.
+    pub rq_tlast: Signal<Out, Bit>,
+    /// Hard block takes the requester beat (link ceiling).
+    pub rq_tready: Signal<In, Bit>,
+    /// Requester completion beat (data of fetches).
+    pub rc_tdata: Signal<In, Bits<128>>,
+    /// Requester completion beat valid.
+    pub rc_tvalid: Signal<In, Bit>,
+    /// Requester completion last beat.
+    pub rc_tlast: Signal<In, Bit>,
+    /// Requester completion accepted (always).
+    pub rc_tready: Signal<Out, Bit>,
+    /// CSTS.RDY.
+    pub rdy: Signal<Out, Bit>,
+    /// One cycle: a 64 B command is handed on.
+    pub cmd_valid: Signal<Out, Bit>,
+    /// SQ of the command.
+    pub cmd_sqid: Signal<Out, Bits<4>>,
+    /// Command bytes 0..15.
+    pub cmd_w0: Signal<Out, Bits<128>>,
+    /// Command bytes 16..31.
+    pub cmd_w1: Signal<Out, Bits<128>>,
+    /// Command bytes 32..47.
+    pub cmd_w2: Signal<Out, Bits<128>>,
+    /// Command bytes 48..63.
+    pub cmd_w3: Signal<Out, Bits<128>>,
+    /// Next stage cannot take more commands: stop fetching.
+    pub cmd_stall: Signal<In, Bit>,
+    /// Completion request valid.
+    pub cpl_valid: Signal<In, Bit>,
+    /// SQ of the completed command.
+    pub cpl_sqid: Signal<In, Bits<4>>,
+    /// CID of the completed command.
+    pub cpl_cid: Signal<In, Bits<16>>,
+    /// Status field (SCT bits 10:8, SC bits 7:0).
+    pub cpl_status: Signal<In, Bits<11>>,
+    /// Command-specific DW0.
+    pub cpl_dw0: Signal<In, Bits<32>>,
+    /// Completion request taken.
+    pub cpl_ready: Signal<Out, Bit>,
+    /// Queue configuration strobe (after Create/Delete I/O SQ/CQ).
+    pub qc_valid: Signal<In, Bit>,
+    /// Configuration is for an SQ (1) or a CQ (0).
+    pub qc_sq: Signal<In, Bit>,
+    /// Delete the queue.
+    pub qc_del: Signal<In, Bit>,
+    /// Queue identifier 1..=8.
+    pub qc_qid: Signal<In, Bits<4>>,
+    /// Queue base, byte address (4 KiB aligned).
+    pub qc_base: Signal<In, Bits<64>>,
+    /// Queue entries minus one.
+    pub qc_size: Signal<In, Bits<16>>,
+    /// For an SQ: its CQ.
+    pub qc_cqid: Signal<In, Bits<4>>,
+    /// For a CQ: MSI-X vector.
+    pub qc_vec: Signal<In, Bits<4>>,
+    /// For a CQ: interrupts enabled.
+    pub qc_ien: Signal<In, Bit>,
+    /// One cycle: an asynchronous event (invalid doorbell write).
+    pub evt_valid: Signal<Out, Bit>,
+    /// Asynchronous event information: 00h invalid doorbell register, 01h invalid value.
+    pub evt_info: Signal<Out, Bits<8>>,
+    regs: NvmeRegs,
+    sq: SubmissionPath,
+    cq: CompletionPath,
+    mux: RqMux,
+    info_reg: Constant<Bits<8>>,
+    info_val: Constant<Bits<8>>,
+}
+
+impl NvmeFrontEnd {
+    /// A front end for `queue_entries`-entry queues with MSI-X aggregation threshold `threshold`.
+    pub fn new(queue_entries: u32, threshold: u32) -> Self {
+        NvmeFrontEnd {
+            clock: Default::default(),
+            cq_tdata: Default::default(),
+            cq_tvalid: Default::default(),
+            cq_tlast: Default::default(),
+            cq_tready: Default::default(),
+            cc_tdata: Default::default(),
+            cc_tvalid: Default::default(),
+            cc_tlast: Default::default(),
+            cc_tready: Default::default(),
+            rq_tdata: Default::default(),
+            rq_tvalid: Default::default(),
+            rq_tlast: Default::default(),
+            rq_tready: Default::default(),
+            rc_tdata: Default::default(),
+            rc_tvalid: Default::default(),
+            rc_tlast: Default::default(),
+            rc_tready: Default::default(),
+            rdy: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_sqid: Default::default(),
+            cmd_w0: Default::default(),
+            cmd_w1: Default::default(),
+            cmd_w2: Default::default(),
+            cmd_w3: Default::default(),
+            cmd_stall: Default::default(),
+            cpl_valid: Default::default(),
+            cpl_sqid: Default::default(),
+            cpl_cid: Default::default(),
+            cpl_status: Default::default(),
+            cpl_dw0: Default::default(),
+            cpl_ready: Default::default(),
+            qc_valid: Default::default(),
+            qc_sq: Default::default(),
+            qc_del: Default::default(),
+            qc_qid: Default::default(),
+            qc_base: Default::default(),
+            qc_size: Default::default(),
+            qc_cqid: Default::default(),
+            qc_vec: Default::default(),
+            qc_ien: Default::default(),
+            evt_valid: Default::default(),
+            evt_info: Default::default(),
+            regs: NvmeRegs::new(queue_entries),
+            sq: SubmissionPath::default(),
+            cq: CompletionPath::new(threshold),
+            mux: RqMux::default(),
+            info_reg: Constant::new(bits::<8>(0x00)),
+            info_val: Constant::new(bits::<8>(0x01)),
+        }
+    }
+}
+
+impl Logic for NvmeFrontEnd {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.regs.clock.next = self.clock.val();
+        self.sq.clock.next = self.clock.val();
+        self.cq.clock.next = self.clock.val();
+        self.mux.clock.next = self.clock.val();
+        // Completer streams ↔ register file.
+        self.regs.cq_tdata.next = self.cq_tdata.val();
+        self.regs.cq_tvalid.next = self.cq_tvalid.val();
+        self.regs.cq_tlast.next = self.cq_tlast.val();
+        self.cq_tready.next = self.regs.cq_tready.val();
+        self.cc_tdata.next = self.regs.cc_tdata.val();
+        self.cc_tvalid.next = self.regs.cc_tvalid.val();
+        self.cc_tlast.next = self.regs.cc_tlast.val();
+        self.regs.cc_tready.next = self.cc_tready.val();
+        self.rdy.next = self.regs.rdy.val();
+        // Register file → queue blocks.
+        self.sq.rdy.next = self.regs.rdy.val();
+        self.sq.en_pulse.next = self.regs.en_pulse.val();
+        self.sq.rst_pulse.next = self.regs.rst_pulse.val();
+        self.sq.asq.next = self.regs.asq.val();
+        self.sq.asqs.next = self.regs.asqs.val();
+        self.sq.db_valid.next = self.regs.db_valid.val();
+        self.sq.db_cq.next = self.regs.db_cq.val();
+        self.sq.db_qid.next = self.regs.db_qid.val();
+        self.sq.db_val.next = self.regs.db_val.val();
+        self.cq.en_pulse.next = self.regs.en_pulse.val();
+        self.cq.rst_pulse.next = self.regs.rst_pulse.val();
+        self.cq.acq.next = self.regs.acq.val();
+        self.cq.acqs.next = self.regs.acqs.val();
+        self.cq.db_valid.next = self.regs.db_valid.val();
+        self.cq.db_cq.next = self.regs.db_cq.val();
+        self.cq.db_qid.next = self.regs.db_qid.val();
+        self.cq.db_val.next = self.regs.db_val.val();
+        self.cq.mx_valid.next = self.regs.mx_valid.val();
+        self.cq.mx_off.next = self.regs.mx_off.val();
+        self.cq.mx_data.next = self.regs.mx_data.val();
+        // Queue configuration.
+        self.sq.qc_valid.next = self.qc_valid.val();
+        self.sq.qc_sq.next = self.qc_sq.val();
+        self.sq.qc_del.next = self.qc_del.val();
+        self.sq.qc_qid.next = self.qc_qid.val();
+        self.sq.qc_base.next = self.qc_base.val();
+        self.sq.qc_size.next = self.qc_size.val();
+        self.cq.qc_valid.next = self.qc_valid.val();
+        self.cq.qc_sq.next = self.qc_sq.val();
+        self.cq.qc_del.next = self.qc_del.val();
+        self.cq.qc_qid.next = self.qc_qid.val();
+        self.cq.qc_base.next = self.qc_base.val();
+        self.cq.qc_size.next = self.qc_size.val();
+        self.cq.qc_cqid.next = self.qc_cqid.val();
+        self.cq.qc_vec.next = self.qc_vec.val();
+        self.cq.qc_ien.next = self.qc_ien.val();
+        // Submission path.
+        self.sq.stall.next = self.cmd_stall.val() | self.cq.rej_busy.val();
+        self.sq.rc_tdata.next = self.rc_tdata.val();
+        self.sq.rc_tvalid.next = self.rc_tvalid.val();
+        self.sq.rc_tlast.next = self.rc_tlast.val();
+        self.rc_tready.next = true;
+        self.cmd_valid.next = self.sq.cmd_valid.val();
+        self.cmd_sqid.next = self.sq.cmd_sqid.val();
+        self.cmd_w0.next = self.sq.cmd_w0.val();
+        self.cmd_w1.next = self.sq.cmd_w1.val();
+        self.cmd_w2.next = self.sq.cmd_w2.val();
+        self.cmd_w3.next = self.sq.cmd_w3.val();
+        self.sq.hd_sel.next = self.cq.hd_sel.val();
+        self.cq.hd_val.next = self.sq.hd_val.val();
+        // Completion path.
+        self.cq.cpl_valid.next = self.cpl_valid.val();
+        self.cq.cpl_sqid.next = self.cpl_sqid.val();
+        self.cq.cpl_cid.next = self.cpl_cid.val();
+        self.cq.cpl_status.next = self.cpl_status.val();
+        self.cq.cpl_dw0.next = self.cpl_dw0.val();
+        self.cpl_ready.next = self.cq.cpl_ready.val();
+        self.cq.rej_valid.next = self.sq.rej_valid.val();
+        self.cq.rej_sqid.next = self.sq.rej_sqid.val();
+        self.cq.rej_cid.next = self.sq.rej_cid.val();
+        self.cq.rej_status.next = self.sq.rej_status.val();
+        // Requester mux: completions (source 0) before fetches (source 1).
+        self.mux.s0_valid.next = self.cq.rq_valid.val();
+        self.mux.s0_desc.next = self.cq.rq_desc.val();
+        self.mux.s0_has_data.next = true;
+        self.mux.s0_data.next = self.cq.rq_data.val();
+        self.cq.rq_ready.next = self.mux.s0_ready.val();
+        self.mux.s1_valid.next = self.sq.rq_valid.val();
+        self.mux.s1_desc.next = self.sq.rq_desc.val();
+        self.mux.s1_has_data.next = false;
+        self.mux.s1_data.next = self.sq.rq_desc.val();
+        self.sq.rq_ready.next = self.mux.s1_ready.val();
+        self.rq_tdata.next = self.mux.rq_tdata.val();
+        self.rq_tvalid.next = self.mux.rq_tvalid.val();
+        self.rq_tlast.next = self.mux.rq_tlast.val();
+        self.mux.rq_tready.next = self.rq_tready.val();
+        // Asynchronous events.
+        self.evt_valid.next = self.regs.db_bad_reg.val()
+            | self.sq.evt_bad_q.val()
+            | self.sq.evt_bad_val.val()
+            | self.cq.evt_bad_q.val()
+            | self.cq.evt_bad_val.val();
+        self.evt_info.next = self.info_reg.val();
+        if self.sq.evt_bad_val.val() | self.cq.evt_bad_val.val() {
+            self.evt_info.next = self.info_val.val();
+        }
+    }
+}
+
+/// Generated Verilog of the composed front end (top module `top`).
+pub fn export_verilog(queue_entries: u32, threshold: u32) -> String {
+    let mut uut = NvmeFrontEnd::new(queue_entries, threshold);
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvme_frontend_is_synthesizable() {
+        yosys_validate("ssdlab_nvme_frontend", &export_verilog(1024, 1)).unwrap();
+    }
+}

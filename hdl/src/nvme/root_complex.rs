@@ -1,0 +1,186 @@
+//! Root-complex model for the front end's test benches (plain Rust, no HDL): host memory, the
+//! Gen3x4 link ceiling of `ssdlab_model::pcie::Link` in both directions, and a configurable
+//! read-completion latency. It serves two clients with the same arithmetic so their timing can
+//! be compared:
+//! - the behavioural front end, through [`HostPort`];
+//! - the rust_hdl `NvmeFrontEnd`, by driving its CQ/RC streams and taking its RQ/CC streams
+//!   cycle by cycle ([`RootComplex::drive`] before the clock edge, [`RootComplex::observe`]
+//!   after the combinational settle).
+//! Read completions are returned in request order, split at MPS-aligned boundaries (PCI Express
+//! Base 3.0, 2.3.1.1: completions on RCB boundaries), each a descriptor beat plus payload beats.
+
+use crate::pcie::tlp::{CplDesc, ReqDesc, REQ_MRD, REQ_MWR};
+use ssdlab_model::config::PcieConfig;
+use ssdlab_model::nvme::frontend::tlp::{cpld_beats, Cycle, TlpKind, CLOCK_PS};
+use ssdlab_model::nvme::frontend::HostPort;
+use ssdlab_model::pcie::{link::Dir, link::Link};
+use ssdlab_model::SimTime;
+use std::collections::{HashMap, VecDeque};
+
+/// One beat the root complex drives on a stream at a given cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Beat {
+    pub cycle: Cycle,
+    pub data: u128,
+    pub last: bool,
+}
+
+/// A device TLP the root complex received: (kind, address, bytes, header cycle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenTlp {
+    pub kind: TlpKind,
+    pub addr: u64,
+    pub len: u32,
+    pub cycle: Cycle,
+}
+
+#[derive(Debug)]
+pub struct RootComplex {
+    pages: HashMap<u64, Box<[u8; 4096]>>,
+    link: Link,
+    mps: u32,
+    /// Read-completion latency of the host, in cycles.
+    pub latency: Cycle,
+    up_end: SimTime,
+    rc_free: Cycle,
+    rc_beats: VecDeque<Beat>,
+    cq_beats: VecDeque<Beat>,
+    /// Every device TLP, in arrival order.
+    pub seen: Vec<SeenTlp>,
+    /// MMIO read data returned on the CC stream.
+    pub mmio_reads: Vec<u64>,
+    rq_first: Option<Cycle>,
+    rq_cur: Vec<u128>,
+    cc_cur: Vec<u128>,
+}
+
+impl RootComplex {
+    /// A root complex for link `pcie` with `pcie.host_read_latency_ns` of read latency.
+    pub fn new(pcie: &PcieConfig) -> Self {
+        let latency = SimTime::from_ns_f64(pcie.host_read_latency_ns).as_ps().div_ceil(CLOCK_PS);
+        RootComplex {
+            pages: HashMap::new(),
+            link: Link::new(pcie),
+            mps: pcie.mps_bytes,
+            latency,
+            up_end: SimTime::ZERO,
+            rc_free: 0,
+            rc_beats: VecDeque::new(),
+            cq_beats: VecDeque::new(),
+            seen: Vec::new(),
+            mmio_reads: Vec::new(),
+            rq_first: None,
+            rq_cur: Vec::new(),
+            cc_cur: Vec::new(),
+        }
+    }
+
+    pub fn put(&mut self, addr: u64, data: &[u8]) {
+        for (i, b) in data.iter().enumerate() {
+            let a = addr + i as u64;
+            self.pages.entry(a / 4096).or_insert_with(|| Box::new([0; 4096]))[(a % 4096) as usize] = *b;
+        }
+    }
+    pub fn get(&self, addr: u64, len: usize) -> Vec<u8> {
+        (0..len as u64)
+            .map(|i| self.pages.get(&((addr + i) / 4096)).map_or(0, |p| p[((addr + i) % 4096) as usize]))
+            .collect()
+    }
+
+    fn ps(c: Cycle) -> SimTime {
+        SimTime::from_ps(c * CLOCK_PS)
+    }
+    fn cyc(t: SimTime) -> Cycle {
+        t.as_ps().div_ceil(CLOCK_PS)
+    }
+
+    /// A device TLP offered from cycle `ready`: the link takes its header when free.
+    fn take_upstream(&mut self, ready: Cycle, kind: TlpKind, len: u32) -> Cycle {
+        let payload = if kind == TlpKind::MemWrite { len as u64 } else { 0 };
+        let (start, end) = self.link.send_tlp(Self::ps(ready), Dir::Up, 16, payload);
+        self.up_end = end;
+        Self::cyc(start)
+    }
+
+    /// Schedules the completions of a read whose request finished crossing at `self.up_end`;
+    /// returns the beats (descriptor + payload per completion) and the last beat's cycle.
+    fn schedule_read(&mut self, addr: u64, len: u32, tag: u8) -> (Vec<Beat>, Cycle) {
+        let data = self.get(addr, len as usize);
+        let mut beats = Vec::new();
+        let ready = self.up_end + Self::ps(self.latency);
+        let (mut a, end, mut off) = (addr, addr + len as u64, 0usize);
+        let mut remaining = len;
+        while a < end {
+            let stop = ((a / self.mps as u64 + 1) * self.mps as u64).min(end);
+            let n = (stop - a) as u32;
+            let (start, _) = self.link.send_tlp(ready, Dir::Down, 12, n as u64);
+            let first = Self::cyc(start).max(self.rc_free);
+            let desc = CplDesc { lower_addr: (a & 0xFFF) as u16, byte_count: remaining as u16, dwords: (n / 4) as u16, status: 0, tag };
+            beats.push(Beat { cycle: first, data: desc.pack(), last: false });
+            for k in 0..n.div_ceil(16) as usize {
+                let mut w = [0u8; 16];
+                let chunk = &data[off + 16 * k..(off + 16 * k + 16).min(off + n as usize)];
+                w[..chunk.len()].copy_from_slice(chunk);
+                let last = k + 1 == n.div_ceil(16) as usize;
+                beats.push(Beat { cycle: first + 1 + k as u64, data: u128::from_le_bytes(w), last });
+            }
+            self.rc_free = first + cpld_beats(n);
+            remaining -= n;
+            off += n as usize;
+            a = stop;
+        }
+        let last = beats.last().expect("a read has at least one completion").cycle;
+        (beats, last)
+    }
+
+    /// Queues a host MMIO write of `value` to BAR0 `offset` at or after `cycle` (a 4DW MWr on
+    /// the CQ stream: descriptor beat, data beat); returns the data beat's cycle.
+    ///
+    /// MMIO writes do not reserve the downstream link: read completions are reserved on it
+    /// ahead of time (at request time + latency), and a first-come reservation would wrongly
+    /// hold a doorbell behind a completion that is not yet on the wire. A 4-byte MWr is 28 wire
+    /// bytes against 4.4 KB per 4 KiB of read completions, so the approximation is small.
+    pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) -> Cycle {
+        let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
+        let d = ReqDesc { addr: offset as u64, dwords: 1, req_type: REQ_MWR, tag: 0 };
+        self.cq_beats.push_back(Beat { cycle: first, data: d.pack(), last: false });
+        self.cq_beats.push_back(Beat { cycle: first + 1, data: value as u128, last: true });
+        first + 1
+    }
+
+    /// Queues a host MMIO read of `dwords` (1 or 2) at BAR0 `offset`; data lands in `mmio_reads`.
+    pub fn mmio_read(&mut self, cycle: Cycle, offset: u32, dwords: u16) {
+        let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
+        let d = ReqDesc { addr: offset as u64, dwords, req_type: REQ_MRD, tag: 0 };
+        self.cq_beats.push_back(Beat { cycle: first, data: d.pack(), last: true });
+    }
+
+    /// Drops beats queued toward the device (when the client is the behavioural model).
+    pub fn discard_device_beats(&mut self) {
+        self.cq_beats.clear();
+        self.rc_beats.clear();
+    }
+
+    /// No more beats queued toward the device.
+    pub fn idle(&self) -> bool {
+        self.cq_beats.is_empty() && self.rc_beats.is_empty()
+    }
+}
+
+impl HostPort for RootComplex {
+    fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
+        self.seen.push(SeenTlp { kind: TlpKind::MemRead, addr, len, cycle });
+        let data = self.get(addr, len as usize);
+        let (_, last) = self.schedule_read(addr, len, 0);
+        (data, last)
+    }
+    fn write(&mut self, cycle: Cycle, addr: u64, data: &[u8]) {
+        self.seen.push(SeenTlp { kind: TlpKind::MemWrite, addr, len: data.len() as u32, cycle });
+        self.put(addr, data);
+    }
+    fn upstream(&mut self, ready: Cycle, kind: TlpKind, len: u32) -> Cycle {
+        self.take_upstream(ready, kind, len)
+    }
+}
+
+mod drive;

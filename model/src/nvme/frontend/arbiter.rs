@@ -1,0 +1,46 @@
+//! Submission queue arbitration policy (NVM Express Base Specification 1.4, section 4.13).
+//! The trait is the policy boundary; [`RoundRobin`] is the mandatory method (4.13.1: the admin
+//! SQ and all I/O SQs at equal priority), [`super::wrr::WeightedRoundRobin`] the optional one.
+
+/// Picks the next submission queue to fetch from.
+pub trait SqArbiter: std::fmt::Debug {
+    /// `ready[q]` tells whether queue `q` (0 = admin) has an unfetched entry. Returns the queue
+    /// to fetch one command from, or `None` when none is ready.
+    fn pick(&mut self, ready: &[bool]) -> Option<usize>;
+}
+
+/// Round robin starting after the queue served last (arbitration burst of one command).
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    last: usize,
+}
+
+impl SqArbiter for RoundRobin {
+    fn pick(&mut self, ready: &[bool]) -> Option<usize> {
+        let n = ready.len();
+        assert!(n > 0, "arbiter over zero queues");
+        for i in 1..=n {
+            let q = (self.last + i) % n;
+            if ready[q] {
+                self.last = q;
+                return Some(q);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_rotates_over_ready_queues() {
+        let mut rr = RoundRobin::default();
+        let ready = [true, false, true, true];
+        // Starts after queue 0: serves 2, 3, 0, 2, ...
+        let got: Vec<usize> = (0..5).map(|_| rr.pick(&ready).unwrap()).collect();
+        assert_eq!(got, vec![2, 3, 0, 2, 3]);
+        assert_eq!(rr.pick(&[false; 4]), None);
+    }
+}

@@ -1,0 +1,79 @@
+//! PRP data movement (section 4.3): list fetches, then host→device data as MRd ≤ MRRS with up
+//! to `DATA_TAGS` reads in flight, or device→host data as MWr ≤ MPS, cut at naturally aligned
+//! boundaries so no request crosses 4 KiB (PCI Express Base 3.0, section 2.2.7).
+
+use super::entry::Status;
+use super::prp;
+use super::tlp::{split_aligned, Cycle, TlpKind, TlpPurpose};
+use super::{FrontEnd, HostPort, DATA_TAGS};
+
+/// Direction of a command's data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Host memory → controller (NVM Write): MRd.
+    FromHost,
+    /// Controller → host memory (NVM Read, Identify): MWr.
+    ToHost,
+}
+
+impl FrontEnd {
+    /// Moves `len` bytes described by `prp1`/`prp2`, starting at `cycle`. For `ToHost`,
+    /// `data` holds the bytes to write; for `FromHost` the bytes read are returned. Returns the
+    /// data and the cycle the transfer finished, or the PRP status that failed it.
+    pub fn transfer(
+        &mut self,
+        cycle: Cycle,
+        prp1: u64,
+        prp2: u64,
+        len: u32,
+        dir: Direction,
+        data: &[u8],
+        host: &mut impl HostPort,
+    ) -> Result<(Vec<u8>, Cycle), Status> {
+        assert!(dir == Direction::FromHost || data.len() == len as usize, "write data length mismatch");
+        let mut now = cycle;
+        let (port, mrrs) = (&mut self.port, self.mrrs);
+        let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
+            let mut parts = Vec::new();
+            split_aligned(addr, bytes, mrrs, &mut parts);
+            let mut buf = Vec::with_capacity(bytes as usize);
+            for (a, n) in parts {
+                let at = port.send(host, now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
+                let (d, arrived) = host.read(at, a, n);
+                buf.extend_from_slice(&d);
+                now = arrived + 1;
+            }
+            buf
+        })?;
+        let max = if dir == Direction::FromHost { self.mrrs } else { self.mps };
+        let mut reqs = Vec::new();
+        for &(a, n) in &walk.segments {
+            split_aligned(a, n, max, &mut reqs);
+        }
+        let mut out = Vec::with_capacity(len as usize);
+        let mut done = now;
+        match dir {
+            Direction::FromHost => {
+                let mut tags = [now; DATA_TAGS];
+                for (i, &(a, n)) in reqs.iter().enumerate() {
+                    let slot = i % DATA_TAGS;
+                    let at = self.port.send(host, tags[slot], TlpKind::MemRead, TlpPurpose::DataIn, a, n);
+                    let (d, arrived) = host.read(at, a, n);
+                    out.extend_from_slice(&d);
+                    tags[slot] = arrived;
+                    done = done.max(arrived + 1);
+                }
+            }
+            Direction::ToHost => {
+                let mut off = 0usize;
+                for &(a, n) in &reqs {
+                    let at = self.port.send(host, now, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
+                    host.write(at, a, &data[off..off + n as usize]);
+                    off += n as usize;
+                    done = self.port.free_cycle();
+                }
+            }
+        }
+        Ok((out, done))
+    }
+}

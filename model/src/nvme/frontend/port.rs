@@ -1,0 +1,50 @@
+//! The requester-request port of the front end: one TLP at a time on the 128-bit interface,
+//! paced by the host side's link ceiling ([`HostPort::upstream`], the root complex's
+//! `model::pcie::Link`), with every TLP logged (type, address, length, cycle).
+//!
+//! Requests are granted in the order the front end's engines ask; an engine asking for an
+//! earlier cycle than one already granted waits behind it (a reservation model, the
+//! transaction-level approximation of the HDL's priority mux).
+
+use super::tlp::{beats, Cycle, Tlp, TlpKind, TlpPurpose};
+use super::HostPort;
+
+#[derive(Clone, Debug)]
+pub struct ReqPort {
+    free: Cycle,
+    log: Vec<Tlp>,
+}
+
+impl ReqPort {
+    pub fn new() -> Self {
+        ReqPort { free: 0, log: Vec::new() }
+    }
+
+    /// Sends one TLP no earlier than `ready`; returns the cycle of its header beat.
+    pub fn send(
+        &mut self,
+        host: &mut impl HostPort,
+        ready: Cycle,
+        kind: TlpKind,
+        purpose: TlpPurpose,
+        addr: u64,
+        len_bytes: u32,
+    ) -> Cycle {
+        assert!(len_bytes > 0 && len_bytes <= 4096, "TLP length {len_bytes} out of range");
+        assert!(addr / 4096 == (addr + len_bytes as u64 - 1) / 4096, "TLP at {addr:#x}+{len_bytes} crosses 4 KiB");
+        let start = host.upstream(ready.max(self.free), kind, len_bytes);
+        assert!(start >= ready.max(self.free), "host granted the link before the TLP was ready");
+        self.free = start + beats(kind, len_bytes);
+        self.log.push(Tlp { kind, purpose, addr, len_bytes, cycle: start });
+        start
+    }
+
+    /// Cycle from which the port is idle.
+    pub fn free_cycle(&self) -> Cycle {
+        self.free
+    }
+
+    pub fn log(&self) -> &[Tlp] {
+        &self.log
+    }
+}

@@ -1,0 +1,171 @@
+//! PRP walking (NVM Express Base Specification 1.4, section 4.3 "Physical Region Page Entry and
+//! List"): PRP1 may carry a dword-aligned offset; a transfer ending in the second memory page
+//! uses PRP2 as a second entry; a longer one uses PRP2 as a PRP list pointer whose last entry in
+//! each list page chains to the next list page. Entries after the first must have offset 0,
+//! else the command completes with PRP Offset Invalid (13h, Figure 126).
+//!
+//! The memory page size is CC.MPS = 4 KiB (the only size CAP.MPSMIN/MPSMAX advertise).
+
+use super::entry::Status;
+
+/// Memory page size (CC.MPS = 0).
+pub const PAGE_BYTES: u64 = 4096;
+
+/// The result of a PRP walk: the list reads made, then the data segments in transfer order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrpWalk {
+    /// PRP list reads (address, bytes), each within one list page, before splitting to MRRS.
+    pub list_reads: Vec<(u64, u32)>,
+    /// Host memory segments (address, bytes), each within one memory page.
+    pub segments: Vec<(u64, u32)>,
+}
+
+fn page_off(a: u64) -> u64 {
+    a % PAGE_BYTES
+}
+
+/// Walks the PRPs of a `len`-byte transfer. `read_list(addr, bytes)` fetches PRP list bytes
+/// from host memory (the caller turns it into MRd TLPs and accounts their time).
+pub fn walk(
+    prp1: u64,
+    prp2: u64,
+    len: u32,
+    mut read_list: impl FnMut(u64, u32) -> Vec<u8>,
+) -> Result<PrpWalk, Status> {
+    assert!(len > 0, "zero-length transfer has no PRPs");
+    if prp1 & 0x3 != 0 {
+        return Err(Status::PRP_OFFSET_INVALID);
+    }
+    let mut walk = PrpWalk::default();
+    let first = (PAGE_BYTES - page_off(prp1)).min(len as u64) as u32;
+    walk.segments.push((prp1, first));
+    let mut rest = len - first;
+    if rest == 0 {
+        return Ok(walk);
+    }
+    let pages_left = (rest as u64).div_ceil(PAGE_BYTES);
+    if pages_left == 1 {
+        if page_off(prp2) != 0 {
+            return Err(Status::PRP_OFFSET_INVALID);
+        }
+        walk.segments.push((prp2, rest));
+        return Ok(walk);
+    }
+    // PRP2 is a list pointer: qword aligned, entries run to the end of its page.
+    if prp2 & 0x7 != 0 {
+        return Err(Status::PRP_OFFSET_INVALID);
+    }
+    let mut ptr = prp2;
+    let mut needed = pages_left;
+    let max_lists = pages_left; // each list page holds at least one data entry
+    for _ in 0..max_lists {
+        let in_page = (PAGE_BYTES - page_off(ptr)) / 8;
+        let chained = needed > in_page;
+        let count = if chained { in_page } else { needed };
+        let bytes = (count * 8) as u32;
+        walk.list_reads.push((ptr, bytes));
+        let data = read_list(ptr, bytes);
+        assert_eq!(data.len(), bytes as usize, "host returned a short PRP list read");
+        let data_entries = if chained { count - 1 } else { count };
+        for i in 0..data_entries as usize {
+            let e = u64::from_le_bytes(data[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+            if page_off(e) != 0 {
+                return Err(Status::PRP_OFFSET_INVALID);
+            }
+            let n = (rest as u64).min(PAGE_BYTES) as u32;
+            walk.segments.push((e, n));
+            rest -= n;
+        }
+        needed -= data_entries;
+        if !chained {
+            assert_eq!(rest, 0, "PRP walk ended with {rest} bytes undescribed");
+            return Ok(walk);
+        }
+        let c = u64::from_le_bytes(data[bytes as usize - 8..].try_into().expect("8 bytes"));
+        if c & 0x7 != 0 {
+            return Err(Status::PRP_OFFSET_INVALID);
+        }
+        ptr = c;
+    }
+    unreachable!("PRP walk exceeded {max_lists} list pages")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nvme::frontend::tlp::split_aligned;
+
+    fn list_at(entries: &[u64]) -> impl FnMut(u64, u32) -> Vec<u8> + '_ {
+        // The list page lives at 0x9000; entries are indexed from the read address.
+        move |addr, bytes| {
+            let first = ((addr - 0x9000) / 8) as usize;
+            let n = bytes as usize / 8;
+            entries[first..first + n].iter().flat_map(|e| e.to_le_bytes()).collect()
+        }
+    }
+
+    #[test]
+    fn one_and_two_page_transfers_use_no_list() {
+        let w = walk(0x1000_0800, 0, 2048, |_, _| panic!("no list")).unwrap();
+        assert_eq!(w.segments, vec![(0x1000_0800, 2048)]);
+        let w = walk(0x1000_0800, 0x2000_0000, 4096, |_, _| panic!("no list")).unwrap();
+        assert_eq!(w.segments, vec![(0x1000_0800, 2048), (0x2000_0000, 2048)]);
+        assert_eq!(walk(0x1000_0800, 0x2000_0100, 4096, |_, _| vec![]), Err(Status::PRP_OFFSET_INVALID));
+        assert_eq!(walk(0x1000_0802, 0, 8, |_, _| vec![]), Err(Status::PRP_OFFSET_INVALID));
+    }
+
+    /// 128 KiB at PRP1 offset 0x200: 3584 B in the first page, 31 full pages, 512 B in a 33rd
+    /// page; PRP2 points to a list of 32 entries (256 B). Split into MRRS 512 reads:
+    /// 3584/512 = 7, 31 * 4096/512 = 248, 512/512 = 1 → 256 MRd. Into MPS 256 writes:
+    /// 14 + 496 + 2 = 512 MWr.
+    #[test]
+    fn prp_list_128k_at_unaligned_offset_counts_by_hand() {
+        let entries: Vec<u64> = (0..32).map(|i| 0x10_0000 + 0x1000 * i).collect();
+        let w = walk(0x5_0200, 0x9000, 128 * 1024, list_at(&entries)).unwrap();
+        assert_eq!(w.list_reads, vec![(0x9000, 256)]);
+        assert_eq!(w.segments.len(), 33);
+        assert_eq!(w.segments[0], (0x5_0200, 3584));
+        assert_eq!(w.segments[32], (0x10_0000 + 0x1000 * 31, 512));
+        let (mut rd, mut wr) = (Vec::new(), Vec::new());
+        for &(a, n) in &w.segments {
+            split_aligned(a, n, 512, &mut rd);
+            split_aligned(a, n, 256, &mut wr);
+        }
+        assert_eq!(rd.len(), 256);
+        assert_eq!(wr.len(), 512);
+        assert_eq!(rd.iter().map(|r| r.1 as u64).sum::<u64>(), 131_072);
+    }
+
+    /// Offset 0x10: 4080 B in page one (496 + 7 * 512 → 8 MRd), 31 full pages (248 MRd), 16 B in
+    /// a 33rd page (1 MRd) → 257 MRd.
+    #[test]
+    fn prp_offset_16_gives_257_reads() {
+        let entries: Vec<u64> = (0..32).map(|i| 0x10_0000 + 0x1000 * i).collect();
+        let w = walk(0x5_0010, 0x9000, 128 * 1024, list_at(&entries)).unwrap();
+        let mut rd = Vec::new();
+        for &(a, n) in &w.segments {
+            split_aligned(a, n, 512, &mut rd);
+        }
+        assert_eq!(rd.len(), 257);
+        assert_eq!(rd[0], (0x5_0010, 496));
+    }
+
+    /// A list pointer 16 bytes before the end of its page holds 2 entries: one data entry and a
+    /// chain pointer to the next list page (section 4.3, Figure 108).
+    #[test]
+    fn list_chains_at_page_end() {
+        // 4 pages after the first: entries at 0x9FF0 (data), 0x9FF8 (chain → 0x9000 + 0x20).
+        let mut entries = vec![0u64; 512];
+        entries[510] = 0x20_0000;
+        entries[511] = 0x9020;
+        entries[4] = 0x21_0000;
+        entries[5] = 0x22_0000;
+        entries[6] = 0x23_0000;
+        let w = walk(0x5_0000, 0x9FF0, 5 * 4096, list_at(&entries)).unwrap();
+        assert_eq!(w.list_reads, vec![(0x9FF0, 16), (0x9020, 24)]);
+        let pages: Vec<u64> = w.segments.iter().map(|s| s.0).collect();
+        assert_eq!(pages, vec![0x5_0000, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000]);
+        entries[5] = 0x22_0040;
+        assert_eq!(walk(0x5_0000, 0x9FF0, 5 * 4096, list_at(&entries)), Err(Status::PRP_OFFSET_INVALID));
+    }
+}
