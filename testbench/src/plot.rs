@@ -11,6 +11,8 @@ use ssdlab_model::SimTime;
 use std::path::{Path, PathBuf};
 
 type PlotResult = Result<(), String>;
+/// A named, coloured line of (x, y) points.
+type Line = (&'static str, Vec<(f64, f64)>, RGBColor);
 
 /// A chart builder with the title, margins and label areas every ssdlab plot uses.
 fn framed<'a, 'b>(root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, title: &str) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
@@ -51,7 +53,7 @@ fn mbps_points(d: &DirStats, g: &GroupResult, t0: SimTime) -> Vec<(f64, f64)> {
 /// Throughput (MB/s) against simulated time, read and write, across every group of a run.
 pub fn throughput_over_time(path: &Path, title: &str, groups: &[GroupResult]) -> PlotResult {
     let t0 = groups.first().map_or(SimTime::ZERO, |g| g.window_start);
-    let mut series: Vec<(&str, Vec<(f64, f64)>, RGBColor)> = Vec::new();
+    let mut series: Vec<Line> = Vec::new();
     for g in groups {
         let (r, w) = g.totals();
         for (name, d, color) in [("read", r, BLUE), ("write", w, RED)] {
@@ -164,7 +166,7 @@ pub fn throughput_vs_qd(path: &Path, title: &str, steps: &[Step], outcomes: &[St
     let mut chart = framed(&root, title)
         .build_cartesian_2d((0.8..qd_max * 1.25).log_scale(), 0.0..y_max)
         .map_err(err)?;
-    chart.configure_mesh().x_label_formatter(&|q| format!("{q:.0}")).x_desc("queue depth").y_desc("throughput (MB/s)").draw().map_err(err)?;
+    chart.configure_mesh().light_line_style(WHITE).x_label_formatter(&|q| format!("{q:.0}")).x_desc("queue depth").y_desc("throughput (MB/s)").draw().map_err(err)?;
     for (k, (name, pts)) in sweeps.into_iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
         let pts: Vec<(f64, f64)> = pts.into_iter().map(|(q, v)| (q as f64, v)).collect();
