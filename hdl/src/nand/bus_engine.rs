@@ -37,6 +37,14 @@ pub struct BusEngine {
     pub start_second: Signal<In, Bit>,
     /// Packed op word (see `nand::op`) of the phase to start.
     pub start_op: Signal<In, Bits<OP_BITS>>,
+    /// Precomputed by the way FSM for this start: begin with data (single-plane read out).
+    pub start_data: Signal<In, Bit>,
+    /// Cycle count of the first segment.
+    pub start_cnt: Signal<In, Bits<16>>,
+    /// `start_cnt == 1`.
+    pub start_c1: Signal<In, Bit>,
+    /// The op has one plane.
+    pub start_lastp: Signal<In, Bit>,
     /// Program data from the write buffer, 4 bytes (byte 0 in bits 7:0); consumed on `wr_beat`.
     pub wr_data: Signal<In, Bits<32>>,
     /// A phase is on the bus this cycle.
@@ -150,6 +158,10 @@ impl BusEngine {
             start_way: Default::default(),
             start_second: Default::default(),
             start_op: Default::default(),
+            start_data: Default::default(),
+            start_cnt: Default::default(),
+            start_c1: Default::default(),
+            start_lastp: Default::default(),
             wr_data: Default::default(),
             busy: Default::default(),
             phase_end: Default::default(),
@@ -392,18 +404,12 @@ impl Logic for BusEngine {
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
             self.plane.d.next = self.k_read.val();
             self.seg.d.next = Seg::CmdA;
-            self.cnt.d.next = self.latch.val();
-            self.c1.d.next = self.latch_1.val();
-            // planes_m1 == 0 (k_read is the 2-bit zero)
-            self.lastp.d.next = self.start_op.val().get_bits::<2>(2) == self.k_read.val();
-            if self.start_second.val()
-                & (self.start_op.val().get_bits::<2>(0) == self.k_read.val())
-                & (self.start_op.val().get_bits::<2>(2) == self.k_read.val())
-            {
+            if self.start_data.val() {
                 self.seg.d.next = Seg::Data;
-                self.cnt.d.next = self.start_op.val().get_bits::<16>(28);
-                self.c1.d.next = self.start_op.val().get_bits::<16>(28) == self.one16.val();
             }
+            self.cnt.d.next = self.start_cnt.val();
+            self.c1.d.next = self.start_c1.val();
+            self.lastp.d.next = self.start_lastp.val();
         }
         // Command byte of the current latch.
         self.cmd_byte.next = self.op_70.val();

@@ -7,32 +7,25 @@ use crate::time::SimTime;
 
 impl Drive {
     /// Lets `d` pass with no new host IO. While no host command is outstanding the FTL's
-    /// background work (GC, folding, buffer flush) runs: `Ftl::idle_work` is asked at the start,
-    /// after each background batch completes, and when the host-idle time crosses each of the
-    /// FTL's idle thresholds (`ftl.bg_gc_idle_ms`, `ftl.slc_cache.idle_fold_threshold_ms`).
+    /// background work (buffer flush, SLC folding, GC, wear levelling) runs on the dies:
+    /// `Ftl::idle_work` is asked at the start and after each background batch completes; when it
+    /// has nothing due, the drive waits until `Ftl::next_idle_work_at` says work becomes due
+    /// (host-idle time counted from the last completion) and asks again.
     pub fn idle(&mut self, d: SimTime, done: &mut Vec<IoCompletion>) {
         let end = self.now() + d;
-        let f = &self.cfg.ftl;
-        let mut probes: Vec<SimTime> = [0.0, f.bg_gc_idle_ms, f.slc_cache.idle_fold_threshold_ms]
-            .iter()
-            .map(|&ms| self.host_idle_since + SimTime::from_ms_f64(ms))
-            .filter(|&t| t <= end)
-            .collect();
-        probes.sort();
-        let mut next = 0usize;
+        let mut target = self.now();
         let mut guard = 0u32;
         loop {
-            let target = probes.get(next).copied().unwrap_or(end).clamp(self.now(), end);
             self.process_until(target);
             if self.outstanding > 0 {
                 break; // host IO in flight: no background work
             }
             guard += 1;
-            assert!(guard < 1 << 20, "background work does not converge");
+            assert!(guard < 1 << 24, "background work does not converge");
             let idle_for = self.now() - self.host_idle_since;
             let mut batch = std::mem::take(&mut self.batch);
             batch.clear();
-            let more = self.ftl.idle_work(idle_for, &mut batch);
+            let did = self.ftl.idle_work(idle_for, &mut batch);
             let n = batch.len();
             self.dispatch_batch(&mut batch, NONE);
             self.batch = batch;
@@ -47,12 +40,16 @@ impl Drive {
                 if self.ops_inflight > 0 {
                     break;
                 }
+                target = self.now();
                 continue;
             }
-            let _ = more; // nothing issued now: wait for the next idle threshold
-            next += 1;
-            if next >= probes.len() {
-                break;
+            if did {
+                target = self.now(); // state-only work (no ops): ask again at once
+                continue;
+            }
+            match self.ftl.next_idle_work_at(idle_for) {
+                Some(at) if self.host_idle_since + at <= end => target = (self.host_idle_since + at).max(self.now()),
+                _ => break,
             }
         }
         self.run_until(end, done);

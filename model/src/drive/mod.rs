@@ -24,7 +24,6 @@
 mod background;
 mod host;
 mod nand_path;
-pub mod simple_ftl;
 pub mod stats;
 
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
@@ -40,7 +39,7 @@ use crate::nvme::NvmeQueues;
 use crate::pcie::Link;
 use crate::rng::SeedTree;
 use crate::time::SimTime;
-use simple_ftl::Ftl;
+use crate::ftl::Ftl;
 use std::collections::VecDeque;
 
 /// Fetch reads the controller keeps in flight at once.

@@ -398,3 +398,21 @@ fn run_until_completion_or_stops_at_the_first_of_completion_and_deadline() {
     assert_eq!(d.now(), done[0].completed);
     assert!(done[0].completed < SimTime::from_us(10));
 }
+
+#[test]
+fn idle_time_lets_the_ftl_flush_the_write_buffer() {
+    // 12 KiB written (3 units: less than one SLC program unit of 2 planes × 4 units, so they
+    // stay staged in the buffer). 0.5 ms of idle is below `ftl.write_buffer_flush_idle_ms`
+    // (1 ms): nothing is programmed; after 2 ms the staged data has been programmed as a timed
+    // NAND op inside the idle window.
+    let mut d = Drive::new(&flat_cfg(), 5).unwrap();
+    d.submit(HostIo { op: IoOp::Write, offset: 0, len: 12_288, queue: 0 });
+    let mut done = run_all(&mut d);
+    d.reset_stats();
+    d.idle(SimTime::from_us(500), &mut done);
+    assert_eq!(d.stats().nand_op_count(OpPurpose::HostWrite), 0);
+    d.idle(SimTime::from_us(1_500), &mut done);
+    let s = d.stats();
+    assert_eq!(s.nand_op_count(OpPurpose::HostWrite), 1, "{:?}", s.nand_ops);
+    assert!(s.busy_time > SimTime::ZERO && s.busy_time < s.elapsed);
+}

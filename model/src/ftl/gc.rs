@@ -142,7 +142,11 @@ impl Ftl {
         let row = self.l.row_units();
         let mut moved = 0u64;
         let mut valid_ppas = [NONE; 64];
-        for page in 0..b.staged / row {
+        let rows = b.staged / row;
+        for page in 0..rows {
+            if page + 2 < rows {
+                self.prefetch_row(base + (page + 2) * row, row);
+            }
             // Find the valid units of this page row on all planes.
             let (mut n, mut lo_plane, mut hi_plane) = (0usize, u32::MAX, 0);
             for off in page * row..(page + 1) * row {
@@ -164,17 +168,7 @@ impl Ftl {
             if n == 0 {
                 continue;
             }
-            let mut addr = self.l.phys_page(base + page * row);
-            addr.plane = lo_plane as u8;
-            ops.push(NandOp {
-                kind: NandOpKind::Read,
-                mode: b.mode,
-                addr,
-                planes: (hi_plane - lo_plane + 1) as u8,
-                bus_bytes: n as u32 * self.l.unit_bus_bytes(),
-                purpose: read_purpose,
-                after: None,
-            });
+            ops.push(self.l.read_op(dbid, page, (lo_plane, hi_plane), n as u32, b.mode, read_purpose));
             for &src in &valid_ppas[..n] {
                 self.move_unit(src, die, write_purpose, ops);
                 moved += 1;
@@ -183,6 +177,23 @@ impl Ftl {
         assert_eq!(self.blocks.info[dbid as usize].valid, 0, "block {dbid} still holds valid data after relocation");
         self.erase(dbid, ops);
         moved
+    }
+
+    /// Warm-up speed: start fetching the mapping entries a later row will check (the table is
+    /// hundreds of MiB; each check is otherwise a cache miss in sequence).
+    #[inline]
+    fn prefetch_row(&self, first: u32, n: u32) {
+        #[cfg(target_arch = "x86_64")]
+        for ppa in first..first + n {
+            let lpn = self.oob_lpn[ppa as usize];
+            if lpn != NONE {
+                let p = self.l2p.as_ptr().wrapping_add(lpn as usize) as *const i8;
+                // SAFETY: a prefetch hint never faults; `lpn` indexes inside `l2p` anyway.
+                unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (first, n);
     }
 
     fn move_unit(&mut self, src: u32, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {

@@ -33,8 +33,8 @@ pub struct Checker {
 impl Checker {
     pub fn new(logical_units: u64, physical_units: u64) -> Checker {
         Checker {
-            expected: vec![0; logical_units as usize],
-            oob_seq: vec![0; physical_units as usize],
+            expected: super::bigvec::big_vec(logical_units as usize, 0),
+            oob_seq: super::bigvec::big_vec(physical_units as usize, 0),
             next_seq: 0,
             checked: 0,
             violations: 0,

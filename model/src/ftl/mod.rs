@@ -21,6 +21,7 @@ use crate::nand::{CellMode, PhysPage};
 use crate::rng::SeedTree;
 use crate::time::SimTime;
 
+pub mod bigvec;
 pub mod blocks;
 pub mod cost_benefit;
 pub mod gc;
@@ -154,8 +155,8 @@ impl Ftl {
         let dies = l.dies as usize;
         let checker = cfg.ftl.integrity_check.then(|| Checker::new(plan.logical_units, l.physical_units()));
         let mut f = Ftl {
-            l2p: vec![NONE; plan.logical_units as usize],
-            oob_lpn: vec![NONE; l.physical_units() as usize],
+            l2p: bigvec::big_vec(plan.logical_units as usize, NONE),
+            oob_lpn: bigvec::big_vec(l.physical_units() as usize, NONE),
             blocks: BlockTable::new(&l),
             cache: TransCache::new(&l),
             slc: SlcPolicy::new(&cfg.ftl),
