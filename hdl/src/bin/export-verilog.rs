@@ -11,8 +11,7 @@ fn main() {
     let mut blocks: Vec<(&str, String)> = vec![];
     blocks.extend(ssdlab_hdl::nand::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     blocks.push(("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()));
-    blocks.push(("nvme_rq_mux", ssdlab_hdl::pcie::rq_mux::export_verilog()));
-    blocks.push(("nvme_regs", ssdlab_hdl::nvme::regfile::export_verilog(1024)));
+    blocks.extend(ssdlab_hdl::nvme::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {

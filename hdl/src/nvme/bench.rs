@@ -152,11 +152,12 @@ pub struct ModelBench {
     pub handed: Vec<Handed>,
     /// Asynchronous event information codes, in order.
     pub events: Vec<u8>,
+    now: Cycle,
 }
 
 impl ModelBench {
     pub fn new(cfg: &DriveConfig) -> Self {
-        ModelBench { fe: FrontEnd::new(&cfg.pcie, &cfg.nvme), rc: RootComplex::new(&cfg.pcie), handed: Vec::new(), events: Vec::new() }
+        ModelBench { fe: FrontEnd::new(&cfg.pcie, &cfg.nvme), rc: RootComplex::new(&cfg.pcie), handed: Vec::new(), events: Vec::new(), now: 0 }
     }
 
     /// Host MMIO write queued at `cycle`, applied at the cycle its data beat reaches the block.
@@ -170,20 +171,18 @@ impl ModelBench {
         at
     }
 
-    /// Runs the front end to `until`, executing the bench firmware on each command handed on
-    /// (its completions are posted by the next pass).
+    /// Runs the front end to `until` one cycle at a time, executing the bench firmware on each
+    /// command as soon as it is fetched, so its completion is known before the front end's
+    /// engines reserve the requester port for later cycles.
     pub fn run_until(&mut self, until: Cycle) {
-        for _pass in 0..1_000 {
+        while self.now < until {
+            self.now += 1;
             let mut out: Vec<FetchedCommand> = Vec::new();
-            self.fe.run_until(until, &mut self.rc, &mut out);
-            if out.is_empty() {
-                return;
-            }
+            self.fe.run_until(self.now, &mut self.rc, &mut out);
             for c in out {
                 self.execute(&c);
             }
         }
-        panic!("model bench did not settle at cycle {until}");
     }
 
     fn execute(&mut self, c: &FetchedCommand) {

@@ -11,6 +11,7 @@
 //! Timing: a completion request taken in cycle `c` offers its CQE MWr to the requester mux in
 //! `c + 1` (header on RQ in `c + 2`); the MSI-X MWr is offered the cycle after the CQE is taken.
 
+use crate::pcie::words::{CqeWord, DwBeat, Index64, Qword, ReqDescWord};
 use rust_hdl::prelude::*;
 
 /// Completion engine state.
@@ -61,8 +62,8 @@ pub struct CompletionPath {
     pub qc_ien: Signal<In, Bit>,
     /// MSI-X table write strobe from the register file.
     pub mx_valid: Signal<In, Bit>,
-    /// Byte offset in the MSI-X table (vector * 16 + 0 addr lo, 4 addr hi, 8 data, 12 control).
-    pub mx_off: Signal<In, Bits<8>>,
+    /// Dword index in the MSI-X table (vector * 4 + 0 addr lo, 1 addr hi, 2 data, 3 control).
+    pub mx_off: Signal<In, Bits<6>>,
     /// Dword written.
     pub mx_data: Signal<In, Bits<32>>,
     /// Completion request from the next stage.
@@ -113,7 +114,8 @@ pub struct CompletionPath {
     cien: [DFF<Bit>; 9],
     ccount: [DFF<Bits<8>>; 9],
     sq2cq: [DFF<Bits<4>>; 9],
-    maddr: [DFF<Bits<64>>; 9],
+    maddr_lo: [DFF<Bits<32>>; 9],
+    maddr_hi: [DFF<Bits<32>>; 9],
     mdata: [DFF<Bits<32>>; 9],
     munmask: [DFF<Bit>; 9],
     mpend: [DFF<Bit>; 9],
@@ -140,6 +142,12 @@ pub struct CompletionPath {
     fire: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     caddr: Signal<Local, Bits<64>>,
+    tidx: Signal<Local, Index64>,
+    toff: Signal<Local, Bits<64>>,
+    desc: Signal<Local, ReqDescWord>,
+    cqe: Signal<Local, CqeWord>,
+    beat: Signal<Local, DwBeat>,
+    vq: Signal<Local, Qword>,
     vsel: Signal<Local, Bits<4>>,
     vaddr: Signal<Local, Bits<64>>,
     vdata: Signal<Local, Bits<32>>,
@@ -148,8 +156,10 @@ pub struct CompletionPath {
     pend_v: Signal<Local, Bits<4>>,
     kq: [Constant<Bits<4>>; 9],
     kr: [Constant<Bits<2>>; 4],
-    phase_bit: Constant<Bits<128>>,
-    lo_mask: Constant<Bits<64>>,
+    idx_zero: Constant<Index64>,
+    cqe_zero: Constant<CqeWord>,
+    beat_zero: Constant<DwBeat>,
+    qword_zero: Constant<Qword>,
     dw_mask: Constant<Bits<32>>,
     one16: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
@@ -157,14 +167,20 @@ pub struct CompletionPath {
     zero32: Constant<Bits<32>>,
     zero8: Constant<Bits<8>>,
     threshold: Constant<Bits<8>>,
-    desc_cqe: Constant<Bits<128>>,
-    desc_msi: Constant<Bits<128>>,
+    desc_cqe: Constant<ReqDescWord>,
+    desc_msi: Constant<ReqDescWord>,
 }
 
 impl CompletionPath {
     /// `threshold`: MSI-X aggregation threshold in completions (1 = an interrupt per completion).
     pub fn new(threshold: u32) -> Self {
-        use crate::pcie::tlp::{ReqDesc, REQ_MWR};
+        use crate::pcie::tlp::REQ_MWR;
+        let mwr = |dwords: u64| {
+            let mut d = ReqDescWord::default();
+            d.dwords = bits::<11>(dwords);
+            d.req_type = bits::<4>(REQ_MWR as u64);
+            d
+        };
         assert!((1..=255).contains(&threshold), "aggregation threshold {threshold} out of 1..=255");
         CompletionPath {
             clock: Default::default(),
@@ -217,7 +233,8 @@ impl CompletionPath {
             cien: std::array::from_fn(|_| Default::default()),
             ccount: std::array::from_fn(|_| Default::default()),
             sq2cq: std::array::from_fn(|_| Default::default()),
-            maddr: std::array::from_fn(|_| Default::default()),
+            maddr_lo: std::array::from_fn(|_| Default::default()),
+            maddr_hi: std::array::from_fn(|_| Default::default()),
             mdata: std::array::from_fn(|_| Default::default()),
             munmask: std::array::from_fn(|_| Default::default()),
             mpend: std::array::from_fn(|_| Default::default()),
@@ -244,6 +261,12 @@ impl CompletionPath {
             fire: Default::default(),
             full: Default::default(),
             caddr: Default::default(),
+            tidx: Default::default(),
+            toff: Default::default(),
+            desc: Default::default(),
+            cqe: Default::default(),
+            beat: Default::default(),
+            vq: Default::default(),
             vsel: Default::default(),
             vaddr: Default::default(),
             vdata: Default::default(),
@@ -252,8 +275,10 @@ impl CompletionPath {
             pend_v: Default::default(),
             kq: std::array::from_fn(|i| Constant::new(bits::<4>(i as u64))),
             kr: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
-            phase_bit: Constant::new((1u128 << 112).to_bits()),
-            lo_mask: Constant::new(bits::<64>(0xFFFF_FFFF)),
+            idx_zero: Constant::new(Index64::default()),
+            cqe_zero: Constant::new(CqeWord::default()),
+            beat_zero: Constant::new(DwBeat::default()),
+            qword_zero: Constant::new(Qword::default()),
             dw_mask: Constant::new(bits::<32>(0xFFFF_FFFC)),
             one16: Constant::new(bits::<16>(1)),
             zero16: Constant::new(bits::<16>(0)),
@@ -261,8 +286,8 @@ impl CompletionPath {
             zero32: Constant::new(bits::<32>(0)),
             zero8: Constant::new(bits::<8>(0)),
             threshold: Constant::new(bits::<8>(threshold as u64)),
-            desc_cqe: Constant::new(ReqDesc { addr: 0, dwords: 4, req_type: REQ_MWR, tag: 0 }.pack().to_bits()),
-            desc_msi: Constant::new(ReqDesc { addr: 0, dwords: 1, req_type: REQ_MWR, tag: 0 }.pack().to_bits()),
+            desc_cqe: Constant::new(mwr(4)),
+            desc_msi: Constant::new(mwr(1)),
         }
     }
 }
@@ -282,7 +307,8 @@ impl Logic for CompletionPath {
             self.cien[i].clock.next = self.clock.val();
             self.ccount[i].clock.next = self.clock.val();
             self.sq2cq[i].clock.next = self.clock.val();
-            self.maddr[i].clock.next = self.clock.val();
+            self.maddr_lo[i].clock.next = self.clock.val();
+            self.maddr_hi[i].clock.next = self.clock.val();
             self.mdata[i].clock.next = self.clock.val();
             self.munmask[i].clock.next = self.clock.val();
             self.mpend[i].clock.next = self.clock.val();
@@ -296,7 +322,8 @@ impl Logic for CompletionPath {
             self.cien[i].d.next = self.cien[i].q.val();
             self.ccount[i].d.next = self.ccount[i].q.val();
             self.sq2cq[i].d.next = self.sq2cq[i].q.val();
-            self.maddr[i].d.next = self.maddr[i].q.val();
+            self.maddr_lo[i].d.next = self.maddr_lo[i].q.val();
+            self.maddr_hi[i].d.next = self.maddr_hi[i].q.val();
             self.mdata[i].d.next = self.mdata[i].q.val();
             self.munmask[i].d.next = self.munmask[i].q.val();
             self.mpend[i].d.next = self.mpend[i].q.val();
@@ -334,7 +361,10 @@ impl Logic for CompletionPath {
             self.qnext.next = self.qtail.val() + self.one16.val();
         }
         self.full.next = self.qnext.val() == self.qhead.val();
-        self.caddr.next = self.qbase.val() + (bit_cast::<64, 16>(self.qtail.val()) << 4);
+        self.tidx.next = self.idx_zero.val();
+        self.tidx.next.idx = self.qtail.val();
+        self.toff.next = self.tidx.val().into();
+        self.caddr.next = self.qbase.val() + (self.toff.val() << 4);
         // Coalescing decision for the working completion (admin CQ never coalesced).
         self.fire.next = false;
         if self.qien.val() {
@@ -358,21 +388,41 @@ impl Logic for CompletionPath {
         if self.st.q.val() == CplState::Msix {
             self.vsel.next = self.wvec.q.val();
         }
-        self.vaddr.next = self.maddr[0].q.val();
+        self.vq.next = self.qword_zero.val();
+        self.vq.next.lo = self.maddr_lo[0].q.val();
+        self.vq.next.hi = self.maddr_hi[0].q.val();
         self.vdata.next = self.mdata[0].q.val();
         self.vunmask.next = self.munmask[0].q.val();
         for i in 0..9 {
             if self.vsel.val() == self.kq[i].val() {
-                self.vaddr.next = self.maddr[i].q.val();
+                self.vq.next.lo = self.maddr_lo[i].q.val();
+                self.vq.next.hi = self.maddr_hi[i].q.val();
                 self.vdata.next = self.mdata[i].q.val();
                 self.vunmask.next = self.munmask[i].q.val();
             }
         }
+        self.vaddr.next = self.vq.val().into();
+        // Words of the two MWr the engine sends: the CQE and the MSI-X message.
+        self.cqe.next = self.cqe_zero.val();
+        self.cqe.next.dw0 = self.wdw0.q.val();
+        self.cqe.next.sqhd = self.hd_val.val();
+        self.cqe.next.sqid = self.wsq.q.val();
+        self.cqe.next.cid = self.wcid.q.val();
+        self.cqe.next.phase = self.qphase.val();
+        self.cqe.next.status = self.wstat.q.val();
+        self.beat.next = self.beat_zero.val();
+        self.beat.next.lo = self.vdata.val();
+        self.desc.next = self.desc_cqe.val();
+        self.desc.next.addr = self.caddr.val();
+        if self.st.q.val() == CplState::Msix {
+            self.desc.next = self.desc_msi.val();
+            self.desc.next.addr = self.vaddr.val();
+        }
         self.hd_sel.next = self.wsq.q.val();
         self.cpl_ready.next = false;
         self.rq_valid.next = false;
-        self.rq_desc.next = self.desc_cqe.val();
-        self.rq_data.next = self.phase_bit.val();
+        self.rq_desc.next = self.desc.val().into();
+        self.rq_data.next = self.cqe.val().into();
         match self.st.q.val() {
             CplState::Idle => {
                 if self.rv.q.val() {
@@ -397,20 +447,6 @@ impl Logic for CompletionPath {
             CplState::Post => {
                 if !self.full.val() {
                     self.rq_valid.next = true;
-                    self.rq_desc.next = bit_cast::<128, 64>(self.caddr.val()) | self.desc_cqe.val();
-                    self.rq_data.next = bit_cast::<128, 32>(self.wdw0.q.val())
-                        | (bit_cast::<128, 16>(self.hd_val.val()) << 64)
-                        | (bit_cast::<128, 4>(self.wsq.q.val()) << 80)
-                        | (bit_cast::<128, 16>(self.wcid.q.val()) << 96)
-                        | (bit_cast::<128, 11>(self.wstat.q.val()) << 113);
-                    if self.qphase.val() {
-                        self.rq_data.next = bit_cast::<128, 32>(self.wdw0.q.val())
-                            | (bit_cast::<128, 16>(self.hd_val.val()) << 64)
-                            | (bit_cast::<128, 4>(self.wsq.q.val()) << 80)
-                            | (bit_cast::<128, 16>(self.wcid.q.val()) << 96)
-                            | (bit_cast::<128, 11>(self.wstat.q.val()) << 113)
-                            | self.phase_bit.val();
-                    }
                     if self.rq_ready.val() {
                         self.st.d.next = CplState::Idle;
                         self.wvec.d.next = self.qvec.val();
@@ -440,8 +476,7 @@ impl Logic for CompletionPath {
             }
             CplState::Msix => {
                 self.rq_valid.next = true;
-                self.rq_desc.next = bit_cast::<128, 64>(self.vaddr.val()) | self.desc_msi.val();
-                self.rq_data.next = bit_cast::<128, 32>(self.vdata.val());
+                self.rq_data.next = self.beat.val().into();
                 if self.rq_ready.val() {
                     self.st.d.next = CplState::Idle;
                     for i in 0..9 {
@@ -478,22 +513,20 @@ impl Logic for CompletionPath {
                 }
             }
         }
-        // MSI-X table writes: vector = off[7:4], dword = off[3:2].
+        // MSI-X table writes: vector = index[5:2], dword = index[1:0].
         if self.mx_valid.val() {
             for i in 0..9 {
-                if self.mx_off.val().get_bits::<4>(4) == self.kq[i].val() {
-                    if self.mx_off.val().get_bits::<2>(2) == self.kr[0].val() {
-                        self.maddr[i].d.next = (self.maddr[i].q.val() & !self.lo_mask.val())
-                            | bit_cast::<64, 32>(self.mx_data.val() & self.dw_mask.val());
+                if self.mx_off.val().get_bits::<4>(2) == self.kq[i].val() {
+                    if self.mx_off.val().get_bits::<2>(0) == self.kr[0].val() {
+                        self.maddr_lo[i].d.next = self.mx_data.val() & self.dw_mask.val();
                     }
-                    if self.mx_off.val().get_bits::<2>(2) == self.kr[1].val() {
-                        self.maddr[i].d.next =
-                            (self.maddr[i].q.val() & self.lo_mask.val()) | (bit_cast::<64, 32>(self.mx_data.val()) << 32);
+                    if self.mx_off.val().get_bits::<2>(0) == self.kr[1].val() {
+                        self.maddr_hi[i].d.next = self.mx_data.val();
                     }
-                    if self.mx_off.val().get_bits::<2>(2) == self.kr[2].val() {
+                    if self.mx_off.val().get_bits::<2>(0) == self.kr[2].val() {
                         self.mdata[i].d.next = self.mx_data.val();
                     }
-                    if self.mx_off.val().get_bits::<2>(2) == self.kr[3].val() {
+                    if self.mx_off.val().get_bits::<2>(0) == self.kr[3].val() {
                         self.munmask[i].d.next = !self.mx_data.val().get_bit(0);
                     }
                 }

@@ -15,3 +15,16 @@ pub mod sq_fetch;
 
 /// Queue pairs the HDL front end supports: the admin pair and 8 I/O pairs (qid 0..=8).
 pub const QUEUE_PAIRS: usize = 9;
+
+/// Generated Verilog of every front-end block, named as `make verilog` writes them, for the
+/// queue size and interrupt aggregation threshold of `cfg`.
+pub fn verilog_blocks(cfg: &ssdlab_model::DriveConfig) -> Vec<(&'static str, String)> {
+    let (entries, threshold) = (cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+    vec![
+        ("nvme_rq_mux", crate::pcie::rq_mux::export_verilog()),
+        ("nvme_regs", regfile::export_verilog(entries)),
+        ("nvme_sq_fetch", sq_fetch::export_verilog()),
+        ("nvme_cq_post", cq_post::export_verilog(threshold)),
+        ("nvme_frontend", frontend::export_verilog(entries, threshold)),
+    ]
+}

@@ -10,6 +10,7 @@
 //! Timing: a write's payload beat accepted in cycle `c` shows as a strobe in cycle `c + 1`.
 //! A read returns a completion descriptor beat and one data beat (one or two dwords).
 
+use crate::pcie::words::{CplDescWord, DwBeat, Qword, Size16};
 use rust_hdl::prelude::*;
 use ssdlab_model::nvme::frontend::regs;
 
@@ -68,8 +69,8 @@ pub struct NvmeRegs {
     pub db_bad_reg: Signal<Out, Bit>,
     /// One cycle: an MSI-X table dword was written.
     pub mx_valid: Signal<Out, Bit>,
-    /// Byte offset within the MSI-X table (vector * 16 + 0/4/8/12).
-    pub mx_off: Signal<Out, Bits<8>>,
+    /// Dword index within the MSI-X table (vector * 4 + 0 addr lo, 1 addr hi, 2 data, 3 control).
+    pub mx_off: Signal<Out, Bits<6>>,
     /// MSI-X dword written.
     pub mx_data: Signal<Out, Bits<32>>,
     state: DFF<RegState>,
@@ -80,8 +81,10 @@ pub struct NvmeRegs {
     csts: DFF<Bits<32>>,
     intms: DFF<Bits<32>>,
     aqa: DFF<Bits<32>>,
-    asq_r: DFF<Bits<64>>,
-    acq_r: DFF<Bits<64>>,
+    asq_lo: DFF<Bits<32>>,
+    asq_hi: DFF<Bits<32>>,
+    acq_lo: DFF<Bits<32>>,
+    acq_hi: DFF<Bits<32>>,
     en_p: DFF<Bit>,
     rst_p: DFF<Bit>,
     dbv: DFF<Bit>,
@@ -90,13 +93,24 @@ pub struct NvmeRegs {
     dbd: DFF<Bits<16>>,
     dbbad: DFF<Bit>,
     mxv: DFF<Bit>,
-    mxo: DFF<Bits<8>>,
+    mxo: DFF<Bits<6>>,
     mxd: DFF<Bits<32>>,
     w0: Signal<Local, Bits<32>>,
     w1: Signal<Local, Bits<32>>,
     db_hit: Signal<Local, Bit>,
     rd_lo: Signal<Local, Bits<32>>,
     rd_hi: Signal<Local, Bits<32>>,
+    aq: Signal<Local, Qword>,
+    cq: Signal<Local, Qword>,
+    cpl: Signal<Local, CplDescWord>,
+    beat: Signal<Local, DwBeat>,
+    sz_s: Signal<Local, Size16>,
+    sz_c: Signal<Local, Size16>,
+    qword_zero: Constant<Qword>,
+    cpl_zero: Constant<CplDescWord>,
+    beat_zero: Constant<DwBeat>,
+    size_zero: Constant<Size16>,
+    zero128: Constant<Bits<128>>,
     cap_lo: Constant<Bits<32>>,
     cap_hi: Constant<Bits<32>>,
     vs: Constant<Bits<32>>,
@@ -120,7 +134,6 @@ pub struct NvmeRegs {
     k_two11: Constant<Bits<11>>,
     k_zero12: Constant<Bits<12>>,
     k_zero2: Constant<Bits<2>>,
-    k_zero64: Constant<Bits<64>>,
     k_zero32: Constant<Bits<32>>,
     k_rdy: Constant<Bits<32>>,
     k_cfs: Constant<Bits<32>>,
@@ -173,8 +186,10 @@ impl NvmeRegs {
             csts: Default::default(),
             intms: Default::default(),
             aqa: Default::default(),
-            asq_r: Default::default(),
-            acq_r: Default::default(),
+            asq_lo: Default::default(),
+            asq_hi: Default::default(),
+            acq_lo: Default::default(),
+            acq_hi: Default::default(),
             en_p: Default::default(),
             rst_p: Default::default(),
             dbv: Default::default(),
@@ -190,6 +205,17 @@ impl NvmeRegs {
             db_hit: Default::default(),
             rd_lo: Default::default(),
             rd_hi: Default::default(),
+            aq: Default::default(),
+            cq: Default::default(),
+            cpl: Default::default(),
+            beat: Default::default(),
+            sz_s: Default::default(),
+            sz_c: Default::default(),
+            qword_zero: Constant::new(Qword::default()),
+            cpl_zero: Constant::new(CplDescWord::default()),
+            beat_zero: Constant::new(DwBeat::default()),
+            size_zero: Constant::new(Size16::default()),
+            zero128: Constant::new(bits::<128>(0)),
             cap_lo: Constant::new(bits::<32>(cap & 0xFFFF_FFFF)),
             cap_hi: Constant::new(bits::<32>(cap >> 32)),
             vs: Constant::new(bits::<32>(regs::VS_1_4 as u64)),
@@ -213,7 +239,6 @@ impl NvmeRegs {
             k_two11: Constant::new(bits::<11>(2)),
             k_zero12: Constant::new(bits::<12>(0)),
             k_zero2: Constant::new(bits::<2>(0)),
-            k_zero64: Constant::new(bits::<64>(0)),
             k_zero32: Constant::new(bits::<32>(0)),
             k_rdy: Constant::new(bits::<32>(regs::CSTS_RDY as u64)),
             k_cfs: Constant::new(bits::<32>(regs::CSTS_CFS as u64)),
@@ -231,7 +256,7 @@ impl Logic for NvmeRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, off, two, tag, cc, csts, intms, aqa, asq_r, acq_r, en_p, rst_p, dbv, dbc, dbq, dbd,
+            self, clock, state, off, two, tag, cc, csts, intms, aqa, asq_lo, asq_hi, acq_lo, acq_hi, en_p, rst_p, dbv, dbc, dbq, dbd,
             dbbad, mxv, mxo, mxd
         );
         self.w0.next = self.cq_tdata.val().get_bits::<32>(0);
@@ -270,23 +295,36 @@ impl Logic for NvmeRegs {
             self.rd_lo.next = self.aqa.q.val();
         }
         if self.off.q.val() == self.o_asq.val() {
-            self.rd_lo.next = self.asq_r.q.val().get_bits::<32>(0);
-            self.rd_hi.next = self.asq_r.q.val().get_bits::<32>(32);
+            self.rd_lo.next = self.asq_lo.q.val();
+            self.rd_hi.next = self.asq_hi.q.val();
         }
         if self.off.q.val() == self.o_asq_hi.val() {
-            self.rd_lo.next = self.asq_r.q.val().get_bits::<32>(32);
+            self.rd_lo.next = self.asq_hi.q.val();
         }
         if self.off.q.val() == self.o_acq.val() {
-            self.rd_lo.next = self.acq_r.q.val().get_bits::<32>(0);
-            self.rd_hi.next = self.acq_r.q.val().get_bits::<32>(32);
+            self.rd_lo.next = self.acq_lo.q.val();
+            self.rd_hi.next = self.acq_hi.q.val();
         }
         if self.off.q.val() == self.o_acq_hi.val() {
-            self.rd_lo.next = self.acq_r.q.val().get_bits::<32>(32);
+            self.rd_lo.next = self.acq_hi.q.val();
         }
         self.cq_tready.next = false;
         self.cc_tvalid.next = false;
         self.cc_tlast.next = false;
-        self.cc_tdata.next = bit_cast::<128, 64>(self.k_zero64.val());
+        // Completion descriptor (lower address, byte count, dword count, tag) and data beat.
+        self.cpl.next = self.cpl_zero.val();
+        self.cpl.next.lower_addr = self.off.q.val().get_bits::<12>(0);
+        self.cpl.next.byte_count = self.k_bytes4.val();
+        self.cpl.next.dwords = self.k_one11.val();
+        self.cpl.next.tag = self.tag.q.val();
+        if self.two.q.val() {
+            self.cpl.next.byte_count = self.k_bytes8.val();
+            self.cpl.next.dwords = self.k_two11.val();
+        }
+        self.beat.next = self.beat_zero.val();
+        self.beat.next.lo = self.rd_lo.val();
+        self.beat.next.hi = self.rd_hi.val();
+        self.cc_tdata.next = self.zero128.val();
         match self.state.q.val() {
             RegState::Idle => {
                 self.cq_tready.next = true;
@@ -318,36 +356,30 @@ impl Logic for NvmeRegs {
                         self.aqa.d.next = self.w0.val() & self.k_aqa_mask.val();
                     }
                     if self.off.q.val() == self.o_asq.val() {
-                        self.asq_r.d.next = (self.asq_r.q.val() & !bit_cast::<64, 32>(!self.k_zero32.val()))
-                            | bit_cast::<64, 32>(self.w0.val() & self.k_base_mask.val());
+                        self.asq_lo.d.next = self.w0.val() & self.k_base_mask.val();
                         if self.two.q.val() {
-                            self.asq_r.d.next = bit_cast::<64, 32>(self.w0.val() & self.k_base_mask.val())
-                                | (bit_cast::<64, 32>(self.w1.val()) << 32);
+                            self.asq_hi.d.next = self.w1.val();
                         }
                     }
                     if self.off.q.val() == self.o_asq_hi.val() {
-                        self.asq_r.d.next = (self.asq_r.q.val() & bit_cast::<64, 32>(!self.k_zero32.val()))
-                            | (bit_cast::<64, 32>(self.w0.val()) << 32);
+                        self.asq_hi.d.next = self.w0.val();
                     }
                     if self.off.q.val() == self.o_acq.val() {
-                        self.acq_r.d.next = (self.acq_r.q.val() & !bit_cast::<64, 32>(!self.k_zero32.val()))
-                            | bit_cast::<64, 32>(self.w0.val() & self.k_base_mask.val());
+                        self.acq_lo.d.next = self.w0.val() & self.k_base_mask.val();
                         if self.two.q.val() {
-                            self.acq_r.d.next = bit_cast::<64, 32>(self.w0.val() & self.k_base_mask.val())
-                                | (bit_cast::<64, 32>(self.w1.val()) << 32);
+                            self.acq_hi.d.next = self.w1.val();
                         }
                     }
                     if self.off.q.val() == self.o_acq_hi.val() {
-                        self.acq_r.d.next = (self.acq_r.q.val() & bit_cast::<64, 32>(!self.k_zero32.val()))
-                            | (bit_cast::<64, 32>(self.w0.val()) << 32);
+                        self.acq_hi.d.next = self.w0.val();
                     }
                     if self.off.q.val() == self.o_cc.val() {
                         self.cc.d.next = self.w0.val();
                         if self.w0.val().get_bit(0) & !self.cc.q.val().get_bit(0) {
                             if (self.aqa.q.val().get_bits::<12>(0) != self.k_zero12.val())
                                 & (self.aqa.q.val().get_bits::<12>(16) != self.k_zero12.val())
-                                & (self.asq_r.q.val() != self.k_zero64.val())
-                                & (self.acq_r.q.val() != self.k_zero64.val())
+                                & ((self.asq_lo.q.val() != self.k_zero32.val()) | (self.asq_hi.q.val() != self.k_zero32.val()))
+                                & ((self.acq_lo.q.val() != self.k_zero32.val()) | (self.acq_hi.q.val() != self.k_zero32.val()))
                             {
                                 self.csts.d.next = (self.csts.q.val() | self.k_rdy.val()) & !self.k_cfs.val();
                                 self.en_p.d.next = true;
@@ -378,24 +410,14 @@ impl Logic for NvmeRegs {
                         & (self.off.q.val().get_bits::<12>(0) < self.k_mx_end.val())
                     {
                         self.mxv.d.next = true;
-                        self.mxo.d.next = self.off.q.val().get_bits::<8>(0);
+                        self.mxo.d.next = self.off.q.val().get_bits::<6>(2);
                         self.mxd.d.next = self.w0.val();
                     }
                 }
             }
             RegState::RdCpl => {
-                // Completion descriptor: lower address, byte count, dword count, tag.
                 self.cc_tvalid.next = true;
-                self.cc_tdata.next = bit_cast::<128, 14>(self.off.q.val() & bit_cast::<14, 12>(!self.k_zero12.val()))
-                    | (bit_cast::<128, 13>(self.k_bytes4.val()) << 16)
-                    | (bit_cast::<128, 11>(self.k_one11.val()) << 32)
-                    | (bit_cast::<128, 8>(self.tag.q.val()) << 64);
-                if self.two.q.val() {
-                    self.cc_tdata.next = bit_cast::<128, 14>(self.off.q.val() & bit_cast::<14, 12>(!self.k_zero12.val()))
-                        | (bit_cast::<128, 13>(self.k_bytes8.val()) << 16)
-                        | (bit_cast::<128, 11>(self.k_two11.val()) << 32)
-                        | (bit_cast::<128, 8>(self.tag.q.val()) << 64);
-                }
+                self.cc_tdata.next = self.cpl.val().into();
                 if self.cc_tready.val() {
                     self.state.d.next = RegState::RdData;
                 }
@@ -403,7 +425,7 @@ impl Logic for NvmeRegs {
             RegState::RdData => {
                 self.cc_tvalid.next = true;
                 self.cc_tlast.next = true;
-                self.cc_tdata.next = bit_cast::<128, 32>(self.rd_lo.val()) | (bit_cast::<128, 32>(self.rd_hi.val()) << 32);
+                self.cc_tdata.next = self.beat.val().into();
                 if self.cc_tready.val() {
                     self.state.d.next = RegState::Idle;
                 }
@@ -415,10 +437,20 @@ impl Logic for NvmeRegs {
         self.rdy.next = self.csts.q.val().get_bit(0);
         self.en_pulse.next = self.en_p.q.val();
         self.rst_pulse.next = self.rst_p.q.val();
-        self.asq.next = self.asq_r.q.val();
-        self.acq.next = self.acq_r.q.val();
-        self.asqs.next = bit_cast::<16, 12>(self.aqa.q.val().get_bits::<12>(0));
-        self.acqs.next = bit_cast::<16, 12>(self.aqa.q.val().get_bits::<12>(16));
+        self.aq.next = self.qword_zero.val();
+        self.aq.next.lo = self.asq_lo.q.val();
+        self.aq.next.hi = self.asq_hi.q.val();
+        self.asq.next = self.aq.val().into();
+        self.cq.next = self.qword_zero.val();
+        self.cq.next.lo = self.acq_lo.q.val();
+        self.cq.next.hi = self.acq_hi.q.val();
+        self.acq.next = self.cq.val().into();
+        self.sz_s.next = self.size_zero.val();
+        self.sz_s.next.size = self.aqa.q.val().get_bits::<12>(0);
+        self.asqs.next = self.sz_s.val().into();
+        self.sz_c.next = self.size_zero.val();
+        self.sz_c.next.size = self.aqa.q.val().get_bits::<12>(16);
+        self.acqs.next = self.sz_c.val().into();
         self.db_valid.next = self.dbv.q.val();
         self.db_cq.next = self.dbc.q.val();
         self.db_qid.next = self.dbq.q.val();

@@ -13,6 +13,7 @@
 //! the mux takes it; the last completion beat in cycle `x` frees its tag and presents the
 //! command (or rejection) in `x + 1`.
 
+use crate::pcie::words::{Index64, ReqDescWord};
 use rust_hdl::prelude::*;
 
 /// Fetch engine state.
@@ -110,9 +111,9 @@ pub struct SubmissionPath {
     st: DFF<FetchState>,
     last: DFF<Bits<4>>,
     req_addr: DFF<Bits<64>>,
-    req_tag: DFF<Bits<2>>,
+    req_tag: DFF<Bits<8>>,
     rx_in: DFF<Bit>,
-    rx_tag: DFF<Bits<2>>,
+    rx_tag: DFF<Bits<8>>,
     cv: DFF<Bit>,
     cq: DFF<Bits<4>>,
     c0: DFF<Bits<128>>,
@@ -125,21 +126,25 @@ pub struct SubmissionPath {
     pbase: Signal<Local, Bits<64>>,
     phead: Signal<Local, Bits<16>>,
     found: Signal<Local, Bit>,
-    ftag: Signal<Local, Bits<2>>,
+    ftag: Signal<Local, Bits<8>>,
+    hidx: Signal<Local, Index64>,
+    hoff: Signal<Local, Bits<64>>,
+    desc: Signal<Local, ReqDescWord>,
     tag_ok: Signal<Local, Bit>,
-    done_t: Signal<Local, Bits<2>>,
+    done_t: Signal<Local, Bits<8>>,
     done: Signal<Local, Bit>,
     opc: Signal<Local, Bits<8>>,
     known: Signal<Local, Bit>,
     kq: [Constant<Bits<4>>; 9],
-    kt: [Constant<Bits<2>>; 4],
+    kt: [Constant<Bits<8>>; 4],
     kb: [Constant<Bits<2>>; 3],
     one16: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     one2: Constant<Bits<2>>,
     three2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
-    desc_mrd64: Constant<Bits<128>>,
+    desc_mrd64: Constant<ReqDescWord>,
+    idx_zero: Constant<Index64>,
     op00: Constant<Bits<8>>,
     op01: Constant<Bits<8>>,
     op02: Constant<Bits<8>>,
@@ -153,9 +158,11 @@ pub struct SubmissionPath {
 
 impl Default for SubmissionPath {
     fn default() -> Self {
-        use crate::pcie::tlp::{ReqDesc, REQ_MRD};
+        use crate::pcie::tlp::REQ_MRD;
         use ssdlab_model::nvme::frontend::entry::{opc, Status};
-        let desc = ReqDesc { addr: 0, dwords: 16, req_type: REQ_MRD, tag: 0 }.pack();
+        let mut desc = ReqDescWord::default();
+        desc.dwords = bits::<11>(16);
+        desc.req_type = bits::<4>(REQ_MRD as u64);
         let k8 = |v: u8| Constant::new(bits::<8>(v as u64));
         SubmissionPath {
             clock: Default::default(),
@@ -223,20 +230,24 @@ impl Default for SubmissionPath {
             phead: Default::default(),
             found: Default::default(),
             ftag: Default::default(),
+            hidx: Default::default(),
+            hoff: Default::default(),
+            desc: Default::default(),
             tag_ok: Default::default(),
             done_t: Default::default(),
             done: Default::default(),
             opc: Default::default(),
             known: Default::default(),
             kq: std::array::from_fn(|i| Constant::new(bits::<4>(i as u64))),
-            kt: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
+            kt: std::array::from_fn(|i| Constant::new(bits::<8>(i as u64))),
             kb: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
             one16: Constant::new(bits::<16>(1)),
             zero16: Constant::new(bits::<16>(0)),
             one2: Constant::new(bits::<2>(1)),
             three2: Constant::new(bits::<2>(3)),
             zero2: Constant::new(bits::<2>(0)),
-            desc_mrd64: Constant::new(desc.to_bits()),
+            desc_mrd64: Constant::new(desc),
+            idx_zero: Constant::new(Index64::default()),
             op00: k8(opc::ADMIN_DELETE_IO_SQ),
             op01: k8(opc::ADMIN_CREATE_IO_SQ),
             op02: k8(opc::NVM_READ),
@@ -279,19 +290,24 @@ impl Logic for SubmissionPath {
             self.buf[b].d.next = self.buf[b].q.val();
         }
         // Round robin: the lowest ready queue above `last`, else the lowest at or below it.
-        // Written as two descending scans; the last assignment wins.
         self.found.next = false;
         self.pick.next = self.kq[0].val();
-        for j in 0..9 {
+        // Scan 8..1 at or below `last`, then queue 0 (always at or below), then 8..1 above
+        // `last`: the last assignment wins, so the lowest queue above `last` is preferred.
+        for j in 0..8 {
             if self.live[8 - j].q.val()
                 & (self.head[8 - j].q.val() != self.tail[8 - j].q.val())
-                & (self.kq[8 - j].val() <= self.last.q.val())
+                & !(self.kq[8 - j].val() > self.last.q.val())
             {
                 self.found.next = true;
                 self.pick.next = self.kq[8 - j].val();
             }
         }
-        for j in 0..9 {
+        if self.live[0].q.val() & (self.head[0].q.val() != self.tail[0].q.val()) {
+            self.found.next = true;
+            self.pick.next = self.kq[0].val();
+        }
+        for j in 0..8 {
             if self.live[8 - j].q.val()
                 & (self.head[8 - j].q.val() != self.tail[8 - j].q.val())
                 & (self.kq[8 - j].val() > self.last.q.val())
@@ -308,6 +324,9 @@ impl Logic for SubmissionPath {
                 self.phead.next = self.head[i].q.val();
             }
         }
+        self.hidx.next = self.idx_zero.val();
+        self.hidx.next.idx = self.phead.val();
+        self.hoff.next = self.hidx.val().into();
         self.tag_ok.next = false;
         self.ftag.next = self.kt[0].val();
         for j in 0..4 {
@@ -316,15 +335,18 @@ impl Logic for SubmissionPath {
                 self.ftag.next = self.kt[3 - j].val();
             }
         }
+        self.desc.next = self.desc_mrd64.val();
+        self.desc.next.addr = self.req_addr.q.val();
+        self.desc.next.tag = self.req_tag.q.val();
         self.rq_valid.next = false;
-        self.rq_desc.next = self.desc_mrd64.val();
+        self.rq_desc.next = self.desc.val().into();
         match self.st.q.val() {
             FetchState::Idle => {
                 if self.rdy.val() & !self.stall.val() & self.found.val() & self.tag_ok.val() {
                     self.st.d.next = FetchState::Issue;
                     self.last.d.next = self.pick.val();
                     self.req_tag.d.next = self.ftag.val();
-                    self.req_addr.d.next = self.pbase.val() + (bit_cast::<64, 16>(self.phead.val()) << 6);
+                    self.req_addr.d.next = self.pbase.val() + (self.hoff.val() << 6);
                     for i in 0..9 {
                         if self.pick.val() == self.kq[i].val() {
                             if self.head[i].q.val() == self.size[i].q.val() {
@@ -345,9 +367,6 @@ impl Logic for SubmissionPath {
             }
             FetchState::Issue => {
                 self.rq_valid.next = true;
-                self.rq_desc.next = bit_cast::<128, 64>(self.req_addr.q.val())
-                    | self.desc_mrd64.val()
-                    | (bit_cast::<128, 2>(self.req_tag.q.val()) << 96);
                 if self.rq_ready.val() {
                     self.st.d.next = FetchState::Idle;
                 }
@@ -362,7 +381,7 @@ impl Logic for SubmissionPath {
         self.opc.next = self.buf[0].q.val().get_bits::<8>(0);
         if self.rc_tvalid.val() {
             if !self.rx_in.q.val() {
-                self.rx_tag.d.next = self.rc_tdata.val().get_bits::<2>(64);
+                self.rx_tag.d.next = self.rc_tdata.val().get_bits::<8>(64);
                 self.rx_in.d.next = !self.rc_tlast.val();
             } else {
                 if self.rc_tlast.val() {

@@ -4,3 +4,4 @@
 
 pub mod rq_mux;
 pub mod tlp;
+pub mod words;

@@ -20,7 +20,7 @@ pub struct RqMux {
     pub s0_has_data: Signal<In, Bit>,
     /// Source 0 payload beat, dword 0 in bits 31:0.
     pub s0_data: Signal<In, Bits<128>>,
-    /// Source 0 request taken this cycle.
+    /// Source 0 request taken this cycle if it is valid.
     pub s0_ready: Signal<Out, Bit>,
     /// Source 1 offers a request this cycle.
     pub s1_valid: Signal<In, Bit>,
@@ -30,7 +30,7 @@ pub struct RqMux {
     pub s1_has_data: Signal<In, Bit>,
     /// Source 1 payload beat.
     pub s1_data: Signal<In, Bits<128>>,
-    /// Source 1 request taken this cycle.
+    /// Source 1 request taken this cycle if it is valid.
     pub s1_ready: Signal<Out, Bit>,
     /// RQ stream data beat (descriptor or payload).
     pub rq_tdata: Signal<Out, Bits<128>>,
@@ -60,8 +60,10 @@ impl Logic for RqMux {
                 self.tlast.d.next = true;
             }
         }
-        self.s0_ready.next = self.free.val() & self.s0_valid.val();
-        self.s1_ready.next = self.free.val() & !self.s0_valid.val() & self.s1_valid.val();
+        // Ready does not look at the source's own valid (no combinational loop through the
+        // sources' FSMs); a source's request is taken when it is valid and ready.
+        self.s0_ready.next = self.free.val();
+        self.s1_ready.next = self.free.val() & !self.s0_valid.val();
         if self.free.val() & self.s0_valid.val() {
             self.tdata.d.next = self.s0_desc.val();
             self.tvalid.d.next = true;
@@ -113,10 +115,9 @@ mod tests {
             if uut.rq_tvalid.val() {
                 beats.push((cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
             }
-            if uut.s0_ready.val() {
+            if uut.s0_ready.val() && offered[0] {
                 offered[0] = false;
-            }
-            if uut.s1_ready.val() {
+            } else if uut.s1_ready.val() && offered[1] {
                 offered[1] = false;
             }
             uut.clock.next = Clock { clk: true };

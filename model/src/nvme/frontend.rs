@@ -209,10 +209,14 @@ impl FrontEnd {
         for _ in 0..bound {
             // Port request cycles: a fetch arbitrated at t offers its MRd at t + 1; a CQE with
             // header at p is offered at p - 1; completions win ties (requester mux priority).
-            let fetch = self.next_fetch_time().filter(|t| *t <= until).map(|t| (t + 1, 1u8, t));
-            let post = self.next_post_time().filter(|t| *t <= until).map(|t| (t.saturating_sub(1), 0u8, t));
-            let timer = self.coalescer.next_deadline().filter(|d| d.0 <= until).map(|d| (d.0, 2u8, d.0));
-            let Some(&(_, which, t)) = [fetch, post, timer].iter().flatten().min() else { return };
+            // Events are taken in that order, and only those whose request cycle is ≤ `until`.
+            let fetch = self.next_fetch_time().map(|t| (t + 1, 1u8, t));
+            let post = self.next_post_time().map(|t| (t.saturating_sub(1), 0u8, t));
+            let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
+            let Some(&(key, which, t)) = [fetch, post, timer].iter().flatten().min() else { return };
+            if key > until {
+                return;
+            }
             match which {
                 0 => self.post_one(t, host),
                 1 => self.fetch_one(t, host, out),

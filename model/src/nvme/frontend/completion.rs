@@ -23,18 +23,19 @@ impl FrontEnd {
     /// The next stage finished command `cid` of `sqid` at `cycle`. The CQE is posted by
     /// [`FrontEnd::run_until`] once its time comes and its CQ has room.
     pub fn complete(&mut self, cycle: Cycle, sqid: u16, cid: u16, status: Status, dw0: u32) {
-        self.enqueue_cpl(sqid, cid, status, dw0, cycle + self.timing.cpl_to_cqe);
+        self.enqueue_cpl(sqid, cid, status, dw0, cycle + self.timing.cpl_to_cqe, false);
     }
 
     /// A command the front end refuses (see `screen`).
     pub(crate) fn reject(&mut self, cmd: &FetchedCommand, status: Status) {
-        self.enqueue_cpl(cmd.sqid, cmd.sqe.cid, status, 0, cmd.cycle + self.timing.rej_to_cqe);
+        // A rejection reaching the engine in the same cycle as a completion request goes first.
+        self.enqueue_cpl(cmd.sqid, cmd.sqe.cid, status, 0, cmd.cycle + self.timing.rej_to_cqe, true);
     }
 
-    fn enqueue_cpl(&mut self, sqid: u16, cid: u16, status: Status, dw0: u32, ready: Cycle) {
+    fn enqueue_cpl(&mut self, sqid: u16, cid: u16, status: Status, dw0: u32, ready: Cycle, first: bool) {
         let cqid = self.sqs[sqid as usize].as_ref().map(|s| s.cqid).expect("completion for a live SQ");
         let p = PendingCpl { sqid, cqid, cid, status, dw0, ready };
-        let at = self.held.iter().position(|h| h.ready > ready).unwrap_or(self.held.len());
+        let at = self.held.iter().position(|h| h.ready > ready || (first && h.ready == ready)).unwrap_or(self.held.len());
         self.held.insert(at, p);
         assert!(self.held.len() <= 16 * self.sqs.len() * self.max_entries as usize, "completion queue unbounded");
     }

@@ -1,0 +1,104 @@
+//! Packed words the front-end blocks assemble field by field (rust_hdl `LogicStruct`s: each
+//! field assignment becomes a constant-offset part-select in Verilog, so no operand is widened
+//! implicitly and `verilator -Wall` stays quiet). Layouts are those of [`super::tlp`] and of the
+//! NVMe completion entry (NVM Express Base Specification 1.4, Figure 121).
+
+use rust_hdl::prelude::*;
+
+/// Request descriptor (RQ/CQ streams): address, dword count, request type, tag.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct ReqDescWord {
+    pub addr: Bits<64>,
+    pub dwords: Bits<11>,
+    pub req_type: Bits<4>,
+    pub pad0: Bits<17>,
+    pub tag: Bits<8>,
+    pub pad1: Bits<24>,
+}
+
+/// Completion descriptor (CC/RC streams).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct CplDescWord {
+    pub lower_addr: Bits<12>,
+    pub pad0: Bits<4>,
+    pub byte_count: Bits<13>,
+    pub pad1: Bits<3>,
+    pub dwords: Bits<11>,
+    pub status: Bits<3>,
+    pub pad2: Bits<18>,
+    pub tag: Bits<8>,
+    pub pad3: Bits<56>,
+}
+
+/// A 16-byte completion queue entry.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct CqeWord {
+    pub dw0: Bits<32>,
+    pub dw1: Bits<32>,
+    pub sqhd: Bits<16>,
+    pub sqid: Bits<4>,
+    pub pad0: Bits<12>,
+    pub cid: Bits<16>,
+    pub phase: Bit,
+    pub status: Bits<11>,
+    pub pad1: Bits<4>,
+}
+
+/// Two dwords in a payload beat (dword 0 in bits 31:0).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct DwBeat {
+    pub lo: Bits<32>,
+    pub hi: Bits<32>,
+    pub pad: Bits<64>,
+}
+
+/// A 64-bit quantity from two dwords.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Qword {
+    pub lo: Bits<32>,
+    pub hi: Bits<32>,
+}
+
+/// A 16-bit entry index zero-extended to 64 bits (for address arithmetic).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Index64 {
+    pub idx: Bits<16>,
+    pub pad: Bits<48>,
+}
+
+/// A 12-bit queue size field zero-extended to 16 bits.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Size16 {
+    pub size: Bits<12>,
+    pub pad: Bits<4>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pcie::tlp::{CplDesc, ReqDesc};
+
+    #[test]
+    fn packed_words_match_the_descriptor_helpers() {
+        let mut r = ReqDescWord::default();
+        r.addr = bits::<64>(0x1_2345_6780);
+        r.dwords = bits::<11>(16);
+        r.req_type = bits::<4>(1);
+        r.tag = bits::<8>(3);
+        let w: Bits<128> = r.into();
+        assert_eq!(ReqDesc::unpack(w.to_u128()), ReqDesc { addr: 0x1_2345_6780, dwords: 16, req_type: 1, tag: 3 });
+        let mut c = CplDescWord::default();
+        c.lower_addr = bits::<12>(0x40);
+        c.byte_count = bits::<13>(64);
+        c.dwords = bits::<11>(16);
+        c.tag = bits::<8>(2);
+        let w: Bits<128> = c.into();
+        assert_eq!(CplDesc::unpack(w.to_u128()), CplDesc { lower_addr: 0x40, byte_count: 64, dwords: 16, status: 0, tag: 2 });
+        let mut q = CqeWord::default();
+        q.cid = bits::<16>(0xABCD);
+        q.phase = true;
+        q.status = bits::<11>(0x13);
+        let w: Bits<128> = q.into();
+        assert_eq!(w.to_u128() >> 96, 0xABCD | 1 << 16 | 0x13 << 17);
+    }
+}
