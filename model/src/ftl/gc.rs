@@ -168,17 +168,7 @@ impl Ftl {
             if n == 0 {
                 continue;
             }
-            let mut addr = self.l.phys_page(base + page * row);
-            addr.plane = lo_plane as u8;
-            ops.push(NandOp {
-                kind: NandOpKind::Read,
-                mode: b.mode,
-                addr,
-                planes: (hi_plane - lo_plane + 1) as u8,
-                bus_bytes: n as u32 * self.l.unit_bus_bytes(),
-                purpose: read_purpose,
-                after: None,
-            });
+            ops.push(self.l.read_op(dbid, page, (lo_plane, hi_plane), n as u32, b.mode, read_purpose));
             for &src in &valid_ppas[..n] {
                 self.move_unit(src, die, write_purpose, ops);
                 moved += 1;

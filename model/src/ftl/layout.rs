@@ -10,6 +10,7 @@
 //! only the first third (for TLC) of the offsets: page `p` of an SLC block is word line `p`.
 
 use crate::config::{CapacityPlan, GeometryConfig};
+use super::{NandOp, NandOpKind, OpPurpose};
 use crate::nand::{CellMode, DieId, PhysPage};
 
 /// "No address": an unmapped logical unit or an invalid physical slot.
@@ -121,6 +122,24 @@ impl Layout {
     pub fn unit_bus_bytes(&self) -> u32 {
         4096 + self.spare_bytes / self.units_per_page
     }
+    /// A page read of `units` 4 KiB units at (`dbid`, `page`) on planes `lo..=hi` (one
+    /// multi-plane op when `hi > lo`); only the units needed cross the bus (ONFI random data out).
+    pub fn read_op(&self, dbid: u32, page: u32, (lo, hi): (u32, u32), units: u32, mode: CellMode, purpose: OpPurpose) -> NandOp {
+        debug_assert!(lo <= hi && hi < self.planes && units >= 1);
+        let mut addr = self.phys_page(self.base(dbid));
+        addr.page = page;
+        addr.plane = lo as u8;
+        NandOp {
+            kind: NandOpKind::Read,
+            mode,
+            addr,
+            planes: (hi - lo + 1) as u8,
+            bus_bytes: units * self.unit_bus_bytes(),
+            purpose,
+            after: None,
+        }
+    }
+
     /// Bytes on the bus for a whole page (data + spare).
     pub fn page_bus_bytes(&self) -> u32 {
         self.page_bytes + self.spare_bytes

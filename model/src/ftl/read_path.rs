@@ -9,18 +9,15 @@
 
 use super::integrity::Served;
 use super::layout::NONE;
-use super::{Ftl, NandOp, NandOpKind, OpPurpose, ReadOutcome};
-
-/// Bound on units per host read (a 32 MiB transfer); keeps the grouping scratch bounded.
-pub const MAX_READ_UNITS: u32 = 8192;
+use super::{Ftl, NandOp, OpPurpose, ReadOutcome};
 
 impl Ftl {
     /// Host read of units [lpn, lpn + count). See the contract in CONTRACTS.md.
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
         assert!(lpn + count as u64 <= self.logical_units(), "host read [{lpn}, +{count}) beyond capacity");
-        assert!(count <= MAX_READ_UNITS, "host read of {count} units exceeds {MAX_READ_UNITS}");
         ops.append(&mut self.deferred);
         let mut out = ReadOutcome::default();
+        // The grouping scratch holds at most one entry per unit of this read.
         self.groups.clear();
         for u in lpn..lpn + count as u64 {
             match self.locate(u, ops) {
@@ -92,20 +89,9 @@ impl Ftl {
     /// One (multi-plane) read op per group, in first-touch order; returns the ops pushed.
     fn emit_reads(&mut self, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> u64 {
         for &(dbid, page, mask, units) in &self.groups {
-            let b = &self.blocks.info[dbid as usize];
-            let (lo, hi) = (mask.trailing_zeros(), 31 - mask.leading_zeros());
-            let mut addr = self.l.phys_page(self.l.base(dbid));
-            addr.page = page;
-            addr.plane = lo as u8;
-            ops.push(NandOp {
-                kind: NandOpKind::Read,
-                mode: b.mode,
-                addr,
-                planes: (hi - lo + 1) as u8,
-                bus_bytes: units * self.l.unit_bus_bytes(),
-                purpose,
-                after: None,
-            });
+            let mode = self.blocks.info[dbid as usize].mode;
+            let planes = (mask.trailing_zeros(), 31 - mask.leading_zeros());
+            ops.push(self.l.read_op(dbid, page, planes, units, mode, purpose));
         }
         let n = self.groups.len() as u64;
         self.groups.clear();

@@ -3,6 +3,7 @@
 mod basic;
 mod config_errors;
 mod done_when;
+mod drive_timed;
 mod executor;
 mod gc_slc;
 mod map_cache;
