@@ -19,6 +19,7 @@ test-slow: tools
 ## Benchmarks: simulated IO/s of the model, functional warm-up rate.
 bench:
 	$(CARGO) bench -p ssdlab-model
+	$(CARGO) run --release -p ssdlab-model --example ftl_warmup
 
 ## Generated Verilog of each HDL block into $(OUT)/verilog.
 verilog:

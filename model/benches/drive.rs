@@ -11,8 +11,11 @@ mod qd_loop;
 
 fn main() {
     for op in [IoOp::Read, IoOp::Write] {
-        let r = qd_loop::measure(op, 200_000);
-        println!("{}", r.line());
+        println!("{}", qd_loop::measure(op, 200_000).line());
+    }
+    for op in [IoOp::Read, IoOp::Write] {
+        let cfg = qd_loop::unchecked_config();
+        println!("{}", qd_loop::measure_with(cfg, " (FTL integrity checker off)", op, 200_000).line());
     }
     let mut c = Criterion::default().configure_from_args().sample_size(10);
     for (name, op) in [("randread_4k_qd32_20k_ios", IoOp::Read), ("randwrite_4k_qd32_20k_ios", IoOp::Write)] {

@@ -10,4 +10,8 @@ fn main() {
     for op in [IoOp::Read, IoOp::Write] {
         println!("{}", common::qd_loop::measure(op, n).line());
     }
+    for op in [IoOp::Read, IoOp::Write] {
+        let cfg = common::qd_loop::unchecked_config();
+        println!("{}", common::qd_loop::measure_with(cfg, " (FTL integrity checker off)", op, n).line());
+    }
 }

@@ -28,7 +28,7 @@ impl InputError {
             // `toml`'s message starts "TOML parse error at line L, column C" and ends with the reason.
             ConfigError::Parse { message, .. } => match toml_position(&message) {
                 Some((line, col)) => {
-                    let reason = message.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or("invalid TOML").trim();
+                    let reason = message.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("invalid TOML").trim();
                     InputError::at(file, line, format!("column {col}: {reason}"))
                 }
                 None => InputError::file(file, one_line(&message)),

@@ -11,6 +11,15 @@ use ssdlab_model::SimTime;
 use std::path::{Path, PathBuf};
 
 type PlotResult = Result<(), String>;
+/// A named, coloured line of (x, y) points.
+type Line = (&'static str, Vec<(f64, f64)>, RGBColor);
+
+/// A chart builder with the title, margins and label areas every ssdlab plot uses.
+fn framed<'a, 'b>(root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>, title: &str) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(title, ("sans-serif", 20)).margin(15).x_label_area_size(40).y_label_area_size(70);
+    b
+}
 
 fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -44,7 +53,7 @@ fn mbps_points(d: &DirStats, g: &GroupResult, t0: SimTime) -> Vec<(f64, f64)> {
 /// Throughput (MB/s) against simulated time, read and write, across every group of a run.
 pub fn throughput_over_time(path: &Path, title: &str, groups: &[GroupResult]) -> PlotResult {
     let t0 = groups.first().map_or(SimTime::ZERO, |g| g.window_start);
-    let mut series: Vec<(&str, Vec<(f64, f64)>, RGBColor)> = Vec::new();
+    let mut series: Vec<Line> = Vec::new();
     for g in groups {
         let (r, w) = g.totals();
         for (name, d, color) in [("read", r, BLUE), ("write", w, RED)] {
@@ -58,11 +67,7 @@ pub fn throughput_over_time(path: &Path, title: &str, groups: &[GroupResult]) ->
     let y_max = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.1;
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(70)
+    let mut chart = framed(&root, title)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)
         .map_err(err)?;
     chart.configure_mesh().x_desc("simulated time (s)").y_desc("throughput (MB/s)").draw().map_err(err)?;
@@ -111,11 +116,7 @@ where
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let n = FIO_PERCENTILES.len() as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(70)
+    let mut chart = framed(&root, title)
         .build_cartesian_2d(-0.5..n - 0.5, y)
         .map_err(err)?;
     chart
@@ -162,14 +163,10 @@ pub fn throughput_vs_qd(path: &Path, title: &str, steps: &[Step], outcomes: &[St
     let y_max = sweeps.iter().flat_map(|s| s.1.iter().map(|p| p.1)).fold(1.0, f64::max) * 1.15;
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(70)
+    let mut chart = framed(&root, title)
         .build_cartesian_2d((0.8..qd_max * 1.25).log_scale(), 0.0..y_max)
         .map_err(err)?;
-    chart.configure_mesh().x_desc("queue depth").y_desc("throughput (MB/s)").draw().map_err(err)?;
+    chart.configure_mesh().light_line_style(WHITE).x_label_formatter(&|q| format!("{q:.0}")).x_desc("queue depth").y_desc("throughput (MB/s)").draw().map_err(err)?;
     for (k, (name, pts)) in sweeps.into_iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
         let pts: Vec<(f64, f64)> = pts.into_iter().map(|(q, v)| (q as f64, v)).collect();

@@ -93,14 +93,11 @@ fn array_dispatches_to_its_channel() {
     assert!(dut.others_idle());
 }
 
-#[test]
-fn verilator_matches_model_on_random_mixes() {
+fn random_mixes(seeds: &[u64], ops: usize) {
     let (h, t) = timing();
-    let slow = std::env::var_os("SSDLAB_SLOW").is_some();
-    let seeds: Vec<u64> = if slow { (1..=20).collect() } else { vec![0x5EC0_0001, 0x5EC0_0002] };
-    for seed in seeds {
+    for &seed in seeds {
         let p = MixParams {
-            ops: if slow { 2000 } else { 300 },
+            ops,
             page_bytes: 512,
             t_read: (200, 1200),
             t_prog: (1000, 4000),
@@ -109,9 +106,33 @@ fn verilator_matches_model_on_random_mixes() {
         };
         let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
         // A fresh DUT per seed: the channel has no reset port.
-        let mut fresh = VerilatedChannel::new(&h).expect("verilator build");
-        check_against_model(&mut fresh, &ops, 512, &format!("random mix seed {seed:#x}"));
+        let mut dut = VerilatedChannel::new(&h).expect("verilator build");
+        check_against_model(&mut dut, &ops, 512, &format!("random mix seed {seed:#x}"));
     }
+}
+
+#[test]
+fn verilator_matches_model_on_random_mixes() {
+    random_mixes(&[0x5EC0_0001, 0x5EC0_0002], 300);
+}
+
+/// The long tier (`make test-slow`): 20 seeds x 2000 ops.
+#[test]
+#[ignore]
+fn verilator_matches_model_on_long_random_mixes() {
+    let seeds: Vec<u64> = (1..=20).map(|k| 0x5EC0_1000 + k).collect();
+    random_mixes(&seeds, 2000);
+}
+
+/// rust_hdl's simulator on a short random mix (small pages), the same bench as Verilator's.
+#[test]
+fn rust_hdl_sim_matches_model_on_short_random_mix() {
+    let (h, t) = timing();
+    let seed = 0x5EC0_0003;
+    let p = MixParams { ops: 80, page_bytes: 64, t_read: (100, 300), t_prog: (200, 600), t_erase: (300, 800), mean_gap: 40 };
+    let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
+    let mut dut = HdlSimChannel::new(&h);
+    check_against_model(&mut dut, &ops, 64, &format!("short random mix seed {seed:#x}"));
 }
 
 /// Bus saturation on 4 ways of back-to-back full-page reads: each read holds the bus for

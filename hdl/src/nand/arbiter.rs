@@ -2,8 +2,8 @@
 //! requests (command/address/data in: they start array work) win over second-phase ones (data
 //! out, status); within a class the first way after the last granted one, round-robin. The
 //! behavioural model (`ssdlab_model::nand::sequencer`, `arbitrate`) implements the same policy.
-//! The priority chain is written out for each value of `last` because
-//! rust_hdl kernels cannot read back a local they assign in the same pass.
+//! Written as one-hot grant equations per way (way i wins its class when it requests and no way
+//! between the last granted one and i does), which keeps the grant path shallow on FPGAs.
 
 use rust_hdl::prelude::*;
 
@@ -23,10 +23,29 @@ pub struct Arbiter {
     pub last: Signal<In, Bits<2>>,
     /// Some way requests.
     pub valid: Signal<Out, Bit>,
-    /// Way to grant.
+    /// One-hot: way 0..3 wins.
+    pub g0: Signal<Out, Bit>,
+    pub g1: Signal<Out, Bit>,
+    pub g2: Signal<Out, Bit>,
+    pub g3: Signal<Out, Bit>,
+    /// Way to grant (encoded `g`).
     pub pick: Signal<Out, Bits<2>>,
     /// The granted request is a second phase.
     pub pick_second: Signal<Out, Bit>,
+    l0: Signal<Local, Bit>,
+    l1: Signal<Local, Bit>,
+    l2: Signal<Local, Bit>,
+    l3: Signal<Local, Bit>,
+    any_f: Signal<Local, Bit>,
+    any_s: Signal<Local, Bit>,
+    gf0: Signal<Local, Bit>,
+    gs0: Signal<Local, Bit>,
+    gf1: Signal<Local, Bit>,
+    gs1: Signal<Local, Bit>,
+    gf2: Signal<Local, Bit>,
+    gs2: Signal<Local, Bit>,
+    gf3: Signal<Local, Bit>,
+    gs3: Signal<Local, Bit>,
     w0: Constant<Bits<2>>,
     w1: Constant<Bits<2>>,
     w2: Constant<Bits<2>>,
@@ -46,8 +65,26 @@ impl Default for Arbiter {
             rs3: Default::default(),
             last: Default::default(),
             valid: Default::default(),
+            g0: Default::default(),
+            g1: Default::default(),
+            g2: Default::default(),
+            g3: Default::default(),
             pick: Default::default(),
             pick_second: Default::default(),
+            l0: Default::default(),
+            l1: Default::default(),
+            l2: Default::default(),
+            l3: Default::default(),
+            any_f: Default::default(),
+            any_s: Default::default(),
+            gf0: Default::default(),
+            gs0: Default::default(),
+            gf1: Default::default(),
+            gs1: Default::default(),
+            gf2: Default::default(),
+            gs2: Default::default(),
+            gf3: Default::default(),
+            gs3: Default::default(),
             w0: Constant::new(bits::<2>(0)),
             w1: Constant::new(bits::<2>(1)),
             w2: Constant::new(bits::<2>(2)),
@@ -59,148 +96,35 @@ impl Default for Arbiter {
 impl Logic for Arbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        self.valid.next = false;
+        self.l0.next = self.last.val() == self.w0.val();
+        self.l1.next = self.last.val() == self.w1.val();
+        self.l2.next = self.last.val() == self.w2.val();
+        self.l3.next = self.last.val() == self.w3.val();
+        self.any_f.next = self.rf0.val() | self.rf1.val() | self.rf2.val() | self.rf3.val();
+        self.any_s.next = self.rs0.val() | self.rs1.val() | self.rs2.val() | self.rs3.val();
+        self.gf0.next = self.rf0.val() & ((self.l0.val() & !self.rf1.val() & !self.rf2.val() & !self.rf3.val()) | (self.l1.val() & !self.rf2.val() & !self.rf3.val()) | (self.l2.val() & !self.rf3.val()) | (self.l3.val()));
+        self.gs0.next = self.rs0.val() & !self.any_f.val() & ((self.l0.val() & !self.rs1.val() & !self.rs2.val() & !self.rs3.val()) | (self.l1.val() & !self.rs2.val() & !self.rs3.val()) | (self.l2.val() & !self.rs3.val()) | (self.l3.val()));
+        self.g0.next = self.gf0.val() | self.gs0.val();
+        self.gf1.next = self.rf1.val() & ((self.l0.val()) | (self.l1.val() & !self.rf2.val() & !self.rf3.val() & !self.rf0.val()) | (self.l2.val() & !self.rf3.val() & !self.rf0.val()) | (self.l3.val() & !self.rf0.val()));
+        self.gs1.next = self.rs1.val() & !self.any_f.val() & ((self.l0.val()) | (self.l1.val() & !self.rs2.val() & !self.rs3.val() & !self.rs0.val()) | (self.l2.val() & !self.rs3.val() & !self.rs0.val()) | (self.l3.val() & !self.rs0.val()));
+        self.g1.next = self.gf1.val() | self.gs1.val();
+        self.gf2.next = self.rf2.val() & ((self.l0.val() & !self.rf1.val()) | (self.l1.val()) | (self.l2.val() & !self.rf3.val() & !self.rf0.val() & !self.rf1.val()) | (self.l3.val() & !self.rf0.val() & !self.rf1.val()));
+        self.gs2.next = self.rs2.val() & !self.any_f.val() & ((self.l0.val() & !self.rs1.val()) | (self.l1.val()) | (self.l2.val() & !self.rs3.val() & !self.rs0.val() & !self.rs1.val()) | (self.l3.val() & !self.rs0.val() & !self.rs1.val()));
+        self.g2.next = self.gf2.val() | self.gs2.val();
+        self.gf3.next = self.rf3.val() & ((self.l0.val() & !self.rf1.val() & !self.rf2.val()) | (self.l1.val() & !self.rf2.val()) | (self.l2.val()) | (self.l3.val() & !self.rf0.val() & !self.rf1.val() & !self.rf2.val()));
+        self.gs3.next = self.rs3.val() & !self.any_f.val() & ((self.l0.val() & !self.rs1.val() & !self.rs2.val()) | (self.l1.val() & !self.rs2.val()) | (self.l2.val()) | (self.l3.val() & !self.rs0.val() & !self.rs1.val() & !self.rs2.val()));
+        self.g3.next = self.gf3.val() | self.gs3.val();
+        self.valid.next = self.any_f.val() | self.any_s.val();
+        self.pick_second.next = !self.any_f.val() & self.any_s.val();
         self.pick.next = self.w0.val();
-        self.pick_second.next = false;
-        if self.last.val() == self.w0.val() {
-            if self.rf1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = false;
-            } else if self.rf2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = false;
-            } else if self.rf3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = false;
-            } else if self.rf0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = false;
-            } else if self.rs1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = true;
-            } else if self.rs2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = true;
-            } else if self.rs3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = true;
-            } else if self.rs0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = true;
-            }
+        if self.g1.val() {
+            self.pick.next = self.w1.val();
         }
-        if self.last.val() == self.w1.val() {
-            if self.rf2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = false;
-            } else if self.rf3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = false;
-            } else if self.rf0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = false;
-            } else if self.rf1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = false;
-            } else if self.rs2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = true;
-            } else if self.rs3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = true;
-            } else if self.rs0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = true;
-            } else if self.rs1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = true;
-            }
+        if self.g2.val() {
+            self.pick.next = self.w2.val();
         }
-        if self.last.val() == self.w2.val() {
-            if self.rf3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = false;
-            } else if self.rf0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = false;
-            } else if self.rf1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = false;
-            } else if self.rf2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = false;
-            } else if self.rs3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = true;
-            } else if self.rs0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = true;
-            } else if self.rs1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = true;
-            } else if self.rs2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = true;
-            }
-        }
-        if self.last.val() == self.w3.val() {
-            if self.rf0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = false;
-            } else if self.rf1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = false;
-            } else if self.rf2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = false;
-            } else if self.rf3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = false;
-            } else if self.rs0.val() {
-                self.valid.next = true;
-                self.pick.next = self.w0.val();
-                self.pick_second.next = true;
-            } else if self.rs1.val() {
-                self.valid.next = true;
-                self.pick.next = self.w1.val();
-                self.pick_second.next = true;
-            } else if self.rs2.val() {
-                self.valid.next = true;
-                self.pick.next = self.w2.val();
-                self.pick_second.next = true;
-            } else if self.rs3.val() {
-                self.valid.next = true;
-                self.pick.next = self.w3.val();
-                self.pick_second.next = true;
-            }
+        if self.g3.val() {
+            self.pick.next = self.w3.val();
         }
     }
 }

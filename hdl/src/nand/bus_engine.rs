@@ -37,6 +37,14 @@ pub struct BusEngine {
     pub start_second: Signal<In, Bit>,
     /// Packed op word (see `nand::op`) of the phase to start.
     pub start_op: Signal<In, Bits<OP_BITS>>,
+    /// Precomputed by the way FSM for this start: begin with data (single-plane read out).
+    pub start_data: Signal<In, Bit>,
+    /// Cycle count of the first segment.
+    pub start_cnt: Signal<In, Bits<16>>,
+    /// `start_cnt == 1`.
+    pub start_c1: Signal<In, Bit>,
+    /// The op has one plane.
+    pub start_lastp: Signal<In, Bit>,
     /// Program data from the write buffer, 4 bytes (byte 0 in bits 7:0); consumed on `wr_beat`.
     pub wr_data: Signal<In, Bits<32>>,
     /// A phase is on the bus this cycle.
@@ -71,6 +79,14 @@ pub struct BusEngine {
     plane_stride: Constant<Bits<32>>,
     row_mask: Constant<Bits<32>>,
     byte_mask: Constant<Bits<32>>,
+    has_adl: Constant<Bit>,
+    has_ccs: Constant<Bit>,
+    has_whr: Constant<Bit>,
+    latch_1: Constant<Bit>,
+    adl_1: Constant<Bit>,
+    ccs_1: Constant<Bit>,
+    whr_1: Constant<Bit>,
+    two16: Constant<Bits<16>>,
     one16: Constant<Bits<16>>,
     one3: Constant<Bits<3>>,
     one2: Constant<Bits<2>>,
@@ -105,6 +121,10 @@ pub struct BusEngine {
     row: DFF<Bits<32>>,
     rsr: DFF<Bits<32>>,
     dcyc: DFF<Bits<16>>,
+    /// Registered `cnt == 1`: the current segment's last cycle (keeps compares off the paths).
+    c1: DFF<Bit>,
+    /// Registered "the current plane is the op's last".
+    lastp: DFF<Bit>,
     is_rf: Signal<Local, Bit>,
     is_rs: Signal<Local, Bit>,
     is_pg: Signal<Local, Bit>,
@@ -122,6 +142,8 @@ pub struct BusEngine {
     after_a: Signal<Local, Seg>,
     nxt: Signal<Local, Seg>,
     seg_done: Signal<Local, Bit>,
+    is_final: Signal<Local, Bit>,
+    hold_is_1: Signal<Local, Bit>,
     cmd_byte: Signal<Local, Bits<32>>,
     addr_byte: Signal<Local, Bits<32>>,
 }
@@ -136,6 +158,10 @@ impl BusEngine {
             start_way: Default::default(),
             start_second: Default::default(),
             start_op: Default::default(),
+            start_data: Default::default(),
+            start_cnt: Default::default(),
+            start_c1: Default::default(),
+            start_lastp: Default::default(),
             wr_data: Default::default(),
             busy: Default::default(),
             phase_end: Default::default(),
@@ -158,6 +184,14 @@ impl BusEngine {
             plane_stride: Constant::new(bits::<32>(t.plane_stride as u64)),
             row_mask: Constant::new(bits::<32>(0x00FF_FFFF)),
             byte_mask: Constant::new(bits::<32>(0xFF)),
+            has_adl: Constant::new(t.seq.t_adl != 0),
+            has_ccs: Constant::new(t.seq.t_ccs != 0),
+            has_whr: Constant::new(t.seq.t_whr != 0),
+            latch_1: Constant::new(t.seq.latch == 1),
+            adl_1: Constant::new(t.seq.t_adl == 1),
+            ccs_1: Constant::new(t.seq.t_ccs == 1),
+            whr_1: Constant::new(t.seq.t_whr == 1),
+            two16: c16(2),
             one16: c16(1),
             one3: Constant::new(bits::<3>(1u64)),
             one2: Constant::new(bits::<2>(1u64)),
@@ -192,6 +226,8 @@ impl BusEngine {
             row: Default::default(),
             rsr: Default::default(),
             dcyc: Default::default(),
+            c1: Default::default(),
+            lastp: Default::default(),
             is_rf: Default::default(),
             is_rs: Default::default(),
             is_pg: Default::default(),
@@ -209,6 +245,8 @@ impl BusEngine {
             after_a: Default::default(),
             nxt: Default::default(),
             seg_done: Default::default(),
+            is_final: Default::default(),
+            hold_is_1: Default::default(),
             cmd_byte: Default::default(),
             addr_byte: Default::default(),
         }
@@ -218,14 +256,14 @@ impl BusEngine {
 impl Logic for BusEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc);
+        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp);
         // Decode the phase being run.
         self.is_rf.next = (self.kind.q.val() == self.k_read.val()) & !self.second.q.val();
         self.is_rs.next = (self.kind.q.val() == self.k_read.val()) & self.second.q.val();
         self.is_pg.next = (self.kind.q.val() == self.k_prog.val()) & !self.second.q.val();
         self.is_er.next = (self.kind.q.val() == self.k_erase.val()) & !self.second.q.val();
         self.is_st.next = (self.kind.q.val() != self.k_read.val()) & self.second.q.val();
-        self.last_plane.next = self.plane.q.val() == self.planes_m1.q.val();
+        self.last_plane.next = self.lastp.q.val();
         self.hold_len.next = self.zero16.val();
         if self.is_pg.val() {
             self.hold_len.next = self.t_adl.val();
@@ -259,12 +297,14 @@ impl Logic for BusEngine {
         if self.is_pg.val() {
             self.after_data.next = Seg::CmdC;
         }
+        // Presence tests use the decode flags and elaboration constants, not 16-bit compares
+        // (shorter paths): every read/program moves >= 1 data cycle (`pack_op` checks it).
         self.after_hold.next = self.after_data.val();
-        if self.data_len.val() != self.zero16.val() {
+        if self.is_pg.val() | self.is_rs.val() | self.is_st.val() {
             self.after_hold.next = Seg::Data;
         }
         self.after_b.next = self.after_hold.val();
-        if self.hold_len.val() != self.zero16.val() {
+        if (self.is_pg.val() & self.has_adl.val()) | (self.is_rs.val() & self.has_ccs.val()) | (self.is_st.val() & self.has_whr.val()) {
             self.after_b.next = Seg::Hold;
         }
         self.after_addr.next = self.after_b.val();
@@ -272,7 +312,7 @@ impl Logic for BusEngine {
             self.after_addr.next = Seg::CmdB;
         }
         self.after_a.next = self.after_addr.val();
-        if self.addr_len.val() != self.zero3.val() {
+        if !self.is_st.val() {
             self.after_a.next = Seg::Addr;
         }
         self.nxt.next = Seg::Idle;
@@ -298,20 +338,29 @@ impl Logic for BusEngine {
             }
         }
         // The segment ends when its cycle count runs out (address: after its last latch).
-        self.seg_done.next = (self.seg.q.val() != Seg::Idle) & (self.cnt.q.val() == self.one16.val());
+        self.seg_done.next = (self.seg.q.val() != Seg::Idle) & self.c1.q.val();
         if self.seg.q.val() == Seg::Addr {
-            self.seg_done.next = (self.cnt.q.val() == self.one16.val()) & (self.acnt.q.val() == self.one3.val());
+            self.seg_done.next = self.c1.q.val() & (self.acnt.q.val() == self.one3.val());
         }
-        self.phase_end.next = self.seg_done.val() & (self.nxt.val() == Seg::Idle);
+        // The phase's final segment: read first / erase CmdB, read second / status Data,
+        // program CmdC — of the last plane (status has one). Same as `nxt == Idle`, shallower.
+        self.is_final.next = ((self.seg.q.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
+            | ((self.seg.q.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()))
+            | ((self.seg.q.val() == Seg::CmdC) & self.is_pg.val());
+        self.phase_end.next = self.c1.q.val() & self.is_final.val() & (self.lastp.q.val() | self.is_st.val());
+        self.hold_is_1.next = (self.is_pg.val() & self.adl_1.val()) | (self.is_rs.val() & self.ccs_1.val()) | (self.is_st.val() & self.whr_1.val());
         self.busy.next = self.seg.q.val() != Seg::Idle;
         self.way.next = self.way_r.q.val();
         self.phase_second.next = self.second.q.val();
         // Counting within a segment.
+        self.c1.d.next = false;
         if self.seg.q.val() != Seg::Idle {
             self.cnt.d.next = self.cnt.q.val() - self.one16.val();
+            self.c1.d.next = self.cnt.q.val() == self.two16.val();
         }
-        if (self.seg.q.val() == Seg::Addr) & (self.cnt.q.val() == self.one16.val()) & !self.seg_done.val() {
+        if (self.seg.q.val() == Seg::Addr) & self.c1.q.val() & !self.seg_done.val() {
             self.cnt.d.next = self.latch.val();
+            self.c1.d.next = self.latch_1.val();
             self.acnt.d.next = self.acnt.q.val() - self.one3.val();
             self.aidx.d.next = self.aidx.q.val() + self.one3.val();
             if self.is_er.val() | (self.aidx.q.val() >= self.col_n.val()) {
@@ -322,11 +371,17 @@ impl Logic for BusEngine {
         if self.seg_done.val() {
             self.seg.d.next = self.nxt.val();
             self.cnt.d.next = self.latch.val();
+            self.c1.d.next = self.latch_1.val();
             if self.nxt.val() == Seg::Hold {
                 self.cnt.d.next = self.hold_len.val();
+                self.c1.d.next = self.hold_is_1.val();
             }
             if self.nxt.val() == Seg::Data {
                 self.cnt.d.next = self.data_len.val();
+                self.c1.d.next = self.is_st.val() | (self.dcyc.q.val() == self.one16.val());
+            }
+            if self.nxt.val() == Seg::Idle {
+                self.c1.d.next = false;
             }
             if self.nxt.val() == Seg::Addr {
                 self.acnt.d.next = self.addr_len.val();
@@ -334,6 +389,7 @@ impl Logic for BusEngine {
                 self.rsr.d.next = self.row.q.val();
             }
             if self.nxt.val() == Seg::CmdA {
+                self.lastp.d.next = (self.plane.q.val() + self.one2.val()) == self.planes_m1.q.val();
                 self.plane.d.next = self.plane.q.val() + self.one2.val();
                 self.row.d.next = self.row.q.val() + self.plane_stride.val();
             }
@@ -348,14 +404,12 @@ impl Logic for BusEngine {
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
             self.plane.d.next = self.k_read.val();
             self.seg.d.next = Seg::CmdA;
-            self.cnt.d.next = self.latch.val();
-            if self.start_second.val()
-                & (self.start_op.val().get_bits::<2>(0) == self.k_read.val())
-                & (self.start_op.val().get_bits::<2>(2) == self.k_read.val())
-            {
+            if self.start_data.val() {
                 self.seg.d.next = Seg::Data;
-                self.cnt.d.next = self.start_op.val().get_bits::<16>(28);
             }
+            self.cnt.d.next = self.start_cnt.val();
+            self.c1.d.next = self.start_c1.val();
+            self.lastp.d.next = self.start_lastp.val();
         }
         // Command byte of the current latch.
         self.cmd_byte.next = self.op_70.val();

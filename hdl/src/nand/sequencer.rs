@@ -142,12 +142,23 @@ impl Logic for NandChannel {
         self.engine.start_way.next = self.arbiter.pick.val();
         self.engine.start_second.next = self.arbiter.pick_second.val();
         self.engine.start_op.next = self.ways[0].op.val();
+        self.engine.start_data.next = self.ways[0].st_data.val();
+        self.engine.start_cnt.next = self.ways[0].st_cnt.val();
+        self.engine.start_c1.next = self.ways[0].st_c1.val();
+        self.engine.start_lastp.next = self.ways[0].st_lastp.val();
         for i in 0..WAYS {
-            self.ways[i].grant.next = self.grant.val() & (self.arbiter.pick.val().index() == i);
             if self.arbiter.pick.val().index() == i {
                 self.engine.start_op.next = self.ways[i].op.val();
+                self.engine.start_data.next = self.ways[i].st_data.val();
+                self.engine.start_cnt.next = self.ways[i].st_cnt.val();
+                self.engine.start_c1.next = self.ways[i].st_c1.val();
+                self.engine.start_lastp.next = self.ways[i].st_lastp.val();
             }
         }
+        self.ways[0].grant.next = self.grant.val() & self.arbiter.g0.val();
+        self.ways[1].grant.next = self.grant.val() & self.arbiter.g1.val();
+        self.ways[2].grant.next = self.grant.val() & self.arbiter.g2.val();
+        self.ways[3].grant.next = self.grant.val() & self.arbiter.g3.val();
         if self.grant.val() {
             self.last.d.next = self.arbiter.pick.val();
         }

@@ -43,11 +43,29 @@ pub struct WayFsm {
     pub second: Signal<Out, Bit>,
     /// Op word being executed.
     pub op: Signal<Out, Bits<OP_BITS>>,
+    /// Precomputed for the bus engine's start (registered, off the arbiter path): the requested
+    /// phase starts with data (single-plane read out) ...
+    pub st_data: Signal<Out, Bit>,
+    /// ... its first segment's cycle count ...
+    pub st_cnt: Signal<Out, Bits<16>>,
+    /// ... whether that count is 1 ...
+    pub st_c1: Signal<Out, Bit>,
+    /// ... and whether the op has a single plane.
+    pub st_lastp: Signal<Out, Bit>,
     state: DFF<WayState>,
     cur: DFF<Bits<OP_BITS>>,
     cnt: DFF<Bits<16>>,
     rb1: DFF<Bit>,
     rb2: DFF<Bit>,
+    /// In OnSecond: the next op is already in `cur`.
+    have_next: DFF<Bit>,
+    st_data_r: DFF<Bit>,
+    st_cnt_r: DFF<Bits<16>>,
+    st_c1_r: DFF<Bit>,
+    st_lastp_r: DFF<Bit>,
+    latch: Constant<Bits<16>>,
+    latch_1: Constant<Bit>,
+    zero2: Constant<Bits<2>>,
     t_wb: Constant<Bits<16>>,
     t_rr: Constant<Bits<16>>,
     one16: Constant<Bits<16>>,
@@ -68,6 +86,18 @@ impl WayFsm {
             request: Default::default(),
             second: Default::default(),
             op: Default::default(),
+            st_data: Default::default(),
+            st_cnt: Default::default(),
+            st_c1: Default::default(),
+            st_lastp: Default::default(),
+            have_next: Default::default(),
+            st_data_r: Default::default(),
+            st_cnt_r: Default::default(),
+            st_c1_r: Default::default(),
+            st_lastp_r: Default::default(),
+            latch: Constant::new(bits::<16>(t.seq.latch as u64)),
+            latch_1: Constant::new(t.seq.latch == 1),
+            zero2: Constant::new(bits::<2>(0)),
             state: Default::default(),
             cur: Default::default(),
             cnt: Default::default(),
@@ -85,10 +115,14 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2);
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
         self.op.next = self.cur.q.val();
+        self.st_data.next = self.st_data_r.q.val();
+        self.st_cnt.next = self.st_cnt_r.q.val();
+        self.st_c1.next = self.st_c1_r.q.val();
+        self.st_lastp.next = self.st_lastp_r.q.val();
         self.q_pop.next = false;
         self.request.next = false;
         self.second.next = false;
@@ -98,6 +132,10 @@ impl Logic for WayFsm {
                     self.q_pop.next = true;
                     self.cur.d.next = self.q_op.val();
                     self.state.d.next = WayState::ReqFirst;
+                    self.st_data_r.d.next = false;
+                    self.st_cnt_r.d.next = self.latch.val();
+                    self.st_c1_r.d.next = self.latch_1.val();
+                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
                 }
             }
             WayState::ReqFirst => {
@@ -110,6 +148,12 @@ impl Logic for WayFsm {
                 if self.phase_end.val() {
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
+                    // The second phase of a single-plane read starts with its data.
+                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
+                        self.st_data_r.d.next = true;
+                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    }
                 }
             }
             WayState::Twb => {
@@ -141,11 +185,21 @@ impl Logic for WayFsm {
                 }
             }
             WayState::OnSecond => {
+                // The engine holds its own copy of the op: take the next one as soon as it is
+                // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
+                if !self.have_next.q.val() & self.q_valid.val() {
+                    self.q_pop.next = true;
+                    self.cur.d.next = self.q_op.val();
+                    self.have_next.d.next = true;
+                    self.st_data_r.d.next = false;
+                    self.st_cnt_r.d.next = self.latch.val();
+                    self.st_c1_r.d.next = self.latch_1.val();
+                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                }
                 if self.phase_end.val() {
+                    self.have_next.d.next = false;
                     self.state.d.next = WayState::Idle;
-                    if self.q_valid.val() {
-                        self.q_pop.next = true;
-                        self.cur.d.next = self.q_op.val();
+                    if self.have_next.q.val() | self.q_valid.val() {
                         self.state.d.next = WayState::ReqFirst;
                     }
                 }

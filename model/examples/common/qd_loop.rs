@@ -9,8 +9,21 @@ use std::time::Instant;
 /// Span the random IOs cover (preconditioned with functional writes so reads hit NAND).
 pub const SPAN_BYTES: u64 = 8 << 30;
 
+#[allow(dead_code)] // used by the criterion bench
 pub fn prepared_drive(seed: u64) -> (Drive, u64) {
-    let mut d = Drive::new(&DriveConfig::default_drive(), seed).expect("default drive is valid");
+    prepared_drive_with(DriveConfig::default_drive(), seed)
+}
+
+/// The default drive with the FTL's out-of-band integrity checker off (a verification aid that
+/// costs simulation time, not part of the modelled hardware).
+pub fn unchecked_config() -> DriveConfig {
+    let mut c = DriveConfig::default_drive();
+    c.ftl.integrity_check = false;
+    c
+}
+
+pub fn prepared_drive_with(cfg: DriveConfig, seed: u64) -> (Drive, u64) {
+    let mut d = Drive::new(&cfg, seed).expect("default drive is valid");
     d.functional_write(0, SPAN_BYTES);
     (d, SPAN_BYTES)
 }
@@ -43,6 +56,7 @@ pub fn run_qd(d: &mut Drive, op: IoOp, qd: u32, n: u64, span: u64, rng: &mut Mod
 }
 
 pub struct Rate {
+    pub label: &'static str,
     pub op: IoOp,
     pub ios: u64,
     pub wall_s: f64,
@@ -65,8 +79,9 @@ impl Rate {
             _ => String::new(),
         };
         format!(
-            "4KiB rand{} QD32: {:.0} simulated IO/s per wall-second ({cpu}{} IOs in {:.3} s wall; simulated drive {:.0} IOPS)",
+            "4KiB rand{} QD32{}: {:.0} simulated IO/s per wall-second ({cpu}{} IOs in {:.3} s wall; simulated drive {:.0} IOPS)",
             if self.op == IoOp::Read { "read " } else { "write" },
+            self.label,
             self.ios as f64 / self.wall_s,
             self.ios,
             self.wall_s,
@@ -76,7 +91,11 @@ impl Rate {
 }
 
 pub fn measure(op: IoOp, n: u64) -> Rate {
-    let (mut d, span) = prepared_drive(1);
+    measure_with(DriveConfig::default_drive(), "", op, n)
+}
+
+pub fn measure_with(cfg: DriveConfig, label: &'static str, op: IoOp, n: u64) -> Rate {
+    let (mut d, span) = prepared_drive_with(cfg, 1);
     let mut rng = SeedTree::new(1).stream("bench", 0);
     // Warm the loop (allocations, caches) before timing.
     run_qd(&mut d, op, 32, 5_000, span, &mut rng);
@@ -87,5 +106,5 @@ pub fn measure(op: IoOp, n: u64) -> Rate {
     let ios = run_qd(&mut d, op, 32, n, span, &mut rng);
     let wall_s = start.elapsed().as_secs_f64();
     let cpu_s = cpu0.zip(cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
-    Rate { op, ios, wall_s, cpu_s, sim_s: (d.now() - t0).as_secs_f64() }
+    Rate { label, op, ios, wall_s, cpu_s, sim_s: (d.now() - t0).as_secs_f64() }
 }

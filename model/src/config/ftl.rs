@@ -57,9 +57,96 @@ pub struct FtlConfig {
     pub map_cache: MapCacheConfig,
     /// Sequential read-ahead: prefetch window in KiB (0 disables).
     pub read_ahead_kib: u32,
+    /// Host idle time after which a partly filled write buffer is programmed (padded), ms.
+    #[serde(default = "default_flush_idle_ms")]
+    pub write_buffer_flush_idle_ms: f64,
+    /// Out-of-band integrity checker (lpn + write sequence per physical unit, verified on every
+    /// read). Costs 8 B of host memory per 4 KiB unit; on by default.
+    #[serde(default = "default_true")]
+    pub integrity_check: bool,
+}
+
+fn default_flush_idle_ms() -> f64 {
+    1.0
+}
+fn default_true() -> bool {
+    true
+}
+
+/// How the FTL divides the physical blocks of each die; derived from the config at load.
+/// A "die-block" is block `b` on every plane of one die, erased and programmed together
+/// (multi-plane), the FTL's unit of allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CapacityPlan {
+    /// 4 KiB units in one die-block in the native mode.
+    pub block_units: u64,
+    /// Die-blocks per die reserved for the static SLC cache.
+    pub static_slc_blocks: u32,
+    /// Die-blocks per die reserved for the translation-page log (0 when the table fits in DRAM).
+    pub map_blocks: u32,
+    /// Die-blocks per die in the general pool (TLC data and the dynamic SLC cache).
+    pub general_blocks: u32,
+    /// Exported capacity, 4 KiB units.
+    pub logical_units: u64,
+    /// Translation pages (page_bytes / 4 entries each) covering the logical space.
+    pub table_pages: u64,
+    /// Translation pages the DRAM table cache holds.
+    pub cached_table_pages: u64,
 }
 
 impl FtlConfig {
+    /// Splits the raw capacity into exported space, over-provisioning, static SLC and the
+    /// translation-page log; errors name the field that makes the split impossible.
+    pub fn capacity_plan(&self, geo: &GeometryConfig) -> Result<CapacityPlan, ConfigError> {
+        let dies = geo.dies() as u64;
+        let upp = geo.units_per_page() as u64;
+        let block_units = geo.pages_per_block() as u64 * geo.planes_per_die as u64 * upp;
+        let raw_units = dies * geo.blocks_per_plane as u64 * block_units;
+        check(raw_units < u32::MAX as u64, "geometry", "more than 2^32 - 1 physical 4 KiB units")?;
+        let logical_units = ((raw_units as f64) * (1.0 - self.over_provisioning_pct / 100.0)).floor() as u64;
+        let entries_per_page = geo.page_bytes as u64 / 4;
+        let table_pages = logical_units.div_ceil(entries_per_page);
+        // At least one table page is cached (in controller SRAM on a DRAM-less drive).
+        let cached_table_pages = (self.map_cache.dram_table_mb as u64 * (1 << 20) / geo.page_bytes as u64).max(1);
+        let slc_pages_per_block = geo.wordlines_per_block as u64 * geo.planes_per_die as u64;
+        let map_blocks = if cached_table_pages >= table_pages {
+            0
+        } else {
+            // A log twice the table plus one block being recycled, spread over the dies.
+            ((2 * table_pages).div_ceil(slc_pages_per_block) + 1).div_ceil(dies) as u32
+        };
+        let static_slc_blocks = if self.slc_cache.enabled { self.slc_cache.static_blocks_per_plane } else { 0 };
+        let reserved = static_slc_blocks as u64 + map_blocks as u64;
+        check(
+            reserved < geo.blocks_per_plane as u64,
+            "ftl.slc_cache.static_blocks_per_plane",
+            "static SLC blocks plus the mapping-table log exceed geometry.blocks_per_plane",
+        )?;
+        let general_blocks = geo.blocks_per_plane - reserved as u32;
+        // Blocks a die must keep beyond the data it holds: foreground-GC threshold, the open host,
+        // relocation and cold-data blocks, and one to relocate into.
+        let keep = self.gc_threshold_free_blocks as u64 + 4;
+        let data_blocks_per_die = logical_units.div_ceil(block_units).div_ceil(dies);
+        check(
+            data_blocks_per_die + keep <= general_blocks as u64,
+            "ftl.over_provisioning_pct",
+            &format!(
+                "too small for ftl.slc_cache.static_blocks_per_plane = {static_slc_blocks}, {map_blocks} mapping-log \
+                 blocks and ftl.gc_threshold_free_blocks = {}: {} data blocks + {keep} spare needed per die, {} available",
+                self.gc_threshold_free_blocks, data_blocks_per_die, general_blocks
+            ),
+        )?;
+        Ok(CapacityPlan {
+            block_units,
+            static_slc_blocks,
+            map_blocks,
+            general_blocks,
+            logical_units,
+            table_pages,
+            cached_table_pages,
+        })
+    }
+
     pub fn validate(&self, geo: &GeometryConfig, ctrl: &ControllerConfig) -> Result<(), ConfigError> {
         check(
             self.over_provisioning_pct.is_finite() && (0.0..60.0).contains(&self.over_provisioning_pct),
@@ -112,6 +199,17 @@ impl FtlConfig {
             "ftl.map_cache.dram_table_mb",
             "the mapping cache cannot be larger than controller.dram_mb",
         )?;
+        check(
+            ctrl.dram_mb == 0 || m.dram_table_mb as u64 * 1024 + ctrl.write_buffer_kib as u64 <= ctrl.dram_mb as u64 * 1024,
+            "ftl.map_cache.dram_table_mb",
+            "the mapping cache plus controller.write_buffer_kib do not fit in controller.dram_mb",
+        )?;
+        check(
+            self.write_buffer_flush_idle_ms.is_finite() && self.write_buffer_flush_idle_ms >= 0.0,
+            "ftl.write_buffer_flush_idle_ms",
+            "must be non-negative",
+        )?;
+        self.capacity_plan(geo)?;
         Ok(())
     }
 }

@@ -30,7 +30,7 @@ impl Dram {
     #[inline]
     pub fn access(&mut self, now: SimTime, bytes: u64) -> SimTime {
         let start = now.max(self.free_at);
-        let dur = SimTime::for_bytes(bytes, self.bytes_per_sec);
+        let dur = crate::engine::transfer_time(bytes, self.bytes_per_sec);
         self.free_at = start + dur;
         self.busy += dur;
         self.bytes += bytes;

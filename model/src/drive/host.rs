@@ -12,6 +12,7 @@ impl Drive {
         let now = self.now();
         let (lpn, units) = match io.op {
             IoOp::Flush => (0, 0),
+            IoOp::Trim => self.whole_units_in(io.offset, io.len),
             _ => {
                 assert!(io.len > 0, "zero-length {:?} at offset {}", io.op, io.offset);
                 self.units_of(io.offset, io.len)
@@ -109,7 +110,9 @@ impl Drive {
                 }
             }
             IoOp::Trim => {
-                self.ftl.trim(c.lpn, c.units);
+                if c.units > 0 {
+                    self.ftl.trim(c.lpn, c.units);
+                }
                 self.post_cqe(now, cmd);
             }
             IoOp::Flush => {

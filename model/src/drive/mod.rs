@@ -16,13 +16,14 @@
 //! 5. Completion: a 16 B CQ entry and (per interrupt coalescing) a 4 B MSI-X go up the link;
 //!    the IO completes when the MSI-X arrives.
 //!
-//! Offsets and lengths are bytes; a request covers the 4 KiB units it touches (partial units are
-//! rounded out to whole units, not read-modify-written). Queue numbers beyond `nvme.io_queues`
+//! Offsets and lengths are bytes; a read or write covers the 4 KiB units it touches (partial
+//! units are rounded out to whole units, not read-modify-written); a trim covers only the units
+//! entirely inside its range. Queue numbers beyond `nvme.io_queues`
 //! map to `queue % io_queues` (as Linux maps CPUs onto fewer hardware queues).
 
+mod background;
 mod host;
 mod nand_path;
-pub mod simple_ftl;
 pub mod stats;
 
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
@@ -38,7 +39,7 @@ use crate::nvme::NvmeQueues;
 use crate::pcie::Link;
 use crate::rng::SeedTree;
 use crate::time::SimTime;
-use simple_ftl::Ftl;
+use crate::ftl::Ftl;
 use std::collections::VecDeque;
 
 /// Fetch reads the controller keeps in flight at once.
@@ -191,6 +192,8 @@ pub struct Drive {
     nand_pj: u64,
     base_host_units: u64,
     base_nand_units: u64,
+    base_channel_busy: Vec<SimTime>,
+    base_die_busy: Vec<SimTime>,
 }
 
 impl Drive {
@@ -248,6 +251,8 @@ impl Drive {
             nand_pj: 0,
             base_host_units: 0,
             base_nand_units: 0,
+            base_channel_busy: Vec::new(),
+            base_die_busy: Vec::new(),
             cfg: cfg.clone(),
         };
         d.reset_stats();
@@ -298,90 +303,36 @@ impl Drive {
         any
     }
 
-    /// Lets `d` pass with no new host IO. While no host command is outstanding the FTL's
-    /// background work (GC, folding, buffer flush) runs: `Ftl::idle_work` is asked at the start,
-    /// after each background batch completes, and when the host-idle time crosses each of the
-    /// FTL's idle thresholds (`ftl.bg_gc_idle_ms`, `ftl.slc_cache.idle_fold_threshold_ms`).
-    pub fn idle(&mut self, d: SimTime, done: &mut Vec<IoCompletion>) {
-        let end = self.now() + d;
-        let f = &self.cfg.ftl;
-        let mut probes: Vec<SimTime> = [0.0, f.bg_gc_idle_ms, f.slc_cache.idle_fold_threshold_ms]
-            .iter()
-            .map(|&ms| self.host_idle_since + SimTime::from_ms_f64(ms))
-            .filter(|&t| t <= end)
-            .collect();
-        probes.sort();
-        let mut next = 0usize;
-        let mut guard = 0u32;
-        loop {
-            let target = probes.get(next).copied().unwrap_or(end).clamp(self.now(), end);
-            self.process_until(target);
-            if self.outstanding > 0 {
-                break; // host IO in flight: no background work
-            }
-            guard += 1;
-            assert!(guard < 1 << 20, "background work does not converge");
-            let idle_for = self.now() - self.host_idle_since;
-            let mut batch = std::mem::take(&mut self.batch);
-            batch.clear();
-            let more = self.ftl.idle_work(idle_for, &mut batch);
-            let n = batch.len();
-            self.dispatch_batch(&mut batch, NONE);
-            self.batch = batch;
-            if n > 0 {
-                // Run the background batch to completion (or to the end of the window).
-                while self.ops_inflight > 0 {
-                    match self.q.pop_until(end) {
-                        Some((at, ev)) => self.handle(at, ev),
-                        None => break,
-                    }
-                }
-                if self.ops_inflight > 0 {
+    /// Processes events until at least one IO completes or time `t` is reached, whichever is
+    /// first (the clock ends at that completion, or at `t`). For closed-loop hosts with timers
+    /// (fio thinktime, end of ramp_time, trace arrivals): `run_until(t)` would swallow
+    /// completions that must trigger new submissions before `t`. (Asked for by the workload
+    /// runner.)
+    pub fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
+        assert!(t >= self.now(), "run_until_completion_or({t}) is before now ({})", self.now());
+        while self.done_buf.is_empty() {
+            match self.q.pop_until(t) {
+                Some((at, ev)) => self.handle(at, ev),
+                None => {
+                    self.q.advance_to(t);
                     break;
                 }
-                continue;
-            }
-            let _ = more; // nothing issued now: wait for the next idle threshold
-            next += 1;
-            if next >= probes.len() {
-                break;
             }
         }
-        self.run_until(end, done);
+        done.append(&mut self.done_buf);
+        self.refresh_stats();
     }
 
     /// Handles every event due at or before `t` and moves the clock to `t`.
-    fn process_until(&mut self, t: SimTime) {
+    pub(super) fn process_until(&mut self, t: SimTime) {
         while let Some((at, ev)) = self.q.pop_until(t) {
             self.handle(at, ev);
         }
         self.q.advance_to(t);
     }
 
-    /// Untimed writes for preconditioning: FTL state changes, ops dropped.
-    pub fn functional_write(&mut self, offset: u64, len: u64) {
-        let (lpn, units) = self.units_of(offset, len);
-        let mut left = units;
-        let mut l = lpn;
-        while left > 0 {
-            let n = left.min(1 << 16) as u32;
-            self.batch.clear();
-            self.ftl.host_write(l, n, &mut self.batch);
-            l += n as u64;
-            left -= n as u64;
-        }
-        self.batch.clear();
-        self.refresh_stats();
-    }
-
-    pub fn functional_trim(&mut self, offset: u64, len: u64) {
-        let (lpn, units) = self.units_of(offset, len);
-        self.ftl.trim(lpn, units as u32);
-        self.refresh_stats();
-    }
-
     /// 4 KiB units covered by a byte range (rounded out), checked against the capacity.
-    fn units_of(&self, offset: u64, len: u64) -> (u64, u64) {
+    pub(super) fn units_of(&self, offset: u64, len: u64) -> (u64, u64) {
         let first = offset / 4096;
         let end = (offset + len).div_ceil(4096);
         assert!(

@@ -178,6 +178,8 @@ impl Drive {
         let f = self.ftl.stats();
         self.base_host_units = f.host_units_written;
         self.base_nand_units = f.nand_units_written;
+        self.base_channel_busy = self.chans.iter().map(|c| c.seq.bus_busy_time()).collect();
+        self.base_die_busy = self.dies.iter().map(|d| d.die.array_busy).collect();
         self.refresh_stats();
     }
 
@@ -215,5 +217,9 @@ impl Drive {
         s.slc_valid_bytes = f.slc_valid_bytes;
         s.free_blocks = f.free_blocks;
         s.write_buffer_peak_units = self.buf.peak_units();
+        s.channel_bus_busy.clear();
+        s.channel_bus_busy.extend(self.chans.iter().zip(&self.base_channel_busy).map(|(c, b)| c.seq.bus_busy_time().saturating_sub(*b)));
+        s.die_array_busy.clear();
+        s.die_array_busy.extend(self.dies.iter().zip(&self.base_die_busy).map(|(d, b)| d.die.array_busy - *b));
     }
 }

@@ -119,6 +119,12 @@ pub struct DriveStats {
     pub free_blocks: u64,
     /// Peak write-buffer occupancy in this window, 4 KiB units.
     pub write_buffer_peak_units: u64,
+    /// Per channel: time its ONFI bus was driven in this window (as far as the channel has been
+    /// advanced; a channel is brought up to date at its next event).
+    pub channel_bus_busy: Vec<SimTime>,
+    /// Per die, indexed `(die × ways + way) × channels + channel`: array time (tR/tPROG/tBERS)
+    /// of the ops started in this window.
+    pub die_array_busy: Vec<SimTime>,
 }
 
 impl DriveStats {

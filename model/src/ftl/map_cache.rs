@@ -87,6 +87,21 @@ impl MapDecision {
     pub fn wrote_back(&self) -> bool {
         self.evicted.map_or(false, |e| e.dirty)
     }
+
+    /// DRAM line bursts caused (for charging DRAM time): 0 on a hit, 1 fill, +1 write-back.
+    pub fn dram_bursts(&self) -> u32 {
+        (!self.hit) as u32 + self.wrote_back() as u32
+    }
+
+    /// Translation pages read from NAND into DRAM (`MapRead` ops) for this access.
+    pub fn tp_reads(&self) -> u32 {
+        self.wb_fetch.is_some() as u32 + self.fill_fetch.is_some() as u32
+    }
+
+    /// Dirty translation pages written from DRAM to NAND (`MapWrite` ops) for this access.
+    pub fn tp_writes(&self) -> u32 {
+        [self.wb_fetch, self.fill_fetch].iter().flatten().filter(|f| f.evicted_dirty).count() as u32
+    }
 }
 
 /// Counters over all accesses.

@@ -6,10 +6,52 @@
 //! therefore serves the timed mode and the fast functional warm-up (which applies the state
 //! transitions and drops the ops). Source: MQSim's layering (Tavakkol et al., FAST'18).
 
-pub use crate::nand::NandOpKind;
-use crate::nand::{CellMode, PhysPage};
+//!
+//! Mechanisms, one module each: [`layout`] (addresses, striping), [`blocks`] (block table, free
+//! lists), [`write_path`] (staging, program units), [`read_path`] (page-read sharing, multi-plane
+//! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
+//! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
+//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`idle`]
+//! (background work), [`integrity`] (out-of-band checker), [`stats`].
 
+pub use crate::nand::NandOpKind;
+use crate::config::{DriveConfig, FtlConfig};
+use crate::error::ConfigError;
+use crate::nand::{CellMode, PhysPage};
+use crate::rng::SeedTree;
+use crate::time::SimTime;
+
+pub mod bigvec;
+pub mod blocks;
+pub mod cost_benefit;
+pub mod gc;
+pub mod greedy;
+pub mod idle;
+pub mod integrity;
+pub mod layout;
+pub mod lru;
 pub mod map_cache;
+pub mod map_log;
+pub mod read_path;
+pub mod readahead;
+pub mod slc;
+pub mod stats;
+pub mod trans_cache;
+pub mod victim;
+pub mod write_path;
+#[cfg(test)]
+mod tests;
+
+pub use stats::FtlStats;
+
+use blocks::BlockTable;
+use integrity::Checker;
+use layout::{Layout, NONE};
+use map_cache::MapAccess;
+use readahead::ReadAhead;
+use slc::SlcPolicy;
+use trans_cache::TransCache;
+use victim::{Candidate, VictimPolicy};
 
 /// Why an op exists; used for statistics (write amplification, NAND op counts by cause).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,4 +86,181 @@ pub struct NandOp {
     /// Index (into the same batch) of an op that must complete before this one starts,
     /// e.g. a GC program after the read of the data it moves.
     pub after: Option<u32>,
+}
+
+/// How a host read was served, in 4 KiB units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOutcome {
+    /// Units read from NAND by this call's ops.
+    pub nand_units: u32,
+    /// Units served from the write buffer or the read-ahead buffer (no NAND op).
+    pub buffered_units: u32,
+    /// Units never written or trimmed (zeroes, no NAND op).
+    pub unmapped_units: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOutcome {
+    pub units: u32,
+}
+
+/// The page-mapping FTL. See the module doc and ARCHITECTURE.md ("FTL").
+#[derive(Debug)]
+pub struct Ftl {
+    l: Layout,
+    cfg: FtlConfig,
+    /// Logical unit -> physical unit (NONE: unmapped).
+    l2p: Vec<u32>,
+    /// Physical unit -> logical unit stored in its spare area (NONE: erased or padding).
+    oob_lpn: Vec<u32>,
+    blocks: BlockTable,
+    cache: TransCache,
+    slc: SlcPolicy,
+    victim: Box<dyn VictimPolicy>,
+    /// Open host block per die (NONE: none) and the die the next host program unit goes to.
+    host_open: Vec<u32>,
+    cursor: u32,
+    /// Open relocation (GC / fold) block per die.
+    reloc_open: Vec<u32>,
+    /// Relocating cold data (wear levelling): it goes to `cold_open`, a most-worn block.
+    reloc_cold: bool,
+    cold_open: Vec<u32>,
+    /// Host units written so far (the age clock of cost-benefit GC).
+    clock: u64,
+    ra: ReadAhead,
+    checker: Option<Checker>,
+    st: FtlStats,
+    slc_valid_units: u64,
+    trace_on: bool,
+    trace: Vec<MapAccess>,
+    /// Ops produced by calls that take no op list (trim's translation-page traffic); pushed first
+    /// by the next call that does.
+    deferred: Vec<NandOp>,
+    cands: Vec<Candidate>,
+    /// Scratch for grouping units into page reads: (dbid, page, plane mask, units).
+    groups: Vec<(u32, u32, u32, u32)>,
+    flush_idle: SimTime,
+    fold_idle: SimTime,
+    bg_gc_idle: SimTime,
+}
+
+impl Ftl {
+    pub fn new(cfg: &DriveConfig, seeds: &SeedTree) -> Result<Ftl, ConfigError> {
+        // The FTL makes no random choices (victims and striping are deterministic); the seed tree
+        // is accepted so that a future randomized policy draws from `seeds.stream("ftl", _)`.
+        let _ = seeds;
+        cfg.validate()?;
+        let plan = cfg.ftl.capacity_plan(&cfg.geometry)?;
+        let l = Layout::new(&cfg.geometry, plan);
+        let dies = l.dies as usize;
+        let checker = cfg.ftl.integrity_check.then(|| Checker::new(plan.logical_units, l.physical_units()));
+        let mut f = Ftl {
+            l2p: bigvec::big_vec(plan.logical_units as usize, NONE),
+            oob_lpn: bigvec::big_vec(l.physical_units() as usize, NONE),
+            blocks: BlockTable::new(&l),
+            cache: TransCache::new(&l),
+            slc: SlcPolicy::new(&cfg.ftl),
+            victim: victim::policy(cfg.ftl.gc_policy),
+            host_open: vec![NONE; dies],
+            cursor: 0,
+            reloc_open: vec![NONE; dies],
+            reloc_cold: false,
+            cold_open: vec![NONE; dies],
+            clock: 0,
+            ra: ReadAhead::new(cfg.ftl.read_ahead_kib),
+            checker,
+            st: FtlStats::default(),
+            slc_valid_units: 0,
+            trace_on: false,
+            trace: Vec::new(),
+            deferred: Vec::new(),
+            cands: Vec::new(),
+            groups: Vec::new(),
+            flush_idle: SimTime::from_ms_f64(cfg.ftl.write_buffer_flush_idle_ms),
+            fold_idle: SimTime::from_ms_f64(cfg.ftl.slc_cache.idle_fold_threshold_ms),
+            bg_gc_idle: SimTime::from_ms_f64(cfg.ftl.bg_gc_idle_ms),
+            cfg: cfg.ftl.clone(),
+            l,
+        };
+        f.refresh_block_stats();
+        Ok(f)
+    }
+
+    /// Exported capacity in 4 KiB logical units.
+    pub fn logical_units(&self) -> u64 {
+        self.l2p.len() as u64
+    }
+    pub fn stats(&self) -> &FtlStats {
+        &self.st
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.l
+    }
+    /// Records every mapping-table access (see `map_cache::MapAccess`) while on.
+    pub fn set_map_trace(&mut self, on: bool) {
+        self.trace_on = on;
+    }
+    pub fn take_map_trace(&mut self) -> Vec<MapAccess> {
+        std::mem::take(&mut self.trace)
+    }
+    /// First integrity violation found, if any (a model bug; `stats().integrity_violations`).
+    pub fn integrity_failure(&self) -> Option<&str> {
+        self.checker.as_ref().and_then(|c| c.first.as_deref())
+    }
+    /// Physical unit currently mapped to `lpn`, or None (for tests and state comparison).
+    pub fn lookup(&self, lpn: u64) -> Option<u32> {
+        let p = self.l2p[lpn as usize];
+        (p != NONE).then_some(p)
+    }
+    /// A digest of the mapping and block state (mapping, spare-area lpns, block table, open
+    /// blocks): equal digests mean the same FTL state. For functional-vs-timed comparisons.
+    pub fn state_digest(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.l2p.hash(&mut h);
+        self.oob_lpn.hash(&mut h);
+        self.blocks.info.hash(&mut h);
+        self.host_open.hash(&mut h);
+        self.reloc_open.hash(&mut h);
+        self.cold_open.hash(&mut h);
+        self.cursor.hash(&mut h);
+        h.finish()
+    }
+
+    /// Records one mapping access in the trace and in the DRAM table cache.
+    #[inline]
+    fn map_access(&mut self, lpn: u64, update: Option<u32>, ops: &mut Vec<NandOp>) {
+        if self.trace_on {
+            self.trace.push(MapAccess { lpn, update });
+        }
+        self.cache.access(&self.l, lpn, update.is_some(), ops, &mut self.st);
+    }
+
+    #[inline]
+    fn add_valid(&mut self, dbid: u32) {
+        let b = &mut self.blocks.info[dbid as usize];
+        b.valid += 1;
+        self.slc_valid_units += (b.mode == CellMode::Slc) as u64;
+    }
+    #[inline]
+    fn drop_valid(&mut self, ppa: u32) {
+        let dbid = self.l.dbid_of_ppa(ppa);
+        let b = &mut self.blocks.info[dbid as usize];
+        debug_assert!(b.valid > 0, "invalidating unit {ppa} of empty block {dbid}");
+        b.valid -= 1;
+        self.slc_valid_units -= (b.mode == CellMode::Slc) as u64;
+    }
+
+    /// Occupancy counters derived from the block table, refreshed at the end of every call.
+    fn refresh_block_stats(&mut self) {
+        self.st.slc_blocks = self.blocks.slc_in_use as u64;
+        self.st.slc_valid_bytes = self.slc_valid_units * 4096;
+        self.st.free_blocks = self.blocks.total_free();
+        self.st.erase_count_min = self.blocks.ec_lo.iter().copied().min().unwrap_or(0);
+        self.st.erase_count_max = self.blocks.ec_hi.iter().copied().max().unwrap_or(0);
+        if let Some(c) = &self.checker {
+            self.st.integrity_checked_units = c.checked;
+            self.st.integrity_violations = c.violations;
+        }
+    }
 }

@@ -120,7 +120,7 @@ impl Link {
         let st = &mut self.dirs[d as usize];
         let wire = wire + std::mem::take(&mut st.pending_dllp_wire);
         let start = at.max(st.free_at);
-        let dur = SimTime::for_bytes(wire, self.line_bytes_per_sec);
+        let dur = crate::engine::transfer_time(wire, self.line_bytes_per_sec);
         let end = start + dur;
         st.free_at = end;
         st.stats.tlps += tlps;

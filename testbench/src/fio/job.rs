@@ -148,7 +148,7 @@ fn check_job(j: &JobSpec) -> Result<(), String> {
     Ok(())
 }
 
-fn need<'a>(o: &'a IniOption) -> Result<&'a str, String> {
+fn need(o: &IniOption) -> Result<&str, String> {
     o.value.as_deref().filter(|v| !v.is_empty()).ok_or_else(|| format!("option `{}` needs a value", o.key))
 }
 

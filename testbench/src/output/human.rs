@@ -53,22 +53,17 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
     );
     let l = &d.lat;
     let us = |ns: f64| ns / 1000.0;
-    let _ = writeln!(
-        out,
-        "    clat (usec): min={:.0}, max={:.0}, avg={:.2}, stdev={:.2}",
-        us(l.min_ns() as f64),
-        us(l.max_ns() as f64),
-        us(l.mean_ns()),
-        us(l.stddev_ns())
-    );
-    let _ = writeln!(
-        out,
-        "     lat (usec): min={:.0}, max={:.0}, avg={:.2}, stdev={:.2}",
-        us(l.min_ns() as f64),
-        us(l.max_ns() as f64),
-        us(l.mean_ns()),
-        us(l.stddev_ns())
-    );
+    // ssdlab submits straight to the device: slat is 0, so lat = clat (fio prints both).
+    for label in ["    clat", "     lat"] {
+        let _ = writeln!(
+            out,
+            "{label} (usec): min={:.0}, max={:.0}, avg={:.2}, stdev={:.2}",
+            us(l.min_ns() as f64),
+            us(l.max_ns() as f64),
+            us(l.mean_ns()),
+            us(l.stddev_ns())
+        );
+    }
     let _ = writeln!(out, "    clat percentiles (usec):");
     for row in FIO_PERCENTILES.chunks(4) {
         let cells: Vec<String> =

@@ -99,72 +99,77 @@ pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, Inpu
     let mut ids: Vec<String> = Vec::new();
     let mut steps = Vec::new();
     for (i, s) in def.steps.into_iter().enumerate() {
-        let line = step_line(text, i).unwrap_or(0);
-        let err = |r: String| match line {
-            0 => InputError::file(file, format!("step {}: {r}", i + 1)),
-            l => InputError::at(file, l, format!("step {}: {r}", i + 1)),
-        };
-        let step = match s {
-            StepDef::Precondition(p) => {
-                let bs = parse_bytes(&p.bs, 1024).map_err(|e| err(format!("bs: {e}")))?;
-                if bs == 0 || bs % 4096 != 0 || bs > 16 << 20 {
-                    return Err(err(format!("bs {bs} must be a multiple of 4 KiB, at most 16 MiB")));
-                }
-                if !(1..=100).contains(&p.passes) || !(1..=1023).contains(&p.iodepth) || !(1..=256).contains(&p.numjobs) {
-                    return Err(err("passes must be 1..100, iodepth 1..1023, numjobs 1..256".into()));
-                }
-                let offset = match &p.offset {
-                    Some(o) => parse_size(o, 1024).map_err(|e| err(format!("offset: {e}")))?,
-                    None => SizeSpec::Bytes(0),
-                };
-                let size = p.size.as_deref().map(|s| parse_size(s, 1024)).transpose().map_err(|e| err(format!("size: {e}")))?;
-                let label = p.label.unwrap_or_else(|| format!("{:?} {:?} precondition", p.mode, p.pattern));
-                Step::Precondition { label, mode: p.mode, pattern: p.pattern, bs, passes: p.passes, offset, size, iodepth: p.iodepth, numjobs: p.numjobs }
-            }
-            StepDef::Fio(f) => {
-                let jobs = match (&f.job, &f.file) {
-                    (Some(j), None) => inline_jobs(text, file, i, j)?,
-                    (None, Some(path)) => {
-                        let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
-                        let ps = p.display().to_string();
-                        let t = std::fs::read_to_string(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
-                        parse_job_file(&t, &ps)?
-                    }
-                    _ => return Err(err("a fio step needs exactly one of `job` (inline) or `file`".into())),
-                };
-                if f.report.is_some() {
-                    ids.extend(f.id.clone());
-                }
-                Step::Fio { id: f.id, label: f.label, jobs, report: f.report }
-            }
-            StepDef::Idle(d) => {
-                let duration = parse_time(&d.duration, TimeUnit::Secs).map_err(|e| err(format!("duration: {e}")))?;
-                Step::Idle { label: d.label.unwrap_or_else(|| format!("idle {}", d.duration)), duration }
-            }
-            StepDef::Burst(b) => {
-                if !(1..=1000).contains(&b.bursts) || !(1..=100).contains(&b.duty_cycle_pct) {
-                    return Err(err("bursts must be 1..1000 and duty_cycle_pct 1..100".into()));
-                }
-                let jobs = inline_jobs(text, file, i, &b.job)?;
-                if b.report.is_some() {
-                    ids.extend(b.id.clone());
-                }
-                Step::Burst { id: b.id, label: b.label, jobs, bursts: b.bursts, duty_pct: b.duty_cycle_pct, report: b.report }
-            }
-            StepDef::Score(s) => {
-                if s.of.is_empty() {
-                    return Err(err("`of` lists no steps".into()));
-                }
-                if let Some(missing) = s.of.iter().find(|o| !ids.contains(o)) {
-                    return Err(err(format!("`of` names `{missing}`, which is not the id of an earlier reported step")));
-                }
-                ids.extend(s.id.clone());
-                Step::Score { id: s.id, label: s.label, of: s.of, published: s.published, source: s.source, note: s.note }
-            }
-        };
-        steps.push(step);
+        steps.push(convert_step(s, i, text, file, dir, &mut ids)?);
     }
     Ok(Protocol { name: def.name, description: def.description, source: def.source, file: file.to_string(), steps })
+}
+
+/// Checks one step definition and resolves its values; `ids` collects reported step ids.
+fn convert_step(s: StepDef, i: usize, text: &str, file: &str, dir: Option<&Path>, ids: &mut Vec<String>) -> Result<Step, InputError> {
+    let line = step_line(text, i).unwrap_or(0);
+    let err = |r: String| match line {
+        0 => InputError::file(file, format!("step {}: {r}", i + 1)),
+        l => InputError::at(file, l, format!("step {}: {r}", i + 1)),
+    };
+    let step = match s {
+        StepDef::Precondition(p) => {
+            let bs = parse_bytes(&p.bs, 1024).map_err(|e| err(format!("bs: {e}")))?;
+            if bs == 0 || bs % 4096 != 0 || bs > 16 << 20 {
+                return Err(err(format!("bs {bs} must be a multiple of 4 KiB, at most 16 MiB")));
+            }
+            if !(1..=100).contains(&p.passes) || !(1..=1023).contains(&p.iodepth) || !(1..=256).contains(&p.numjobs) {
+                return Err(err("passes must be 1..100, iodepth 1..1023, numjobs 1..256".into()));
+            }
+            let offset = match &p.offset {
+                Some(o) => parse_size(o, 1024).map_err(|e| err(format!("offset: {e}")))?,
+                None => SizeSpec::Bytes(0),
+            };
+            let size = p.size.as_deref().map(|s| parse_size(s, 1024)).transpose().map_err(|e| err(format!("size: {e}")))?;
+            let label = p.label.unwrap_or_else(|| format!("{:?} {:?} precondition", p.mode, p.pattern));
+            Step::Precondition { label, mode: p.mode, pattern: p.pattern, bs, passes: p.passes, offset, size, iodepth: p.iodepth, numjobs: p.numjobs }
+        }
+        StepDef::Fio(f) => {
+            let jobs = match (&f.job, &f.file) {
+                (Some(j), None) => inline_jobs(text, file, i, j)?,
+                (None, Some(path)) => {
+                    let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
+                    let ps = p.display().to_string();
+                    let t = std::fs::read_to_string(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
+                    parse_job_file(&t, &ps)?
+                }
+                _ => return Err(err("a fio step needs exactly one of `job` (inline) or `file`".into())),
+            };
+            if f.report.is_some() {
+                ids.extend(f.id.clone());
+            }
+            Step::Fio { id: f.id, label: f.label, jobs, report: f.report }
+        }
+        StepDef::Idle(d) => {
+            let duration = parse_time(&d.duration, TimeUnit::Secs).map_err(|e| err(format!("duration: {e}")))?;
+            Step::Idle { label: d.label.unwrap_or_else(|| format!("idle {}", d.duration)), duration }
+        }
+        StepDef::Burst(b) => {
+            if !(1..=1000).contains(&b.bursts) || !(1..=100).contains(&b.duty_cycle_pct) {
+                return Err(err("bursts must be 1..1000 and duty_cycle_pct 1..100".into()));
+            }
+            let jobs = inline_jobs(text, file, i, &b.job)?;
+            if b.report.is_some() {
+                ids.extend(b.id.clone());
+            }
+            Step::Burst { id: b.id, label: b.label, jobs, bursts: b.bursts, duty_pct: b.duty_cycle_pct, report: b.report }
+        }
+        StepDef::Score(s) => {
+            if s.of.is_empty() {
+                return Err(err("`of` lists no steps".into()));
+            }
+            if let Some(missing) = s.of.iter().find(|o| !ids.contains(o)) {
+                return Err(err(format!("`of` names `{missing}`, which is not the id of an earlier reported step")));
+            }
+            ids.extend(s.id.clone());
+            Step::Score { id: s.id, label: s.label, of: s.of, published: s.published, source: s.source, note: s.note }
+        }
+    };
+    Ok(step)
 }
 
 #[cfg(test)]

@@ -79,7 +79,7 @@ pub fn load(path: &str, format: Option<Format>) -> Result<Vec<TraceIo>, InputErr
     // blkparse sorts by time; MSR files nearly so. Replay in time order (stable).
     let base = ios.iter().map(|io| io.t).min().unwrap_or(SimTime::ZERO);
     for io in &mut ios {
-        io.t = io.t - base;
+        io.t -= base;
     }
     ios.sort_by_key(|io| io.t);
     Ok(ios)

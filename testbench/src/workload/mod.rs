@@ -1,6 +1,7 @@
 //! Workloads: the device contract ([`device`]), the fio runner ([`runner`]), offsets, statistics.
 
 pub mod device;
+pub mod drive_adapter;
 pub mod offsets;
 pub mod result;
 pub mod runner;

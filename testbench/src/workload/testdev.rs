@@ -9,13 +9,16 @@ use ssdlab_model::SimTime;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+type Pending = (SimTime, u64, u8, u64, SimTime);
+
 pub struct FixedLatencyDevice {
     pub capacity: u64,
     pub base: SimTime,
     pub ps_per_byte: u64,
     now: SimTime,
     next_id: u64,
-    pending: BinaryHeap<Reverse<(SimTime, u64, u8, u64, SimTime)>>,
+    /// (completion time, id, op code, len, submission time), earliest first.
+    pending: BinaryHeap<Reverse<Pending>>,
     /// Every command submitted, in order, with its submission time.
     pub log: Vec<(SimTime, Io)>,
     pub written_bytes: u64,

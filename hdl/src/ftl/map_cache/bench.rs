@@ -192,3 +192,28 @@ impl Bench {
         Ok(())
     }
 }
+
+/// Coherence, independent of the model: every lookup returned the latest update before it in
+/// the trace (or `UNMAPPED`). Returns the first violation.
+pub fn check_coherence(trace: &[MapAccess], b: &Bench) -> Result<(), String> {
+    use ssdlab_model::ftl::map_cache::UNMAPPED;
+    let mut data = vec![None; trace.len()];
+    for &(_, i, v) in &b.responses {
+        data[i] = Some(v);
+    }
+    let mut last = std::collections::HashMap::new();
+    for (i, a) in trace.iter().enumerate() {
+        match a.update {
+            Some(v) => {
+                last.insert(a.lpn, v);
+            }
+            None => {
+                let want = last.get(&a.lpn).copied().unwrap_or(UNMAPPED);
+                if data[i] != Some(want) {
+                    return Err(format!("access {i} lookup of lpn {} returned {:?}, last update {want:#x}", a.lpn, data[i]));
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -50,7 +50,8 @@ pub struct DramModel {
     timing: DramTiming,
     burst: u32,
     op: Op,
-    mem: HashMap<u32, u32>,
+    /// DRAM words, grown on demand (addresses are slot * 1024 + offset, a few MiB at most).
+    mem: Vec<u32>,
     pub reads: u64,
     pub writes: u64,
 }
@@ -58,15 +59,20 @@ pub struct DramModel {
 impl DramModel {
     pub fn new(timing: DramTiming, burst: u32) -> DramModel {
         assert!(timing.latency >= 1 && timing.interval >= 1 && burst >= 1, "bad DRAM model timing {timing:?}");
-        DramModel { timing, burst, op: Op::Idle, mem: HashMap::new(), reads: 0, writes: 0 }
+        DramModel { timing, burst, op: Op::Idle, mem: Vec::new(), reads: 0, writes: 0 }
     }
 
     pub fn word(&self, addr: u32) -> u32 {
-        self.mem.get(&addr).copied().unwrap_or(UNMAPPED)
+        self.mem.get(addr as usize).copied().unwrap_or(UNMAPPED)
     }
 
     pub fn set_word(&mut self, addr: u32, v: u32) {
-        self.mem.insert(addr, v);
+        let a = addr as usize;
+        assert!(a < 1 << 28, "DRAM model address {addr:#x} beyond 1 GiB");
+        if a >= self.mem.len() {
+            self.mem.resize((a + 1).next_power_of_two(), UNMAPPED);
+        }
+        self.mem[a] = v;
     }
 
     /// Outputs for `cycle` (a function of the state only).
@@ -105,7 +111,7 @@ impl DramModel {
             }
             Op::Write { addr, beat, .. } => {
                 if inp.wdata_valid && out.wdata_ready {
-                    self.mem.insert(addr + beat, inp.wdata);
+                    self.set_word(addr + beat, inp.wdata);
                     self.op = if beat + 1 == self.burst {
                         Op::Idle
                     } else {
@@ -129,19 +135,20 @@ pub struct TpReq {
 /// The NAND-resident table: pages written back on dirty evictions, loaded on fetches.
 #[derive(Default)]
 pub struct TpMover {
-    nand: HashMap<u64, u32>,
+    nand: HashMap<u64, Vec<u32>>,
 }
 
 impl TpMover {
     /// Perform `r` on `dram`: save the evicted page when dirty, load the requested one.
     pub fn apply(&mut self, r: TpReq, dram: &mut DramModel) {
         let base = (r.slot * TP_ENTRIES) as u32;
-        for i in 0..TP_ENTRIES {
-            if r.evict_dirty {
-                self.nand.insert(r.evict_tp * TP_ENTRIES + i, dram.word(base + i as u32));
-            }
-            let v = self.nand.get(&(r.tp * TP_ENTRIES + i)).copied().unwrap_or(UNMAPPED);
-            dram.set_word(base + i as u32, v);
+        if r.evict_dirty {
+            let page = (0..TP_ENTRIES as u32).map(|i| dram.word(base + i)).collect();
+            self.nand.insert(r.evict_tp, page);
+        }
+        for i in 0..TP_ENTRIES as u32 {
+            let v = self.nand.get(&r.tp).map_or(UNMAPPED, |p| p[i as usize]);
+            dram.set_word(base + i, v);
         }
     }
 }

@@ -14,12 +14,13 @@ fn plru_tables_follow_the_documented_tree_layout() {
     // Hand-worked from the tree (bits [root, left node, right node], 0 points left): touching
     // way 0 sets root=1 and left=1 (0b011) and keeps the right node (keep 0b100); way 1: root=1,
     // left=0 (0b001); way 2: root=0, right=1 (0b100), keep the left node (0b010); way 3: 0b000.
-    let t = PlruTables::from_model();
+    let t = PlruTables::from_model(4);
     assert_eq!(t.set, [0b011, 0b001, 0b100, 0b000]);
     assert_eq!(t.keep, [0b100, 0b100, 0b010, 0b010]);
     // Victims: root (bit 0) = 0 -> left half, way 0 + bit 1; root = 1 -> right half, way 2 +
     // bit 2. States 0..7: 000->0, 001->2, 010->1, 011->2, 100->0, 101->3, 110->1, 111->3.
-    assert_eq!(t.victim, [0, 2, 1, 2, 0, 3, 1, 3]);
+    let v: Vec<usize> = (0..8).map(|s| t.victim(s)).collect();
+    assert_eq!(v, [0, 2, 1, 2, 0, 3, 1, 3]);
 }
 
 #[test]
@@ -38,6 +39,7 @@ fn config_mismatch_names_the_field() {
 
 use super::dram_model::{DramTiming, TpReq};
 use super::sim_tests::{run_rust_hdl, run_rust_hdl_with, small_config};
+use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, UNMAPPED};
 
 fn look(lpn: u64) -> MapAccess {
@@ -70,6 +72,24 @@ fn first_miss_then_hit_latency_from_hand_arithmetic() {
 }
 
 #[test]
+fn dirty_miss_latency_from_hand_arithmetic() {
+    // Fill set 0 (even lines) with 4 dirty lines, wait until idle, then miss line 8 (lpn 32):
+    // the PLRU victim after touching ways 0,1,2,3 is way 0 (line 0, dirty). From its handshake
+    // (cycle 0 below): S1 1, Idle 2, SlotRead 3, SlotCheck 4, WbCmd 5, WbRead 6, write beats at
+    // 7 + j*I (j < E), SlotRead 8+(E-1)I, SlotCheck, FillCmd 10+(E-1)I, read beats L later,
+    // Respond 11 + L + 2(E-1)I = 11 + 10 + 12 = 33 with L = 10, I = 2, E = 4.
+    let timing = DramTiming { latency: 10, interval: 2 };
+    let trace = vec![upd(0, 1), upd(8, 2), upd(16, 3), upd(24, 4), look(32)];
+    let b = run_rust_hdl_with(trace, timing, 1, 1_000, Some(4));
+    b.compare_with_model(&small_config()).unwrap();
+    assert_eq!(b.decisions[4].evicted, Some((0, true)));
+    let (cyc, idx, data) = *b.responses.last().unwrap();
+    assert_eq!((idx, data), (4, UNMAPPED));
+    assert_eq!(cyc - b.accepted_at[4], 33);
+    assert_eq!(b.dram().word(0), 1, "write-back reached DRAM slot 0");
+}
+
+#[test]
 fn translation_page_fetch_is_signalled_and_costs_its_latency() {
     // lpn 262144 is translation page 256 -> DRAM slot 0, which holds page 0 at boot (clean).
     // With tp latency T = 5: TpWait starts in cycle 5 (where FillCmd would have been), done is
@@ -84,22 +104,7 @@ fn translation_page_fetch_is_signalled_and_costs_its_latency() {
 }
 
 fn random_trace(seed: u64, n: usize) -> Vec<MapAccess> {
-    use rand::Rng;
-    let mut rng = ssdlab_model::rng::SeedTree::new(seed).stream("map_cache_hdl_trace", 0);
-    (0..n)
-        .map(|_| {
-            let p: f64 = rng.gen();
-            // Hot set, warm range, and far pages that conflict with tp 0..3 in the DRAM slots.
-            let lpn = if p < 0.6 {
-                rng.gen_range(0..48)
-            } else if p < 0.9 {
-                rng.gen_range(0..2048)
-            } else {
-                256 * 1024 + rng.gen_range(0..4096)
-            };
-            if rng.gen_bool(0.35) { upd(lpn, rng.gen::<u32>() >> 1) } else { look(lpn) }
-        })
-        .collect()
+    super::traces::stress_trace(seed, n, 48, 2048)
 }
 
 #[test]
@@ -112,23 +117,8 @@ fn random_trace_matches_model_access_by_access() {
             panic!("seed {seed:#x} timing {timing:?}: {e}");
         }
         // Coherence, independent of the model: a lookup returns the latest update before it.
-        let mut last = std::collections::HashMap::new();
-        let mut data = vec![0; trace.len()];
-        for &(_, i, v) in &b.responses {
-            data[i] = v;
-        }
-        for (i, a) in trace.iter().enumerate() {
-            match a.update {
-                Some(v) => {
-                    last.insert(a.lpn, v);
-                }
-                None => assert_eq!(
-                    data[i],
-                    last.get(&a.lpn).copied().unwrap_or(UNMAPPED),
-                    "seed {seed:#x}: access {i} lpn {} read stale data",
-                    a.lpn
-                ),
-            }
+        if let Err(e) = super::bench::check_coherence(&trace, &b) {
+            panic!("seed {seed:#x}: {e}");
         }
         let wb = b.decisions.iter().filter(|d| d.evicted.map_or(false, |e| e.1)).count();
         let hits = b.decisions.iter().filter(|d| d.hit).count();
@@ -179,4 +169,38 @@ fn ftl_shaped_trace_matches_model() {
     let hits = b.decisions.iter().filter(|d| d.hit).count();
     println!("seed {seed:#x}: ftl-shaped trace, {hits}/400 hits, {} page moves", b.tp_reqs.len());
     assert!(hits > 100, "seed {seed:#x}: sequential runs should hit within lines");
+}
+
+#[test]
+fn trace_recorded_from_the_model_ftl_matches_model() {
+    // A real FTL map trace (host reads/writes + GC on a scaled-down drive); its first 400
+    // accesses on rust_hdl (the Verilator test replays long ones).
+    let seed = 0x8_F7F7;
+    let trace = super::traces::record_ftl_trace(seed, 200).unwrap();
+    let updates = trace.iter().filter(|a| a.update.is_some()).count();
+    assert!(trace.len() > 400 && updates > 0, "seed {seed:#x}: FTL trace too short: {}", trace.len());
+    let head = trace[..400].to_vec();
+    let b = run_rust_hdl(head.clone(), DramTiming { latency: 8, interval: 1 }, 5, 40_000);
+    if let Err(e) = b.compare_with_model(&small_config()) {
+        panic!("seed {seed:#x}: {e}");
+    }
+    super::bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+    let hits = b.decisions.iter().filter(|d| d.hit).count();
+    println!("seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits", trace.len());
+}
+
+#[test]
+fn two_and_eight_way_instances_match_model() {
+    // The same block elaborated for 2 and 8 ways (PLRU tables of 1 and 7 bits).
+    use super::sim_tests::run_instance;
+    let timing = DramTiming { latency: 5, interval: 1 };
+    let seed = 0x8_0208;
+    let trace = random_trace(seed, 200);
+    let cfg2 = MapCacheConfig { sets: 2, ways: 2, line_entries: 4, dram_table_mb: 1 };
+    let b = run_instance::<1, 2, 3, 8, 2, 1, 1>(&cfg2, trace.clone(), timing, 2, 40_000, None);
+    b.compare_with_model(&cfg2).unwrap_or_else(|e| panic!("seed {seed:#x}, 2 ways: {e}"));
+    let cfg8 = MapCacheConfig { sets: 2, ways: 8, line_entries: 4, dram_table_mb: 1 };
+    let b = run_instance::<1, 2, 3, 8, 8, 3, 7>(&cfg8, trace, timing, 2, 40_000, None);
+    b.compare_with_model(&cfg8).unwrap_or_else(|e| panic!("seed {seed:#x}, 8 ways: {e}"));
+    assert!(b.decisions.iter().any(|d| d.way == 7), "seed {seed:#x}: way 7 never used");
 }

@@ -26,6 +26,7 @@ fn two_way_a_b_a_c_evicts_b() {
     assert!(!d.hit && d.way == 1 && d.evicted.is_none());
     let d = c.access(look(a));
     assert!(d.hit && d.way == 0);
+    assert_eq!((d.dram_bursts(), d.tp_reads(), d.tp_writes()), (0, 0, 0));
     let d = c.access(look(cc));
     assert!(!d.hit && d.way == 1);
     assert_eq!(d.evicted, Some(Eviction { line: b, dirty: false }));
@@ -93,6 +94,7 @@ fn partly_resident_table_fetches_translation_pages() {
     assert_eq!(d.evicted, Some(Eviction { line: far / 8, dirty: true }));
     assert_eq!(d.wb_fetch, Some(TpFetch { tp: 256, slot: 0, evicted_tp: 0, evicted_dirty: false }));
     assert_eq!(d.fill_fetch, Some(TpFetch { tp: 0, slot: 0, evicted_tp: 256, evicted_dirty: true }));
+    assert_eq!((d.dram_bursts(), d.tp_reads(), d.tp_writes()), (2, 2, 1));
     assert_eq!(c.stats().tp_fetches, 4);
     assert_eq!(c.stats().tp_writebacks, 1);
     assert_eq!(c.access(look(far)).data, 9);

@@ -1,0 +1,93 @@
+//! Time without host IO and untimed state changes: `Drive::idle` lets the FTL's background work
+//! (GC, SLC folding, buffer flush) run on the dies, and the functional write/trim used for
+//! preconditioning change FTL state without timing anything.
+
+use super::{Drive, IoCompletion, NONE};
+use crate::time::SimTime;
+
+impl Drive {
+    /// Lets `d` pass with no new host IO. While no host command is outstanding the FTL's
+    /// background work (buffer flush, SLC folding, GC, wear levelling) runs on the dies:
+    /// `Ftl::idle_work` is asked at the start and after each background batch completes; when it
+    /// has nothing due, the drive waits until `Ftl::next_idle_work_at` says work becomes due
+    /// (host-idle time counted from the last completion) and asks again.
+    pub fn idle(&mut self, d: SimTime, done: &mut Vec<IoCompletion>) {
+        let end = self.now() + d;
+        let mut target = self.now();
+        let mut guard = 0u32;
+        loop {
+            self.process_until(target);
+            if self.outstanding > 0 {
+                break; // host IO in flight: no background work
+            }
+            guard += 1;
+            assert!(guard < 1 << 24, "background work does not converge");
+            let idle_for = self.now() - self.host_idle_since;
+            let mut batch = std::mem::take(&mut self.batch);
+            batch.clear();
+            let did = self.ftl.idle_work(idle_for, &mut batch);
+            let n = batch.len();
+            self.dispatch_batch(&mut batch, NONE);
+            self.batch = batch;
+            if n > 0 {
+                // Run the background batch to completion (or to the end of the window).
+                while self.ops_inflight > 0 {
+                    match self.q.pop_until(end) {
+                        Some((at, ev)) => self.handle(at, ev),
+                        None => break,
+                    }
+                }
+                if self.ops_inflight > 0 {
+                    break;
+                }
+                target = self.now();
+                continue;
+            }
+            if did {
+                target = self.now(); // state-only work (no ops): ask again at once
+                continue;
+            }
+            match self.ftl.next_idle_work_at(idle_for) {
+                Some(at) if self.host_idle_since + at <= end => target = (self.host_idle_since + at).max(self.now()),
+                _ => break,
+            }
+        }
+        self.run_until(end, done);
+    }
+
+    /// Untimed writes for preconditioning: FTL state changes, ops dropped.
+    pub fn functional_write(&mut self, offset: u64, len: u64) {
+        let (lpn, units) = self.units_of(offset, len);
+        let mut left = units;
+        let mut l = lpn;
+        while left > 0 {
+            let n = left.min(1 << 16) as u32;
+            self.batch.clear();
+            self.ftl.host_write(l, n, &mut self.batch);
+            l += n as u64;
+            left -= n as u64;
+        }
+        self.batch.clear();
+        self.refresh_stats();
+    }
+
+    pub fn functional_trim(&mut self, offset: u64, len: u64) {
+        let (lpn, units) = self.whole_units_in(offset, len);
+        let mut l = lpn;
+        while l < lpn + units {
+            let n = (lpn + units - l).min(1 << 30) as u32;
+            self.ftl.trim(l, n);
+            l += n as u64;
+        }
+        self.refresh_stats();
+    }
+
+    /// 4 KiB units entirely inside a byte range (trims never discard a neighbour's sectors).
+    pub(super) fn whole_units_in(&self, offset: u64, len: u64) -> (u64, u64) {
+        let _ = self.units_of(offset, len); // range check
+        let first = offset.div_ceil(4096);
+        let end = (offset + len) / 4096;
+        (first, end.saturating_sub(first))
+    }
+
+}

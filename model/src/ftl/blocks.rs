@@ -1,0 +1,184 @@
+//! Block table: per die-block state, cell mode, pool, valid-unit count, program pointer and erase
+//! count, plus per-die free lists. Allocation takes the free block with the lowest erase count
+//! (dynamic wear levelling). Source: MQSim's block manager (Tavakkol et al., FAST'18); erase
+//! counts as in the ONFI/JEDEC endurance model (one count per erase of the block).
+
+use super::layout::Layout;
+use crate::nand::CellMode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockState {
+    Free,
+    /// Receiving data from a stream.
+    Open,
+    /// Full; a GC / fold / wear-levelling candidate.
+    Closed,
+}
+
+/// Which reserve a block belongs to for life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pool {
+    /// TLC data and the dynamic SLC cache.
+    General,
+    /// The static SLC cache.
+    StaticSlc,
+    /// The translation-page log.
+    Map,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockInfo {
+    pub state: BlockState,
+    pub mode: CellMode,
+    pub pool: Pool,
+    pub erase_count: u32,
+    /// Units whose mapping points here.
+    pub valid: u32,
+    /// Units assigned (staged in the buffer or programmed), from offset 0.
+    pub staged: u32,
+    /// Units already sent to NAND in program ops (a multiple of the program unit).
+    pub programmed: u32,
+    /// Write sequence number when the block was last written (cost-benefit age).
+    pub last_write: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct BlockTable {
+    pub info: Vec<BlockInfo>,
+    /// Free general blocks per die.
+    free: Vec<Vec<u32>>,
+    /// Free static-SLC blocks per die.
+    free_static: Vec<Vec<u32>>,
+    /// General blocks per die currently in SLC mode (open or closed): the dynamic SLC cache.
+    pub dyn_slc: Vec<u32>,
+    /// Blocks in SLC mode holding data (open or closed, static and dynamic).
+    pub slc_in_use: u32,
+    /// Erase-count range of each die's general blocks (refreshed on erase).
+    pub ec_lo: Vec<u32>,
+    pub ec_hi: Vec<u32>,
+}
+
+impl BlockTable {
+    pub fn new(l: &Layout) -> BlockTable {
+        let p = l.plan;
+        let mut info = Vec::with_capacity(l.die_blocks() as usize);
+        let mut free = vec![Vec::new(); l.dies as usize];
+        let mut free_static = vec![Vec::new(); l.dies as usize];
+        for die in 0..l.dies {
+            for b in 0..l.blocks_per_die {
+                let (pool, mode) = if b < p.general_blocks {
+                    (Pool::General, CellMode::Tlc)
+                } else if b < p.general_blocks + p.static_slc_blocks {
+                    (Pool::StaticSlc, CellMode::Slc)
+                } else {
+                    (Pool::Map, CellMode::Slc)
+                };
+                let dbid = l.dbid(die, b);
+                let state = if pool == Pool::Map { BlockState::Open } else { BlockState::Free };
+                info.push(BlockInfo {
+                    state,
+                    mode,
+                    pool,
+                    erase_count: 0,
+                    valid: 0,
+                    staged: 0,
+                    programmed: 0,
+                    last_write: 0,
+                });
+                match pool {
+                    Pool::General => free[die as usize].push(dbid),
+                    Pool::StaticSlc => free_static[die as usize].push(dbid),
+                    Pool::Map => {}
+                }
+            }
+            // Pop from the end takes the lowest block number first on a fresh drive.
+            free[die as usize].reverse();
+            free_static[die as usize].reverse();
+        }
+        let n = l.dies as usize;
+        BlockTable { info, free, free_static, dyn_slc: vec![0; n], slc_in_use: 0, ec_lo: vec![0; n], ec_hi: vec![0; n] }
+    }
+
+    pub fn free_count(&self, die: u32) -> u32 {
+        self.free[die as usize].len() as u32
+    }
+    pub fn free_static_count(&self, die: u32) -> u32 {
+        self.free_static[die as usize].len() as u32
+    }
+    pub fn total_free(&self) -> u64 {
+        self.free.iter().map(|f| f.len() as u64).sum::<u64>() + self.free_static.iter().map(|f| f.len() as u64).sum::<u64>()
+    }
+
+    /// Opens the least-worn free block of `die`'s general pool (or static SLC pool) in `mode`.
+    pub fn allocate(&mut self, die: u32, pool: Pool, mode: CellMode, seq: u64) -> Option<u32> {
+        self.allocate_by_wear(die, pool, mode, seq, false)
+    }
+
+    /// Erase count of the most-worn free general block of `die`.
+    pub fn most_worn_free(&self, die: u32) -> Option<u32> {
+        self.free[die as usize].iter().map(|&d| self.info[d as usize].erase_count).max()
+    }
+
+    /// Opens the least-worn (or, for cold data, the most-worn) free block.
+    pub fn allocate_by_wear(&mut self, die: u32, pool: Pool, mode: CellMode, seq: u64, most_worn: bool) -> Option<u32> {
+        let list = match pool {
+            Pool::General => &mut self.free[die as usize],
+            Pool::StaticSlc => &mut self.free_static[die as usize],
+            Pool::Map => unreachable!("map blocks are never on a free list"),
+        };
+        let (mut best, mut best_ec) = (None, u32::MAX);
+        for (i, &d) in list.iter().enumerate().rev() {
+            let ec = self.info[d as usize].erase_count;
+            let ec = if most_worn { u32::MAX - ec } else { ec };
+            if ec < best_ec {
+                best = Some(i);
+                best_ec = ec;
+            }
+        }
+        let dbid = list.swap_remove(best?);
+        let b = &mut self.info[dbid as usize];
+        assert_eq!(b.state, BlockState::Free, "allocating a non-free block {dbid}");
+        assert!(b.valid == 0 && b.staged == 0 && b.programmed == 0, "free block {dbid} holds data");
+        b.state = BlockState::Open;
+        b.mode = mode;
+        b.last_write = seq;
+        if pool == Pool::General && mode == CellMode::Slc {
+            self.dyn_slc[die as usize] += 1;
+        }
+        self.slc_in_use += (mode == CellMode::Slc) as u32;
+        Some(dbid)
+    }
+
+    /// After an erase: back to its pool's free list.
+    pub fn release(&mut self, l: &Layout, dbid: u32) {
+        let die = l.die_of(dbid) as usize;
+        let b = &mut self.info[dbid as usize];
+        assert_eq!(b.valid, 0, "erasing block {dbid} with valid data");
+        assert_eq!(b.state, BlockState::Closed, "erasing block {dbid} that is not closed");
+        if b.pool == Pool::General && b.mode == CellMode::Slc {
+            self.dyn_slc[die] -= 1;
+        }
+        self.slc_in_use -= (b.mode == CellMode::Slc) as u32;
+        b.state = BlockState::Free;
+        b.staged = 0;
+        b.programmed = 0;
+        b.erase_count += 1;
+        match b.pool {
+            Pool::General => {
+                b.mode = CellMode::Tlc;
+                self.free[die].push(dbid)
+            }
+            Pool::StaticSlc => self.free_static[die].push(dbid),
+            Pool::Map => unreachable!("map blocks are recycled in place"),
+        }
+        let (lo, hi) = self.erase_range(l, die as u32);
+        self.ec_lo[die] = lo;
+        self.ec_hi[die] = hi;
+    }
+
+    /// (min, max) erase count over general blocks of `die` (static wear levelling input).
+    pub fn erase_range(&self, l: &Layout, die: u32) -> (u32, u32) {
+        let range = l.dbid(die, 0) as usize..(l.dbid(die, 0) + l.plan.general_blocks) as usize;
+        self.info[range].iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.erase_count), hi.max(b.erase_count)))
+    }
+}

@@ -1,0 +1,173 @@
+//! Physical address layout of the flash array as the FTL sees it: dies striped channel-first,
+//! die-blocks (block `b` on every plane of a die, programmed and erased multi-plane), and a 32-bit
+//! physical unit address (PPA) per 4 KiB unit. Source: ONFI 4.1 addressing (LUN, plane, block,
+//! page), Micron B16A organisation (2 planes, one-shot TLC programming of a word line's 3 pages).
+//!
+//! Inside a die-block, unit offsets run page-major, then plane, then 4 KiB slot:
+//! `off = (page * planes + plane) * units_per_page + slot`. A TLC program unit (one word line,
+//! all planes) is therefore a contiguous run of `bits * planes * units_per_page` offsets, and an
+//! SLC program unit (one page, all planes) a run of `planes * units_per_page`. SLC-mode blocks use
+//! only the first third (for TLC) of the offsets: page `p` of an SLC block is word line `p`.
+
+use crate::config::{CapacityPlan, GeometryConfig};
+use super::{NandOp, NandOpKind, OpPurpose};
+use crate::nand::{CellMode, DieId, PhysPage};
+
+/// "No address": an unmapped logical unit or an invalid physical slot.
+pub const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub channels: u32,
+    pub ways: u32,
+    pub dies: u32,
+    pub planes: u32,
+    pub blocks_per_die: u32,
+    /// Native pages per word line (3 for TLC).
+    pub bits: u32,
+    pub wordlines: u32,
+    pub units_per_page: u32,
+    pub page_bytes: u32,
+    pub spare_bytes: u32,
+    /// Units in a die-block, native mode.
+    pub block_units: u32,
+    pub plan: CapacityPlan,
+}
+
+impl Layout {
+    pub fn new(geo: &GeometryConfig, plan: CapacityPlan) -> Layout {
+        let l = Layout {
+            channels: geo.channels,
+            ways: geo.ways_per_channel,
+            dies: geo.dies(),
+            planes: geo.planes_per_die,
+            blocks_per_die: geo.blocks_per_plane,
+            bits: geo.bits_per_cell,
+            wordlines: geo.wordlines_per_block,
+            units_per_page: geo.units_per_page(),
+            page_bytes: geo.page_bytes,
+            spare_bytes: geo.spare_bytes,
+            block_units: plan.block_units as u32,
+            plan,
+        };
+        assert_eq!(l.block_units as u64, plan.block_units);
+        assert!((l.dies as u64) * (l.blocks_per_die as u64) * (l.block_units as u64) < NONE as u64);
+        l
+    }
+
+    /// Die-blocks in the drive.
+    pub fn die_blocks(&self) -> u32 {
+        self.dies * self.blocks_per_die
+    }
+    pub fn physical_units(&self) -> u64 {
+        self.die_blocks() as u64 * self.block_units as u64
+    }
+    /// Die-block id of (die, block).
+    pub fn dbid(&self, die: u32, block: u32) -> u32 {
+        debug_assert!(die < self.dies && block < self.blocks_per_die);
+        die * self.blocks_per_die + block
+    }
+    pub fn die_of(&self, dbid: u32) -> u32 {
+        dbid / self.blocks_per_die
+    }
+    pub fn block_of(&self, dbid: u32) -> u32 {
+        dbid % self.blocks_per_die
+    }
+    /// First PPA of a die-block.
+    pub fn base(&self, dbid: u32) -> u32 {
+        dbid * self.block_units
+    }
+    pub fn dbid_of_ppa(&self, ppa: u32) -> u32 {
+        ppa / self.block_units
+    }
+    /// Units a die-block holds in `mode`.
+    pub fn capacity(&self, mode: CellMode) -> u32 {
+        match mode {
+            CellMode::Tlc => self.block_units,
+            CellMode::Slc => self.wordlines * self.planes * self.units_per_page,
+        }
+    }
+    /// Units in one program operation (all planes) in `mode`.
+    pub fn program_units(&self, mode: CellMode) -> u32 {
+        match mode {
+            CellMode::Tlc => self.bits * self.planes * self.units_per_page,
+            CellMode::Slc => self.planes * self.units_per_page,
+        }
+    }
+    /// Units per (page, all planes) row.
+    pub fn row_units(&self) -> u32 {
+        self.planes * self.units_per_page
+    }
+    /// Channel-first striping: consecutive die indices sit on different channels.
+    pub fn die_id(&self, die: u32) -> DieId {
+        DieId {
+            channel: (die % self.channels) as u16,
+            way: ((die / self.channels) % self.ways) as u8,
+            die: (die / (self.channels * self.ways)) as u8,
+        }
+    }
+    /// (page, plane, slot) of an offset inside a die-block.
+    pub fn split_offset(&self, off: u32) -> (u32, u32, u32) {
+        let slot = off % self.units_per_page;
+        let row = off / self.units_per_page;
+        (row / self.planes, row % self.planes, slot)
+    }
+    /// The physical page holding `ppa`.
+    pub fn phys_page(&self, ppa: u32) -> PhysPage {
+        let dbid = self.dbid_of_ppa(ppa);
+        let (page, plane, _) = self.split_offset(ppa - self.base(dbid));
+        PhysPage { die: self.die_id(self.die_of(dbid)), plane: plane as u8, block: self.block_of(dbid), page }
+    }
+    /// Bytes on the channel bus for one 4 KiB unit read out (data + its share of the spare area).
+    pub fn unit_bus_bytes(&self) -> u32 {
+        4096 + self.spare_bytes / self.units_per_page
+    }
+    /// A page read of `units` 4 KiB units at (`dbid`, `page`) on planes `lo..=hi` (one
+    /// multi-plane op when `hi > lo`); only the units needed cross the bus (ONFI random data out).
+    pub fn read_op(&self, dbid: u32, page: u32, (lo, hi): (u32, u32), units: u32, mode: CellMode, purpose: OpPurpose) -> NandOp {
+        debug_assert!(lo <= hi && hi < self.planes && units >= 1);
+        let mut addr = self.phys_page(self.base(dbid));
+        addr.page = page;
+        addr.plane = lo as u8;
+        NandOp {
+            kind: NandOpKind::Read,
+            mode,
+            addr,
+            planes: (hi - lo + 1) as u8,
+            bus_bytes: units * self.unit_bus_bytes(),
+            purpose,
+            after: None,
+        }
+    }
+
+    /// Bytes on the bus for a whole page (data + spare).
+    pub fn page_bus_bytes(&self) -> u32 {
+        self.page_bytes + self.spare_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::DriveConfig;
+
+    #[test]
+    fn sm2262_layout_by_hand() {
+        let cfg = DriveConfig::default_drive();
+        let plan = cfg.ftl.capacity_plan(&cfg.geometry).unwrap();
+        let l = Layout::new(&cfg.geometry, plan);
+        // 1152 pages x 2 planes x 4 units of 4 KiB (16 KiB pages).
+        assert_eq!(l.block_units, 9216);
+        assert_eq!(l.capacity(CellMode::Slc), 384 * 2 * 4);
+        assert_eq!(l.program_units(CellMode::Tlc), 24);
+        assert_eq!(l.program_units(CellMode::Slc), 8);
+        // die 9 of 8 channels x 2 ways: channel 1, way 1.
+        assert_eq!(l.die_id(9), DieId { channel: 1, way: 1, die: 0 });
+        // offset 13 = page 1, plane 1, slot 1.
+        assert_eq!(l.split_offset(13), (1, 1, 1));
+        let p = l.phys_page(l.base(l.dbid(3, 7)) + 13);
+        assert_eq!((p.die.channel, p.plane, p.block, p.page), (3, 1, 7, 1));
+        // 4096 + 2208 / 4 bytes per unit on the bus.
+        assert_eq!(l.unit_bus_bytes(), 4648);
+    }
+}

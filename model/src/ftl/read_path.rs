@@ -1,0 +1,125 @@
+//! Read path: each logical unit is looked up (a DRAM table-cache miss costs a MapRead first);
+//! units held in the read-ahead or write buffer, and unmapped units, need no NAND access; the
+//! rest are grouped by physical page so that units sharing a page share ONE page read, and pages
+//! at the same block/page address on several planes of a die become one multi-plane read. A
+//! sequentially written range therefore needs `units / units_per_page / planes` reads; the same
+//! range after a random 4 KiB overwrite needs up to one read per unit: the scattering is a fact
+//! of the mapping, not a factor. Source: ONFI 4.1 multi-plane page read (00h-32h / 00h-30h),
+//! random data out (05h-E0h) for partial-page transfers.
+
+use super::integrity::Served;
+use super::layout::NONE;
+use super::{Ftl, NandOp, OpPurpose, ReadOutcome};
+
+impl Ftl {
+    /// Host read of units [lpn, lpn + count). See the contract in CONTRACTS.md.
+    pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
+        assert!(lpn + count as u64 <= self.logical_units(), "host read [{lpn}, +{count}) beyond capacity");
+        ops.append(&mut self.deferred);
+        let mut out = ReadOutcome::default();
+        // The grouping scratch holds at most one entry per unit of this read.
+        self.groups.clear();
+        for u in lpn..lpn + count as u64 {
+            match self.locate(u, ops) {
+                Located::Unmapped => out.unmapped_units += 1,
+                Located::Buffered => out.buffered_units += 1,
+                Located::Nand(ppa) => {
+                    out.nand_units += 1;
+                    self.group(ppa);
+                }
+            }
+        }
+        self.st.host_read_ops += self.emit_reads(OpPurpose::HostRead, ops);
+        self.st.host_units_read += count as u64;
+        self.st.host_units_buffered += out.buffered_units as u64;
+        self.st.host_units_unmapped += out.unmapped_units as u64;
+        self.read_ahead(lpn, count, ops);
+        self.refresh_block_stats();
+        out
+    }
+
+    /// Where `lpn`'s latest data is, verified by the integrity checker.
+    fn locate(&mut self, lpn: u64, ops: &mut Vec<NandOp>) -> Located {
+        if let Some(ppa) = self.ra.lookup(lpn) {
+            self.check(lpn, Served::At(ppa));
+            return Located::Buffered;
+        }
+        self.map_access(lpn, None, ops);
+        let ppa = self.l2p[lpn as usize];
+        if ppa == NONE {
+            self.check(lpn, Served::Unmapped);
+            return Located::Unmapped;
+        }
+        self.check(lpn, Served::At(ppa));
+        let dbid = self.l.dbid_of_ppa(ppa);
+        if ppa - self.l.base(dbid) >= self.blocks.info[dbid as usize].programmed {
+            Located::Buffered
+        } else {
+            Located::Nand(ppa)
+        }
+    }
+
+    #[inline]
+    fn check(&mut self, lpn: u64, served: Served) {
+        if let Some(c) = &mut self.checker {
+            let oob = match served {
+                Served::At(ppa) => self.oob_lpn[ppa as usize],
+                Served::Unmapped => NONE,
+            };
+            c.read(lpn, served, oob);
+        }
+    }
+
+    /// Adds unit `ppa` to the page-read groups: (dbid, page, plane mask, units).
+    fn group(&mut self, ppa: u32) {
+        let dbid = self.l.dbid_of_ppa(ppa);
+        let (page, plane, _) = self.l.split_offset(ppa - self.l.base(dbid));
+        let bit = 1u32 << plane;
+        // Recent groups first: sequential data hits the last group.
+        for g in self.groups.iter_mut().rev() {
+            if g.0 == dbid && g.1 == page {
+                g.2 |= bit;
+                g.3 += 1;
+                return;
+            }
+        }
+        self.groups.push((dbid, page, bit, 1));
+    }
+
+    /// One (multi-plane) read op per group, in first-touch order; returns the ops pushed.
+    fn emit_reads(&mut self, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> u64 {
+        for &(dbid, page, mask, units) in &self.groups {
+            let mode = self.blocks.info[dbid as usize].mode;
+            let planes = (mask.trailing_zeros(), 31 - mask.leading_zeros());
+            ops.push(self.l.read_op(dbid, page, planes, units, mode, purpose));
+        }
+        let n = self.groups.len() as u64;
+        self.groups.clear();
+        n
+    }
+
+    /// Sequential-stream read-ahead after a host read of [lpn, lpn + count).
+    fn read_ahead(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) {
+        let Some((start, stop)) = self.ra.observe(lpn, count, self.logical_units()) else { return };
+        for u in start..stop {
+            self.map_access(u, None, ops);
+            let ppa = self.l2p[u as usize];
+            let dbid = if ppa == NONE { NONE } else { self.l.dbid_of_ppa(ppa) };
+            if ppa != NONE && ppa - self.l.base(dbid) < self.blocks.info[dbid as usize].programmed {
+                self.group(ppa);
+                self.ra.push(ppa);
+                self.st.read_ahead_units += 1;
+            } else {
+                // Unmapped or in the write buffer: the host read will find it there.
+                self.ra.push(NONE);
+            }
+        }
+        self.st.read_ahead_ops += self.emit_reads(OpPurpose::ReadAhead, ops);
+    }
+}
+
+enum Located {
+    Unmapped,
+    Buffered,
+    Nand(u32),
+}

@@ -1,0 +1,112 @@
+//! Sequential stream detection and read-ahead into the DRAM buffer. A host read that starts where
+//! the previous one ended continues a stream; from the second such read on, the FTL prefetches the
+//! next `read_ahead_kib` of the logical range (ReadAhead ops) and keeps the physical address each
+//! prefetched unit had when it was read. A later host read of such a unit is served from DRAM;
+//! a write or trim of it drops it from the window. Source: Linux-style sequential read-ahead as
+//! described for SSD firmware in MQSim and in Micron's "SSD read-ahead" application notes.
+
+use super::layout::NONE;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug)]
+pub struct ReadAhead {
+    window_units: u64,
+    /// End of the previous host read (NONE64 before any).
+    last_end: u64,
+    /// Sequential reads in a row.
+    pub run: u32,
+    /// Prefetched window: `buf[i]` is the physical unit read for lpn `lo + i` (NONE: not held).
+    lo: u64,
+    buf: VecDeque<u32>,
+}
+
+const NONE64: u64 = u64::MAX;
+
+impl ReadAhead {
+    pub fn new(read_ahead_kib: u32) -> ReadAhead {
+        ReadAhead { window_units: read_ahead_kib as u64 / 4, last_end: NONE64, run: 0, lo: 0, buf: VecDeque::new() }
+    }
+
+    /// The physical unit held in DRAM for `lpn`, if any.
+    #[inline]
+    pub fn lookup(&self, lpn: u64) -> Option<u32> {
+        let i = lpn.wrapping_sub(self.lo);
+        if i < self.buf.len() as u64 && self.buf[i as usize] != NONE {
+            Some(self.buf[i as usize])
+        } else {
+            None
+        }
+    }
+
+    /// `lpn` was overwritten or trimmed.
+    #[inline]
+    pub fn invalidate(&mut self, lpn: u64) {
+        let i = lpn.wrapping_sub(self.lo);
+        if i < self.buf.len() as u64 {
+            self.buf[i as usize] = NONE;
+        }
+    }
+
+    /// `lpn`'s data moved from `from` to `to` (GC): a held copy stays valid, now known by `to`.
+    #[inline]
+    pub fn relocated(&mut self, lpn: u64, from: u32, to: u32) {
+        let i = lpn.wrapping_sub(self.lo);
+        if i < self.buf.len() as u64 && self.buf[i as usize] == from {
+            self.buf[i as usize] = to;
+        }
+    }
+
+    /// Records a host read of [lpn, lpn + count) and returns the logical range to prefetch now.
+    pub fn observe(&mut self, lpn: u64, count: u32, logical_units: u64) -> Option<(u64, u64)> {
+        let end = lpn + count as u64;
+        self.run = if lpn == self.last_end { self.run + 1 } else { 0 };
+        self.last_end = end;
+        if self.run == 0 || self.window_units == 0 {
+            return None;
+        }
+        // Units before the current read are consumed: drop them.
+        while self.lo < lpn && !self.buf.is_empty() {
+            self.buf.pop_front();
+            self.lo += 1;
+        }
+        let held_end = self.lo + self.buf.len() as u64;
+        let start = if self.buf.is_empty() || held_end < end {
+            self.buf.clear();
+            self.lo = end;
+            end
+        } else {
+            held_end
+        };
+        let stop = (end + self.window_units).min(logical_units);
+        (start < stop).then_some((start, stop))
+    }
+
+    /// Appends the next prefetched unit (in order from the start returned by `observe`).
+    pub fn push(&mut self, ppa: u32) {
+        self.buf.push_back(ppa);
+        debug_assert!(self.buf.len() as u64 <= 2 * self.window_units + 4096);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_sequential_read_prefetches_the_window() {
+        let mut ra = ReadAhead::new(64); // 16 units
+        assert_eq!(ra.observe(100, 8, 1000), None);
+        assert_eq!(ra.observe(108, 8, 1000), Some((116, 132)));
+        for p in 0..16 {
+            ra.push(500 + p);
+        }
+        assert_eq!(ra.lookup(120), Some(504));
+        ra.invalidate(120);
+        assert_eq!(ra.lookup(120), None);
+        // next read consumes 116..124, tops up to 140.
+        assert_eq!(ra.observe(116, 8, 1000), Some((132, 140)));
+        assert_eq!(ra.lookup(116), Some(500));
+        // a random read breaks the stream.
+        assert_eq!(ra.observe(7, 1, 1000), None);
+    }
+}

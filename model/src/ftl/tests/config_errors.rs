@@ -1,0 +1,79 @@
+//! Impossible FTL configs are rejected at load, naming the field.
+
+use super::*;
+
+fn err_of(edit: impl FnOnce(&mut DriveConfig)) -> String {
+    let mut c = small_cfg();
+    edit(&mut c);
+    c.validate().expect_err("config should be rejected").to_string()
+}
+
+#[test]
+fn slc_cache_larger_than_the_drive_is_named() {
+    let e = err_of(|c| c.ftl.slc_cache.static_blocks_per_plane = 100);
+    assert!(e.contains("ftl.slc_cache.static_blocks_per_plane"), "{e}");
+}
+
+#[test]
+fn static_slc_eating_all_spare_names_over_provisioning() {
+    // 10 % of 128 blocks is ~12.8 spare per die; 20 static SLC blocks leave too few.
+    let e = err_of(|c| c.ftl.slc_cache.static_blocks_per_plane = 20);
+    assert!(e.contains("ftl.over_provisioning_pct") && e.contains("static_blocks_per_plane"), "{e}");
+}
+
+#[test]
+fn zero_over_provisioning_is_named() {
+    let e = err_of(|c| c.ftl.over_provisioning_pct = 0.0);
+    assert!(e.contains("ftl.over_provisioning_pct"), "{e}");
+}
+
+#[test]
+fn mapping_cache_larger_than_dram_is_named() {
+    let e = err_of(|c| c.ftl.map_cache.dram_table_mb = c.controller.dram_mb + 1);
+    assert!(e.contains("ftl.map_cache.dram_table_mb"), "{e}");
+    // Fits alone but not with the write buffer.
+    let e = err_of(|c| {
+        c.controller.dram_mb = 64;
+        c.controller.write_buffer_kib = 8192;
+        c.ftl.map_cache.dram_table_mb = 60;
+    });
+    assert!(e.contains("ftl.map_cache.dram_table_mb") && e.contains("write_buffer_kib"), "{e}");
+}
+
+#[test]
+fn preset_toml_with_unknown_ftl_field_is_named() {
+    let text = crate::config::DEFAULT_PRESET_TOML.replace("[ftl.slc_cache]", "[ftl.slc_cache]\nsize_gb = 4");
+    let e = DriveConfig::from_toml_str(&text, "p.toml").unwrap_err().to_string();
+    assert!(e.contains("size_gb") && e.contains("p.toml"), "{e}");
+}
+
+#[test]
+fn sm2262_capacity_plan_by_hand() {
+    let c = DriveConfig::default_drive();
+    let p = c.ftl.capacity_plan(&c.geometry).unwrap();
+    // 16 dies x 920 blocks x 9216 units = 135 659 520 raw units; 92.5 % exported.
+    assert_eq!(p.logical_units, 125_485_056);
+    // 16 KiB table pages of 4096 entries: ceil(125 485 056 / 4096) = 30 636; 480 MiB holds
+    // 480 * 64 = 30 720 of them: all resident, no translation log.
+    assert_eq!(p.table_pages, 30_636);
+    assert_eq!(p.cached_table_pages, 30_720);
+    assert_eq!(p.map_blocks, 0);
+    assert_eq!(p.general_blocks, 920 - 6);
+}
+
+#[test]
+fn every_shipped_preset_has_a_valid_capacity_plan() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("presets/ exists") {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let cfg = DriveConfig::from_toml_str(&text, &p.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
+            let plan = cfg.ftl.capacity_plan(&cfg.geometry).unwrap();
+            assert!(plan.logical_units > 0, "{}", p.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 1);
+}

@@ -1,0 +1,189 @@
+//! Write path: host data is staged in the controller's write buffer at the next free slot of the
+//! open block of the die the write cursor points at; the mapping is updated at once (reads of a
+//! staged unit are served from the buffer). When a program unit fills (one word line on all
+//! planes: 3 pages x planes for one-shot TLC, 1 page x planes for SLC) one multi-plane Program op
+//! is emitted and the cursor moves to the next die, channel first, so consecutive program units
+//! land on different channels. `flush` pads partly filled program units. Trim unmaps.
+//! Source: MQSim's TSU/plane-allocation scheme (channel-way-die-plane striping); Micron B16A
+//! one-shot TLC programming.
+
+use super::blocks::{BlockState, Pool};
+use super::layout::NONE;
+use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
+use crate::nand::CellMode;
+
+impl Ftl {
+    /// Host write of units [lpn, lpn + count). See the contract in CONTRACTS.md.
+    pub fn host_write(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> WriteOutcome {
+        assert!(lpn + count as u64 <= self.logical_units(), "host write [{lpn}, +{count}) beyond capacity");
+        ops.append(&mut self.deferred);
+        for u in lpn..lpn + count as u64 {
+            self.write_unit(u, ops);
+        }
+        self.st.host_units_written += count as u64;
+        self.refresh_block_stats();
+        WriteOutcome { units: count }
+    }
+
+    #[inline]
+    fn write_unit(&mut self, lpn: u64, ops: &mut Vec<NandOp>) {
+        let die = self.cursor;
+        let dbid = self.host_block(die, ops);
+        let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;
+        self.map_access(lpn, Some(ppa), ops);
+        self.ra.invalidate(lpn);
+        let old = self.l2p[lpn as usize];
+        if old != NONE {
+            self.drop_valid(old);
+        }
+        self.clock += 1;
+        if let Some(c) = &mut self.checker {
+            c.host_write(lpn, ppa);
+        }
+        if self.stage(dbid, lpn, OpPurpose::HostWrite, ops) {
+            self.cursor = (self.cursor + 1) % self.l.dies;
+        }
+    }
+
+    /// Trim of [lpn, lpn + count): unmapped units read as zeroes without NAND access.
+    pub fn trim(&mut self, lpn: u64, count: u32) {
+        assert!(lpn + count as u64 <= self.logical_units(), "trim [{lpn}, +{count}) beyond capacity");
+        let mut ops = std::mem::take(&mut self.deferred);
+        for u in lpn..lpn + count as u64 {
+            self.map_access(u, Some(NONE), &mut ops);
+            self.ra.invalidate(u);
+            let old = self.l2p[u as usize];
+            if old != NONE {
+                self.drop_valid(old);
+                self.l2p[u as usize] = NONE;
+            }
+            if let Some(c) = &mut self.checker {
+                c.trim(u);
+            }
+        }
+        self.deferred = ops;
+        self.refresh_block_stats();
+    }
+
+    /// Programs the partly filled host program unit, padding it (NVMe Flush: host data reaches
+    /// NAND). Relocation streams (GC, folding, wear levelling) are internal and fill up in the
+    /// course of GC; padding them on every idle period would itself create garbage to collect.
+    pub fn flush(&mut self, ops: &mut Vec<NandOp>) {
+        ops.append(&mut self.deferred);
+        // Only the cursor's die can hold a partial host program unit: the cursor moves on when
+        // one fills.
+        let die = self.cursor as usize;
+        debug_assert!((0..self.l.dies as usize).all(|d| d == die || !self.partial(self.host_open[d])));
+        let dbid = self.host_open[die];
+        if self.partial(dbid) {
+            self.pad_open(dbid, ops);
+            self.cursor = (die as u32 + 1) % self.l.dies;
+        }
+        self.refresh_block_stats();
+    }
+
+    /// Whether host data is staged and not yet programmed.
+    pub fn has_staged(&self) -> bool {
+        self.partial(self.host_open[self.cursor as usize])
+    }
+
+    fn partial(&self, dbid: u32) -> bool {
+        dbid != NONE && {
+            let b = &self.blocks.info[dbid as usize];
+            b.state == BlockState::Open && b.staged > b.programmed
+        }
+    }
+
+    /// Pads and programs `dbid`'s partial program unit.
+    fn pad_open(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
+        let b = self.blocks.info[dbid as usize];
+        let pu = self.l.program_units(b.mode);
+        let pad = pu - b.staged % pu;
+        self.st.pad_units += pad as u64;
+        self.blocks.info[dbid as usize].staged += pad;
+        self.program_unit(dbid, OpPurpose::HostWrite, ops);
+    }
+
+    /// Places `lpn`'s data in the next slot of open block `dbid` and maps it there; emits the
+    /// program when that fills a program unit (returned true).
+    #[inline]
+    pub(super) fn stage(&mut self, dbid: u32, lpn: u64, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> bool {
+        let b = &mut self.blocks.info[dbid as usize];
+        debug_assert_eq!(b.state, BlockState::Open);
+        let ppa = self.l.base(dbid) + b.staged;
+        b.staged += 1;
+        b.last_write = self.clock;
+        let filled = b.staged % self.l.program_units(b.mode) == 0;
+        debug_assert_eq!(self.oob_lpn[ppa as usize], NONE, "staging into a used slot {ppa}");
+        self.oob_lpn[ppa as usize] = lpn as u32;
+        self.l2p[lpn as usize] = ppa;
+        self.add_valid(dbid);
+        if filled {
+            self.program_unit(dbid, purpose, ops);
+        }
+        filled
+    }
+
+    /// Emits the Program op of the program unit ending at `staged` and closes a full block.
+    fn program_unit(&mut self, dbid: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
+        let l = &self.l;
+        let b = &mut self.blocks.info[dbid as usize];
+        let pu = l.program_units(b.mode);
+        assert!(b.staged % pu == 0 && b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
+        let addr = l.phys_page(l.base(dbid) + b.programmed);
+        let pages = pu / l.row_units();
+        ops.push(NandOp {
+            kind: NandOpKind::Program,
+            mode: b.mode,
+            addr,
+            planes: l.planes as u8,
+            bus_bytes: pages * l.planes * l.page_bus_bytes(),
+            purpose,
+            after: None,
+        });
+        b.programmed = b.staged;
+        self.st.nand_units_written += pu as u64;
+        if b.staged == l.capacity(b.mode) {
+            b.state = BlockState::Closed;
+        }
+    }
+
+    /// The open host block of `die`, opening one (and running foreground GC) when needed.
+    fn host_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
+        let cur = self.host_open[die as usize];
+        if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
+            return cur;
+        }
+        // Folding and wear levelling also take general blocks: check before every new block.
+        if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks {
+            self.foreground_gc(die, ops);
+        }
+        let (pool, mode) = self.slc.host_block_kind(&self.blocks, die);
+        let dbid = self
+            .blocks
+            .allocate(die, pool, mode, self.clock)
+            .unwrap_or_else(|| panic!("die {die}: no free block for host data (GC could not keep up)"));
+        self.host_open[die as usize] = dbid;
+        if pool == Pool::General {
+            self.foreground_gc(die, ops);
+        }
+        dbid
+    }
+
+    /// The open relocation block of `die` (GC and folding write here, in TLC), or while wear
+    /// levelling the open cold-data block (opened on the most-worn free block).
+    pub(super) fn reloc_block(&mut self, die: u32) -> u32 {
+        let cold = self.reloc_cold;
+        let stream = if cold { &mut self.cold_open } else { &mut self.reloc_open };
+        let cur = stream[die as usize];
+        if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
+            return cur;
+        }
+        let dbid = self
+            .blocks
+            .allocate_by_wear(die, Pool::General, CellMode::Tlc, self.clock, cold)
+            .unwrap_or_else(|| panic!("die {die}: no free block to relocate into"));
+        stream[die as usize] = dbid;
+        dbid
+    }
+}

@@ -1,0 +1,85 @@
+//! The `ssdlab` binary end to end on a tiny drive (tests/corpus/small-drive.toml): text and
+//! JSON output of `run`, a protocol with every step kind, `presets`, replay, determinism.
+
+use std::process::Command;
+
+const SMALL: &str = "tests/corpus/small-drive.toml";
+
+fn ssdlab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(args).output().expect("run ssdlab");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn presets_lists_the_three_drives() {
+    let (code, out, _) = ssdlab(&["presets"]);
+    assert_eq!(code, 0);
+    for name in ["sm2262-512g", "sm2262-1t", "e12-960g"] {
+        assert!(out.contains(name), "{out}");
+    }
+}
+
+#[test]
+fn run_json_has_fio_shape_and_is_deterministic() {
+    let job = "tests/data/mixed.fio";
+    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json", "--seed", "7"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    let j = &v["jobs"][0];
+    let (r, w) = (j["read"]["total_ios"].as_u64().unwrap(), j["write"]["total_ios"].as_u64().unwrap());
+    // number_ios=2000: every issued IO completes and is counted.
+    assert_eq!(r + w, 2000);
+    assert!(j["read"]["clat_ns"]["percentile"]["50.000000"].as_u64().unwrap() > 0);
+    assert!(j["read"]["iops"].as_f64().unwrap() > 0.0);
+    assert!(v["ssdlab"]["groups"][0]["nand_ops"].is_object());
+    let (_, again, _) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json", "--seed", "7"]);
+    assert_eq!(out, again, "same seed, same output");
+}
+
+#[test]
+fn run_text_output_is_fio_like() {
+    let (code, out, err) = ssdlab(&["run", "tests/corpus/ok.fio", "--config", SMALL]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("job: (groupid=0, jobs=1)") && out.contains("read: IOPS=") && out.contains("clat percentiles (usec)"), "{out}");
+    assert!(out.contains("Run status group 0 (all jobs):"), "{out}");
+}
+
+#[test]
+fn protocol_with_every_step_kind_and_plots() {
+    let dir = std::env::temp_dir().join(format!("ssdlab-cli-plots-{}", std::process::id()));
+    let d = dir.display().to_string();
+    let (code, out, err) = ssdlab(&["protocol", "tests/data/small-protocol.toml", "--config", SMALL, "--plot", &d]);
+    assert_eq!(code, 0, "{err}");
+    for label in ["Sequential read, QD1", "Sequential read, QD4", "Burst write", "Read score"] {
+        assert!(out.contains(label), "{label} missing:\n{out}");
+    }
+    assert!(out.contains("QD4x1 128KiB read"), "{out}");
+    let svgs: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert!(svgs.iter().any(|f| f.ends_with("throughput-vs-qd.svg")), "{svgs:?}");
+    assert!(svgs.iter().any(|f| f.ends_with("latency.svg")), "{svgs:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn replay_msr_trace() {
+    let t = "tests/data/tiny-msr.csv";
+    let (code, out, err) = ssdlab(&["replay", t, "--config", SMALL, "--output-format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["jobs"][0]["read"]["total_ios"], 2);
+    assert_eq!(v["jobs"][0]["write"]["io_bytes"], 65536);
+}
+
+#[test]
+fn validate_exit_status_follows_the_tolerance() {
+    // No drive reads at 1 TB/s: the figure is off by nearly -100 %, outside ±10 %.
+    let (code, out, err) = ssdlab(&["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("validation: 0 of 1 figures within ±10 %"), "{out}");
+    // ... but inside a ±100 % band (the error is above -100 % for any positive throughput).
+    let (code, out, _) = ssdlab(&["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct", "100", "--output-format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["validation"]["pass"], true);
+    assert!(v["steps"][1]["report"]["error_pct"].as_f64().unwrap() > -100.0);
+}
