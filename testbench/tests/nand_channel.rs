@@ -30,9 +30,14 @@ fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, page: u32, array_cycles: u
 /// Runs `ops` on the model and on `dut`; asserts equal traces and completions; returns the
 /// bench result's bus occupancy and cycles.
 fn check_against_model(dut: &mut dyn ChannelDut, ops: &[BenchOp], page: usize, ctx: &str) -> (u64, u64) {
-    let (_, t) = timing();
+    check_with(&onfi(), dut, ops, page, ctx)
+}
+
+/// [`check_against_model`] under the ONFI timing `cfg`.
+fn check_with(cfg: &OnfiConfig, dut: &mut dyn ChannelDut, ops: &[BenchOp], page: usize, ctx: &str) -> (u64, u64) {
+    let t = HdlTiming::new(cfg, STRIDE).unwrap().seq;
     let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
-    let (model_done, model_trace, model_busy) = run_op_list_traced(&onfi(), 4, 1, &list);
+    let (model_done, model_trace, model_busy) = run_op_list_traced(cfg, 4, 1, &list);
     let res = run_bench(dut, &t, STRIDE, page, ops, 50_000_000).unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
     let worst = compare_with_model(&res, &model_done, &model_trace, &t).unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
     println!(
@@ -133,6 +138,41 @@ fn rust_hdl_sim_matches_model_on_short_random_mix() {
     let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
     let mut dut = HdlSimChannel::new(&h);
     check_against_model(&mut dut, &ops, 64, &format!("short random mix seed {seed:#x}"));
+}
+
+/// Edge timing for the bus engine's registered `phase_end` lookahead: at 25 MHz (40 ns cycles)
+/// every bus wait rounds up to 1 cycle (tWC 20 ns, tADL/tCCS 40 ns, tWHR/tRR 20 ns; tWB 60 ns =
+/// 2 cycles, the R/B# synchronizer minimum) and a
+/// 4-byte page is 1 data cycle at 4 B/cycle, so phases end on 1-cycle segments (CmdB, CmdC,
+/// Data) entered from another segment or loaded directly (single-plane data out).
+fn one_cycle_onfi() -> OnfiConfig {
+    OnfiConfig {
+        transfer_mts: 100,
+        core_clock_mhz: 25,
+        t_wc_ns: 20.0,
+        t_adl_ns: 40.0,
+        t_wb_ns: 60.0,
+        t_whr_ns: 20.0,
+        t_ccs_ns: 40.0,
+        t_rr_ns: 20.0,
+        ..onfi()
+    }
+}
+
+#[test]
+fn one_cycle_segments_match_model() {
+    let cfg = one_cycle_onfi();
+    cfg.validate().unwrap();
+    let h = HdlTiming::new(&cfg, STRIDE).unwrap();
+    let t = h.seq;
+    assert_eq!((t.latch, t.t_adl, t.t_ccs, t.t_whr), (1, 1, 1, 1), "40 ns cycles: every wait is 1 cycle");
+    let p = MixParams { ops: 60, page_bytes: 4, t_read: (5, 40), t_prog: (10, 60), t_erase: (20, 80), mean_gap: 6 };
+    let seed = 0x5EC0_0004;
+    let ops = random_mix(seed, &p, &t, &cfg, STRIDE);
+    let mut sim = HdlSimChannel::new(&h);
+    check_with(&cfg, &mut sim, &ops, 4, &format!("1-cycle segments seed {seed:#x}"));
+    let mut dut = VerilatedChannel::new(&h).expect("verilator build");
+    check_with(&cfg, &mut dut, &ops, 4, &format!("1-cycle segments seed {seed:#x}"));
 }
 
 /// Bus saturation on 4 ways of back-to-back full-page reads: each read holds the bus for

@@ -125,6 +125,9 @@ pub struct BusEngine {
     c1: DFF<Bit>,
     /// Registered "the current plane is the op's last".
     lastp: DFF<Bit>,
+    /// Registered `phase_end`: set one cycle early from the segment state (lookahead), so the
+    /// way FSMs' enables start at a flip-flop instead of behind the segment decode.
+    pe: DFF<Bit>,
     is_rf: Signal<Local, Bit>,
     is_rs: Signal<Local, Bit>,
     is_pg: Signal<Local, Bit>,
@@ -143,6 +146,7 @@ pub struct BusEngine {
     nxt: Signal<Local, Seg>,
     seg_done: Signal<Local, Bit>,
     is_final: Signal<Local, Bit>,
+    pe_next: Signal<Local, Bit>,
     hold_is_1: Signal<Local, Bit>,
     cmd_byte: Signal<Local, Bits<32>>,
     addr_byte: Signal<Local, Bits<32>>,
@@ -228,6 +232,7 @@ impl BusEngine {
             dcyc: Default::default(),
             c1: Default::default(),
             lastp: Default::default(),
+            pe: Default::default(),
             is_rf: Default::default(),
             is_rs: Default::default(),
             is_pg: Default::default(),
@@ -246,6 +251,7 @@ impl BusEngine {
             nxt: Default::default(),
             seg_done: Default::default(),
             is_final: Default::default(),
+            pe_next: Default::default(),
             hold_is_1: Default::default(),
             cmd_byte: Default::default(),
             addr_byte: Default::default(),
@@ -256,7 +262,7 @@ impl BusEngine {
 impl Logic for BusEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp);
+        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp, pe);
         // Decode the phase being run.
         self.is_rf.next = (self.kind.q.val() == self.k_read.val()) & !self.second.q.val();
         self.is_rs.next = (self.kind.q.val() == self.k_read.val()) & self.second.q.val();
@@ -347,7 +353,29 @@ impl Logic for BusEngine {
         self.is_final.next = ((self.seg.q.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
             | ((self.seg.q.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()))
             | ((self.seg.q.val() == Seg::CmdC) & self.is_pg.val());
-        self.phase_end.next = self.c1.q.val() & self.is_final.val() & (self.lastp.q.val() | self.is_st.val());
+        // `phase_end` is registered: `pe` is set when the *next* cycle is the phase's last, i.e.
+        // (a) the final segment of the last plane continues and its count reaches 1 next cycle
+        // (`cnt == 2`, the same compare that sets `c1`); (b) the segment ends now and the next one
+        // is final with a count of 1 (the plane is unchanged: only entering CmdA advances it);
+        // (c) a single-plane data-out phase of one cycle is loaded. Equal, cycle for cycle, to
+        // `c1 & is_final & (lastp | is_st)` of the state it precedes.
+        self.pe_next.next = self.is_final.val() & (self.lastp.q.val() | self.is_st.val()) & (self.cnt.q.val() == self.two16.val());
+        if self.seg_done.val() & (self.lastp.q.val() | self.is_st.val()) {
+            if (self.nxt.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()) & self.latch_1.val() {
+                self.pe_next.next = true;
+            }
+            if (self.nxt.val() == Seg::CmdC) & self.is_pg.val() & self.latch_1.val() {
+                self.pe_next.next = true;
+            }
+            if (self.nxt.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()) & (self.is_st.val() | (self.dcyc.q.val() == self.one16.val())) {
+                self.pe_next.next = true;
+            }
+        }
+        if self.start.val() & (self.seg.q.val() == Seg::Idle) & self.start_data.val() & self.start_c1.val() {
+            self.pe_next.next = true;
+        }
+        self.pe.d.next = self.pe_next.val();
+        self.phase_end.next = self.pe.q.val();
         self.hold_is_1.next = (self.is_pg.val() & self.adl_1.val()) | (self.is_rs.val() & self.ccs_1.val()) | (self.is_st.val() & self.whr_1.val());
         self.busy.next = self.seg.q.val() != Seg::Idle;
         self.way.next = self.way_r.q.val();
