@@ -416,11 +416,13 @@ impl Logic for BusEngine {
                 self.aidx.d.next = self.zero3.val();
                 self.rsr.d.next = self.row.q.val();
             }
-            if self.nxt.val() == Seg::CmdA {
-                self.lastp.d.next = (self.plane.q.val() + self.one2.val()) == self.planes_m1.q.val();
-                self.plane.d.next = self.plane.q.val() + self.one2.val();
-                self.row.d.next = self.row.q.val() + self.plane_stride.val();
-            }
+        }
+        // Next plane: the plane's final segment ends and it is not the op's last plane (same as
+        // `seg_done & nxt == CmdA`, without the segment-order muxes on the 34 enables).
+        if self.c1.q.val() & self.is_final.val() & !self.lastp.q.val() & !self.is_st.val() {
+            self.lastp.d.next = (self.plane.q.val() + self.one2.val()) == self.planes_m1.q.val();
+            self.plane.d.next = self.plane.q.val() + self.one2.val();
+            self.row.d.next = self.row.q.val() + self.plane_stride.val();
         }
         // Loading a new phase.
         if self.start.val() & (self.seg.q.val() == Seg::Idle) {

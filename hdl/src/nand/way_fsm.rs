@@ -63,6 +63,10 @@ pub struct WayFsm {
     st_cnt_r: DFF<Bits<16>>,
     st_c1_r: DFF<Bit>,
     st_lastp_r: DFF<Bit>,
+    /// Registered "state is ReqFirst" / "state is ReqSecond" (set with the state, cleared on the
+    /// grant): the arbiter's inputs start at flip-flops, not behind the state decode.
+    rq_f: DFF<Bit>,
+    rq_s: DFF<Bit>,
     latch: Constant<Bits<16>>,
     latch_1: Constant<Bit>,
     zero2: Constant<Bits<2>>,
@@ -95,6 +99,8 @@ impl WayFsm {
             st_cnt_r: Default::default(),
             st_c1_r: Default::default(),
             st_lastp_r: Default::default(),
+            rq_f: Default::default(),
+            rq_s: Default::default(),
             latch: Constant::new(bits::<16>(t.seq.latch as u64)),
             latch_1: Constant::new(t.seq.latch == 1),
             zero2: Constant::new(bits::<2>(0)),
@@ -115,7 +121,7 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r);
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
         self.op.next = self.cur.q.val();
@@ -124,14 +130,17 @@ impl Logic for WayFsm {
         self.st_c1.next = self.st_c1_r.q.val();
         self.st_lastp.next = self.st_lastp_r.q.val();
         self.q_pop.next = false;
-        self.request.next = false;
-        self.second.next = false;
+        self.request.next = self.rq_f.q.val() | self.rq_s.q.val();
+        self.second.next = self.rq_s.q.val();
+        self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
+        self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
         match self.state.q.val() {
             WayState::Idle => {
                 if self.q_valid.val() {
                     self.q_pop.next = true;
                     self.cur.d.next = self.q_op.val();
                     self.state.d.next = WayState::ReqFirst;
+                    self.rq_f.d.next = true;
                     self.st_data_r.d.next = false;
                     self.st_cnt_r.d.next = self.latch.val();
                     self.st_c1_r.d.next = self.latch_1.val();
@@ -139,7 +148,6 @@ impl Logic for WayFsm {
                 }
             }
             WayState::ReqFirst => {
-                self.request.next = true;
                 if self.grant.val() {
                     self.state.d.next = WayState::OnFirst;
                 }
@@ -165,8 +173,10 @@ impl Logic for WayFsm {
             WayState::Busy => {
                 if self.rb2.q.val() {
                     self.state.d.next = WayState::ReqSecond;
+                    self.rq_s.d.next = true;
                     if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.t_rr.val() != self.zero16.val()) {
                         self.state.d.next = WayState::Trr;
+                        self.rq_s.d.next = false;
                         self.cnt.d.next = self.t_rr.val();
                     }
                 }
@@ -175,11 +185,10 @@ impl Logic for WayFsm {
                 self.cnt.d.next = self.cnt.q.val() - self.one16.val();
                 if self.cnt.q.val() == self.one16.val() {
                     self.state.d.next = WayState::ReqSecond;
+                    self.rq_s.d.next = true;
                 }
             }
             WayState::ReqSecond => {
-                self.request.next = true;
-                self.second.next = true;
                 if self.grant.val() {
                     self.state.d.next = WayState::OnSecond;
                 }
@@ -201,6 +210,7 @@ impl Logic for WayFsm {
                     self.state.d.next = WayState::Idle;
                     if self.have_next.q.val() | self.q_valid.val() {
                         self.state.d.next = WayState::ReqFirst;
+                        self.rq_f.d.next = true;
                     }
                 }
             }
