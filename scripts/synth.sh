@@ -4,7 +4,7 @@
 # SSDLAB_SYNTH_XILINX=0, Xilinx 7-series (`synth_xilinx`). Writes one yosys `stat` per block and
 # family and a table resources.txt (LUTs, FFs, block RAMs). Then places and routes one NAND channel
 # on an iCE40-HX8K (ct256) with nextpnr-ice40 and constraints/nand_channel_hx8k.pcf, and records
-# the estimated Fmax (target: >= 100 MHz) in nand_channel_ice40_fmax.txt.
+# the estimated Fmax per placement seed (target: >= 100 MHz) in nand_channel_ice40_fmax.txt.
 set -uo pipefail
 vdir="${1:-out/verilog}"
 out="${2:-out/synth}"
@@ -29,7 +29,9 @@ for f in "${files[@]}"; do
     stat="$out/$b.$fam.stat"
     case "$fam" in
       generic) cmd="synth -flatten -top top" ;;
-      ice40) cmd="synth_ice40 -top top -json $out/$b.ice40.json" ;;
+      # -abc9: timing-driven LUT mapping (ABC9 with the iCE40 box delays); on the NAND channel
+      # it is worth ~10 MHz after place and route over the default `abc` mapping.
+      ice40) cmd="synth_ice40 -abc9 -top top -json $out/$b.ice40.json" ;;
       xilinx) cmd="synth_xilinx -flatten -top top -family xc7" ;;
     esac
     if ! yosys -q -p "read_verilog $f; $cmd; tee -q -o $stat stat" > "$out/$b.$fam.log" 2>&1; then
@@ -51,14 +53,19 @@ cat "$table"
 json="$out/nand_channel.ice40.json"
 if [ -f "$json" ]; then
   pcf="$root/constraints/nand_channel_hx8k.pcf"
-  if nextpnr-ice40 --hx8k --package ct256 --json "$json" --pcf "$pcf" --pcf-allow-unconstrained \
-      --asc "$out/nand_channel.asc" --freq 100 --seed 1 > "$out/nand_channel.pnr.log" 2>&1 \
-      || grep -q "Max frequency" "$out/nand_channel.pnr.log"; then
-    fmax=$(grep -E "Max frequency for clock" "$out/nand_channel.pnr.log" | tail -1 | sed -E 's/.*: ([0-9.]+) MHz.*/\1/')
-    echo "nand_channel on iCE40-HX8K (nextpnr-ice40, seed 1): Fmax ${fmax} MHz (target 100 MHz)" | tee "$out/nand_channel_ice40_fmax.txt"
-  else
-    echo "synth: nextpnr-ice40 failed (log: $out/nand_channel.pnr.log)" >&2
-    fail=1
-  fi
+  # Placement varies Fmax by several MHz: report each of $SSDLAB_PNR_SEEDS (default 1 2 3).
+  : > "$out/nand_channel_ice40_fmax.txt"
+  for seed in ${SSDLAB_PNR_SEEDS:-1 2 3}; do
+    log="$out/nand_channel.pnr.seed$seed.log"
+    if nextpnr-ice40 --hx8k --package ct256 --json "$json" --pcf "$pcf" --pcf-allow-unconstrained \
+        --asc "$out/nand_channel.seed$seed.asc" --freq 100 --seed "$seed" > "$log" 2>&1 \
+        || grep -q "Max frequency" "$log"; then
+      fmax=$(grep -E "Max frequency for clock" "$log" | tail -1 | sed -E 's/.*: ([0-9.]+) MHz.*/\1/')
+      echo "nand_channel on iCE40-HX8K (nextpnr-ice40, seed $seed): Fmax ${fmax} MHz (target 100 MHz)" | tee -a "$out/nand_channel_ice40_fmax.txt"
+    else
+      echo "synth: nextpnr-ice40 failed (log: $log)" >&2
+      fail=1
+    fi
+  done
 fi
 exit $fail
