@@ -14,6 +14,10 @@ fn flat_cfg() -> DriveConfig {
     let mut c = DriveConfig::default_drive();
     c.geometry.blocks_per_plane = 128;
     c.ftl.over_provisioning_pct = 15.0;
+    // Firmware cost pinned to the figures the hand arithmetic below uses (the preset's are fitted).
+    c.controller.cpu_ns_per_cmd = 4000.0;
+    c.controller.cpu_ns_per_unit = 200.0;
+    c.nand.slc.t_prog_us = 220.0;
     for m in [&mut c.nand.slc, &mut c.nand.tlc] {
         m.t_read_lsb_us = 50.0;
         m.t_read_csb_us = 50.0;
