@@ -28,9 +28,9 @@ for f in "${files[@]}"; do
   for fam in "${families[@]}"; do
     stat="$out/$b.$fam.stat"
     case "$fam" in
-      generic) cmd="synth -top top" ;;
+      generic) cmd="synth -flatten -top top" ;;
       ice40) cmd="synth_ice40 -top top -json $out/$b.ice40.json" ;;
-      xilinx) cmd="synth_xilinx -top top -family xc7" ;;
+      xilinx) cmd="synth_xilinx -flatten -top top -family xc7" ;;
     esac
     if ! yosys -q -p "read_verilog $f; $cmd; tee -q -o $stat stat" > "$out/$b.$fam.log" 2>&1; then
       echo "synth: yosys $fam failed on $b (log: $out/$b.$fam.log)" >&2

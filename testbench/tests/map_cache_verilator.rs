@@ -81,7 +81,7 @@ impl Dut {
 /// 2 sets x 4 ways x 4 entries, 256 slots: every trace evicts, writes back and moves pages.
 fn small() -> (MapCacheConfig, String) {
     let cfg = MapCacheConfig { sets: 2, ways: 4, line_entries: 4, dram_table_mb: 1 };
-    let mut uut = MapCache::<1, 2, 3, 8>::new(&cfg).unwrap();
+    let mut uut = MapCache::<1, 2, 3, 8, 4, 2, 3>::new(&cfg).unwrap();
     uut.connect_all();
     (cfg, generate_verilog(&uut))
 }

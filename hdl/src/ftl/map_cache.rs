@@ -1,7 +1,7 @@
 //! Mapping-table cache in block RAM: the hardware twin of `ssdlab_model::ftl::map_cache`, making
 //! the same hit/miss/evict/write-back and translation-page decisions access by access.
 //!
-//! Structure (4 ways, tree pseudo-LRU, write-back; sets and line size from `MapCacheConfig`):
+//! Structure (tree pseudo-LRU, write-back; sets, ways and line size from `MapCacheConfig`):
 //! - **Request pipeline.** Cycle 0: request accepted, set index presented to the tag/meta RAMs.
 //!   Cycle 1 (S1, *tag check*): hit/miss and victim decided from the RAM words (with a one-deep
 //!   bypass of the write made by the previous request), meta (valid, dirty, PLRU) and tag written
@@ -32,7 +32,8 @@
 //! values); there is no reset port.
 //!
 //! Const parameters: `SB` = log2(sets), `OB` = log2(line_entries), `IB` = SB + OB (data RAM index
-//! per way), `LB` = log2(DRAM table slots). Tags are kept as 32-bit words with the index bits
+//! per way), `LB` = log2(DRAM table slots), `W` = ways (2..=16), `WB` = log2(W), `PB` = W - 1
+//! (PLRU tree bits). Tags are kept as 32-bit words with the index bits
 //! zeroed (so evicted-line addresses need no concatenation); LPNs are 32 bits.
 
 mod kernel;
@@ -52,8 +53,6 @@ use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::error::ConfigError;
 use std::collections::BTreeMap;
 
-/// Ways per set (the HDL is built for 4; the model supports 1..16).
-pub const WAYS: usize = 4;
 /// Miss status holding registers.
 pub const MSHRS: usize = 4;
 /// Width of the translation-page number (lpn bits 31..10).
@@ -75,7 +74,15 @@ pub enum EngineState {
 }
 
 #[derive(LogicBlock)]
-pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB: usize> {
+pub struct MapCache<
+    const SB: usize,
+    const OB: usize,
+    const IB: usize,
+    const LB: usize,
+    const W: usize,
+    const WB: usize,
+    const PB: usize,
+> {
     /// Core clock (one request per cycle on hits).
     pub clock: Signal<In, Clock>,
     /// Request offered this cycle.
@@ -103,7 +110,7 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     /// The request hit.
     pub dec_hit: Signal<Out, bool>,
     /// Way hit or allocated (0..3).
-    pub dec_way: Signal<Out, Bits<2>>,
+    pub dec_way: Signal<Out, Bits<WB>>,
     /// A valid line is evicted.
     pub dec_evict: Signal<Out, bool>,
     /// First LPN of the evicted line.
@@ -143,11 +150,11 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     /// Any request in flight (pipeline, MSHRs or miss engine).
     pub busy: Signal<Out, bool>,
 
-    tag_ram: [RAM<Bits<32>, SB>; WAYS],
-    valid_ram: RAM<Bits<4>, SB>,
-    dirty_ram: RAM<Bits<4>, SB>,
-    plru_ram: RAM<Bits<3>, SB>,
-    data_ram: [RAM<Bits<32>, IB>; WAYS],
+    tag_ram: [RAM<Bits<32>, SB>; W],
+    valid_ram: RAM<Bits<W>, SB>,
+    dirty_ram: RAM<Bits<W>, SB>,
+    plru_ram: RAM<Bits<PB>, SB>,
+    data_ram: [RAM<Bits<32>, IB>; W],
     slot_tp_ram: RAM<Bits<TP_BITS>, LB>,
     slot_dirty_ram: RAM<bool, LB>,
 
@@ -160,18 +167,18 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     s2_upd: DFF<bool>,
     s2_value: DFF<Bits<32>>,
     s2_id: DFF<Bits<8>>,
-    s2_way_oh: DFF<Bits<4>>,
+    s2_way_oh: DFF<Bits<W>>,
     fwd_valid: DFF<bool>,
     fwd_set: DFF<Bits<SB>>,
-    fwd_vbits: DFF<Bits<4>>,
-    fwd_dbits: DFF<Bits<4>>,
-    fwd_plru: DFF<Bits<3>>,
-    fwd_tag_we: DFF<Bits<4>>,
+    fwd_vbits: DFF<Bits<W>>,
+    fwd_dbits: DFF<Bits<W>>,
+    fwd_plru: DFF<Bits<PB>>,
+    fwd_tag_we: DFF<Bits<W>>,
     fwd_tag: DFF<Bits<32>>,
 
     m_valid: [DFF<bool>; MSHRS],
     m_lpn: [DFF<Bits<32>>; MSHRS],
-    m_way: [DFF<Bits<2>>; MSHRS],
+    m_way: [DFF<Bits<WB>>; MSHRS],
     m_vlpn: [DFF<Bits<32>>; MSHRS],
     m_vdirty: [DFF<bool>; MSHRS],
     m_upd: [DFF<bool>; MSHRS],
@@ -195,32 +202,33 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     c_one32: Constant<Bits<32>>,
     c_last_beat: Constant<Bits<OB>>,
     c_one2: Constant<Bits<2>>,
-    c_zero4: Constant<Bits<4>>,
-    c_idx: [Constant<Bits<2>>; WAYS],
-    c_oh: [Constant<Bits<4>>; WAYS],
-    c_plru_keep: [Constant<Bits<3>>; WAYS],
-    c_plru_set: [Constant<Bits<3>>; WAYS],
-    c_plru_state: [Constant<Bits<3>>; 8],
-    c_plru_victim: [Constant<Bits<4>>; 8],
+    c_zero_w: Constant<Bits<W>>,
+    c_idx: [Constant<Bits<WB>>; W],
+    c_midx: [Constant<Bits<2>>; MSHRS],
+    c_oh: [Constant<Bits<W>>; W],
+    c_plru_keep: [Constant<Bits<PB>>; W],
+    c_plru_set: [Constant<Bits<PB>>; W],
+    c_path_mask: [Constant<Bits<PB>>; W],
+    c_path_val: [Constant<Bits<PB>>; W],
 
     in_set: Signal<Local, Bits<SB>>,
     s1_set: Signal<Local, Bits<SB>>,
     s1_tagw: Signal<Local, Bits<32>>,
     s1_idx: Signal<Local, Bits<IB>>,
     fwd_hit: Signal<Local, bool>,
-    eff_valid: Signal<Local, Bits<4>>,
-    eff_dirty: Signal<Local, Bits<4>>,
-    eff_plru: Signal<Local, Bits<3>>,
-    eff_tag: [Signal<Local, Bits<32>>; WAYS],
-    hit_oh: Signal<Local, Bits<4>>,
+    eff_valid: Signal<Local, Bits<W>>,
+    eff_dirty: Signal<Local, Bits<W>>,
+    eff_plru: Signal<Local, Bits<PB>>,
+    eff_tag: [Signal<Local, Bits<32>>; W],
+    hit_oh: Signal<Local, Bits<W>>,
     hit: Signal<Local, bool>,
-    inv_oh: Signal<Local, Bits<4>>,
+    inv_oh: Signal<Local, Bits<W>>,
     inv_found: Signal<Local, bool>,
-    plru_oh: Signal<Local, Bits<4>>,
-    way_oh: Signal<Local, Bits<4>>,
-    way_idx: Signal<Local, Bits<2>>,
-    new_plru: Signal<Local, Bits<3>>,
-    upd_oh: Signal<Local, Bits<4>>,
+    plru_oh: Signal<Local, Bits<W>>,
+    way_oh: Signal<Local, Bits<W>>,
+    way_idx: Signal<Local, Bits<WB>>,
+    new_plru: Signal<Local, Bits<PB>>,
+    upd_oh: Signal<Local, Bits<W>>,
     evict: Signal<Local, bool>,
     vtag: Signal<Local, Bits<32>>,
     vlpn: Signal<Local, Bits<32>>,
@@ -231,7 +239,7 @@ pub struct MapCache<const SB: usize, const OB: usize, const IB: usize, const LB:
     go: Signal<Local, bool>,
     h_valid: Signal<Local, bool>,
     h_lpn: Signal<Local, Bits<32>>,
-    h_way: Signal<Local, Bits<2>>,
+    h_way: Signal<Local, Bits<WB>>,
     h_vlpn: Signal<Local, Bits<32>>,
     h_vdirty: Signal<Local, bool>,
     h_upd: Signal<Local, bool>,
@@ -250,13 +258,16 @@ fn c32(v: u64) -> Constant<Bits<32>> {
     Constant::new(Bits::<32>::from(v as u64 & 0xFFFF_FFFF))
 }
 
-impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> MapCache<SB, OB, IB, LB> {
+impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>
+    MapCache<SB, OB, IB, LB, W, WB, PB>
+{
     /// Elaborate for `cfg`; the const parameters must match it (checked, naming the field).
     pub fn new(cfg: &MapCacheConfig) -> Result<Self, ConfigError> {
         let bad = |f: &str, why: String| Err(ConfigError::invalid(format!("ftl.map_cache.{f}"), why));
-        if cfg.ways as usize != WAYS {
-            return bad("ways", format!("the HDL mapping cache is built with {WAYS} ways, config has {}", cfg.ways));
+        if cfg.ways as usize != W || W < 2 || W > 16 {
+            return bad("ways", format!("HDL instance has {W} ways (2..=16), config has {}", cfg.ways));
         }
+        assert!(1 << WB == W && PB == W - 1, "WB must be log2(W) and PB = W - 1");
         if !cfg.sets.is_power_of_two() || 1u64 << SB != cfg.sets as u64 || SB == 0 {
             return bad("sets", format!("HDL instance has 2^{SB} sets (>= 2), config has {}", cfg.sets));
         }
@@ -270,7 +281,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> MapCach
         assert!(SB + OB + LB <= 32 && OB <= 10 && LB + 10 <= 32, "address fields exceed the 32-bit LPN");
         let slot_init: BTreeMap<Bits<LB>, Bits<TP_BITS>> =
             (0..1u64 << LB).map(|i| (Bits::<LB>::from(i as u64), Bits::<TP_BITS>::from(i as u64))).collect();
-        let plru = PlruTables::from_model();
+        let plru = PlruTables::from_model(W);
         Ok(MapCache {
             clock: Default::default(),
             req_valid: Default::default(),
@@ -353,15 +364,16 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> MapCach
             c_one32: c32(1),
             c_last_beat: c(Bits::<OB>::from(((1u64 << OB) - 1) as u64)),
             c_one2: c(Bits::<2>::from(1u64)),
-            c_zero4: c(Bits::<4>::from(0u64)),
-            c_idx: std::array::from_fn(|w| c(Bits::<2>::from(w as u64))),
-            c_oh: std::array::from_fn(|w| c(Bits::<4>::from(1u64 << w))),
+            c_zero_w: c(Bits::<W>::from(0u64)),
+            c_idx: std::array::from_fn(|w| c(Bits::<WB>::from(w as u64))),
+            c_midx: std::array::from_fn(|m| c(Bits::<2>::from(m as u64))),
+            c_oh: std::array::from_fn(|w| c(Bits::<W>::from(1u64 << w))),
             // The replacement policy is tabulated from the model's TreePlru at elaboration, so
             // both sides run the same policy by construction.
-            c_plru_keep: std::array::from_fn(|w| c(Bits::<3>::from(plru.keep[w]))),
-            c_plru_set: std::array::from_fn(|w| c(Bits::<3>::from(plru.set[w]))),
-            c_plru_state: std::array::from_fn(|st| c(Bits::<3>::from(st as u64))),
-            c_plru_victim: std::array::from_fn(|st| c(Bits::<4>::from(1u64 << plru.victim[st]))),
+            c_plru_keep: std::array::from_fn(|w| c(Bits::<PB>::from(plru.keep[w]))),
+            c_plru_set: std::array::from_fn(|w| c(Bits::<PB>::from(plru.set[w]))),
+            c_path_mask: std::array::from_fn(|w| c(Bits::<PB>::from(plru.path_mask[w]))),
+            c_path_val: std::array::from_fn(|w| c(Bits::<PB>::from(plru.path_val[w]))),
             in_set: Default::default(),
             s1_set: Default::default(),
             s1_tagw: Default::default(),
@@ -405,7 +417,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> MapCach
 
 /// The instance exported by `make verilog` and synthesized by `make synth`: 64 sets x 4 ways x 8
 /// entries (8 KiB of entries, fits an iCE40 HX8K's block RAM), 256 DRAM table slots (1 MiB).
-pub type MapCacheExport = MapCache<6, 3, 9, 8>;
+pub type MapCacheExport = MapCache<6, 3, 9, 8, 4, 2, 3>;
 
 /// Config matching [`MapCacheExport`].
 pub fn export_config() -> MapCacheConfig {

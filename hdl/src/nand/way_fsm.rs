@@ -57,6 +57,8 @@ pub struct WayFsm {
     cnt: DFF<Bits<16>>,
     rb1: DFF<Bit>,
     rb2: DFF<Bit>,
+    /// In OnSecond: the next op is already in `cur`.
+    have_next: DFF<Bit>,
     st_data_r: DFF<Bit>,
     st_cnt_r: DFF<Bits<16>>,
     st_c1_r: DFF<Bit>,
@@ -88,6 +90,7 @@ impl WayFsm {
             st_cnt: Default::default(),
             st_c1: Default::default(),
             st_lastp: Default::default(),
+            have_next: Default::default(),
             st_data_r: Default::default(),
             st_cnt_r: Default::default(),
             st_c1_r: Default::default(),
@@ -112,7 +115,7 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, st_data_r, st_cnt_r, st_c1_r, st_lastp_r);
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
         self.op.next = self.cur.q.val();
@@ -182,16 +185,22 @@ impl Logic for WayFsm {
                 }
             }
             WayState::OnSecond => {
+                // The engine holds its own copy of the op: take the next one as soon as it is
+                // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
+                if !self.have_next.q.val() & self.q_valid.val() {
+                    self.q_pop.next = true;
+                    self.cur.d.next = self.q_op.val();
+                    self.have_next.d.next = true;
+                    self.st_data_r.d.next = false;
+                    self.st_cnt_r.d.next = self.latch.val();
+                    self.st_c1_r.d.next = self.latch_1.val();
+                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                }
                 if self.phase_end.val() {
+                    self.have_next.d.next = false;
                     self.state.d.next = WayState::Idle;
-                    if self.q_valid.val() {
-                        self.q_pop.next = true;
-                        self.cur.d.next = self.q_op.val();
+                    if self.have_next.q.val() | self.q_valid.val() {
                         self.state.d.next = WayState::ReqFirst;
-                        self.st_data_r.d.next = false;
-                        self.st_cnt_r.d.next = self.latch.val();
-                        self.st_c1_r.d.next = self.latch_1.val();
-                        self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
                     }
                 }
             }

@@ -1,7 +1,9 @@
-//! Per-way operation queue: a 4-entry shift-register FIFO of packed op words between the
-//! channel's command port and the way FSM (ops of one way run in order). Written with plain
-//! registers (no RAM) so the generated Verilog is our own and lint-clean. First-word fall-through:
-//! `data_out` is the head while `empty` is low; `pop` removes it at the clock edge.
+//! Per-way operation queue: a 4-entry ring buffer of packed op words between the channel's
+//! command port and the way FSM (ops of one way run in order). Written with plain registers (no
+//! RAM) so the generated Verilog is our own and lint-clean; a pop only moves the 2-bit read
+//! pointer (a shift register's pop would enable every slot flip-flop, a long high-fanout path).
+//! First-word fall-through: `data_out` is the head while `empty` is low; `pop` removes it at
+//! the clock edge.
 
 use crate::nand::op::OP_BITS;
 use rust_hdl::prelude::*;
@@ -27,9 +29,11 @@ pub struct WayQueue {
     pub full: Signal<Out, Bit>,
     slots: [DFF<Bits<OP_BITS>>; WAY_QUEUE_DEPTH],
     count: DFF<Bits<3>>,
+    rd_ptr: DFF<Bits<2>>,
+    wr_ptr: DFF<Bits<2>>,
     do_pop: Signal<Local, Bit>,
     do_push: Signal<Local, Bit>,
-    wr_idx: Signal<Local, Bits<3>>,
+    one2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
     zero3: Constant<Bits<3>>,
     depth: Constant<Bits<3>>,
@@ -47,9 +51,11 @@ impl Default for WayQueue {
             full: Default::default(),
             slots: array_init::array_init(|_| Default::default()),
             count: Default::default(),
+            rd_ptr: Default::default(),
+            wr_ptr: Default::default(),
             do_pop: Default::default(),
             do_push: Default::default(),
-            wr_idx: Default::default(),
+            one2: Constant::new(bits::<2>(1)),
             one3: Constant::new(bits::<3>(1)),
             zero3: Constant::new(bits::<3>(0)),
             depth: Constant::new(bits::<3>(WAY_QUEUE_DEPTH as u64)),
@@ -60,7 +66,7 @@ impl Default for WayQueue {
 impl Logic for WayQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count);
+        dff_setup!(self, clock, count, rd_ptr, wr_ptr);
         for i in 0..WAY_QUEUE_DEPTH {
             self.slots[i].clock.next = self.clock.val();
             self.slots[i].d.next = self.slots[i].q.val();
@@ -68,18 +74,20 @@ impl Logic for WayQueue {
         self.empty.next = self.count.q.val() == self.zero3.val();
         self.full.next = self.count.q.val() == self.depth.val();
         self.data_out.next = self.slots[0].q.val();
-        self.do_pop.next = self.pop.val() & (self.count.q.val() != self.zero3.val());
-        self.do_push.next = self.push.val() & (self.count.q.val() != self.depth.val());
-        self.wr_idx.next = self.count.q.val();
-        if self.do_pop.val() {
-            self.wr_idx.next = self.count.q.val() - self.one3.val();
-            for i in 0..(WAY_QUEUE_DEPTH - 1) {
-                self.slots[i].d.next = self.slots[i + 1].q.val();
+        for i in 0..WAY_QUEUE_DEPTH {
+            if self.rd_ptr.q.val().index() == i {
+                self.data_out.next = self.slots[i].q.val();
             }
         }
+        self.do_pop.next = self.pop.val() & (self.count.q.val() != self.zero3.val());
+        self.do_push.next = self.push.val() & (self.count.q.val() != self.depth.val());
+        if self.do_pop.val() {
+            self.rd_ptr.d.next = self.rd_ptr.q.val() + self.one2.val();
+        }
         if self.do_push.val() {
+            self.wr_ptr.d.next = self.wr_ptr.q.val() + self.one2.val();
             for i in 0..WAY_QUEUE_DEPTH {
-                if self.wr_idx.val().index() == i {
+                if self.wr_ptr.q.val().index() == i {
                     self.slots[i].d.next = self.data_in.val();
                 }
             }

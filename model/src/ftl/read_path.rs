@@ -11,16 +11,13 @@ use super::integrity::Served;
 use super::layout::NONE;
 use super::{Ftl, NandOp, OpPurpose, ReadOutcome};
 
-/// Bound on units per host read (a 32 MiB transfer); keeps the grouping scratch bounded.
-pub const MAX_READ_UNITS: u32 = 8192;
-
 impl Ftl {
     /// Host read of units [lpn, lpn + count). See the contract in CONTRACTS.md.
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
         assert!(lpn + count as u64 <= self.logical_units(), "host read [{lpn}, +{count}) beyond capacity");
-        assert!(count <= MAX_READ_UNITS, "host read of {count} units exceeds {MAX_READ_UNITS}");
         ops.append(&mut self.deferred);
         let mut out = ReadOutcome::default();
+        // The grouping scratch holds at most one entry per unit of this read.
         self.groups.clear();
         for u in lpn..lpn + count as u64 {
             match self.locate(u, ops) {

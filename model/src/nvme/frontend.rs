@@ -207,17 +207,37 @@ impl FrontEnd {
     pub fn run_until(&mut self, until: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
         let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 2 * self.held.len() as u64;
         for _ in 0..bound {
-            // Port request cycles: a fetch arbitrated at t offers its MRd at t + 1; a CQE with
-            // header at p is offered at p - 1; completions win ties (requester mux priority).
-            // Events are taken in that order, and only those whose request cycle is ≤ `until`.
-            let fetch = self.next_fetch_time().map(|t| (t + 1, 1u8, t));
-            let post = self.next_post_time().map(|t| (t.saturating_sub(1), 0u8, t));
+            // Grant cycles at the requester mux: a fetch arbitrated at t offers its MRd at t + 1,
+            // a CQE with header at p is offered at p - 1, and neither is taken before the port
+            // frees (the cycle before `free_cycle`); completions win ties (mux priority).
+            // Events are taken in that order, and only those granted by `until`.
+            let grant = self.port.free_cycle().saturating_sub(1);
+            let fetch = self.next_fetch_time().map(|t| ((t + 1).max(grant), 1u8, t));
+            let post = self.next_post_time().map(|t| (t.saturating_sub(1).max(grant), 0u8, t));
             let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
             let Some(&(key, which, t)) = [fetch, post, timer].iter().flatten().min() else { return };
             if key > until {
                 return;
             }
             match which {
+                // Both wait for the same grant: the mux takes the CQE first, but the fetch's
+                // arbitration already happened, so the SQ head in the CQE (SQHD) includes it.
+                0 if fetch.is_some_and(|f| f.0 == key) => {
+                    let tf = fetch.expect("checked").2;
+                    let pick = self.arbitrate(tf);
+                    self.post_one(t, host);
+                    // Completions ready by the time the port frees again keep winning the mux.
+                    for _ in 0..self.held.len() {
+                        let g = self.port.free_cycle().saturating_sub(1);
+                        match self.next_post_time() {
+                            Some(p) if p.saturating_sub(1) <= g.max(tf + 1) => self.post_one(p, host),
+                            _ => break,
+                        }
+                    }
+                    if let Some(p) = pick {
+                        self.issue_fetch(tf, p, host, out);
+                    }
+                }
                 0 => self.post_one(t, host),
                 1 => self.fetch_one(t, host, out),
                 _ => {
@@ -245,6 +265,13 @@ impl FrontEnd {
     }
 
     fn fetch_one(&mut self, t: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
+        if let Some(pick) = self.arbitrate(t) {
+            self.issue_fetch(t, pick, host, out);
+        }
+    }
+
+    /// Arbitration at cycle `t`: picks a queue and takes its head entry (SQ head advances now).
+    fn arbitrate(&mut self, t: Cycle) -> Option<(usize, u32, u64)> {
         let mut ready = vec![false; self.sqs.len()];
         for (q, sq) in self.sqs.iter_mut().enumerate() {
             if let Some(sq) = sq {
@@ -253,10 +280,14 @@ impl FrontEnd {
             }
         }
         self.fetch_free = t + self.timing.fetch_interval;
-        let Some(q) = self.arbiter.pick(&ready) else { return };
+        let q = self.arbiter.pick(&ready)?;
         let sq = self.sqs[q].as_mut().expect("arbiter picked a live queue");
         let slot = sq.head;
-        let addr = sq.take();
+        Some((q, slot, sq.take()))
+    }
+
+    /// The MRd of an arbitration at `t` through the requester port, and its command.
+    fn issue_fetch(&mut self, t: Cycle, (q, slot, addr): (usize, u32, u64), host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
         // The requester mux takes the request one cycle before the port could show its header
         // (even if the link then holds that header); the arbiter is free the cycle after.
         let port_free = self.port.free_cycle();

@@ -1,14 +1,16 @@
 //! The `#[hdl_gen]` kernel of the mapping cache: request pipeline (accept, S1 tag check, S2 hit
 //! response) and the miss engine. See the parent module for the rules it implements.
 
-use super::{EngineState, MapCache, MSHRS, WAYS};
+use super::{EngineState, MapCache, MSHRS};
 use rust_hdl::prelude::*;
 
-impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic for MapCache<SB, OB, IB, LB> {
+impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize> Logic
+    for MapCache<SB, OB, IB, LB, W, WB, PB>
+{
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clocks and register holds ----
-        for w in 0..WAYS {
+        for w in 0..W {
             self.tag_ram[w].read_clock.next = self.clock.val();
             self.tag_ram[w].write_clock.next = self.clock.val();
             self.data_ram[w].read_clock.next = self.clock.val();
@@ -59,7 +61,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.h_id.next = self.m_id[0].q.val();
         self.mshr_full.next = false;
         for m in 0..MSHRS {
-            if self.m_head.q.val() == self.c_idx[m].val() {
+            if self.m_head.q.val() == self.c_midx[m].val() {
                 self.h_valid.next = self.m_valid[m].q.val();
                 self.h_lpn.next = self.m_lpn[m].q.val();
                 self.h_way.next = self.m_way[m].q.val();
@@ -69,7 +71,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
                 self.h_value.next = self.m_value[m].q.val();
                 self.h_id.next = self.m_id[m].q.val();
             }
-            if self.m_tail.q.val() == self.c_idx[m].val() {
+            if self.m_tail.q.val() == self.c_midx[m].val() {
                 self.mshr_full.next = self.m_valid[m].q.val();
             }
         }
@@ -95,10 +97,10 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
             self.eff_dirty.next = self.fwd_dbits.q.val();
             self.eff_plru.next = self.fwd_plru.q.val();
         }
-        self.hit_oh.next = self.c_zero4.val();
-        self.inv_oh.next = self.c_zero4.val();
+        self.hit_oh.next = self.c_zero_w.val();
+        self.inv_oh.next = self.c_zero_w.val();
         self.inv_found.next = false;
-        for w in 0..WAYS {
+        for w in 0..W {
             self.eff_tag[w].next = self.tag_ram[w].read_data.val();
             if self.fwd_hit.val() && self.fwd_tag_we.q.val().get_bit(w) {
                 self.eff_tag[w].next = self.fwd_tag.q.val();
@@ -112,10 +114,11 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
             }
         }
         self.hit.next = self.hit_oh.val().any();
-        self.plru_oh.next = self.c_plru_victim[0].val();
-        for st in 0..8 {
-            if self.eff_plru.val() == self.c_plru_state[st].val() {
-                self.plru_oh.next = self.c_plru_victim[st].val();
+        // Tree-PLRU victim: the way whose root-to-leaf path the state bits point along.
+        self.plru_oh.next = self.c_oh[0].val();
+        for w in 0..W {
+            if (self.eff_plru.val() & self.c_path_mask[w].val()) == self.c_path_val[w].val() {
+                self.plru_oh.next = self.c_oh[w].val();
             }
         }
         if self.hit.val() {
@@ -128,7 +131,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.way_idx.next = self.c_idx[0].val();
         self.new_plru.next = self.eff_plru.val();
         self.vtag.next = self.eff_tag[0].val();
-        for w in 0..WAYS {
+        for w in 0..W {
             if self.way_oh.val().get_bit(w) {
                 self.way_idx.next = self.c_idx[w].val();
                 self.new_plru.next = (self.eff_plru.val() & self.c_plru_keep[w].val()) | self.c_plru_set[w].val();
@@ -138,7 +141,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.evict.next = !self.hit.val() && (self.eff_valid.val() & self.way_oh.val()).any();
         self.vdirty.next = self.evict.val() && (self.eff_dirty.val() & self.way_oh.val()).any();
         self.vlpn.next = self.vtag.val() | (self.s1_lpn.q.val() & self.c_set_mask.val());
-        self.upd_oh.next = self.c_zero4.val();
+        self.upd_oh.next = self.c_zero_w.val();
         if self.s1_upd.q.val() {
             self.upd_oh.next = self.way_oh.val();
         }
@@ -187,7 +190,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.fwd_dbits.d.next = self.dirty_ram.write_data.val();
         self.fwd_plru.d.next = self.new_plru.val();
         self.fwd_tag.d.next = self.s1_tagw.val();
-        self.fwd_tag_we.d.next = self.c_zero4.val();
+        self.fwd_tag_we.d.next = self.c_zero_w.val();
         if !self.hit.val() {
             self.fwd_tag_we.d.next = self.way_oh.val();
         }
@@ -199,7 +202,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
             self.dirty_ram.read_address.next = self.in_set.val();
             self.plru_ram.read_address.next = self.in_set.val();
         }
-        for w in 0..WAYS {
+        for w in 0..W {
             self.tag_ram[w].read_address.next = self.s1_set.val();
             if self.req_ready.val() {
                 self.tag_ram[w].read_address.next = self.in_set.val();
@@ -230,7 +233,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.s2_way_oh.d.next = self.way_oh.val();
         if self.go.val() && !self.hit.val() {
             for m in 0..MSHRS {
-                if self.m_tail.q.val() == self.c_idx[m].val() {
+                if self.m_tail.q.val() == self.c_midx[m].val() {
                     self.m_valid[m].d.next = true;
                     self.m_lpn[m].d.next = self.s1_lpn.q.val();
                     self.m_way[m].d.next = self.way_idx.val();
@@ -249,7 +252,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.resp_id.next = self.s2_id.q.val();
         self.resp_data.next = self.s2_value.q.val();
         if !self.s2_upd.q.val() {
-            for w in 0..WAYS {
+            for w in 0..W {
                 if self.s2_way_oh.q.val().get_bit(w) {
                     self.resp_data.next = self.data_ram[w].read_data.val();
                 }
@@ -262,7 +265,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
         self.dram_cmd_addr.next = self.eng_lpn.q.val() & self.c_dram_mask.val();
         self.dram_wdata_valid.next = false;
         self.dram_wdata.next = self.data_ram[0].read_data.val();
-        for w in 0..WAYS {
+        for w in 0..W {
             if self.h_way.val() == self.c_idx[w].val() {
                 self.dram_wdata.next = self.data_ram[w].read_data.val();
             }
@@ -329,14 +332,14 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
                 }
             }
             EngineState::WbRead => {
-                for w in 0..WAYS {
+                for w in 0..W {
                     self.data_ram[w].read_address.next = self.eng_lpn.q.val().get_bits::<IB>(0);
                 }
                 self.state.d.next = EngineState::WbData;
             }
             EngineState::WbData => {
                 self.dram_wdata_valid.next = true;
-                for w in 0..WAYS {
+                for w in 0..W {
                     self.data_ram[w].read_address.next = self.eng_lpn.q.val().get_bits::<IB>(0);
                     if self.dram_wdata_ready.val() {
                         self.data_ram[w].read_address.next = self.eng_next.val().get_bits::<IB>(0);
@@ -359,7 +362,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
             }
             EngineState::FillData => {
                 if self.dram_rdata_valid.val() {
-                    for w in 0..WAYS {
+                    for w in 0..W {
                         self.data_ram[w].write_address.next = self.eng_lpn.q.val().get_bits::<IB>(0);
                         self.data_ram[w].write_data.next = self.dram_rdata.val();
                         self.data_ram[w].write_enable.next = self.h_way.val() == self.c_idx[w].val();
@@ -368,7 +371,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
                         self.eng_data.d.next = self.dram_rdata.val();
                         if self.h_upd.val() {
                             self.eng_data.d.next = self.h_value.val();
-                            for w in 0..WAYS {
+                            for w in 0..W {
                                 self.data_ram[w].write_data.next = self.h_value.val();
                             }
                         }
@@ -386,7 +389,7 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize> Logic f
                     self.resp_id.next = self.h_id.val();
                     self.resp_data.next = self.eng_data.q.val();
                     for m in 0..MSHRS {
-                        if self.m_head.q.val() == self.c_idx[m].val() {
+                        if self.m_head.q.val() == self.c_midx[m].val() {
                             self.m_valid[m].d.next = false;
                         }
                     }

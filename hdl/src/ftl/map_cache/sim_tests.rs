@@ -9,15 +9,14 @@ use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::MapAccess;
 use std::sync::{Arc, Mutex};
 
-/// 2 sets x 4 ways x 4 entries, 256 DRAM table slots (1 MiB): small enough that short traces
-/// evict, write back and fetch translation pages.
-pub type SmallCache = MapCache<1, 2, 3, 8>;
-
+/// Config of the small instance `MapCache<1, 2, 3, 8, 4, 2, 3>` used by most runs: 2 sets x 4
+/// ways x 4 entries, 256 DRAM table slots (1 MiB), small enough that short traces evict, write
+/// back and fetch translation pages.
 pub fn small_config() -> MapCacheConfig {
     MapCacheConfig { sets: 2, ways: 4, line_entries: 4, dram_table_mb: 1 }
 }
 
-fn apply(x: &mut SmallCache, i: &Inputs) {
+fn apply<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(x: &mut MapCache<SB, OB, IB, LB, W, WB, PB>, i: &Inputs) {
     x.req_valid.next = i.req_valid;
     x.req_lpn.next = (i.req_lpn as u64).into();
     x.req_update.next = i.req_update;
@@ -30,7 +29,7 @@ fn apply(x: &mut SmallCache, i: &Inputs) {
     x.tp_done.next = i.tp_done;
 }
 
-fn read(x: &SmallCache) -> Outputs {
+fn read<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(x: &MapCache<SB, OB, IB, LB, W, WB, PB>) -> Outputs {
     Outputs {
         req_ready: x.req_ready.val(),
         resp_valid: x.resp_valid.val(),
@@ -61,7 +60,7 @@ fn read(x: &SmallCache) -> Outputs {
     }
 }
 
-/// Run `trace` through the rust_hdl simulation of [`SmallCache`]; returns the filled bench.
+/// Run `trace` through the rust_hdl simulation of the small instance; returns the filled bench.
 pub fn run_rust_hdl(trace: Vec<MapAccess>, timing: DramTiming, tp_latency: u64, max_cycles: u64) -> Bench {
     run_rust_hdl_with(trace, timing, tp_latency, max_cycles, None)
 }
@@ -74,8 +73,20 @@ pub fn run_rust_hdl_with(
     max_cycles: u64,
     barrier: Option<usize>,
 ) -> Bench {
-    let cfg = small_config();
-    let mut uut = SmallCache::new(&cfg).unwrap();
+    run_instance::<1, 2, 3, 8, 4, 2, 3>(&small_config(), trace, timing, tp_latency, max_cycles, barrier)
+}
+
+/// Run `trace` on the rust_hdl simulation of the instance with these const parameters.
+pub fn run_instance<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(
+    cfg: &MapCacheConfig,
+    trace: Vec<MapAccess>,
+    timing: DramTiming,
+    tp_latency: u64,
+    max_cycles: u64,
+    barrier: Option<usize>,
+) -> Bench {
+    let cfg = cfg.clone();
+    let mut uut = MapCache::<SB, OB, IB, LB, W, WB, PB>::new(&cfg).unwrap();
     uut.connect_all();
     let out: Arc<Mutex<Option<Bench>>> = Arc::new(Mutex::new(Some(match barrier {
         Some(k) => Bench::new(trace, &cfg, timing, tp_latency).with_barrier(k),
@@ -83,8 +94,8 @@ pub fn run_rust_hdl_with(
     })));
     let out2 = out.clone();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<SmallCache>| x.clock.next = !x.clock.val());
-    sim.add_testbench(move |mut sim: Sim<SmallCache>| {
+    sim.add_clock(5, |x: &mut Box<MapCache<SB, OB, IB, LB, W, WB, PB>>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<MapCache<SB, OB, IB, LB, W, WB, PB>>| {
         let mut x = sim.init()?;
         let mut b = out2.lock().unwrap().take().expect("bench present");
         let mut cycle = 0u64;

@@ -14,12 +14,13 @@ fn plru_tables_follow_the_documented_tree_layout() {
     // Hand-worked from the tree (bits [root, left node, right node], 0 points left): touching
     // way 0 sets root=1 and left=1 (0b011) and keeps the right node (keep 0b100); way 1: root=1,
     // left=0 (0b001); way 2: root=0, right=1 (0b100), keep the left node (0b010); way 3: 0b000.
-    let t = PlruTables::from_model();
+    let t = PlruTables::from_model(4);
     assert_eq!(t.set, [0b011, 0b001, 0b100, 0b000]);
     assert_eq!(t.keep, [0b100, 0b100, 0b010, 0b010]);
     // Victims: root (bit 0) = 0 -> left half, way 0 + bit 1; root = 1 -> right half, way 2 +
     // bit 2. States 0..7: 000->0, 001->2, 010->1, 011->2, 100->0, 101->3, 110->1, 111->3.
-    assert_eq!(t.victim, [0, 2, 1, 2, 0, 3, 1, 3]);
+    let v: Vec<usize> = (0..8).map(|s| t.victim(s)).collect();
+    assert_eq!(v, [0, 2, 1, 2, 0, 3, 1, 3]);
 }
 
 #[test]
@@ -38,6 +39,7 @@ fn config_mismatch_names_the_field() {
 
 use super::dram_model::{DramTiming, TpReq};
 use super::sim_tests::{run_rust_hdl, run_rust_hdl_with, small_config};
+use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, UNMAPPED};
 
 fn look(lpn: u64) -> MapAccess {
@@ -185,4 +187,20 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
     super::bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
     let hits = b.decisions.iter().filter(|d| d.hit).count();
     println!("seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits", trace.len());
+}
+
+#[test]
+fn two_and_eight_way_instances_match_model() {
+    // The same block elaborated for 2 and 8 ways (PLRU tables of 1 and 7 bits).
+    use super::sim_tests::run_instance;
+    let timing = DramTiming { latency: 5, interval: 1 };
+    let seed = 0x8_0208;
+    let trace = random_trace(seed, 200);
+    let cfg2 = MapCacheConfig { sets: 2, ways: 2, line_entries: 4, dram_table_mb: 1 };
+    let b = run_instance::<1, 2, 3, 8, 2, 1, 1>(&cfg2, trace.clone(), timing, 2, 40_000, None);
+    b.compare_with_model(&cfg2).unwrap_or_else(|e| panic!("seed {seed:#x}, 2 ways: {e}"));
+    let cfg8 = MapCacheConfig { sets: 2, ways: 8, line_entries: 4, dram_table_mb: 1 };
+    let b = run_instance::<1, 2, 3, 8, 8, 3, 7>(&cfg8, trace, timing, 2, 40_000, None);
+    b.compare_with_model(&cfg8).unwrap_or_else(|e| panic!("seed {seed:#x}, 8 ways: {e}"));
+    assert!(b.decisions.iter().any(|d| d.way == 7), "seed {seed:#x}: way 7 never used");
 }

@@ -108,3 +108,30 @@ fn map_trace_records_updates_then_lookups_in_order() {
     assert_eq!(t[2], MapAccess { lpn: 7, update: None });
     assert!(f.take_map_trace().is_empty());
 }
+
+#[test]
+fn sequential_stream_is_prefetched_and_served_from_dram() {
+    let mut cfg = small_cfg();
+    cfg.ftl.read_ahead_kib = 64; // 16 units
+    let mut f = ftl(&cfg);
+    let mut ops = Vec::new();
+    f.host_write(0, 256, &mut ops);
+    f.flush(&mut ops);
+    ops.clear();
+    f.host_read(0, 8, &mut ops);
+    assert!(ops.iter().all(|o| o.purpose == OpPurpose::HostRead));
+    ops.clear();
+    // Second sequential read: prefetch units 16..32 (2 SLC rows of 8 units: 2 reads).
+    f.host_read(8, 8, &mut ops);
+    let ra: Vec<_> = ops.iter().filter(|o| o.purpose == OpPurpose::ReadAhead).collect();
+    assert_eq!(ra.len(), 2);
+    assert_eq!(f.stats().read_ahead_units, 16);
+    ops.clear();
+    // Overwrite unit 20: its prefetched copy is stale and must not be served.
+    f.host_write(20, 1, &mut ops);
+    ops.clear();
+    let r = f.host_read(16, 8, &mut ops);
+    assert_eq!(r, ReadOutcome { nand_units: 0, buffered_units: 8, unmapped_units: 0 }, "unit 20 from the write buffer");
+    assert!(ops.iter().all(|o| o.purpose == OpPurpose::ReadAhead), "only the next prefetch: {ops:?}");
+    assert_integrity(&f, "read-ahead");
+}

@@ -60,3 +60,20 @@ fn sm2262_capacity_plan_by_hand() {
     assert_eq!(p.map_blocks, 0);
     assert_eq!(p.general_blocks, 920 - 6);
 }
+
+#[test]
+fn every_shipped_preset_has_a_valid_capacity_plan() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).expect("presets/ exists") {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "toml") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let cfg = DriveConfig::from_toml_str(&text, &p.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
+            let plan = cfg.ftl.capacity_plan(&cfg.geometry).unwrap();
+            assert!(plan.logical_units > 0, "{}", p.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 1);
+}

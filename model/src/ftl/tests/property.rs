@@ -115,7 +115,7 @@ fn random_ops_exercise_gc_folding_wear_levelling() {
 #[test]
 #[ignore]
 fn no_lost_or_stale_reads_millions_of_ops() {
-    for seed in 0..40 {
+    for seed in 0..100 {
         run_random_ops(seed, 100_000).unwrap();
     }
 }
