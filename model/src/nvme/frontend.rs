@@ -226,6 +226,14 @@ impl FrontEnd {
                     let tf = fetch.expect("checked").2;
                     let pick = self.arbitrate(tf);
                     self.post_one(t, host);
+                    // Completions ready by the time the port frees again keep winning the mux.
+                    for _ in 0..self.held.len() {
+                        let g = self.port.free_cycle().saturating_sub(1);
+                        match self.next_post_time() {
+                            Some(p) if p.saturating_sub(1) <= g.max(tf + 1) => self.post_one(p, host),
+                            _ => break,
+                        }
+                    }
                     if let Some(p) = pick {
                         self.issue_fetch(tf, p, host, out);
                     }

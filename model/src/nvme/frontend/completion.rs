@@ -17,6 +17,9 @@ pub(crate) struct PendingCpl {
     dw0: u32,
     /// Earliest cycle of its CQE header.
     ready: Cycle,
+    /// Rejected by the front end itself (the HDL holds these in a register that wins over
+    /// waiting completion requests).
+    rejection: bool,
 }
 
 impl FrontEnd {
@@ -34,15 +37,25 @@ impl FrontEnd {
 
     fn enqueue_cpl(&mut self, sqid: u16, cid: u16, status: Status, dw0: u32, ready: Cycle, first: bool) {
         let cqid = self.sqs[sqid as usize].as_ref().map(|s| s.cqid).expect("completion for a live SQ");
-        let p = PendingCpl { sqid, cqid, cid, status, dw0, ready };
+        let p = PendingCpl { sqid, cqid, cid, status, dw0, ready, rejection: first };
         let at = self.held.iter().position(|h| h.ready > ready || (first && h.ready == ready)).unwrap_or(self.held.len());
         self.held.insert(at, p);
         assert!(self.held.len() <= 16 * self.sqs.len() * self.max_entries as usize, "completion queue unbounded");
     }
 
-    /// Header cycle of the oldest pending CQE, if its CQ has room.
+    /// Which pending completion the engine takes next: the oldest, unless a rejection is
+    /// waiting by the time the engine could take the oldest (rejections win, as in the HDL).
+    fn next_index(&self) -> Option<usize> {
+        let f = self.held.front()?;
+        let grant = self.port.free_cycle().saturating_sub(1);
+        let horizon = f.ready.saturating_sub(1).max(grant);
+        let rej = self.held.iter().position(|h| h.rejection && h.ready.saturating_sub(1) <= horizon);
+        Some(rej.unwrap_or(0))
+    }
+
+    /// Header cycle of the next CQE, if its CQ has room.
     pub(crate) fn next_post_time(&self) -> Option<Cycle> {
-        let p = self.held.front()?;
+        let p = self.held.get(self.next_index()?)?;
         let cq = self.cqs[p.cqid as usize].as_ref()?;
         if cq.full() {
             return None;
@@ -51,7 +64,8 @@ impl FrontEnd {
     }
 
     pub(crate) fn post_one(&mut self, t: Cycle, host: &mut impl HostPort) {
-        let p = self.held.pop_front().expect("post without a pending completion");
+        let i = self.next_index().expect("post without a pending completion");
+        let p = self.held.remove(i).expect("index in range");
         let cq = self.cqs[p.cqid as usize].as_mut().expect("CQ exists while it has completions");
         let (addr, phase) = cq.post();
         let (vector, irq) = (cq.vector as usize, cq.irq_enabled);
