@@ -71,6 +71,23 @@ impl Drive {
         self.refresh_stats();
     }
 
+    /// Untimed writes of `len` bytes at each of `offsets`, in order, for preconditioning: the
+    /// same FTL state as one `functional_write` per offset, through the FTL's batched path
+    /// (`Ftl::host_write_units`, which prefetches the table entries of upcoming writes).
+    pub fn functional_write_many(&mut self, offsets: &[u64], len: u64) {
+        let mut lpns = Vec::with_capacity(offsets.len() * len.div_ceil(4096).max(1) as usize);
+        for &off in offsets {
+            let (lpn, units) = self.units_of(off, len);
+            lpns.extend(lpn..lpn + units);
+        }
+        for chunk in lpns.chunks(1 << 16) {
+            self.batch.clear();
+            self.ftl.host_write_units(chunk, &mut self.batch);
+        }
+        self.batch.clear();
+        self.refresh_stats();
+    }
+
     pub fn functional_trim(&mut self, offset: u64, len: u64) {
         let (lpn, units) = self.whole_units_in(offset, len);
         let mut l = lpn;

@@ -26,17 +26,25 @@ pub fn transfer_time(bytes: u64, bytes_per_sec: u64) -> SimTime {
     }
 }
 
-/// One scheduled event.
+/// One scheduled event. The order key packs (time in ps, sequence number) into one `u128`
+/// (`at << 64 | seq`), so the heap compares one integer instead of two fields in turn: the same
+/// (time, seq) lexicographic order, fewer branches on the simulator's hottest path.
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
-    at: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    #[inline]
+    fn at(&self) -> SimTime {
+        SimTime::from_ps((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -48,7 +56,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest (time, seq) first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.at.cmp(&self.at).then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -90,7 +98,7 @@ impl<E: Copy> EventQueue<E> {
         assert!(self.heap.len() < self.capacity, "event queue overflow (capacity {})", self.capacity);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { at, seq, event });
+        self.heap.push(Entry { key: (at.as_ps() as u128) << 64 | seq as u128, event });
     }
     /// Schedules `event` after delay `d` from now.
     #[inline]
@@ -100,19 +108,20 @@ impl<E: Copy> EventQueue<E> {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.at)
+        self.heap.peek().map(|e| e.at())
     }
     /// Pops the earliest event if it is due at or before `limit`, advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if self.heap.peek()?.at > limit {
+        if self.heap.peek()?.at() > limit {
             return None;
         }
         let e = self.heap.pop().expect("peeked");
-        debug_assert!(e.at >= self.now);
-        self.now = e.at;
+        let at = e.at();
+        debug_assert!(at >= self.now);
+        self.now = at;
         self.popped += 1;
-        Some((e.at, e.event))
+        Some((at, e.event))
     }
     /// Pops the earliest event, whenever it is.
     #[inline]

@@ -56,6 +56,11 @@ pub struct BlockTable {
     /// Erase-count range of each die's general blocks (refreshed on erase).
     pub ec_lo: Vec<u32>,
     pub ec_hi: Vec<u32>,
+    /// Free blocks over all dies and pools, and the erase-count range over all dies: kept up to
+    /// date on allocate / release so that the FTL's per-call statistics refresh is O(1).
+    free_total: u64,
+    ec_min: u32,
+    ec_max: u32,
 }
 
 impl BlockTable {
@@ -96,7 +101,19 @@ impl BlockTable {
             free_static[die as usize].reverse();
         }
         let n = l.dies as usize;
-        BlockTable { info, free, free_static, dyn_slc: vec![0; n], slc_in_use: 0, ec_lo: vec![0; n], ec_hi: vec![0; n] }
+        let free_total = free.iter().chain(&free_static).map(|f| f.len() as u64).sum();
+        BlockTable {
+            info,
+            free,
+            free_static,
+            dyn_slc: vec![0; n],
+            slc_in_use: 0,
+            ec_lo: vec![0; n],
+            ec_hi: vec![0; n],
+            free_total,
+            ec_min: 0,
+            ec_max: 0,
+        }
     }
 
     pub fn free_count(&self, die: u32) -> u32 {
@@ -106,7 +123,14 @@ impl BlockTable {
         self.free_static[die as usize].len() as u32
     }
     pub fn total_free(&self) -> u64 {
-        self.free.iter().map(|f| f.len() as u64).sum::<u64>() + self.free_static.iter().map(|f| f.len() as u64).sum::<u64>()
+        debug_assert_eq!(self.free_total, self.free.iter().chain(&self.free_static).map(|f| f.len() as u64).sum::<u64>());
+        self.free_total
+    }
+    /// (min, max) erase count over the general blocks of all dies.
+    pub fn erase_count_range(&self) -> (u32, u32) {
+        debug_assert_eq!(self.ec_min, self.ec_lo.iter().copied().min().unwrap_or(0));
+        debug_assert_eq!(self.ec_max, self.ec_hi.iter().copied().max().unwrap_or(0));
+        (self.ec_min, self.ec_max)
     }
 
     /// Opens the least-worn free block of `die`'s general pool (or static SLC pool) in `mode`.
@@ -136,6 +160,7 @@ impl BlockTable {
             }
         }
         let dbid = list.swap_remove(best?);
+        self.free_total -= 1;
         let b = &mut self.info[dbid as usize];
         assert_eq!(b.state, BlockState::Free, "allocating a non-free block {dbid}");
         assert!(b.valid == 0 && b.staged == 0 && b.programmed == 0, "free block {dbid} holds data");
@@ -171,9 +196,12 @@ impl BlockTable {
             Pool::StaticSlc => self.free_static[die].push(dbid),
             Pool::Map => unreachable!("map blocks are recycled in place"),
         }
+        self.free_total += 1;
         let (lo, hi) = self.erase_range(l, die as u32);
         self.ec_lo[die] = lo;
         self.ec_hi[die] = hi;
+        self.ec_min = self.ec_lo.iter().copied().min().unwrap_or(0);
+        self.ec_max = self.ec_hi.iter().copied().max().unwrap_or(0);
     }
 
     /// (min, max) erase count over general blocks of `die` (static wear levelling input).

@@ -50,6 +50,11 @@ impl Checker {
         self.expected[lpn as usize] = self.next_seq;
         self.oob_seq[ppa as usize] = self.next_seq;
     }
+    /// Warm-up speed: start fetching `lpn`'s expected-sequence entry (a hint, no effect).
+    #[inline]
+    pub fn prefetch_expected(&self, lpn: u64) {
+        super::batch::prefetch(self.expected.as_ptr().wrapping_add(lpn as usize));
+    }
     #[inline]
     pub fn trim(&mut self, lpn: u64) {
         self.expected[lpn as usize] = 0;

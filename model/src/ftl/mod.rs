@@ -8,7 +8,8 @@
 
 //!
 //! Mechanisms, one module each: [`layout`] (addresses, striping), [`blocks`] (block table, free
-//! lists), [`write_path`] (staging, program units), [`read_path`] (page-read sharing, multi-plane
+//! lists), [`write_path`] (staging, program units), [`batch`] (batched writes with software
+//! prefetch for the functional warm-up), [`read_path`] (page-read sharing, multi-plane
 //! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
 //! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
 //! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`idle`]
@@ -21,6 +22,7 @@ use crate::nand::{CellMode, PhysPage};
 use crate::rng::SeedTree;
 use crate::time::SimTime;
 
+pub mod batch;
 pub mod bigvec;
 pub mod blocks;
 pub mod cost_benefit;
@@ -256,8 +258,7 @@ impl Ftl {
         self.st.slc_blocks = self.blocks.slc_in_use as u64;
         self.st.slc_valid_bytes = self.slc_valid_units * 4096;
         self.st.free_blocks = self.blocks.total_free();
-        self.st.erase_count_min = self.blocks.ec_lo.iter().copied().min().unwrap_or(0);
-        self.st.erase_count_max = self.blocks.ec_hi.iter().copied().max().unwrap_or(0);
+        (self.st.erase_count_min, self.st.erase_count_max) = self.blocks.erase_count_range();
         if let Some(c) = &self.checker {
             self.st.integrity_checked_units = c.checked;
             self.st.integrity_violations = c.violations;

@@ -26,7 +26,7 @@ impl Ftl {
     }
 
     #[inline]
-    fn write_unit(&mut self, lpn: u64, ops: &mut Vec<NandOp>) {
+    pub(super) fn write_unit(&mut self, lpn: u64, ops: &mut Vec<NandOp>) {
         let die = self.cursor;
         let dbid = self.host_block(die, ops);
         let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;

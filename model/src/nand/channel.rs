@@ -49,7 +49,11 @@ mod tests {
         // tR 56 us) and page 2 (MSB, 76 us). Each needs 7 command/address latches (175 ns),
         // tWB 100 ns, tR, tRR 20 ns and 4648 B of data out (5.81 us); they overlap, so the MSB
         // read completes about 20 us (the tR difference) after the LSB one.
-        let cfg = DriveConfig::default_drive();
+        let mut cfg = DriveConfig::default_drive();
+        // tR pinned to the figures above (the preset's TLC tR values are fitted).
+        cfg.nand.tlc.t_read_lsb_us = 56.0;
+        cfg.nand.tlc.t_read_csb_us = 66.0;
+        cfg.nand.tlc.t_read_msb_us = 76.0;
         let op = |way: u8, page: u32| NandOp {
             kind: NandOpKind::Read,
             mode: CellMode::Tlc,

@@ -201,8 +201,18 @@ mod tests {
         }
     }
 
+    /// The SM2262 preset's NAND timing before calibration, pinned so the hand figures below stay
+    /// valid when the preset's fitted tR/tPROG values move (CALIBRATION.md).
     fn timing() -> NandTiming {
-        let c = DriveConfig::default_drive();
+        let mut c = DriveConfig::default_drive();
+        c.nand.tlc.t_read_lsb_us = 56.0;
+        c.nand.tlc.t_read_csb_us = 66.0;
+        c.nand.tlc.t_read_msb_us = 76.0;
+        c.nand.tlc.t_prog_us = 1900.0;
+        c.nand.slc.t_read_lsb_us = 35.0;
+        c.nand.slc.t_read_csb_us = 35.0;
+        c.nand.slc.t_read_msb_us = 35.0;
+        c.nand.slc.t_prog_us = 220.0;
         NandTiming::new(&c.nand, &c.onfi)
     }
 

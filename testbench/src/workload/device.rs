@@ -76,6 +76,13 @@ pub trait Device {
     fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<Completion>);
     fn idle(&mut self, d: SimTime, done: &mut Vec<Completion>);
     fn functional_write(&mut self, offset: u64, len: u64);
+    /// `functional_write(o, len)` for each of `offsets` in order; devices with a faster batched
+    /// path (the model drive: FTL table prefetch) override it. Same resulting state.
+    fn functional_write_many(&mut self, offsets: &[u64], len: u64) {
+        for &o in offsets {
+            self.functional_write(o, len);
+        }
+    }
     fn functional_trim(&mut self, offset: u64, len: u64);
     fn reset_stats(&mut self);
     fn extras(&self) -> Extras;

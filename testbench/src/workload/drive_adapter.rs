@@ -87,6 +87,9 @@ impl Device for ModelDrive {
     fn functional_write(&mut self, offset: u64, len: u64) {
         self.drive.functional_write(offset, len);
     }
+    fn functional_write_many(&mut self, offsets: &[u64], len: u64) {
+        self.drive.functional_write_many(offsets, len);
+    }
     fn functional_trim(&mut self, offset: u64, len: u64) {
         self.drive.functional_trim(offset, len);
     }
