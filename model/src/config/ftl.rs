@@ -39,6 +39,20 @@ pub struct MapCacheConfig {
     pub dram_table_mb: u32,
 }
 
+impl MapCacheConfig {
+    /// Sets, ways and line size the SRAM cache (model and HDL) can be built with. Shared by
+    /// `FtlConfig::validate` and `ftl::map_cache::MapCache::new`.
+    pub fn validate_geometry(&self) -> Result<(), ConfigError> {
+        check(self.sets.is_power_of_two(), "ftl.map_cache.sets", "must be a power of two")?;
+        check(matches!(self.ways, 1 | 2 | 4 | 8 | 16), "ftl.map_cache.ways", "must be 1, 2, 4, 8 or 16")?;
+        check(
+            self.line_entries.is_power_of_two() && self.line_entries <= 64,
+            "ftl.map_cache.line_entries",
+            "must be a power of two up to 64",
+        )
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FtlConfig {
@@ -187,13 +201,7 @@ impl FtlConfig {
             "must be non-negative",
         )?;
         let m = &self.map_cache;
-        check(m.sets.is_power_of_two(), "ftl.map_cache.sets", "must be a power of two")?;
-        check(matches!(m.ways, 1 | 2 | 4 | 8 | 16), "ftl.map_cache.ways", "must be 1, 2, 4, 8 or 16")?;
-        check(
-            m.line_entries.is_power_of_two() && m.line_entries <= 64,
-            "ftl.map_cache.line_entries",
-            "must be a power of two up to 64",
-        )?;
+        m.validate_geometry()?;
         check(
             m.dram_table_mb <= ctrl.dram_mb,
             "ftl.map_cache.dram_table_mb",

@@ -139,13 +139,7 @@ pub struct MapCache {
 impl MapCache {
     /// A cold cache (all lines invalid) over a DRAM table of `dram_table_mb` MiB of 4 KiB pages.
     pub fn new(cfg: &MapCacheConfig) -> Result<MapCache, ConfigError> {
-        check(cfg.sets.is_power_of_two(), "ftl.map_cache.sets", "must be a power of two")?;
-        check(matches!(cfg.ways, 1 | 2 | 4 | 8 | 16), "ftl.map_cache.ways", "must be 1, 2, 4, 8 or 16")?;
-        check(
-            cfg.line_entries.is_power_of_two() && cfg.line_entries <= 64,
-            "ftl.map_cache.line_entries",
-            "must be a power of two up to 64",
-        )?;
+        cfg.validate_geometry()?;
         check(cfg.dram_table_mb >= 1, "ftl.map_cache.dram_table_mb", "the mapping cache needs at least 1 MiB of DRAM table")?;
         let (sets, ways, line_entries) = (cfg.sets as u64, cfg.ways as u64, cfg.line_entries as u64);
         let n_lines = (sets * ways) as usize;
