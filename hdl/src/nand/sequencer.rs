@@ -146,6 +146,9 @@ impl Logic for NandChannel {
         self.engine.start_cnt.next = self.ways[0].st_cnt.val();
         self.engine.start_c1.next = self.ways[0].st_c1.val();
         self.engine.start_lastp.next = self.ways[0].st_lastp.val();
+        self.engine.start_cc.next = self.ways[0].st_cc.val();
+        self.engine.start_3f.next = self.ways[0].st_3f.val();
+        self.engine.start_final.next = self.ways[0].st_final.val();
         for i in 0..WAYS {
             if self.arbiter.pick.val().index() == i {
                 self.engine.start_op.next = self.ways[i].op.val();
@@ -153,6 +156,9 @@ impl Logic for NandChannel {
                 self.engine.start_cnt.next = self.ways[i].st_cnt.val();
                 self.engine.start_c1.next = self.ways[i].st_c1.val();
                 self.engine.start_lastp.next = self.ways[i].st_lastp.val();
+                self.engine.start_cc.next = self.ways[i].st_cc.val();
+                self.engine.start_3f.next = self.ways[i].st_3f.val();
+                self.engine.start_final.next = self.ways[i].st_final.val();
             }
         }
         self.ways[0].grant.next = self.grant.val() & self.arbiter.g0.val();
@@ -173,7 +179,8 @@ impl Logic for NandChannel {
         self.rd_beat.next = self.engine.rd_beat.val();
         self.rd_data.next = self.dq_in.val();
         self.rd_valid.next = self.dq_in_valid.val();
-        self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val();
+        // An op completes with its last phase: a second phase that is not a cache step with 31h/3Fh.
+        self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val() & !self.engine.phase_more.val();
         self.done_way_r.d.next = self.engine.way.val();
         self.done_valid.next = self.done_r.q.val();
         self.done_way.next = self.done_way_r.q.val();
