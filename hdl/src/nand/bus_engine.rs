@@ -11,7 +11,7 @@
 
 // Field offsets are literals in the kernels (rust_hdl emits named constants in part-selects
 // as undeclared identifiers); `op::tests` pins them to the `op` constants.
-use crate::nand::op::OP_BITS;
+use crate::nand::op::ENGINE_OP_BITS;
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
 
@@ -38,7 +38,7 @@ pub struct BusEngine {
     /// 0: first phase (command/address/data in); 1: second phase (data out or status read).
     pub start_second: Signal<In, Bit>,
     /// Packed op word (see `nand::op`) of the phase to start.
-    pub start_op: Signal<In, Bits<OP_BITS>>,
+    pub start_op: Signal<In, Bits<ENGINE_OP_BITS>>,
     /// Precomputed by the way FSM for this start: begin with data (single-plane read out).
     pub start_data: Signal<In, Bit>,
     /// Cycle count of the first segment.

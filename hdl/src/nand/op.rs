@@ -17,6 +17,8 @@ pub const PLANES_LSB: usize = 2;
 pub const ROW_LSB: usize = 4;
 /// `[43:28]` data cycles per plane at the PHY boundary (bytes per plane / bytes per cycle).
 pub const DCYC_LSB: usize = 28;
+/// Bits of the op word the bus engine takes (the page count stays in the way FSM).
+pub const ENGINE_OP_BITS: usize = 44;
 /// `[51:44]` cache read: pages minus one (2..=255 pages); 0 for every other op.
 pub const PAGES_LSB: usize = 44;
 
@@ -81,5 +83,6 @@ mod offsets {
     #[test]
     fn kernel_literals_match_layout() {
         assert_eq!((super::KIND_LSB, super::PLANES_LSB, super::ROW_LSB, super::DCYC_LSB, super::PAGES_LSB), (0, 2, 4, 28, 44));
+        assert_eq!(super::ENGINE_OP_BITS, super::PAGES_LSB, "the engine takes every field below the page count");
     }
 }

@@ -8,7 +8,7 @@
 //! tRR before each data out but not before the first 31h. Mirrors the per-unit states of
 //! `ssdlab_model::nand::sequencer` (ONFI 4.1 section 4: tWB, tRR; section 5.6: 31h/3Fh).
 
-use crate::nand::op::OP_BITS;
+use crate::nand::op::{ENGINE_OP_BITS, OP_BITS};
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
 
@@ -44,8 +44,8 @@ pub struct WayFsm {
     pub request: Signal<Out, Bit>,
     /// The request is for the second phase.
     pub second: Signal<Out, Bit>,
-    /// Op word being executed.
-    pub op: Signal<Out, Bits<OP_BITS>>,
+    /// Op word being executed, without the page count (the bus engine's part).
+    pub op: Signal<Out, Bits<ENGINE_OP_BITS>>,
     /// Precomputed for the bus engine's start (registered, off the arbiter path): the requested
     /// phase starts with data (single-plane read out) ...
     pub st_data: Signal<Out, Bit>,
@@ -155,7 +155,7 @@ impl Logic for WayFsm {
         dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
-        self.op.next = self.cur.q.val();
+        self.op.next = self.cur.q.val().get_bits::<44>(0);
         self.st_data.next = self.st_data_r.q.val();
         self.st_cnt.next = self.st_cnt_r.q.val();
         self.st_c1.next = self.st_c1_r.q.val();
