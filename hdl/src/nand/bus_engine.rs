@@ -163,6 +163,10 @@ pub struct BusEngine {
     nxt: Signal<Local, Seg>,
     seg_done: Signal<Local, Bit>,
     is_final: Signal<Local, Bit>,
+    /// Registered "the current segment is the plane's final one" (`is_final`), set on entering
+    /// each segment: keeps the segment decode off the plane-advance and `pe` paths.
+    fin: DFF<Bit>,
+    fin_next: Signal<Local, Bit>,
     pe_next: Signal<Local, Bit>,
     hold_is_1: Signal<Local, Bit>,
     cmd_byte: Signal<Local, Bits<32>>,
@@ -278,6 +282,8 @@ impl BusEngine {
             nxt: Default::default(),
             seg_done: Default::default(),
             is_final: Default::default(),
+            fin: Default::default(),
+            fin_next: Default::default(),
             pe_next: Default::default(),
             hold_is_1: Default::default(),
             cmd_byte: Default::default(),
@@ -289,7 +295,7 @@ impl BusEngine {
 impl Logic for BusEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp, pe, ccmd, f3);
+        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp, pe, ccmd, f3, fin);
         // Decode the phase being run.
         // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
         self.is_rf.next = ((self.kind.q.val() == self.k_read.val()) | (self.kind.q.val() == self.k_cache.val())) & !self.second.q.val();
@@ -377,12 +383,13 @@ impl Logic for BusEngine {
         if self.seg.q.val() == Seg::Addr {
             self.seg_done.next = self.c1.q.val() & (self.acnt.q.val() == self.one3.val());
         }
-        // The phase's final segment: read first / erase CmdB, read second / status Data,
-        // program CmdC — of the last plane (status has one). Same as `nxt == Idle`, shallower.
-        self.is_final.next = ((self.seg.q.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
-            | ((self.seg.q.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()))
-            | ((self.seg.q.val() == Seg::CmdC) & (self.is_pg.val() | self.is_cs.val()))
-            | ((self.seg.q.val() == Seg::Data) & self.is_cs.val() & !self.ccmd.q.val());
+        // A plane's final segment: read first / erase CmdB, read second / status Data, program
+        // CmdC, cache step CmdC or (no 31h/3Fh) Data. `fin` holds it for the current segment
+        // (the phase's flags are constant while it runs); `fin_next` for the one entered next.
+        self.fin_next.next = ((self.nxt.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
+            | ((self.nxt.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val() | (self.is_cs.val() & !self.ccmd.q.val())))
+            | ((self.nxt.val() == Seg::CmdC) & (self.is_pg.val() | self.is_cs.val()));
+        self.is_final.next = self.fin.q.val();
         // `phase_end` is registered: `pe` is set when the *next* cycle is the phase's last, i.e.
         // (a) the final segment of the last plane continues and its count reaches 1 next cycle
         // (`cnt == 2`, the same compare that sets `c1`); (b) the segment ends now and the next one
@@ -429,6 +436,7 @@ impl Logic for BusEngine {
         // Entering the next segment.
         if self.seg_done.val() {
             self.seg.d.next = self.nxt.val();
+            self.fin.d.next = self.fin_next.val();
             self.cnt.d.next = self.latch.val();
             self.c1.d.next = self.latch_1.val();
             if self.nxt.val() == Seg::Hold {
@@ -466,6 +474,7 @@ impl Logic for BusEngine {
             self.plane.d.next = self.k_read.val();
             self.ccmd.d.next = self.start_cc.val();
             self.f3.d.next = self.start_3f.val();
+            self.fin.d.next = self.start_final.val();
             self.seg.d.next = Seg::CmdA;
             if self.start_cc.val() {
                 self.seg.d.next = Seg::CmdC;

@@ -1,5 +1,6 @@
 //! Way (chip-enable target) operation state machine: takes the next op of its way queue, asks
-//! the arbiter for the bus for the op's first phase, waits tWB and then for R/B# ready (through a
+//! the arbiter for the bus (its request flip-flops' next values, so the channel can register
+//! the grant) for the op's first phase, waits tWB and then for R/B# ready (through a
 //! 2-flop synchronizer; the array time tR/tPROG/tBERS is the target's), waits tRR before a read's
 //! data out, asks for the bus for the second phase (data out, or the 70h status read after
 //! program/erase) and, when that phase ends, takes the next op. A sequential cache read (op kind
@@ -40,10 +41,11 @@ pub struct WayFsm {
     pub phase_end: Signal<In, Bit>,
     /// R/B# of the target, as a level: 1 = ready. Asynchronous; synchronized here.
     pub rb: Signal<In, Bit>,
-    /// Requests the bus.
-    pub request: Signal<Out, Bit>,
-    /// The request is for the second phase.
-    pub second: Signal<Out, Bit>,
+    /// Next cycle's first-phase request (the D input of its flip-flop): the channel arbitrates
+    /// one cycle ahead on it and registers the grant.
+    pub req_f_next: Signal<Out, Bit>,
+    /// Next cycle's second-phase request.
+    pub req_s_next: Signal<Out, Bit>,
     /// Op word being executed, without the page count (the bus engine's part).
     pub op: Signal<Out, Bits<ENGINE_OP_BITS>>,
     /// Precomputed for the bus engine's start (registered, off the arbiter path): the requested
@@ -107,8 +109,8 @@ impl WayFsm {
             grant: Default::default(),
             phase_end: Default::default(),
             rb: Default::default(),
-            request: Default::default(),
-            second: Default::default(),
+            req_f_next: Default::default(),
+            req_s_next: Default::default(),
             op: Default::default(),
             st_data: Default::default(),
             st_cnt: Default::default(),
@@ -164,8 +166,6 @@ impl Logic for WayFsm {
         self.st_3f.next = self.st_3f_r.q.val();
         self.st_final.next = self.st_final_r.q.val();
         self.q_pop.next = false;
-        self.request.next = self.rq_f.q.val() | self.rq_s.q.val();
-        self.second.next = self.rq_s.q.val();
         self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
         self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
         match self.state.q.val() {
@@ -283,6 +283,9 @@ impl Logic for WayFsm {
                 }
             }
         }
+        // After every assignment above (Verilog: blocking, same always block).
+        self.req_f_next.next = self.rq_f.d.val();
+        self.req_s_next.next = self.rq_s.d.val();
     }
 }
 
