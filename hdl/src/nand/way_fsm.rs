@@ -187,13 +187,9 @@ impl Logic for WayFsm {
             WayState::ReqFirst => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnFirst;
-                }
-            }
-            WayState::OnFirst => {
-                if self.phase_end.val() {
-                    self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.t_wb.val();
-                    // The second phase of a single-plane read starts with its data (and is only that).
+                    // The engine takes the start values at this edge: precompute the next
+                    // phase's now (off the `phase_end` path). A single-plane read's second phase
+                    // starts with its data (and is only that).
                     if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
                         self.st_data_r.d.next = true;
                         self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
@@ -209,6 +205,12 @@ impl Logic for WayFsm {
                         self.more.d.next = true;
                         self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
                     }
+                }
+            }
+            WayState::OnFirst => {
+                if self.phase_end.val() {
+                    self.state.d.next = WayState::Twb;
+                    self.cnt.d.next = self.t_wb.val();
                 }
             }
             WayState::Twb => {
@@ -241,6 +243,17 @@ impl Logic for WayFsm {
             WayState::ReqSecond => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnSecond;
+                    // Cache step with 31h/3Fh: the next step moves the data of the page this
+                    // command puts in the cache register, then 31h (more than one command
+                    // left), 3Fh (two left) or nothing (one left).
+                    if self.more.q.val() {
+                        self.st_data_r.d.next = true;
+                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                        self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
+                        self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
+                        self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
+                    }
                 }
             }
             WayState::OnSecond => {
@@ -260,18 +273,11 @@ impl Logic for WayFsm {
                     self.st_final_r.d.next = false;
                 }
                 if self.phase_end.val() & self.more.q.val() {
-                    // Next cache step: data of the page just moved to the cache register, then
-                    // 31h (more than one command left), 3Fh (two left) or nothing (one left).
+                    // Next cache step (its start values were set at this step's grant).
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
                     self.cc.d.next = self.cc.q.val() - self.one8.val();
                     self.more.d.next = self.cc.q.val() != self.one8.val();
-                    self.st_data_r.d.next = true;
-                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                    self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
-                    self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
-                    self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
                 }
                 if self.phase_end.val() & !self.more.q.val() {
                     self.have_next.d.next = false;
