@@ -9,6 +9,7 @@
 use crate::nand::arbiter::Arbiter;
 use crate::nand::bus_engine::BusEngine;
 use crate::nand::op::OP_BITS;
+use crate::nand::phy::NandPhy;
 use crate::nand::timing::HdlTiming;
 use crate::nand::way_fsm::WayFsm;
 use crate::nand::way_queue::WayQueue;
@@ -33,26 +34,8 @@ pub struct NandChannel {
     pub wr_data: Signal<In, Bits<32>>,
     /// Way owning the bus (selects the write-buffer stream for `wr_data`, tags read data).
     pub data_way: Signal<Out, Bits<2>>,
-    /// PHY: chip-enable mask, one bit per way, active high.
-    pub ce: Signal<Out, Bits<4>>,
-    /// PHY: command latch enable.
-    pub cle: Signal<Out, Bit>,
-    /// PHY: address latch enable.
-    pub ale: Signal<Out, Bit>,
-    /// PHY: write strobe, first cycle of each command/address latch.
-    pub we: Signal<Out, Bit>,
-    /// PHY: command/address byte (bits 7:0) or 4 data bytes.
-    pub dq_out: Signal<Out, Bits<32>>,
-    /// PHY: data-in beat (bytes per cycle to the target).
-    pub wr_beat: Signal<Out, Bit>,
-    /// PHY: data-out beat request (RE#/DQS read of bytes per cycle).
-    pub rd_beat: Signal<Out, Bit>,
-    /// PHY: R/B# per way, 1 = ready (asynchronous; synchronized in the way FSMs).
-    pub rb: Signal<In, Bits<4>>,
-    /// PHY: bytes read from the target (4 per cycle), valid with `dq_in_valid`.
-    pub dq_in: Signal<In, Bits<32>>,
-    /// PHY: `dq_in` holds a read beat (the PHY's read latency is its own).
-    pub dq_in_valid: Signal<In, Bit>,
+    /// The PHY boundary (`nand::phy::NandPhy`: CE, CLE, ALE, WE, DQ, beats, R/B#).
+    pub phy: NandPhy,
     /// Read data to the controller's buffer (passed through from the PHY).
     pub rd_data: Signal<Out, Bits<32>>,
     /// `rd_data` valid.
@@ -93,16 +76,7 @@ impl NandChannel {
             cmd_ready: Default::default(),
             wr_data: Default::default(),
             data_way: Default::default(),
-            ce: Default::default(),
-            cle: Default::default(),
-            ale: Default::default(),
-            we: Default::default(),
-            dq_out: Default::default(),
-            wr_beat: Default::default(),
-            rd_beat: Default::default(),
-            rb: Default::default(),
-            dq_in: Default::default(),
-            dq_in_valid: Default::default(),
+            phy: Default::default(),
             rd_data: Default::default(),
             rd_valid: Default::default(),
             done_valid: Default::default(),
@@ -133,6 +107,7 @@ impl Logic for NandChannel {
     fn update(&mut self) {
         dff_setup!(self, clock, last, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, pick_r, psec_r);
         self.engine.clock.next = self.clock.val();
+        NandPhy::link(&mut self.phy, &mut self.engine.phy);
         self.cmd_ready.next = false;
         for i in 0..WAYS {
             self.queues[i].clock.next = self.clock.val();
@@ -142,7 +117,7 @@ impl Logic for NandChannel {
             self.queues[i].pop.next = self.ways[i].q_pop.val();
             self.ways[i].q_valid.next = !self.queues[i].empty.val();
             self.ways[i].q_op.next = self.queues[i].data_out.val();
-            self.ways[i].rb.next = self.rb.val().get_bit(i);
+            self.ways[i].rb.next = self.engine.rb.val().get_bit(i);
             self.ways[i].phase_end.next = self.engine.phase_end.val() & (self.engine.way.val().index() == i);
             if self.cmd_way.val().index() == i {
                 self.cmd_ready.next = !self.queues[i].full.val();
@@ -203,15 +178,8 @@ impl Logic for NandChannel {
         self.ways[3].grant.next = self.grant.val() & self.g3_r.q.val();
         self.engine.wr_data.next = self.wr_data.val();
         self.data_way.next = self.engine.way.val();
-        self.ce.next = self.engine.ce.val();
-        self.cle.next = self.engine.cle.val();
-        self.ale.next = self.engine.ale.val();
-        self.we.next = self.engine.we.val();
-        self.dq_out.next = self.engine.dq_out.val();
-        self.wr_beat.next = self.engine.wr_beat.val();
-        self.rd_beat.next = self.engine.rd_beat.val();
-        self.rd_data.next = self.dq_in.val();
-        self.rd_valid.next = self.dq_in_valid.val();
+        self.rd_data.next = self.engine.rd_data.val();
+        self.rd_valid.next = self.engine.rd_valid.val();
         // An op completes with its last phase: a second phase that is not a cache step with 31h/3Fh.
         self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val() & !self.engine.phase_more.val();
         self.done_way_r.d.next = self.engine.way.val();
