@@ -48,7 +48,12 @@ pub struct NandChannel {
     ways: [WayFsm; WAYS],
     arbiter: Arbiter,
     engine: BusEngine,
-    last: DFF<Bits<2>>,
+    /// Way granted last, one-hot; way 0's bit is stored inverted (`nlast0`) so that the
+    /// reset state (all flip-flops 0) means "way 0 last", as in the model.
+    nlast0: DFF<Bit>,
+    last1: DFF<Bit>,
+    last2: DFF<Bit>,
+    last3: DFF<Bit>,
     done_r: DFF<Bit>,
     done_way_r: DFF<Bits<2>>,
     /// The bus grant, registered: computed one cycle ahead from the ways' next-cycle requests,
@@ -59,9 +64,13 @@ pub struct NandChannel {
     g1_r: DFF<Bit>,
     g2_r: DFF<Bit>,
     g3_r: DFF<Bit>,
-    pick_r: DFF<Bits<2>>,
     psec_r: DFF<Bit>,
-    last_next: Signal<Local, Bits<2>>,
+    /// The granted way, encoded from the one-hot flip-flops.
+    pick_q: Signal<Local, Bits<2>>,
+    w0: Constant<Bits<2>>,
+    w1: Constant<Bits<2>>,
+    w2: Constant<Bits<2>>,
+    w3: Constant<Bits<2>>,
     busy_next: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
 }
@@ -85,7 +94,10 @@ impl NandChannel {
             ways: array_init::array_init(|_| WayFsm::new(t)),
             arbiter: Default::default(),
             engine: BusEngine::new(t),
-            last: Default::default(),
+            nlast0: Default::default(),
+            last1: Default::default(),
+            last2: Default::default(),
+            last3: Default::default(),
             done_r: Default::default(),
             done_way_r: Default::default(),
             grant_r: Default::default(),
@@ -93,9 +105,12 @@ impl NandChannel {
             g1_r: Default::default(),
             g2_r: Default::default(),
             g3_r: Default::default(),
-            pick_r: Default::default(),
             psec_r: Default::default(),
-            last_next: Default::default(),
+            pick_q: Default::default(),
+            w0: Constant::new(bits::<2>(0)),
+            w1: Constant::new(bits::<2>(1)),
+            w2: Constant::new(bits::<2>(2)),
+            w3: Constant::new(bits::<2>(3)),
             busy_next: Default::default(),
             grant: Default::default(),
         }
@@ -105,7 +120,7 @@ impl NandChannel {
 impl Logic for NandChannel {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, pick_r, psec_r);
+        dff_setup!(self, clock, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, psec_r);
         self.engine.clock.next = self.clock.val();
         NandPhy::link(&mut self.phy, &mut self.engine.phy);
         self.cmd_ready.next = false;
@@ -133,24 +148,42 @@ impl Logic for NandChannel {
         self.arbiter.rs1.next = self.ways[1].req_s_next.val();
         self.arbiter.rs2.next = self.ways[2].req_s_next.val();
         self.arbiter.rs3.next = self.ways[3].req_s_next.val();
-        self.last_next.next = self.last.q.val();
-        if self.grant_r.q.val() {
-            self.last_next.next = self.pick_r.q.val();
+        self.pick_q.next = self.w0.val();
+        if self.g1_r.q.val() {
+            self.pick_q.next = self.w1.val();
         }
-        self.last.d.next = self.last_next.val();
-        self.arbiter.last.next = self.last_next.val();
+        if self.g2_r.q.val() {
+            self.pick_q.next = self.w2.val();
+        }
+        if self.g3_r.q.val() {
+            self.pick_q.next = self.w3.val();
+        }
+        // Next round-robin pointer: the way granted now, else unchanged.
+        self.nlast0.d.next = self.nlast0.q.val();
+        self.last1.d.next = self.last1.q.val();
+        self.last2.d.next = self.last2.q.val();
+        self.last3.d.next = self.last3.q.val();
+        if self.grant_r.q.val() {
+            self.nlast0.d.next = !self.g0_r.q.val();
+            self.last1.d.next = self.g1_r.q.val();
+            self.last2.d.next = self.g2_r.q.val();
+            self.last3.d.next = self.g3_r.q.val();
+        }
+        self.arbiter.last0.next = !self.nlast0.d.val();
+        self.arbiter.last1.next = self.last1.d.val();
+        self.arbiter.last2.next = self.last2.d.val();
+        self.arbiter.last3.next = self.last3.d.val();
         self.busy_next.next = (self.engine.busy.val() & !self.engine.phase_end.val()) | self.grant_r.q.val();
         self.grant_r.d.next = self.arbiter.valid.val() & !self.busy_next.val();
         self.g0_r.d.next = self.arbiter.g0.val();
         self.g1_r.d.next = self.arbiter.g1.val();
         self.g2_r.d.next = self.arbiter.g2.val();
         self.g3_r.d.next = self.arbiter.g3.val();
-        self.pick_r.d.next = self.arbiter.pick.val();
         self.psec_r.d.next = self.arbiter.pick_second.val();
         // Grant when the engine is idle: the phase starts next cycle (1 turnaround cycle).
         self.grant.next = self.grant_r.q.val();
         self.engine.start.next = self.grant.val();
-        self.engine.start_way.next = self.pick_r.q.val();
+        self.engine.start_way.next = self.pick_q.val();
         self.engine.start_second.next = self.psec_r.q.val();
         self.engine.start_op.next = self.ways[0].op.val();
         self.engine.start_data.next = self.ways[0].st_data.val();
@@ -161,7 +194,7 @@ impl Logic for NandChannel {
         self.engine.start_3f.next = self.ways[0].st_3f.val();
         self.engine.start_final.next = self.ways[0].st_final.val();
         for i in 0..WAYS {
-            if self.pick_r.q.val().index() == i {
+            if self.pick_q.val().index() == i {
                 self.engine.start_op.next = self.ways[i].op.val();
                 self.engine.start_data.next = self.ways[i].st_data.val();
                 self.engine.start_cnt.next = self.ways[i].st_cnt.val();

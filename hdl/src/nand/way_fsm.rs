@@ -66,6 +66,12 @@ pub struct WayFsm {
     state: DFF<WayState>,
     cur: DFF<Bits<OP_BITS>>,
     cnt: DFF<Bits<16>>,
+    /// Registered `cnt == 1` (the wait's last cycle): keeps the 16-bit compare off the request
+    /// flip-flops' inputs, which the channel arbitrates on.
+    c1w: DFF<Bit>,
+    two16: Constant<Bits<16>>,
+    t_wb_1: Constant<Bit>,
+    t_rr_1: Constant<Bit>,
     rb1: DFF<Bit>,
     rb2: DFF<Bit>,
     /// In OnSecond: the next op is already in `cur`.
@@ -140,6 +146,10 @@ impl WayFsm {
             state: Default::default(),
             cur: Default::default(),
             cnt: Default::default(),
+            c1w: Default::default(),
+            two16: Constant::new(bits::<16>(2)),
+            t_wb_1: Constant::new(t.seq.t_wb == 1),
+            t_rr_1: Constant::new(t.seq.t_rr == 1),
             rb1: Default::default(),
             rb2: Default::default(),
             t_wb: Constant::new(bits::<16>(t.seq.t_wb as u64)),
@@ -154,7 +164,7 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more);
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
         self.op.next = self.cur.q.val().get_bits::<44>(0);
@@ -168,6 +178,7 @@ impl Logic for WayFsm {
         self.q_pop.next = false;
         self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
         self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
+        self.c1w.d.next = self.cnt.q.val() == self.two16.val();
         match self.state.q.val() {
             WayState::Idle => {
                 if self.q_valid.val() {
@@ -211,11 +222,12 @@ impl Logic for WayFsm {
                 if self.phase_end.val() {
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
+                    self.c1w.d.next = self.t_wb_1.val();
                 }
             }
             WayState::Twb => {
                 self.cnt.d.next = self.cnt.q.val() - self.one16.val();
-                if self.cnt.q.val() == self.one16.val() {
+                if self.c1w.q.val() {
                     self.state.d.next = WayState::Busy;
                 }
             }
@@ -230,12 +242,13 @@ impl Logic for WayFsm {
                         self.state.d.next = WayState::Trr;
                         self.rq_s.d.next = false;
                         self.cnt.d.next = self.t_rr.val();
+                        self.c1w.d.next = self.t_rr_1.val();
                     }
                 }
             }
             WayState::Trr => {
                 self.cnt.d.next = self.cnt.q.val() - self.one16.val();
-                if self.cnt.q.val() == self.one16.val() {
+                if self.c1w.q.val() {
                     self.state.d.next = WayState::ReqSecond;
                     self.rq_s.d.next = true;
                 }
@@ -276,6 +289,7 @@ impl Logic for WayFsm {
                     // Next cache step (its start values were set at this step's grant).
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
+                    self.c1w.d.next = self.t_wb_1.val();
                     self.cc.d.next = self.cc.q.val() - self.one8.val();
                     self.more.d.next = self.cc.q.val() != self.one8.val();
                 }
