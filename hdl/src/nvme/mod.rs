@@ -7,6 +7,7 @@
 pub(crate) mod bench;
 pub mod cq_post;
 pub mod frontend;
+pub mod prp;
 pub mod regfile;
 #[cfg(test)]
 mod regs_tests;
