@@ -9,7 +9,9 @@
 //! large-scale flash-memory storage systems" (static WL by cold-block migration).
 
 use super::blocks::{BlockState, Pool};
+use super::integrity::Checker;
 use super::layout::NONE;
+use super::unit_tables::ERASED;
 use super::victim::Candidate;
 use super::{Ftl, NandOp, NandOpKind, OpPurpose};
 use crate::nand::CellMode;
@@ -21,6 +23,9 @@ pub enum Reloc {
     Fold,
     WearLevel,
 }
+
+/// Page rows ahead of the one being moved whose mapping entries are prefetched.
+const PREFETCH_ROWS: u32 = 4;
 
 impl Reloc {
     fn purposes(self) -> (OpPurpose, OpPurpose) {
@@ -132,80 +137,92 @@ impl Ftl {
     }
 
     /// Moves the valid units of closed block `dbid` into its die's relocation block, then erases
-    /// it. Returns the units moved.
+    /// it. Returns the units moved. Page rows are visited in order; a row's valid units (from the
+    /// valid bitmap) are read with one (multi-plane) page read and moved in offset order.
     pub(super) fn relocate(&mut self, dbid: u32, why: Reloc, ops: &mut Vec<NandOp>) -> u64 {
         let b = self.blocks.info[dbid as usize];
         assert_eq!(b.state, BlockState::Closed, "relocating block {dbid} that is not closed");
         let (read_purpose, write_purpose) = why.purposes();
         let die = self.l.die_of(dbid);
-        let (base, upp, planes) = (self.l.base(dbid), self.l.units_per_page, self.l.planes);
-        let row = self.l.row_units();
+        let (base, upp, row) = (self.l.base(dbid), self.l.units_per_page, self.l.row_units());
+        assert!(row <= 64, "more than 64 units in one page row");
+        let map_traffic = self.map_traffic();
         let mut moved = 0u64;
-        let mut valid_ppas = [NONE; 64];
         let rows = b.staged / row;
         for page in 0..rows {
-            if page + 2 < rows {
-                self.prefetch_row(base + (page + 2) * row, row);
+            if page + PREFETCH_ROWS < rows {
+                self.prefetch_row(base + (page + PREFETCH_ROWS) * row, row);
             }
-            // Find the valid units of this page row on all planes.
-            let (mut n, mut lo_plane, mut hi_plane) = (0usize, u32::MAX, 0);
-            for off in page * row..(page + 1) * row {
-                let ppa = base + off;
-                let lpn = self.oob_lpn[ppa as usize];
-                if lpn == NONE {
-                    continue;
-                }
-                self.map_access(lpn as u64, None, ops);
-                if self.l2p[lpn as usize] == ppa {
-                    assert!(n < valid_ppas.len(), "more than 64 units in one page row");
-                    valid_ppas[n] = ppa;
-                    n += 1;
-                    let plane = (off / upp) % planes;
-                    lo_plane = lo_plane.min(plane);
-                    hi_plane = hi_plane.max(plane);
-                }
+            let first = base + page * row;
+            if map_traffic {
+                // Firmware checks each spare-area lpn against the mapping: those accesses are
+                // translation-cache traffic (and trace entries), valid or not.
+                self.map_row(first, row, ops);
             }
-            if n == 0 {
+            self.debug_check_valid_bits(first, row);
+            let mask = self.valid.row(first, row);
+            if mask == 0 {
                 continue;
             }
-            ops.push(self.l.read_op(dbid, page, (lo_plane, hi_plane), n as u32, b.mode, read_purpose));
-            for &src in &valid_ppas[..n] {
-                self.move_unit(src, die, write_purpose, ops);
-                moved += 1;
+            // Offsets in a row run plane-major, so the lowest and highest valid units give the
+            // plane span of the read.
+            let planes = (mask.trailing_zeros() / upp, (63 - mask.leading_zeros()) / upp);
+            ops.push(self.l.read_op(dbid, page, planes, mask.count_ones(), b.mode, read_purpose));
+            let mut m = mask;
+            while m != 0 {
+                self.move_unit(first + m.trailing_zeros(), die, write_purpose, ops);
+                m &= m - 1;
             }
+            moved += mask.count_ones() as u64;
         }
         assert_eq!(self.blocks.info[dbid as usize].valid, 0, "block {dbid} still holds valid data after relocation");
         self.erase(dbid, ops);
         moved
     }
 
-    /// Warm-up speed: start fetching the mapping entries a later row will check (the table is
-    /// hundreds of MiB; each check is otherwise a cache miss in sequence).
-    #[inline]
-    fn prefetch_row(&self, first: u32, n: u32) {
-        #[cfg(target_arch = "x86_64")]
+    /// The mapping accesses of one row's validity checks (one per unit holding data).
+    fn map_row(&mut self, first: u32, n: u32, ops: &mut Vec<NandOp>) {
         for ppa in first..first + n {
-            let lpn = self.oob_lpn[ppa as usize];
+            let lpn = self.oob[ppa as usize].lpn;
             if lpn != NONE {
-                let p = self.l2p.as_ptr().wrapping_add(lpn as usize) as *const i8;
-                // SAFETY: a prefetch hint never faults; `lpn` indexes inside `l2p` anyway.
-                unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+                self.map_access(lpn as u64, None, ops);
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (first, n);
     }
 
+    /// The valid bitmap agrees with the mapping (the unit tables' invariant), in debug builds.
+    #[inline]
+    fn debug_check_valid_bits(&self, first: u32, n: u32) {
+        if cfg!(debug_assertions) {
+            for ppa in first..first + n {
+                let lpn = self.oob[ppa as usize].lpn;
+                let mapped_here = lpn != NONE && self.l2p[lpn as usize].ppa == ppa;
+                assert_eq!(self.valid.get(ppa), mapped_here, "valid bit of unit {ppa} (lpn {lpn})");
+            }
+        }
+    }
+
+    /// Warm-up speed: start fetching the mapping entries a later row will update (the table is
+    /// hundreds of MiB; each update is otherwise a cache miss in sequence).
+    #[inline]
+    fn prefetch_row(&self, first: u32, n: u32) {
+        let mut m = self.valid.row(first, n);
+        while m != 0 {
+            let lpn = self.oob[(first + m.trailing_zeros()) as usize].lpn;
+            super::batch::prefetch(self.l2p.as_ptr().wrapping_add(lpn as usize));
+            m &= m - 1;
+        }
+    }
+
+    #[inline]
     fn move_unit(&mut self, src: u32, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
-        let lpn = self.oob_lpn[src as usize] as u64;
+        let lpn = self.oob[src as usize].lpn as u64;
         let dst_block = self.reloc_block(die);
         let dst = self.l.base(dst_block) + self.blocks.info[dst_block as usize].staged;
         self.map_access(lpn, Some(dst), ops);
         self.drop_valid(src);
         self.ra.relocated(lpn, src, dst);
-        if let Some(c) = &mut self.checker {
-            c.copy(src, dst);
-        }
+        Checker::copy(&mut self.oob, src, dst);
         self.stage(dst_block, lpn, purpose, ops);
     }
 
@@ -224,10 +241,8 @@ impl Ftl {
         });
         let base = self.l.base(dbid);
         let used = b.staged;
-        self.oob_lpn[base as usize..(base + used) as usize].fill(NONE);
-        if let Some(c) = &mut self.checker {
-            c.erase(base, used);
-        }
+        debug_assert!(self.valid.none_in(base, self.l.block_units), "erasing block {dbid} with valid bits set");
+        self.oob[base as usize..(base + used) as usize].fill(ERASED);
         self.st.erases += 1;
         debug_assert!(b.pool != Pool::Map);
         // A stream whose block filled still points at it: that block is gone now.
