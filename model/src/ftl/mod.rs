@@ -12,8 +12,9 @@
 //! prefetch for the functional warm-up), [`read_path`] (page-read sharing, multi-plane
 //! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
 //! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
-//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`idle`]
-//! (background work), [`integrity`] (out-of-band checker), [`stats`].
+//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`reloc`] (moving
+//! a block's valid data), [`idle`] (background work), [`integrity`] (out-of-band checker),
+//! [`unit_tables`] (per-unit mapping, spare-area and valid-bit tables), [`stats`].
 
 pub use crate::nand::NandOpKind;
 use crate::config::{DriveConfig, FtlConfig};
@@ -36,6 +37,7 @@ pub mod map_cache;
 pub mod map_log;
 pub mod read_path;
 pub mod readahead;
+pub mod reloc;
 pub mod slc;
 pub mod stats;
 pub mod trans_cache;

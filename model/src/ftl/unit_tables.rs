@@ -69,6 +69,30 @@ impl ValidBits {
             bits & ((1u64 << n) - 1)
         }
     }
+    /// Sets bits [first, first + n), `1 <= n <= 64`.
+    #[inline]
+    pub fn set_run(&mut self, first: u32, n: u32) {
+        debug_assert!((1..=64).contains(&n));
+        self.or_mask(first, if n == 64 { !0 } else { (1u64 << n) - 1 });
+    }
+    /// Sets bit `first + i` for every bit i of `mask`.
+    #[inline]
+    pub fn or_mask(&mut self, first: u32, mask: u64) {
+        let (w, s) = ((first >> 6) as usize, first & 63);
+        self.words[w] |= mask << s;
+        if s != 0 {
+            self.words[w + 1] |= mask >> (64 - s);
+        }
+    }
+    /// Clears bit `first + i` for every bit i of `mask`.
+    #[inline]
+    pub fn clear_mask(&mut self, first: u32, mask: u64) {
+        let (w, s) = ((first >> 6) as usize, first & 63);
+        self.words[w] &= !(mask << s);
+        if s != 0 {
+            self.words[w + 1] &= !(mask >> (64 - s));
+        }
+    }
     /// Whether every bit of [first, first + n) is clear.
     pub fn none_in(&self, first: u32, n: u32) -> bool {
         (first..first + n).step_by(64).all(|p| self.row(p, (first + n - p).min(64)) == 0)
@@ -110,5 +134,13 @@ mod tests {
         v.clear(64);
         assert!(!v.get(64) && v.get(63));
         assert!(v.none_in(128, 71) && !v.none_in(128, 72));
+        // A run over a word boundary: units 60..68, then clear 63 and 66 by mask.
+        let mut w = ValidBits::new(200);
+        w.set_run(60, 8);
+        assert_eq!(w.row(56, 16), 0xff0);
+        w.clear_mask(60, 0b100_1000);
+        assert_eq!(w.row(56, 16), 0b1011_0111_0000);
+        w.set_run(128, 64);
+        assert!(w.get(128) && w.get(191) && !w.get(192) && !w.get(127));
     }
 }

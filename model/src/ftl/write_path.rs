@@ -125,7 +125,7 @@ impl Ftl {
     }
 
     /// Emits the Program op of the program unit ending at `staged` and closes a full block.
-    fn program_unit(&mut self, dbid: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
+    pub(super) fn program_unit(&mut self, dbid: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
         let l = &self.l;
         let b = &mut self.blocks.info[dbid as usize];
         let pu = l.program_units(b.mode);
