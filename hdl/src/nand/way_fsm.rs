@@ -198,27 +198,28 @@ impl Logic for WayFsm {
             WayState::ReqFirst => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnFirst;
-                    // The engine takes the start values at this edge: precompute the next
-                    // phase's now (off the `phase_end` path). A single-plane read's second phase
-                    // starts with its data (and is only that).
-                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
-                        self.st_data_r.d.next = true;
-                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                        self.st_final_r.d.next = true;
-                    }
-                    // A cache read's first step is a lone 31h (pages >= 2), final by itself.
-                    if self.cur.q.val().get_bits::<2>(0) == self.k_cache.val() {
-                        self.st_cc_r.d.next = true;
-                        self.st_3f_r.d.next = false;
-                        self.st_final_r.d.next = true;
-                        self.st_lastp_r.d.next = true;
-                        self.more.d.next = true;
-                        self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
-                    }
                 }
             }
             WayState::OnFirst => {
+                // The engine took the start values at the grant: precompute the next phase's
+                // while this one runs (rewritten every cycle; no `grant`/`phase_end` in the
+                // enables). A single-plane read's second phase starts with its data (and is
+                // only that).
+                if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
+                    self.st_data_r.d.next = true;
+                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    self.st_final_r.d.next = true;
+                }
+                // A cache read's first step is a lone 31h (pages >= 2), final by itself.
+                if self.cur.q.val().get_bits::<2>(0) == self.k_cache.val() {
+                    self.st_cc_r.d.next = true;
+                    self.st_3f_r.d.next = false;
+                    self.st_final_r.d.next = true;
+                    self.st_lastp_r.d.next = true;
+                    self.more.d.next = true;
+                    self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
+                }
                 if self.phase_end.val() {
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
@@ -256,20 +257,20 @@ impl Logic for WayFsm {
             WayState::ReqSecond => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnSecond;
-                    // Cache step with 31h/3Fh: the next step moves the data of the page this
-                    // command puts in the cache register, then 31h (more than one command
-                    // left), 3Fh (two left) or nothing (one left).
-                    if self.more.q.val() {
-                        self.st_data_r.d.next = true;
-                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                        self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
-                        self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
-                        self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
-                    }
                 }
             }
             WayState::OnSecond => {
+                // Cache step with 31h/3Fh: the next step moves the data of the page this
+                // command puts in the cache register, then 31h (more than one command left),
+                // 3Fh (two left) or nothing (one left).
+                if self.more.q.val() {
+                    self.st_data_r.d.next = true;
+                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
+                    self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
+                    self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
+                }
                 // The engine holds its own copy of the op: take the next one as soon as it is
                 // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
                 // A cache read still needs `cur` for its next steps: no prefetch while `more`.
@@ -286,7 +287,7 @@ impl Logic for WayFsm {
                     self.st_final_r.d.next = false;
                 }
                 if self.phase_end.val() & self.more.q.val() {
-                    // Next cache step (its start values were set at this step's grant).
+                    // Next cache step (its start values are set above).
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
                     self.c1w.d.next = self.t_wb_1.val();
