@@ -72,7 +72,8 @@ fn settle(uut: &mut NvmeFrontEnd) {
 
 impl HdlBench {
     pub fn new(cfg: &DriveConfig) -> Self {
-        let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+        let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
+        let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time);
         uut.connect_all();
         HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed: Vec::new(), events: Vec::new(), mmio_log: Vec::new(), cpl: VecDeque::new(), qc: VecDeque::new() }
     }

@@ -109,8 +109,9 @@ pub struct NvmeFrontEnd {
 }
 
 impl NvmeFrontEnd {
-    /// A front end for `queue_entries`-entry queues with MSI-X aggregation threshold `threshold`.
-    pub fn new(queue_entries: u32, threshold: u32) -> Self {
+    /// A front end for `queue_entries`-entry queues with MSI-X aggregation threshold
+    /// `threshold` and aggregation time `time_cycles` (0: none).
+    pub fn new(queue_entries: u32, threshold: u32, time_cycles: u64) -> Self {
         NvmeFrontEnd {
             clock: Default::default(),
             cq_tdata: Default::default(),
@@ -156,7 +157,7 @@ impl NvmeFrontEnd {
             evt_info: Default::default(),
             regs: NvmeRegs::new(queue_entries),
             sq: SubmissionPath::default(),
-            cq: CompletionPath::new(threshold),
+            cq: CompletionPath::new(threshold, time_cycles),
             mux: RqMux::default(),
             info_reg: Constant::new(bits::<8>(0x00)),
             info_val: Constant::new(bits::<8>(0x01)),
@@ -273,8 +274,8 @@ impl Logic for NvmeFrontEnd {
 }
 
 /// Generated Verilog of the composed front end (top module `top`).
-pub fn export_verilog(queue_entries: u32, threshold: u32) -> String {
-    let mut uut = NvmeFrontEnd::new(queue_entries, threshold);
+pub fn export_verilog(queue_entries: u32, threshold: u32, time_cycles: u64) -> String {
+    let mut uut = NvmeFrontEnd::new(queue_entries, threshold, time_cycles);
     uut.connect_all();
     generate_verilog(&uut)
 }
@@ -285,6 +286,6 @@ mod tests {
 
     #[test]
     fn nvme_frontend_is_synthesizable() {
-        yosys_validate("ssdlab_nvme_frontend", &export_verilog(1024, 1)).unwrap();
+        yosys_validate("ssdlab_nvme_frontend", &export_verilog(1024, 1, 0)).unwrap();
     }
 }

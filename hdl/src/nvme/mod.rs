@@ -9,6 +9,8 @@ pub mod cq_post;
 pub mod frontend;
 pub mod regfile;
 #[cfg(test)]
+mod coalesce_tests;
+#[cfg(test)]
 mod regs_tests;
 #[cfg(test)]
 mod reject_tests;
@@ -21,14 +23,15 @@ pub mod sq_fetch;
 pub const QUEUE_PAIRS: usize = 9;
 
 /// Generated Verilog of every front-end block, named as `make verilog` writes them, for the
-/// queue size and interrupt aggregation threshold of `cfg`.
+/// queue size and interrupt aggregation threshold and time of `cfg`.
 pub fn verilog_blocks(cfg: &ssdlab_model::DriveConfig) -> Vec<(&'static str, String)> {
     let (entries, threshold) = (cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+    let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
     vec![
         ("nvme_rq_mux", crate::pcie::rq_mux::export_verilog()),
         ("nvme_regs", regfile::export_verilog(entries)),
         ("nvme_sq_fetch", sq_fetch::export_verilog()),
-        ("nvme_cq_post", cq_post::export_verilog(threshold)),
-        ("nvme_frontend", frontend::export_verilog(entries, threshold)),
+        ("nvme_cq_post", cq_post::export_verilog(threshold, time)),
+        ("nvme_frontend", frontend::export_verilog(entries, threshold, time)),
     ]
 }

@@ -377,10 +377,17 @@ fn random_mixes(seeds: &[u64]) {
             acts.push((t, Act::Mmio(sq_doorbell(q), tails[q as usize])));
             t += rng.gen_range(2..60);
         }
-        let (h, m) = run_both(&acts, t + 1500);
+        // Interrupt coalescing drawn per seed: threshold 1, 2 or 4; aggregation time none,
+        // 1 µs or 2 µs (250 / 500 cycles).
+        let mut cfg = DriveConfig::default_drive();
+        let mut irq = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim-irq", 0);
+        cfg.nvme.irq_coalesce_count = [1, 2, 4][irq.gen_range(0..3usize)];
+        cfg.nvme.irq_coalesce_time_us = [0.0, 1.0, 2.0][irq.gen_range(0..3usize)];
+        let (h, m) = run_both_cfg(&cfg, &acts, t + 1500);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&h, &m)));
         assert!(r.is_ok(), "seed {seed}: HDL and model disagree (see the message above)");
-        println!("seed {seed}: {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
+        let (thr, us) = (cfg.nvme.irq_coalesce_count, cfg.nvme.irq_coalesce_time_us);
+        println!("seed {seed} (coalescing {thr} / {us} µs): {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
         assert!(h.handed.len() > 4, "seed {seed}: commands were handed on");
     }
 }
