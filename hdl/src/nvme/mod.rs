@@ -3,6 +3,7 @@
 //! ([`cq_post`]) and the composed block ([`frontend`]). The root-complex model used by the
 //! test benches is plain Rust ([`root_complex`]).
 
+pub mod arbiter;
 #[cfg(test)]
 pub(crate) mod bench;
 pub mod cq_post;
@@ -30,8 +31,9 @@ pub fn verilog_blocks(cfg: &ssdlab_model::DriveConfig) -> Vec<(&'static str, Str
     vec![
         ("nvme_rq_mux", crate::pcie::rq_mux::export_verilog()),
         ("nvme_regs", regfile::export_verilog(entries)),
+        ("nvme_sq_arbiter", arbiter::export_verilog(arbiter::Arbitration::Weighted([3, 2, 1]))),
         ("nvme_sq_fetch", sq_fetch::export_verilog()),
         ("nvme_cq_post", cq_post::export_verilog(threshold, time)),
-        ("nvme_frontend", frontend::export_verilog(entries, threshold, time)),
+        ("nvme_frontend", frontend::export_verilog(entries, threshold, time, arbiter::Arbitration::RoundRobin)),
     ]
 }

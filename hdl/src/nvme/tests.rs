@@ -36,6 +36,11 @@ pub fn init(pairs: u16, entries: u32) -> Vec<(Cycle, Act)> {
 
 /// [`init`] with I/O SQs of `sq_entries` and CQs of `cq_entries` entries.
 pub fn init_sized(pairs: u16, sq_entries: u32, cq_entries: u32) -> Vec<(Cycle, Act)> {
+    init_prio(pairs, sq_entries, cq_entries, &[])
+}
+
+/// [`init_sized`] with SQ q created with QPRIO `qprio[q - 1]` (CDW11 bits 2:1; 0 if absent).
+pub fn init_prio(pairs: u16, sq_entries: u32, cq_entries: u32, qprio: &[u32]) -> Vec<(Cycle, Act)> {
     let mut v = vec![
         (0, Act::Mmio(AQA, (7 << 16) | 7)),
         (2, Act::Mmio(ASQ, ASQ_BASE as u32)),
@@ -57,7 +62,7 @@ pub fn init_sized(pairs: u16, sq_entries: u32, cq_entries: u32) -> Vec<(Cycle, A
         slot += 1;
         let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 100 + slot as u16, 0, sq_base(q), 0);
         sq.cdw10 = q as u32 | ((sq_entries - 1) << 16);
-        sq.cdw11 = 0x1 | ((q as u32) << 16);
+        sq.cdw11 = 0x1 | (qprio.get(q as usize - 1).copied().unwrap_or(0) << 1) | ((q as u32) << 16);
         v.push((32, Act::Put(ASQ_BASE + 64 * slot as u64, sq.encode().to_vec())));
         slot += 1;
     }
@@ -72,9 +77,11 @@ pub fn run_both(acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
 
 /// [`run_both`] with a given drive config.
 pub fn run_both_cfg(cfg: &DriveConfig, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
-    let cfg = cfg.clone();
-    let mut h = HdlBench::new(&cfg);
-    let mut m = ModelBench::new(&cfg);
+    run_both_benches(HdlBench::new(cfg), ModelBench::new(cfg), acts, until)
+}
+
+/// [`run_both`] on benches built by the caller (e.g. with weighted round robin).
+pub fn run_both_benches(mut h: HdlBench, mut m: ModelBench, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
     for (t, a) in acts {
         h.run_until(*t);
         m.run_until(*t);
