@@ -363,7 +363,13 @@ fn random_mixes(seeds: &[u64]) {
     use rand::Rng;
     for &seed in seeds {
         let mut rng = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim", 0);
-        let mut acts = init_sized(3, SQ_ENTRIES, 8);
+        // Arbitration drawn per seed: round robin, or WRR with weights 1..=4 and a random
+        // QPRIO per SQ (the model gets the same classes through `set_arbiter`).
+        let mut arb_rng = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim-arb", 0);
+        let wrr = arb_rng.gen_bool(0.5);
+        let weights: [u8; 3] = std::array::from_fn(|_| arb_rng.gen_range(1..=4u8));
+        let qprio: Vec<u32> = (0..3).map(|_| arb_rng.gen_range(0..4u32)).collect();
+        let mut acts = init_prio(3, SQ_ENTRIES, 8, if wrr { &qprio } else { &[] });
         let mut tails = [0u32; 4];
         let mut t = 1200;
         let mut cid = 1u16;
@@ -390,11 +396,25 @@ fn random_mixes(seeds: &[u64]) {
         let mut irq = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim-irq", 0);
         cfg.nvme.irq_coalesce_count = [1, 2, 4][irq.gen_range(0..3usize)];
         cfg.nvme.irq_coalesce_time_us = [0.0, 1.0, 2.0][irq.gen_range(0..3usize)];
-        let (h, m) = run_both_cfg(&cfg, &acts, t + 1500);
+        let (h, m) = if wrr {
+            use ssdlab_model::nvme::frontend::wrr::{Priority, WeightedRoundRobin};
+            let class = |p: u32| [Priority::Urgent, Priority::High, Priority::Medium, Priority::Low][p as usize];
+            let mut prio = vec![Priority::Urgent; 9];
+            for (q, p) in qprio.iter().enumerate() {
+                prio[q + 1] = class(*p);
+            }
+            let w = weights.map(|x| x as u32);
+            let mut m = ModelBench::new(&cfg);
+            m.fe.set_arbiter(Box::new(WeightedRoundRobin::new(prio, w)));
+            run_both_benches(HdlBench::with_arbitration(&cfg, super::arbiter::Arbitration::Weighted(weights)), m, &acts, t + 1500)
+        } else {
+            run_both_cfg(&cfg, &acts, t + 1500)
+        };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&h, &m)));
         assert!(r.is_ok(), "seed {seed}: HDL and model disagree (see the message above)");
         let (thr, us) = (cfg.nvme.irq_coalesce_count, cfg.nvme.irq_coalesce_time_us);
-        println!("seed {seed} (coalescing {thr} / {us} µs): {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
+        let arb = if wrr { format!("WRR {weights:?} QPRIO {qprio:?}") } else { "RR".to_string() };
+        println!("seed {seed} ({arb}, coalescing {thr} / {us} µs): {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
         assert!(h.handed.len() > 4, "seed {seed}: commands were handed on");
     }
 }
