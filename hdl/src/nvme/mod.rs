@@ -8,6 +8,7 @@ pub mod arbiter;
 pub(crate) mod bench;
 pub mod cq_post;
 pub mod frontend;
+pub mod prp;
 pub mod regfile;
 #[cfg(test)]
 mod coalesce_tests;
