@@ -18,9 +18,16 @@
 //! pages. Completions must arrive in request order (tags are checked; a reordered, failed or
 //! missing completion ends the command with Data Transfer Error 04h instead of hanging).
 
+pub mod dma;
 pub mod list;
+pub mod rd;
 pub mod split;
 pub mod walk;
+pub mod wr;
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+mod tests;
 
 use rust_hdl::prelude::*;
 
@@ -87,5 +94,8 @@ pub fn verilog_blocks() -> Vec<(&'static str, String)> {
         ("nvme_prp_split", split::export_verilog()),
         ("nvme_prp_list", list::export_verilog()),
         ("nvme_prp_walk", walk::export_verilog()),
+        ("nvme_prp_rd", rd::export_verilog()),
+        ("nvme_prp_wr", wr::export_verilog()),
+        ("nvme_prp_dma", dma::export_verilog()),
     ]
 }

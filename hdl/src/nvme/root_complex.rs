@@ -184,3 +184,4 @@ impl HostPort for RootComplex {
 }
 
 mod drive;
+mod streams;

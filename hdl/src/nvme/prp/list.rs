@@ -72,7 +72,8 @@ pub struct PrpList {
     pub rc_tlast: Signal<In, Bit>,
     /// A page read is in progress.
     pub busy: Signal<Out, Bit>,
-    /// One cycle: the page read ended (check `bad_off`, `xfer_err`).
+    /// One cycle, the cycle after the page's last completion beat: the page read ended
+    /// (check `bad_off`, `xfer_err`).
     pub done: Signal<Out, Bit>,
     /// An entry of this page had a bad offset (valid with `done`).
     pub bad_off: Signal<Out, Bit>,
@@ -102,6 +103,7 @@ pub struct PrpList {
     xfer: DFF<Bit>,
     wait_cnt: DFF<Bits<16>>,
     nptr: DFF<Bits<64>>,
+    dn: DFF<Bit>,
     desc: Signal<Local, ReqDescWord>,
     daddr: Signal<Local, DwToByte>,
     cnt_dw: Signal<Local, EntDw>,
@@ -175,6 +177,7 @@ impl Default for PrpList {
             xfer: Default::default(),
             wait_cnt: Default::default(),
             nptr: Default::default(),
+            dn: Default::default(),
             desc: Default::default(),
             daddr: Default::default(),
             cnt_dw: Default::default(),
@@ -206,7 +209,7 @@ impl Default for PrpList {
 impl Logic for PrpList {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, ptr_q, count_q, ndata_q, chained_q, base_q, ei, part_last, rx_in, mine, endreq, rem, bad, xfer, wait_cnt, nptr);
+        dff_setup!(self, clock, st, ptr_q, count_q, ndata_q, chained_q, base_q, ei, part_last, rx_in, mine, endreq, rem, bad, xfer, wait_cnt, nptr, dn);
         for s in 0..32 {
             self.ent[s].clock.next = self.clock.val();
             self.ent[s].d.next = self.ent[s].q.val();
@@ -229,7 +232,9 @@ impl Logic for PrpList {
         self.lr_desc.next = self.desc.val().into();
         self.lr_valid.next = (self.st.q.val() == ListState::Req) & self.split.req_valid.val();
         self.busy.next = self.st.q.val() != ListState::Idle;
-        self.done.next = false;
+        // Done one cycle after the page's last beat, so the flags and pointer it wrote are out.
+        self.done.next = self.dn.q.val();
+        self.dn.d.next = false;
         self.bad_off.next = self.bad.q.val();
         self.xfer_err.next = self.xfer.q.val();
         self.next_ptr.next = self.nptr.q.val();
@@ -329,14 +334,14 @@ impl Logic for PrpList {
                 self.wait_cnt.d.next = self.wait_cnt.q.val() + self.one16.val();
                 if self.req_end.val() {
                     if self.part_last.q.val() | self.xfer.q.val() | self.cpl_err.val() {
-                        self.done.next = true;
+                        self.dn.d.next = true;
                         self.st.d.next = ListState::Idle;
                     } else {
                         self.st.d.next = ListState::Req;
                     }
                 } else if self.wait_cnt.q.val() == self.max_wait.val() {
                     self.xfer.d.next = true;
-                    self.done.next = true;
+                    self.dn.d.next = true;
                     self.st.d.next = ListState::Idle;
                 }
             }
