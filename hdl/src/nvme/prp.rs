@@ -27,6 +27,8 @@ pub mod wr;
 #[cfg(test)]
 mod bench;
 #[cfg(test)]
+mod faults;
+#[cfg(test)]
 mod tests;
 
 use rust_hdl::prelude::*;
