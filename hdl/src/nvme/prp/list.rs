@@ -9,7 +9,7 @@
 //! entries, the last beat of a completion one or two.
 
 use super::split::PrpSplit;
-use super::{DwToByte, LIST_TAG, MAX_ENTRIES};
+use super::{DwBytes, DwToByte, EntDw, LIST_TAG, MAX_ENTRIES};
 use crate::pcie::words::ReqDescWord;
 use rust_hdl::prelude::*;
 
@@ -19,21 +19,6 @@ pub enum ListState {
     Seg,
     Req,
     Wait,
-}
-
-/// An 11-bit dword count as a 13-bit byte count.
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct DwBytes {
-    pub zero: Bits<2>,
-    pub dw: Bits<11>,
-}
-
-/// A 6-bit entry count as an 11-bit dword count (two dwords per entry).
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct EntDw {
-    pub zero: Bit,
-    pub n: Bits<6>,
-    pub pad: Bits<4>,
 }
 
 #[derive(LogicBlock)]

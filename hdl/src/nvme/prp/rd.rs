@@ -10,16 +10,9 @@
 //! reports Data Transfer Error (04h). The buffer must take one beat per cycle (it reserved room
 //! for the whole command before the command started, as the model's data buffer admits it).
 
-use super::{Beat2, DwToByte, DATA_TAG_BASE};
+use super::{Beat2, DataTag, DwBytes, DwToByte, DATA_TAG_BASE};
 use crate::pcie::words::ReqDescWord;
 use rust_hdl::prelude::*;
-
-/// A data read tag: 5-bit sequence number under the data tag prefix.
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct DataTag {
-    pub seq: Bits<5>,
-    pub hi: Bits<3>,
-}
 
 #[derive(LogicBlock)]
 pub struct PrpRead {
@@ -89,7 +82,7 @@ pub struct PrpRead {
     tag: Signal<Local, DataTag>,
     desc: Signal<Local, ReqDescWord>,
     daddr: Signal<Local, DwToByte>,
-    dwb: Signal<Local, super::list::DwBytes>,
+    dwb: Signal<Local, DwBytes>,
     dwb13: Signal<Local, Bits<13>>,
     is_data: Signal<Local, Bit>,
     req_end: Signal<Local, Bit>,
@@ -123,7 +116,7 @@ pub struct PrpRead {
     mrd: Constant<ReqDescWord>,
     zero_tag: Constant<DataTag>,
     zero_daddr: Constant<DwToByte>,
-    zero_dwb: Constant<super::list::DwBytes>,
+    zero_dwb: Constant<DwBytes>,
     zero_beat2: Constant<Beat2>,
     st_ok: Constant<Bits<11>>,
     st_xfer: Constant<Bits<11>>,
@@ -213,7 +206,7 @@ impl Default for PrpRead {
             mrd: Constant::new(mrd),
             zero_tag: Constant::new(DataTag::default()),
             zero_daddr: Constant::new(DwToByte::default()),
-            zero_dwb: Constant::new(super::list::DwBytes::default()),
+            zero_dwb: Constant::new(DwBytes::default()),
             zero_beat2: Constant::new(Beat2::default()),
             st_ok: Constant::new(bits::<11>(super::status::success() as u64)),
             st_xfer: Constant::new(bits::<11>(super::status::data_transfer_error() as u64)),
