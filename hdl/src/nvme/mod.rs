@@ -9,6 +9,10 @@ pub mod cq_post;
 pub mod frontend;
 pub mod prp;
 pub mod regfile;
+#[cfg(test)]
+mod regs_tests;
+#[cfg(test)]
+mod reject_tests;
 pub mod root_complex;
 #[cfg(test)]
 mod tests;
