@@ -1,15 +1,12 @@
 //! Functional warm-up rate of the FTL (issue 3: >= 10 M 4 KiB writes per wall-second):
 //! preconditions the full `sm2262-512g` drive as the ssdfans protocol does (sequential 1 MiB
 //! writes over the whole drive, then random 4 KiB writes through the batched path), ops dropped,
-//! and prints units/s for each phase, with the integrity checker on (the default) and off: per
-//! wall-second, per CPU-second of the process (all threads), and per second of the busier thread
-//! (what a machine with a free core for each thread gives; the random phase uses two, `remap.rs`).
+//! and prints units/s for each phase, with the integrity checker on (the default) and off.
 //!
-//!     cargo run --release -p ssdlab-model --example ftl_warmup [-- PASSES [on|off|both] [1|2]]
+//!     cargo run --release -p ssdlab-model --example ftl_warmup [-- PASSES [on|off|both]]
 //!
 //! PASSES (default 1) is the number of full sequential and full random passes per configuration;
-//! the second argument picks the integrity-checker setting(s) to run (default both), the third
-//! the threads of the random phase (2: with the remap thread, `Ftl::set_remap_thread`; default 1).
+//! the second argument picks the integrity-checker setting(s) to run (default both).
 
 use rand::Rng;
 use ssdlab_model::ftl::Ftl;
@@ -24,17 +21,11 @@ fn main() {
         Some("off") => &[false],
         Some(other) => panic!("checker setting must be on, off or both, not {other:?}"),
     };
-    let remap = match std::env::args().nth(3).as_deref() {
-        None | Some("1") => false,
-        Some("2") => true,
-        Some(other) => panic!("threads must be 1 or 2, not {other:?}"),
-    };
     for &check in checks {
         let mut cfg = DriveConfig::default_drive();
         cfg.ftl.integrity_check = check;
         let t = Instant::now();
         let mut f = Ftl::new(&cfg, &SeedTree::new(1)).expect("preset is valid");
-        f.set_remap_thread(remap);
         let n = f.logical_units();
         println!("integrity_check = {check}: {} logical units, FTL built in {:.2} s", n, t.elapsed().as_secs_f64());
         let mut ops = Vec::with_capacity(4096);
@@ -63,7 +54,7 @@ fn main() {
             ops.clear();
             left -= c;
         }
-        report(if remap { "  random 4 KiB, 2 threads" } else { "  random 4 KiB    " }, passes as u64 * n, t.elapsed());
+        report("  random 4 KiB    ", passes as u64 * n, t.elapsed());
         let s = f.stats();
         println!(
             "  after: WA {:.2}, GC blocks {}, fold blocks {}, free blocks {}, SLC blocks {}, violations {}",
@@ -77,38 +68,29 @@ fn main() {
     }
 }
 
-/// CPU time (user + system), seconds, of the whole process (`RUSAGE_SELF`, ended threads
-/// included) or of the calling thread (`RUSAGE_THREAD`): figures that do not depend on other load.
-fn cpu_secs(who: libc::c_int) -> f64 {
-    // SAFETY: getrusage fills the struct we pass; both `who` values used here are valid.
+/// Process CPU time (user + system), seconds: the figure that does not depend on other load.
+fn cpu_secs() -> f64 {
+    // SAFETY: getrusage fills the struct we pass; RUSAGE_SELF is always valid.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(who, &mut u) };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     tv(u.ru_utime) + tv(u.ru_stime)
 }
 
-/// Wall rate, rate per CPU-second of the process, and the rate a machine with a free core per
-/// thread gives: limited by the busier of the FTL thread and the remap thread (`remap.rs`).
-fn report(what: &str, units: u64, (wall, cpu, main): (f64, f64, f64)) {
-    let m = |secs: f64| units as f64 / secs / 1e6;
-    let critical = main.max(cpu - main);
+fn report(what: &str, units: u64, (wall, cpu): (f64, f64)) {
     println!(
-        "{what}: {units} units in {wall:.2} s wall = {:.1} M units/s; {cpu:.2} s CPU = {:.1} M units/CPU-s \
-         (FTL thread {main:.2} s, other threads {:.2} s: {:.1} M units/s with a free core each)",
-        m(wall),
-        m(cpu),
-        cpu - main,
-        m(critical)
+        "{what}: {units} units in {wall:.2} s wall = {:.1} M units/s ({cpu:.2} s CPU = {:.1} M units/CPU-s)",
+        units as f64 / wall / 1e6,
+        units as f64 / cpu / 1e6
     );
 }
 
-struct Clock(Instant, f64, f64);
+struct Clock(Instant, f64);
 impl Clock {
     fn start() -> Clock {
-        Clock(Instant::now(), cpu_secs(libc::RUSAGE_SELF), cpu_secs(libc::RUSAGE_THREAD))
+        Clock(Instant::now(), cpu_secs())
     }
-    fn elapsed(&self) -> (f64, f64, f64) {
-        let cpu = cpu_secs(libc::RUSAGE_SELF) - self.1;
-        (self.0.elapsed().as_secs_f64(), cpu, cpu_secs(libc::RUSAGE_THREAD) - self.2)
+    fn elapsed(&self) -> (f64, f64) {
+        (self.0.elapsed().as_secs_f64(), cpu_secs() - self.1)
     }
 }

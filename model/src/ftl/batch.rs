@@ -15,13 +15,6 @@ use super::{Ftl, NandOp, WriteOutcome};
 const FAR: usize = 64;
 /// Units ahead at which the (by now cached) old mapping is read and its block entry prefetched.
 const NEAR: usize = 24;
-/// Batches from this size on hand GC's mapping stores to a remap thread (`remap.rs`).
-pub const REMAP_MIN_UNITS: usize = 4096;
-
-/// Whether a second core is there for the remap thread (the result does not depend on it).
-fn two_cores() -> bool {
-    std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2)
-}
 
 impl Ftl {
     /// Host writes of one unit each, of `lpns` in order. Same resulting FTL state, statistics and
@@ -32,9 +25,6 @@ impl Ftl {
             panic!("host write of unit {bad} beyond capacity {n}");
         }
         ops.append(&mut self.deferred);
-        if self.remap_allowed && lpns.len() >= REMAP_MIN_UNITS && !self.map_traffic() && two_cores() {
-            self.remap = Some(super::remap::Remap::start(self.l2p.clone()));
-        }
         for (i, &lpn) in lpns.iter().enumerate() {
             if let Some(&far) = lpns.get(i + FAR) {
                 self.prefetch_far(far);
@@ -44,7 +34,6 @@ impl Ftl {
             }
             self.write_unit(lpn, ops);
         }
-        self.finish_remap();
         self.st.host_units_written += lpns.len() as u64;
         self.refresh_block_stats();
         WriteOutcome { units: lpns.len() as u32 }
@@ -53,7 +42,7 @@ impl Ftl {
     /// Starts fetching `lpn`'s mapping entry (which holds the checker's sequence too).
     #[inline]
     fn prefetch_far(&self, lpn: u64) {
-        self.l2p.prefetch(lpn);
+        prefetch(self.l2p.as_ptr().wrapping_add(lpn as usize));
     }
 
     /// `lpn`'s mapping entry was prefetched FAR - NEAR units ago: read it (a hint only — the
@@ -61,7 +50,7 @@ impl Ftl {
     /// start fetching the block entry and valid bit its old location will clear.
     #[inline]
     fn prefetch_near(&self, lpn: u64) {
-        let old = self.l2p.ppa(lpn);
+        let old = self.l2p[lpn as usize].ppa;
         if old != NONE {
             let dbid = self.l.dbid_of_ppa(old);
             prefetch(self.blocks.info.as_ptr().wrapping_add(dbid as usize));

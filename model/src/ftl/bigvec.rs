@@ -5,14 +5,9 @@
 
 /// A vector of `n` copies of `fill`, backed by huge pages where the OS allows.
 pub fn big_vec<T: Copy>(n: usize, fill: T) -> Vec<T> {
-    big_vec_with(n, || fill)
-}
-
-/// A vector of `n` values made by `make`, backed by huge pages where the OS allows.
-pub fn big_vec_with<T>(n: usize, make: impl FnMut() -> T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(n);
     advise_huge(v.as_mut_ptr() as usize, n * std::mem::size_of::<T>());
-    v.extend(std::iter::repeat_with(make).take(n));
+    v.resize(n, fill);
     v
 }
 

@@ -9,7 +9,7 @@
 //! Cost: 4 B per physical unit + 4 B per logical unit of host memory, O(1) per access.
 
 use super::layout::NONE;
-use super::unit_tables::{MapTable, Oob};
+use super::unit_tables::{MapEntry, Oob};
 
 /// Where the FTL served a read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,15 +36,15 @@ impl Checker {
 
     /// A host write of `lpn` placed at `ppa`: numbers it in both places.
     #[inline]
-    pub fn host_write(&mut self, map: &MapTable, oob: &mut [Oob], lpn: u64, ppa: u32) {
+    pub fn host_write(&mut self, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32) {
         // Sequence numbers wrap after 2^32 - 1 writes; 0 is reserved for "none".
         self.next_seq = self.next_seq.wrapping_add(1).max(1);
-        map.set_seq(lpn, self.next_seq);
+        map[lpn as usize].seq = self.next_seq;
         oob[ppa as usize].seq = self.next_seq;
     }
     #[inline]
-    pub fn trim(map: &MapTable, lpn: u64) {
-        map.set_seq(lpn, 0);
+    pub fn trim(map: &mut [MapEntry], lpn: u64) {
+        map[lpn as usize].seq = 0;
     }
     /// Data moved (GC, fold, wear levelling): the spare area travels with it.
     #[inline]
@@ -53,9 +53,9 @@ impl Checker {
     }
     /// A host read of `lpn` served from `served`.
     #[inline]
-    pub fn read(&mut self, map: &MapTable, oob: &[Oob], lpn: u64, served: Served) {
+    pub fn read(&mut self, map: &[MapEntry], oob: &[Oob], lpn: u64, served: Served) {
         self.checked += 1;
-        let want = map.get(lpn).seq;
+        let want = map[lpn as usize].seq;
         let ok = match served {
             Served::Unmapped => want == 0,
             Served::At(ppa) => {
@@ -86,21 +86,21 @@ impl Checker {
 
 #[cfg(test)]
 mod tests {
-    use super::super::unit_tables::ERASED;
+    use super::super::unit_tables::{ERASED, UNMAPPED};
     use super::*;
 
     #[test]
     fn detects_stale_and_lost_reads() {
-        let (map, mut oob) = (MapTable::new(4), [ERASED; 8]);
+        let (mut map, mut oob) = ([UNMAPPED; 4], [ERASED; 8]);
         let mut c = Checker::new();
         // The FTL's part: the spare area holds the lpn, the mapping the latest location.
-        let write = |c: &mut Checker, map: &MapTable, oob: &mut [Oob], lpn: u64, ppa: u32| {
+        let write = |c: &mut Checker, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32| {
             c.host_write(map, oob, lpn, ppa);
             oob[ppa as usize].lpn = lpn as u32;
-            map.set_ppa(lpn, ppa);
+            map[lpn as usize].ppa = ppa;
         };
-        write(&mut c, &map, &mut oob, 1, 3);
-        write(&mut c, &map, &mut oob, 1, 5);
+        write(&mut c, &mut map, &mut oob, 1, 3);
+        write(&mut c, &mut map, &mut oob, 1, 5);
         c.read(&map, &oob, 1, Served::At(5));
         assert_eq!(c.violations, 0);
         c.read(&map, &oob, 1, Served::At(3)); // the older version
@@ -113,7 +113,7 @@ mod tests {
         c.read(&map, &oob, 1, Served::At(7));
         c.read(&map, &oob, 1, Served::At(5)); // erased copy
         assert_eq!(c.violations, 3);
-        Checker::trim(&map, 1);
+        Checker::trim(&mut map, 1);
         c.read(&map, &oob, 1, Served::Unmapped);
         c.read(&map, &oob, 2, Served::Unmapped);
         assert_eq!((c.violations, c.checked), (3, 7));

@@ -38,7 +38,6 @@ pub mod map_log;
 pub mod read_path;
 pub mod readahead;
 pub mod reloc;
-pub mod remap;
 pub mod slc;
 pub mod stats;
 pub mod trans_cache;
@@ -57,7 +56,7 @@ use map_cache::MapAccess;
 use readahead::ReadAhead;
 use slc::SlcPolicy;
 use trans_cache::TransCache;
-use unit_tables::{MapTable, Oob, ValidBits, ERASED};
+use unit_tables::{MapEntry, Oob, ValidBits, ERASED, UNMAPPED};
 use victim::{Candidate, VictimPolicy};
 
 /// Why an op exists; used for statistics (write amplification, NAND op counts by cause).
@@ -117,17 +116,11 @@ pub struct Ftl {
     l: Layout,
     cfg: FtlConfig,
     /// Logical unit -> physical unit (NONE: unmapped), with the checker's sequence.
-    l2p: std::sync::Arc<MapTable>,
+    l2p: Vec<MapEntry>,
     /// Physical unit -> spare area: logical unit stored (NONE: erased or padding), sequence.
     oob: Vec<Oob>,
     /// Physical units the mapping points at.
     valid: ValidBits,
-    /// The remap thread, while a batched functional write runs (`remap.rs`).
-    remap: Option<remap::Remap>,
-    /// Whether batched functional writes may use a remap thread (`set_remap_thread`).
-    remap_allowed: bool,
-    /// Relocations applied by remap threads so far (not FTL state: it depends on the cores).
-    remapped_moves: u64,
     blocks: BlockTable,
     cache: TransCache,
     slc: SlcPolicy,
@@ -170,12 +163,9 @@ impl Ftl {
         let dies = l.dies as usize;
         let checker = cfg.ftl.integrity_check.then(Checker::new);
         let mut f = Ftl {
-            l2p: std::sync::Arc::new(MapTable::new(plan.logical_units)),
+            l2p: bigvec::big_vec(plan.logical_units as usize, UNMAPPED),
             oob: bigvec::big_vec(l.physical_units() as usize, ERASED),
             valid: ValidBits::new(l.physical_units()),
-            remap: None,
-            remap_allowed: false,
-            remapped_moves: 0,
             blocks: BlockTable::new(&l),
             cache: TransCache::new(&l),
             slc: SlcPolicy::new(&cfg.ftl),
@@ -219,17 +209,6 @@ impl Ftl {
     pub fn set_map_trace(&mut self, on: bool) {
         self.trace_on = on;
     }
-    /// Lets batched functional writes (`host_write_units`) hand GC's mapping stores to a second
-    /// thread (`remap.rs`) when the machine has two cores. Off by default: it pays only with a
-    /// core to spare (on a loaded machine the two threads wait for each other). The resulting
-    /// state is the same either way.
-    pub fn set_remap_thread(&mut self, on: bool) {
-        self.remap_allowed = on;
-    }
-    /// Relocations whose mapping stores a remap thread made (`remap.rs`); 0 on one core.
-    pub fn remapped_moves(&self) -> u64 {
-        self.remapped_moves
-    }
     pub fn take_map_trace(&mut self) -> Vec<MapAccess> {
         std::mem::take(&mut self.trace)
     }
@@ -239,7 +218,7 @@ impl Ftl {
     }
     /// Physical unit currently mapped to `lpn`, or None (for tests and state comparison).
     pub fn lookup(&self, lpn: u64) -> Option<u32> {
-        let p = self.l2p.ppa(lpn);
+        let p = self.l2p[lpn as usize].ppa;
         (p != NONE).then_some(p)
     }
     /// A digest of the mapping and block state (mapping, spare-area lpns, block table, open
@@ -247,7 +226,7 @@ impl Ftl {
     pub fn state_digest(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.l2p.hash_ppas(&mut h);
+        unit_tables::hash_field(&self.l2p, |e| e.ppa, &mut h);
         unit_tables::hash_field(&self.oob, |o| o.lpn, &mut h);
         self.blocks.info.hash(&mut h);
         self.host_open.hash(&mut h);
@@ -266,23 +245,6 @@ impl Ftl {
         if !self.cache.all_resident() {
             self.cache.access(&self.l, lpn, update.is_some(), ops, &mut self.st);
         }
-    }
-
-    /// Where the data of a unit whose mapping entry reads `ppa` is now: `ppa` itself, except
-    /// while the remap thread may not yet have applied relocations of it (`remap.rs`).
-    #[inline]
-    fn current_ppa(&self, mut ppa: u32) -> u32 {
-        if self.remap.is_none() {
-            return ppa;
-        }
-        // Each hop is one relocation; a unit is moved at most once per GC of a block.
-        for _ in 0..self.l.die_blocks() {
-            if ppa == NONE || self.valid.get(ppa) {
-                return ppa;
-            }
-            ppa = self.oob[ppa as usize].seq;
-        }
-        panic!("forwarding chain of unit {ppa} does not end");
     }
 
     /// Whether map accesses have effects beyond the lookup itself (translation-cache traffic or

@@ -84,7 +84,7 @@ impl Ftl {
         if cfg!(debug_assertions) {
             for ppa in first..first + n {
                 let lpn = self.oob[ppa as usize].lpn;
-                let mapped_here = lpn != NONE && self.current_ppa(self.l2p.ppa(lpn as u64)) == ppa;
+                let mapped_here = lpn != NONE && self.l2p[lpn as usize].ppa == ppa;
                 assert_eq!(self.valid.get(ppa), mapped_here, "valid bit of unit {ppa} (lpn {lpn})");
             }
         }
@@ -97,7 +97,7 @@ impl Ftl {
         let mut m = self.valid.row(first, n);
         while m != 0 {
             let lpn = self.oob[(first + m.trailing_zeros()) as usize].lpn;
-            self.l2p.prefetch(lpn as u64);
+            super::batch::prefetch(self.l2p.as_ptr().wrapping_add(lpn as usize));
             m &= m - 1;
         }
     }
@@ -133,13 +133,7 @@ impl Ftl {
                 let o = self.oob[src as usize];
                 debug_assert_eq!(self.oob[dst as usize].lpn, NONE, "staging into a used slot {dst}");
                 self.oob[dst as usize] = o;
-                if let Some(r) = &mut self.remap {
-                    // The remap thread updates the entry; until then the spare area forwards.
-                    r.push(o.lpn, src, dst);
-                    self.oob[src as usize].seq = dst;
-                } else {
-                    self.l2p.set_ppa(o.lpn as u64, dst);
-                }
+                self.l2p[o.lpn as usize].ppa = dst;
                 self.ra.relocated(o.lpn as u64, src, dst);
             }
             self.valid.set_run(dst0, k);
@@ -175,11 +169,7 @@ impl Ftl {
         let base = self.l.base(dbid);
         let used = b.staged;
         debug_assert!(self.valid.none_in(base, self.l.block_units), "erasing block {dbid} with valid bits set");
-        match &mut self.remap {
-            // Its spare areas may still forward: cleared once the remap thread has caught up.
-            Some(r) => r.pending_erase.push((dbid, r.mark())),
-            None => self.oob[base as usize..(base + used) as usize].fill(ERASED),
-        }
+        self.oob[base as usize..(base + used) as usize].fill(ERASED);
         self.st.erases += 1;
         debug_assert!(b.pool != Pool::Map);
         // A stream whose block filled still points at it: that block is gone now.
@@ -190,25 +180,5 @@ impl Ftl {
             }
         }
         self.blocks.release(&self.l, dbid);
-    }
-
-    /// Clears the spare areas of `dbid`, erased while the remap thread ran, before its reuse.
-    pub(super) fn settle_erase(&mut self, dbid: u32) {
-        let Some(r) = &mut self.remap else { return };
-        let Some(i) = r.pending_erase.iter().position(|&(d, _)| d == dbid) else { return };
-        let (_, mark) = r.pending_erase.swap_remove(i);
-        r.wait_for(mark);
-        let base = self.l.base(dbid) as usize;
-        self.oob[base..base + self.l.block_units as usize].fill(ERASED);
-    }
-
-    /// Ends the remap thread (all moves applied) and clears the spare areas it kept.
-    pub(super) fn finish_remap(&mut self) {
-        let Some(mut r) = self.remap.take() else { return };
-        self.remapped_moves += r.finish() as u64;
-        for (dbid, _) in r.pending_erase.drain(..) {
-            let base = self.l.base(dbid) as usize;
-            self.oob[base..base + self.l.block_units as usize].fill(ERASED);
-        }
     }
 }

@@ -1,8 +1,7 @@
 //! The FTL's per-4 KiB-unit tables, laid out for the functional warm-up's cache behaviour:
-//! - [`MapTable`] of [`MapEntry`]: the logical-to-physical mapping entry of a logical unit (the
-//!   4 B a controller keeps in DRAM) with the integrity checker's expected write sequence beside
-//!   it, so one cache line serves both; atomic cells, so that the warm-up's remap thread
-//!   (`remap.rs`) can apply relocations beside the FTL thread;
+//! - [`MapEntry`]: the logical-to-physical mapping entry of a logical unit (the 4 B a controller
+//!   keeps in DRAM) with the integrity checker's expected write sequence beside it, so one cache
+//!   line serves both;
 //! - [`Oob`]: a physical unit's out-of-band (spare-area) metadata, logical unit and write
 //!   sequence, as the NAND page's spare bytes hold them;
 //! - [`ValidBits`]: one bit per physical unit, set while the mapping points at it (firmware keeps
@@ -11,7 +10,6 @@
 //! Invariant (debug-asserted by GC): bit `p` set <=> `oob[p].lpn != NONE && l2p[oob[p].lpn].ppa == p`.
 
 use super::layout::NONE;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(8))]
@@ -23,83 +21,6 @@ pub struct MapEntry {
 }
 
 pub const UNMAPPED: MapEntry = MapEntry { ppa: NONE, seq: 0 };
-
-impl MapEntry {
-    #[inline]
-    fn pack(self) -> u64 {
-        (self.seq as u64) << 32 | self.ppa as u64
-    }
-    #[inline]
-    fn unpack(v: u64) -> MapEntry {
-        MapEntry { ppa: v as u32, seq: (v >> 32) as u32 }
-    }
-}
-
-/// The mapping table, one 8-byte cell per logical unit. Only the FTL thread writes whole entries
-/// and sequences; the remap thread only moves a ppa from a relocated unit to its new place
-/// (`move_ppa`). Relaxed loads and stores compile to plain moves on x86-64.
-#[derive(Debug)]
-pub struct MapTable {
-    cells: Vec<AtomicU64>,
-}
-
-impl MapTable {
-    pub fn new(n: u64) -> MapTable {
-        let v = UNMAPPED.pack();
-        MapTable { cells: super::bigvec::big_vec_with(n as usize, || AtomicU64::new(v)) }
-    }
-    pub fn len(&self) -> usize {
-        self.cells.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
-    }
-    #[inline]
-    pub fn get(&self, lpn: u64) -> MapEntry {
-        MapEntry::unpack(self.cells[lpn as usize].load(Relaxed))
-    }
-    #[inline]
-    pub fn ppa(&self, lpn: u64) -> u32 {
-        self.get(lpn).ppa
-    }
-    #[inline]
-    pub fn set(&self, lpn: u64, e: MapEntry) {
-        self.cells[lpn as usize].store(e.pack(), Relaxed);
-    }
-    /// FTL thread: new location, same sequence.
-    #[inline]
-    pub fn set_ppa(&self, lpn: u64, ppa: u32) {
-        self.set(lpn, MapEntry { ppa, ..self.get(lpn) });
-    }
-    /// FTL thread: sequence of the latest host write (integrity checker).
-    #[inline]
-    pub fn set_seq(&self, lpn: u64, seq: u32) {
-        self.set(lpn, MapEntry { seq, ..self.get(lpn) });
-    }
-    /// Remap thread: `lpn` now lives at `to` if its entry still points at `from` (else a later
-    /// host write has superseded the relocation, and the entry is left alone).
-    #[inline]
-    pub fn move_ppa(&self, lpn: u64, from: u32, to: u32) {
-        let cell = &self.cells[lpn as usize];
-        let mut cur = cell.load(Relaxed);
-        while cur as u32 == from {
-            let new = cur & !0xffff_ffff | to as u64;
-            match cell.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
-                Ok(_) => return,
-                Err(seen) => cur = seen,
-            }
-        }
-    }
-    /// Start fetching `lpn`'s cell (a hint, no effect on results).
-    #[inline]
-    pub fn prefetch(&self, lpn: u64) {
-        super::batch::prefetch(self.cells.as_ptr().wrapping_add(lpn as usize));
-    }
-    /// Feeds the ppas to a hasher (the state digest).
-    pub fn hash_ppas<H: std::hash::Hasher>(&self, h: &mut H) {
-        hash_field(&self.cells, |c| c.load(Relaxed) as u32, h);
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(8))]
@@ -184,7 +105,7 @@ impl ValidBits {
 }
 
 /// Feeds the `ppa`s of `map` (or the `lpn`s of `oob`) to a hasher in blocks (the state digest).
-pub fn hash_field<T, H: std::hash::Hasher>(items: &[T], field: impl Fn(&T) -> u32, h: &mut H) {
+pub fn hash_field<T: Copy, H: std::hash::Hasher>(items: &[T], field: impl Fn(&T) -> u32, h: &mut H) {
     use std::hash::Hash;
     let mut buf = [0u32; 1024];
     items.len().hash(h);
@@ -199,20 +120,6 @@ pub fn hash_field<T, H: std::hash::Hasher>(items: &[T], field: impl Fn(&T) -> u3
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn relocation_moves_only_a_current_entry() {
-        let m = MapTable::new(2);
-        m.set(0, MapEntry { ppa: 10, seq: 7 });
-        m.move_ppa(0, 10, 20);
-        assert_eq!(m.get(0), MapEntry { ppa: 20, seq: 7 });
-        // Overwritten by the host (ppa 30) before the relocation from 20 is applied: no effect.
-        m.set(0, MapEntry { ppa: 30, seq: 8 });
-        m.move_ppa(0, 20, 40);
-        assert_eq!(m.get(0), MapEntry { ppa: 30, seq: 8 });
-        m.set_seq(1, 5);
-        assert_eq!(m.get(1), MapEntry { ppa: NONE, seq: 5 });
-    }
 
     #[test]
     fn rows_straddle_words() {

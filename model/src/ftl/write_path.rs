@@ -33,13 +33,13 @@ impl Ftl {
         let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;
         self.map_access(lpn, Some(ppa), ops);
         self.ra.invalidate(lpn);
-        let old = self.current_ppa(self.l2p.ppa(lpn));
+        let old = self.l2p[lpn as usize].ppa;
         if old != NONE {
             self.drop_valid(old);
         }
         self.clock += 1;
         if let Some(c) = &mut self.checker {
-            c.host_write(&self.l2p, &mut self.oob, lpn, ppa);
+            c.host_write(&mut self.l2p, &mut self.oob, lpn, ppa);
         }
         if self.stage(dbid, lpn, OpPurpose::HostWrite, ops) {
             self.cursor = if self.cursor + 1 == self.l.dies { 0 } else { self.cursor + 1 };
@@ -53,12 +53,12 @@ impl Ftl {
         for u in lpn..lpn + count as u64 {
             self.map_access(u, Some(NONE), &mut ops);
             self.ra.invalidate(u);
-            let old = self.l2p.ppa(u);
+            let old = self.l2p[u as usize].ppa;
             if old != NONE {
                 self.drop_valid(old);
             }
             // Unmapped, and (for the checker) the latest version is "none".
-            self.l2p.set(u, UNMAPPED);
+            self.l2p[u as usize] = UNMAPPED;
         }
         self.deferred = ops;
         self.refresh_block_stats();
@@ -116,7 +116,7 @@ impl Ftl {
         let filled = b.staged - b.programmed == self.l.program_units(b.mode);
         debug_assert_eq!(self.oob[ppa as usize].lpn, NONE, "staging into a used slot {ppa}");
         self.oob[ppa as usize].lpn = lpn as u32;
-        self.l2p.set_ppa(lpn, ppa);
+        self.l2p[lpn as usize].ppa = ppa;
         self.add_valid(ppa, dbid);
         if filled {
             self.program_unit(dbid, purpose, ops);
@@ -163,7 +163,6 @@ impl Ftl {
             .blocks
             .allocate(die, pool, mode, self.clock)
             .unwrap_or_else(|| panic!("die {die}: no free block for host data (GC could not keep up)"));
-        self.settle_erase(dbid);
         self.host_open[die as usize] = dbid;
         if pool == Pool::General {
             self.foreground_gc(die, ops);
@@ -175,7 +174,8 @@ impl Ftl {
     /// levelling the open cold-data block (opened on the most-worn free block).
     pub(super) fn reloc_block(&mut self, die: u32) -> u32 {
         let cold = self.reloc_cold;
-        let cur = if cold { self.cold_open[die as usize] } else { self.reloc_open[die as usize] };
+        let stream = if cold { &mut self.cold_open } else { &mut self.reloc_open };
+        let cur = stream[die as usize];
         if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
             return cur;
         }
@@ -183,8 +183,6 @@ impl Ftl {
             .blocks
             .allocate_by_wear(die, Pool::General, CellMode::Tlc, self.clock, cold)
             .unwrap_or_else(|| panic!("die {die}: no free block to relocate into"));
-        self.settle_erase(dbid);
-        let stream = if cold { &mut self.cold_open } else { &mut self.reloc_open };
         stream[die as usize] = dbid;
         dbid
     }

@@ -124,39 +124,3 @@ fn batched_relocation_equals_unit_by_unit() {
     assert_eq!(traced.stats(), plain.stats(), "seed 11");
     assert!(ops_traced == ops_plain, "seed 11: op streams differ ({} vs {} ops)", ops_traced.len(), ops_plain.len());
 }
-
-/// Batches large enough for the remap thread (`remap.rs`: GC's mapping stores applied on another
-/// core, in a ring of 65 536 moves that wraps several times here) still give exactly the state,
-/// statistics and op stream of one unit per call.
-#[test]
-fn remap_thread_batches_equal_one_at_a_time() {
-    let cfg = small_cfg();
-    let (mut one, mut batched) = (ftl(&cfg), ftl(&cfg));
-    batched.set_remap_thread(true);
-    fill_sequential(&mut one, 256, 1);
-    fill_sequential(&mut batched, 256, 1);
-    let n = one.logical_units();
-    let mut rng = SeedTree::new(13).stream("remap-equivalence", 0);
-    let seq: Vec<u64> = (0..n * 2).map(|_| rng.gen_range(0..n)).collect();
-    let (mut ops_one, mut ops_batched) = (Vec::new(), Vec::new());
-    for (i, chunk) in seq.chunks(40_000).enumerate() {
-        for &lpn in chunk {
-            one.host_write(lpn, 1, &mut ops_one);
-        }
-        batched.host_write_units(chunk, &mut ops_batched);
-        // Reads between batches see the fully updated table.
-        let mut ops = Vec::new();
-        batched.host_read(chunk[0], 1, &mut ops);
-        one.host_read(chunk[0], 1, &mut ops);
-        assert_eq!(batched.lookup(chunk[0]), one.lookup(chunk[0]), "seed 13, batch {i}");
-    }
-    let two_cores = std::thread::available_parallelism().is_ok_and(|c| c.get() >= 2);
-    if two_cores {
-        assert!(batched.remapped_moves() > 65_536, "seed 13: the ring must wrap ({} moves)", batched.remapped_moves());
-    }
-    assert!(one.stats().gc_blocks > 0, "seed 13: the sequence must exercise GC");
-    assert_eq!(one.state_digest(), batched.state_digest(), "seed 13");
-    assert_eq!(one.stats(), batched.stats(), "seed 13");
-    assert!(ops_one == ops_batched, "seed 13: op streams differ ({} vs {} ops)", ops_one.len(), ops_batched.len());
-    assert_eq!(batched.integrity_failure(), None, "seed 13");
-}
