@@ -201,7 +201,7 @@ fn run_protocol_cmd(
             Some(r) => format!("[{:>2}/{total}] {}", o.index + 1, report::row_line(r)),
             None => format!("[{:>2}/{total}] {} ({:.1} s simulated)", o.index + 1, o.label, (o.sim_end - o.sim_start).as_secs_f64()),
         };
-        obs.note(&line);
+        obs.note(&format!("{line}\n        {}", o.ftl.ftl_summary()));
     };
     let steps = run_protocol(dev.as_mut(), &p, &SeedTree::new(cli.seed), progress, &mut on_step)?;
     progress.finish();

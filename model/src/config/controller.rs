@@ -21,6 +21,16 @@ pub struct ControllerConfig {
     pub cpu_ns_per_cmd: f64,
     /// Additional firmware time per 4 KiB mapping unit of a command, ns.
     pub cpu_ns_per_unit: f64,
+    /// Additional firmware time per write command (write-buffer allocation, early-completion and
+    /// program scheduling bookkeeping that reads do not have), ns. 0 when absent.
+    #[serde(default)]
+    pub cpu_ns_per_write_cmd: f64,
+    /// Read staging buffer in KiB (controller SRAM that holds read data from NAND until it has
+    /// gone up the link). A read command takes room for all its units before its NAND reads are
+    /// issued and frees it when its last byte is sent, so a command whose units are scattered over
+    /// many dies holds its room until the slowest of them is read. 0 (the default) = no limit.
+    #[serde(default)]
+    pub read_buffer_kib: u32,
 }
 
 impl ControllerConfig {
@@ -33,10 +43,16 @@ impl ControllerConfig {
             "must be non-negative",
         )?;
         check(self.write_buffer_kib >= 4, "controller.write_buffer_kib", "must be at least 4 KiB")?;
+        check(
+            self.read_buffer_kib == 0 || self.read_buffer_kib >= 4,
+            "controller.read_buffer_kib",
+            "must be 0 (no limit) or at least 4 KiB",
+        )?;
         check((1..=64).contains(&self.cpu_cores), "controller.cpu_cores", "must be 1..=64")?;
         for (name, v) in [
             ("controller.cpu_ns_per_cmd", self.cpu_ns_per_cmd),
             ("controller.cpu_ns_per_unit", self.cpu_ns_per_unit),
+            ("controller.cpu_ns_per_write_cmd", self.cpu_ns_per_write_cmd),
         ] {
             check(v.is_finite() && v >= 0.0, name, "must be non-negative")?;
         }

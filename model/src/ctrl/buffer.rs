@@ -1,6 +1,8 @@
-//! The controller's host-data (write) buffer, `controller.write_buffer_kib`, counted in 4 KiB
-//! units. Host write data occupies it from arrival until the NAND program carrying it completes
-//! (CONTRACTS.md: early completion when the data fits, otherwise the write waits for room).
+//! The controller's host-data buffers, counted in 4 KiB units. The write buffer
+//! (`controller.write_buffer_kib`): host write data occupies it from arrival until the NAND
+//! program carrying it completes (CONTRACTS.md: early completion when the data fits, otherwise the
+//! write waits for room). The read staging buffer (`controller.read_buffer_kib`, optional): a
+//! read command holds room for all its units from issue until its data has been sent.
 
 use crate::config::ControllerConfig;
 
@@ -13,7 +15,11 @@ pub struct DataBuffer {
 
 impl DataBuffer {
     pub fn new(cfg: &ControllerConfig) -> Self {
-        let capacity_units = cfg.write_buffer_kib as u64 / 4;
+        Self::with_kib(cfg.write_buffer_kib)
+    }
+    /// A buffer of `kib` KiB (at least 4).
+    pub fn with_kib(kib: u32) -> Self {
+        let capacity_units = kib as u64 / 4;
         assert!(capacity_units >= 1, "validated config: at least 4 KiB");
         DataBuffer { capacity_units, used_units: 0, peak_units: 0 }
     }

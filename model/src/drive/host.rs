@@ -90,7 +90,7 @@ impl Drive {
             IoOp::Trim => (0, 16),
             IoOp::Flush => (0, 0),
         };
-        let mut t = self.cpu.process(now, cpu_units);
+        let mut t = self.cpu.process_cmd(now, cpu_units, c.op == IoOp::Write);
         if extra > 0 {
             t = t.max(self.link.device_read(now, extra));
         }
@@ -100,7 +100,18 @@ impl Drive {
     pub(super) fn on_firmware(&mut self, now: SimTime, cmd: u32) {
         let c = self.cmds[cmd as usize];
         match c.op {
-            IoOp::Read => self.start_read(now, cmd),
+            IoOp::Read => {
+                let waits = !self.rbuf_wait.is_empty();
+                let admitted = match &mut self.rbuf {
+                    None => true,
+                    Some(rb) => !waits && rb.try_reserve(c.units as u64),
+                };
+                if admitted {
+                    self.start_read(now, cmd);
+                } else {
+                    self.rbuf_wait.push_back(cmd);
+                }
+            }
             IoOp::Write => {
                 if self.buf_wait.is_empty() && self.buf.try_reserve(c.units as u64) {
                     self.start_write_dma(now, cmd);
@@ -198,7 +209,26 @@ impl Drive {
         let m = &self.cmds[cmd as usize];
         if m.ops_left == 0 && m.data_ops_left == 0 && m.sends_left == 0 && !m.waits_programs {
             debug_assert_eq!(m.unsent, 0);
+            let (op, units) = (m.op, m.units as u64);
             self.post_cqe(now, cmd);
+            if op == IoOp::Read {
+                self.release_read_room(now, units);
+            }
+        }
+    }
+
+    /// A read's data has all gone up the link: its staging room frees; waiting reads start in
+    /// arrival order while they fit (an empty buffer admits an oversized read).
+    fn release_read_room(&mut self, now: SimTime, units: u64) {
+        let Some(rb) = &mut self.rbuf else { return };
+        rb.release(units);
+        while let Some(&next) = self.rbuf_wait.front() {
+            let rb = self.rbuf.as_mut().expect("checked above");
+            if !rb.try_reserve(self.cmds[next as usize].units as u64) {
+                break;
+            }
+            self.rbuf_wait.pop_front();
+            self.start_read(now, next);
         }
     }
 

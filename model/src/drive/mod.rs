@@ -8,7 +8,8 @@
 //!    flight) picks queues round-robin and reads the 64 B entry (MRd up, completion down).
 //! 3. Fetched: a firmware core processes it (`cpu_ns_per_cmd + units × cpu_ns_per_unit`); PRP
 //!    lists (transfers over 8 KiB) are read from host memory meanwhile.
-//! 4. Reads: the FTL returns the NAND ops; each op runs on its die in order behind the channel
+//! 4. Reads: with a read staging buffer (`controller.read_buffer_kib`), the command first takes
+//!    room for all its units (or waits, in order); the FTL returns the NAND ops; each op runs on its die in order behind the channel
 //!    sequencer; each host-read op's share of the data goes through DRAM and up the link.
 //!    Writes: the data buffer takes the units (or the write waits for room), the data is DMA'd
 //!    from the host (MRd/completions), the FTL stages it and returns the programs due now, and the
@@ -160,6 +161,10 @@ pub struct Drive {
     cpu: FirmwareCores,
     dram: Dram,
     buf: DataBuffer,
+    /// Read staging buffer (`controller.read_buffer_kib`; None = no limit) and the reads waiting
+    /// for room in it, in arrival order.
+    rbuf: Option<DataBuffer>,
+    rbuf_wait: VecDeque<u32>,
     timing: NandTiming,
     dies: Vec<DieSlot>,
     chans: Vec<ChanSlot>,
@@ -190,8 +195,8 @@ pub struct Drive {
     unit_bus_bytes: u32,
     stats: DriveStats,
     nand_pj: u64,
-    base_host_units: u64,
-    base_nand_units: u64,
+    /// FTL counters at the start of the stats window.
+    base_ftl: crate::ftl::FtlStats,
     base_channel_busy: Vec<SimTime>,
     base_die_busy: Vec<SimTime>,
 }
@@ -221,6 +226,8 @@ impl Drive {
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
             buf: DataBuffer::new(&cfg.controller),
+            rbuf: (cfg.controller.read_buffer_kib > 0).then(|| DataBuffer::with_kib(cfg.controller.read_buffer_kib)),
+            rbuf_wait: VecDeque::new(),
             timing: NandTiming::new(&cfg.nand, &cfg.onfi),
             dies,
             chans,
@@ -249,8 +256,7 @@ impl Drive {
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
             nand_pj: 0,
-            base_host_units: 0,
-            base_nand_units: 0,
+            base_ftl: Default::default(),
             base_channel_busy: Vec::new(),
             base_die_busy: Vec::new(),
             cfg: cfg.clone(),

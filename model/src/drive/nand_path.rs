@@ -81,7 +81,7 @@ impl Drive {
             let op = self.ops[h as usize].op;
             let slot = &mut self.dies[die as usize];
             let array_time = slot.die.start(now, &op, &self.timing);
-            let seq_op = SeqOp { id: h as u64, way: slot.way, die: slot.lun, kind: op.kind, planes: op.planes.max(1), bus_bytes: op.bus_bytes, array_time };
+            let seq_op = SeqOp { id: h as u64, way: slot.way, die: slot.lun, kind: op.kind, planes: op.planes.max(1), bus_bytes: op.bus_bytes, array_time, pages: 1 };
             let ch = slot.channel;
             self.chans[ch as usize].seq.enqueue(now, seq_op);
             self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;
@@ -176,8 +176,7 @@ impl Drive {
         self.link.reset_stats();
         self.buf.reset_peak();
         let f = self.ftl.stats();
-        self.base_host_units = f.host_units_written;
-        self.base_nand_units = f.nand_units_written;
+        self.base_ftl = f.clone();
         self.base_channel_busy = self.chans.iter().map(|c| c.seq.bus_busy_time()).collect();
         self.base_die_busy = self.dies.iter().map(|d| d.die.array_busy).collect();
         self.refresh_stats();
@@ -210,8 +209,14 @@ impl Drive {
             link_j: active_idle(link_active, p.link_active_w, p.link_idle_w),
         };
         let f = self.ftl.stats();
-        s.host_units_written = f.host_units_written - self.base_host_units;
-        s.nand_units_written = f.nand_units_written - self.base_nand_units;
+        let b = &self.base_ftl;
+        s.host_units_written = f.host_units_written - b.host_units_written;
+        s.nand_units_written = f.nand_units_written - b.nand_units_written;
+        s.gc_blocks = f.gc_blocks - b.gc_blocks;
+        s.gc_units_moved = f.gc_units_moved - b.gc_units_moved;
+        s.fold_blocks = f.fold_blocks - b.fold_blocks;
+        s.fold_units_moved = f.fold_units_moved - b.fold_units_moved;
+        s.die_block_units = self.ftl.layout().plan.block_units;
         s.write_amplification = if s.host_units_written == 0 { 0.0 } else { s.nand_units_written as f64 / s.host_units_written as f64 };
         s.slc_blocks = f.slc_blocks;
         s.slc_valid_bytes = f.slc_valid_bytes;

@@ -117,6 +117,15 @@ pub struct DriveStats {
     pub slc_blocks: u64,
     pub slc_valid_bytes: u64,
     pub free_blocks: u64,
+    /// Garbage collection in this window: blocks collected (foreground + background) and the
+    /// valid units they moved; SLC blocks folded into TLC and the units moved. With
+    /// `die_block_units` (4 KiB units in one native die-block) they give the victims' mean valid
+    /// fraction, the quantity that sets write amplification in steady state.
+    pub gc_blocks: u64,
+    pub gc_units_moved: u64,
+    pub fold_blocks: u64,
+    pub fold_units_moved: u64,
+    pub die_block_units: u64,
     /// Peak write-buffer occupancy in this window, 4 KiB units.
     pub write_buffer_peak_units: u64,
     /// Per channel: time its ONFI bus was driven in this window (as far as the channel has been
@@ -130,6 +139,11 @@ pub struct DriveStats {
 impl DriveStats {
     pub fn nand_op_count(&self, p: OpPurpose) -> u64 {
         self.nand_ops[purpose_index(p)]
+    }
+    /// Mean valid fraction (0..1) of the GC victims of this window; None without GC.
+    pub fn gc_victim_valid_fraction(&self) -> Option<f64> {
+        (self.gc_blocks > 0 && self.die_block_units > 0)
+            .then(|| self.gc_units_moved as f64 / (self.gc_blocks * self.die_block_units) as f64)
     }
     pub fn total_ios(&self) -> u64 {
         self.read.ops + self.write.ops + self.trim.ops + self.flush.ops

@@ -17,6 +17,8 @@ fn flat_cfg() -> DriveConfig {
     // Firmware cost pinned to the figures the hand arithmetic below uses (the preset's are fitted).
     c.controller.cpu_ns_per_cmd = 4000.0;
     c.controller.cpu_ns_per_unit = 200.0;
+    c.controller.cpu_ns_per_write_cmd = 0.0;
+    c.controller.read_buffer_kib = 0;
     c.nand.slc.t_prog_us = 220.0;
     for m in [&mut c.nand.slc, &mut c.nand.tlc] {
         m.t_read_lsb_us = 50.0;
@@ -451,4 +453,33 @@ fn functional_write_many_matches_one_call_per_io() {
     }
     assert_eq!(times[0].len(), 200);
     assert_eq!(times[0], times[1], "seed 5: timed reads differ after batched preconditioning");
+}
+
+/// Two 4 KiB reads on different dies, submitted together; returns their completion times, in
+/// completion order.
+fn two_reads_on_two_dies(read_buffer_kib: u32) -> (SimTime, SimTime) {
+    let mut cfg = flat_cfg();
+    cfg.controller.read_buffer_kib = read_buffer_kib;
+    let mut d = Drive::new(&cfg, 1).unwrap();
+    // 16 MiB written functionally: SLC program units of 8 units (2 planes x 16 KiB) go to the
+    // dies in turn, so units 0 and 8 are on different dies.
+    d.functional_write(0, 16 << 20);
+    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
+    d.submit(HostIo { op: IoOp::Read, offset: 8 * 4096, len: 4096, queue: 1 });
+    let mut done = run_all(&mut d);
+    assert_eq!(done.len(), 2);
+    done.sort_by_key(|c| c.completed);
+    (done[0].completed, done[1].completed)
+}
+
+#[test]
+fn a_full_read_staging_buffer_holds_the_next_read_back() {
+    // No limit: both NAND reads (tR 50 us) run at once on their dies; the second read completes
+    // a firmware slot (4.2 us) plus link time after the first, well under one tR.
+    let (a, b) = two_reads_on_two_dies(0);
+    assert!(b - a < SimTime::from_us(50), "unlimited: {a} then {b}");
+    // A 4 KiB staging buffer holds one read: the second read's NAND read starts only after the
+    // first read's data has gone up the link, so it completes at least one tR (50 us) later.
+    let (a, b) = two_reads_on_two_dies(4);
+    assert!(b - a >= SimTime::from_us(50), "4 KiB staging buffer: {a} then {b}");
 }

@@ -12,7 +12,7 @@ use crate::error::InputError;
 use crate::fio::{parse_job_file, JobSpec, SizeSpec};
 use crate::workload::offsets::OffsetGen;
 use crate::workload::runner::{check_jobs, job_region, region, run_jobs, Observer};
-use crate::workload::{Device, GroupResult};
+use crate::workload::{Device, Extras, GroupResult};
 use ssdlab_model::{SeedTree, SimTime};
 
 /// What one step did.
@@ -25,6 +25,9 @@ pub struct StepOutcome {
     pub sim_end: SimTime,
     pub groups: Vec<GroupResult>,
     pub report: Option<ReportRow>,
+    /// Device figures of the step's last measurement window (a functional precondition: the
+    /// whole step): write amplification, GC, SLC occupancy and free blocks at its end.
+    pub ftl: Extras,
 }
 
 fn size_text(s: SizeSpec) -> String {
@@ -36,7 +39,11 @@ fn size_text(s: SizeSpec) -> String {
 
 /// The fio job a timed precondition runs.
 fn precondition_job(pattern: Pattern, bs: u64, offset: SizeSpec, size: Option<SizeSpec>, qd: u32, nj: u32) -> Vec<JobSpec> {
-    let rw = if pattern == Pattern::Random { "randwrite" } else { "write" };
+    let rw = match pattern {
+        Pattern::Sequential => "write",
+        Pattern::Random => "randwrite",
+        Pattern::Uniform => "randwrite\nnorandommap=1",
+    };
     let size = size.map(|s| format!("size={}\n", size_text(s))).unwrap_or_default();
     let text = format!(
         "[precondition]\nrw={rw}\nbs={bs}\niodepth={qd}\nnumjobs={nj}\noffset={}\n{size}",
@@ -82,6 +89,7 @@ pub fn run_protocol(
     let mut out: Vec<StepOutcome> = Vec::new();
     for (i, s) in p.steps.iter().enumerate() {
         let sim_start = dev.now();
+        dev.reset_stats();
         obs.label(&format!("[{}/{}] {}", i + 1, p.steps.len(), step_label(s)));
         let step_seeds = SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (kind, label, groups, report) = match s {
@@ -123,7 +131,7 @@ pub fn run_protocol(
                 ("score", label.clone(), Vec::new(), Some(row))
             }
         };
-        let o = StepOutcome { index: i, kind, label, sim_start, sim_end: dev.now(), groups, report };
+        let o = StepOutcome { index: i, kind, label, sim_start, sim_end: dev.now(), groups, report, ftl: dev.extras() };
         on_step(&o, obs);
         out.push(o);
     }
@@ -154,7 +162,7 @@ fn functional_fill(
 ) {
     let (start, len) = region(offset, size, bs, dev.capacity_bytes()).expect("checked before running");
     let blocks = len / bs;
-    let mut gen = OffsetGen::new(start, blocks * bs, bs, pattern == Pattern::Random, false, seeds.stream("precondition", pass as u64));
+    let mut gen = OffsetGen::new(start, blocks * bs, bs, pattern != Pattern::Sequential, pattern == Pattern::Uniform, seeds.stream("precondition", pass as u64));
     let report_every = (1u64 << 30) / bs;
     // Offsets go to the device in batches (its batched path prefetches ahead; same state).
     let mut offsets = Vec::with_capacity(4096);

@@ -8,7 +8,9 @@
 //! [[step]]
 //! kind = "precondition"      # fill the drive: functional (untimed FTL fast path) or timed
 //! mode = "functional"        # or "timed"
-//! pattern = "sequential"     # or "random" (every block once per pass, seeded)
+//! pattern = "sequential"     # or "random" (every block once per pass, seeded: fio's random
+//!                            # map) or "uniform" (uniform random with repetition: fio's
+//!                            # norandommap; a pass is as many writes as the region has blocks)
 //! bs = "1m"
 //! passes = 2
 //! size = "100%"              # optional region, fio size syntax; `offset` too
@@ -76,6 +78,11 @@ pub enum Mode {
 pub enum Pattern {
     Sequential,
     Random,
+    /// Random with repetition (fio `norandommap`). A full pass of it leaves some blocks unwritten
+    /// and others written several times, so the drive's invalid space stays spread over its
+    /// blocks (the steady state of SNIA-style random preconditioning); a `random` pass instead
+    /// rewrites every block exactly once, which leaves the previous data wholly invalid.
+    Uniform,
 }
 
 fn one() -> u32 {

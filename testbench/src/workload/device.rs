@@ -43,8 +43,16 @@ pub struct Extras {
     pub nand_bytes_written: u64,
     /// NAND operations by cause (`OpPurpose` names) in the window.
     pub nand_ops: BTreeMap<String, u64>,
-    /// SLC cache occupancy at the end of the window, bytes.
+    /// SLC cache occupancy at the end of the window, bytes (valid data) and die-blocks.
     pub slc_used_bytes: u64,
+    pub slc_blocks: u64,
+    /// Free die-blocks (all pools) at the end of the window.
+    pub free_blocks: u64,
+    /// Blocks garbage-collected in the window and their mean valid fraction (0..1) when
+    /// collected; SLC blocks folded into TLC.
+    pub gc_blocks: u64,
+    pub gc_victim_valid_fraction: Option<f64>,
+    pub fold_blocks: u64,
     /// Energy drawn in the window by all sources, J.
     pub energy_j: f64,
     /// Energy by source (controller, dram, link, nand...), J.
@@ -55,6 +63,17 @@ impl Extras {
     /// NAND bytes written per host byte written; `None` when the host wrote nothing.
     pub fn write_amplification(&self) -> Option<f64> {
         (self.host_bytes_written > 0).then(|| self.nand_bytes_written as f64 / self.host_bytes_written as f64)
+    }
+
+    /// "WA 6.81, GC 412 blocks at 85.3 % valid, fold 0, SLC 0 blocks, 361 free blocks": the
+    /// flash-management state behind a window's figures, for step logs.
+    pub fn ftl_summary(&self) -> String {
+        let wa = self.write_amplification().map_or("-".to_string(), |w| format!("{w:.2}"));
+        let gc = match self.gc_victim_valid_fraction {
+            Some(v) => format!("{} blocks at {:.1} % valid", self.gc_blocks, v * 100.0),
+            None => "0 blocks".to_string(),
+        };
+        format!("WA {wa}, GC {gc}, fold {}, SLC {} blocks, {} free blocks", self.fold_blocks, self.slc_blocks, self.free_blocks)
     }
 }
 

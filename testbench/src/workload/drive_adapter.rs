@@ -104,6 +104,11 @@ impl Device for ModelDrive {
             nand_bytes_written: s.nand_units_written * 4096,
             nand_ops: PURPOSES.iter().zip(s.nand_ops.iter()).map(|(p, n)| (format!("{p:?}"), *n)).collect(),
             slc_used_bytes: s.slc_valid_bytes,
+            slc_blocks: s.slc_blocks,
+            free_blocks: s.free_blocks,
+            gc_blocks: s.gc_blocks,
+            gc_victim_valid_fraction: s.gc_victim_valid_fraction(),
+            fold_blocks: s.fold_blocks,
             energy_j: e.total_j(),
             energy_by_source_j: [
                 ("nand_array", e.nand_array_j),
