@@ -3,9 +3,10 @@
 //! writes over the whole drive, then random 4 KiB writes through the batched path), ops dropped,
 //! and prints units/s for each phase, with the integrity checker on (the default) and off.
 //!
-//!     cargo run --release -p ssdlab-model --example ftl_warmup [-- PASSES]
+//!     cargo run --release -p ssdlab-model --example ftl_warmup [-- PASSES [on|off|both]]
 //!
-//! PASSES (default 1) is the number of full sequential and full random passes per configuration.
+//! PASSES (default 1) is the number of full sequential and full random passes per configuration;
+//! the second argument picks the integrity-checker setting(s) to run (default both).
 
 use rand::Rng;
 use ssdlab_model::ftl::Ftl;
@@ -14,7 +15,13 @@ use std::time::Instant;
 
 fn main() {
     let passes: u32 = std::env::args().nth(1).map(|a| a.parse().expect("PASSES must be a number")).unwrap_or(1);
-    for check in [true, false] {
+    let checks: &[bool] = match std::env::args().nth(2).as_deref() {
+        None | Some("both") => &[true, false],
+        Some("on") => &[true],
+        Some("off") => &[false],
+        Some(other) => panic!("checker setting must be on, off or both, not {other:?}"),
+    };
+    for &check in checks {
         let mut cfg = DriveConfig::default_drive();
         cfg.ftl.integrity_check = check;
         let t = Instant::now();

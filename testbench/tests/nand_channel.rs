@@ -24,7 +24,7 @@ fn timing() -> (HdlTiming, SeqTiming) {
 
 fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, page: u32, array_cycles: u64, t: &SeqTiming) -> SeqOp {
     let bus_bytes = if kind == NandOpKind::Erase { 0 } else { page * planes as u32 };
-    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: t.to_time(array_cycles) }
+    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: t.to_time(array_cycles), pages: 1 }
 }
 
 /// Runs `ops` on the model and on `dut`; asserts equal traces and completions; returns the
@@ -53,8 +53,14 @@ fn check_with(cfg: &OnfiConfig, dut: &mut dyn ChannelDut, ops: &[BenchOp], page:
     (res.bus_cycles, res.cycles)
 }
 
-/// A short directed stream: program, read back (1 and 2 planes), erase, read erased, status on
-/// every way; small pages (64 B = 16 cycles) and array times so rust_hdl's simulation is quick.
+/// An N-page sequential cache read (31h/3Fh) of `page` bytes per page.
+fn cache(id: u64, way: u8, pages: u8, page: u32, array_cycles: u64, t: &SeqTiming) -> SeqOp {
+    SeqOp { bus_bytes: page * pages as u32, pages, ..op(id, way, NandOpKind::Read, 1, page, array_cycles, t) }
+}
+
+/// A short directed stream: program, read back (1 and 2 planes, and by cache reads over
+/// programmed and erased pages), erase, read erased, status on every way; small pages
+/// (64 B = 16 cycles) and array times so rust_hdl's simulation is quick.
 fn directed_ops(t: &SeqTiming) -> Vec<BenchOp> {
     let p = 64;
     let at = |c: u64| t.to_time(c);
@@ -68,6 +74,11 @@ fn directed_ops(t: &SeqTiming) -> Vec<BenchOp> {
         b(30, op(5, 3, NandOpKind::Erase, 2, p, 500, t), 0x0000),
         b(40, op(6, 0, NandOpKind::Erase, 2, p, 300, t), 0x0000),
         b(40, op(7, 0, NandOpKind::Read, 1, p, 100, t), STRIDE + 0x0005),
+        b(50, cache(8, 1, 3, p, 90, t), 0x0002),
+        b(60, cache(9, 2, 2, p, 30, t), 0x0009),
+        b(70, cache(10, 3, 4, p, 60, t), 0x0000),
+        b(80, op(11, 1, NandOpKind::Program, 1, p, 200, t), 0x0004),
+        b(90, cache(12, 1, 2, p, 40, t), 0x0003),
     ]
 }
 
@@ -219,4 +230,25 @@ fn space_for_queue(ops: Vec<BenchOp>, _t: &SeqTiming) -> Vec<BenchOp> {
         out.push(b);
     }
     out
+}
+
+/// Back-to-back sequential cache reads on 4 ways: two 8-page cache reads per way (18592 B
+/// pages, tR 56 us = 11200 cycles, tRCBSY 3 us = 600), all issued at once. Per op the bus holds
+/// 00h-addr-30h (35 cycles), the lone 31h (5), 7 x (4648 data + 5 for 31h/3Fh) and the last
+/// page (4648): 37259 cycles; 8 ops = 298072. A way needs the bus again tR + tRCBSY = 11800
+/// cycles after a 31h at most, while the other three ways' steps take 3 x 4654 = 13962: the
+/// bus saturates (the model's `four_way_back_to_back_cache_reads_keep_bus_busy` has the same
+/// arithmetic).
+#[test]
+fn verilator_four_way_back_to_back_cache_reads_keep_bus_busy() {
+    let (h, t) = timing();
+    let page = 16384 + 2208;
+    let ops: Vec<BenchOp> =
+        (0..8u64).map(|k| BenchOp { issue: SimTime::ZERO, op: cache(k, (k % 4) as u8, 8, page, 11200, &t), row: 16 * (k / 4) as u32 }).collect();
+    let mut dut = VerilatedChannel::new(&h).expect("verilator build");
+    let (busy, cycles) = check_against_model(&mut dut, &ops, page as usize, "4-way cache reads");
+    let frac = busy as f64 / cycles as f64;
+    println!("4-way back-to-back 8-page cache reads, tR 56 us, tRCBSY 3 us: bus busy {:.2} % ({busy} of {cycles} cycles)", frac * 100.0);
+    assert_eq!(busy, 8 * 37_259);
+    assert!(frac >= 0.95, "bus busy {frac}");
 }

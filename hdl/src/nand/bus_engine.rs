@@ -2,14 +2,16 @@
 //! granted, as a sequence of ONFI bus primitives — command latch (CLE), address latch (ALE),
 //! held wait (tADL/tCCS/tWHR), data in, data out — and drives the PHY-facing signals.
 //! Every phase follows one template per plane: `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
-//! with absent parts skipped; a single-plane read's data out is the template's DATA alone
+//! with absent parts skipped; a single-plane read's data out is the template's DATA alone; a
+//! cache read's steps (op kind 3, second half) are `[CMD c = 31h]`, `[DATA d][CMD c = 31h/3Fh]`
+//! or `[DATA d]`, loaded at CMD c or DATA
 //! (ONFI 4.1 section 5 command sequences; see
 //! `ssdlab_model::nand::sequencer::SeqTiming::trace_phase`, which the model uses for the same
 //! sequence). The serializer and IO cells behind the PHY boundary are out of scope.
 
 // Field offsets are literals in the kernels (rust_hdl emits named constants in part-selects
 // as undeclared identifiers); `op::tests` pins them to the `op` constants.
-use crate::nand::op::OP_BITS;
+use crate::nand::op::ENGINE_OP_BITS;
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
 
@@ -36,7 +38,7 @@ pub struct BusEngine {
     /// 0: first phase (command/address/data in); 1: second phase (data out or status read).
     pub start_second: Signal<In, Bit>,
     /// Packed op word (see `nand::op`) of the phase to start.
-    pub start_op: Signal<In, Bits<OP_BITS>>,
+    pub start_op: Signal<In, Bits<ENGINE_OP_BITS>>,
     /// Precomputed by the way FSM for this start: begin with data (single-plane read out).
     pub start_data: Signal<In, Bit>,
     /// Cycle count of the first segment.
@@ -45,6 +47,12 @@ pub struct BusEngine {
     pub start_c1: Signal<In, Bit>,
     /// The op has one plane.
     pub start_lastp: Signal<In, Bit>,
+    /// Cache read step: the phase has a 31h/3Fh latch (CMD c; alone, or after the data).
+    pub start_cc: Signal<In, Bit>,
+    /// That latch is 3Fh (read cache end), not 31h.
+    pub start_3f: Signal<In, Bit>,
+    /// The phase's first segment is its last (single-plane data out, lone 31h, last page out).
+    pub start_final: Signal<In, Bit>,
     /// Program data from the write buffer, 4 bytes (byte 0 in bits 7:0); consumed on `wr_beat`.
     pub wr_data: Signal<In, Bits<32>>,
     /// A phase is on the bus this cycle.
@@ -53,8 +61,10 @@ pub struct BusEngine {
     pub phase_end: Signal<Out, Bit>,
     /// Way owning the bus (valid while `busy`).
     pub way: Signal<Out, Bits<2>>,
-    /// The phase on the bus is a second phase (data out / status).
+    /// The phase on the bus is a second phase (data out / status / cache step).
     pub phase_second: Signal<Out, Bit>,
+    /// The phase on the bus is a cache step with a 31h/3Fh latch: its op continues after it.
+    pub phase_more: Signal<Out, Bit>,
     /// Chip-enable mask to the PHY, one bit per way, active high.
     pub ce: Signal<Out, Bits<4>>,
     /// Command latch enable (held for the tWC cycles of a command latch).
@@ -97,6 +107,9 @@ pub struct BusEngine {
     k_read: Constant<Bits<2>>,
     k_prog: Constant<Bits<2>>,
     k_erase: Constant<Bits<2>>,
+    k_cache: Constant<Bits<2>>,
+    op_31: Constant<Bits<32>>,
+    op_3f: Constant<Bits<32>>,
     op_00: Constant<Bits<32>>,
     op_06: Constant<Bits<32>>,
     op_10: Constant<Bits<32>>,
@@ -128,6 +141,10 @@ pub struct BusEngine {
     /// Registered `phase_end`: set one cycle early from the segment state (lookahead), so the
     /// way FSMs' enables start at a flip-flop instead of behind the segment decode.
     pe: DFF<Bit>,
+    /// Cache step with a 31h/3Fh latch / that latch is 3Fh.
+    ccmd: DFF<Bit>,
+    f3: DFF<Bit>,
+    is_cs: Signal<Local, Bit>,
     is_rf: Signal<Local, Bit>,
     is_rs: Signal<Local, Bit>,
     is_pg: Signal<Local, Bit>,
@@ -146,6 +163,10 @@ pub struct BusEngine {
     nxt: Signal<Local, Seg>,
     seg_done: Signal<Local, Bit>,
     is_final: Signal<Local, Bit>,
+    /// Registered "the current segment is the plane's final one" (`is_final`), set on entering
+    /// each segment: keeps the segment decode off the plane-advance and `pe` paths.
+    fin: DFF<Bit>,
+    fin_next: Signal<Local, Bit>,
     pe_next: Signal<Local, Bit>,
     hold_is_1: Signal<Local, Bit>,
     cmd_byte: Signal<Local, Bits<32>>,
@@ -166,11 +187,15 @@ impl BusEngine {
             start_cnt: Default::default(),
             start_c1: Default::default(),
             start_lastp: Default::default(),
+            start_cc: Default::default(),
+            start_3f: Default::default(),
+            start_final: Default::default(),
             wr_data: Default::default(),
             busy: Default::default(),
             phase_end: Default::default(),
             way: Default::default(),
             phase_second: Default::default(),
+            phase_more: Default::default(),
             ce: Default::default(),
             cle: Default::default(),
             ale: Default::default(),
@@ -206,6 +231,9 @@ impl BusEngine {
             k_read: Constant::new(bits::<2>(0u64)),
             k_prog: Constant::new(bits::<2>(1u64)),
             k_erase: Constant::new(bits::<2>(2u64)),
+            k_cache: Constant::new(bits::<2>(3u64)),
+            op_31: c8(0x31),
+            op_3f: c8(0x3F),
             op_00: c8(0x00),
             op_06: c8(0x06),
             op_10: c8(0x10),
@@ -233,6 +261,9 @@ impl BusEngine {
             c1: Default::default(),
             lastp: Default::default(),
             pe: Default::default(),
+            ccmd: Default::default(),
+            f3: Default::default(),
+            is_cs: Default::default(),
             is_rf: Default::default(),
             is_rs: Default::default(),
             is_pg: Default::default(),
@@ -251,6 +282,8 @@ impl BusEngine {
             nxt: Default::default(),
             seg_done: Default::default(),
             is_final: Default::default(),
+            fin: Default::default(),
+            fin_next: Default::default(),
             pe_next: Default::default(),
             hold_is_1: Default::default(),
             cmd_byte: Default::default(),
@@ -262,13 +295,15 @@ impl BusEngine {
 impl Logic for BusEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp, pe);
+        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp, pe, ccmd, f3, fin);
         // Decode the phase being run.
-        self.is_rf.next = (self.kind.q.val() == self.k_read.val()) & !self.second.q.val();
+        // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
+        self.is_rf.next = ((self.kind.q.val() == self.k_read.val()) | (self.kind.q.val() == self.k_cache.val())) & !self.second.q.val();
         self.is_rs.next = (self.kind.q.val() == self.k_read.val()) & self.second.q.val();
+        self.is_cs.next = (self.kind.q.val() == self.k_cache.val()) & self.second.q.val();
         self.is_pg.next = (self.kind.q.val() == self.k_prog.val()) & !self.second.q.val();
         self.is_er.next = (self.kind.q.val() == self.k_erase.val()) & !self.second.q.val();
-        self.is_st.next = (self.kind.q.val() != self.k_read.val()) & self.second.q.val();
+        self.is_st.next = ((self.kind.q.val() == self.k_prog.val()) | (self.kind.q.val() == self.k_erase.val())) & self.second.q.val();
         self.last_plane.next = self.lastp.q.val();
         self.hold_len.next = self.zero16.val();
         if self.is_pg.val() {
@@ -300,7 +335,7 @@ impl Logic for BusEngine {
             self.after_plane.next = Seg::Idle;
         }
         self.after_data.next = self.after_plane.val();
-        if self.is_pg.val() {
+        if self.is_pg.val() | (self.is_cs.val() & self.ccmd.q.val()) {
             self.after_data.next = Seg::CmdC;
         }
         // Presence tests use the decode flags and elaboration constants, not 16-bit compares
@@ -348,11 +383,13 @@ impl Logic for BusEngine {
         if self.seg.q.val() == Seg::Addr {
             self.seg_done.next = self.c1.q.val() & (self.acnt.q.val() == self.one3.val());
         }
-        // The phase's final segment: read first / erase CmdB, read second / status Data,
-        // program CmdC — of the last plane (status has one). Same as `nxt == Idle`, shallower.
-        self.is_final.next = ((self.seg.q.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
-            | ((self.seg.q.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()))
-            | ((self.seg.q.val() == Seg::CmdC) & self.is_pg.val());
+        // A plane's final segment: read first / erase CmdB, read second / status Data, program
+        // CmdC, cache step CmdC or (no 31h/3Fh) Data. `fin` holds it for the current segment
+        // (the phase's flags are constant while it runs); `fin_next` for the one entered next.
+        self.fin_next.next = ((self.nxt.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
+            | ((self.nxt.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val() | (self.is_cs.val() & !self.ccmd.q.val())))
+            | ((self.nxt.val() == Seg::CmdC) & (self.is_pg.val() | self.is_cs.val()));
+        self.is_final.next = self.fin.q.val();
         // `phase_end` is registered: `pe` is set when the *next* cycle is the phase's last, i.e.
         // (a) the final segment of the last plane continues and its count reaches 1 next cycle
         // (`cnt == 2`, the same compare that sets `c1`); (b) the segment ends now and the next one
@@ -364,14 +401,14 @@ impl Logic for BusEngine {
             if (self.nxt.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()) & self.latch_1.val() {
                 self.pe_next.next = true;
             }
-            if (self.nxt.val() == Seg::CmdC) & self.is_pg.val() & self.latch_1.val() {
+            if (self.nxt.val() == Seg::CmdC) & (self.is_pg.val() | self.is_cs.val()) & self.latch_1.val() {
                 self.pe_next.next = true;
             }
             if (self.nxt.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()) & (self.is_st.val() | (self.dcyc.q.val() == self.one16.val())) {
                 self.pe_next.next = true;
             }
         }
-        if self.start.val() & (self.seg.q.val() == Seg::Idle) & self.start_data.val() & self.start_c1.val() {
+        if self.start.val() & (self.seg.q.val() == Seg::Idle) & self.start_final.val() & self.start_c1.val() {
             self.pe_next.next = true;
         }
         self.pe.d.next = self.pe_next.val();
@@ -380,6 +417,7 @@ impl Logic for BusEngine {
         self.busy.next = self.seg.q.val() != Seg::Idle;
         self.way.next = self.way_r.q.val();
         self.phase_second.next = self.second.q.val();
+        self.phase_more.next = self.ccmd.q.val();
         // Counting within a segment.
         self.c1.d.next = false;
         if self.seg.q.val() != Seg::Idle {
@@ -398,6 +436,7 @@ impl Logic for BusEngine {
         // Entering the next segment.
         if self.seg_done.val() {
             self.seg.d.next = self.nxt.val();
+            self.fin.d.next = self.fin_next.val();
             self.cnt.d.next = self.latch.val();
             self.c1.d.next = self.latch_1.val();
             if self.nxt.val() == Seg::Hold {
@@ -433,7 +472,13 @@ impl Logic for BusEngine {
             self.row.d.next = self.start_op.val().get_bits::<32>(4) & self.row_mask.val();
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
             self.plane.d.next = self.k_read.val();
+            self.ccmd.d.next = self.start_cc.val();
+            self.f3.d.next = self.start_3f.val();
+            self.fin.d.next = self.start_final.val();
             self.seg.d.next = Seg::CmdA;
+            if self.start_cc.val() {
+                self.seg.d.next = Seg::CmdC;
+            }
             if self.start_data.val() {
                 self.seg.d.next = Seg::Data;
             }
@@ -476,6 +521,12 @@ impl Logic for BusEngine {
             self.cmd_byte.next = self.op_11.val();
             if self.last_plane.val() {
                 self.cmd_byte.next = self.op_10.val();
+            }
+            if self.is_cs.val() {
+                self.cmd_byte.next = self.op_31.val();
+                if self.f3.q.val() {
+                    self.cmd_byte.next = self.op_3f.val();
+                }
             }
         }
         self.addr_byte.next = self.rsr.q.val() & self.byte_mask.val();

@@ -2,13 +2,14 @@
 //! [`OP_BITS`] bits. Plain Rust: hosts and test benches pack with [`pack_op`]; the way FSMs
 //! unpack with `get_bits` at the offsets below. The behavioural model's `SeqOp` carries no
 //! address; the HDL op adds the row address of plane 0 (plane `i` is addressed at
-//! `row + i * plane_stride`).
+//! `row + i * plane_stride`). A sequential cache read (kind 3) reads pages `row .. row + pages`
+//! (one plane) with 31h/3Fh.
 
 use ssdlab_model::nand::NandOpKind;
 
 /// Width of the packed op word.
-pub const OP_BITS: usize = 44;
-/// `[1:0]` kind: 0 read, 1 program, 2 erase.
+pub const OP_BITS: usize = 52;
+/// `[1:0]` kind: 0 read, 1 program, 2 erase, 3 sequential cache read.
 pub const KIND_LSB: usize = 0;
 /// `[3:2]` planes minus one (1..=4 planes).
 pub const PLANES_LSB: usize = 2;
@@ -16,10 +17,15 @@ pub const PLANES_LSB: usize = 2;
 pub const ROW_LSB: usize = 4;
 /// `[43:28]` data cycles per plane at the PHY boundary (bytes per plane / bytes per cycle).
 pub const DCYC_LSB: usize = 28;
+/// Bits of the op word the bus engine takes (the page count stays in the way FSM).
+pub const ENGINE_OP_BITS: usize = 44;
+/// `[51:44]` cache read: pages minus one (2..=255 pages); 0 for every other op.
+pub const PAGES_LSB: usize = 44;
 
 pub const KIND_READ: u64 = 0;
 pub const KIND_PROGRAM: u64 = 1;
 pub const KIND_ERASE: u64 = 2;
+pub const KIND_CACHE_READ: u64 = 3;
 
 /// One page operation as the HDL sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +35,10 @@ pub struct HdlOp {
     pub planes: u8,
     /// Row address of plane 0, < 2^24.
     pub row: u32,
-    /// Data cycles per plane, 1..=65535 (erase: ignored).
+    /// Data cycles per plane (cache read: per page), 1..=65535 (erase: ignored).
     pub data_cycles: u16,
+    /// Pages: 1, or 2..=255 for a sequential cache read (a single-plane read).
+    pub pages: u8,
 }
 
 /// Packs an op into the command word; panics on out-of-range fields (caller bug).
@@ -38,12 +46,19 @@ pub fn pack_op(op: &HdlOp) -> u64 {
     assert!((1..=4).contains(&op.planes), "planes must be 1..=4, got {}", op.planes);
     assert!(op.row < 1 << 24, "row address {:#x} exceeds 24 bits", op.row);
     assert!(op.kind == NandOpKind::Erase || op.data_cycles > 0, "a read or program moves at least one data cycle");
+    assert!(op.pages >= 1, "an op reads at least one page");
+    assert!(op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1), "only single-plane reads have more than one page");
     let kind = match op.kind {
+        NandOpKind::Read if op.pages > 1 => KIND_CACHE_READ,
         NandOpKind::Read => KIND_READ,
         NandOpKind::Program => KIND_PROGRAM,
         NandOpKind::Erase => KIND_ERASE,
     };
-    kind << KIND_LSB | ((op.planes as u64 - 1) << PLANES_LSB) | ((op.row as u64) << ROW_LSB) | ((op.data_cycles as u64) << DCYC_LSB)
+    kind << KIND_LSB
+        | ((op.planes as u64 - 1) << PLANES_LSB)
+        | ((op.row as u64) << ROW_LSB)
+        | ((op.data_cycles as u64) << DCYC_LSB)
+        | ((op.pages as u64 - 1) << PAGES_LSB)
 }
 
 #[cfg(test)]
@@ -51,12 +66,14 @@ mod tests {
     use super::*;
     #[test]
     fn fields_land_at_documented_offsets() {
-        let w = pack_op(&HdlOp { kind: NandOpKind::Erase, planes: 2, row: 0xABCDEF, data_cycles: 0x1234 });
+        let w = pack_op(&HdlOp { kind: NandOpKind::Erase, planes: 2, row: 0xABCDEF, data_cycles: 0x1234, pages: 1 });
         assert_eq!(w & 3, 2);
         assert_eq!((w >> 2) & 3, 1);
         assert_eq!((w >> 4) & 0xFF_FFFF, 0xABCDEF);
         assert_eq!(w >> 28, 0x1234);
         assert!(w < 1 << OP_BITS);
+        let c = pack_op(&HdlOp { kind: NandOpKind::Read, planes: 1, row: 7, data_cycles: 16, pages: 200 });
+        assert_eq!((c & 3, c >> 44), (3, 199));
     }
 }
 
@@ -65,6 +82,7 @@ mod offsets {
     /// The kernels of `bus_engine` and `way_fsm` use these offsets as literals.
     #[test]
     fn kernel_literals_match_layout() {
-        assert_eq!((super::KIND_LSB, super::PLANES_LSB, super::ROW_LSB, super::DCYC_LSB), (0, 2, 4, 28));
+        assert_eq!((super::KIND_LSB, super::PLANES_LSB, super::ROW_LSB, super::DCYC_LSB, super::PAGES_LSB), (0, 2, 4, 28, 44));
+        assert_eq!(super::ENGINE_OP_BITS, super::PAGES_LSB, "the engine takes every field below the page count");
     }
 }

@@ -68,6 +68,18 @@ pub struct NandChannel {
     last: DFF<Bits<2>>,
     done_r: DFF<Bit>,
     done_way_r: DFF<Bits<2>>,
+    /// The bus grant, registered: computed one cycle ahead from the ways' next-cycle requests,
+    /// the next round-robin pointer and the engine's next busy state, so it equals the
+    /// combinational grant of the same cycle (cycle-exact) but starts at flip-flops.
+    grant_r: DFF<Bit>,
+    g0_r: DFF<Bit>,
+    g1_r: DFF<Bit>,
+    g2_r: DFF<Bit>,
+    g3_r: DFF<Bit>,
+    pick_r: DFF<Bits<2>>,
+    psec_r: DFF<Bit>,
+    last_next: Signal<Local, Bits<2>>,
+    busy_next: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
 }
 
@@ -102,6 +114,15 @@ impl NandChannel {
             last: Default::default(),
             done_r: Default::default(),
             done_way_r: Default::default(),
+            grant_r: Default::default(),
+            g0_r: Default::default(),
+            g1_r: Default::default(),
+            g2_r: Default::default(),
+            g3_r: Default::default(),
+            pick_r: Default::default(),
+            psec_r: Default::default(),
+            last_next: Default::default(),
+            busy_next: Default::default(),
             grant: Default::default(),
         }
     }
@@ -110,7 +131,7 @@ impl NandChannel {
 impl Logic for NandChannel {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last, done_r, done_way_r);
+        dff_setup!(self, clock, last, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, pick_r, psec_r);
         self.engine.clock.next = self.clock.val();
         self.cmd_ready.next = false;
         for i in 0..WAYS {
@@ -127,41 +148,59 @@ impl Logic for NandChannel {
                 self.cmd_ready.next = !self.queues[i].full.val();
             }
         }
-        self.arbiter.rf0.next = self.ways[0].request.val() & !self.ways[0].second.val();
-        self.arbiter.rf1.next = self.ways[1].request.val() & !self.ways[1].second.val();
-        self.arbiter.rf2.next = self.ways[2].request.val() & !self.ways[2].second.val();
-        self.arbiter.rf3.next = self.ways[3].request.val() & !self.ways[3].second.val();
-        self.arbiter.rs0.next = self.ways[0].request.val() & self.ways[0].second.val();
-        self.arbiter.rs1.next = self.ways[1].request.val() & self.ways[1].second.val();
-        self.arbiter.rs2.next = self.ways[2].request.val() & self.ways[2].second.val();
-        self.arbiter.rs3.next = self.ways[3].request.val() & self.ways[3].second.val();
-        self.arbiter.last.next = self.last.q.val();
+        // Arbitrate for the next cycle: next requests, next pointer, engine busy next cycle
+        // (busy and not in its last cycle, or starting now).
+        self.arbiter.rf0.next = self.ways[0].req_f_next.val();
+        self.arbiter.rf1.next = self.ways[1].req_f_next.val();
+        self.arbiter.rf2.next = self.ways[2].req_f_next.val();
+        self.arbiter.rf3.next = self.ways[3].req_f_next.val();
+        self.arbiter.rs0.next = self.ways[0].req_s_next.val();
+        self.arbiter.rs1.next = self.ways[1].req_s_next.val();
+        self.arbiter.rs2.next = self.ways[2].req_s_next.val();
+        self.arbiter.rs3.next = self.ways[3].req_s_next.val();
+        self.last_next.next = self.last.q.val();
+        if self.grant_r.q.val() {
+            self.last_next.next = self.pick_r.q.val();
+        }
+        self.last.d.next = self.last_next.val();
+        self.arbiter.last.next = self.last_next.val();
+        self.busy_next.next = (self.engine.busy.val() & !self.engine.phase_end.val()) | self.grant_r.q.val();
+        self.grant_r.d.next = self.arbiter.valid.val() & !self.busy_next.val();
+        self.g0_r.d.next = self.arbiter.g0.val();
+        self.g1_r.d.next = self.arbiter.g1.val();
+        self.g2_r.d.next = self.arbiter.g2.val();
+        self.g3_r.d.next = self.arbiter.g3.val();
+        self.pick_r.d.next = self.arbiter.pick.val();
+        self.psec_r.d.next = self.arbiter.pick_second.val();
         // Grant when the engine is idle: the phase starts next cycle (1 turnaround cycle).
-        self.grant.next = self.arbiter.valid.val() & !self.engine.busy.val();
+        self.grant.next = self.grant_r.q.val();
         self.engine.start.next = self.grant.val();
-        self.engine.start_way.next = self.arbiter.pick.val();
-        self.engine.start_second.next = self.arbiter.pick_second.val();
+        self.engine.start_way.next = self.pick_r.q.val();
+        self.engine.start_second.next = self.psec_r.q.val();
         self.engine.start_op.next = self.ways[0].op.val();
         self.engine.start_data.next = self.ways[0].st_data.val();
         self.engine.start_cnt.next = self.ways[0].st_cnt.val();
         self.engine.start_c1.next = self.ways[0].st_c1.val();
         self.engine.start_lastp.next = self.ways[0].st_lastp.val();
+        self.engine.start_cc.next = self.ways[0].st_cc.val();
+        self.engine.start_3f.next = self.ways[0].st_3f.val();
+        self.engine.start_final.next = self.ways[0].st_final.val();
         for i in 0..WAYS {
-            if self.arbiter.pick.val().index() == i {
+            if self.pick_r.q.val().index() == i {
                 self.engine.start_op.next = self.ways[i].op.val();
                 self.engine.start_data.next = self.ways[i].st_data.val();
                 self.engine.start_cnt.next = self.ways[i].st_cnt.val();
                 self.engine.start_c1.next = self.ways[i].st_c1.val();
                 self.engine.start_lastp.next = self.ways[i].st_lastp.val();
+                self.engine.start_cc.next = self.ways[i].st_cc.val();
+                self.engine.start_3f.next = self.ways[i].st_3f.val();
+                self.engine.start_final.next = self.ways[i].st_final.val();
             }
         }
-        self.ways[0].grant.next = self.grant.val() & self.arbiter.g0.val();
-        self.ways[1].grant.next = self.grant.val() & self.arbiter.g1.val();
-        self.ways[2].grant.next = self.grant.val() & self.arbiter.g2.val();
-        self.ways[3].grant.next = self.grant.val() & self.arbiter.g3.val();
-        if self.grant.val() {
-            self.last.d.next = self.arbiter.pick.val();
-        }
+        self.ways[0].grant.next = self.grant.val() & self.g0_r.q.val();
+        self.ways[1].grant.next = self.grant.val() & self.g1_r.q.val();
+        self.ways[2].grant.next = self.grant.val() & self.g2_r.q.val();
+        self.ways[3].grant.next = self.grant.val() & self.g3_r.q.val();
         self.engine.wr_data.next = self.wr_data.val();
         self.data_way.next = self.engine.way.val();
         self.ce.next = self.engine.ce.val();
@@ -173,7 +212,8 @@ impl Logic for NandChannel {
         self.rd_beat.next = self.engine.rd_beat.val();
         self.rd_data.next = self.dq_in.val();
         self.rd_valid.next = self.dq_in_valid.val();
-        self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val();
+        // An op completes with its last phase: a second phase that is not a cache step with 31h/3Fh.
+        self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val() & !self.engine.phase_more.val();
         self.done_way_r.d.next = self.engine.way.val();
         self.done_valid.next = self.done_r.q.val();
         self.done_way.next = self.done_way_r.q.val();

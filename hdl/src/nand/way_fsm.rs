@@ -1,11 +1,15 @@
 //! Way (chip-enable target) operation state machine: takes the next op of its way queue, asks
-//! the arbiter for the bus for the op's first phase, waits tWB and then for R/B# ready (through a
+//! the arbiter for the bus (its request flip-flops' next values, so the channel can register
+//! the grant) for the op's first phase, waits tWB and then for R/B# ready (through a
 //! 2-flop synchronizer; the array time tR/tPROG/tBERS is the target's), waits tRR before a read's
 //! data out, asks for the bus for the second phase (data out, or the 70h status read after
-//! program/erase) and, when that phase ends, takes the next op. Mirrors the per-unit states of
-//! `ssdlab_model::nand::sequencer` (ONFI 4.1 section 4: tWB, tRR).
+//! program/erase) and, when that phase ends, takes the next op. A sequential cache read (op kind
+//! 3, N pages) repeats the second half N + 1 times — `[31h]`, `[data 31h]`..., `[data 3Fh]`,
+//! `[data]`, each after tWB and R/B# ready (tRCBSY and the array read are the target's), with
+//! tRR before each data out but not before the first 31h. Mirrors the per-unit states of
+//! `ssdlab_model::nand::sequencer` (ONFI 4.1 section 4: tWB, tRR; section 5.6: 31h/3Fh).
 
-use crate::nand::op::OP_BITS;
+use crate::nand::op::{ENGINE_OP_BITS, OP_BITS};
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
 
@@ -37,12 +41,13 @@ pub struct WayFsm {
     pub phase_end: Signal<In, Bit>,
     /// R/B# of the target, as a level: 1 = ready. Asynchronous; synchronized here.
     pub rb: Signal<In, Bit>,
-    /// Requests the bus.
-    pub request: Signal<Out, Bit>,
-    /// The request is for the second phase.
-    pub second: Signal<Out, Bit>,
-    /// Op word being executed.
-    pub op: Signal<Out, Bits<OP_BITS>>,
+    /// Next cycle's first-phase request (the D input of its flip-flop): the channel arbitrates
+    /// one cycle ahead on it and registers the grant.
+    pub req_f_next: Signal<Out, Bit>,
+    /// Next cycle's second-phase request.
+    pub req_s_next: Signal<Out, Bit>,
+    /// Op word being executed, without the page count (the bus engine's part).
+    pub op: Signal<Out, Bits<ENGINE_OP_BITS>>,
     /// Precomputed for the bus engine's start (registered, off the arbiter path): the requested
     /// phase starts with data (single-plane read out) ...
     pub st_data: Signal<Out, Bit>,
@@ -50,8 +55,14 @@ pub struct WayFsm {
     pub st_cnt: Signal<Out, Bits<16>>,
     /// ... whether that count is 1 ...
     pub st_c1: Signal<Out, Bit>,
-    /// ... and whether the op has a single plane.
+    /// ... whether the op has a single plane ...
     pub st_lastp: Signal<Out, Bit>,
+    /// ... whether the phase ends with a cache command (31h/3Fh) after its data ...
+    pub st_cc: Signal<Out, Bit>,
+    /// ... whether that command is 3Fh (end of the cache read) ...
+    pub st_3f: Signal<Out, Bit>,
+    /// ... and whether the first segment is the phase's last.
+    pub st_final: Signal<Out, Bit>,
     state: DFF<WayState>,
     cur: DFF<Bits<OP_BITS>>,
     cnt: DFF<Bits<16>>,
@@ -67,6 +78,17 @@ pub struct WayFsm {
     /// grant): the arbiter's inputs start at flip-flops, not behind the state decode.
     rq_f: DFF<Bit>,
     rq_s: DFF<Bit>,
+    st_cc_r: DFF<Bit>,
+    st_3f_r: DFF<Bit>,
+    st_final_r: DFF<Bit>,
+    /// Cache read: 31h/3Fh commands still to issue, the current phase's included.
+    cc: DFF<Bits<8>>,
+    /// The second-half phase on (or waiting for) the bus is a cache step ending with 31h/3Fh:
+    /// the op continues after it.
+    more: DFF<Bit>,
+    one8: Constant<Bits<8>>,
+    two8: Constant<Bits<8>>,
+    k_cache: Constant<Bits<2>>,
     latch: Constant<Bits<16>>,
     latch_1: Constant<Bit>,
     zero2: Constant<Bits<2>>,
@@ -87,8 +109,8 @@ impl WayFsm {
             grant: Default::default(),
             phase_end: Default::default(),
             rb: Default::default(),
-            request: Default::default(),
-            second: Default::default(),
+            req_f_next: Default::default(),
+            req_s_next: Default::default(),
             op: Default::default(),
             st_data: Default::default(),
             st_cnt: Default::default(),
@@ -101,6 +123,17 @@ impl WayFsm {
             st_lastp_r: Default::default(),
             rq_f: Default::default(),
             rq_s: Default::default(),
+            st_cc: Default::default(),
+            st_3f: Default::default(),
+            st_final: Default::default(),
+            st_cc_r: Default::default(),
+            st_3f_r: Default::default(),
+            st_final_r: Default::default(),
+            cc: Default::default(),
+            more: Default::default(),
+            one8: Constant::new(bits::<8>(1)),
+            two8: Constant::new(bits::<8>(2)),
+            k_cache: Constant::new(bits::<2>(3)),
             latch: Constant::new(bits::<16>(t.seq.latch as u64)),
             latch_1: Constant::new(t.seq.latch == 1),
             zero2: Constant::new(bits::<2>(0)),
@@ -121,17 +154,18 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s);
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
-        self.op.next = self.cur.q.val();
+        self.op.next = self.cur.q.val().get_bits::<44>(0);
         self.st_data.next = self.st_data_r.q.val();
         self.st_cnt.next = self.st_cnt_r.q.val();
         self.st_c1.next = self.st_c1_r.q.val();
         self.st_lastp.next = self.st_lastp_r.q.val();
+        self.st_cc.next = self.st_cc_r.q.val();
+        self.st_3f.next = self.st_3f_r.q.val();
+        self.st_final.next = self.st_final_r.q.val();
         self.q_pop.next = false;
-        self.request.next = self.rq_f.q.val() | self.rq_s.q.val();
-        self.second.next = self.rq_s.q.val();
         self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
         self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
         match self.state.q.val() {
@@ -145,23 +179,38 @@ impl Logic for WayFsm {
                     self.st_cnt_r.d.next = self.latch.val();
                     self.st_c1_r.d.next = self.latch_1.val();
                     self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                    self.st_cc_r.d.next = false;
+                    self.st_3f_r.d.next = false;
+                    self.st_final_r.d.next = false;
                 }
             }
             WayState::ReqFirst => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnFirst;
+                    // The engine takes the start values at this edge: precompute the next
+                    // phase's now (off the `phase_end` path). A single-plane read's second phase
+                    // starts with its data (and is only that).
+                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
+                        self.st_data_r.d.next = true;
+                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                        self.st_final_r.d.next = true;
+                    }
+                    // A cache read's first step is a lone 31h (pages >= 2), final by itself.
+                    if self.cur.q.val().get_bits::<2>(0) == self.k_cache.val() {
+                        self.st_cc_r.d.next = true;
+                        self.st_3f_r.d.next = false;
+                        self.st_final_r.d.next = true;
+                        self.st_lastp_r.d.next = true;
+                        self.more.d.next = true;
+                        self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
+                    }
                 }
             }
             WayState::OnFirst => {
                 if self.phase_end.val() {
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
-                    // The second phase of a single-plane read starts with its data.
-                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
-                        self.st_data_r.d.next = true;
-                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                    }
                 }
             }
             WayState::Twb => {
@@ -174,7 +223,10 @@ impl Logic for WayFsm {
                 if self.rb2.q.val() {
                     self.state.d.next = WayState::ReqSecond;
                     self.rq_s.d.next = true;
-                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.t_rr.val() != self.zero16.val()) {
+                    // tRR before data out: every read; a cache step only when it starts with data.
+                    if ((self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) | ((self.cur.q.val().get_bits::<2>(0) == self.k_cache.val()) & self.st_data_r.q.val()))
+                        & (self.t_rr.val() != self.zero16.val())
+                    {
                         self.state.d.next = WayState::Trr;
                         self.rq_s.d.next = false;
                         self.cnt.d.next = self.t_rr.val();
@@ -191,12 +243,24 @@ impl Logic for WayFsm {
             WayState::ReqSecond => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnSecond;
+                    // Cache step with 31h/3Fh: the next step moves the data of the page this
+                    // command puts in the cache register, then 31h (more than one command
+                    // left), 3Fh (two left) or nothing (one left).
+                    if self.more.q.val() {
+                        self.st_data_r.d.next = true;
+                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                        self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
+                        self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
+                        self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
+                    }
                 }
             }
             WayState::OnSecond => {
                 // The engine holds its own copy of the op: take the next one as soon as it is
                 // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
-                if !self.have_next.q.val() & self.q_valid.val() {
+                // A cache read still needs `cur` for its next steps: no prefetch while `more`.
+                if !self.have_next.q.val() & self.q_valid.val() & !self.more.q.val() {
                     self.q_pop.next = true;
                     self.cur.d.next = self.q_op.val();
                     self.have_next.d.next = true;
@@ -204,8 +268,18 @@ impl Logic for WayFsm {
                     self.st_cnt_r.d.next = self.latch.val();
                     self.st_c1_r.d.next = self.latch_1.val();
                     self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                    self.st_cc_r.d.next = false;
+                    self.st_3f_r.d.next = false;
+                    self.st_final_r.d.next = false;
                 }
-                if self.phase_end.val() {
+                if self.phase_end.val() & self.more.q.val() {
+                    // Next cache step (its start values were set at this step's grant).
+                    self.state.d.next = WayState::Twb;
+                    self.cnt.d.next = self.t_wb.val();
+                    self.cc.d.next = self.cc.q.val() - self.one8.val();
+                    self.more.d.next = self.cc.q.val() != self.one8.val();
+                }
+                if self.phase_end.val() & !self.more.q.val() {
                     self.have_next.d.next = false;
                     self.state.d.next = WayState::Idle;
                     if self.have_next.q.val() | self.q_valid.val() {
@@ -215,6 +289,9 @@ impl Logic for WayFsm {
                 }
             }
         }
+        // After every assignment above (Verilog: blocking, same always block).
+        self.req_f_next.next = self.rq_f.d.val();
+        self.req_s_next.next = self.rq_s.d.val();
     }
 }
 

@@ -78,7 +78,7 @@ pub struct CompletionPath {
     pub cpl_dw0: Signal<In, Bits<32>>,
     /// Completion request taken this cycle.
     pub cpl_ready: Signal<Out, Bit>,
-    /// One cycle: the submission path rejected a command (taken before `cpl_*`).
+    /// The submission path holds a rejected command (taken before `cpl_*`).
     pub rej_valid: Signal<In, Bit>,
     /// SQ of the rejected command.
     pub rej_sqid: Signal<In, Bits<4>>,
@@ -86,8 +86,8 @@ pub struct CompletionPath {
     pub rej_cid: Signal<In, Bits<16>>,
     /// Status of the rejection.
     pub rej_status: Signal<In, Bits<11>>,
-    /// A rejection is held: the submission path must not fetch (it could not take another).
-    pub rej_busy: Signal<Out, Bit>,
+    /// The rejection is taken this cycle (the submission path frees its tag).
+    pub rej_ready: Signal<Out, Bit>,
     /// SQ whose head is needed for CQE.SQHD.
     pub hd_sel: Signal<Out, Bits<4>>,
     /// Head of SQ `hd_sel` from the submission path.
@@ -125,10 +125,6 @@ pub struct CompletionPath {
     wstat: DFF<Bits<11>>,
     wdw0: DFF<Bits<32>>,
     wvec: DFF<Bits<4>>,
-    rv: DFF<Bit>,
-    rsq: DFF<Bits<4>>,
-    rcid: DFF<Bits<16>>,
-    rstat: DFF<Bits<11>>,
     cqid: Signal<Local, Bits<4>>,
     qbase: Signal<Local, Bits<64>>,
     qsize: Signal<Local, Bits<16>>,
@@ -214,7 +210,7 @@ impl CompletionPath {
             rej_sqid: Default::default(),
             rej_cid: Default::default(),
             rej_status: Default::default(),
-            rej_busy: Default::default(),
+            rej_ready: Default::default(),
             hd_sel: Default::default(),
             hd_val: Default::default(),
             rq_valid: Default::default(),
@@ -244,10 +240,6 @@ impl CompletionPath {
             wstat: Default::default(),
             wdw0: Default::default(),
             wvec: Default::default(),
-            rv: Default::default(),
-            rsq: Default::default(),
-            rcid: Default::default(),
-            rstat: Default::default(),
             cqid: Default::default(),
             qbase: Default::default(),
             qsize: Default::default(),
@@ -295,7 +287,7 @@ impl CompletionPath {
 impl Logic for CompletionPath {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, wsq, wcid, wstat, wdw0, wvec, rv, rsq, rcid, rstat);
+        dff_setup!(self, clock, st, wsq, wcid, wstat, wdw0, wvec);
         for i in 0..9 {
             self.cbase[i].clock.next = self.clock.val();
             self.csize[i].clock.next = self.clock.val();
@@ -420,17 +412,18 @@ impl Logic for CompletionPath {
         }
         self.hd_sel.next = self.wsq.q.val();
         self.cpl_ready.next = false;
+        self.rej_ready.next = false;
         self.rq_valid.next = false;
         self.rq_desc.next = self.desc.val().into();
         self.rq_data.next = self.cqe.val().into();
         match self.st.q.val() {
             CplState::Idle => {
-                if self.rv.q.val() {
-                    self.wsq.d.next = self.rsq.q.val();
-                    self.wcid.d.next = self.rcid.q.val();
-                    self.wstat.d.next = self.rstat.q.val();
+                if self.rej_valid.val() {
+                    self.rej_ready.next = true;
+                    self.wsq.d.next = self.rej_sqid.val();
+                    self.wcid.d.next = self.rej_cid.val();
+                    self.wstat.d.next = self.rej_status.val();
                     self.wdw0.d.next = self.zero32.val();
-                    self.rv.d.next = false;
                     self.st.d.next = CplState::Post;
                 } else if self.cpl_valid.val() {
                     self.cpl_ready.next = true;
@@ -490,13 +483,6 @@ impl Logic for CompletionPath {
                 self.st.d.next = CplState::Idle;
             }
         }
-        if self.rej_valid.val() {
-            self.rv.d.next = true;
-            self.rsq.d.next = self.rej_sqid.val();
-            self.rcid.d.next = self.rej_cid.val();
-            self.rstat.d.next = self.rej_status.val();
-        }
-        self.rej_busy.next = self.rv.q.val();
         // CQ head doorbells.
         self.evt_bad_val.next = false;
         self.evt_bad_q.next = false;

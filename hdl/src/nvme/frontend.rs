@@ -219,7 +219,7 @@ impl Logic for NvmeFrontEnd {
         self.cq.qc_vec.next = self.qc_vec.val();
         self.cq.qc_ien.next = self.qc_ien.val();
         // Submission path.
-        self.sq.stall.next = self.cmd_stall.val() | self.cq.rej_busy.val();
+        self.sq.stall.next = self.cmd_stall.val();
         self.sq.rc_tdata.next = self.rc_tdata.val();
         self.sq.rc_tvalid.next = self.rc_tvalid.val();
         self.sq.rc_tlast.next = self.rc_tlast.val();
@@ -243,6 +243,7 @@ impl Logic for NvmeFrontEnd {
         self.cq.rej_sqid.next = self.sq.rej_sqid.val();
         self.cq.rej_cid.next = self.sq.rej_cid.val();
         self.cq.rej_status.next = self.sq.rej_status.val();
+        self.sq.rej_ready.next = self.cq.rej_ready.val();
         // Requester mux: completions (source 0) before fetches (source 1).
         self.mux.s0_valid.next = self.cq.rq_valid.val();
         self.mux.s0_desc.next = self.cq.rq_desc.val();

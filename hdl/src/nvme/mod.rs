@@ -7,7 +7,12 @@
 pub(crate) mod bench;
 pub mod cq_post;
 pub mod frontend;
+pub mod prp;
 pub mod regfile;
+#[cfg(test)]
+mod regs_tests;
+#[cfg(test)]
+mod reject_tests;
 pub mod root_complex;
 #[cfg(test)]
 mod tests;

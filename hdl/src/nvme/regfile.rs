@@ -9,8 +9,18 @@
 //!
 //! Timing: a write's payload beat accepted in cycle `c` shows as a strobe in cycle `c + 1`.
 //! A read returns a completion descriptor beat and one data beat (one or two dwords).
+//!
+//! Request decode (PG213 completer request descriptor, `pcie::tlp::CqReq`): only BAR0 (BAR ID
+//! 0, a 64-bit BAR) of function 0 with untranslated addresses (AT = 00b) is implemented. Every
+//! other request is unsupported (PCI Express Base 3.0, 2.3.1): a non-posted one (memory read,
+//! AtomicOp, I/O) gets a completion with status UR (001b) and no data; a posted one (memory
+//! write, message) is dropped. A BAR0 read of more than two dwords gets Completer Abort (100b,
+//! NVMe 1.4 section 3.1 allows only natural-size register accesses). Offsets beyond the 16 KiB
+//! the registers use, in a larger BAR aperture, read as zero and ignore writes (reserved
+//! space). Completions echo the request's requester ID, tag, TC and attributes (2.2.9). The
+//! descriptor bits PG213 reserves (79, 127) are ignored as PCIe requires of reserved fields.
 
-use crate::pcie::words::{CplDescWord, DwBeat, Qword, Size16};
+use crate::pcie::words::{ByteCount13, CcDescWord, DwBeat, Qword, Size16};
 use rust_hdl::prelude::*;
 use ssdlab_model::nvme::frontend::regs;
 
@@ -77,6 +87,16 @@ pub struct NvmeRegs {
     off: DFF<Bits<14>>,
     two: DFF<Bit>,
     tag: DFF<Bits<8>>,
+    rid: DFF<Bits<16>>,
+    tcl: DFF<Bits<3>>,
+    attr: DFF<Bits<3>>,
+    func: DFF<Bits<8>>,
+    bcnt: DFF<Bits<13>>,
+    is_mrd: DFF<Bit>,
+    wr_en: DFF<Bit>,
+    beyond: DFF<Bit>,
+    need_cpl: DFF<Bit>,
+    cst: DFF<Bits<3>>,
     cc: DFF<Bits<32>>,
     csts: DFF<Bits<32>>,
     intms: DFF<Bits<32>>,
@@ -102,12 +122,30 @@ pub struct NvmeRegs {
     rd_hi: Signal<Local, Bits<32>>,
     aq: Signal<Local, Qword>,
     cq: Signal<Local, Qword>,
-    cpl: Signal<Local, CplDescWord>,
+    cpl: Signal<Local, CcDescWord>,
+    rtype: Signal<Local, Bits<4>>,
+    hit: Signal<Local, Bit>,
+    oor: Signal<Local, Bit>,
+    mrd: Signal<Local, Bit>,
+    posted: Signal<Local, Bit>,
+    bc: Signal<Local, ByteCount13>,
+    rsvd79_unused: Signal<Local, Bit>,
+    rsvd127_unused: Signal<Local, Bit>,
     beat: Signal<Local, DwBeat>,
     sz_s: Signal<Local, Size16>,
     sz_c: Signal<Local, Size16>,
     qword_zero: Constant<Qword>,
-    cpl_zero: Constant<CplDescWord>,
+    cpl_zero: Constant<CcDescWord>,
+    bc_zero: Constant<ByteCount13>,
+    k_off_mask: Constant<Bits<14>>,
+    k_ones64: Constant<Bits<64>>,
+    k_hi64: Constant<Bits<64>>,
+    k_zero64: Constant<Bits<64>>,
+    k_zero8: Constant<Bits<8>>,
+    k_zero3: Constant<Bits<3>>,
+    k_msg: Constant<Bits<2>>,
+    k_st_ur: Constant<Bits<3>>,
+    k_st_ca: Constant<Bits<3>>,
     beat_zero: Constant<DwBeat>,
     size_zero: Constant<Size16>,
     zero128: Constant<Bits<128>>,
@@ -142,7 +180,6 @@ pub struct NvmeRegs {
     k_aqa_mask: Constant<Bits<32>>,
     k_base_mask: Constant<Bits<32>>,
     k_bytes4: Constant<Bits<13>>,
-    k_bytes8: Constant<Bits<13>>,
 }
 
 fn k14(v: u32) -> Constant<Bits<14>> {
@@ -182,6 +219,16 @@ impl NvmeRegs {
             off: Default::default(),
             two: Default::default(),
             tag: Default::default(),
+            rid: Default::default(),
+            tcl: Default::default(),
+            attr: Default::default(),
+            func: Default::default(),
+            bcnt: Default::default(),
+            is_mrd: Default::default(),
+            wr_en: Default::default(),
+            beyond: Default::default(),
+            need_cpl: Default::default(),
+            cst: Default::default(),
             cc: Default::default(),
             csts: Default::default(),
             intms: Default::default(),
@@ -208,11 +255,29 @@ impl NvmeRegs {
             aq: Default::default(),
             cq: Default::default(),
             cpl: Default::default(),
+            rtype: Default::default(),
+            hit: Default::default(),
+            oor: Default::default(),
+            mrd: Default::default(),
+            posted: Default::default(),
+            bc: Default::default(),
+            rsvd79_unused: Default::default(),
+            rsvd127_unused: Default::default(),
             beat: Default::default(),
             sz_s: Default::default(),
             sz_c: Default::default(),
             qword_zero: Constant::new(Qword::default()),
-            cpl_zero: Constant::new(CplDescWord::default()),
+            cpl_zero: Constant::new(CcDescWord::default()),
+            bc_zero: Constant::new(ByteCount13::default()),
+            k_off_mask: Constant::new(bits::<14>(0x3FFC)),
+            k_ones64: Constant::new(bits::<64>(u64::MAX)),
+            k_hi64: Constant::new(bits::<64>(!0x3FFFu64)),
+            k_zero64: Constant::new(bits::<64>(0)),
+            k_zero8: Constant::new(bits::<8>(0)),
+            k_zero3: Constant::new(bits::<3>(0)),
+            k_msg: Constant::new(bits::<2>(0b11)),
+            k_st_ur: Constant::new(bits::<3>(crate::pcie::tlp::CPL_UR as u64)),
+            k_st_ca: Constant::new(bits::<3>(0b100)),
             beat_zero: Constant::new(DwBeat::default()),
             size_zero: Constant::new(Size16::default()),
             zero128: Constant::new(bits::<128>(0)),
@@ -247,7 +312,6 @@ impl NvmeRegs {
             k_aqa_mask: Constant::new(bits::<32>(0x0FFF_0FFF)),
             k_base_mask: Constant::new(bits::<32>(0xFFFF_F000)),
             k_bytes4: Constant::new(bits::<13>(4)),
-            k_bytes8: Constant::new(bits::<13>(8)),
         }
     }
 }
@@ -256,7 +320,7 @@ impl Logic for NvmeRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, off, two, tag, cc, csts, intms, aqa, asq_lo, asq_hi, acq_lo, acq_hi, en_p, rst_p, dbv, dbc, dbq, dbd,
+            self, clock, state, off, two, tag, rid, tcl, attr, func, bcnt, is_mrd, wr_en, beyond, need_cpl, cst, cc, csts, intms, aqa, asq_lo, asq_hi, acq_lo, acq_hi, en_p, rst_p, dbv, dbc, dbq, dbd,
             dbbad, mxv, mxo, mxd
         );
         self.w0.next = self.cq_tdata.val().get_bits::<32>(0);
@@ -308,18 +372,48 @@ impl Logic for NvmeRegs {
         if self.off.q.val() == self.o_acq_hi.val() {
             self.rd_lo.next = self.acq_hi.q.val();
         }
+        if self.beyond.q.val() {
+            self.rd_lo.next = self.k_zero32.val();
+            self.rd_hi.next = self.k_zero32.val();
+        }
+        // Request decode of a descriptor beat: type, BAR0 of function 0 untranslated, offset
+        // beyond 16 KiB inside the BAR's aperture (address bits 14 .. aperture-1 not all zero).
+        self.rtype.next = self.cq_tdata.val().get_bits::<4>(75);
+        self.mrd.next = self.rtype.val() == self.k_mrd.val();
+        self.posted.next = (self.rtype.val() == self.k_mwr.val()) | (self.rtype.val().get_bits::<2>(2) == self.k_msg.val());
+        self.hit.next = (self.cq_tdata.val().get_bits::<2>(0) == self.k_zero2.val())
+            & (self.cq_tdata.val().get_bits::<8>(104) == self.k_zero8.val())
+            & (self.cq_tdata.val().get_bits::<3>(112) == self.k_zero3.val());
+        self.oor.next = (self.cq_tdata.val().get_bits::<64>(0)
+            & !(self.k_ones64.val() << self.cq_tdata.val().get_bits::<6>(115))
+            & self.k_hi64.val())
+            != self.k_zero64.val();
+        self.bc.next = self.bc_zero.val();
+        self.bc.next.dwords = self.cq_tdata.val().get_bits::<11>(64);
+        // PG213 reserves descriptor bits 79 and 127: ignored (named `*unused*` for lint).
+        self.rsvd79_unused.next = self.cq_tdata.val().get_bit(79);
+        self.rsvd127_unused.next = self.cq_tdata.val().get_bit(127);
         self.cq_tready.next = false;
         self.cc_tvalid.next = false;
         self.cc_tlast.next = false;
-        // Completion descriptor (lower address, byte count, dword count, tag) and data beat.
+        // Completion descriptor (PG213 CC): lower address and byte count of a memory read,
+        // dword count, status, and the request's requester ID, tag, TC and attributes.
         self.cpl.next = self.cpl_zero.val();
-        self.cpl.next.lower_addr = self.off.q.val().get_bits::<12>(0);
-        self.cpl.next.byte_count = self.k_bytes4.val();
-        self.cpl.next.dwords = self.k_one11.val();
+        if self.is_mrd.q.val() {
+            self.cpl.next.lower_addr = self.off.q.val().get_bits::<7>(0);
+        }
+        self.cpl.next.byte_count = self.bcnt.q.val();
+        self.cpl.next.status = self.cst.q.val();
+        self.cpl.next.rid = self.rid.q.val();
         self.cpl.next.tag = self.tag.q.val();
-        if self.two.q.val() {
-            self.cpl.next.byte_count = self.k_bytes8.val();
-            self.cpl.next.dwords = self.k_two11.val();
+        self.cpl.next.cpl_fn = self.func.q.val();
+        self.cpl.next.tc = self.tcl.q.val();
+        self.cpl.next.attr = self.attr.q.val();
+        if self.cst.q.val() == self.k_zero3.val() {
+            self.cpl.next.dwords = self.k_one11.val();
+            if self.two.q.val() {
+                self.cpl.next.dwords = self.k_two11.val();
+            }
         }
         self.beat.next = self.beat_zero.val();
         self.beat.next.lo = self.rd_lo.val();
@@ -329,13 +423,34 @@ impl Logic for NvmeRegs {
             RegState::Idle => {
                 self.cq_tready.next = true;
                 if self.cq_tvalid.val() {
-                    self.off.d.next = self.cq_tdata.val().get_bits::<14>(0);
+                    self.off.d.next = self.cq_tdata.val().get_bits::<14>(0) & self.k_off_mask.val();
                     self.two.d.next = self.cq_tdata.val().get_bits::<11>(64) == self.k_two11.val();
                     self.tag.d.next = self.cq_tdata.val().get_bits::<8>(96);
-                    if self.cq_tdata.val().get_bits::<4>(75) == self.k_mwr.val() {
-                        self.state.d.next = RegState::WrData;
+                    self.rid.d.next = self.cq_tdata.val().get_bits::<16>(80);
+                    self.func.d.next = self.cq_tdata.val().get_bits::<8>(104);
+                    self.tcl.d.next = self.cq_tdata.val().get_bits::<3>(121);
+                    self.attr.d.next = self.cq_tdata.val().get_bits::<3>(124);
+                    self.is_mrd.d.next = self.mrd.val();
+                    self.wr_en.d.next = (self.rtype.val() == self.k_mwr.val()) & self.hit.val() & !self.oor.val();
+                    self.beyond.d.next = self.oor.val();
+                    self.need_cpl.d.next = !self.posted.val();
+                    // Byte count: the read's remaining bytes (dwords x 4); 4 for other types.
+                    self.bcnt.d.next = self.k_bytes4.val();
+                    if self.mrd.val() {
+                        self.bcnt.d.next = self.bc.val().into();
                     }
-                    if self.cq_tdata.val().get_bits::<4>(75) == self.k_mrd.val() {
+                    self.cst.d.next = self.k_st_ur.val();
+                    if self.mrd.val() & self.hit.val() {
+                        self.cst.d.next = self.k_st_ca.val();
+                        if (self.cq_tdata.val().get_bits::<11>(64) == self.k_one11.val())
+                            | (self.cq_tdata.val().get_bits::<11>(64) == self.k_two11.val())
+                        {
+                            self.cst.d.next = self.k_zero3.val();
+                        }
+                    }
+                    if !self.cq_tlast.val() {
+                        self.state.d.next = RegState::WrData;
+                    } else if !self.posted.val() {
                         self.state.d.next = RegState::RdCpl;
                     }
                 }
@@ -345,81 +460,91 @@ impl Logic for NvmeRegs {
                 if self.cq_tvalid.val() {
                     if self.cq_tlast.val() {
                         self.state.d.next = RegState::Idle;
-                    }
-                    if self.off.q.val() == self.o_intms.val() {
-                        self.intms.d.next = self.intms.q.val() | self.w0.val();
-                    }
-                    if self.off.q.val() == self.o_intmc.val() {
-                        self.intms.d.next = self.intms.q.val() & !self.w0.val();
-                    }
-                    if self.off.q.val() == self.o_aqa.val() {
-                        self.aqa.d.next = self.w0.val() & self.k_aqa_mask.val();
-                    }
-                    if self.off.q.val() == self.o_asq.val() {
-                        self.asq_lo.d.next = self.w0.val() & self.k_base_mask.val();
-                        if self.two.q.val() {
-                            self.asq_hi.d.next = self.w1.val();
+                        if self.need_cpl.q.val() {
+                            self.state.d.next = RegState::RdCpl;
                         }
                     }
-                    if self.off.q.val() == self.o_asq_hi.val() {
-                        self.asq_hi.d.next = self.w0.val();
-                    }
-                    if self.off.q.val() == self.o_acq.val() {
-                        self.acq_lo.d.next = self.w0.val() & self.k_base_mask.val();
-                        if self.two.q.val() {
-                            self.acq_hi.d.next = self.w1.val();
+                    if self.wr_en.q.val() {
+                        if self.off.q.val() == self.o_intms.val() {
+                            self.intms.d.next = self.intms.q.val() | self.w0.val();
                         }
-                    }
-                    if self.off.q.val() == self.o_acq_hi.val() {
-                        self.acq_hi.d.next = self.w0.val();
-                    }
-                    if self.off.q.val() == self.o_cc.val() {
-                        self.cc.d.next = self.w0.val();
-                        if self.w0.val().get_bit(0) & !self.cc.q.val().get_bit(0) {
-                            if (self.aqa.q.val().get_bits::<12>(0) != self.k_zero12.val())
-                                & (self.aqa.q.val().get_bits::<12>(16) != self.k_zero12.val())
-                                & ((self.asq_lo.q.val() != self.k_zero32.val()) | (self.asq_hi.q.val() != self.k_zero32.val()))
-                                & ((self.acq_lo.q.val() != self.k_zero32.val()) | (self.acq_hi.q.val() != self.k_zero32.val()))
-                            {
-                                self.csts.d.next = (self.csts.q.val() | self.k_rdy.val()) & !self.k_cfs.val();
-                                self.en_p.d.next = true;
-                            } else {
-                                self.csts.d.next = self.csts.q.val() | self.k_cfs.val();
+                        if self.off.q.val() == self.o_intmc.val() {
+                            self.intms.d.next = self.intms.q.val() & !self.w0.val();
+                        }
+                        if self.off.q.val() == self.o_aqa.val() {
+                            self.aqa.d.next = self.w0.val() & self.k_aqa_mask.val();
+                        }
+                        if self.off.q.val() == self.o_asq.val() {
+                            self.asq_lo.d.next = self.w0.val() & self.k_base_mask.val();
+                            if self.two.q.val() {
+                                self.asq_hi.d.next = self.w1.val();
                             }
                         }
-                        if !self.w0.val().get_bit(0) & self.cc.q.val().get_bit(0) {
-                            self.csts.d.next = self.csts.q.val() & !self.k_rdy.val();
-                            self.rst_p.d.next = true;
+                        if self.off.q.val() == self.o_asq_hi.val() {
+                            self.asq_hi.d.next = self.w0.val();
                         }
-                        if self.w0.val().get_bits::<2>(14) != self.k_zero2.val() {
-                            self.csts.d.next = (self.csts.q.val() & !self.k_shst_mask.val()) | self.k_shst_done.val();
+                        if self.off.q.val() == self.o_acq.val() {
+                            self.acq_lo.d.next = self.w0.val() & self.k_base_mask.val();
+                            if self.two.q.val() {
+                                self.acq_hi.d.next = self.w1.val();
+                            }
                         }
-                    }
-                    if self.db_hit.val() {
-                        if self.off.q.val().get_bits::<9>(3) < self.k_pairs.val() {
-                            self.dbv.d.next = true;
-                        } else {
-                            self.dbbad.d.next = true;
+                        if self.off.q.val() == self.o_acq_hi.val() {
+                            self.acq_hi.d.next = self.w0.val();
                         }
-                        self.dbc.d.next = self.off.q.val().get_bit(2);
-                        self.dbq.d.next = self.off.q.val().get_bits::<4>(3);
-                        self.dbd.d.next = self.w0.val().get_bits::<16>(0);
-                    }
-                    if self.off.q.val().get_bit(13)
-                        & !self.off.q.val().get_bit(12)
-                        & (self.off.q.val().get_bits::<12>(0) < self.k_mx_end.val())
-                    {
-                        self.mxv.d.next = true;
-                        self.mxo.d.next = self.off.q.val().get_bits::<6>(2);
-                        self.mxd.d.next = self.w0.val();
+                        if self.off.q.val() == self.o_cc.val() {
+                            self.cc.d.next = self.w0.val();
+                            if self.w0.val().get_bit(0) & !self.cc.q.val().get_bit(0) {
+                                if (self.aqa.q.val().get_bits::<12>(0) != self.k_zero12.val())
+                                    & (self.aqa.q.val().get_bits::<12>(16) != self.k_zero12.val())
+                                    & ((self.asq_lo.q.val() != self.k_zero32.val()) | (self.asq_hi.q.val() != self.k_zero32.val()))
+                                    & ((self.acq_lo.q.val() != self.k_zero32.val()) | (self.acq_hi.q.val() != self.k_zero32.val()))
+                                {
+                                    self.csts.d.next = (self.csts.q.val() | self.k_rdy.val()) & !self.k_cfs.val();
+                                    self.en_p.d.next = true;
+                                } else {
+                                    self.csts.d.next = self.csts.q.val() | self.k_cfs.val();
+                                }
+                            }
+                            if !self.w0.val().get_bit(0) & self.cc.q.val().get_bit(0) {
+                                self.csts.d.next = self.csts.q.val() & !self.k_rdy.val();
+                                self.rst_p.d.next = true;
+                            }
+                            if self.w0.val().get_bits::<2>(14) != self.k_zero2.val() {
+                                self.csts.d.next = (self.csts.q.val() & !self.k_shst_mask.val()) | self.k_shst_done.val();
+                            }
+                        }
+                        if self.db_hit.val() {
+                            if self.off.q.val().get_bits::<9>(3) < self.k_pairs.val() {
+                                self.dbv.d.next = true;
+                            } else {
+                                self.dbbad.d.next = true;
+                            }
+                            self.dbc.d.next = self.off.q.val().get_bit(2);
+                            self.dbq.d.next = self.off.q.val().get_bits::<4>(3);
+                            self.dbd.d.next = self.w0.val().get_bits::<16>(0);
+                        }
+                        if self.off.q.val().get_bit(13)
+                            & !self.off.q.val().get_bit(12)
+                            & (self.off.q.val().get_bits::<12>(0) < self.k_mx_end.val())
+                        {
+                            self.mxv.d.next = true;
+                            self.mxo.d.next = self.off.q.val().get_bits::<6>(2);
+                            self.mxd.d.next = self.w0.val();
+                        }
                     }
                 }
             }
             RegState::RdCpl => {
+                // A completion without data (UR/CA) is the descriptor beat alone.
                 self.cc_tvalid.next = true;
+                self.cc_tlast.next = self.cst.q.val() != self.k_zero3.val();
                 self.cc_tdata.next = self.cpl.val().into();
                 if self.cc_tready.val() {
                     self.state.d.next = RegState::RdData;
+                    if self.cst.q.val() != self.k_zero3.val() {
+                        self.state.d.next = RegState::Idle;
+                    }
                 }
             }
             RegState::RdData => {

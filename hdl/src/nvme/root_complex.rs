@@ -9,7 +9,7 @@
 //! Read completions are returned in request order, split at MPS-aligned boundaries (PCI Express
 //! Base 3.0, 2.3.1.1: completions on RCB boundaries), each a descriptor beat plus payload beats.
 
-use crate::pcie::tlp::{CplDesc, ReqDesc, REQ_MRD, REQ_MWR};
+use crate::pcie::tlp::{CcDesc, CplDesc, CqReq, ReqDesc, REQ_MRD, REQ_MWR};
 use ssdlab_model::config::PcieConfig;
 use ssdlab_model::nvme::frontend::tlp::{cpld_beats, Cycle, TlpKind, CLOCK_PS};
 use ssdlab_model::nvme::frontend::HostPort;
@@ -47,8 +47,10 @@ pub struct RootComplex {
     cq_beats: VecDeque<Beat>,
     /// Every device TLP, in arrival order.
     pub seen: Vec<SeenTlp>,
-    /// MMIO read data returned on the CC stream.
+    /// MMIO read data returned on the CC stream (successful completions).
     pub mmio_reads: Vec<u64>,
+    /// Every completion on the CC stream: its descriptor and data (none for UR/CA).
+    pub cc_log: Vec<(CcDesc, Option<u64>)>,
     rq_first: Option<Cycle>,
     rq_cur: Vec<u128>,
     cc_cur: Vec<u128>,
@@ -69,6 +71,7 @@ impl RootComplex {
             cq_beats: VecDeque::new(),
             seen: Vec::new(),
             mmio_reads: Vec::new(),
+            cc_log: Vec::new(),
             rq_first: None,
             rq_cur: Vec::new(),
             cc_cur: Vec::new(),
@@ -141,18 +144,25 @@ impl RootComplex {
     /// hold a doorbell behind a completion that is not yet on the wire. A 4-byte MWr is 28 wire
     /// bytes against 4.4 KB per 4 KiB of read completions, so the approximation is small.
     pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) -> Cycle {
-        let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
         let d = ReqDesc { addr: offset as u64, dwords: 1, req_type: REQ_MWR, tag: 0 };
-        self.cq_beats.push_back(Beat { cycle: first, data: d.pack(), last: false });
-        self.cq_beats.push_back(Beat { cycle: first + 1, data: value as u128, last: true });
-        first + 1
+        self.completer_request(cycle, CqReq::bar0(d), &[value as u128])
     }
 
     /// Queues a host MMIO read of `dwords` (1 or 2) at BAR0 `offset`; data lands in `mmio_reads`.
     pub fn mmio_read(&mut self, cycle: Cycle, offset: u32, dwords: u16) {
-        let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
         let d = ReqDesc { addr: offset as u64, dwords, req_type: REQ_MRD, tag: 0 };
-        self.cq_beats.push_back(Beat { cycle: first, data: d.pack(), last: true });
+        self.completer_request(cycle, CqReq::bar0(d), &[]);
+    }
+
+    /// Queues any completer request (descriptor beat, then `payload` beats) at or after
+    /// `cycle`; returns the cycle of its last beat.
+    pub fn completer_request(&mut self, cycle: Cycle, req: CqReq, payload: &[u128]) -> Cycle {
+        let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
+        self.cq_beats.push_back(Beat { cycle: first, data: req.pack(), last: payload.is_empty() });
+        for (i, w) in payload.iter().enumerate() {
+            self.cq_beats.push_back(Beat { cycle: first + 1 + i as u64, data: *w, last: i + 1 == payload.len() });
+        }
+        first + payload.len() as u64
     }
 
     /// Drops beats queued toward the device (when the client is the behavioural model).

@@ -4,14 +4,19 @@
 //! reassembly of the requester completions per tag, and hand-off of the 64 B command.
 //! Commands the front end must reject are turned into completion requests here: an opcode the
 //! queue type does not support gets Invalid Command Opcode (01h), PSDT ≠ 00b (SGL) gets Invalid
-//! Field in Command (02h), section 4.6.1.2.1 Figure 126. A doorbell value beyond the queue size
+//! Field in Command (02h), section 4.6.1.2.1 Figure 126. A rejected command keeps its tag (its
+//! buffer holds the CID) and joins a 4-entry FIFO of tag numbers; the completion path takes
+//! the FIFO head with `rej_ready`, which frees the tag. So fetching goes on with the other
+//! tags while rejections wait for a full CQ, and no rejection can be lost: the FIFO has a slot
+//! per tag. A doorbell value beyond the queue size
 //! or for a queue that does not exist is ignored and reported on `evt_*` (section 4.1, 5.2).
 //!
 //! Timing (mirrored by `FrontEndTiming::HDL` of the model): a doorbell strobe in cycle `c`
 //! is seen by the arbiter in `c + 1`; arbitration in `t` offers the MRd to the requester mux in
 //! `t + 1` (header on the RQ stream in `t + 2`) and the arbiter is free again the cycle after
 //! the mux takes it; the last completion beat in cycle `x` frees its tag and presents the
-//! command (or rejection) in `x + 1`.
+//! command in `x + 1` (a rejection is at the FIFO output in `x + 1`; its tag is free in the
+//! cycle after the completion path takes it).
 
 use crate::pcie::words::{Index64, ReqDescWord};
 use rust_hdl::prelude::*;
@@ -57,7 +62,7 @@ pub struct SubmissionPath {
     pub qc_base: Signal<In, Bits<64>>,
     /// Queue entries minus one.
     pub qc_size: Signal<In, Bits<16>>,
-    /// Hold arbitration (next stage full, or a rejection is pending in the completion path).
+    /// Hold arbitration (the next stage cannot take more commands).
     pub stall: Signal<In, Bit>,
     /// Fetch request offered to the requester mux.
     pub rq_valid: Signal<Out, Bit>,
@@ -83,8 +88,10 @@ pub struct SubmissionPath {
     pub cmd_w2: Signal<Out, Bits<128>>,
     /// Command bytes 48..63.
     pub cmd_w3: Signal<Out, Bits<128>>,
-    /// One cycle: a fetched command is rejected; complete it with `rej_status`.
+    /// A rejected command waits (head of the rejection FIFO); complete it with `rej_status`.
     pub rej_valid: Signal<Out, Bit>,
+    /// The completion path takes the head rejection this cycle (frees its tag).
+    pub rej_ready: Signal<In, Bit>,
     /// SQ of the rejected command.
     pub rej_sqid: Signal<Out, Bits<4>>,
     /// CID of the rejected command.
@@ -120,8 +127,16 @@ pub struct SubmissionPath {
     c1: DFF<Bits<128>>,
     c2: DFF<Bits<128>>,
     c3: DFF<Bits<128>>,
-    rv: DFF<Bit>,
-    rst_code: DFF<Bits<11>>,
+    trej: [DFF<Bit>; 4],
+    tcode: [DFF<Bit>; 4],
+    rfifo: [DFF<Bits<2>>; 4],
+    rrd: DFF<Bits<2>>,
+    rwr: DFF<Bits<2>>,
+    rcnt: DFF<Bits<3>>,
+    rhead: Signal<Local, Bits<2>>,
+    rfield: Signal<Local, Bit>,
+    rbad: Signal<Local, Bit>,
+    rpop: Signal<Local, Bit>,
     pick: Signal<Local, Bits<4>>,
     pbase: Signal<Local, Bits<64>>,
     phead: Signal<Local, Bits<16>>,
@@ -137,7 +152,9 @@ pub struct SubmissionPath {
     known: Signal<Local, Bit>,
     kq: [Constant<Bits<4>>; 9],
     kt: [Constant<Bits<8>>; 4],
-    kb: [Constant<Bits<2>>; 3],
+    kb: [Constant<Bits<2>>; 4],
+    one3: Constant<Bits<3>>,
+    zero3: Constant<Bits<3>>,
     one16: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     one2: Constant<Bits<2>>,
@@ -195,6 +212,7 @@ impl Default for SubmissionPath {
             cmd_w2: Default::default(),
             cmd_w3: Default::default(),
             rej_valid: Default::default(),
+            rej_ready: Default::default(),
             rej_sqid: Default::default(),
             rej_cid: Default::default(),
             rej_status: Default::default(),
@@ -223,8 +241,16 @@ impl Default for SubmissionPath {
             c1: Default::default(),
             c2: Default::default(),
             c3: Default::default(),
-            rv: Default::default(),
-            rst_code: Default::default(),
+            trej: std::array::from_fn(|_| Default::default()),
+            tcode: std::array::from_fn(|_| Default::default()),
+            rfifo: std::array::from_fn(|_| Default::default()),
+            rrd: Default::default(),
+            rwr: Default::default(),
+            rcnt: Default::default(),
+            rhead: Default::default(),
+            rfield: Default::default(),
+            rbad: Default::default(),
+            rpop: Default::default(),
             pick: Default::default(),
             pbase: Default::default(),
             phead: Default::default(),
@@ -241,6 +267,8 @@ impl Default for SubmissionPath {
             kq: std::array::from_fn(|i| Constant::new(bits::<4>(i as u64))),
             kt: std::array::from_fn(|i| Constant::new(bits::<8>(i as u64))),
             kb: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
+            one3: Constant::new(bits::<3>(1)),
+            zero3: Constant::new(bits::<3>(0)),
             one16: Constant::new(bits::<16>(1)),
             zero16: Constant::new(bits::<16>(0)),
             one2: Constant::new(bits::<2>(1)),
@@ -264,7 +292,7 @@ impl Default for SubmissionPath {
 impl Logic for SubmissionPath {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, last, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rv, rst_code);
+        dff_setup!(self, clock, st, last, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr, rcnt);
         for i in 0..9 {
             self.base[i].clock.next = self.clock.val();
             self.size[i].clock.next = self.clock.val();
@@ -284,6 +312,12 @@ impl Logic for SubmissionPath {
             self.busy[t].d.next = self.busy[t].q.val();
             self.tqid[t].d.next = self.tqid[t].q.val();
             self.beat[t].d.next = self.beat[t].q.val();
+            self.trej[t].clock.next = self.clock.val();
+            self.tcode[t].clock.next = self.clock.val();
+            self.rfifo[t].clock.next = self.clock.val();
+            self.trej[t].d.next = self.trej[t].q.val();
+            self.tcode[t].d.next = self.tcode[t].q.val();
+            self.rfifo[t].d.next = self.rfifo[t].q.val();
         }
         for b in 0..12 {
             self.buf[b].clock.next = self.clock.val();
@@ -428,25 +462,61 @@ impl Logic for SubmissionPath {
                 }
             }
         }
-        self.cv.d.next = false;
-        self.rv.d.next = false;
-        if self.done.val() & self.rdy.val() {
-            if !self.known.val() {
-                self.rv.d.next = true;
-                self.rst_code.d.next = self.st_opcode.val();
-            } else {
-                self.cv.d.next = true;
+        // PSDT (CDW0 bits 15:14) must be 00b: SGLs are not supported.
+        self.rfield.next = false;
+        for t in 0..4 {
+            if self.done_t.val() == self.kt[t].val() {
+                self.rfield.next = self.buf[t * 3].q.val().get_bits::<2>(14) != self.zero2.val();
             }
         }
-        // PSDT (CDW0 bits 15:14) must be 00b: SGLs are not supported.
+        self.cv.d.next = self.done.val() & self.rdy.val() & self.known.val() & !self.rfield.val();
+        self.rbad.next = self.done.val() & self.rdy.val() & (!self.known.val() | self.rfield.val());
+        // Rejection FIFO of tag numbers: push the rejected tag (it stays busy), pop on ready.
+        self.rhead.next = self.rfifo[0].q.val();
         for t in 0..4 {
-            if self.done.val() & self.rdy.val() & self.known.val() & (self.done_t.val() == self.kt[t].val()) {
-                if self.buf[t * 3].q.val().get_bits::<2>(14) != self.zero2.val() {
-                    self.cv.d.next = false;
-                    self.rv.d.next = true;
-                    self.rst_code.d.next = self.st_field.val();
+            if self.rrd.q.val() == self.kb[t].val() {
+                self.rhead.next = self.rfifo[t].q.val();
+            }
+        }
+        self.rej_valid.next = self.rcnt.q.val() != self.zero3.val();
+        self.rpop.next = (self.rcnt.q.val() != self.zero3.val()) & self.rej_ready.val();
+        self.rej_sqid.next = self.tqid[0].q.val();
+        self.rej_cid.next = self.buf[0].q.val().get_bits::<16>(16);
+        self.rej_status.next = self.st_opcode.val();
+        for t in 0..4 {
+            if self.rhead.val() == self.kb[t].val() {
+                self.rej_sqid.next = self.tqid[t].q.val();
+                self.rej_cid.next = self.buf[t * 3].q.val().get_bits::<16>(16);
+                if self.tcode[t].q.val() {
+                    self.rej_status.next = self.st_field.val();
+                }
+                if self.rpop.val() {
+                    self.busy[t].d.next = false;
+                    self.trej[t].d.next = false;
                 }
             }
+        }
+        if self.rpop.val() {
+            self.rrd.d.next = self.rrd.q.val() + self.one2.val();
+        }
+        if self.rbad.val() {
+            for t in 0..4 {
+                if self.done_t.val() == self.kt[t].val() {
+                    self.busy[t].d.next = true;
+                    self.trej[t].d.next = true;
+                    self.tcode[t].d.next = self.known.val();
+                }
+                if self.rwr.q.val() == self.kb[t].val() {
+                    self.rfifo[t].d.next = self.done_t.val().get_bits::<2>(0);
+                }
+            }
+            self.rwr.d.next = self.rwr.q.val() + self.one2.val();
+        }
+        if self.rbad.val() & !self.rpop.val() {
+            self.rcnt.d.next = self.rcnt.q.val() + self.one3.val();
+        }
+        if !self.rbad.val() & self.rpop.val() {
+            self.rcnt.d.next = self.rcnt.q.val() - self.one3.val();
         }
         // SQ tail doorbells.
         self.evt_bad_val.next = false;
@@ -487,6 +557,16 @@ impl Logic for SubmissionPath {
             for i in 0..9 {
                 self.live[i].d.next = false;
             }
+            // Controller reset: waiting rejections are dropped (no CQ to post them to).
+            for t in 0..4 {
+                if self.trej[t].q.val() {
+                    self.busy[t].d.next = false;
+                    self.trej[t].d.next = false;
+                }
+            }
+            self.rcnt.d.next = self.zero3.val();
+            self.rrd.d.next = self.zero2.val();
+            self.rwr.d.next = self.zero2.val();
         }
         self.hd_val.next = self.zero16.val();
         for i in 0..9 {
@@ -500,10 +580,6 @@ impl Logic for SubmissionPath {
         self.cmd_w1.next = self.c1.q.val();
         self.cmd_w2.next = self.c2.q.val();
         self.cmd_w3.next = self.c3.q.val();
-        self.rej_valid.next = self.rv.q.val();
-        self.rej_sqid.next = self.cq.q.val();
-        self.rej_cid.next = self.c0.q.val().get_bits::<16>(16);
-        self.rej_status.next = self.rst_code.q.val();
     }
 }
 

@@ -48,6 +48,73 @@ impl ReqDesc {
     }
 }
 
+/// Completion status values (PCI Express Base 3.0, 2.2.9): successful, unsupported request.
+pub const CPL_SC: u8 = 0b000;
+pub const CPL_UR: u8 = 0b001;
+
+/// The fields a completer request carries beyond [`ReqDesc`] (PG213 CQ descriptor): address
+/// type `[1:0]`, requester ID `[95:80]`, target function `[111:104]`, BAR ID `[114:112]`, BAR
+/// aperture (log2 bytes) `[120:115]`, TC `[123:121]`, attributes `[126:124]`. Bits 79 and 127
+/// are reserved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CqReq {
+    pub desc: ReqDesc,
+    pub at: u8,
+    pub rid: u16,
+    pub func: u8,
+    pub bar: u8,
+    pub aperture: u8,
+    pub tc: u8,
+    pub attr: u8,
+}
+
+impl CqReq {
+    /// A request from the root port (requester ID 0000h, tag `tag`) to BAR0 (16 KiB) of
+    /// function 0, TC 0, no attributes.
+    pub fn bar0(desc: ReqDesc) -> CqReq {
+        CqReq { desc, at: 0, rid: 0, func: 0, bar: 0, aperture: 14, tc: 0, attr: 0 }
+    }
+    pub fn pack(&self) -> u128 {
+        assert!(self.at < 4 && self.bar < 8 && self.aperture < 64 && self.tc < 8 && self.attr < 8, "field out of range: {self:?}");
+        self.desc.pack()
+            | self.at as u128
+            | ((self.rid as u128) << 80)
+            | ((self.func as u128) << 104)
+            | ((self.bar as u128) << 112)
+            | ((self.aperture as u128) << 115)
+            | ((self.tc as u128) << 121)
+            | ((self.attr as u128) << 124)
+    }
+}
+
+/// A completer completion descriptor (CC stream, PG213) as the root complex decodes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CcDesc {
+    pub lower_addr: u8,
+    pub byte_count: u16,
+    pub dwords: u16,
+    pub status: u8,
+    pub rid: u16,
+    pub tag: u8,
+    pub tc: u8,
+    pub attr: u8,
+}
+
+impl CcDesc {
+    pub fn unpack(w: u128) -> CcDesc {
+        CcDesc {
+            lower_addr: (w & 0x7F) as u8,
+            byte_count: ((w >> 16) & 0x1FFF) as u16,
+            dwords: ((w >> 32) & 0x7FF) as u16,
+            status: ((w >> 43) & 0x7) as u8,
+            rid: (w >> 48) as u16,
+            tag: (w >> 64) as u8,
+            tc: ((w >> 89) & 7) as u8,
+            attr: ((w >> 92) & 7) as u8,
+        }
+    }
+}
+
 /// A completion descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CplDesc {

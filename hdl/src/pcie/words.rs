@@ -30,6 +30,42 @@ pub struct CplDescWord {
     pub pad3: Bits<56>,
 }
 
+/// Completer completion descriptor (CC stream, PG213 "Completer Completion Descriptor"): lower
+/// address [6:0], address type [9:8], byte count [28:16], locked-read [29], dword count [42:32],
+/// status [45:43], poisoned [46], requester ID [63:48], tag [71:64], completer function [79:72],
+/// completer bus [87:80], completer ID enable [88], TC [91:89], attributes [94:92], force ECRC
+/// [95]. Requester ID, tag, TC and attributes echo the request (PCI Express Base 3.0, 2.2.9).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct CcDescWord {
+    pub lower_addr: Bits<7>,
+    pub pad0: Bit,
+    pub at: Bits<2>,
+    pub pad1: Bits<6>,
+    pub byte_count: Bits<13>,
+    pub locked: Bit,
+    pub pad2: Bits<2>,
+    pub dwords: Bits<11>,
+    pub status: Bits<3>,
+    pub poisoned: Bit,
+    pub pad3: Bit,
+    pub rid: Bits<16>,
+    pub tag: Bits<8>,
+    pub cpl_fn: Bits<8>,
+    pub cpl_bus: Bits<8>,
+    pub cpl_id_en: Bit,
+    pub tc: Bits<3>,
+    pub attr: Bits<3>,
+    pub ecrc: Bit,
+    pub pad4: Bits<32>,
+}
+
+/// An 11-bit dword count as a 13-bit byte count (dwords x 4).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct ByteCount13 {
+    pub zero: Bits<2>,
+    pub dwords: Bits<11>,
+}
+
 /// A 16-byte completion queue entry.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct CqeWord {
@@ -76,7 +112,7 @@ pub struct Size16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pcie::tlp::{CplDesc, ReqDesc};
+    use crate::pcie::tlp::{CcDesc, CplDesc, ReqDesc};
 
     #[test]
     fn packed_words_match_the_descriptor_helpers() {
@@ -94,6 +130,26 @@ mod tests {
         c.tag = bits::<8>(2);
         let w: Bits<128> = c.into();
         assert_eq!(CplDesc::unpack(w.to_u128()), CplDesc { lower_addr: 0x40, byte_count: 64, dwords: 16, status: 0, tag: 2 });
+        let mut cc = CcDescWord::default();
+        cc.lower_addr = bits::<7>(0x14);
+        cc.byte_count = bits::<13>(8);
+        cc.dwords = bits::<11>(2);
+        cc.status = bits::<3>(1);
+        cc.rid = bits::<16>(0x0100);
+        cc.tag = bits::<8>(0x5A);
+        cc.tc = bits::<3>(3);
+        cc.attr = bits::<3>(6);
+        let w: Bits<128> = cc.into();
+        let want = CcDesc { lower_addr: 0x14, byte_count: 8, dwords: 2, status: 1, rid: 0x0100, tag: 0x5A, tc: 3, attr: 6 };
+        assert_eq!(CcDesc::unpack(w.to_u128()), want);
+        // PG213 positions by hand: TC at 91:89, attributes at 94:92, requester ID at 63:48.
+        assert_eq!((w.to_u128() >> 89) & 7, 3);
+        assert_eq!((w.to_u128() >> 92) & 7, 6);
+        assert_eq!((w.to_u128() >> 48) & 0xFFFF, 0x0100);
+        let mut b = ByteCount13::default();
+        b.dwords = bits::<11>(16);
+        let w: Bits<13> = b.into();
+        assert_eq!(w.to_u64(), 64);
         let mut q = CqeWord::default();
         q.cid = bits::<16>(0xABCD);
         q.phase = true;

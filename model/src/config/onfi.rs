@@ -30,6 +30,17 @@ pub struct OnfiConfig {
     pub t_rr_ns: f64,
     /// Address cycles of a full row+column address (5 for large devices).
     pub addr_cycles: u32,
+    /// Cache read busy tRCBSY, us: after 31h/3Fh the target is busy (R/B# low) for this long
+    /// beyond the end of any array read still in progress (moving the data register into the
+    /// cache register). Source: Micron MT29F asynchronous/synchronous NAND datasheets (AC
+    /// characteristics, "cache busy" tRCBSY: 3 us typical, at most tR); ONFI 4.1 section 5.6
+    /// (Read Cache Sequential/End). Defaults to 3 us when a config omits it.
+    #[serde(default = "default_t_rcbsy_us")]
+    pub t_rcbsy_us: f64,
+}
+
+fn default_t_rcbsy_us() -> f64 {
+    3.0
 }
 
 impl OnfiConfig {
@@ -55,6 +66,11 @@ impl OnfiConfig {
         ] {
             check(v.is_finite() && (0.0..10_000.0).contains(&v), name, "must be 0..10000 ns")?;
         }
+        check(
+            self.t_rcbsy_us.is_finite() && (0.0..=1000.0).contains(&self.t_rcbsy_us),
+            "onfi.t_rcbsy_us",
+            "must be 0..=1000 us",
+        )?;
         check((3..=6).contains(&self.addr_cycles), "onfi.addr_cycles", "must be 3..=6")?;
         Ok(())
     }
@@ -97,6 +113,7 @@ mod tests {
             t_ccs_ns: 300.0,
             t_rr_ns: 20.0,
             addr_cycles: 5,
+            t_rcbsy_us: 3.0,
         };
         // 200 MHz = 5 ns per cycle: 25 ns = 5 cycles, 22 ns rounds up to 5, 20 ns = 4.
         assert_eq!(o.cycles_ceil(25.0), 5);
@@ -106,5 +123,17 @@ mod tests {
         // A 16 KiB page + 1952 B spare at 4 B/cycle = 4584 cycles.
         assert_eq!(o.data_cycles(16384 + 1952), 4584);
         assert_eq!(o.core_period(), SimTime::from_ns(5));
+        // tRCBSY 3 us = 600 cycles.
+        assert_eq!(o.cycles_ceil(o.t_rcbsy_us * 1000.0), 600);
+    }
+
+    #[test]
+    fn t_rcbsy_defaults_and_is_checked() {
+        let toml = "transfer_mts = 800\ncore_clock_mhz = 200\nt_wc_ns = 25.0\nt_adl_ns = 150.0\nt_wb_ns = 100.0\nt_whr_ns = 80.0\nt_ccs_ns = 300.0\nt_rr_ns = 20.0\naddr_cycles = 5\n";
+        let mut o: OnfiConfig = toml::from_str(toml).unwrap();
+        assert_eq!(o.t_rcbsy_us, 3.0, "omitted tRCBSY defaults to the datasheet's 3 us");
+        o.t_rcbsy_us = -1.0;
+        let e = o.validate().unwrap_err().to_string();
+        assert!(e.contains("onfi.t_rcbsy_us"), "{e}");
     }
 }

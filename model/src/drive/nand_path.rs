@@ -81,7 +81,7 @@ impl Drive {
             let op = self.ops[h as usize].op;
             let slot = &mut self.dies[die as usize];
             let array_time = slot.die.start(now, &op, &self.timing);
-            let seq_op = SeqOp { id: h as u64, way: slot.way, die: slot.lun, kind: op.kind, planes: op.planes.max(1), bus_bytes: op.bus_bytes, array_time };
+            let seq_op = SeqOp { id: h as u64, way: slot.way, die: slot.lun, kind: op.kind, planes: op.planes.max(1), bus_bytes: op.bus_bytes, array_time, pages: 1 };
             let ch = slot.channel;
             self.chans[ch as usize].seq.enqueue(now, seq_op);
             self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;

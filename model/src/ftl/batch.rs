@@ -1,8 +1,8 @@
 //! Batched host writes for the fast functional warm-up (issue 3): the same state transitions as
 //! one `host_write` per unit, in the same order, but the caller hands over the whole logical
 //! sequence so the FTL can software-prefetch the random table entries of write i + K while it
-//! performs write i. On a 512 GB drive the mapping table, the checker's expected-sequence table
-//! and the block table are far larger than the CPU caches; without prefetching nearly every
+//! performs write i. On a 512 GB drive the mapping table (with the checker's sequence numbers)
+//! and the valid bitmap are far larger than the CPU caches; without prefetching nearly every
 //! random write waits on two or three DRAM misses in a row. Prefetching is a hint only: it never
 //! changes what is computed (a test compares `state_digest` with the one-at-a-time path).
 //! Source: the classic "software pipelining of pointer-chasing loops" (Intel optimization
@@ -39,24 +39,22 @@ impl Ftl {
         WriteOutcome { units: lpns.len() as u32 }
     }
 
-    /// Starts fetching `lpn`'s mapping entry and checker entry.
+    /// Starts fetching `lpn`'s mapping entry (which holds the checker's sequence too).
     #[inline]
     fn prefetch_far(&self, lpn: u64) {
         prefetch(self.l2p.as_ptr().wrapping_add(lpn as usize));
-        if let Some(c) = &self.checker {
-            c.prefetch_expected(lpn);
-        }
     }
 
     /// `lpn`'s mapping entry was prefetched FAR - NEAR units ago: read it (a hint only — the
     /// entry may still change before `lpn` is written, which costs a miss, not correctness) and
-    /// start fetching the block entry its old location will decrement.
+    /// start fetching the block entry and valid bit its old location will clear.
     #[inline]
     fn prefetch_near(&self, lpn: u64) {
-        let old = self.l2p[lpn as usize];
+        let old = self.l2p[lpn as usize].ppa;
         if old != NONE {
             let dbid = self.l.dbid_of_ppa(old);
             prefetch(self.blocks.info.as_ptr().wrapping_add(dbid as usize));
+            self.valid.prefetch(old);
         }
     }
 }

@@ -1,12 +1,12 @@
-//! Allocation of the FTL's large per-unit tables (mapping, spare-area lpns, checker sequences:
-//! hundreds of MiB each for a 512 GB drive). Random accesses into them are the cost of
-//! functional warm-up, dominated by TLB misses with 4 KiB pages; on Linux the tables are
-//! advised as transparent huge pages (`MADV_HUGEPAGE`, a hint the kernel may ignore).
+//! Allocation of the FTL's large per-unit tables (mapping, spare areas, valid bits: hundreds of
+//! MiB each for a 512 GB drive). Random accesses into them are the cost of functional warm-up,
+//! dominated by TLB misses with 4 KiB pages; on Linux the tables are advised as transparent huge
+//! pages (`MADV_HUGEPAGE`, a hint the kernel may ignore).
 
 /// A vector of `n` copies of `fill`, backed by huge pages where the OS allows.
-pub fn big_vec(n: usize, fill: u32) -> Vec<u32> {
-    let mut v: Vec<u32> = Vec::with_capacity(n);
-    advise_huge(v.as_mut_ptr() as usize, n * 4);
+pub fn big_vec<T: Copy>(n: usize, fill: T) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    advise_huge(v.as_mut_ptr() as usize, n * std::mem::size_of::<T>());
     v.resize(n, fill);
     v
 }

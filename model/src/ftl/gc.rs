@@ -1,17 +1,15 @@
 //! Relocation: garbage collection (foreground below `gc_threshold_free_blocks`, background in
 //! idle time below `bg_gc_threshold_free_blocks`), SLC->TLC folding and static wear levelling all
 //! move the valid units of one closed die-block into the die's relocation block (TLC) and erase
-//! it. Valid units are found from the spare-area lpn checked against the mapping, as real
-//! firmware does; units sharing a physical page are moved with one (multi-plane) page read.
+//! it (`reloc.rs`).
 //! Victims: a [`super::victim::VictimPolicy`]; folding takes the oldest SLC block; wear levelling
 //! the least-erased block once max - min erase count exceeds `wear_level_delta`.
 //! Source: MQSim GC/WL unit (Tavakkol et al., FAST'18); Chang, "On efficient wear leveling for
 //! large-scale flash-memory storage systems" (static WL by cold-block migration).
 
-use super::blocks::{BlockState, Pool};
-use super::layout::NONE;
+use super::blocks::BlockState;
 use super::victim::Candidate;
-use super::{Ftl, NandOp, NandOpKind, OpPurpose};
+use super::{Ftl, NandOp, OpPurpose};
 use crate::nand::CellMode;
 
 /// Why a block is being relocated.
@@ -23,7 +21,7 @@ pub enum Reloc {
 }
 
 impl Reloc {
-    fn purposes(self) -> (OpPurpose, OpPurpose) {
+    pub(super) fn purposes(self) -> (OpPurpose, OpPurpose) {
         match self {
             Reloc::Gc => (OpPurpose::GcRead, OpPurpose::GcWrite),
             Reloc::Fold => (OpPurpose::FoldRead, OpPurpose::FoldWrite),
@@ -129,114 +127,5 @@ impl Ftl {
         self.st.wl_blocks += 1;
         self.st.wl_units_moved += moved;
         true
-    }
-
-    /// Moves the valid units of closed block `dbid` into its die's relocation block, then erases
-    /// it. Returns the units moved.
-    pub(super) fn relocate(&mut self, dbid: u32, why: Reloc, ops: &mut Vec<NandOp>) -> u64 {
-        let b = self.blocks.info[dbid as usize];
-        assert_eq!(b.state, BlockState::Closed, "relocating block {dbid} that is not closed");
-        let (read_purpose, write_purpose) = why.purposes();
-        let die = self.l.die_of(dbid);
-        let (base, upp, planes) = (self.l.base(dbid), self.l.units_per_page, self.l.planes);
-        let row = self.l.row_units();
-        let mut moved = 0u64;
-        let mut valid_ppas = [NONE; 64];
-        let rows = b.staged / row;
-        for page in 0..rows {
-            if page + 2 < rows {
-                self.prefetch_row(base + (page + 2) * row, row);
-            }
-            // Find the valid units of this page row on all planes.
-            let (mut n, mut lo_plane, mut hi_plane) = (0usize, u32::MAX, 0);
-            for off in page * row..(page + 1) * row {
-                let ppa = base + off;
-                let lpn = self.oob_lpn[ppa as usize];
-                if lpn == NONE {
-                    continue;
-                }
-                self.map_access(lpn as u64, None, ops);
-                if self.l2p[lpn as usize] == ppa {
-                    assert!(n < valid_ppas.len(), "more than 64 units in one page row");
-                    valid_ppas[n] = ppa;
-                    n += 1;
-                    let plane = (off / upp) % planes;
-                    lo_plane = lo_plane.min(plane);
-                    hi_plane = hi_plane.max(plane);
-                }
-            }
-            if n == 0 {
-                continue;
-            }
-            ops.push(self.l.read_op(dbid, page, (lo_plane, hi_plane), n as u32, b.mode, read_purpose));
-            for &src in &valid_ppas[..n] {
-                self.move_unit(src, die, write_purpose, ops);
-                moved += 1;
-            }
-        }
-        assert_eq!(self.blocks.info[dbid as usize].valid, 0, "block {dbid} still holds valid data after relocation");
-        self.erase(dbid, ops);
-        moved
-    }
-
-    /// Warm-up speed: start fetching the mapping entries a later row will check (the table is
-    /// hundreds of MiB; each check is otherwise a cache miss in sequence).
-    #[inline]
-    fn prefetch_row(&self, first: u32, n: u32) {
-        #[cfg(target_arch = "x86_64")]
-        for ppa in first..first + n {
-            let lpn = self.oob_lpn[ppa as usize];
-            if lpn != NONE {
-                let p = self.l2p.as_ptr().wrapping_add(lpn as usize) as *const i8;
-                // SAFETY: a prefetch hint never faults; `lpn` indexes inside `l2p` anyway.
-                unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (first, n);
-    }
-
-    fn move_unit(&mut self, src: u32, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
-        let lpn = self.oob_lpn[src as usize] as u64;
-        let dst_block = self.reloc_block(die);
-        let dst = self.l.base(dst_block) + self.blocks.info[dst_block as usize].staged;
-        self.map_access(lpn, Some(dst), ops);
-        self.drop_valid(src);
-        self.ra.relocated(lpn, src, dst);
-        if let Some(c) = &mut self.checker {
-            c.copy(src, dst);
-        }
-        self.stage(dst_block, lpn, purpose, ops);
-    }
-
-    fn erase(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
-        let b = self.blocks.info[dbid as usize];
-        let mut addr = self.l.phys_page(self.l.base(dbid));
-        addr.plane = 0;
-        ops.push(NandOp {
-            kind: NandOpKind::Erase,
-            mode: b.mode,
-            addr,
-            planes: self.l.planes as u8,
-            bus_bytes: 0,
-            purpose: OpPurpose::Erase,
-            after: None,
-        });
-        let base = self.l.base(dbid);
-        let used = b.staged;
-        self.oob_lpn[base as usize..(base + used) as usize].fill(NONE);
-        if let Some(c) = &mut self.checker {
-            c.erase(base, used);
-        }
-        self.st.erases += 1;
-        debug_assert!(b.pool != Pool::Map);
-        // A stream whose block filled still points at it: that block is gone now.
-        let die = self.l.die_of(dbid) as usize;
-        for stream in [&mut self.host_open, &mut self.reloc_open, &mut self.cold_open] {
-            if stream[die] == dbid {
-                stream[die] = NONE;
-            }
-        }
-        self.blocks.release(&self.l, dbid);
     }
 }

@@ -1,12 +1,15 @@
 //! Integrity checker: every physical 4 KiB unit carries out-of-band metadata (the logical unit
 //! and the write sequence number of the data in it), as real FTLs keep in the page spare area.
-//! The checker holds the sequence number of the latest host write (or trim) of every logical
-//! unit and verifies on every host read that the place the FTL serves it from carries exactly
-//! that version: a lost (unmapped though written) or stale (older version) read is a violation.
-//! GC, folding and wear levelling copy the metadata with the data; an erase clears it.
+//! The checker numbers every host write, the mapping entry of each logical unit keeps the number
+//! of its latest write (0 after a trim), and every host read verifies that the place the FTL
+//! serves it from carries exactly that version: a lost (unmapped though written) or stale (older
+//! version) read is a violation. GC, folding and wear levelling copy the metadata with the data;
+//! an erase clears it. The numbers live in the FTL's own tables ([`MapEntry::seq`] beside the
+//! mapping, [`Oob::seq`] beside the spare-area lpn), so checking costs no extra cache miss.
 //! Cost: 4 B per physical unit + 4 B per logical unit of host memory, O(1) per access.
 
 use super::layout::NONE;
+use super::unit_tables::{MapEntry, Oob};
 
 /// Where the FTL served a read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,12 +20,8 @@ pub enum Served {
     Unmapped,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Checker {
-    /// Latest write sequence per logical unit; 0 = never written or trimmed.
-    expected: Vec<u32>,
-    /// Sequence number stored in each physical unit's spare area; 0 = erased / padding.
-    oob_seq: Vec<u32>,
     next_seq: u32,
     pub checked: u64,
     pub violations: u64,
@@ -31,92 +30,92 @@ pub struct Checker {
 }
 
 impl Checker {
-    pub fn new(logical_units: u64, physical_units: u64) -> Checker {
-        Checker {
-            expected: super::bigvec::big_vec(logical_units as usize, 0),
-            oob_seq: super::bigvec::big_vec(physical_units as usize, 0),
-            next_seq: 0,
-            checked: 0,
-            violations: 0,
-            first: None,
-        }
+    pub fn new() -> Checker {
+        Checker::default()
     }
 
-    /// A host write of `lpn` placed at `ppa`.
+    /// A host write of `lpn` placed at `ppa`: numbers it in both places.
     #[inline]
-    pub fn host_write(&mut self, lpn: u64, ppa: u32) {
+    pub fn host_write(&mut self, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32) {
         // Sequence numbers wrap after 2^32 - 1 writes; 0 is reserved for "none".
         self.next_seq = self.next_seq.wrapping_add(1).max(1);
-        self.expected[lpn as usize] = self.next_seq;
-        self.oob_seq[ppa as usize] = self.next_seq;
-    }
-    /// Warm-up speed: start fetching `lpn`'s expected-sequence entry (a hint, no effect).
-    #[inline]
-    pub fn prefetch_expected(&self, lpn: u64) {
-        super::batch::prefetch(self.expected.as_ptr().wrapping_add(lpn as usize));
+        map[lpn as usize].seq = self.next_seq;
+        oob[ppa as usize].seq = self.next_seq;
     }
     #[inline]
-    pub fn trim(&mut self, lpn: u64) {
-        self.expected[lpn as usize] = 0;
+    pub fn trim(map: &mut [MapEntry], lpn: u64) {
+        map[lpn as usize].seq = 0;
     }
     /// Data moved (GC, fold, wear levelling): the spare area travels with it.
     #[inline]
-    pub fn copy(&mut self, from: u32, to: u32) {
-        self.oob_seq[to as usize] = self.oob_seq[from as usize];
+    pub fn copy(oob: &mut [Oob], from: u32, to: u32) {
+        oob[to as usize].seq = oob[from as usize].seq;
     }
-    /// Erase of the units [first, first + n).
-    pub fn erase(&mut self, first: u32, n: u32) {
-        self.oob_seq[first as usize..(first + n) as usize].fill(0);
-    }
-    /// A host read of `lpn` served from `served`; `oob_lpn` is the lpn in that unit's spare area.
+    /// A host read of `lpn` served from `served`.
     #[inline]
-    pub fn read(&mut self, lpn: u64, served: Served, oob_lpn: u32) {
+    pub fn read(&mut self, map: &[MapEntry], oob: &[Oob], lpn: u64, served: Served) {
         self.checked += 1;
-        let want = self.expected[lpn as usize];
+        let want = map[lpn as usize].seq;
         let ok = match served {
             Served::Unmapped => want == 0,
-            Served::At(ppa) => want != 0 && oob_lpn as u64 == lpn && self.oob_seq[ppa as usize] == want,
+            Served::At(ppa) => {
+                let o = oob[ppa as usize];
+                want != 0 && o.lpn as u64 == lpn && o.seq == want
+            }
         };
         if !ok {
-            self.violations += 1;
-            if self.first.is_none() {
-                let found = match served {
-                    Served::Unmapped => "unmapped (lost data)".to_string(),
-                    Served::At(ppa) => format!(
-                        "ppa {ppa} holding lpn {} seq {}",
-                        if oob_lpn == NONE { -1 } else { oob_lpn as i64 },
-                        self.oob_seq[ppa as usize]
-                    ),
-                };
-                self.first = Some(format!("read of lpn {lpn}: expected seq {want}, served {found}"));
-            }
+            self.violation(lpn, want, served, oob);
+        }
+    }
+
+    #[cold]
+    fn violation(&mut self, lpn: u64, want: u32, served: Served, oob: &[Oob]) {
+        self.violations += 1;
+        if self.first.is_none() {
+            let found = match served {
+                Served::Unmapped => "unmapped (lost data)".to_string(),
+                Served::At(ppa) => {
+                    let o = oob[ppa as usize];
+                    format!("ppa {ppa} holding lpn {} seq {}", if o.lpn == NONE { -1 } else { o.lpn as i64 }, o.seq)
+                }
+            };
+            self.first = Some(format!("read of lpn {lpn}: expected seq {want}, served {found}"));
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::unit_tables::{ERASED, UNMAPPED};
     use super::*;
 
     #[test]
     fn detects_stale_and_lost_reads() {
-        let mut c = Checker::new(4, 8);
-        c.host_write(1, 3);
-        c.host_write(1, 5);
-        c.read(1, Served::At(5), 1);
+        let (mut map, mut oob) = ([UNMAPPED; 4], [ERASED; 8]);
+        let mut c = Checker::new();
+        // The FTL's part: the spare area holds the lpn, the mapping the latest location.
+        let mut write = |c: &mut Checker, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32| {
+            c.host_write(map, oob, lpn, ppa);
+            oob[ppa as usize].lpn = lpn as u32;
+            map[lpn as usize].ppa = ppa;
+        };
+        write(&mut c, &mut map, &mut oob, 1, 3);
+        write(&mut c, &mut map, &mut oob, 1, 5);
+        c.read(&map, &oob, 1, Served::At(5));
         assert_eq!(c.violations, 0);
-        c.read(1, Served::At(3), 1); // the older version
+        c.read(&map, &oob, 1, Served::At(3)); // the older version
         assert_eq!(c.violations, 1);
-        c.read(1, Served::Unmapped, NONE); // lost
+        c.read(&map, &oob, 1, Served::Unmapped); // lost
         assert_eq!(c.violations, 2);
-        c.copy(5, 7);
-        c.erase(4, 2);
-        c.read(1, Served::At(7), 1);
-        c.read(1, Served::At(5), 1); // erased copy
+        Checker::copy(&mut oob, 5, 7);
+        oob[7].lpn = 1;
+        oob[4..6].fill(ERASED); // erase
+        c.read(&map, &oob, 1, Served::At(7));
+        c.read(&map, &oob, 1, Served::At(5)); // erased copy
         assert_eq!(c.violations, 3);
-        c.trim(1);
-        c.read(1, Served::Unmapped, NONE);
-        c.read(2, Served::Unmapped, NONE);
+        Checker::trim(&mut map, 1);
+        c.read(&map, &oob, 1, Served::Unmapped);
+        c.read(&map, &oob, 2, Served::Unmapped);
         assert_eq!((c.violations, c.checked), (3, 7));
         assert!(c.first.as_deref().unwrap().contains("lpn 1"));
     }

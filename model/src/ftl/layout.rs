@@ -32,6 +32,44 @@ pub struct Layout {
     /// Units in a die-block, native mode.
     pub block_units: u32,
     pub plan: CapacityPlan,
+    /// Division by `block_units`, `blocks_per_die`, `units_per_page` and `planes` without a
+    /// hardware divide (these run once or more per unit on the warm-up's hot path).
+    div_block: FastDiv,
+    div_blocks_per_die: FastDiv,
+    div_upp: FastDiv,
+    div_planes: FastDiv,
+    /// `die_id` of every die.
+    die_ids: Vec<DieId>,
+}
+
+/// Exact division of a `u32` by a fixed non-zero `u32` with one multiply: with
+/// `m = ceil(2^64 / d)`, `x / d = (m * x) >> 64` for every 32-bit `x` (Lemire, Kaser & Kurz,
+/// "Faster remainder by direct computation", 2019, Theorem 1).
+#[derive(Clone, Copy, Debug)]
+pub struct FastDiv {
+    m: u64,
+    d: u32,
+}
+
+impl FastDiv {
+    pub fn new(d: u32) -> FastDiv {
+        assert!(d > 0, "division by zero");
+        // d = 1 would need m = 2^64: the wrapping add gives 0 and `div` handles it.
+        FastDiv { m: (u64::MAX / d as u64).wrapping_add(1), d }
+    }
+    #[inline(always)]
+    pub fn div(self, x: u32) -> u32 {
+        if self.d == 1 {
+            return x;
+        }
+        ((self.m as u128 * x as u128) >> 64) as u32
+    }
+    /// (x / d, x % d).
+    #[inline(always)]
+    pub fn div_rem(self, x: u32) -> (u32, u32) {
+        let q = self.div(x);
+        (q, x - q * self.d)
+    }
 }
 
 impl Layout {
@@ -49,7 +87,14 @@ impl Layout {
             spare_bytes: geo.spare_bytes,
             block_units: plan.block_units as u32,
             plan,
+            div_block: FastDiv::new(plan.block_units as u32),
+            div_blocks_per_die: FastDiv::new(geo.blocks_per_plane),
+            div_upp: FastDiv::new(geo.units_per_page()),
+            div_planes: FastDiv::new(geo.planes_per_die),
+            die_ids: Vec::new(),
         };
+        let mut l = l;
+        l.die_ids = (0..l.dies).map(|d| l.compute_die_id(d)).collect();
         assert_eq!(l.block_units as u64, plan.block_units);
         assert!((l.dies as u64) * (l.blocks_per_die as u64) * (l.block_units as u64) < NONE as u64);
         l
@@ -67,18 +112,21 @@ impl Layout {
         debug_assert!(die < self.dies && block < self.blocks_per_die);
         die * self.blocks_per_die + block
     }
+    #[inline]
     pub fn die_of(&self, dbid: u32) -> u32 {
-        dbid / self.blocks_per_die
+        self.div_blocks_per_die.div(dbid)
     }
+    #[inline]
     pub fn block_of(&self, dbid: u32) -> u32 {
-        dbid % self.blocks_per_die
+        self.div_blocks_per_die.div_rem(dbid).1
     }
     /// First PPA of a die-block.
     pub fn base(&self, dbid: u32) -> u32 {
         dbid * self.block_units
     }
+    #[inline]
     pub fn dbid_of_ppa(&self, ppa: u32) -> u32 {
-        ppa / self.block_units
+        self.div_block.div(ppa)
     }
     /// Units a die-block holds in `mode`.
     pub fn capacity(&self, mode: CellMode) -> u32 {
@@ -99,7 +147,11 @@ impl Layout {
         self.planes * self.units_per_page
     }
     /// Channel-first striping: consecutive die indices sit on different channels.
+    #[inline]
     pub fn die_id(&self, die: u32) -> DieId {
+        self.die_ids[die as usize]
+    }
+    fn compute_die_id(&self, die: u32) -> DieId {
         DieId {
             channel: (die % self.channels) as u16,
             way: ((die / self.channels) % self.ways) as u8,
@@ -107,16 +159,23 @@ impl Layout {
         }
     }
     /// (page, plane, slot) of an offset inside a die-block.
+    #[inline]
     pub fn split_offset(&self, off: u32) -> (u32, u32, u32) {
-        let slot = off % self.units_per_page;
-        let row = off / self.units_per_page;
-        (row / self.planes, row % self.planes, slot)
+        let (row, slot) = self.div_upp.div_rem(off);
+        let (page, plane) = self.div_planes.div_rem(row);
+        (page, plane, slot)
     }
     /// The physical page holding `ppa`.
     pub fn phys_page(&self, ppa: u32) -> PhysPage {
         let dbid = self.dbid_of_ppa(ppa);
         let (page, plane, _) = self.split_offset(ppa - self.base(dbid));
-        PhysPage { die: self.die_id(self.die_of(dbid)), plane: plane as u8, block: self.block_of(dbid), page }
+        self.page_at(dbid, page, plane)
+    }
+    /// The physical page `page` on plane `plane` of die-block `dbid`.
+    #[inline]
+    pub fn page_at(&self, dbid: u32, page: u32, plane: u32) -> PhysPage {
+        let (die, block) = self.div_blocks_per_die.div_rem(dbid);
+        PhysPage { die: self.die_id(die), plane: plane as u8, block, page }
     }
     /// Bytes on the channel bus for one 4 KiB unit read out (data + its share of the spare area).
     pub fn unit_bus_bytes(&self) -> u32 {
@@ -126,9 +185,7 @@ impl Layout {
     /// multi-plane op when `hi > lo`); only the units needed cross the bus (ONFI random data out).
     pub fn read_op(&self, dbid: u32, page: u32, (lo, hi): (u32, u32), units: u32, mode: CellMode, purpose: OpPurpose) -> NandOp {
         debug_assert!(lo <= hi && hi < self.planes && units >= 1);
-        let mut addr = self.phys_page(self.base(dbid));
-        addr.page = page;
-        addr.plane = lo as u8;
+        let addr = self.page_at(dbid, page, lo);
         NandOp {
             kind: NandOpKind::Read,
             mode,
@@ -150,6 +207,22 @@ impl Layout {
 mod tests {
     use super::*;
     use crate::config::DriveConfig;
+
+    #[test]
+    fn fast_division_is_exact() {
+        let mut x = 0x9E37_79B9u32;
+        for d in [1, 2, 3, 4, 7, 920, 9216, 3 * 1024 * 1024 + 1, u32::MAX - 1, u32::MAX] {
+            let f = FastDiv::new(d);
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                for v in [x, x % 65536, d - 1, d, d.wrapping_add(1), u32::MAX, 0] {
+                    assert_eq!(f.div_rem(v), (v / d, v % d), "{v} / {d}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn sm2262_layout_by_hand() {

@@ -12,8 +12,9 @@
 //! prefetch for the functional warm-up), [`read_path`] (page-read sharing, multi-plane
 //! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
 //! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
-//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`idle`]
-//! (background work), [`integrity`] (out-of-band checker), [`stats`].
+//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`reloc`] (moving
+//! a block's valid data), [`idle`] (background work), [`integrity`] (out-of-band checker),
+//! [`unit_tables`] (per-unit mapping, spare-area and valid-bit tables), [`stats`].
 
 pub use crate::nand::NandOpKind;
 use crate::config::{DriveConfig, FtlConfig};
@@ -36,9 +37,11 @@ pub mod map_cache;
 pub mod map_log;
 pub mod read_path;
 pub mod readahead;
+pub mod reloc;
 pub mod slc;
 pub mod stats;
 pub mod trans_cache;
+pub mod unit_tables;
 pub mod victim;
 pub mod write_path;
 #[cfg(test)]
@@ -53,6 +56,7 @@ use map_cache::MapAccess;
 use readahead::ReadAhead;
 use slc::SlcPolicy;
 use trans_cache::TransCache;
+use unit_tables::{MapEntry, Oob, ValidBits, ERASED, UNMAPPED};
 use victim::{Candidate, VictimPolicy};
 
 /// Why an op exists; used for statistics (write amplification, NAND op counts by cause).
@@ -111,10 +115,12 @@ pub struct WriteOutcome {
 pub struct Ftl {
     l: Layout,
     cfg: FtlConfig,
-    /// Logical unit -> physical unit (NONE: unmapped).
-    l2p: Vec<u32>,
-    /// Physical unit -> logical unit stored in its spare area (NONE: erased or padding).
-    oob_lpn: Vec<u32>,
+    /// Logical unit -> physical unit (NONE: unmapped), with the checker's sequence.
+    l2p: Vec<MapEntry>,
+    /// Physical unit -> spare area: logical unit stored (NONE: erased or padding), sequence.
+    oob: Vec<Oob>,
+    /// Physical units the mapping points at.
+    valid: ValidBits,
     blocks: BlockTable,
     cache: TransCache,
     slc: SlcPolicy,
@@ -155,10 +161,11 @@ impl Ftl {
         let plan = cfg.ftl.capacity_plan(&cfg.geometry)?;
         let l = Layout::new(&cfg.geometry, plan);
         let dies = l.dies as usize;
-        let checker = cfg.ftl.integrity_check.then(|| Checker::new(plan.logical_units, l.physical_units()));
+        let checker = cfg.ftl.integrity_check.then(Checker::new);
         let mut f = Ftl {
-            l2p: bigvec::big_vec(plan.logical_units as usize, NONE),
-            oob_lpn: bigvec::big_vec(l.physical_units() as usize, NONE),
+            l2p: bigvec::big_vec(plan.logical_units as usize, UNMAPPED),
+            oob: bigvec::big_vec(l.physical_units() as usize, ERASED),
+            valid: ValidBits::new(l.physical_units()),
             blocks: BlockTable::new(&l),
             cache: TransCache::new(&l),
             slc: SlcPolicy::new(&cfg.ftl),
@@ -211,7 +218,7 @@ impl Ftl {
     }
     /// Physical unit currently mapped to `lpn`, or None (for tests and state comparison).
     pub fn lookup(&self, lpn: u64) -> Option<u32> {
-        let p = self.l2p[lpn as usize];
+        let p = self.l2p[lpn as usize].ppa;
         (p != NONE).then_some(p)
     }
     /// A digest of the mapping and block state (mapping, spare-area lpns, block table, open
@@ -219,8 +226,8 @@ impl Ftl {
     pub fn state_digest(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.l2p.hash(&mut h);
-        self.oob_lpn.hash(&mut h);
+        unit_tables::hash_field(&self.l2p, |e| e.ppa, &mut h);
+        unit_tables::hash_field(&self.oob, |o| o.lpn, &mut h);
         self.blocks.info.hash(&mut h);
         self.host_open.hash(&mut h);
         self.reloc_open.hash(&mut h);
@@ -235,17 +242,29 @@ impl Ftl {
         if self.trace_on {
             self.trace.push(MapAccess { lpn, update });
         }
-        self.cache.access(&self.l, lpn, update.is_some(), ops, &mut self.st);
+        if !self.cache.all_resident() {
+            self.cache.access(&self.l, lpn, update.is_some(), ops, &mut self.st);
+        }
+    }
+
+    /// Whether map accesses have effects beyond the lookup itself (translation-cache traffic or
+    /// the trace); when not, GC skips the accesses that only test validity.
+    #[inline]
+    fn map_traffic(&self) -> bool {
+        self.trace_on || !self.cache.all_resident()
     }
 
     #[inline]
-    fn add_valid(&mut self, dbid: u32) {
+    fn add_valid(&mut self, ppa: u32, dbid: u32) {
+        self.valid.set(ppa);
         let b = &mut self.blocks.info[dbid as usize];
         b.valid += 1;
         self.slc_valid_units += (b.mode == CellMode::Slc) as u64;
     }
     #[inline]
     fn drop_valid(&mut self, ppa: u32) {
+        debug_assert!(self.valid.get(ppa), "invalidating unit {ppa} that is not valid");
+        self.valid.clear(ppa);
         let dbid = self.l.dbid_of_ppa(ppa);
         let b = &mut self.blocks.info[dbid as usize];
         debug_assert!(b.valid > 0, "invalidating unit {ppa} of empty block {dbid}");

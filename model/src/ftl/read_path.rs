@@ -45,7 +45,7 @@ impl Ftl {
             return Located::Buffered;
         }
         self.map_access(lpn, None, ops);
-        let ppa = self.l2p[lpn as usize];
+        let ppa = self.l2p[lpn as usize].ppa;
         if ppa == NONE {
             self.check(lpn, Served::Unmapped);
             return Located::Unmapped;
@@ -62,11 +62,7 @@ impl Ftl {
     #[inline]
     fn check(&mut self, lpn: u64, served: Served) {
         if let Some(c) = &mut self.checker {
-            let oob = match served {
-                Served::At(ppa) => self.oob_lpn[ppa as usize],
-                Served::Unmapped => NONE,
-            };
-            c.read(lpn, served, oob);
+            c.read(&self.l2p, &self.oob, lpn, served);
         }
     }
 
@@ -103,7 +99,7 @@ impl Ftl {
         let Some((start, stop)) = self.ra.observe(lpn, count, self.logical_units()) else { return };
         for u in start..stop {
             self.map_access(u, None, ops);
-            let ppa = self.l2p[u as usize];
+            let ppa = self.l2p[u as usize].ppa;
             let dbid = if ppa == NONE { NONE } else { self.l.dbid_of_ppa(ppa) };
             if ppa != NONE && ppa - self.l.base(dbid) < self.blocks.info[dbid as usize].programmed {
                 self.group(ppa);

@@ -53,6 +53,7 @@ impl TransCache {
         }
     }
 
+    #[inline]
     pub fn all_resident(&self) -> bool {
         self.all_resident
     }

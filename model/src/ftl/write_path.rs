@@ -9,6 +9,7 @@
 
 use super::blocks::{BlockState, Pool};
 use super::layout::NONE;
+use super::unit_tables::UNMAPPED;
 use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
 use crate::nand::CellMode;
 
@@ -32,16 +33,16 @@ impl Ftl {
         let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;
         self.map_access(lpn, Some(ppa), ops);
         self.ra.invalidate(lpn);
-        let old = self.l2p[lpn as usize];
+        let old = self.l2p[lpn as usize].ppa;
         if old != NONE {
             self.drop_valid(old);
         }
         self.clock += 1;
         if let Some(c) = &mut self.checker {
-            c.host_write(lpn, ppa);
+            c.host_write(&mut self.l2p, &mut self.oob, lpn, ppa);
         }
         if self.stage(dbid, lpn, OpPurpose::HostWrite, ops) {
-            self.cursor = (self.cursor + 1) % self.l.dies;
+            self.cursor = if self.cursor + 1 == self.l.dies { 0 } else { self.cursor + 1 };
         }
     }
 
@@ -52,14 +53,12 @@ impl Ftl {
         for u in lpn..lpn + count as u64 {
             self.map_access(u, Some(NONE), &mut ops);
             self.ra.invalidate(u);
-            let old = self.l2p[u as usize];
+            let old = self.l2p[u as usize].ppa;
             if old != NONE {
                 self.drop_valid(old);
-                self.l2p[u as usize] = NONE;
             }
-            if let Some(c) = &mut self.checker {
-                c.trim(u);
-            }
+            // Unmapped, and (for the checker) the latest version is "none".
+            self.l2p[u as usize] = UNMAPPED;
         }
         self.deferred = ops;
         self.refresh_block_stats();
@@ -113,11 +112,12 @@ impl Ftl {
         let ppa = self.l.base(dbid) + b.staged;
         b.staged += 1;
         b.last_write = self.clock;
-        let filled = b.staged % self.l.program_units(b.mode) == 0;
-        debug_assert_eq!(self.oob_lpn[ppa as usize], NONE, "staging into a used slot {ppa}");
-        self.oob_lpn[ppa as usize] = lpn as u32;
-        self.l2p[lpn as usize] = ppa;
-        self.add_valid(dbid);
+        // `programmed` is a whole number of program units and `staged` runs at most one ahead.
+        let filled = b.staged - b.programmed == self.l.program_units(b.mode);
+        debug_assert_eq!(self.oob[ppa as usize].lpn, NONE, "staging into a used slot {ppa}");
+        self.oob[ppa as usize].lpn = lpn as u32;
+        self.l2p[lpn as usize].ppa = ppa;
+        self.add_valid(ppa, dbid);
         if filled {
             self.program_unit(dbid, purpose, ops);
         }
@@ -125,7 +125,7 @@ impl Ftl {
     }
 
     /// Emits the Program op of the program unit ending at `staged` and closes a full block.
-    fn program_unit(&mut self, dbid: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
+    pub(super) fn program_unit(&mut self, dbid: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
         let l = &self.l;
         let b = &mut self.blocks.info[dbid as usize];
         let pu = l.program_units(b.mode);

@@ -30,6 +30,7 @@ pub fn run_channel_ops(cfg: &DriveConfig, ops: &[(SimTime, NandOp)]) -> Vec<SeqC
                 planes: op.planes.max(1),
                 bus_bytes: op.bus_bytes,
                 array_time: timing.array_time(op),
+                pages: 1,
             };
             (*t, s)
         })

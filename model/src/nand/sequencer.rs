@@ -28,8 +28,16 @@
 //!   `g + len + BUS_GAP_CYCLES` (CE# switch / turnaround).
 //! - Completion: reads at the end of their last data cycle; programs and erases at the end of the
 //!   status read that follows ready (the status byte is where a failure would show).
-//! - Not modelled: cache read (31h/3Fh) — ops arrive as whole page reads; tDBSY of multi-plane.
+//! - Cache read: a read with `pages` = N > 1 is a sequential cache read (00h-addr-30h, 31h x
+//!   (N - 1), 3Fh; ONFI 4.1 section 5.6): after the first phase's tWB + tR the unit runs N + 1
+//!   cache steps ([`Phase::CacheStep`]); after each 31h/3Fh it waits for R/B# — tWB, the rest
+//!   of the array read started by the previous 31h, tRCBSY ([`SeqTiming::cache_ready`]) — then
+//!   tRR before the cache register's data out. Data out of page k overlaps the array read of
+//!   page k + 1. The op completes at the end of the last page's data out.
+//! - Not modelled: tDBSY of multi-plane; multi-plane cache read.
 
+#[cfg(test)]
+mod cache_tests;
 mod program;
 #[cfg(test)]
 mod tests;
@@ -66,10 +74,21 @@ pub struct SeqOp {
     pub kind: NandOpKind,
     /// Planes addressed together (multi-plane when > 1).
     pub planes: u8,
-    /// Bytes moved over the bus for the whole op (all planes).
+    /// Bytes moved over the bus for the whole op (all planes, all pages).
     pub bus_bytes: u32,
-    /// Array time of the op (tR for the page type, tPROG, tBERS), chosen by the caller.
+    /// Array time of the op (tR for the page type, tPROG, tBERS), chosen by the caller; for a
+    /// cache read, the tR of every page.
     pub array_time: SimTime,
+    /// Pages read: 1 for every op but a sequential cache read (a single-plane read of `pages`
+    /// consecutive pages with 31h/3Fh, `bus_bytes / pages` per page).
+    pub pages: u8,
+}
+
+impl SeqOp {
+    /// A sequential cache read (31h/3Fh) of more than one page.
+    pub fn is_cache_read(&self) -> bool {
+        self.kind == NandOpKind::Read && self.pages > 1
+    }
 }
 
 /// When an op was issued, when its first bus cycle happened, and when it completed
@@ -89,8 +108,8 @@ enum UnitState {
     Request { phase: Phase, since: u64 },
     /// Holds the bus for `phase` until cycle `end` (exclusive).
     OnBus { phase: Phase, end: u64 },
-    /// Array busy (tWB + array time + tRR); requests the bus for the second phase at `until`.
-    Wait { until: u64 },
+    /// Array busy (tWB + array time + tRR); requests the bus for phase `next` at `until`.
+    Wait { until: u64, next: Phase },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -106,6 +125,8 @@ struct Unit {
     state: UnitState,
     current: Option<(Queued, u64)>,
     queue: VecDeque<Queued>,
+    /// Cache read: cycle the array read of the next page (started by the last 31h) ends.
+    array_free: u64,
 }
 
 /// One channel with `ways` targets of `dies_per_way` dies each.
@@ -132,7 +153,7 @@ impl ChannelSequencer {
     pub fn new(onfi: &OnfiConfig, ways: u8, dies_per_way: u8) -> Self {
         assert!(ways >= 1 && dies_per_way >= 1, "a channel has at least one way and one die per way");
         let n = ways as usize * dies_per_way as usize;
-        let idle = Unit { state: UnitState::Idle, current: None, queue: VecDeque::new() };
+        let idle = Unit { state: UnitState::Idle, current: None, queue: VecDeque::new(), array_free: 0 };
         ChannelSequencer {
             timing: SeqTiming::new(onfi),
             ways,
@@ -168,6 +189,8 @@ impl ChannelSequencer {
     pub fn enqueue(&mut self, now: SimTime, op: SeqOp) {
         assert!(op.way < self.ways && op.die < self.dies_per_way, "op {} addresses way {} die {} beyond the channel", op.id, op.way, op.die);
         assert!(op.planes >= 1, "op {} addresses no plane", op.id);
+        assert!(op.pages >= 1, "op {} reads no page", op.id);
+        assert!(op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1), "op {}: only single-plane reads have more than one page (cache read)", op.id);
         let mut accept = self.timing.to_cycles_ceil(now);
         if let Some(a) = self.last_accept {
             accept = accept.max(a + 1);
@@ -238,7 +261,7 @@ impl ChannelSequencer {
                 UnitState::Idle => continue,
                 UnitState::Request { since, .. } => since.max(self.bus_free_at),
                 UnitState::OnBus { end, .. } => end,
-                UnitState::Wait { until } => until,
+                UnitState::Wait { until, .. } => until,
             };
             next = Some(next.map_or(c, |n| n.min(c)));
         }
@@ -250,38 +273,56 @@ impl ChannelSequencer {
         let t = self.timing;
         for u in self.units.iter_mut() {
             if let UnitState::OnBus { phase, end } = u.state {
-                if end != c {
-                    continue;
+                if end == c {
+                    u.state = Self::phase_done(&t, u, phase, c, done);
                 }
-                let (q, _) = u.current.expect("a unit on the bus has an op");
-                u.state = match phase {
-                    Phase::First => {
-                        let array = t.to_cycles_ceil(q.op.array_time);
-                        UnitState::Wait { until: c + t.wait_cycles(q.op.kind, array) + RB_SYNC_CYCLES }
-                    }
-                    Phase::Second => {
-                        let (q, started) = u.current.take().expect("checked above");
-                        done.push(SeqCompletion { id: q.op.id, issued: q.issued, started: t.to_time(started), completed: t.to_time(c) });
-                        match u.queue.pop_front() {
-                            Some(next) => {
-                                u.current = Some((next, 0));
-                                UnitState::Request { phase: Phase::First, since: next.ready.max(c + NEXT_OP_CYCLES) }
-                            }
-                            None => UnitState::Idle,
-                        }
-                    }
-                };
             }
         }
         for u in self.units.iter_mut() {
-            if u.state == (UnitState::Wait { until: c }) {
-                u.state = UnitState::Request { phase: Phase::Second, since: c };
+            if let UnitState::Wait { until, next } = u.state {
+                if until == c {
+                    u.state = UnitState::Request { phase: next, since: c };
+                }
             }
         }
         if self.bus_free_at <= c {
             self.arbitrate(c);
         }
         self.done_through = Some(self.done_through.map_or(c, |d| d.max(c)));
+    }
+
+    /// The unit's `phase` left the bus at cycle `c`: its next state (a wait for R/B#, or the
+    /// op's completion and the next op's request).
+    fn phase_done(t: &SeqTiming, u: &mut Unit, phase: Phase, c: u64, done: &mut Vec<SeqCompletion>) -> UnitState {
+        let (q, _) = u.current.expect("a unit on the bus has an op");
+        let array = t.to_cycles_ceil(q.op.array_time);
+        let wait = |until: u64, next: Phase| UnitState::Wait { until: until + RB_SYNC_CYCLES, next };
+        match phase {
+            Phase::First if q.op.is_cache_read() => {
+                u.array_free = c + t.t_wb as u64 + array;
+                wait(u.array_free, Phase::CacheStep(0))
+            }
+            Phase::First => wait(c + t.wait_cycles(&q.op, array), Phase::Second),
+            Phase::CacheStep(k) if (k as u32) < q.op.pages as u32 => {
+                let ready = t.cache_ready(c, u.array_free);
+                if (k as u32) + 1 < q.op.pages as u32 {
+                    // 31h: the array reads the next page from R/B# high on.
+                    u.array_free = ready + array;
+                }
+                wait(ready + t.t_rr as u64, Phase::CacheStep(k + 1))
+            }
+            Phase::Second | Phase::CacheStep(_) => {
+                let (q, started) = u.current.take().expect("checked above");
+                done.push(SeqCompletion { id: q.op.id, issued: q.issued, started: t.to_time(started), completed: t.to_time(c) });
+                match u.queue.pop_front() {
+                    Some(next) => {
+                        u.current = Some((next, 0));
+                        UnitState::Request { phase: Phase::First, since: next.ready.max(c + NEXT_OP_CYCLES) }
+                    }
+                    None => UnitState::Idle,
+                }
+            }
+        }
     }
 
     /// Grants the bus at cycle `c`: first-phase requests (commands that start array work)
@@ -291,8 +332,7 @@ impl ChannelSequencer {
         for k in 1..=2 * n {
             let i = (self.last_grant + 1 + (k - 1) % n) % n;
             let UnitState::Request { phase, since } = self.units[i].state else { continue };
-            let want = if k <= n { Phase::First } else { Phase::Second };
-            if since > c || phase != want {
+            if since > c || phase.is_first() != (k <= n) {
                 continue;
             }
             let t = self.timing;
@@ -301,21 +341,15 @@ impl ChannelSequencer {
             if phase == Phase::First {
                 *started = c;
             }
-            let (op, way) = (q.op, q.op.way);
-            let len = t.phase_cycles(op.kind, op.planes, op.bus_bytes, phase);
+            let op = q.op;
+            let len = t.phase_cycles(&op, phase);
             unit.state = UnitState::OnBus { phase, end: c + len };
             self.bus_free_at = c + len + BUS_GAP_CYCLES;
             self.last_grant = i;
             self.bus_cycles_granted += len;
-            let data_in_phase = match (op.kind, phase) {
-                (NandOpKind::Erase, Phase::First) => 0,
-                (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => 1,
-                (NandOpKind::Read, Phase::First) => 0,
-                _ => t.plane_data_cycles(op.bus_bytes, op.planes) as u64 * op.planes as u64,
-            };
-            self.data_cycles_granted += data_in_phase;
+            self.data_cycles_granted += t.phase_data_cycles(&op, phase);
             if let Some(tr) = self.trace.as_mut() {
-                t.trace_phase(op.kind, op.planes, op.bus_bytes, phase, c, way, tr);
+                t.trace_phase(&op, phase, c, tr);
             }
             return;
         }

@@ -9,9 +9,10 @@
 //!   command, up to `FETCH_TAGS` reads in flight, commands handed on in arrival order;
 //!   malformed commands (unsupported opcode, SGL) are completed here with the spec's status;
 //! - data ([`FrontEnd::transfer`]): PRP walk, MRd ≤ MRRS / MWr ≤ MPS at aligned boundaries;
-//! - completion ([`FrontEnd::complete`], posted by `run_until` in time order): 16 B CQE with
-//!   phase tag; the oldest completion holds the path while its CQ is full (as in the HDL);
-//!   then MSI-X with count/time coalescing.
+//! - completion ([`FrontEnd::complete`], posted by `run_until` in time order): one engine
+//!   takes rejections first, then requests in arrival order; 16 B CQE with phase tag; the taken
+//!   completion holds the engine while its CQ is full (as in the HDL); then MSI-X with
+//!   count/time coalescing. A rejected command holds its fetch tag until the engine takes it.
 //! The next stage (firmware/FTL, or [`admin::AdminFirmware`] for admin commands) sits between
 //! `run_until`'s fetched commands and `transfer`/`complete`.
 
@@ -54,11 +55,13 @@ pub struct FrontEndTiming {
     pub fetch_interval: Cycle,
     /// Last completion beat of a fetch → 64 B command handed on.
     pub cpl_to_cmd: Cycle,
-    /// Completion request from the next stage → CQE MWr header.
+    /// Completion taken by the idle completion engine → CQE MWr header (a request valid at the
+    /// engine's input while it is idle is taken in that cycle).
     pub cpl_to_cqe: Cycle,
     /// CQ head doorbell data beat → a held CQE's MWr header.
     pub cq_doorbell_to_cqe: Cycle,
-    /// Command rejected by the front end (valid at the command output) → its CQE MWr header.
+    /// Command rejected by the front end (cycle it would have been valid at the command
+    /// output) → its CQE MWr header, when the completion engine is idle.
     pub rej_to_cqe: Cycle,
     /// Last completion beat of a fetch → its tag can be reused by the arbiter.
     pub tag_reuse: Cycle,
@@ -73,7 +76,7 @@ impl FrontEndTiming {
         cpl_to_cmd: 1,
         cpl_to_cqe: 2,
         cq_doorbell_to_cqe: 3,
-        rej_to_cqe: 3,
+        rej_to_cqe: 2,
         tag_reuse: 1,
     };
 }
@@ -149,6 +152,10 @@ pub struct FrontEnd {
     msix: Vec<MsixVector>,
     coalescer: Coalescer,
     held: VecDeque<completion::PendingCpl>,
+    /// The completion the engine took (and the cycle it took it), waiting to be posted.
+    engine: Option<(completion::PendingCpl, Cycle)>,
+    /// Cycle from which the completion engine is idle.
+    engine_idle: Cycle,
     /// Per CQ: earliest CQE header after the last head doorbell that freed a full queue.
     cq_head_ready: Vec<Cycle>,
     events: VecDeque<AsyncEvent>,
@@ -175,6 +182,8 @@ impl FrontEnd {
             msix: vec![MsixVector { masked: true, ..Default::default() }; pairs],
             coalescer: Coalescer::new(pairs, nvme.irq_coalesce_count, coalesce_cycles),
             held: VecDeque::new(),
+            engine: None,
+            engine_idle: 0,
             cq_head_ready: vec![0; pairs],
             events: VecDeque::new(),
             posted: Vec::new(),
@@ -205,17 +214,19 @@ impl FrontEnd {
     /// Runs the fetch engine, the completion poster and the interrupt timers up to `until`, in
     /// the order their requests reach the requester port; appends fetched commands to `out`.
     pub fn run_until(&mut self, until: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
-        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 2 * self.held.len() as u64;
+        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
         for _ in 0..bound {
             // Grant cycles at the requester mux: a fetch arbitrated at t offers its MRd at t + 1,
             // a CQE with header at p is offered at p - 1, and neither is taken before the port
             // frees (the cycle before `free_cycle`); completions win ties (mux priority).
-            // Events are taken in that order, and only those granted by `until`.
+            // The completion engine takes its next completion at its own cycle (no port).
+            // Events are taken in that order, and only those due by `until`.
             let grant = self.port.free_cycle().saturating_sub(1);
             let fetch = self.next_fetch_time().map(|t| ((t + 1).max(grant), 1u8, t));
             let post = self.next_post_time().map(|t| (t.saturating_sub(1).max(grant), 0u8, t));
             let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
-            let Some(&(key, which, t)) = [fetch, post, timer].iter().flatten().min() else { return };
+            let take = self.next_take_time().map(|t| (t, 3u8, t));
+            let Some(&(key, which, t)) = [fetch, post, timer, take].iter().flatten().min() else { return };
             if key > until {
                 return;
             }
@@ -226,11 +237,18 @@ impl FrontEnd {
                     let tf = fetch.expect("checked").2;
                     let pick = self.arbitrate(tf);
                     self.post_one(t, host);
-                    // Completions ready by the time the port frees again keep winning the mux.
-                    for _ in 0..self.held.len() {
-                        let g = self.port.free_cycle().saturating_sub(1);
+                    // Completions the engine takes and has ready by the time the port frees
+                    // again keep winning the mux.
+                    for _ in 0..=self.held.len() {
+                        let g = self.port.free_cycle().saturating_sub(1).max(tf + 1);
+                        if self.engine.is_none() {
+                            match self.next_take_time() {
+                                Some(tt) if tt + self.timing.cpl_to_cqe <= g + 1 => self.take(tt),
+                                _ => break,
+                            }
+                        }
                         match self.next_post_time() {
-                            Some(p) if p.saturating_sub(1) <= g.max(tf + 1) => self.post_one(p, host),
+                            Some(p) if p.saturating_sub(1) <= g => self.post_one(p, host),
                             _ => break,
                         }
                     }
@@ -240,11 +258,12 @@ impl FrontEnd {
                 }
                 0 => self.post_one(t, host),
                 1 => self.fetch_one(t, host, out),
-                _ => {
+                2 => {
                     let (_, v) = self.coalescer.next_deadline().expect("deadline");
                     self.coalescer.expire(v);
-                    self.send_msix(t, v, host);
+                    let _ = self.send_msix(t, v, host);
                 }
+                _ => self.take(t),
             }
         }
         panic!("front end run_until({until}) did not settle within {bound} steps");
@@ -255,6 +274,9 @@ impl FrontEnd {
             return None;
         }
         let tag_free = *self.fetch_tags.iter().min().expect("tags");
+        if tag_free == Cycle::MAX {
+            return None; // every tag holds a rejected command the completion engine has not taken
+        }
         let queue_ready = self
             .sqs
             .iter()
@@ -296,13 +318,19 @@ impl FrontEnd {
         let (data, arrived) = host.read(issue, addr, SQE_BYTES);
         let tag = (0..FETCH_TAGS).min_by_key(|&i| self.fetch_tags[i]).expect("tags");
         assert!(self.fetch_tags[tag] <= t, "fetch issued without a free tag");
-        self.fetch_tags[tag] = arrived + self.timing.tag_reuse;
         let raw: [u8; 64] = data.as_slice().try_into().expect("SQ fetch returns 64 bytes");
         let sqe = Sqe::decode(&raw);
         let cmd = FetchedCommand { sqid: q as u16, slot, sqe, cycle: arrived + self.timing.cpl_to_cmd };
         match self.screen(&cmd) {
-            Status::SUCCESS => out.push(cmd),
-            bad => self.reject(&cmd, bad),
+            Status::SUCCESS => {
+                self.fetch_tags[tag] = arrived + self.timing.tag_reuse;
+                out.push(cmd);
+            }
+            bad => {
+                // The tag holds the rejected command until the completion engine takes it.
+                self.fetch_tags[tag] = Cycle::MAX;
+                self.reject(&cmd, bad, tag);
+            }
         }
     }
 

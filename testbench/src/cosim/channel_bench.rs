@@ -65,10 +65,10 @@ pub fn run_bench(
         let mut inp = ChanIn::default();
         let offer = ops.get(next).filter(|b| t.to_cycles_ceil(b.issue) <= n);
         if let Some(b) = offer {
-            let data_cycles = if b.op.kind == NandOpKind::Erase { 0 } else { t.plane_data_cycles(b.op.bus_bytes, b.op.planes) as u16 };
             inp.cmd_valid = true;
             inp.cmd_way = b.op.way;
-            inp.cmd_op = pack_op(&HdlOp { kind: b.op.kind, planes: b.op.planes, row: b.row, data_cycles });
+            let data_cycles = if b.op.kind == NandOpKind::Erase { 0 } else { t.unit_data_cycles(&b.op) as u16 };
+            inp.cmd_op = pack_op(&HdlOp { kind: b.op.kind, planes: b.op.planes, row: b.row, data_cycles, pages: b.op.pages });
         }
         for (w, tg) in targets.iter().enumerate() {
             inp.rb |= (tg.ready(n) as u8) << w;
@@ -176,7 +176,12 @@ pub fn run_bench(
 
 /// Checks a completed op's data: reads return what the shadow says; program/erase status passes.
 fn check_completion(b: &BenchOp, shadow: &mut HashMap<u32, Vec<u8>>, got: Vec<u8>, page: usize, stride: u32) -> Result<(), String> {
-    let rows: Vec<u32> = (0..b.op.planes as u32).map(|p| b.row + p * stride).collect();
+    // Multi-plane: the same page of each plane; cache read: consecutive pages of one plane.
+    let rows: Vec<u32> = if b.op.pages > 1 {
+        (0..b.op.pages as u32).map(|k| b.row + k).collect()
+    } else {
+        (0..b.op.planes as u32).map(|p| b.row + p * stride).collect()
+    };
     match b.op.kind {
         NandOpKind::Read => {
             let want: Vec<u8> = rows.iter().flat_map(|r| shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page])).collect();
@@ -214,7 +219,8 @@ pub struct MixParams {
     pub mean_gap: u64,
 }
 
-/// A random mix of reads, programs and erases over 4 ways, 1-2 planes, from `seed`. Programs go
+/// A random mix of reads, sequential cache reads of 2-4 pages (about 20 % of the ops), programs
+/// and erases over 4 ways, 1-2 planes, from `seed`. Programs go
 /// to fresh pages (a superblock of two blocks per way, pages in order), erases reset a
 /// superblock. Issue times keep at most 3 ops waiting per way (the HDL way queue holds 4):
 /// op k of a way issues no earlier than the model's completion of that way's op k-4.
@@ -234,6 +240,7 @@ pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::
         let base_block = 2 * sb as u32;
         let roll = rng.gen_range(0..100);
         let np = &mut next_page[way as usize][sb];
+        let mut pages: u8 = 1;
         let (kind, page, array) = if roll < 10 {
             *np = 0;
             planes = 2;
@@ -241,11 +248,17 @@ pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::
         } else if roll < 45 && *np < stride {
             *np += 1;
             (NandOpKind::Program, *np - 1, rng.gen_range(p.t_prog.0..=p.t_prog.1))
+        } else if roll < 65 {
+            // Sequential cache read (31h/3Fh) of 2-4 pages within the block, programmed or not.
+            pages = rng.gen_range(2..=4);
+            planes = 1;
+            let first = rng.gen_range(0..(*np).max(1) + 1).min(stride - pages as u32);
+            (NandOpKind::Read, first, rng.gen_range(p.t_read.0..=p.t_read.1))
         } else {
             (NandOpKind::Read, rng.gen_range(0..(*np).max(1) + 1), rng.gen_range(p.t_read.0..=p.t_read.1))
         };
-        let bus_bytes = if kind == NandOpKind::Erase { 0 } else { p.page_bytes * planes as u32 };
-        let op = SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: cyc(array) };
+        let bus_bytes = if kind == NandOpKind::Erase { 0 } else { p.page_bytes * planes as u32 * pages as u32 };
+        let op = SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: cyc(array), pages };
         let mut issue = now + cyc(rng.gen_range(0..=2 * p.mean_gap));
         let hist = &per_way[way as usize];
         if hist.len() >= 4 {

@@ -3,8 +3,13 @@
 //! boundary (command/address latches, data beats), enforces the ONFI 4.1 timing the sequencer
 //! must respect (tWC between latches, tADL, tWHR, tCCS, tRR, no command while busy), holds page
 //! data, and drives R/B# with the array time the bench gives each operation (tR/tPROG/tBERS from
-//! the same config the model uses). Any illegal sequence or timing is recorded as a violation;
-//! the bench fails the test on the first one.
+//! the same config the model uses). Sequential cache read (ONFI 4.1 section 5.6): after a
+//! 00h-30h read, 31h moves the data register's page into the cache register and starts the
+//! array read of the next page; R/B# (RDY) is low for tWB, the rest of any array read in
+//! progress and tRCBSY; 3Fh moves the last page without a new read. Rejected: 31h/3Fh with no
+//! read before it, 31h past the block's last page, other commands while the array still reads
+//! (ARDY = 0), data out before RDY + tRR. Any illegal sequence or timing is recorded as a
+//! violation; the bench fails the test on the first one.
 //!
 //! Row address layout (bench convention): `row = block * plane_stride + page`, the plane is the
 //! lowest block bit (`(row / plane_stride) % 4`).
@@ -48,6 +53,12 @@ pub struct NandTarget {
     status_mode: bool,
     in_row: Option<u32>,
     in_ok_from: u64,
+    /// Cache read: row the data register holds (or is being read into), after 30h/31h.
+    data_row: Option<u32>,
+    /// End of the array read in progress (ARDY low until then).
+    array_free: u64,
+    /// tR of the read sequence in progress (each 31h reads one more page with it).
+    cache_tr: u64,
     /// The flash array: row -> page bytes.
     pages: HashMap<u32, Vec<u8>>,
     page_bytes: usize,
@@ -74,6 +85,9 @@ impl NandTarget {
             status_mode: false,
             in_row: None,
             in_ok_from: u64::MAX,
+            data_row: None,
+            array_free: 0,
+            cache_tr: 0,
             pages: HashMap::new(),
             page_bytes,
             violations: Vec::new(),
@@ -108,13 +122,45 @@ impl NandTarget {
         self.last_latch = Some(n);
         self.last_latch_end = n + self.t.latch as u64;
     }
-    fn go_busy(&mut self, n: u64) {
+    /// Starts the array operation confirmed at cycle `n`; returns its array time.
+    fn go_busy(&mut self, n: u64) -> u64 {
         let Some(a) = self.array_cycles.pop_front() else {
             self.violation(n, "operation confirmed but the bench gave no array time".into());
-            return;
+            return 0;
         };
         // R/B# falls within tWB of WE# high and rises after the array time.
         self.busy_until = n + self.t.latch as u64 + self.t.t_wb as u64 + a;
+        self.array_free = self.busy_until;
+        a
+    }
+    fn page_or_erased(&self, row: u32) -> Vec<u8> {
+        self.pages.get(&row).cloned().unwrap_or_else(|| vec![0xFF; self.page_bytes])
+    }
+    /// 31h (read cache sequential) or 3Fh (read cache end) latched at cycle `n`.
+    fn cache_command(&mut self, n: u64, cmd: u8) {
+        let Some(row) = self.data_row else {
+            self.violation(n, format!("{cmd:02X}h with no page read (00h-30h/31h) before it"));
+            return;
+        };
+        // RDY low within tWB, until the array read in progress ends, then tRCBSY while the
+        // data register moves into the cache register.
+        let ready = (n + self.t.latch as u64 + self.t.t_wb as u64).max(self.array_free) + self.t.t_rcbsy as u64;
+        self.busy_until = ready;
+        let data = self.page_or_erased(row);
+        self.page_reg.insert(self.plane_of(row), data);
+        self.out_row = Some(row);
+        self.out_col = 0;
+        self.out_ok_from = ready + self.t.t_rr as u64;
+        if cmd == READ_CACHE_SEQ {
+            if (row + 1) % self.plane_stride == 0 {
+                self.violation(n, format!("31h after the last page of the block (row {row:#x})"));
+            }
+            self.data_row = Some(row + 1);
+            self.array_free = ready + self.cache_tr;
+        } else {
+            self.data_row = None;
+            self.array_free = ready;
+        }
     }
 
     /// A command latch at cycle `n`.
@@ -124,7 +170,15 @@ impl NandTarget {
             self.violation(n, format!("command {cmd:02X}h while busy (until {})", self.busy_until));
         }
         self.status_mode = false;
+        let cache_cmd = matches!(cmd, READ_CACHE_SEQ | READ_CACHE_END | READ_STATUS);
+        if n < self.array_free && !cache_cmd {
+            self.violation(n, format!("command {cmd:02X}h while the array reads the next cache page (ARDY = 0 until {})", self.array_free));
+        }
+        if !cache_cmd {
+            self.data_row = None;
+        }
         match (self.expect, cmd) {
+            (Expect::Command, READ_CACHE_SEQ | READ_CACHE_END) => self.cache_command(n, cmd),
             (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => {
                 self.addr.clear();
                 self.expect = Expect::Address { cmd, left: self.t.addr_cycles };
@@ -141,15 +195,18 @@ impl NandTarget {
                 let row = self.row_of_addr(true);
                 self.planes_addressed.push(row);
                 if cmd == READ_2 {
+                    let single = self.planes_addressed.len() == 1;
                     for r in std::mem::take(&mut self.planes_addressed) {
-                        let data = self.pages.get(&r).cloned().unwrap_or_else(|| vec![0xFF; self.page_bytes]);
+                        let data = self.page_or_erased(r);
                         let p = self.plane_of(r);
                         self.page_reg.insert(p, data);
                     }
                     self.out_row = Some(row);
                     self.out_col = 0;
-                    self.go_busy(n);
+                    self.cache_tr = self.go_busy(n);
                     self.out_ok_from = self.busy_until + self.t.t_rr as u64;
+                    // A single-plane read may continue as a sequential cache read (31h/3Fh).
+                    self.data_row = single.then_some(row);
                 }
                 self.expect = Expect::Command;
             }
@@ -322,6 +379,43 @@ mod tests {
         t.command(c + 60, READ_STATUS);
         assert!(t.violations.iter().any(|v| v.contains("early")), "{:?}", t.violations);
         assert!(t.violations.iter().any(|v| v.contains("while busy")), "{:?}", t.violations);
+    }
+
+    /// 30h, 31h, 3Fh with tR 100 cycles, tWB 20, tRCBSY 600 (3 us at 200 MHz), tRR 4.
+    #[test]
+    fn cache_read_timing_is_enforced() {
+        let mut t = target();
+        t.push_array_cycles(100);
+        let c = read_cmd(&mut t, 0, 5);
+        // ready at c + 5 + 20 + 100; 31h then: busy until WE# high + tWB + tRCBSY.
+        let n31 = c + 125;
+        t.command(n31, READ_CACHE_SEQ);
+        assert!(!t.ready(n31 + 5 + 20 + 599) && t.ready(n31 + 5 + 20 + 600));
+        // Data out before tRR after ready is early.
+        let _ = t.data_out(n31 + 625 + 3, 4);
+        assert!(t.violations.iter().any(|v| v.contains("early")), "{:?}", t.violations);
+        t.violations.clear();
+        // The array reads page 1 until n31 + 625 + 100: 3Fh right away waits for it + tRCBSY.
+        let n3f = n31 + 630;
+        t.command(n3f, READ_CACHE_END);
+        assert!(t.violations.is_empty(), "{:?}", t.violations);
+        assert!(!t.ready(n31 + 725 + 599) && t.ready(n31 + 725 + 600));
+        // A new read while the cache sequence's array read ran would have been rejected; after
+        // 3Fh, 31h has no read before it.
+        t.command(n31 + 2000, READ_CACHE_SEQ);
+        assert!(t.violations.iter().any(|v| v.contains("no page read")), "{:?}", t.violations);
+    }
+
+    #[test]
+    fn command_while_cache_array_busy_is_rejected() {
+        let mut t = target();
+        t.push_array_cycles(100);
+        let c = read_cmd(&mut t, 0, 5);
+        t.command(c + 125, READ_CACHE_SEQ);
+        // RDY is back at c + 750, ARDY only at c + 850: 00h in between is illegal.
+        t.push_array_cycles(100);
+        read_cmd(&mut t, c + 760, 5);
+        assert!(t.violations.iter().any(|v| v.contains("ARDY")), "{:?}", t.violations);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::{RootComplex, SeenTlp};
 use crate::nvme::frontend::NvmeFrontEnd;
-use crate::pcie::tlp::{ReqDesc, REQ_MRD, REQ_MWR};
+use crate::pcie::tlp::{CcDesc, ReqDesc, REQ_MRD, REQ_MWR};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind, CLOCK_PS};
 use rust_hdl::prelude::*;
 
@@ -53,8 +53,16 @@ impl RootComplex {
         if uut.cc_tvalid.val() {
             self.cc_cur.push(uut.cc_tdata.val().to_u128());
             if uut.cc_tlast.val() {
-                let w = self.cc_cur[1];
-                self.mmio_reads.push(w as u64);
+                let d = CcDesc::unpack(self.cc_cur[0]);
+                let data = match (d.dwords, self.cc_cur.len()) {
+                    (0, 1) => None,
+                    (1 | 2, 2) => Some(self.cc_cur[1] as u64 & if d.dwords == 1 { 0xFFFF_FFFF } else { u64::MAX }),
+                    (n, beats) => panic!("CC completion of {n} dwords in {beats} beats"),
+                };
+                if let Some(w) = data {
+                    self.mmio_reads.push(w);
+                }
+                self.cc_log.push((d, data));
                 self.cc_cur.clear();
             }
         }

@@ -4,6 +4,10 @@
 //! 06h-E0h change read column enhanced, 80h-10h/11h program, 60h-D0h/D1h erase, 70h status) and
 //! section 4 timing parameters. After a multi-plane read every plane's data is selected with
 //! 06h-E0h (change read column enhanced); a single-plane read streams data right after tRR.
+//! A sequential cache read of N pages (ONFI 4.1 section 5.6, Read Cache Sequential 31h / Read
+//! Cache End 3Fh) is 00h-addr-30h, then N + 1 cache steps: `[31h]`, `[data 31h]` x (N - 2),
+//! `[data 3Fh]`, `[data]`; each 31h/3Fh is followed by tWB + tRCBSY (+ the rest of the array
+//! read of the next page, started by the previous 31h) before the cache register's data out.
 //!
 //! The rust_hdl sequencer (`ssdlab_hdl::nand`) elaborates its counters from [`SeqTiming`] and
 //! emits exactly these programs; the behavioural sequencer uses [`SeqTiming::phase_cycles`] for
@@ -11,6 +15,7 @@
 //! 32h/11h/D1h multi-plane command is not modelled (not in `OnfiConfig`); the target model does
 //! not require it either.
 
+use super::SeqOp;
 use crate::config::OnfiConfig;
 use crate::nand::NandOpKind;
 use crate::time::SimTime;
@@ -29,6 +34,8 @@ pub mod opcode {
     pub const ERASE_2: u8 = 0xD0;
     pub const ERASE_MULTIPLANE: u8 = 0xD1;
     pub const READ_STATUS: u8 = 0x70;
+    pub const READ_CACHE_SEQ: u8 = 0x31;
+    pub const READ_CACHE_END: u8 = 0x3F;
 }
 
 /// Column address cycles of a full address (large-page devices: 2); the rest are row cycles.
@@ -44,6 +51,8 @@ pub struct SeqTiming {
     pub t_whr: u32,
     pub t_ccs: u32,
     pub t_rr: u32,
+    /// Cache read busy tRCBSY (after 31h/3Fh, beyond the array read in progress).
+    pub t_rcbsy: u32,
     /// Address cycles of a full (column + row) address.
     pub addr_cycles: u32,
     /// Row address cycles (erase carries a row address only).
@@ -54,12 +63,21 @@ pub struct SeqTiming {
     pub period_ps: u64,
 }
 
-/// One bus phase of an operation: the first (command/address/data in) or the second (data out
-/// or status read, after the array time).
+/// One bus phase of an operation: the first (command/address/data in), the second (data out
+/// or status read, after the array time), or step `k` (0..=N) of an N-page cache read's second
+/// part: step 0 is `[31h]`, steps 1..N-2 `[data 31h]`, step N-1 `[data 3Fh]`, step N `[data]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     First,
     Second,
+    CacheStep(u16),
+}
+
+impl Phase {
+    /// First-phase requests (commands that start array work) win arbitration over the others.
+    pub fn is_first(self) -> bool {
+        self == Phase::First
+    }
 }
 
 impl SeqTiming {
@@ -72,6 +90,7 @@ impl SeqTiming {
             t_whr: onfi.cycles_ceil(onfi.t_whr_ns),
             t_ccs: onfi.cycles_ceil(onfi.t_ccs_ns),
             t_rr: onfi.cycles_ceil(onfi.t_rr_ns),
+            t_rcbsy: onfi.cycles_ceil(onfi.t_rcbsy_us * 1000.0),
             addr_cycles: onfi.addr_cycles,
             row_cycles: onfi.addr_cycles - COLUMN_CYCLES,
             bytes_per_cycle: onfi.bytes_per_cycle(),
@@ -91,32 +110,59 @@ impl SeqTiming {
         assert!(planes >= 1, "an op addresses at least one plane");
         bus_bytes.div_ceil(planes as u32).div_ceil(self.bytes_per_cycle)
     }
-    /// Cycles the bus is held by `phase` of an op.
-    pub fn phase_cycles(&self, kind: NandOpKind, planes: u8, bus_bytes: u32, phase: Phase) -> u64 {
-        let p = planes as u64;
+    /// Data cycles of one plane (or one page of a cache read) of `op`.
+    pub fn unit_data_cycles(&self, op: &SeqOp) -> u32 {
+        self.plane_data_cycles(op.bus_bytes.div_ceil(op.pages as u32), op.planes)
+    }
+    /// Cycles the bus is held by `phase` of `op`.
+    pub fn phase_cycles(&self, op: &SeqOp, phase: Phase) -> u64 {
+        let p = op.planes as u64;
         let latch = self.latch as u64;
         let full_addr = self.addr_cycles as u64 * latch;
-        let data = self.plane_data_cycles(bus_bytes, planes) as u64;
+        let data = self.unit_data_cycles(op) as u64;
         let status = latch + self.t_whr as u64 + 1;
-        match (kind, phase) {
-            // per plane: 00h, address, 32h/30h
+        match (op.kind, phase) {
+            // per plane: 00h, address, 32h/30h (a cache read starts the same way, one plane)
             (NandOpKind::Read, Phase::First) => p * (2 * latch + full_addr),
             // single plane: data out at once; multi-plane: per plane 06h, address, E0h, tCCS, data
             (NandOpKind::Read, Phase::Second) if p == 1 => data,
             (NandOpKind::Read, Phase::Second) => p * (2 * latch + full_addr + self.t_ccs as u64 + data),
+            // [31h]; [data 31h/3Fh]; last: [data]
+            (NandOpKind::Read, Phase::CacheStep(0)) => latch,
+            (NandOpKind::Read, Phase::CacheStep(k)) if (k as u64) < op.pages as u64 => data + latch,
+            (NandOpKind::Read, Phase::CacheStep(_)) => data,
             // per plane: 80h, address, tADL, data in, 11h/10h
             (NandOpKind::Program, Phase::First) => p * (2 * latch + full_addr + self.t_adl as u64 + data),
             // per plane: 60h, row address, D1h/D0h
             (NandOpKind::Erase, Phase::First) => p * (2 * latch + self.row_cycles as u64 * latch),
             // 70h, tWHR, one status beat
             (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => status,
+            (k, ph) => panic!("{k:?} has no bus phase {ph:?}"),
+        }
+    }
+    /// Data cycles (in or out, status beats included) `phase` of `op` moves.
+    pub fn phase_data_cycles(&self, op: &SeqOp, phase: Phase) -> u64 {
+        let data = self.unit_data_cycles(op) as u64;
+        match (op.kind, phase) {
+            (NandOpKind::Erase, Phase::First) | (NandOpKind::Read, Phase::First) => 0,
+            (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => 1,
+            (NandOpKind::Read, Phase::CacheStep(0)) => 0,
+            (NandOpKind::Read, Phase::CacheStep(_)) => data,
+            _ => data * op.planes as u64,
         }
     }
     /// Cycles from the end of the first phase until the way requests the bus again:
-    /// tWB, the array time (R/B# busy), then tRR before data out of a read.
-    pub fn wait_cycles(&self, kind: NandOpKind, array_cycles: u64) -> u64 {
-        let post = if kind == NandOpKind::Read { self.t_rr as u64 } else { 0 };
+    /// tWB, the array time (R/B# busy), then tRR before data out of a read. A cache read's
+    /// 31h follows ready without tRR (tRR is ready to RE# low).
+    pub fn wait_cycles(&self, op: &SeqOp, array_cycles: u64) -> u64 {
+        let post = if op.kind == NandOpKind::Read && op.pages == 1 { self.t_rr as u64 } else { 0 };
         self.t_wb as u64 + array_cycles + post
+    }
+    /// When a target that latched 31h/3Fh in a phase ending at cycle `end` is ready again
+    /// (R/B# high): it goes busy within tWB, waits for the array read in progress (until
+    /// `array_free`), then moves the page into the cache register (tRCBSY).
+    pub fn cache_ready(&self, end: u64, array_free: u64) -> u64 {
+        (end + self.t_wb as u64).max(array_free) + self.t_rcbsy as u64
     }
 }
 
@@ -143,20 +189,12 @@ pub struct BusEvent {
 
 impl SeqTiming {
     /// Appends the trace of `phase` of an op started at cycle `start` on `way`.
-    pub fn trace_phase(
-        &self,
-        kind: NandOpKind,
-        planes: u8,
-        bus_bytes: u32,
-        phase: Phase,
-        start: u64,
-        way: u8,
-        out: &mut Vec<BusEvent>,
-    ) {
+    pub fn trace_phase(&self, op: &SeqOp, phase: Phase, start: u64, out: &mut Vec<BusEvent>) {
         use opcode::*;
+        let (kind, planes, way) = (op.kind, op.planes, op.way);
         let mut t = start;
         let latch = self.latch as u64;
-        let data = self.plane_data_cycles(bus_bytes, planes);
+        let data = self.unit_data_cycles(op);
         let mut push = |t: &mut u64, k: BusKind, len: u64| {
             out.push(BusEvent { cycle: *t, way, kind: k });
             *t += len;
@@ -185,6 +223,15 @@ impl SeqTiming {
                     push(&mut t, BusKind::DataOut { cycles: data }, data as u64);
                 }
             }
+            (NandOpKind::Read, Phase::CacheStep(k)) => {
+                if k > 0 {
+                    push(&mut t, BusKind::DataOut { cycles: data }, data as u64);
+                }
+                if (k as u32) < op.pages as u32 {
+                    let c = if k as u32 + 1 < op.pages as u32 { READ_CACHE_SEQ } else { READ_CACHE_END };
+                    push(&mut t, BusKind::Cmd(c), latch);
+                }
+            }
             (NandOpKind::Program, Phase::First) => {
                 for i in 0..planes {
                     push(&mut t, BusKind::Cmd(PROGRAM_1), latch);
@@ -210,7 +257,8 @@ impl SeqTiming {
                 t += self.t_whr as u64;
                 push(&mut t, BusKind::DataOut { cycles: 1 }, 1);
             }
+            (k, ph) => panic!("{k:?} has no bus phase {ph:?}"),
         }
-        debug_assert_eq!(t - start, self.phase_cycles(kind, planes, bus_bytes, phase));
+        debug_assert_eq!(t - start, self.phase_cycles(op, phase));
     }
 }

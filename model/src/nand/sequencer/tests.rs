@@ -4,7 +4,7 @@
 
 use super::*;
 
-fn onfi() -> OnfiConfig {
+pub(super) fn onfi() -> OnfiConfig {
     OnfiConfig {
         transfer_mts: 800,
         core_clock_mhz: 200,
@@ -15,14 +15,15 @@ fn onfi() -> OnfiConfig {
         t_ccs_ns: 300.0,
         t_rr_ns: 20.0,
         addr_cycles: 5,
+        t_rcbsy_us: 3.0,
     }
 }
 
 fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, bus_bytes: u32, array: SimTime) -> SeqOp {
-    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: array }
+    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: array, pages: 1 }
 }
 
-const PAGE: u32 = 16384 + 2208;
+pub(super) const PAGE: u32 = 16384 + 2208;
 
 #[test]
 fn single_read_is_commands_twb_tr_trr_and_data() {
@@ -116,7 +117,7 @@ fn four_way_back_to_back_reads_keep_bus_busy() {
     let (c, d) = (7 * t.latch as u64, t.plane_data_cycles(PAGE, 1) as u64);
     assert_eq!((c, d), (35, 4648));
     let t_r = SimTime::from_us(56);
-    assert!(t.wait_cycles(NandOpKind::Read, t.to_cycles_ceil(t_r)) + RB_SYNC_CYCLES <= 3 * (c + d + 2), "saturation condition");
+    assert!(t.wait_cycles(&op(0, 0, NandOpKind::Read, 1, PAGE, t_r), t.to_cycles_ceil(t_r)) + RB_SYNC_CYCLES <= 3 * (c + d + 2), "saturation condition");
     let per_way = 16u64;
     let ops: Vec<_> = (0..per_way * 4)
         .map(|k| (SimTime::ZERO, op(k, (k % 4) as u8, NandOpKind::Read, 1, PAGE, t_r)))

@@ -42,7 +42,7 @@ impl FrontEnd {
         match offset {
             INTMS => self.regs.intms |= value,
             INTMC => self.regs.intms &= !value,
-            CC => self.write_cc(value),
+            CC => self.write_cc(cycle, value),
             AQA => self.regs.aqa = value & 0x0FFF_0FFF,
             ASQ => set_lo(&mut self.regs.asq, value & !0xFFF),
             o if o == ASQ + 4 => set_hi(&mut self.regs.asq, value),
@@ -75,7 +75,7 @@ impl FrontEnd {
         }
     }
 
-    fn write_cc(&mut self, value: u32) {
+    fn write_cc(&mut self, cycle: Cycle, value: u32) {
         let was = self.regs.cc & CC_EN != 0;
         let en = value & CC_EN != 0;
         self.regs.cc = value;
@@ -95,7 +95,7 @@ impl FrontEnd {
         } else if !en && was {
             self.sqs.iter_mut().for_each(|q| *q = None);
             self.cqs.iter_mut().for_each(|q| *q = None);
-            self.held.clear();
+            self.reset_completions(cycle);
             self.regs.csts &= !CSTS_RDY;
         }
     }
@@ -142,7 +142,7 @@ impl FrontEnd {
                 e.masked = value & 1 != 0;
                 if !e.masked && e.pending {
                     e.pending = false;
-                    self.send_msix(cycle, v, host);
+                    let _ = self.send_msix(cycle, v, host);
                 }
             }
             _ => {}

@@ -1,0 +1,70 @@
+//! Rejections waiting on a full completion queue (HDL against the model): a command the front
+//! end rejects keeps its fetch tag until the completion engine takes it, so fetching of other
+//! queues goes on behind a full CQ, and a second rejection arriving meanwhile waits in its own
+//! tag instead of being lost.
+
+use super::tests::{compare, cq_base, cqe_at, init_sized, run_both, sq_base, Act};
+use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
+use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::nvme::frontend::tlp::TlpKind;
+
+fn put(q: u16, slot: u64, s: Sqe) -> Act {
+    Act::Put(sq_base(q) + 64 * slot, s.encode().to_vec())
+}
+
+#[test]
+fn rejections_behind_a_full_cq_neither_stall_fetching_nor_get_lost() {
+    // SQs of 8 entries, CQs of 4 (a CQ holds 3: full when tail + 1 == head).
+    let mut acts = init_sized(2, 8, 4);
+    // Three flushes fill CQ1 (slots 0, 1, 2); the host does not release it yet.
+    for (slot, cid) in [(0u64, 1u16), (1, 2), (2, 3)] {
+        acts.push((800, put(1, slot, Sqe::new(opc::NVM_FLUSH, cid, 1, 0, 0))));
+    }
+    acts.push((800, Act::Mmio(sq_doorbell(1), 3)));
+    // Two bad commands on SQ1: opcode 7Fh (→ 01h) and an SGL read (PSDT 01b → 02h). The first
+    // is taken by the completion engine and waits for CQ1; the second waits in its tag.
+    let mut sgl = Sqe::new(opc::NVM_READ, 5, 1, 0x40_0000, 0);
+    sgl.psdt = 0b01;
+    acts.push((1100, put(1, 3, Sqe::new(0x7F, 4, 1, 0, 0))));
+    acts.push((1100, put(1, 4, sgl)));
+    acts.push((1100, Act::Mmio(sq_doorbell(1), 5)));
+    // Meanwhile three flushes on SQ2: they are fetched and handed on with CQ1 still full.
+    for (slot, cid) in [(0u64, 20u16), (1, 21), (2, 22)] {
+        acts.push((1400, put(2, slot, Sqe::new(opc::NVM_FLUSH, cid, 2, 0, 0))));
+    }
+    acts.push((1400, Act::Mmio(sq_doorbell(2), 3)));
+    // The host consumes CQ1's three entries: head 3.
+    acts.push((1800, Act::Mmio(cq_doorbell(1), 3)));
+    let (h, m) = run_both(&acts, 2200);
+    compare(&h, &m);
+    let db = h.mmio_log.iter().find(|(o, _)| *o == cq_doorbell(1)).expect("CQ1 head doorbell").1;
+    // Fetching went on: SQ2's commands were handed on before the host released CQ1.
+    let q2: Vec<(u64, u16)> = h.handed.iter().filter(|x| x.1 == 2).map(|x| (x.0, x.2.cid)).collect();
+    assert_eq!(q2.iter().map(|x| x.1).collect::<Vec<_>>(), vec![20, 21, 22]);
+    assert!(q2.iter().all(|x| x.0 < db), "SQ2 commands handed on at {q2:?}, CQ1 released at {db}");
+    // Rejected commands are never handed on.
+    let q1: Vec<u16> = h.handed.iter().filter(|x| x.1 == 1).map(|x| x.2.cid).collect();
+    assert_eq!(q1, vec![1, 2, 3]);
+    // Nothing is posted between filling CQ1 and the doorbell (the engine holds the first
+    // rejection, head of line); then CQ1 slot 3 (phase 1), CQ1 slot 0 (wrapped: phase 0),
+    // then CQ2 slots 0, 1, 2.
+    let cqes: Vec<(u64, u64)> = h
+        .rc
+        .seen
+        .iter()
+        .filter(|s| s.kind == TlpKind::MemWrite && s.len == 16 && s.addr >= cq_base(1))
+        .map(|s| (s.addr, s.cycle))
+        .collect();
+    let addrs: Vec<u64> = cqes.iter().map(|c| c.0).collect();
+    let (c1, c2) = (cq_base(1), cq_base(2));
+    assert_eq!(addrs, vec![c1, c1 + 16, c1 + 32, c1 + 48, c1, c2, c2 + 16, c2 + 32]);
+    assert!(cqes[2].1 < db && cqes[3].1 > db, "CQ1 full until the doorbell");
+    // Doorbell data beat at db: strobe db + 1, head updated for db + 2, CQE header db + 3.
+    assert_eq!(cqes[3].1, db + 3, "held rejection leaves 3 cycles after the head doorbell");
+    let s3 = cqe_at(&h, c1 + 48);
+    assert_eq!((s3.cid, s3.status, s3.phase, s3.sqid), (4, Status::INVALID_OPCODE, true, 1));
+    let s0 = cqe_at(&h, c1);
+    assert_eq!((s0.cid, s0.status, s0.phase, s0.sqid), (5, Status::INVALID_FIELD, false, 1));
+    let q2c: Vec<(u16, Status)> = (0..3).map(|i| cqe_at(&h, c2 + 16 * i)).map(|c| (c.cid, c.status)).collect();
+    assert_eq!(q2c, vec![(20, Status::SUCCESS), (21, Status::SUCCESS), (22, Status::SUCCESS)]);
+}
