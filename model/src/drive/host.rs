@@ -148,7 +148,19 @@ impl Drive {
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         self.ftl.host_read(c.lpn, c.units, &mut batch);
-        let data_ops = batch.iter().filter(|o| o.purpose == OpPurpose::HostRead).count() as u32;
+        let nand_ops = batch.iter().filter(|o| o.purpose == OpPurpose::HostRead).count() as u32;
+        // Units served from prefetches still being read wait for those reads: each such
+        // ReadAhead op carries a share of the data, like a host-read op.
+        let mut ra_waits = 0u32;
+        for &tag in self.ftl.prefetch_hits() {
+            if let Some(w) = self.ra_inflight.get_mut(&tag) {
+                w.push(cmd);
+                ra_waits += 1;
+            }
+        }
+        let ra_ops = batch.iter().filter(|o| o.purpose == OpPurpose::ReadAhead).count() as u64;
+        self.ra_tag_next = self.ftl.prefetch_tags_issued() - ra_ops;
+        let data_ops = nand_ops + ra_waits;
         {
             let m = &mut self.cmds[cmd as usize];
             m.data_ops_left = data_ops;
@@ -181,6 +193,16 @@ impl Drive {
             let bytes = if m.data_ops_left == 0 { m.unsent } else { m.share as u64 };
             self.schedule_send(now, cmd, bytes);
         }
+        self.check_done(now, cmd);
+    }
+
+    /// A ReadAhead op that `cmd` was served from finished: its share of the data is in DRAM.
+    pub(super) fn prefetch_ready(&mut self, now: SimTime, cmd: u32) {
+        let m = &mut self.cmds[cmd as usize];
+        assert!(m.live && m.op == IoOp::Read && m.data_ops_left > 0, "prefetch wait for command {cmd} that expects none");
+        m.data_ops_left -= 1;
+        let bytes = if m.data_ops_left == 0 { m.unsent } else { m.share as u64 };
+        self.schedule_send(now, cmd, bytes);
         self.check_done(now, cmd);
     }
 

@@ -136,6 +136,8 @@ pub(crate) struct OpRec {
     done: bool,
     /// Sequence number of a host-data program (for flush ordering), else u64::MAX.
     pseq: u64,
+    /// FTL tag of a ReadAhead op (see `Ftl::prefetch_tags_issued`), else u64::MAX.
+    ra_tag: u64,
 }
 
 pub(crate) struct DieSlot {
@@ -192,6 +194,10 @@ pub struct Drive {
     /// When the last host command completed with none left outstanding.
     host_idle_since: SimTime,
     batch_ids: Vec<u32>,
+    /// Tag the next dispatched ReadAhead op gets; ReadAhead ops in flight by tag, with the reads
+    /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
+    ra_tag_next: u64,
+    ra_inflight: std::collections::HashMap<u64, Vec<u32>>,
     unit_bus_bytes: u32,
     stats: DriveStats,
     nand_pj: u64,
@@ -253,6 +259,8 @@ impl Drive {
             host_progs: Default::default(),
             flush_wait: VecDeque::new(),
             batch_ids: Vec::new(),
+            ra_tag_next: 0,
+            ra_inflight: std::collections::HashMap::new(),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
             nand_pj: 0,

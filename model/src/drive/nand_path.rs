@@ -35,7 +35,15 @@ impl Drive {
             } else {
                 u64::MAX
             };
-            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq };
+            let ra_tag = if op.purpose == OpPurpose::ReadAhead {
+                self.ra_tag_next += 1;
+                let fresh = self.ra_inflight.insert(self.ra_tag_next - 1, Vec::new()).is_none();
+                assert!(fresh, "ReadAhead tag {} dispatched twice", self.ra_tag_next - 1);
+                self.ra_tag_next - 1
+            } else {
+                u64::MAX
+            };
+            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag };
             let id = match self.free_ops.pop() {
                 Some(id) => {
                     self.ops[id as usize] = rec;
@@ -139,6 +147,12 @@ impl Drive {
         self.free_ops.push(id);
         if rec.owner != NONE {
             self.owned_op_done(now, rec.owner, rec.op.purpose);
+        }
+        if rec.ra_tag != u64::MAX {
+            let waiters = self.ra_inflight.remove(&rec.ra_tag).expect("ReadAhead op not in flight");
+            for cmd in waiters {
+                self.prefetch_ready(now, cmd);
+            }
         }
         if rec.pseq != u64::MAX {
             self.buf.release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);

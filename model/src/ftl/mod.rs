@@ -136,6 +136,9 @@ pub struct Ftl {
     /// Host units written so far (the age clock of cost-benefit GC).
     clock: u64,
     ra: ReadAhead,
+    /// Tag of the next ReadAhead op; tags of the prefetches the last host read hit.
+    ra_tag_next: u64,
+    ra_hits: Vec<u64>,
     checker: Option<Checker>,
     st: FtlStats,
     slc_valid_units: u64,
@@ -177,6 +180,8 @@ impl Ftl {
             cold_open: vec![NONE; dies],
             clock: 0,
             ra: ReadAhead::new(cfg.ftl.read_ahead_kib),
+            ra_tag_next: 0,
+            ra_hits: Vec::new(),
             checker,
             st: FtlStats::default(),
             slc_valid_units: 0,

@@ -16,6 +16,7 @@ impl Ftl {
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
         assert!(lpn + count as u64 <= self.logical_units(), "host read [{lpn}, +{count}) beyond capacity");
         ops.append(&mut self.deferred);
+        self.ra_hits.clear();
         let mut out = ReadOutcome::default();
         // The grouping scratch holds at most one entry per unit of this read.
         self.groups.clear();
@@ -25,7 +26,7 @@ impl Ftl {
                 Located::Buffered => out.buffered_units += 1,
                 Located::Nand(ppa) => {
                     out.nand_units += 1;
-                    self.group(ppa);
+                    let _ = self.group(ppa);
                 }
             }
         }
@@ -40,8 +41,12 @@ impl Ftl {
 
     /// Where `lpn`'s latest data is, verified by the integrity checker.
     fn locate(&mut self, lpn: u64, ops: &mut Vec<NandOp>) -> Located {
-        if let Some(ppa) = self.ra.lookup(lpn) {
+        if let Some((ppa, tag)) = self.ra.lookup(lpn) {
             self.check(lpn, Served::At(ppa));
+            // Distinct tags, bounded by the read's units; sequential units share a tag.
+            if !self.ra_hits.contains(&tag) {
+                self.ra_hits.push(tag);
+            }
             return Located::Buffered;
         }
         self.map_access(lpn, None, ops);
@@ -66,20 +71,22 @@ impl Ftl {
         }
     }
 
-    /// Adds unit `ppa` to the page-read groups: (dbid, page, plane mask, units).
-    fn group(&mut self, ppa: u32) {
+    /// Adds unit `ppa` to the page-read groups: (dbid, page, plane mask, units); returns the
+    /// index of its group (= its read op's position among the ops `emit_reads` pushes next).
+    fn group(&mut self, ppa: u32) -> usize {
         let dbid = self.l.dbid_of_ppa(ppa);
         let (page, plane, _) = self.l.split_offset(ppa - self.l.base(dbid));
         let bit = 1u32 << plane;
         // Recent groups first: sequential data hits the last group.
-        for g in self.groups.iter_mut().rev() {
+        for (i, g) in self.groups.iter_mut().enumerate().rev() {
             if g.0 == dbid && g.1 == page {
                 g.2 |= bit;
                 g.3 += 1;
-                return;
+                return i;
             }
         }
         self.groups.push((dbid, page, bit, 1));
+        self.groups.len() - 1
     }
 
     /// One (multi-plane) read op per group, in first-touch order; returns the ops pushed.
@@ -102,15 +109,32 @@ impl Ftl {
             let ppa = self.l2p[u as usize].ppa;
             let dbid = if ppa == NONE { NONE } else { self.l.dbid_of_ppa(ppa) };
             if ppa != NONE && ppa - self.l.base(dbid) < self.blocks.info[dbid as usize].programmed {
-                self.group(ppa);
-                self.ra.push(ppa);
+                let g = self.group(ppa);
+                self.ra.push(ppa, self.ra_tag_next + g as u64);
                 self.st.read_ahead_units += 1;
             } else {
                 // Unmapped or in the write buffer: the host read will find it there.
-                self.ra.push(NONE);
+                self.ra.push(NONE, 0);
             }
         }
-        self.st.read_ahead_ops += self.emit_reads(OpPurpose::ReadAhead, ops);
+        let n = self.emit_reads(OpPurpose::ReadAhead, ops);
+        self.st.read_ahead_ops += n;
+        self.ra_tag_next += n;
+    }
+}
+
+impl Ftl {
+    /// Tags of the ReadAhead ops whose prefetched units the last `host_read` was served from
+    /// (distinct, in first-hit order). The timed drive makes the read wait for those still running.
+    pub fn prefetch_hits(&self) -> &[u64] {
+        &self.ra_hits
+    }
+
+    /// ReadAhead ops emitted so far: the next one gets this tag. A batch returned by `host_read`
+    /// holds the ReadAhead ops tagged `prefetch_tags_issued() - k .. prefetch_tags_issued()`, in
+    /// order, where k is the number of ReadAhead ops in it.
+    pub fn prefetch_tags_issued(&self) -> u64 {
+        self.ra_tag_next
     }
 }
 

@@ -2,7 +2,10 @@
 //! the previous one ended continues a stream; from the second such read on, the FTL prefetches the
 //! next `read_ahead_kib` of the logical range (ReadAhead ops) and keeps the physical address each
 //! prefetched unit had when it was read. A later host read of such a unit is served from DRAM;
-//! a write or trim of it drops it from the window. Source: Linux-style sequential read-ahead as
+//! a write or trim of it drops it from the window. Each held unit also keeps the *tag* of the
+//! ReadAhead op that fetches it (tags count the FTL's ReadAhead ops from 0, in emission order), so
+//! that the timed drive can make a hit wait until that NAND read and its channel transfer have
+//! finished: a prefetch is in DRAM only once its read is done. Source: Linux-style sequential read-ahead as
 //! described for SSD firmware in MQSim and in Micron's "SSD read-ahead" application notes.
 
 use super::layout::NONE;
@@ -15,9 +18,10 @@ pub struct ReadAhead {
     last_end: u64,
     /// Sequential reads in a row.
     pub run: u32,
-    /// Prefetched window: `buf[i]` is the physical unit read for lpn `lo + i` (NONE: not held).
+    /// Prefetched window: `buf[i]` is (physical unit read for lpn `lo + i` (NONE: not held), tag
+    /// of the ReadAhead op reading it).
     lo: u64,
-    buf: VecDeque<u32>,
+    buf: VecDeque<(u32, u64)>,
 }
 
 const NONE64: u64 = u64::MAX;
@@ -27,11 +31,11 @@ impl ReadAhead {
         ReadAhead { window_units: read_ahead_kib as u64 / 4, last_end: NONE64, run: 0, lo: 0, buf: VecDeque::new() }
     }
 
-    /// The physical unit held in DRAM for `lpn`, if any.
+    /// The physical unit held in DRAM for `lpn` and the tag of the op prefetching it, if any.
     #[inline]
-    pub fn lookup(&self, lpn: u64) -> Option<u32> {
+    pub fn lookup(&self, lpn: u64) -> Option<(u32, u64)> {
         let i = lpn.wrapping_sub(self.lo);
-        if i < self.buf.len() as u64 && self.buf[i as usize] != NONE {
+        if i < self.buf.len() as u64 && self.buf[i as usize].0 != NONE {
             Some(self.buf[i as usize])
         } else {
             None
@@ -43,7 +47,7 @@ impl ReadAhead {
     pub fn invalidate(&mut self, lpn: u64) {
         let i = lpn.wrapping_sub(self.lo);
         if i < self.buf.len() as u64 {
-            self.buf[i as usize] = NONE;
+            self.buf[i as usize].0 = NONE;
         }
     }
 
@@ -51,8 +55,8 @@ impl ReadAhead {
     #[inline]
     pub fn relocated(&mut self, lpn: u64, from: u32, to: u32) {
         let i = lpn.wrapping_sub(self.lo);
-        if i < self.buf.len() as u64 && self.buf[i as usize] == from {
-            self.buf[i as usize] = to;
+        if i < self.buf.len() as u64 && self.buf[i as usize].0 == from {
+            self.buf[i as usize].0 = to;
         }
     }
 
@@ -81,9 +85,10 @@ impl ReadAhead {
         (start < stop).then_some((start, stop))
     }
 
-    /// Appends the next prefetched unit (in order from the start returned by `observe`).
-    pub fn push(&mut self, ppa: u32) {
-        self.buf.push_back(ppa);
+    /// Appends the next prefetched unit (in order from the start returned by `observe`) and the
+    /// tag of the op reading it (ignored for NONE).
+    pub fn push(&mut self, ppa: u32, tag: u64) {
+        self.buf.push_back((ppa, tag));
         debug_assert!(self.buf.len() as u64 <= 2 * self.window_units + 4096);
     }
 }
@@ -98,14 +103,15 @@ mod tests {
         assert_eq!(ra.observe(100, 8, 1000), None);
         assert_eq!(ra.observe(108, 8, 1000), Some((116, 132)));
         for p in 0..16 {
-            ra.push(500 + p);
+            ra.push(500 + p, 7 + p as u64 / 8);
         }
-        assert_eq!(ra.lookup(120), Some(504));
+        assert_eq!(ra.lookup(120), Some((504, 7)));
+        assert_eq!(ra.lookup(124), Some((508, 8)));
         ra.invalidate(120);
         assert_eq!(ra.lookup(120), None);
         // next read consumes 116..124, tops up to 140.
         assert_eq!(ra.observe(116, 8, 1000), Some((132, 140)));
-        assert_eq!(ra.lookup(116), Some(500));
+        assert_eq!(ra.lookup(116), Some((500, 7)));
         // a random read breaks the stream.
         assert_eq!(ra.observe(7, 1, 1000), None);
     }

@@ -8,6 +8,7 @@ mod executor;
 mod gc_slc;
 mod map_cache;
 mod property;
+mod readahead_timed;
 mod warmup;
 
 use super::*;
