@@ -6,6 +6,12 @@ use super::{ControllerConfig, GeometryConfig};
 use crate::error::{check, ConfigError};
 use serde::{Deserialize, Serialize};
 
+/// Smallest `ftl.gc_threshold_free_blocks` the FTL can run with: when a die opens a host
+/// block at the threshold it has `threshold - 1` left, and the foreground GC that runs next may
+/// need one to relocate into (`Ftl::reloc_block`). Static SLC and mapping-log blocks are
+/// reserved outside the general pool, so they do not count here.
+pub const MIN_GC_THRESHOLD_FREE_BLOCKS: u32 = 2;
+
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum GcPolicyKind {
@@ -59,7 +65,8 @@ pub struct FtlConfig {
     /// Over-provisioning: physical capacity not exported, as a percentage of raw capacity.
     pub over_provisioning_pct: f64,
     pub gc_policy: GcPolicyKind,
-    /// Foreground GC runs when free blocks per plane fall below this.
+    /// Foreground GC runs when free blocks per plane fall below this; at least
+    /// [`MIN_GC_THRESHOLD_FREE_BLOCKS`] (2).
     pub gc_threshold_free_blocks: u32,
     /// Background GC runs in idle time when free blocks per plane are below this.
     pub bg_gc_threshold_free_blocks: u32,
@@ -172,7 +179,13 @@ impl FtlConfig {
             "ftl.over_provisioning_pct",
             "must be above 0: garbage collection needs spare blocks",
         )?;
-        check(self.gc_threshold_free_blocks >= 1, "ftl.gc_threshold_free_blocks", "must be at least 1")?;
+        check(
+            self.gc_threshold_free_blocks >= MIN_GC_THRESHOLD_FREE_BLOCKS,
+            "ftl.gc_threshold_free_blocks",
+            "must be at least 2: a die opens its next host block when it is down to the threshold, and \
+             the foreground GC that follows needs one more free block to relocate into (its open GC \
+             block can fill in the middle of a victim, which is erased only after the move)",
+        )?;
         check(
             self.gc_threshold_free_blocks < geo.blocks_per_plane / 2,
             "ftl.gc_threshold_free_blocks",

@@ -78,3 +78,44 @@ fn every_shipped_preset_has_a_valid_capacity_plan() {
     }
     assert!(n >= 1);
 }
+
+#[test]
+fn gc_threshold_below_the_relocation_minimum_is_named() {
+    let e = err_of(|c| c.ftl.gc_threshold_free_blocks = 1);
+    assert!(e.contains("ftl.gc_threshold_free_blocks") && e.contains("at least 2"), "{e}");
+    let e = err_of(|c| c.ftl.gc_threshold_free_blocks = 0);
+    assert!(e.contains("ftl.gc_threshold_free_blocks") && e.contains("at least 2"), "{e}");
+}
+
+#[test]
+fn gc_at_the_minimum_threshold_survives_steady_state_overwrites() {
+    // The smallest accepted threshold must not run out of blocks: fill, then overwrite the whole
+    // drive three times at random (foreground GC on every die, many times over).
+    let mut c = small_cfg();
+    c.ftl.gc_threshold_free_blocks = 2;
+    c.validate().expect("threshold 2 is the minimum and valid");
+    let mut f = ftl(&c);
+    fill_sequential(&mut f, 64, 1);
+    let n = f.logical_units();
+    random_writes(&mut f, 3 * n, 5);
+    assert!(f.stats().gc_foreground_blocks > 0, "no foreground GC ran");
+    assert_integrity(&f, "threshold 2 after 3x random overwrite");
+}
+
+#[test]
+fn gc_threshold_one_would_run_out_of_blocks() {
+    // Why 2 is the minimum: with threshold 1 (validation bypassed), the host block opened at
+    // 1 free block leaves 0, and the foreground GC that follows has no block to relocate into.
+    let mut c = small_cfg();
+    c.ftl.gc_threshold_free_blocks = 2;
+    let r = std::panic::catch_unwind(move || {
+        let mut f = ftl(&c);
+        f.cfg.gc_threshold_free_blocks = 1;
+        fill_sequential(&mut f, 64, 1);
+        let n = f.logical_units();
+        random_writes(&mut f, 3 * n, 5);
+    });
+    let msg = r.expect_err("threshold 1 survived: the minimum of 2 is not needed");
+    let text = msg.downcast_ref::<String>().map(String::as_str).unwrap_or("");
+    assert!(text.contains("no free block"), "panicked for another reason: {text}");
+}
