@@ -12,6 +12,7 @@ fn main() {
     blocks.extend(ssdlab_hdl::nand::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     blocks.push(("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()));
     blocks.extend(ssdlab_hdl::nvme::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
+    blocks.extend(ssdlab_hdl::nvme::prp::verilog_blocks());
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {

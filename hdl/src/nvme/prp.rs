@@ -18,9 +18,18 @@
 //! pages. Completions must arrive in request order (tags are checked; a reordered, failed or
 //! missing completion ends the command with Data Transfer Error 04h instead of hanging).
 
+pub mod dma;
 pub mod list;
+pub mod rd;
 pub mod split;
 pub mod walk;
+pub mod wr;
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+mod faults;
+#[cfg(test)]
+mod tests;
 
 use rust_hdl::prelude::*;
 
@@ -81,11 +90,57 @@ pub struct Beat2 {
     pub hi: Bits<128>,
 }
 
+/// An 11-bit value zero-extended to 16 bits.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Ext16 {
+    pub v: Bits<11>,
+    pub pad: Bits<5>,
+}
+
+/// A 9-bit qword offset in a page zero-extended to 10 bits.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Ext10 {
+    pub v: Bits<9>,
+    pub pad: Bit,
+}
+
+/// A 6-bit entry count zero-extended to 10 bits.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Cnt10 {
+    pub v: Bits<6>,
+    pub pad: Bits<4>,
+}
+
+/// An 11-bit dword count as a 13-bit byte count.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct DwBytes {
+    pub zero: Bits<2>,
+    pub dw: Bits<11>,
+}
+
+/// A 6-bit entry count as an 11-bit dword count (two dwords per entry).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct EntDw {
+    pub zero: Bit,
+    pub n: Bits<6>,
+    pub pad: Bits<4>,
+}
+
+/// A data read tag: 5-bit sequence number under the data tag prefix.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct DataTag {
+    pub seq: Bits<5>,
+    pub hi: Bits<3>,
+}
+
 /// Generated Verilog of the data-path blocks, named as `make verilog` writes them.
 pub fn verilog_blocks() -> Vec<(&'static str, String)> {
     vec![
         ("nvme_prp_split", split::export_verilog()),
         ("nvme_prp_list", list::export_verilog()),
         ("nvme_prp_walk", walk::export_verilog()),
+        ("nvme_prp_rd", rd::export_verilog()),
+        ("nvme_prp_wr", wr::export_verilog()),
+        ("nvme_prp_dma", dma::export_verilog()),
     ]
 }

@@ -194,3 +194,4 @@ impl HostPort for RootComplex {
 }
 
 mod drive;
+mod streams;

@@ -9,7 +9,7 @@
 //! entries, the last beat of a completion one or two.
 
 use super::split::PrpSplit;
-use super::{DwToByte, LIST_TAG, MAX_ENTRIES};
+use super::{DwBytes, DwToByte, EntDw, LIST_TAG, MAX_ENTRIES};
 use crate::pcie::words::ReqDescWord;
 use rust_hdl::prelude::*;
 
@@ -19,21 +19,6 @@ pub enum ListState {
     Seg,
     Req,
     Wait,
-}
-
-/// An 11-bit dword count as a 13-bit byte count.
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct DwBytes {
-    pub zero: Bits<2>,
-    pub dw: Bits<11>,
-}
-
-/// A 6-bit entry count as an 11-bit dword count (two dwords per entry).
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct EntDw {
-    pub zero: Bit,
-    pub n: Bits<6>,
-    pub pad: Bits<4>,
 }
 
 #[derive(LogicBlock)]
@@ -72,7 +57,8 @@ pub struct PrpList {
     pub rc_tlast: Signal<In, Bit>,
     /// A page read is in progress.
     pub busy: Signal<Out, Bit>,
-    /// One cycle: the page read ended (check `bad_off`, `xfer_err`).
+    /// One cycle, the cycle after the page's last completion beat: the page read ended
+    /// (check `bad_off`, `xfer_err`).
     pub done: Signal<Out, Bit>,
     /// An entry of this page had a bad offset (valid with `done`).
     pub bad_off: Signal<Out, Bit>,
@@ -102,6 +88,7 @@ pub struct PrpList {
     xfer: DFF<Bit>,
     wait_cnt: DFF<Bits<16>>,
     nptr: DFF<Bits<64>>,
+    dn: DFF<Bit>,
     desc: Signal<Local, ReqDescWord>,
     daddr: Signal<Local, DwToByte>,
     cnt_dw: Signal<Local, EntDw>,
@@ -175,6 +162,7 @@ impl Default for PrpList {
             xfer: Default::default(),
             wait_cnt: Default::default(),
             nptr: Default::default(),
+            dn: Default::default(),
             desc: Default::default(),
             daddr: Default::default(),
             cnt_dw: Default::default(),
@@ -206,7 +194,7 @@ impl Default for PrpList {
 impl Logic for PrpList {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, ptr_q, count_q, ndata_q, chained_q, base_q, ei, part_last, rx_in, mine, endreq, rem, bad, xfer, wait_cnt, nptr);
+        dff_setup!(self, clock, st, ptr_q, count_q, ndata_q, chained_q, base_q, ei, part_last, rx_in, mine, endreq, rem, bad, xfer, wait_cnt, nptr, dn);
         for s in 0..32 {
             self.ent[s].clock.next = self.clock.val();
             self.ent[s].d.next = self.ent[s].q.val();
@@ -229,7 +217,9 @@ impl Logic for PrpList {
         self.lr_desc.next = self.desc.val().into();
         self.lr_valid.next = (self.st.q.val() == ListState::Req) & self.split.req_valid.val();
         self.busy.next = self.st.q.val() != ListState::Idle;
-        self.done.next = false;
+        // Done one cycle after the page's last beat, so the flags and pointer it wrote are out.
+        self.done.next = self.dn.q.val();
+        self.dn.d.next = false;
         self.bad_off.next = self.bad.q.val();
         self.xfer_err.next = self.xfer.q.val();
         self.next_ptr.next = self.nptr.q.val();
@@ -329,14 +319,14 @@ impl Logic for PrpList {
                 self.wait_cnt.d.next = self.wait_cnt.q.val() + self.one16.val();
                 if self.req_end.val() {
                     if self.part_last.q.val() | self.xfer.q.val() | self.cpl_err.val() {
-                        self.done.next = true;
+                        self.dn.d.next = true;
                         self.st.d.next = ListState::Idle;
                     } else {
                         self.st.d.next = ListState::Req;
                     }
                 } else if self.wait_cnt.q.val() == self.max_wait.val() {
                     self.xfer.d.next = true;
-                    self.done.next = true;
+                    self.dn.d.next = true;
                     self.st.d.next = ListState::Idle;
                 }
             }

@@ -203,11 +203,3 @@ mod tests {
         yosys_validate("ssdlab_prp_split", &export_verilog()).unwrap();
     }
 }
-#[cfg(test)]
-#[test]
-fn dump_split() {
-    std::fs::create_dir_all("/tmp/prpv").unwrap();
-    for (n, v) in super::verilog_blocks() {
-        std::fs::write(format!("/tmp/prpv/{n}.v"), v).unwrap();
-    }
-}

@@ -13,7 +13,7 @@
 //! failed list completion, or none within 65 535 cycles (262 µs), gets Data Transfer Error (04h).
 
 use super::list::PrpList;
-use super::{DwPageAddr, Off11, MAX_TRANSFER};
+use super::{Cnt10, DwPageAddr, Ext10, Ext16, Off11, MAX_TRANSFER};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -24,27 +24,6 @@ pub enum WalkState {
     ListWait,
     Segs,
     Fail,
-}
-
-/// An 11-bit value zero-extended to 16 bits.
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct Ext16 {
-    pub v: Bits<11>,
-    pub pad: Bits<5>,
-}
-
-/// A 9-bit qword offset in a page zero-extended to 10 bits.
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct Ext10 {
-    pub v: Bits<9>,
-    pub pad: Bit,
-}
-
-/// A 6-bit entry count zero-extended to 10 bits.
-#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
-pub struct Cnt10 {
-    pub v: Bits<6>,
-    pub pad: Bits<4>,
 }
 
 #[derive(LogicBlock)]

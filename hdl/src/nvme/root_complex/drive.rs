@@ -76,7 +76,7 @@ impl RootComplex {
         }
     }
 
-    fn rq_beat(&mut self, cycle: Cycle, data: u128, last: bool) {
+    pub(super) fn rq_beat(&mut self, cycle: Cycle, data: u128, last: bool) {
         if self.rq_cur.is_empty() {
             let d = ReqDesc::unpack(data);
             let kind = if d.req_type == REQ_MRD { TlpKind::MemRead } else { TlpKind::MemWrite };

@@ -1,0 +1,44 @@
+//! Port-agnostic driving of a block's RQ/RC streams by the root-complex model, for blocks other
+//! than `NvmeFrontEnd` (the PRP data path's bench): the same arithmetic as `drive.rs`, with the
+//! stream signals passed as values.
+
+use super::RootComplex;
+use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
+
+impl RootComplex {
+    /// The RC beat (data, last) the root complex drives in `cycle`, if any; the RC stream has
+    /// no backpressure, so the beat is consumed.
+    pub fn rc_beat_at(&mut self, cycle: Cycle) -> Option<(u128, bool)> {
+        let b = *self.rc_beats.front()?;
+        assert!(b.cycle >= cycle, "RC beat for cycle {} missed (now {cycle})", b.cycle);
+        if b.cycle != cycle {
+            return None;
+        }
+        self.rc_beats.pop_front();
+        Some((b.data, b.last))
+    }
+
+    /// RQ `tready` in `cycle`: the link takes a TLP header once free; payload beats flow.
+    pub fn rq_tready_at(&self, cycle: Cycle) -> bool {
+        let free_ps = self.link.free_at(ssdlab_model::pcie::link::Dir::Up).as_ps();
+        !self.rq_cur.is_empty() || free_ps <= cycle * CLOCK_PS
+    }
+
+    /// Samples the RQ stream in `cycle` (after the settle, before the edge).
+    pub fn rq_observe(&mut self, cycle: Cycle, tvalid: bool, tready: bool, tdata: u128, tlast: bool) {
+        if !tvalid {
+            return;
+        }
+        if self.rq_cur.is_empty() && self.rq_first.is_none() {
+            self.rq_first = Some(cycle);
+        }
+        if tready {
+            self.rq_beat(cycle, tdata, tlast);
+        }
+    }
+
+    /// Completions still to be delivered on the RC stream.
+    pub fn rc_pending(&self) -> usize {
+        self.rc_beats.len()
+    }
+}
