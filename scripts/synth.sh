@@ -53,9 +53,10 @@ cat "$table"
 json="$out/nand_channel.ice40.json"
 if [ -f "$json" ]; then
   pcf="$root/constraints/nand_channel_hx8k.pcf"
-  # Placement varies Fmax by several MHz: report each of $SSDLAB_PNR_SEEDS (default 1 2 3).
+  # Placement varies Fmax by several MHz: report each of $SSDLAB_PNR_SEEDS (default 1-5, the
+  # seeds ARCHITECTURE.md records; a few minutes each).
   : > "$out/nand_channel_ice40_fmax.txt"
-  for seed in ${SSDLAB_PNR_SEEDS:-1 2 3}; do
+  for seed in ${SSDLAB_PNR_SEEDS:-1 2 3 4 5}; do
     log="$out/nand_channel.pnr.seed$seed.log"
     if nextpnr-ice40 --hx8k --package ct256 --json "$json" --pcf "$pcf" --pcf-allow-unconstrained \
         --asc "$out/nand_channel.seed$seed.asc" --freq 100 --seed "$seed" > "$log" 2>&1 \
