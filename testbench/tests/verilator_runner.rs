@@ -13,20 +13,22 @@ fn verilog<L: Logic + Block>(mut b: L) -> String {
 #[test]
 fn runner_drives_combinational_block() {
     let mut v = VerilatorModel::build("test_arbiter", &verilog(Arbiter::default())).unwrap();
-    assert_eq!(v.ports().iter().filter(|p| p.dir == Dir::In).count(), 9);
-    let (rf1, rs2, last) = (v.port("rf1").unwrap(), v.port("rs2").unwrap(), v.port("last").unwrap());
-    let (valid, pick, second) = (v.port("valid").unwrap(), v.port("pick").unwrap(), v.port("pick_second").unwrap());
+    // Inputs: rf0..3 (first-phase requests), rs0..3 (second-phase), last0..3 (one-hot pointer).
+    assert_eq!(v.ports().iter().filter(|p| p.dir == Dir::In).count(), 12);
+    let (rf1, rs2, last2) = (v.port("rf1").unwrap(), v.port("rs2").unwrap(), v.port("last2").unwrap());
+    let (valid, g1, g2, second) =
+        (v.port("valid").unwrap(), v.port("g1").unwrap(), v.port("g2").unwrap(), v.port("pick_second").unwrap());
     v.eval();
     assert_eq!(v.get(valid), 0);
     // A second-phase request of way 2 alone wins.
     v.set(rs2, 1);
-    v.set(last, 2);
+    v.set(last2, 1);
     v.eval();
-    assert_eq!((v.get(valid), v.get(pick), v.get(second)), (1, 2, 1));
+    assert_eq!((v.get(valid), v.get(g1), v.get(g2), v.get(second)), (1, 0, 1, 1));
     // A first-phase request of way 1 beats it (command first).
     v.set(rf1, 1);
     v.eval();
-    assert_eq!((v.get(pick), v.get(second)), (1, 0));
+    assert_eq!((v.get(g1), v.get(g2), v.get(second)), (1, 0, 0));
     assert!(v.port("nonexistent").unwrap_err().to_string().contains("nonexistent"));
 }
 
