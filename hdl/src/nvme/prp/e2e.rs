@@ -6,20 +6,11 @@
 use super::bench::{put_entries, run_model, size_code, Cmd};
 use crate::nvme::frontend::NvmeFrontEnd;
 use crate::nvme::root_complex::RootComplex;
+use crate::pcie::rq_mux::simulate_settle;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
-
-fn settle(uut: &mut NvmeFrontEnd) {
-    for _ in 0..256 {
-        uut.update_all();
-        if !uut.has_changed() {
-            return;
-        }
-    }
-    panic!("front end did not settle in 256 passes");
-}
 
 /// Runs one transfer on the front end's `dma_*` port; returns (status, host→device bytes).
 fn transfer(fe: &mut NvmeFrontEnd, rc: &mut RootComplex, cycle: &mut Cycle, cmd: Cmd, data: &[u8]) -> (u16, Vec<u8>) {
@@ -40,7 +31,7 @@ fn transfer(fe: &mut NvmeFrontEnd, rc: &mut RootComplex, cycle: &mut Cycle, cmd:
         w[..chunk.len()].copy_from_slice(chunk);
         fe.dma_bd_valid.next = pos < data.len();
         fe.dma_bd_data.next = u128::from_le_bytes(w).to_bits();
-        settle(fe);
+        simulate_settle(fe);
         rc.observe(c, fe);
         if fe.dma_ready.val() {
             offered = false;
@@ -54,7 +45,7 @@ fn transfer(fe: &mut NvmeFrontEnd, rc: &mut RootComplex, cycle: &mut Cycle, cmd:
         }
         let done = fe.dma_done.val().then(|| fe.dma_status.val().to_u64() as u16);
         fe.clock.next = Clock { clk: true };
-        settle(fe);
+        simulate_settle(fe);
         if let Some(st) = done {
             return (st, out);
         }
