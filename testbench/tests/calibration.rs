@@ -113,3 +113,50 @@ fn e12_sustained_read_saturates_between_qd4_and_qd16() {
     // "flat at low depth" (QD2 is 21 % below QD1), "little loss on fragmented data" (-75 % at
     // QD1) and "sustained writes stay above 1 GB/s" (QD8-QD32: 990, 880, 863 MB/s).
 }
+
+/// SSDFans' fio figures of the SM2262 512 GB board (SSDFans, "SMI NVMe主控2262性能评测",
+/// 2018-03-26; copied in reference/sm2262-ssdfans.toml), by protocol step id.
+const SSDFANS_PUBLISHED: [(&str, f64); 12] = [
+    ("fresh-seq-read", 3222.0),
+    ("fresh-seq-write", 1722.0),
+    ("fresh-rand-read", 428_000.0),
+    ("fresh-rand-write", 264_000.0),
+    ("random-overwrite-seq-read", 580.0),
+    ("random-overwrite-seq-write", 112.0),
+    ("random-overwrite-rand-read", 229_000.0),
+    ("random-overwrite-rand-write", 11_000.0),
+    ("seq-overwrite-seq-read", 2828.0),
+    ("seq-overwrite-seq-write", 212.0),
+    ("seq-overwrite-rand-read", 224_000.0),
+    ("seq-overwrite-rand-write", 29_000.0),
+];
+
+/// The figures `sm2262-512g` reproduces within ±10 % (CALIBRATION.md, final table); the others
+/// are listed there with the measured error and what is known of the cause.
+const SSDFANS_WITHIN_10_PCT: &[&str] = &[
+    "fresh-seq-read",
+    "fresh-seq-write",
+    "fresh-rand-read",
+    "fresh-rand-write",
+    "random-overwrite-seq-write",
+    "random-overwrite-rand-read",
+    "seq-overwrite-seq-read",
+    "seq-overwrite-rand-read",
+    "seq-overwrite-rand-write",
+];
+
+#[test]
+#[ignore = "full-size sm2262-512g ssdfans protocol, ~10 min under load (make test-slow)"]
+fn ssdfans_figures_within_10_percent() {
+    let (f, power) = protocol_json("ssdfans", "sm2262-512g");
+    for id in SSDFANS_WITHIN_10_PCT {
+        let published = SSDFANS_PUBLISHED.iter().find(|(i, _)| i == id).expect("known id").1;
+        let model = fig(&f, id);
+        let err = (model - published) / published * 100.0;
+        assert!(err.abs() <= 10.0, "{id}: model {model:.0} vs published {published:.0}: {err:+.1} % (seed 1)");
+    }
+    // Average power of every test within the M.2 envelope the issue names (2-7 W active).
+    for (label, w) in power {
+        assert!((2.0..7.0).contains(&w), "{label}: {w:.2} W (seed 1)");
+    }
+}

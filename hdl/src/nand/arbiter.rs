@@ -19,8 +19,11 @@ pub struct Arbiter {
     pub rs1: Signal<In, Bit>,
     pub rs2: Signal<In, Bit>,
     pub rs3: Signal<In, Bit>,
-    /// Way granted last (round-robin pointer).
-    pub last: Signal<In, Bits<2>>,
+    /// Way 0..3 was granted last (round-robin pointer, one-hot).
+    pub last0: Signal<In, Bit>,
+    pub last1: Signal<In, Bit>,
+    pub last2: Signal<In, Bit>,
+    pub last3: Signal<In, Bit>,
     /// Some way requests.
     pub valid: Signal<Out, Bit>,
     /// One-hot: way 0..3 wins.
@@ -28,8 +31,6 @@ pub struct Arbiter {
     pub g1: Signal<Out, Bit>,
     pub g2: Signal<Out, Bit>,
     pub g3: Signal<Out, Bit>,
-    /// Way to grant (encoded `g`).
-    pub pick: Signal<Out, Bits<2>>,
     /// The granted request is a second phase.
     pub pick_second: Signal<Out, Bit>,
     l0: Signal<Local, Bit>,
@@ -46,10 +47,6 @@ pub struct Arbiter {
     gs2: Signal<Local, Bit>,
     gf3: Signal<Local, Bit>,
     gs3: Signal<Local, Bit>,
-    w0: Constant<Bits<2>>,
-    w1: Constant<Bits<2>>,
-    w2: Constant<Bits<2>>,
-    w3: Constant<Bits<2>>,
 }
 
 impl Default for Arbiter {
@@ -63,13 +60,15 @@ impl Default for Arbiter {
             rs1: Default::default(),
             rs2: Default::default(),
             rs3: Default::default(),
-            last: Default::default(),
+            last0: Default::default(),
+            last1: Default::default(),
+            last2: Default::default(),
+            last3: Default::default(),
             valid: Default::default(),
             g0: Default::default(),
             g1: Default::default(),
             g2: Default::default(),
             g3: Default::default(),
-            pick: Default::default(),
             pick_second: Default::default(),
             l0: Default::default(),
             l1: Default::default(),
@@ -85,10 +84,6 @@ impl Default for Arbiter {
             gs2: Default::default(),
             gf3: Default::default(),
             gs3: Default::default(),
-            w0: Constant::new(bits::<2>(0)),
-            w1: Constant::new(bits::<2>(1)),
-            w2: Constant::new(bits::<2>(2)),
-            w3: Constant::new(bits::<2>(3)),
         }
     }
 }
@@ -96,10 +91,10 @@ impl Default for Arbiter {
 impl Logic for Arbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        self.l0.next = self.last.val() == self.w0.val();
-        self.l1.next = self.last.val() == self.w1.val();
-        self.l2.next = self.last.val() == self.w2.val();
-        self.l3.next = self.last.val() == self.w3.val();
+        self.l0.next = self.last0.val();
+        self.l1.next = self.last1.val();
+        self.l2.next = self.last2.val();
+        self.l3.next = self.last3.val();
         self.any_f.next = self.rf0.val() | self.rf1.val() | self.rf2.val() | self.rf3.val();
         self.any_s.next = self.rs0.val() | self.rs1.val() | self.rs2.val() | self.rs3.val();
         self.gf0.next = self.rf0.val() & ((self.l0.val() & !self.rf1.val() & !self.rf2.val() & !self.rf3.val()) | (self.l1.val() & !self.rf2.val() & !self.rf3.val()) | (self.l2.val() & !self.rf3.val()) | (self.l3.val()));
@@ -116,16 +111,6 @@ impl Logic for Arbiter {
         self.g3.next = self.gf3.val() | self.gs3.val();
         self.valid.next = self.any_f.val() | self.any_s.val();
         self.pick_second.next = !self.any_f.val() & self.any_s.val();
-        self.pick.next = self.w0.val();
-        if self.g1.val() {
-            self.pick.next = self.w1.val();
-        }
-        if self.g2.val() {
-            self.pick.next = self.w2.val();
-        }
-        if self.g3.val() {
-            self.pick.next = self.w3.val();
-        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! Mirrors the model's per-channel `ChannelSequencer`s (one per channel, independent buses).
 
 use crate::nand::op::OP_BITS;
+use crate::nand::phy::NandPhy;
 use crate::nand::sequencer::NandChannel;
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
@@ -29,26 +30,8 @@ pub struct NandArray {
     pub wr_data: [Signal<In, Bits<32>>; CHANNELS],
     /// Per channel: way owning the channel's bus.
     pub data_way: [Signal<Out, Bits<2>>; CHANNELS],
-    /// Per channel PHY: chip-enable mask (one bit per way).
-    pub ce: [Signal<Out, Bits<4>>; CHANNELS],
-    /// Per channel PHY: command latch enable.
-    pub cle: [Signal<Out, Bit>; CHANNELS],
-    /// Per channel PHY: address latch enable.
-    pub ale: [Signal<Out, Bit>; CHANNELS],
-    /// Per channel PHY: write strobe (first cycle of a latch).
-    pub we: [Signal<Out, Bit>; CHANNELS],
-    /// Per channel PHY: command/address byte or 4 data bytes.
-    pub dq_out: [Signal<Out, Bits<32>>; CHANNELS],
-    /// Per channel PHY: data-in beat.
-    pub wr_beat: [Signal<Out, Bit>; CHANNELS],
-    /// Per channel PHY: data-out beat request.
-    pub rd_beat: [Signal<Out, Bit>; CHANNELS],
-    /// Per channel PHY: R/B# per way, 1 = ready.
-    pub rb: [Signal<In, Bits<4>>; CHANNELS],
-    /// Per channel PHY: bytes read (4 per cycle).
-    pub dq_in: [Signal<In, Bits<32>>; CHANNELS],
-    /// Per channel PHY: `dq_in` holds a read beat.
-    pub dq_in_valid: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: the PHY boundary (`nand::phy::NandPhy`), `phy$i$ce`, ... in Verilog.
+    pub phy: [NandPhy; CHANNELS],
     /// Per channel: read data to the controller buffer.
     pub rd_data: [Signal<Out, Bits<32>>; CHANNELS],
     /// Per channel: `rd_data` valid.
@@ -71,16 +54,7 @@ impl NandArray {
             cmd_ready: Default::default(),
             wr_data: array_init::array_init(|_| Default::default()),
             data_way: array_init::array_init(|_| Default::default()),
-            ce: array_init::array_init(|_| Default::default()),
-            cle: array_init::array_init(|_| Default::default()),
-            ale: array_init::array_init(|_| Default::default()),
-            we: array_init::array_init(|_| Default::default()),
-            dq_out: array_init::array_init(|_| Default::default()),
-            wr_beat: array_init::array_init(|_| Default::default()),
-            rd_beat: array_init::array_init(|_| Default::default()),
-            rb: array_init::array_init(|_| Default::default()),
-            dq_in: array_init::array_init(|_| Default::default()),
-            dq_in_valid: array_init::array_init(|_| Default::default()),
+            phy: array_init::array_init(|_| Default::default()),
             rd_data: array_init::array_init(|_| Default::default()),
             rd_valid: array_init::array_init(|_| Default::default()),
             done_valid: array_init::array_init(|_| Default::default()),
@@ -94,6 +68,15 @@ impl Logic for NandArray {
     #[hdl_gen]
     fn update(&mut self) {
         self.cmd_ready.next = false;
+        // Index literals: `link` names its arguments textually in the generated Verilog.
+        NandPhy::link(&mut self.phy[0], &mut self.channels[0].phy);
+        NandPhy::link(&mut self.phy[1], &mut self.channels[1].phy);
+        NandPhy::link(&mut self.phy[2], &mut self.channels[2].phy);
+        NandPhy::link(&mut self.phy[3], &mut self.channels[3].phy);
+        NandPhy::link(&mut self.phy[4], &mut self.channels[4].phy);
+        NandPhy::link(&mut self.phy[5], &mut self.channels[5].phy);
+        NandPhy::link(&mut self.phy[6], &mut self.channels[6].phy);
+        NandPhy::link(&mut self.phy[7], &mut self.channels[7].phy);
         for i in 0..CHANNELS {
             self.channels[i].clock.next = self.clock.val();
             self.channels[i].cmd_valid.next = self.cmd_valid.val() & (self.cmd_channel.val().index() == i);
@@ -103,17 +86,7 @@ impl Logic for NandArray {
                 self.cmd_ready.next = self.channels[i].cmd_ready.val();
             }
             self.channels[i].wr_data.next = self.wr_data[i].val();
-            self.channels[i].rb.next = self.rb[i].val();
-            self.channels[i].dq_in.next = self.dq_in[i].val();
-            self.channels[i].dq_in_valid.next = self.dq_in_valid[i].val();
             self.data_way[i].next = self.channels[i].data_way.val();
-            self.ce[i].next = self.channels[i].ce.val();
-            self.cle[i].next = self.channels[i].cle.val();
-            self.ale[i].next = self.channels[i].ale.val();
-            self.we[i].next = self.channels[i].we.val();
-            self.dq_out[i].next = self.channels[i].dq_out.val();
-            self.wr_beat[i].next = self.channels[i].wr_beat.val();
-            self.rd_beat[i].next = self.channels[i].rd_beat.val();
             self.rd_data[i].next = self.channels[i].rd_data.val();
             self.rd_valid[i].next = self.channels[i].rd_valid.val();
             self.done_valid[i].next = self.channels[i].done_valid.val();

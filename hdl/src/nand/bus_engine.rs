@@ -12,6 +12,7 @@
 // Field offsets are literals in the kernels (rust_hdl emits named constants in part-selects
 // as undeclared identifiers); `op::tests` pins them to the `op` constants.
 use crate::nand::op::ENGINE_OP_BITS;
+use crate::nand::phy::NandPhy;
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
 
@@ -65,20 +66,15 @@ pub struct BusEngine {
     pub phase_second: Signal<Out, Bit>,
     /// The phase on the bus is a cache step with a 31h/3Fh latch: its op continues after it.
     pub phase_more: Signal<Out, Bit>,
-    /// Chip-enable mask to the PHY, one bit per way, active high.
-    pub ce: Signal<Out, Bits<4>>,
-    /// Command latch enable (held for the tWC cycles of a command latch).
-    pub cle: Signal<Out, Bit>,
-    /// Address latch enable (held for the tWC cycles of each address latch).
-    pub ale: Signal<Out, Bit>,
-    /// Write strobe: first cycle of each command or address latch (the PHY forms WE#).
-    pub we: Signal<Out, Bit>,
-    /// DQ bytes to the PHY: command/address byte in bits 7:0, or 4 data bytes on `wr_beat`.
-    pub dq_out: Signal<Out, Bits<32>>,
-    /// Data-in beat: `dq_out` carries bytes-per-cycle bytes to the target this cycle.
-    pub wr_beat: Signal<Out, Bit>,
-    /// Data-out beat: the PHY reads bytes-per-cycle bytes (RE#/DQS) this cycle.
-    pub rd_beat: Signal<Out, Bit>,
+    /// The PHY boundary (CE, CLE, ALE, WE, DQ out, data beats; R/B# and DQ in pass through to
+    /// `rb` and `rd_data`/`rd_valid`).
+    pub phy: NandPhy,
+    /// R/B# per way from the PHY (1 = ready), to the way FSMs.
+    pub rb: Signal<Out, Bits<4>>,
+    /// Read data from the PHY, to the controller's buffer.
+    pub rd_data: Signal<Out, Bits<32>>,
+    /// `rd_data` holds a read beat.
+    pub rd_valid: Signal<Out, Bit>,
     latch: Constant<Bits<16>>,
     t_adl: Constant<Bits<16>>,
     t_ccs: Constant<Bits<16>>,
@@ -196,13 +192,10 @@ impl BusEngine {
             way: Default::default(),
             phase_second: Default::default(),
             phase_more: Default::default(),
-            ce: Default::default(),
-            cle: Default::default(),
-            ale: Default::default(),
-            we: Default::default(),
-            dq_out: Default::default(),
-            wr_beat: Default::default(),
-            rd_beat: Default::default(),
+            phy: Default::default(),
+            rb: Default::default(),
+            rd_data: Default::default(),
+            rd_valid: Default::default(),
             latch: c16(t.seq.latch),
             t_adl: c16(t.seq.t_adl),
             t_ccs: c16(t.seq.t_ccs),
@@ -533,25 +526,28 @@ impl Logic for BusEngine {
         if !self.is_er.val() & (self.aidx.q.val() < self.col_n.val()) {
             self.addr_byte.next = self.op_00.val();
         }
-        // PHY-facing outputs.
-        self.ce.next = self.zero4.val();
+        // PHY-facing signals; R/B# and read data pass through.
+        self.rb.next = self.phy.rb.val();
+        self.rd_data.next = self.phy.dq_in.val();
+        self.rd_valid.next = self.phy.dq_in_valid.val();
+        self.phy.ce.next = self.zero4.val();
         if self.busy.val() {
-            self.ce.next = self.one4.val() << self.way_r.q.val();
+            self.phy.ce.next = self.one4.val() << self.way_r.q.val();
         }
-        self.cle.next = (self.seg.q.val() == Seg::CmdA) | (self.seg.q.val() == Seg::CmdB) | (self.seg.q.val() == Seg::CmdC);
-        self.ale.next = self.seg.q.val() == Seg::Addr;
-        self.we.next = (self.cle.val() | self.ale.val()) & (self.cnt.q.val() == self.latch.val());
-        self.wr_beat.next = (self.seg.q.val() == Seg::Data) & self.is_pg.val();
-        self.rd_beat.next = (self.seg.q.val() == Seg::Data) & !self.is_pg.val();
-        self.dq_out.next = self.cmd_byte.val();
-        if self.ale.val() {
-            self.dq_out.next = self.addr_byte.val();
+        self.phy.cle.next = (self.seg.q.val() == Seg::CmdA) | (self.seg.q.val() == Seg::CmdB) | (self.seg.q.val() == Seg::CmdC);
+        self.phy.ale.next = self.seg.q.val() == Seg::Addr;
+        self.phy.we.next = (self.phy.cle.val() | self.phy.ale.val()) & (self.cnt.q.val() == self.latch.val());
+        self.phy.wr_beat.next = (self.seg.q.val() == Seg::Data) & self.is_pg.val();
+        self.phy.rd_beat.next = (self.seg.q.val() == Seg::Data) & !self.is_pg.val();
+        self.phy.dq_out.next = self.cmd_byte.val();
+        if self.phy.ale.val() {
+            self.phy.dq_out.next = self.addr_byte.val();
         }
         if self.seg.q.val() == Seg::Data {
-            self.dq_out.next = self.wr_data.val();
+            self.phy.dq_out.next = self.wr_data.val();
         }
         if self.seg.q.val() == Seg::Hold {
-            self.dq_out.next = self.op_00.val();
+            self.phy.dq_out.next = self.op_00.val();
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod arbiter;
 pub mod array;
 pub mod bus_engine;
 pub mod op;
+pub mod phy;
 pub mod sequencer;
 pub mod timing;
 pub mod way_fsm;

@@ -9,6 +9,7 @@
 use crate::nand::arbiter::Arbiter;
 use crate::nand::bus_engine::BusEngine;
 use crate::nand::op::OP_BITS;
+use crate::nand::phy::NandPhy;
 use crate::nand::timing::HdlTiming;
 use crate::nand::way_fsm::WayFsm;
 use crate::nand::way_queue::WayQueue;
@@ -33,26 +34,8 @@ pub struct NandChannel {
     pub wr_data: Signal<In, Bits<32>>,
     /// Way owning the bus (selects the write-buffer stream for `wr_data`, tags read data).
     pub data_way: Signal<Out, Bits<2>>,
-    /// PHY: chip-enable mask, one bit per way, active high.
-    pub ce: Signal<Out, Bits<4>>,
-    /// PHY: command latch enable.
-    pub cle: Signal<Out, Bit>,
-    /// PHY: address latch enable.
-    pub ale: Signal<Out, Bit>,
-    /// PHY: write strobe, first cycle of each command/address latch.
-    pub we: Signal<Out, Bit>,
-    /// PHY: command/address byte (bits 7:0) or 4 data bytes.
-    pub dq_out: Signal<Out, Bits<32>>,
-    /// PHY: data-in beat (bytes per cycle to the target).
-    pub wr_beat: Signal<Out, Bit>,
-    /// PHY: data-out beat request (RE#/DQS read of bytes per cycle).
-    pub rd_beat: Signal<Out, Bit>,
-    /// PHY: R/B# per way, 1 = ready (asynchronous; synchronized in the way FSMs).
-    pub rb: Signal<In, Bits<4>>,
-    /// PHY: bytes read from the target (4 per cycle), valid with `dq_in_valid`.
-    pub dq_in: Signal<In, Bits<32>>,
-    /// PHY: `dq_in` holds a read beat (the PHY's read latency is its own).
-    pub dq_in_valid: Signal<In, Bit>,
+    /// The PHY boundary (`nand::phy::NandPhy`: CE, CLE, ALE, WE, DQ, beats, R/B#).
+    pub phy: NandPhy,
     /// Read data to the controller's buffer (passed through from the PHY).
     pub rd_data: Signal<Out, Bits<32>>,
     /// `rd_data` valid.
@@ -65,7 +48,12 @@ pub struct NandChannel {
     ways: [WayFsm; WAYS],
     arbiter: Arbiter,
     engine: BusEngine,
-    last: DFF<Bits<2>>,
+    /// Way granted last, one-hot; way 0's bit is stored inverted (`nlast0`) so that the
+    /// reset state (all flip-flops 0) means "way 0 last", as in the model.
+    nlast0: DFF<Bit>,
+    last1: DFF<Bit>,
+    last2: DFF<Bit>,
+    last3: DFF<Bit>,
     done_r: DFF<Bit>,
     done_way_r: DFF<Bits<2>>,
     /// The bus grant, registered: computed one cycle ahead from the ways' next-cycle requests,
@@ -76,9 +64,13 @@ pub struct NandChannel {
     g1_r: DFF<Bit>,
     g2_r: DFF<Bit>,
     g3_r: DFF<Bit>,
-    pick_r: DFF<Bits<2>>,
     psec_r: DFF<Bit>,
-    last_next: Signal<Local, Bits<2>>,
+    /// The granted way, encoded from the one-hot flip-flops.
+    pick_q: Signal<Local, Bits<2>>,
+    w0: Constant<Bits<2>>,
+    w1: Constant<Bits<2>>,
+    w2: Constant<Bits<2>>,
+    w3: Constant<Bits<2>>,
     busy_next: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
 }
@@ -93,16 +85,7 @@ impl NandChannel {
             cmd_ready: Default::default(),
             wr_data: Default::default(),
             data_way: Default::default(),
-            ce: Default::default(),
-            cle: Default::default(),
-            ale: Default::default(),
-            we: Default::default(),
-            dq_out: Default::default(),
-            wr_beat: Default::default(),
-            rd_beat: Default::default(),
-            rb: Default::default(),
-            dq_in: Default::default(),
-            dq_in_valid: Default::default(),
+            phy: Default::default(),
             rd_data: Default::default(),
             rd_valid: Default::default(),
             done_valid: Default::default(),
@@ -111,7 +94,10 @@ impl NandChannel {
             ways: array_init::array_init(|_| WayFsm::new(t)),
             arbiter: Default::default(),
             engine: BusEngine::new(t),
-            last: Default::default(),
+            nlast0: Default::default(),
+            last1: Default::default(),
+            last2: Default::default(),
+            last3: Default::default(),
             done_r: Default::default(),
             done_way_r: Default::default(),
             grant_r: Default::default(),
@@ -119,9 +105,12 @@ impl NandChannel {
             g1_r: Default::default(),
             g2_r: Default::default(),
             g3_r: Default::default(),
-            pick_r: Default::default(),
             psec_r: Default::default(),
-            last_next: Default::default(),
+            pick_q: Default::default(),
+            w0: Constant::new(bits::<2>(0)),
+            w1: Constant::new(bits::<2>(1)),
+            w2: Constant::new(bits::<2>(2)),
+            w3: Constant::new(bits::<2>(3)),
             busy_next: Default::default(),
             grant: Default::default(),
         }
@@ -131,8 +120,9 @@ impl NandChannel {
 impl Logic for NandChannel {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, pick_r, psec_r);
+        dff_setup!(self, clock, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, psec_r);
         self.engine.clock.next = self.clock.val();
+        NandPhy::link(&mut self.phy, &mut self.engine.phy);
         self.cmd_ready.next = false;
         for i in 0..WAYS {
             self.queues[i].clock.next = self.clock.val();
@@ -142,7 +132,7 @@ impl Logic for NandChannel {
             self.queues[i].pop.next = self.ways[i].q_pop.val();
             self.ways[i].q_valid.next = !self.queues[i].empty.val();
             self.ways[i].q_op.next = self.queues[i].data_out.val();
-            self.ways[i].rb.next = self.rb.val().get_bit(i);
+            self.ways[i].rb.next = self.engine.rb.val().get_bit(i);
             self.ways[i].phase_end.next = self.engine.phase_end.val() & (self.engine.way.val().index() == i);
             if self.cmd_way.val().index() == i {
                 self.cmd_ready.next = !self.queues[i].full.val();
@@ -158,24 +148,42 @@ impl Logic for NandChannel {
         self.arbiter.rs1.next = self.ways[1].req_s_next.val();
         self.arbiter.rs2.next = self.ways[2].req_s_next.val();
         self.arbiter.rs3.next = self.ways[3].req_s_next.val();
-        self.last_next.next = self.last.q.val();
-        if self.grant_r.q.val() {
-            self.last_next.next = self.pick_r.q.val();
+        self.pick_q.next = self.w0.val();
+        if self.g1_r.q.val() {
+            self.pick_q.next = self.w1.val();
         }
-        self.last.d.next = self.last_next.val();
-        self.arbiter.last.next = self.last_next.val();
+        if self.g2_r.q.val() {
+            self.pick_q.next = self.w2.val();
+        }
+        if self.g3_r.q.val() {
+            self.pick_q.next = self.w3.val();
+        }
+        // Next round-robin pointer: the way granted now, else unchanged.
+        self.nlast0.d.next = self.nlast0.q.val();
+        self.last1.d.next = self.last1.q.val();
+        self.last2.d.next = self.last2.q.val();
+        self.last3.d.next = self.last3.q.val();
+        if self.grant_r.q.val() {
+            self.nlast0.d.next = !self.g0_r.q.val();
+            self.last1.d.next = self.g1_r.q.val();
+            self.last2.d.next = self.g2_r.q.val();
+            self.last3.d.next = self.g3_r.q.val();
+        }
+        self.arbiter.last0.next = !self.nlast0.d.val();
+        self.arbiter.last1.next = self.last1.d.val();
+        self.arbiter.last2.next = self.last2.d.val();
+        self.arbiter.last3.next = self.last3.d.val();
         self.busy_next.next = (self.engine.busy.val() & !self.engine.phase_end.val()) | self.grant_r.q.val();
         self.grant_r.d.next = self.arbiter.valid.val() & !self.busy_next.val();
         self.g0_r.d.next = self.arbiter.g0.val();
         self.g1_r.d.next = self.arbiter.g1.val();
         self.g2_r.d.next = self.arbiter.g2.val();
         self.g3_r.d.next = self.arbiter.g3.val();
-        self.pick_r.d.next = self.arbiter.pick.val();
         self.psec_r.d.next = self.arbiter.pick_second.val();
         // Grant when the engine is idle: the phase starts next cycle (1 turnaround cycle).
         self.grant.next = self.grant_r.q.val();
         self.engine.start.next = self.grant.val();
-        self.engine.start_way.next = self.pick_r.q.val();
+        self.engine.start_way.next = self.pick_q.val();
         self.engine.start_second.next = self.psec_r.q.val();
         self.engine.start_op.next = self.ways[0].op.val();
         self.engine.start_data.next = self.ways[0].st_data.val();
@@ -186,7 +194,7 @@ impl Logic for NandChannel {
         self.engine.start_3f.next = self.ways[0].st_3f.val();
         self.engine.start_final.next = self.ways[0].st_final.val();
         for i in 0..WAYS {
-            if self.pick_r.q.val().index() == i {
+            if self.pick_q.val().index() == i {
                 self.engine.start_op.next = self.ways[i].op.val();
                 self.engine.start_data.next = self.ways[i].st_data.val();
                 self.engine.start_cnt.next = self.ways[i].st_cnt.val();
@@ -203,15 +211,8 @@ impl Logic for NandChannel {
         self.ways[3].grant.next = self.grant.val() & self.g3_r.q.val();
         self.engine.wr_data.next = self.wr_data.val();
         self.data_way.next = self.engine.way.val();
-        self.ce.next = self.engine.ce.val();
-        self.cle.next = self.engine.cle.val();
-        self.ale.next = self.engine.ale.val();
-        self.we.next = self.engine.we.val();
-        self.dq_out.next = self.engine.dq_out.val();
-        self.wr_beat.next = self.engine.wr_beat.val();
-        self.rd_beat.next = self.engine.rd_beat.val();
-        self.rd_data.next = self.dq_in.val();
-        self.rd_valid.next = self.dq_in_valid.val();
+        self.rd_data.next = self.engine.rd_data.val();
+        self.rd_valid.next = self.engine.rd_valid.val();
         // An op completes with its last phase: a second phase that is not a cache step with 31h/3Fh.
         self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val() & !self.engine.phase_more.val();
         self.done_way_r.d.next = self.engine.way.val();

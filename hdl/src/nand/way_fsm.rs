@@ -66,6 +66,12 @@ pub struct WayFsm {
     state: DFF<WayState>,
     cur: DFF<Bits<OP_BITS>>,
     cnt: DFF<Bits<16>>,
+    /// Registered `cnt == 1` (the wait's last cycle): keeps the 16-bit compare off the request
+    /// flip-flops' inputs, which the channel arbitrates on.
+    c1w: DFF<Bit>,
+    two16: Constant<Bits<16>>,
+    t_wb_1: Constant<Bit>,
+    t_rr_1: Constant<Bit>,
     rb1: DFF<Bit>,
     rb2: DFF<Bit>,
     /// In OnSecond: the next op is already in `cur`.
@@ -140,6 +146,10 @@ impl WayFsm {
             state: Default::default(),
             cur: Default::default(),
             cnt: Default::default(),
+            c1w: Default::default(),
+            two16: Constant::new(bits::<16>(2)),
+            t_wb_1: Constant::new(t.seq.t_wb == 1),
+            t_rr_1: Constant::new(t.seq.t_rr == 1),
             rb1: Default::default(),
             rb2: Default::default(),
             t_wb: Constant::new(bits::<16>(t.seq.t_wb as u64)),
@@ -154,7 +164,7 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more);
+        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w);
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
         self.op.next = self.cur.q.val().get_bits::<44>(0);
@@ -168,6 +178,7 @@ impl Logic for WayFsm {
         self.q_pop.next = false;
         self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
         self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
+        self.c1w.d.next = self.cnt.q.val() == self.two16.val();
         match self.state.q.val() {
             WayState::Idle => {
                 if self.q_valid.val() {
@@ -187,35 +198,37 @@ impl Logic for WayFsm {
             WayState::ReqFirst => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnFirst;
-                    // The engine takes the start values at this edge: precompute the next
-                    // phase's now (off the `phase_end` path). A single-plane read's second phase
-                    // starts with its data (and is only that).
-                    if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
-                        self.st_data_r.d.next = true;
-                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                        self.st_final_r.d.next = true;
-                    }
-                    // A cache read's first step is a lone 31h (pages >= 2), final by itself.
-                    if self.cur.q.val().get_bits::<2>(0) == self.k_cache.val() {
-                        self.st_cc_r.d.next = true;
-                        self.st_3f_r.d.next = false;
-                        self.st_final_r.d.next = true;
-                        self.st_lastp_r.d.next = true;
-                        self.more.d.next = true;
-                        self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
-                    }
                 }
             }
             WayState::OnFirst => {
+                // The engine took the start values at the grant: precompute the next phase's
+                // while this one runs (rewritten every cycle; no `grant`/`phase_end` in the
+                // enables). A single-plane read's second phase starts with its data (and is
+                // only that).
+                if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
+                    self.st_data_r.d.next = true;
+                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    self.st_final_r.d.next = true;
+                }
+                // A cache read's first step is a lone 31h (pages >= 2), final by itself.
+                if self.cur.q.val().get_bits::<2>(0) == self.k_cache.val() {
+                    self.st_cc_r.d.next = true;
+                    self.st_3f_r.d.next = false;
+                    self.st_final_r.d.next = true;
+                    self.st_lastp_r.d.next = true;
+                    self.more.d.next = true;
+                    self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
+                }
                 if self.phase_end.val() {
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
+                    self.c1w.d.next = self.t_wb_1.val();
                 }
             }
             WayState::Twb => {
                 self.cnt.d.next = self.cnt.q.val() - self.one16.val();
-                if self.cnt.q.val() == self.one16.val() {
+                if self.c1w.q.val() {
                     self.state.d.next = WayState::Busy;
                 }
             }
@@ -230,12 +243,13 @@ impl Logic for WayFsm {
                         self.state.d.next = WayState::Trr;
                         self.rq_s.d.next = false;
                         self.cnt.d.next = self.t_rr.val();
+                        self.c1w.d.next = self.t_rr_1.val();
                     }
                 }
             }
             WayState::Trr => {
                 self.cnt.d.next = self.cnt.q.val() - self.one16.val();
-                if self.cnt.q.val() == self.one16.val() {
+                if self.c1w.q.val() {
                     self.state.d.next = WayState::ReqSecond;
                     self.rq_s.d.next = true;
                 }
@@ -243,20 +257,20 @@ impl Logic for WayFsm {
             WayState::ReqSecond => {
                 if self.grant.val() {
                     self.state.d.next = WayState::OnSecond;
-                    // Cache step with 31h/3Fh: the next step moves the data of the page this
-                    // command puts in the cache register, then 31h (more than one command
-                    // left), 3Fh (two left) or nothing (one left).
-                    if self.more.q.val() {
-                        self.st_data_r.d.next = true;
-                        self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                        self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                        self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
-                        self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
-                        self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
-                    }
                 }
             }
             WayState::OnSecond => {
+                // Cache step with 31h/3Fh: the next step moves the data of the page this
+                // command puts in the cache register, then 31h (more than one command left),
+                // 3Fh (two left) or nothing (one left).
+                if self.more.q.val() {
+                    self.st_data_r.d.next = true;
+                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
+                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
+                    self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
+                    self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
+                }
                 // The engine holds its own copy of the op: take the next one as soon as it is
                 // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
                 // A cache read still needs `cur` for its next steps: no prefetch while `more`.
@@ -273,9 +287,10 @@ impl Logic for WayFsm {
                     self.st_final_r.d.next = false;
                 }
                 if self.phase_end.val() & self.more.q.val() {
-                    // Next cache step (its start values were set at this step's grant).
+                    // Next cache step (its start values are set above).
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
+                    self.c1w.d.next = self.t_wb_1.val();
                     self.cc.d.next = self.cc.q.val() - self.one8.val();
                     self.more.d.next = self.cc.q.val() != self.one8.val();
                 }

@@ -3,6 +3,7 @@
 //! through the `qc_*` port and completes every other command after a fixed latency; and the
 //! same host + firmware around the behavioural front end, for comparison.
 
+use super::arbiter::Arbitration;
 use super::frontend::NvmeFrontEnd;
 use super::root_complex::RootComplex;
 use rust_hdl::prelude::*;
@@ -28,6 +29,7 @@ struct QcOp {
     cqid: u16,
     vec: u16,
     ien: bool,
+    prio: u8,
 }
 
 /// Firmware decision for a handed command: queue config to apply, completion to post.
@@ -36,11 +38,12 @@ fn firmware(sqid: u16, s: &Sqe) -> (Option<QcOp>, Option<(u16, Status, u32)>) {
     let size = (s.cdw10 >> 16) as u16;
     match (sqid, s.opc) {
         (0, opc::ADMIN_CREATE_IO_CQ) => {
-            let qc = QcOp { sq: false, del: false, qid, base: s.prp1, size, cqid: 0, vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0 };
+            let qc = QcOp { sq: false, del: false, qid, base: s.prp1, size, cqid: 0, vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0, prio: 0 };
             (Some(qc), Some((s.cid, Status::SUCCESS, 0)))
         }
         (0, opc::ADMIN_CREATE_IO_SQ) => {
-            let qc = QcOp { sq: true, del: false, qid, base: s.prp1, size, cqid: (s.cdw11 >> 16) as u16, vec: 0, ien: false };
+            let prio = ((s.cdw11 >> 1) & 3) as u8;
+            let qc = QcOp { sq: true, del: false, qid, base: s.prp1, size, cqid: (s.cdw11 >> 16) as u16, vec: 0, ien: false, prio };
             (Some(qc), Some((s.cid, Status::SUCCESS, 0)))
         }
         (0, opc::ADMIN_ASYNC_EVENT) => (None, None),
@@ -72,7 +75,12 @@ fn settle(uut: &mut NvmeFrontEnd) {
 
 impl HdlBench {
     pub fn new(cfg: &DriveConfig) -> Self {
-        let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+        Self::with_arbitration(cfg, Arbitration::RoundRobin)
+    }
+
+    pub fn with_arbitration(cfg: &DriveConfig, arb: Arbitration) -> Self {
+        let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
+        let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, arb);
         uut.connect_all();
         HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed: Vec::new(), events: Vec::new(), mmio_log: Vec::new(), cpl: VecDeque::new(), qc: VecDeque::new() }
     }
@@ -94,6 +102,7 @@ impl HdlBench {
                 self.uut.qc_cqid.next = bits::<4>(q.cqid as u64);
                 self.uut.qc_vec.next = bits::<4>(q.vec as u64);
                 self.uut.qc_ien.next = q.ien;
+                self.uut.qc_prio.next = bits::<2>(q.prio as u64);
                 self.qc.pop_front();
             }
         }

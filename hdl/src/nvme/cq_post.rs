@@ -3,10 +3,13 @@
 //! command's SQ with one MWr each, inverting the phase tag on every wrap; holds the entry while
 //! the CQ is full (tail + 1 == head) until a CQ head doorbell frees a slot; then raises MSI-X
 //! (PCI Express Base 3.0, 7.7: message address/data from the table, masked vectors set their
-//! pending bit and fire on unmask) with count coalescing per CQ (aggregation threshold, section
-//! 5.21.1.8; the admin CQ is never coalesced). Aggregation *time* is modelled only in the
-//! behavioural front end. A CQ head doorbell beyond the queue size or for a CQ that does not
-//! exist is ignored and reported on `evt_*`.
+//! pending bit and fire on unmask) with coalescing per CQ (section 5.21.1.8, Feature 08h; the
+//! admin CQ is never coalesced): an interrupt fires at the aggregation threshold's completion,
+//! or when the aggregation time has passed since the first completion not yet signalled (a
+//! per-CQ deadline against a free-running 24-bit cycle counter; the expiry sets the vector's
+//! pending bit and the engine sends it when idle, after rejections and completion requests).
+//! A CQ head doorbell beyond the queue size or for a CQ that does not exist is ignored and
+//! reported on `evt_*`.
 //!
 //! Timing: a completion request taken in cycle `c` offers its CQE MWr to the requester mux in
 //! `c + 1` (header on RQ in `c + 2`); the MSI-X MWr is offered the cycle after the CQE is taken.
@@ -113,6 +116,9 @@ pub struct CompletionPath {
     cvec: [DFF<Bits<4>>; 9],
     cien: [DFF<Bit>; 9],
     ccount: [DFF<Bits<8>>; 9],
+    cdl: [DFF<Bits<24>>; 9],
+    carm: [DFF<Bit>; 9],
+    now: DFF<Bits<24>>,
     sq2cq: [DFF<Bits<4>>; 9],
     maddr_lo: [DFF<Bits<32>>; 9],
     maddr_hi: [DFF<Bits<32>>; 9],
@@ -163,13 +169,17 @@ pub struct CompletionPath {
     zero32: Constant<Bits<32>>,
     zero8: Constant<Bits<8>>,
     threshold: Constant<Bits<8>>,
+    tcoal: Constant<Bits<24>>,
+    tcoal_on: Constant<Bit>,
+    one24: Constant<Bits<24>>,
     desc_cqe: Constant<ReqDescWord>,
     desc_msi: Constant<ReqDescWord>,
 }
 
 impl CompletionPath {
-    /// `threshold`: MSI-X aggregation threshold in completions (1 = an interrupt per completion).
-    pub fn new(threshold: u32) -> Self {
+    /// `threshold`: MSI-X aggregation threshold in completions (1 = an interrupt per completion);
+    /// `time_cycles`: aggregation time in cycles (0 = none; Feature 08h allows up to 25.5 ms).
+    pub fn new(threshold: u32, time_cycles: u64) -> Self {
         use crate::pcie::tlp::REQ_MWR;
         let mwr = |dwords: u64| {
             let mut d = ReqDescWord::default();
@@ -178,6 +188,7 @@ impl CompletionPath {
             d
         };
         assert!((1..=255).contains(&threshold), "aggregation threshold {threshold} out of 1..=255");
+        assert!(time_cycles < 1 << 23, "aggregation time {time_cycles} cycles beyond the 24-bit timer");
         CompletionPath {
             clock: Default::default(),
             en_pulse: Default::default(),
@@ -228,6 +239,9 @@ impl CompletionPath {
             cvec: std::array::from_fn(|_| Default::default()),
             cien: std::array::from_fn(|_| Default::default()),
             ccount: std::array::from_fn(|_| Default::default()),
+            cdl: std::array::from_fn(|_| Default::default()),
+            carm: std::array::from_fn(|_| Default::default()),
+            now: Default::default(),
             sq2cq: std::array::from_fn(|_| Default::default()),
             maddr_lo: std::array::from_fn(|_| Default::default()),
             maddr_hi: std::array::from_fn(|_| Default::default()),
@@ -278,6 +292,9 @@ impl CompletionPath {
             zero32: Constant::new(bits::<32>(0)),
             zero8: Constant::new(bits::<8>(0)),
             threshold: Constant::new(bits::<8>(threshold as u64)),
+            tcoal: Constant::new(bits::<24>(time_cycles)),
+            tcoal_on: Constant::new(time_cycles > 0),
+            one24: Constant::new(bits::<24>(1)),
             desc_cqe: Constant::new(mwr(4)),
             desc_msi: Constant::new(mwr(1)),
         }
@@ -287,7 +304,7 @@ impl CompletionPath {
 impl Logic for CompletionPath {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, wsq, wcid, wstat, wdw0, wvec);
+        dff_setup!(self, clock, st, wsq, wcid, wstat, wdw0, wvec, now);
         for i in 0..9 {
             self.cbase[i].clock.next = self.clock.val();
             self.csize[i].clock.next = self.clock.val();
@@ -298,6 +315,10 @@ impl Logic for CompletionPath {
             self.cvec[i].clock.next = self.clock.val();
             self.cien[i].clock.next = self.clock.val();
             self.ccount[i].clock.next = self.clock.val();
+            self.cdl[i].clock.next = self.clock.val();
+            self.carm[i].clock.next = self.clock.val();
+            self.cdl[i].d.next = self.cdl[i].q.val();
+            self.carm[i].d.next = self.carm[i].q.val();
             self.sq2cq[i].clock.next = self.clock.val();
             self.maddr_lo[i].clock.next = self.clock.val();
             self.maddr_hi[i].clock.next = self.clock.val();
@@ -455,8 +476,15 @@ impl Logic for CompletionPath {
                                 if self.qien.val() {
                                     if self.fire.val() {
                                         self.ccount[i].d.next = self.zero8.val();
+                                        self.carm[i].d.next = false;
                                     } else {
                                         self.ccount[i].d.next = self.qcount.val() + self.one8.val();
+                                        // First completion not signalled: the deadline counts
+                                        // from the cycle after the mux took the CQE.
+                                        if !self.carm[i].q.val() & self.tcoal_on.val() {
+                                            self.carm[i].d.next = true;
+                                            self.cdl[i].d.next = self.now.q.val() + self.one24.val() + self.tcoal.val();
+                                        }
                                     }
                                 }
                             }
@@ -483,6 +511,19 @@ impl Logic for CompletionPath {
                 self.st.d.next = CplState::Idle;
             }
         }
+        // Aggregation time: a CQ whose deadline is now sets its vector's pending bit.
+        for i in 0..9 {
+            if self.carm[i].q.val() & (self.now.q.val() == self.cdl[i].q.val()) {
+                self.carm[i].d.next = false;
+                self.ccount[i].d.next = self.zero8.val();
+                for j in 0..9 {
+                    if self.cvec[i].q.val() == self.kq[j].val() {
+                        self.mpend[j].d.next = true;
+                    }
+                }
+            }
+        }
+        self.now.d.next = self.now.q.val() + self.one24.val();
         // CQ head doorbells.
         self.evt_bad_val.next = false;
         self.evt_bad_q.next = false;
@@ -534,6 +575,7 @@ impl Logic for CompletionPath {
                         self.cvec[i].d.next = self.qc_vec.val();
                         self.cien[i].d.next = self.qc_ien.val();
                         self.ccount[i].d.next = self.zero8.val();
+                        self.carm[i].d.next = false;
                     }
                 }
             }
@@ -557,9 +599,10 @@ impl Logic for CompletionPath {
     }
 }
 
-/// Generated Verilog of the block (top module `top`) with aggregation threshold `threshold`.
-pub fn export_verilog(threshold: u32) -> String {
-    let mut uut = CompletionPath::new(threshold);
+/// Generated Verilog of the block (top module `top`) with aggregation threshold `threshold`
+/// and aggregation time `time_cycles`.
+pub fn export_verilog(threshold: u32, time_cycles: u64) -> String {
+    let mut uut = CompletionPath::new(threshold, time_cycles);
     uut.connect_all();
     generate_verilog(&uut)
 }
@@ -570,6 +613,6 @@ mod tests {
 
     #[test]
     fn completion_path_is_synthesizable() {
-        yosys_validate("ssdlab_cq_post", &export_verilog(4)).unwrap();
+        yosys_validate("ssdlab_cq_post", &export_verilog(4, 25_000)).unwrap();
     }
 }

@@ -8,6 +8,7 @@
 //! asynchronous events for invalid doorbell writes (`evt_*`, NVMe 1.4 section 5.2 Figure 147
 //! info 00h "write to invalid doorbell register", 01h "invalid doorbell write value").
 
+use super::arbiter::{Arbitration, SqArbiter};
 use super::cq_post::CompletionPath;
 use super::prp::dma::PrpDma;
 use super::regfile::NvmeRegs;
@@ -93,6 +94,8 @@ pub struct NvmeFrontEnd {
     pub qc_size: Signal<In, Bits<16>>,
     /// For an SQ: its CQ.
     pub qc_cqid: Signal<In, Bits<4>>,
+    /// For an SQ: QPRIO (00b urgent, 01b high, 10b medium, 11b low; used by WRR).
+    pub qc_prio: Signal<In, Bits<2>>,
     /// For a CQ: MSI-X vector.
     pub qc_vec: Signal<In, Bits<4>>,
     /// For a CQ: interrupts enabled.
@@ -137,6 +140,7 @@ pub struct NvmeFrontEnd {
     pub dma_status: Signal<Out, Bits<11>>,
     regs: NvmeRegs,
     sq: SubmissionPath,
+    arb: SqArbiter,
     cq: CompletionPath,
     mux: RqMux,
     dma: PrpDma,
@@ -145,8 +149,9 @@ pub struct NvmeFrontEnd {
 }
 
 impl NvmeFrontEnd {
-    /// A front end for `queue_entries`-entry queues with MSI-X aggregation threshold `threshold`.
-    pub fn new(queue_entries: u32, threshold: u32) -> Self {
+    /// A front end for `queue_entries`-entry queues with MSI-X aggregation threshold
+    /// `threshold` and aggregation time `time_cycles` (0: none), arbitrating SQs by `arb`.
+    pub fn new(queue_entries: u32, threshold: u32, time_cycles: u64, arb: Arbitration) -> Self {
         NvmeFrontEnd {
             clock: Default::default(),
             cq_tdata: Default::default(),
@@ -186,6 +191,7 @@ impl NvmeFrontEnd {
             qc_base: Default::default(),
             qc_size: Default::default(),
             qc_cqid: Default::default(),
+            qc_prio: Default::default(),
             qc_vec: Default::default(),
             qc_ien: Default::default(),
             evt_valid: Default::default(),
@@ -209,7 +215,8 @@ impl NvmeFrontEnd {
             dma_status: Default::default(),
             regs: NvmeRegs::new(queue_entries),
             sq: SubmissionPath::default(),
-            cq: CompletionPath::new(threshold),
+            arb: SqArbiter::new(arb),
+            cq: CompletionPath::new(threshold, time_cycles),
             mux: RqMux::default(),
             dma: PrpDma::default(),
             info_reg: Constant::new(bits::<8>(0x00)),
@@ -290,6 +297,15 @@ impl Logic for NvmeFrontEnd {
         self.sq.qc_qid.next = self.qc_qid.val();
         self.sq.qc_base.next = self.qc_base.val();
         self.sq.qc_size.next = self.qc_size.val();
+        self.arb.clock.next = self.clock.val();
+        self.arb.qc_valid.next = self.qc_valid.val();
+        self.arb.qc_sq.next = self.qc_sq.val();
+        self.arb.qc_qid.next = self.qc_qid.val();
+        self.arb.qc_prio.next = self.qc_prio.val();
+        self.arb.ready.next = self.sq.arb_ready.val();
+        self.arb.take.next = self.sq.arb_take.val();
+        self.sq.arb_found.next = self.arb.found.val();
+        self.sq.arb_pick.next = self.arb.pick.val();
         self.cq.qc_valid.next = self.qc_valid.val();
         self.cq.qc_sq.next = self.qc_sq.val();
         self.cq.qc_del.next = self.qc_del.val();
@@ -354,8 +370,8 @@ impl Logic for NvmeFrontEnd {
 }
 
 /// Generated Verilog of the composed front end (top module `top`).
-pub fn export_verilog(queue_entries: u32, threshold: u32) -> String {
-    let mut uut = NvmeFrontEnd::new(queue_entries, threshold);
+pub fn export_verilog(queue_entries: u32, threshold: u32, time_cycles: u64, arb: Arbitration) -> String {
+    let mut uut = NvmeFrontEnd::new(queue_entries, threshold, time_cycles, arb);
     uut.connect_all();
     generate_verilog(&uut)
 }
@@ -366,6 +382,6 @@ mod tests {
 
     #[test]
     fn nvme_frontend_is_synthesizable() {
-        yosys_validate("ssdlab_nvme_frontend", &export_verilog(1024, 1)).unwrap();
+        yosys_validate("ssdlab_nvme_frontend", &export_verilog(1024, 1, 0, Arbitration::RoundRobin)).unwrap();
     }
 }

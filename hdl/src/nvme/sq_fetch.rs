@@ -1,6 +1,9 @@
-//! Submission path: SQ tail doorbells, round-robin arbitration over the admin and 8 I/O
-//! submission queues with unfetched entries (NVM Express Base Specification 1.4, section
-//! 4.13.1, arbitration burst 1), one 64-byte memory read per command with 4 tags in flight,
+//! Submission path: SQ tail doorbells, arbitration over the admin and 8 I/O submission queues
+//! with unfetched entries (by the sibling [`super::arbiter`] on `arb_*`: round robin, or
+//! weighted round robin with urgent class, NVM Express Base Specification 1.4, section 4.13;
+//! a sibling, not a child, so Verilator sees no false loop through one always block), one
+//! 64-byte memory read per
+//! command with 4 tags in flight,
 //! reassembly of the requester completions per tag, and hand-off of the 64 B command.
 //! Commands the front end must reject are turned into completion requests here: an opcode the
 //! queue type does not support gets Invalid Command Opcode (01h), PSDT ≠ 00b (SGL) gets Invalid
@@ -62,6 +65,14 @@ pub struct SubmissionPath {
     pub qc_base: Signal<In, Bits<64>>,
     /// Queue entries minus one.
     pub qc_size: Signal<In, Bits<16>>,
+    /// To the arbiter: bit q set when SQ q exists and has an unfetched entry.
+    pub arb_ready: Signal<Out, Bits<9>>,
+    /// To the arbiter: the fetch engine can take a command this cycle (commit if found).
+    pub arb_take: Signal<Out, Bit>,
+    /// From the arbiter: some SQ is ready.
+    pub arb_found: Signal<In, Bit>,
+    /// From the arbiter: the SQ to fetch from.
+    pub arb_pick: Signal<In, Bits<4>>,
     /// Hold arbitration (the next stage cannot take more commands).
     pub stall: Signal<In, Bit>,
     /// Fetch request offered to the requester mux.
@@ -116,7 +127,9 @@ pub struct SubmissionPath {
     beat: [DFF<Bits<2>>; 4],
     buf: [DFF<Bits<128>>; 12],
     st: DFF<FetchState>,
-    last: DFF<Bits<4>>,
+    rdy9: Signal<Local, Bits<9>>,
+    kbit: [Constant<Bits<9>>; 9],
+    zero9: Constant<Bits<9>>,
     req_addr: DFF<Bits<64>>,
     req_tag: DFF<Bits<8>>,
     rx_in: DFF<Bit>,
@@ -198,6 +211,10 @@ impl Default for SubmissionPath {
             qc_qid: Default::default(),
             qc_base: Default::default(),
             qc_size: Default::default(),
+            arb_ready: Default::default(),
+            arb_take: Default::default(),
+            arb_found: Default::default(),
+            arb_pick: Default::default(),
             stall: Default::default(),
             rq_valid: Default::default(),
             rq_desc: Default::default(),
@@ -230,7 +247,9 @@ impl Default for SubmissionPath {
             beat: std::array::from_fn(|_| Default::default()),
             buf: std::array::from_fn(|_| Default::default()),
             st: Default::default(),
-            last: Default::default(),
+            rdy9: Default::default(),
+            kbit: std::array::from_fn(|i| Constant::new(bits::<9>(1 << i))),
+            zero9: Constant::new(bits::<9>(0)),
             req_addr: Default::default(),
             req_tag: Default::default(),
             rx_in: Default::default(),
@@ -292,7 +311,7 @@ impl Default for SubmissionPath {
 impl Logic for SubmissionPath {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, last, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr, rcnt);
+        dff_setup!(self, clock, st, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr, rcnt);
         for i in 0..9 {
             self.base[i].clock.next = self.clock.val();
             self.size[i].clock.next = self.clock.val();
@@ -323,33 +342,17 @@ impl Logic for SubmissionPath {
             self.buf[b].clock.next = self.clock.val();
             self.buf[b].d.next = self.buf[b].q.val();
         }
-        // Round robin: the lowest ready queue above `last`, else the lowest at or below it.
-        self.found.next = false;
-        self.pick.next = self.kq[0].val();
-        // Scan 8..1 at or below `last`, then queue 0 (always at or below), then 8..1 above
-        // `last`: the last assignment wins, so the lowest queue above `last` is preferred.
-        for j in 0..8 {
-            if self.live[8 - j].q.val()
-                & (self.head[8 - j].q.val() != self.tail[8 - j].q.val())
-                & !(self.kq[8 - j].val() > self.last.q.val())
-            {
-                self.found.next = true;
-                self.pick.next = self.kq[8 - j].val();
+        // Arbitration (round robin or weighted round robin: `super::arbiter::SqArbiter`, a
+        // sibling block in the front end).
+        self.rdy9.next = self.zero9.val();
+        for i in 0..9 {
+            if self.live[i].q.val() & (self.head[i].q.val() != self.tail[i].q.val()) {
+                self.rdy9.next = self.rdy9.val() | self.kbit[i].val();
             }
         }
-        if self.live[0].q.val() & (self.head[0].q.val() != self.tail[0].q.val()) {
-            self.found.next = true;
-            self.pick.next = self.kq[0].val();
-        }
-        for j in 0..8 {
-            if self.live[8 - j].q.val()
-                & (self.head[8 - j].q.val() != self.tail[8 - j].q.val())
-                & (self.kq[8 - j].val() > self.last.q.val())
-            {
-                self.found.next = true;
-                self.pick.next = self.kq[8 - j].val();
-            }
-        }
+        self.arb_ready.next = self.rdy9.val();
+        self.found.next = self.arb_found.val();
+        self.pick.next = self.arb_pick.val();
         self.pbase.next = self.base[0].q.val();
         self.phead.next = self.head[0].q.val();
         for i in 0..9 {
@@ -369,6 +372,9 @@ impl Logic for SubmissionPath {
                 self.ftag.next = self.kt[3 - j].val();
             }
         }
+        // The arbiter commits its pick when it has one (`take` does not look at `found`, so no
+        // combinational path runs from the arbiter's outputs back into it).
+        self.arb_take.next = (self.st.q.val() == FetchState::Idle) & self.rdy.val() & !self.stall.val() & self.tag_ok.val();
         self.desc.next = self.desc_mrd64.val();
         self.desc.next.addr = self.req_addr.q.val();
         self.desc.next.tag = self.req_tag.q.val();
@@ -378,7 +384,6 @@ impl Logic for SubmissionPath {
             FetchState::Idle => {
                 if self.rdy.val() & !self.stall.val() & self.found.val() & self.tag_ok.val() {
                     self.st.d.next = FetchState::Issue;
-                    self.last.d.next = self.pick.val();
                     self.req_tag.d.next = self.ftag.val();
                     self.req_addr.d.next = self.pbase.val() + (self.hoff.val() << 6);
                     for i in 0..9 {

@@ -36,6 +36,11 @@ pub fn init(pairs: u16, entries: u32) -> Vec<(Cycle, Act)> {
 
 /// [`init`] with I/O SQs of `sq_entries` and CQs of `cq_entries` entries.
 pub fn init_sized(pairs: u16, sq_entries: u32, cq_entries: u32) -> Vec<(Cycle, Act)> {
+    init_prio(pairs, sq_entries, cq_entries, &[])
+}
+
+/// [`init_sized`] with SQ q created with QPRIO `qprio[q - 1]` (CDW11 bits 2:1; 0 if absent).
+pub fn init_prio(pairs: u16, sq_entries: u32, cq_entries: u32, qprio: &[u32]) -> Vec<(Cycle, Act)> {
     let mut v = vec![
         (0, Act::Mmio(AQA, (7 << 16) | 7)),
         (2, Act::Mmio(ASQ, ASQ_BASE as u32)),
@@ -57,7 +62,7 @@ pub fn init_sized(pairs: u16, sq_entries: u32, cq_entries: u32) -> Vec<(Cycle, A
         slot += 1;
         let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 100 + slot as u16, 0, sq_base(q), 0);
         sq.cdw10 = q as u32 | ((sq_entries - 1) << 16);
-        sq.cdw11 = 0x1 | ((q as u32) << 16);
+        sq.cdw11 = 0x1 | (qprio.get(q as usize - 1).copied().unwrap_or(0) << 1) | ((q as u32) << 16);
         v.push((32, Act::Put(ASQ_BASE + 64 * slot as u64, sq.encode().to_vec())));
         slot += 1;
     }
@@ -72,9 +77,11 @@ pub fn run_both(acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
 
 /// [`run_both`] with a given drive config.
 pub fn run_both_cfg(cfg: &DriveConfig, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
-    let cfg = cfg.clone();
-    let mut h = HdlBench::new(&cfg);
-    let mut m = ModelBench::new(&cfg);
+    run_both_benches(HdlBench::new(cfg), ModelBench::new(cfg), acts, until)
+}
+
+/// [`run_both`] on benches built by the caller (e.g. with weighted round robin).
+pub fn run_both_benches(mut h: HdlBench, mut m: ModelBench, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
     for (t, a) in acts {
         h.run_until(*t);
         m.run_until(*t);
@@ -356,7 +363,13 @@ fn random_mixes(seeds: &[u64]) {
     use rand::Rng;
     for &seed in seeds {
         let mut rng = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim", 0);
-        let mut acts = init_sized(3, SQ_ENTRIES, 8);
+        // Arbitration drawn per seed: round robin, or WRR with weights 1..=4 and a random
+        // QPRIO per SQ (the model gets the same classes through `set_arbiter`).
+        let mut arb_rng = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim-arb", 0);
+        let wrr = arb_rng.gen_bool(0.5);
+        let weights: [u8; 3] = std::array::from_fn(|_| arb_rng.gen_range(1..=4u8));
+        let qprio: Vec<u32> = (0..3).map(|_| arb_rng.gen_range(0..4u32)).collect();
+        let mut acts = init_prio(3, SQ_ENTRIES, 8, if wrr { &qprio } else { &[] });
         let mut tails = [0u32; 4];
         let mut t = 1200;
         let mut cid = 1u16;
@@ -377,10 +390,31 @@ fn random_mixes(seeds: &[u64]) {
             acts.push((t, Act::Mmio(sq_doorbell(q), tails[q as usize])));
             t += rng.gen_range(2..60);
         }
-        let (h, m) = run_both(&acts, t + 1500);
+        // Interrupt coalescing drawn per seed: threshold 1, 2 or 4; aggregation time none,
+        // 1 µs or 2 µs (250 / 500 cycles).
+        let mut cfg = DriveConfig::default_drive();
+        let mut irq = ssdlab_model::SeedTree::new(seed).stream("nvme-cosim-irq", 0);
+        cfg.nvme.irq_coalesce_count = [1, 2, 4][irq.gen_range(0..3usize)];
+        cfg.nvme.irq_coalesce_time_us = [0.0, 1.0, 2.0][irq.gen_range(0..3usize)];
+        let (h, m) = if wrr {
+            use ssdlab_model::nvme::frontend::wrr::{Priority, WeightedRoundRobin};
+            let class = |p: u32| [Priority::Urgent, Priority::High, Priority::Medium, Priority::Low][p as usize];
+            let mut prio = vec![Priority::Urgent; 9];
+            for (q, p) in qprio.iter().enumerate() {
+                prio[q + 1] = class(*p);
+            }
+            let w = weights.map(|x| x as u32);
+            let mut m = ModelBench::new(&cfg);
+            m.fe.set_arbiter(Box::new(WeightedRoundRobin::new(prio, w)));
+            run_both_benches(HdlBench::with_arbitration(&cfg, super::arbiter::Arbitration::Weighted(weights)), m, &acts, t + 1500)
+        } else {
+            run_both_cfg(&cfg, &acts, t + 1500)
+        };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&h, &m)));
         assert!(r.is_ok(), "seed {seed}: HDL and model disagree (see the message above)");
-        println!("seed {seed}: {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
+        let (thr, us) = (cfg.nvme.irq_coalesce_count, cfg.nvme.irq_coalesce_time_us);
+        let arb = if wrr { format!("WRR {weights:?} QPRIO {qprio:?}") } else { "RR".to_string() };
+        println!("seed {seed} ({arb}, coalescing {thr} / {us} µs): {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
         assert!(h.handed.len() > 4, "seed {seed}: commands were handed on");
     }
 }

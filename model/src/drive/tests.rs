@@ -245,6 +245,7 @@ fn flush_waits_for_host_programs_already_running() {
     // its latency is within [1900, 1900 + 2 × 139 + slack] us.
     let mut cfg = flat_cfg();
     cfg.nand.slc.t_prog_us = 1900.0;
+    cfg.nand.tlc.t_prog_us = 1900.0; // pinned: the preset's is fitted
     cfg.ftl.slc_cache.enabled = false; // native one-shot TLC program units
     let mut d = Drive::new(&cfg, 1).unwrap();
     for i in 0..12u64 {

@@ -12,9 +12,9 @@ use super::layout::NONE;
 use super::{Ftl, NandOp, WriteOutcome};
 
 /// Units ahead at which the mapping and checker entries are prefetched.
-const FAR: usize = 16;
+const FAR: usize = 64;
 /// Units ahead at which the (by now cached) old mapping is read and its block entry prefetched.
-const NEAR: usize = 8;
+const NEAR: usize = 24;
 
 impl Ftl {
     /// Host writes of one unit each, of `lpns` in order. Same resulting FTL state, statistics and

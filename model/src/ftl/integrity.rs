@@ -94,7 +94,7 @@ mod tests {
         let (mut map, mut oob) = ([UNMAPPED; 4], [ERASED; 8]);
         let mut c = Checker::new();
         // The FTL's part: the spare area holds the lpn, the mapping the latest location.
-        let mut write = |c: &mut Checker, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32| {
+        let write = |c: &mut Checker, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32| {
             c.host_write(map, oob, lpn, ppa);
             oob[ppa as usize].lpn = lpn as u32;
             map[lpn as usize].ppa = ppa;

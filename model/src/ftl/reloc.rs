@@ -17,7 +17,7 @@ use super::{Ftl, NandOp, NandOpKind, OpPurpose};
 use crate::nand::CellMode;
 
 /// Page rows ahead of the one being moved whose mapping entries are prefetched.
-const PREFETCH_ROWS: u32 = 4;
+const PREFETCH_ROWS: u32 = 8;
 
 impl Ftl {
     /// Moves the valid units of closed block `dbid` into its die's relocation block, then erases

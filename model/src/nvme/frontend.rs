@@ -37,7 +37,7 @@ use msix::{Coalescer, MsixVector};
 use port::ReqPort;
 use ring::{CqRing, SqRing};
 use std::collections::VecDeque;
-use tlp::{Cycle, Tlp, TlpKind, TlpPurpose, CLOCK_PS};
+use tlp::{Cycle, Tlp, TlpKind, TlpPurpose};
 
 /// SQ fetch reads in flight at once (tags of the fetch engine).
 pub const FETCH_TAGS: usize = 4;
@@ -65,6 +65,10 @@ pub struct FrontEndTiming {
     pub rej_to_cqe: Cycle,
     /// Last completion beat of a fetch → its tag can be reused by the arbiter.
     pub tag_reuse: Cycle,
+    /// Aggregation-time deadline → the vector's pending bit is seen by the completion engine.
+    pub timer_to_pending: Cycle,
+    /// MSI-X vector-control write's data beat → an unmasked pending vector is seen by the engine.
+    pub unmask_to_pending: Cycle,
 }
 
 impl FrontEndTiming {
@@ -78,6 +82,8 @@ impl FrontEndTiming {
         cq_doorbell_to_cqe: 3,
         rej_to_cqe: 2,
         tag_reuse: 1,
+        timer_to_pending: 1,
+        unmask_to_pending: 2,
     };
 }
 
@@ -152,8 +158,8 @@ pub struct FrontEnd {
     msix: Vec<MsixVector>,
     coalescer: Coalescer,
     held: VecDeque<completion::PendingCpl>,
-    /// The completion the engine took (and the cycle it took it), waiting to be posted.
-    engine: Option<(completion::PendingCpl, Cycle)>,
+    /// What the engine took (and the cycle it took it), waiting to be sent.
+    engine: Option<(completion::EngineItem, Cycle)>,
     /// Cycle from which the completion engine is idle.
     engine_idle: Cycle,
     /// Per CQ: earliest CQE header after the last head doorbell that freed a full queue.
@@ -165,7 +171,7 @@ pub struct FrontEnd {
 impl FrontEnd {
     pub fn new(pcie: &PcieConfig, nvme: &NvmeConfig) -> Self {
         let pairs = nvme.io_queues as usize + 1;
-        let coalesce_cycles = (nvme.irq_coalesce_time_us * 1e6 / CLOCK_PS as f64).round() as Cycle;
+        let coalesce_cycles = msix::coalesce_time_cycles(nvme);
         FrontEnd {
             timing: FrontEndTiming::HDL,
             mps: pcie.mps_bytes,
@@ -259,9 +265,12 @@ impl FrontEnd {
                 0 => self.post_one(t, host),
                 1 => self.fetch_one(t, host, out),
                 2 => {
+                    // The deadline passed: the vector's pending bit is set; the engine sends it.
                     let (_, v) = self.coalescer.next_deadline().expect("deadline");
                     self.coalescer.expire(v);
-                    let _ = self.send_msix(t, v, host);
+                    let e = &mut self.msix[v];
+                    e.ready_at = if e.pending { e.ready_at } else { t + self.timing.timer_to_pending };
+                    e.pending = true;
                 }
                 _ => self.take(t),
             }

@@ -82,9 +82,9 @@ impl ChannelDut for HdlSimChannel {
         u.cmd_way.next = bits::<2>(i.cmd_way as u64);
         u.cmd_op.next = bits(i.cmd_op);
         u.wr_data.next = bits::<32>(i.wr_data as u64);
-        u.rb.next = bits::<4>(i.rb as u64);
-        u.dq_in.next = bits::<32>(i.dq_in as u64);
-        u.dq_in_valid.next = i.dq_in_valid;
+        u.phy.rb.next = bits::<4>(i.rb as u64);
+        u.phy.dq_in.next = bits::<32>(i.dq_in as u64);
+        u.phy.dq_in_valid.next = i.dq_in_valid;
         self.settle();
     }
     fn outputs(&self) -> ChanOut {
@@ -92,13 +92,13 @@ impl ChannelDut for HdlSimChannel {
         ChanOut {
             cmd_ready: u.cmd_ready.val(),
             data_way: u.data_way.val().to_u64() as u8,
-            ce: u.ce.val().to_u64() as u8,
-            cle: u.cle.val(),
-            ale: u.ale.val(),
-            we: u.we.val(),
-            dq_out: u.dq_out.val().to_u64() as u32,
-            wr_beat: u.wr_beat.val(),
-            rd_beat: u.rd_beat.val(),
+            ce: u.phy.ce.val().to_u64() as u8,
+            cle: u.phy.cle.val(),
+            ale: u.phy.ale.val(),
+            we: u.phy.we.val(),
+            dq_out: u.phy.dq_out.val().to_u64() as u32,
+            wr_beat: u.phy.wr_beat.val(),
+            rd_beat: u.phy.rd_beat.val(),
             rd_data: u.rd_data.val().to_u64() as u32,
             rd_valid: u.rd_valid.val(),
             done_valid: u.done_valid.val(),
@@ -125,10 +125,20 @@ pub struct VerilatedChannel {
     array: Option<(usize, PortId, Vec<PortId>)>,
 }
 
+/// Port names; the PHY bundle's (`nand::phy::NandPhy`) are `phy$<field>` on a channel and
+/// `phy$<i>$<field>` in the array.
 const PORTS: [&str; 21] = [
-    "clock", "cmd_valid", "cmd_way", "cmd_op", "wr_data", "rb", "dq_in", "dq_in_valid", "cmd_ready", "data_way", "ce", "cle",
-    "ale", "we", "dq_out", "wr_beat", "rd_beat", "rd_data", "rd_valid", "done_valid", "done_way",
+    "clock", "cmd_valid", "cmd_way", "cmd_op", "wr_data", "phy$rb", "phy$dq_in", "phy$dq_in_valid", "cmd_ready", "data_way", "phy$ce",
+    "phy$cle", "phy$ale", "phy$we", "phy$dq_out", "phy$wr_beat", "phy$rd_beat", "rd_data", "rd_valid", "done_valid", "done_way",
 ];
+
+/// The Verilog name of channel `channel`'s port `name` in the array.
+fn array_port(name: &str, channel: usize) -> String {
+    match name.strip_prefix("phy$") {
+        Some(field) => format!("phy${channel}${field}"),
+        None => format!("{name}${channel}"),
+    }
+}
 
 impl VerilatedChannel {
     pub fn new(t: &HdlTiming) -> Result<Self, RunnerError> {
@@ -151,12 +161,12 @@ impl VerilatedChannel {
         let shared = ["clock", "cmd_valid", "cmd_way", "cmd_op", "cmd_ready"];
         let mut p = [PortId(0); 21];
         for (k, name) in PORTS.iter().enumerate() {
-            p[k] = if shared.contains(name) { m.port(name)? } else { m.port(&format!("{name}${channel}"))? };
+            p[k] = if shared.contains(name) { m.port(name)? } else { m.port(&array_port(name, channel))? };
         }
         let cmd_channel = m.port("cmd_channel")?;
-        let ces = (0..CHANNELS).map(|c| m.port(&format!("ce${c}"))).collect::<Result<Vec<_>, _>>()?;
+        let ces = (0..CHANNELS).map(|c| m.port(&array_port("phy$ce", c))).collect::<Result<Vec<_>, _>>()?;
         for c in 0..CHANNELS {
-            let rb = m.port(&format!("rb${c}"))?;
+            let rb = m.port(&array_port("phy$rb", c))?;
             m.set(rb, 0xF);
         }
         m.set(cmd_channel, channel as u64);

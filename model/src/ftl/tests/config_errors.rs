@@ -51,14 +51,15 @@ fn preset_toml_with_unknown_ftl_field_is_named() {
 fn sm2262_capacity_plan_by_hand() {
     let c = DriveConfig::default_drive();
     let p = c.ftl.capacity_plan(&c.geometry).unwrap();
-    // 16 dies x 920 blocks x 9216 units = 135 659 520 raw units; 92.5 % exported.
-    assert_eq!(p.logical_units, 125_485_056);
-    // 16 KiB table pages of 4096 entries: ceil(125 485 056 / 4096) = 30 636; 480 MiB holds
+    // 16 dies x 940 blocks x 9216 units = 138 608 640 raw units; 90.5 % exported
+    // (floor(125 440 819.2) units = 513.8 GB).
+    assert_eq!(p.logical_units, 125_440_819);
+    // 16 KiB table pages of 4096 entries: ceil(125 440 819 / 4096) = 30 626; 480 MiB holds
     // 480 * 64 = 30 720 of them: all resident, no translation log.
-    assert_eq!(p.table_pages, 30_636);
+    assert_eq!(p.table_pages, 30_626);
     assert_eq!(p.cached_table_pages, 30_720);
     assert_eq!(p.map_blocks, 0);
-    assert_eq!(p.general_blocks, 920 - 6);
+    assert_eq!(p.general_blocks, 940 - 6);
 }
 
 #[test]

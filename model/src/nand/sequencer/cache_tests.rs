@@ -2,7 +2,7 @@
 //! 31h ... 31h, 3Fh) on the SM2262 preset's ONFI timing: 200 MHz = 5 ns/cycle, 800 MT/s =
 //! 4 B/cycle, tWC 25 ns, tWB 100 ns, tRR 20 ns, tRCBSY 3 us (Micron "cache busy", typical).
 
-use super::tests::{onfi, PAGE};
+use super::tests::{onfi, run_engine_style, PAGE};
 use super::*;
 
 fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
@@ -78,19 +78,7 @@ fn engine_style_calls_match_with_cache_reads() {
         .map(|k| (SimTime::from_ns(k * 911), SeqOp { id: k, ..cache_read(k, (k % 3) as u8, 1 + (k % 4) as u8, SimTime::from_us(8 + k)) }))
         .collect();
     let reference = run_op_list(&onfi(), 4, 1, &ops);
-    let mut seq = ChannelSequencer::new(&onfi(), 4, 1);
-    let mut done = Vec::new();
-    let mut now = SimTime::ZERO;
-    for (t, o) in &ops {
-        while now < *t {
-            now = (now + SimTime::from_ns(250)).min(*t);
-            seq.advance(now, &mut done);
-        }
-        seq.enqueue(*t, *o);
-    }
-    while let Some(e) = seq.next_event_time() {
-        seq.advance(e, &mut done);
-    }
+    let (done, _) = run_engine_style(&ops, SimTime::from_ns(250));
     assert_eq!(done, reference);
     assert_eq!(done.len(), 10);
 }

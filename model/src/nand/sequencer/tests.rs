@@ -141,12 +141,20 @@ fn engine_style_calls_match_run_op_list() {
         .map(|k| (SimTime::from_ns(k * 777), op(k, (k % 3) as u8, if k % 4 == 1 { NandOpKind::Program } else { NandOpKind::Read }, 1 + (k % 2) as u8, 8192, SimTime::from_us(20 + k))))
         .collect();
     let reference = run_op_list(&onfi(), 4, 1, &ops);
+    let (done, seq) = run_engine_style(&ops, SimTime::from_ns(333));
+    assert_eq!(done, reference);
+    assert_eq!(seq.bus_busy_time(), seq.timing().to_time(seq.bus_cycles_until_now()));
+}
+
+/// Runs `ops` the way the drive's engine does: `advance` every `step` up to each issue time,
+/// then from event to event until done.
+pub(super) fn run_engine_style(ops: &[(SimTime, SeqOp)], step: SimTime) -> (Vec<SeqCompletion>, ChannelSequencer) {
     let mut seq = ChannelSequencer::new(&onfi(), 4, 1);
     let mut done = Vec::new();
     let mut now = SimTime::ZERO;
-    for (t, o) in &ops {
+    for (t, o) in ops {
         while now < *t {
-            now = (now + SimTime::from_ns(333)).min(*t);
+            now = (now + step).min(*t);
             seq.advance(now, &mut done);
         }
         seq.enqueue(*t, *o);
@@ -154,6 +162,5 @@ fn engine_style_calls_match_run_op_list() {
     while let Some(e) = seq.next_event_time() {
         seq.advance(e, &mut done);
     }
-    assert_eq!(done, reference);
-    assert_eq!(seq.bus_busy_time(), seq.timing().to_time(seq.bus_cycles_until_now()));
+    (done, seq)
 }

@@ -4,7 +4,8 @@
 //! there; rejections first, then requests in arrival order). The taken completion is posted as
 //! a 16 B CQE MWr when its CQ has room: while that CQ is full the engine holds it, and
 //! everything behind it waits (head of line). Then MSI-X is raised as coalescing allows
-//! ([`super::msix`]).
+//! ([`super::msix`]). Pending MSI-X vectors (aggregation time passed, or unmasked while
+//! pending) are engine jobs too, taken when no completion waits.
 //!
 //! A rejected command keeps its fetch tag (its command buffer) until the engine takes it, so
 //! rejections never need storage beyond the tags and never stall the fetch of other queues
@@ -13,6 +14,14 @@
 use super::entry::{Cqe, Status};
 use super::tlp::{Cycle, TlpKind, TlpPurpose};
 use super::{FetchedCommand, FrontEnd, HostPort, PostedCqe};
+
+/// A job of the completion engine.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum EngineItem {
+    Cpl(PendingCpl),
+    /// A pending MSI-X vector (aggregation time passed, or unmasked while pending).
+    Msi(usize),
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PendingCpl {
@@ -50,40 +59,73 @@ impl FrontEnd {
         assert!(self.held.len() <= 16 * self.sqs.len() * self.max_entries as usize, "completion queue unbounded");
     }
 
-    /// Cycle the idle engine takes its next completion, if one waits.
+    /// The earliest pending, unmasked MSI-X vector the engine could take (cycle, vector); the
+    /// lowest vector first, as the HDL's priority encoder.
+    fn next_pending_msix(&self, by: Option<Cycle>) -> Option<(Cycle, usize)> {
+        let ready = self.msix.iter().enumerate().filter(|(_, v)| v.pending && !v.masked);
+        match by {
+            Some(t) => ready.filter(|(_, v)| v.ready_at <= t).map(|(i, v)| (v.ready_at, i)).next(),
+            None => ready.map(|(i, v)| (v.ready_at, i)).min(),
+        }
+    }
+
+    /// Cycle the idle engine takes its next job, if one waits.
     pub(crate) fn next_take_time(&self) -> Option<Cycle> {
         if self.engine.is_some() {
             return None;
         }
-        Some(self.held.front()?.avail.max(self.engine_idle))
+        let cpl = self.held.front().map(|h| h.avail);
+        let msi = self.next_pending_msix(None).map(|m| m.0);
+        Some(cpl.into_iter().chain(msi).min()?.max(self.engine_idle))
     }
 
-    /// The engine takes a completion at `t`: the oldest rejection there by then, else the
-    /// oldest request. A rejection's fetch tag is free again from `t + tag_reuse`.
+    /// The engine takes a job at `t`: the oldest rejection there by then, else the oldest
+    /// request, else the lowest pending unmasked MSI-X vector. A rejection's fetch tag is free
+    /// again from `t + tag_reuse`.
     pub(crate) fn take(&mut self, t: Cycle) {
         assert!(self.engine.is_none(), "engine busy");
-        let i = self.held.iter().position(|h| h.tag.is_some() && h.avail <= t).unwrap_or(0);
-        let p = self.held.remove(i).expect("take without a pending completion");
-        assert!(p.avail <= t, "completion taken before it arrived");
-        if let Some(tag) = p.tag {
-            assert_eq!(self.fetch_tags[tag], Cycle::MAX, "rejection tag {tag} was not held");
-            self.fetch_tags[tag] = t + self.timing.tag_reuse;
-        }
-        self.engine = Some((p, t));
+        let rej = self.held.iter().position(|h| h.tag.is_some() && h.avail <= t);
+        let cpl = rej.or_else(|| self.held.front().filter(|h| h.avail <= t).map(|_| 0));
+        let item = match (cpl, self.next_pending_msix(Some(t))) {
+            (Some(i), _) => {
+                let p = self.held.remove(i).expect("index in range");
+                if let Some(tag) = p.tag {
+                    assert_eq!(self.fetch_tags[tag], Cycle::MAX, "rejection tag {tag} was not held");
+                    self.fetch_tags[tag] = t + self.timing.tag_reuse;
+                }
+                EngineItem::Cpl(p)
+            }
+            (None, Some((_, v))) => EngineItem::Msi(v),
+            (None, None) => panic!("engine take at {t} with nothing there"),
+        };
+        self.engine = Some((item, t));
     }
 
-    /// Header cycle of the taken completion's CQE, if its CQ has room.
+    /// Header cycle of the taken job's MWr (for a completion: if its CQ has room).
     pub(crate) fn next_post_time(&self) -> Option<Cycle> {
-        let (p, taken) = self.engine.as_ref()?;
-        let cq = self.cqs[p.cqid as usize].as_ref()?;
-        if cq.full() {
-            return None;
+        let (item, taken) = self.engine.as_ref()?;
+        let ready = taken + self.timing.cpl_to_cqe;
+        match item {
+            EngineItem::Msi(_) => Some(ready),
+            EngineItem::Cpl(p) => {
+                let cq = self.cqs[p.cqid as usize].as_ref()?;
+                if cq.full() {
+                    return None;
+                }
+                Some(ready.max(self.cq_head_ready[p.cqid as usize]))
+            }
         }
-        Some((taken + self.timing.cpl_to_cqe).max(self.cq_head_ready[p.cqid as usize]))
     }
 
     pub(crate) fn post_one(&mut self, t: Cycle, host: &mut impl HostPort) {
-        let (p, _) = self.engine.take().expect("post without a taken completion");
+        let p = match self.engine.take().expect("post without a taken job").0 {
+            EngineItem::Cpl(p) => p,
+            EngineItem::Msi(v) => {
+                self.msix[v].pending = false;
+                self.engine_idle = self.send_msix(t, v, host).expect("engine sends unmasked vectors only");
+                return;
+            }
+        };
         let cq = self.cqs[p.cqid as usize].as_mut().expect("CQ exists while it has completions");
         let (addr, phase) = cq.post();
         let (vector, irq) = (cq.vector as usize, cq.irq_enabled);
@@ -95,7 +137,8 @@ impl FrontEnd {
         let at = self.port.send(host, t, TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
         host.write(at, addr, &cqe.encode());
         self.posted.push(PostedCqe { cqid: p.cqid, cqe, cycle: at });
-        if irq && self.coalescer.on_completion(vector, at, p.cqid != 0) {
+        // Coalescing counts from the cycle the mux took the CQE (what the HDL's timer sees).
+        if irq && self.coalescer.on_completion(vector, self.engine_idle, p.cqid != 0) {
             if let Some(m) = self.send_msix(at, vector, host) {
                 self.engine_idle = m;
             }

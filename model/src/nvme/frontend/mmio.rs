@@ -38,7 +38,7 @@ fn set_hi(r: &mut u64, v: u32) {
 
 impl FrontEnd {
     /// A 32-bit host write to BAR0 at `offset`, accepted at `cycle`.
-    pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32, host: &mut impl HostPort) {
+    pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32, _host: &mut impl HostPort) {
         match offset {
             INTMS => self.regs.intms |= value,
             INTMC => self.regs.intms &= !value,
@@ -50,7 +50,7 @@ impl FrontEnd {
             o if o == ACQ + 4 => set_hi(&mut self.regs.acq, value),
             o if (DOORBELL_BASE..MSIX_TABLE).contains(&o) => self.doorbell(cycle, o, value),
             o if (MSIX_TABLE..MSIX_TABLE + 16 * self.msix.len() as u32).contains(&o) => {
-                self.msix_write(cycle, o - MSIX_TABLE, value, host)
+                self.msix_write(cycle, o - MSIX_TABLE, value)
             }
             _ => {} // read-only or reserved: writes are ignored (section 3.1)
         }
@@ -131,7 +131,7 @@ impl FrontEnd {
         }
     }
 
-    fn msix_write(&mut self, cycle: Cycle, rel: u32, value: u32, host: &mut impl HostPort) {
+    fn msix_write(&mut self, cycle: Cycle, rel: u32, value: u32) {
         let v = (rel / 16) as usize;
         let e = &mut self.msix[v];
         match rel % 16 {
@@ -141,8 +141,8 @@ impl FrontEnd {
             12 => {
                 e.masked = value & 1 != 0;
                 if !e.masked && e.pending {
-                    e.pending = false;
-                    let _ = self.send_msix(cycle, v, host);
+                    // The completion engine sends it once it sees the vector unmasked.
+                    e.ready_at = cycle + self.timing.unmask_to_pending;
                 }
             }
             _ => {}

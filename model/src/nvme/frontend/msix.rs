@@ -12,6 +12,14 @@ pub struct MsixVector {
     pub data: u32,
     pub masked: bool,
     pub pending: bool,
+    /// Cycle from which the completion engine sees the pending (and unmasked) vector.
+    pub ready_at: Cycle,
+}
+
+/// The aggregation time of `nvme` in front-end clock cycles (0: no time limit). NVMe Feature
+/// 08h sets it in 100 µs units (0..=255, at most 25.5 ms); the config holds microseconds.
+pub fn coalesce_time_cycles(nvme: &crate::config::NvmeConfig) -> Cycle {
+    (nvme.irq_coalesce_time_us * 1e6 / super::tlp::CLOCK_PS as f64).round() as Cycle
 }
 
 /// Per-vector coalescing state.
