@@ -62,7 +62,8 @@ fn write_then_read_move_data_through_the_front_end() {
     let mut cfg = DriveConfig::default_drive();
     cfg.pcie.mps_bytes = 256;
     cfg.pcie.mrrs_bytes = 512;
-    let mut fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count);
+    let arb = crate::nvme::arbiter::Arbitration::RoundRobin;
+    let mut fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, 0, arb);
     fe.connect_all();
     fe.mps_code.next = bits::<3>(size_code(256));
     fe.mrrs_code.next = bits::<3>(size_code(512));
