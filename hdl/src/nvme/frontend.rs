@@ -1,7 +1,7 @@
 //! The NVMe front end: BAR0 register file, submission path, completion path and requester mux
 //! composed behind the hard block's four TLP streams (`pcie::tlp`). Mirrors
-//! `ssdlab_model::nvme::frontend::FrontEnd` for everything but the PRP data path, which lives
-//! in the behavioural model only (see ARCHITECTURE.md, "hdl: NVMe front end").
+//! `ssdlab_model::nvme::frontend::FrontEnd`. The PRP data path (`nvme::prp::dma::PrpDma`) moves
+//! a command's data when the firmware starts it on `dma_*`.
 //!
 //! Toward the next stage (firmware / FTL): fetched 64 B commands (`cmd_*`), completion
 //! requests (`cpl_*`), queue configuration after Create/Delete I/O queue commands (`qc_*`) and
@@ -10,6 +10,7 @@
 
 use super::arbiter::{Arbitration, SqArbiter};
 use super::cq_post::CompletionPath;
+use super::prp::dma::PrpDma;
 use super::regfile::NvmeRegs;
 use super::sq_fetch::SubmissionPath;
 use crate::pcie::rq_mux::RqMux;
@@ -103,11 +104,46 @@ pub struct NvmeFrontEnd {
     pub evt_valid: Signal<Out, Bit>,
     /// Asynchronous event information: 00h invalid doorbell register, 01h invalid value.
     pub evt_info: Signal<Out, Bits<8>>,
+    /// Max payload size, PCIe Device Control encoding (bytes = 128 << code), for data MWr.
+    pub mps_code: Signal<In, Bits<3>>,
+    /// Max read request size, Device Control encoding, for data and PRP list MRd.
+    pub mrrs_code: Signal<In, Bits<3>>,
+    /// PRP data path (`nvme::prp::dma`): a data transfer is offered by the firmware.
+    pub dma_valid: Signal<In, Bit>,
+    /// The data path takes the transfer this cycle (if valid).
+    pub dma_ready: Signal<Out, Bit>,
+    /// 1 = device→host (NVM Read, Identify), 0 = host→device (NVM Write).
+    pub dma_to_host: Signal<In, Bit>,
+    /// The command's PRP1, byte address.
+    pub dma_prp1: Signal<In, Bits<64>>,
+    /// The command's PRP2, byte address.
+    pub dma_prp2: Signal<In, Bits<64>>,
+    /// Transfer length in bytes.
+    pub dma_len: Signal<In, Bits<32>>,
+    /// Host→device data beat toward the data buffer (transfer order, byte 0 in bits 7:0).
+    pub dma_wd_valid: Signal<Out, Bit>,
+    /// The beat's 16 bytes.
+    pub dma_wd_data: Signal<Out, Bits<128>>,
+    /// Valid dwords in the beat (4, fewer only in the last).
+    pub dma_wd_dwords: Signal<Out, Bits<3>>,
+    /// The transfer's last beat.
+    pub dma_wd_last: Signal<Out, Bit>,
+    /// Device→host data: the buffer offers the transfer's next 16 bytes.
+    pub dma_bd_valid: Signal<In, Bit>,
+    /// The 16 bytes.
+    pub dma_bd_data: Signal<In, Bits<128>>,
+    /// The beat is taken this cycle.
+    pub dma_bd_ready: Signal<Out, Bit>,
+    /// One cycle: the transfer ended.
+    pub dma_done: Signal<Out, Bit>,
+    /// Its status (0, 02h, 13h or 04h; SCT 10:8, SC 7:0).
+    pub dma_status: Signal<Out, Bits<11>>,
     regs: NvmeRegs,
     sq: SubmissionPath,
     arb: SqArbiter,
     cq: CompletionPath,
     mux: RqMux,
+    dma: PrpDma,
     info_reg: Constant<Bits<8>>,
     info_val: Constant<Bits<8>>,
 }
@@ -160,11 +196,29 @@ impl NvmeFrontEnd {
             qc_ien: Default::default(),
             evt_valid: Default::default(),
             evt_info: Default::default(),
+            mps_code: Default::default(),
+            mrrs_code: Default::default(),
+            dma_valid: Default::default(),
+            dma_ready: Default::default(),
+            dma_to_host: Default::default(),
+            dma_prp1: Default::default(),
+            dma_prp2: Default::default(),
+            dma_len: Default::default(),
+            dma_wd_valid: Default::default(),
+            dma_wd_data: Default::default(),
+            dma_wd_dwords: Default::default(),
+            dma_wd_last: Default::default(),
+            dma_bd_valid: Default::default(),
+            dma_bd_data: Default::default(),
+            dma_bd_ready: Default::default(),
+            dma_done: Default::default(),
+            dma_status: Default::default(),
             regs: NvmeRegs::new(queue_entries),
             sq: SubmissionPath::default(),
             arb: SqArbiter::new(arb),
             cq: CompletionPath::new(threshold, time_cycles),
             mux: RqMux::default(),
+            dma: PrpDma::default(),
             info_reg: Constant::new(bits::<8>(0x00)),
             info_val: Constant::new(bits::<8>(0x01)),
         }
@@ -178,6 +232,33 @@ impl Logic for NvmeFrontEnd {
         self.sq.clock.next = self.clock.val();
         self.cq.clock.next = self.clock.val();
         self.mux.clock.next = self.clock.val();
+        self.dma.clock.next = self.clock.val();
+        // PRP data path: its own tags (0x20..0x40) on the shared RC stream, its RQ stream as the
+        // mux's lowest-priority source.
+        self.dma.mps_code.next = self.mps_code.val();
+        self.dma.mrrs_code.next = self.mrrs_code.val();
+        self.dma.cmd_valid.next = self.dma_valid.val();
+        self.dma_ready.next = self.dma.cmd_ready.val();
+        self.dma.cmd_to_host.next = self.dma_to_host.val();
+        self.dma.cmd_prp1.next = self.dma_prp1.val();
+        self.dma.cmd_prp2.next = self.dma_prp2.val();
+        self.dma.cmd_len.next = self.dma_len.val();
+        self.dma_wd_valid.next = self.dma.wd_valid.val();
+        self.dma_wd_data.next = self.dma.wd_data.val();
+        self.dma_wd_dwords.next = self.dma.wd_dwords.val();
+        self.dma_wd_last.next = self.dma.wd_last.val();
+        self.dma.bd_valid.next = self.dma_bd_valid.val();
+        self.dma.bd_data.next = self.dma_bd_data.val();
+        self.dma_bd_ready.next = self.dma.bd_ready.val();
+        self.dma_done.next = self.dma.done.val();
+        self.dma_status.next = self.dma.status.val();
+        self.dma.rc_tdata.next = self.rc_tdata.val();
+        self.dma.rc_tvalid.next = self.rc_tvalid.val();
+        self.dma.rc_tlast.next = self.rc_tlast.val();
+        self.mux.s2_tdata.next = self.dma.rq_tdata.val();
+        self.mux.s2_tvalid.next = self.dma.rq_tvalid.val();
+        self.mux.s2_tlast.next = self.dma.rq_tlast.val();
+        self.dma.rq_tready.next = self.mux.s2_tready.val();
         // Completer streams ↔ register file.
         self.regs.cq_tdata.next = self.cq_tdata.val();
         self.regs.cq_tvalid.next = self.cq_tvalid.val();

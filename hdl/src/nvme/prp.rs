@@ -27,6 +27,8 @@ pub mod wr;
 #[cfg(test)]
 mod bench;
 #[cfg(test)]
+mod e2e;
+#[cfg(test)]
 mod faults;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,9 @@
 //! descriptor on `rq_tdata` in cycle `t + 1`; the stream is free again in the cycle its last
 //! beat is taken, so back-to-back requests leave no idle beat. The behavioural model's
 //! requester port (`ssdlab_model::nvme::frontend`) reserves beats the same way.
+//! Source 2 is a stream (the PRP data path's RQ master, `nvme::prp::wr`): lowest priority, taken
+//! at a packet boundary when sources 0 and 1 are idle, then passed through beat by beat (its
+//! `tready` is the hard block's) until its last beat is taken.
 
 use rust_hdl::prelude::*;
 
@@ -32,6 +35,14 @@ pub struct RqMux {
     pub s1_data: Signal<In, Bits<128>>,
     /// Source 1 request taken this cycle if it is valid.
     pub s1_ready: Signal<Out, Bit>,
+    /// Source 2 stream beat (descriptor, then payload beats).
+    pub s2_tdata: Signal<In, Bits<128>>,
+    /// Source 2 beat valid.
+    pub s2_tvalid: Signal<In, Bit>,
+    /// Source 2 last beat of its TLP.
+    pub s2_tlast: Signal<In, Bit>,
+    /// Source 2 beat taken this cycle.
+    pub s2_tready: Signal<Out, Bit>,
     /// RQ stream data beat (descriptor or payload).
     pub rq_tdata: Signal<Out, Bits<128>>,
     /// RQ stream beat valid.
@@ -44,14 +55,18 @@ pub struct RqMux {
     tvalid: DFF<Bit>,
     tlast: DFF<Bit>,
     hold: DFF<Bits<128>>,
+    lock: DFF<Bit>,
     free: Signal<Local, Bit>,
 }
 
 impl Logic for RqMux {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, tdata, tvalid, tlast, hold);
-        self.free.next = !self.tvalid.q.val() | (self.rq_tready.val() & self.tlast.q.val());
+        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock);
+        // Free when nothing is on the stream or its last beat is taken this cycle (also a
+        // source-2 packet's, so a request may follow it without an idle beat).
+        self.free.next = (!self.lock.q.val() & (!self.tvalid.q.val() | (self.rq_tready.val() & self.tlast.q.val())))
+            | (self.lock.q.val() & self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val());
         if self.tvalid.q.val() & self.rq_tready.val() {
             if self.tlast.q.val() {
                 self.tvalid.d.next = false;
@@ -78,6 +93,18 @@ impl Logic for RqMux {
         self.rq_tdata.next = self.tdata.q.val();
         self.rq_tvalid.next = self.tvalid.q.val();
         self.rq_tlast.next = self.tlast.q.val();
+        self.s2_tready.next = false;
+        if self.lock.q.val() {
+            self.rq_tdata.next = self.s2_tdata.val();
+            self.rq_tvalid.next = self.s2_tvalid.val();
+            self.rq_tlast.next = self.s2_tlast.val();
+            self.s2_tready.next = self.rq_tready.val();
+            if self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val() {
+                self.lock.d.next = false;
+            }
+        } else if self.free.val() & !self.s0_valid.val() & !self.s1_valid.val() & self.s2_tvalid.val() {
+            self.lock.d.next = true;
+        }
     }
 }
 
@@ -110,6 +137,9 @@ mod tests {
             uut.s1_desc.next = 0xB1u128.to_bits();
             uut.s1_has_data.next = false;
             uut.s1_data.next = 0u128.to_bits();
+            uut.s2_tvalid.next = false;
+            uut.s2_tdata.next = 0u128.to_bits();
+            uut.s2_tlast.next = false;
             uut.clock.next = Clock { clk: false };
             simulate_settle(&mut uut);
             if uut.rq_tvalid.val() {
@@ -125,6 +155,50 @@ mod tests {
         }
         assert_eq!(beats, vec![(1, 0xA0, false), (2, 0xD0, true), (3, 0xB1, true)]);
     }
+}
+
+/// A 3-beat source-2 packet offered in cycle 0 is locked in cycle 0 and passed through in
+/// cycles 1..=3; a source-0 request offered in cycle 2 waits for the packet's last beat and has
+/// its descriptor in cycle 4, its payload in 5 (hand timeline).
+#[cfg(test)]
+#[test]
+fn stream_source_is_held_to_its_last_beat() {
+    let mut uut = RqMux::default();
+    uut.connect_all();
+    let s2 = [0x21u128, 0x22, 0x23];
+    let (mut k, mut s0) = (0usize, false);
+    let mut beats: Vec<(u64, u128, bool)> = Vec::new();
+    for cycle in 0..7u64 {
+        uut.rq_tready.next = true;
+        if cycle == 2 {
+            s0 = true;
+        }
+        uut.s0_valid.next = s0;
+        uut.s0_desc.next = 0xA0u128.to_bits();
+        uut.s0_has_data.next = true;
+        uut.s0_data.next = 0xD0u128.to_bits();
+        uut.s1_valid.next = false;
+        uut.s1_desc.next = 0u128.to_bits();
+        uut.s1_has_data.next = false;
+        uut.s1_data.next = 0u128.to_bits();
+        uut.s2_tvalid.next = k < 3;
+        uut.s2_tdata.next = s2[k.min(2)].to_bits();
+        uut.s2_tlast.next = k == 2;
+        uut.clock.next = Clock { clk: false };
+        simulate_settle(&mut uut);
+        if uut.rq_tvalid.val() {
+            beats.push((cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
+        }
+        if uut.s2_tready.val() && k < 3 {
+            k += 1;
+        }
+        if uut.s0_ready.val() && s0 {
+            s0 = false;
+        }
+        uut.clock.next = Clock { clk: true };
+        simulate_settle(&mut uut);
+    }
+    assert_eq!(beats, vec![(1, 0x21, false), (2, 0x22, false), (3, 0x23, true), (4, 0xA0, false), (5, 0xD0, true)]);
 }
 
 /// Settles combinational logic of a block driven directly (no `Simulation` harness).
