@@ -11,6 +11,15 @@ use super::entry::Status;
 /// Memory page size (CC.MPS = 0).
 pub const PAGE_BYTES: u64 = 4096;
 
+/// Largest transfer: MDTS = 5 (Identify Controller byte 77) → 2^5 × 4 KiB = 128 KiB. A longer
+/// command, a zero length or one that is not whole dwords is Invalid Field in Command (02h).
+pub const MAX_TRANSFER_BYTES: u32 = 128 * 1024;
+
+/// List pages followed for one command. Any well-formed list for a 128 KiB transfer (at most 32
+/// entries after PRP1, at least one per list page) fits in 32 pages; a chain longer than that
+/// (e.g. pages holding only a chain pointer) ends with PRP Offset Invalid (13h), as in the HDL.
+pub const MAX_LIST_PAGES: usize = 32;
+
 /// The result of a PRP walk: the list reads made, then the data segments in transfer order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrpWalk {
@@ -32,7 +41,9 @@ pub fn walk(
     len: u32,
     mut read_list: impl FnMut(u64, u32) -> Vec<u8>,
 ) -> Result<PrpWalk, Status> {
-    assert!(len > 0, "zero-length transfer has no PRPs");
+    if len == 0 || len % 4 != 0 || len > MAX_TRANSFER_BYTES {
+        return Err(Status::INVALID_FIELD);
+    }
     if prp1 & 0x3 != 0 {
         return Err(Status::PRP_OFFSET_INVALID);
     }
@@ -57,8 +68,7 @@ pub fn walk(
     }
     let mut ptr = prp2;
     let mut needed = pages_left;
-    let max_lists = pages_left; // each list page holds at least one data entry
-    for _ in 0..max_lists {
+    for _ in 0..MAX_LIST_PAGES {
         let in_page = (PAGE_BYTES - page_off(ptr)) / 8;
         let chained = needed > in_page;
         let count = if chained { in_page } else { needed };
@@ -87,7 +97,8 @@ pub fn walk(
         }
         ptr = c;
     }
-    unreachable!("PRP walk exceeded {max_lists} list pages")
+    // The last list page allowed still chained: a degenerate chain (see MAX_LIST_PAGES).
+    Err(Status::PRP_OFFSET_INVALID)
 }
 
 #[cfg(test)]
@@ -167,5 +178,25 @@ mod tests {
         assert_eq!(pages, vec![0x5_0000, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000]);
         entries[5] = 0x22_0040;
         assert_eq!(walk(0x5_0000, 0x9FF0, 5 * 4096, list_at(&entries)), Err(Status::PRP_OFFSET_INVALID));
+    }
+
+    /// Host input the walk screens instead of panicking: length 0, not whole dwords, or above
+    /// MDTS (128 KiB) → 02h with no list read; a chain of list pages that each hold only the
+    /// chain pointer (entry at offset 0xFF8 pointing at the next page's 0xFF8) is followed for
+    /// MAX_LIST_PAGES = 32 pages (32 reads of 8 B at 0x9FF8, 0xAFF8, ...) and then ends with 13h.
+    #[test]
+    fn bad_lengths_and_pointer_only_chains_end_with_a_status() {
+        for len in [0, 6, 128 * 1024 + 4] {
+            let r = walk(0x5_0000, 0x9000, len, |_, _| panic!("no list read for length {len}"));
+            assert_eq!(r, Err(Status::INVALID_FIELD), "length {len}");
+        }
+        let mut reads = Vec::new();
+        let r = walk(0x5_0000, 0x9FF8, 3 * 4096, |addr, bytes| {
+            reads.push((addr, bytes));
+            (addr + 0x1000).to_le_bytes().to_vec()
+        });
+        assert_eq!(r, Err(Status::PRP_OFFSET_INVALID));
+        let want: Vec<(u64, u32)> = (0..32u64).map(|k| (0x9FF8 + k * 0x1000, 8)).collect();
+        assert_eq!(reads, want);
     }
 }
