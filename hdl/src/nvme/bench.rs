@@ -51,7 +51,31 @@ fn firmware(sqid: u16, s: &Sqe) -> (Option<QcOp>, Option<(u16, Status, u32)>) {
     }
 }
 
-pub struct HdlBench {
+/// A next stage plugged into [`HdlBench`] beside its queue-management firmware, for commands
+/// it takes over (e.g. NVM Read/Write whose data it moves on the front end's `dma_*` port).
+pub trait NextStage {
+    /// A handed command; `true` if this stage takes it (the bench firmware then ignores it).
+    fn take(&mut self, cycle: Cycle, sqid: u16, sqe: &Sqe) -> bool;
+    /// Drives the stage's front-end inputs for `cycle` (before the settle).
+    fn drive(&mut self, cycle: Cycle, uut: &mut NvmeFrontEnd);
+    /// Samples the front end after the settle; returns a completion (sqid, cid, status) to post.
+    fn observe(&mut self, cycle: Cycle, uut: &NvmeFrontEnd) -> Option<(u16, u16, Status)>;
+}
+
+/// No next stage: the bench firmware completes every command.
+pub struct NoStage;
+
+impl NextStage for NoStage {
+    fn take(&mut self, _: Cycle, _: u16, _: &Sqe) -> bool {
+        false
+    }
+    fn drive(&mut self, _: Cycle, _: &mut NvmeFrontEnd) {}
+    fn observe(&mut self, _: Cycle, _: &NvmeFrontEnd) -> Option<(u16, u16, Status)> {
+        None
+    }
+}
+
+pub struct HdlBench<S: NextStage = NoStage> {
     pub uut: NvmeFrontEnd,
     pub rc: RootComplex,
     pub cycle: Cycle,
@@ -61,6 +85,10 @@ pub struct HdlBench {
     pub mmio_log: Vec<(u32, Cycle)>,
     cpl: VecDeque<(Cycle, u16, u16, Status, u32)>,
     qc: VecDeque<(Cycle, QcOp)>,
+    /// Max payload / read request size codes driven on `mps_code` / `mrrs_code` (from the config).
+    mps_mrrs: (u64, u64),
+    /// The plugged-in next stage.
+    pub stage: S,
 }
 
 fn settle(uut: &mut NvmeFrontEnd) {
@@ -82,14 +110,30 @@ impl HdlBench {
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
         let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, arb);
         uut.connect_all();
-        HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed: Vec::new(), events: Vec::new(), mmio_log: Vec::new(), cpl: VecDeque::new(), qc: VecDeque::new() }
+        let code = |b: u32| (b / 128).trailing_zeros() as u64;
+        let mps_mrrs = (code(cfg.pcie.mps_bytes), code(cfg.pcie.mrrs_bytes));
+        let (handed, events, mmio_log, cpl, qc) = (Vec::new(), Vec::new(), Vec::new(), VecDeque::new(), VecDeque::new());
+        HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed, events, mmio_log, cpl, qc, mps_mrrs, stage: NoStage }
     }
+
+    /// This bench with next stage `stage` (before any cycle has run).
+    pub fn with_stage<S: NextStage>(self, stage: S) -> HdlBench<S> {
+        assert_eq!(self.cycle, 0, "the next stage is plugged in before the run");
+        let HdlBench { uut, rc, cycle, handed, events, mmio_log, cpl, qc, mps_mrrs, .. } = self;
+        HdlBench { uut, rc, cycle, handed, events, mmio_log, cpl, qc, mps_mrrs, stage }
+    }
+}
+
+impl<S: NextStage> HdlBench<S> {
 
     fn step(&mut self) {
         let c = self.cycle;
         self.uut.clock.next = Clock { clk: false };
         self.rc.drive(c, &mut self.uut);
         self.uut.cmd_stall.next = false;
+        self.uut.mps_code.next = bits::<3>(self.mps_mrrs.0);
+        self.uut.mrrs_code.next = bits::<3>(self.mps_mrrs.1);
+        self.stage.drive(c, &mut self.uut);
         self.uut.qc_valid.next = false;
         if let Some(&(due, q)) = self.qc.front() {
             if due <= c {
@@ -118,6 +162,9 @@ impl HdlBench {
         }
         settle(&mut self.uut);
         self.rc.observe(c, &self.uut);
+        if let Some((sqid, cid, st)) = self.stage.observe(c, &self.uut) {
+            self.cpl.push_back((c + 1, sqid, cid, st, 0));
+        }
         if self.uut.cpl_ready.val() {
             self.cpl.pop_front();
         }
@@ -133,7 +180,8 @@ impl HdlBench {
             let sqid = self.uut.cmd_sqid.val().to_u64() as u16;
             let sqe = Sqe::decode(&raw);
             self.handed.push((c, sqid, sqe));
-            let (qc, cpl) = firmware(sqid, &sqe);
+            let taken = self.stage.take(c, sqid, &sqe);
+            let (qc, cpl) = if taken { (None, None) } else { firmware(sqid, &sqe) };
             if let Some(q) = qc {
                 self.qc.push_back((c + FW_LATENCY - 1, q));
             }

@@ -31,6 +31,8 @@ mod e2e;
 #[cfg(test)]
 mod faults;
 #[cfg(test)]
+mod loop_tests;
+#[cfg(test)]
 mod tests;
 
 use rust_hdl::prelude::*;
