@@ -16,16 +16,44 @@ pub struct NvmeConfig {
     pub irq_coalesce_time_us: f64,
 }
 
+/// Longest aggregation time Feature 08h can express: 255 × 100 µs.
+pub const MAX_COALESCE_TIME_US: f64 = 25_500.0;
+
 impl NvmeConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         check((1..=65535).contains(&self.io_queues), "nvme.io_queues", "must be 1..=65535")?;
         check((2..=65536).contains(&self.queue_entries), "nvme.queue_entries", "must be 2..=65536")?;
-        check(self.irq_coalesce_count >= 1, "nvme.irq_coalesce_count", "must be at least 1")?;
+        // Set Features 08h (Interrupt Coalescing): THR is an 8-bit field, TIME is 8 bits in
+        // 100 µs units (at most 25.5 ms). The HDL's completion path holds thresholds 1..=255.
         check(
-            self.irq_coalesce_time_us.is_finite() && self.irq_coalesce_time_us >= 0.0,
+            (1..=255).contains(&self.irq_coalesce_count),
+            "nvme.irq_coalesce_count",
+            "must be 1..=255 (Feature 08h aggregation threshold)",
+        )?;
+        check(
+            self.irq_coalesce_time_us.is_finite() && (0.0..=MAX_COALESCE_TIME_US).contains(&self.irq_coalesce_time_us),
             "nvme.irq_coalesce_time_us",
-            "must be non-negative",
+            "must be 0..=25500 (Feature 08h aggregation time: 255 x 100 us)",
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::DriveConfig;
+
+    /// Feature 08h bounds: threshold 1..=255, time 0..=25 500 µs; the error names the field.
+    #[test]
+    fn coalescing_outside_feature_08h_is_rejected() {
+        let mut c = DriveConfig::default_drive();
+        c.nvme.irq_coalesce_time_us = 25_500.0;
+        c.nvme.irq_coalesce_count = 255;
+        assert!(c.nvme.validate().is_ok());
+        c.nvme.irq_coalesce_time_us = 25_600.0;
+        assert!(c.nvme.validate().unwrap_err().to_string().contains("nvme.irq_coalesce_time_us"));
+        c.nvme.irq_coalesce_time_us = 0.0;
+        c.nvme.irq_coalesce_count = 256;
+        assert!(c.nvme.validate().unwrap_err().to_string().contains("nvme.irq_coalesce_count"));
     }
 }
