@@ -20,6 +20,7 @@
 
 pub mod dma;
 pub mod list;
+pub mod ports;
 pub mod rd;
 pub mod split;
 pub mod walk;

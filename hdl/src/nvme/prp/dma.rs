@@ -145,37 +145,37 @@ impl Logic for PrpDma {
         self.split.seg_len.next = self.walk.seg_len.val();
         self.split.seg_last.next = self.walk.seg_last.val();
         self.walk.seg_ready.next = self.split.seg_ready.val();
-        self.rd.req_valid.next = self.split.req_valid.val() & !self.to_host.q.val();
-        self.wr.req_valid.next = self.split.req_valid.val() & self.to_host.q.val();
-        self.rd.req_addr.next = self.split.req_addr.val();
-        self.wr.req_addr.next = self.split.req_addr.val();
-        self.rd.req_dwords.next = self.split.req_dwords.val();
-        self.wr.req_dwords.next = self.split.req_dwords.val();
-        self.rd.req_last.next = self.split.req_last.val();
-        self.wr.req_last.next = self.split.req_last.val();
-        self.split.req_ready.next = self.rd.req_ready.val();
+        self.rd.req.valid.next = self.split.req_valid.val() & !self.to_host.q.val();
+        self.wr.req.valid.next = self.split.req_valid.val() & self.to_host.q.val();
+        self.rd.req.addr.next = self.split.req_addr.val();
+        self.wr.req.addr.next = self.split.req_addr.val();
+        self.rd.req.dwords.next = self.split.req_dwords.val();
+        self.wr.req.dwords.next = self.split.req_dwords.val();
+        self.rd.req.last.next = self.split.req_last.val();
+        self.wr.req.last.next = self.split.req_last.val();
+        self.split.req_ready.next = self.rd.req.ready.val();
         if self.to_host.q.val() {
-            self.split.req_ready.next = self.wr.req_ready.val();
+            self.split.req_ready.next = self.wr.req.ready.val();
         }
         // Requester streams: list and data MRd descriptors go through the write engine's
         // stream register; completions go to both readers, each keeps its own tags.
-        self.wr.m_valid.next = self.walk.lr_valid.val() | self.rd.m_valid.val();
-        self.wr.m_desc.next = self.rd.m_desc.val();
-        if self.walk.lr_valid.val() {
-            self.wr.m_desc.next = self.walk.lr_desc.val();
+        self.wr.m.valid.next = self.walk.lr.valid.val() | self.rd.m.valid.val();
+        self.wr.m.desc.next = self.rd.m.desc.val();
+        if self.walk.lr.valid.val() {
+            self.wr.m.desc.next = self.walk.lr.desc.val();
         }
-        self.walk.lr_ready.next = self.wr.m_ready.val();
-        self.rd.m_ready.next = self.wr.m_ready.val() & !self.walk.lr_valid.val();
+        self.walk.lr.ready.next = self.wr.m.ready.val();
+        self.rd.m.ready.next = self.wr.m.ready.val() & !self.walk.lr.valid.val();
         self.rq_tdata.next = self.wr.rq_tdata.val();
         self.rq_tvalid.next = self.wr.rq_tvalid.val();
         self.rq_tlast.next = self.wr.rq_tlast.val();
         self.wr.rq_tready.next = self.rq_tready.val();
-        self.walk.rc_tdata.next = self.rc_tdata.val();
-        self.walk.rc_tvalid.next = self.rc_tvalid.val();
-        self.walk.rc_tlast.next = self.rc_tlast.val();
-        self.rd.rc_tdata.next = self.rc_tdata.val();
-        self.rd.rc_tvalid.next = self.rc_tvalid.val();
-        self.rd.rc_tlast.next = self.rc_tlast.val();
+        self.walk.rc.tdata.next = self.rc_tdata.val();
+        self.walk.rc.tvalid.next = self.rc_tvalid.val();
+        self.walk.rc.tlast.next = self.rc_tlast.val();
+        self.rd.rc.tdata.next = self.rc_tdata.val();
+        self.rd.rc.tvalid.next = self.rc_tvalid.val();
+        self.rd.rc.tlast.next = self.rc_tlast.val();
         // Buffer ports.
         self.wd_valid.next = self.rd.wd_valid.val();
         self.wd_data.next = self.rd.wd_data.val();

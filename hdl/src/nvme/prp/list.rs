@@ -11,6 +11,7 @@
 use super::split::PrpSplit;
 use super::{DwBytes, DwToByte, EntDw, LIST_TAG, MAX_ENTRIES};
 use crate::pcie::words::ReqDescWord;
+use super::ports::{MrdSource, RcBeat};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -43,18 +44,10 @@ pub struct PrpList {
     pub load0: Signal<In, Bit>,
     /// Page frame number for `load0`.
     pub load_pfn: Signal<In, Bits<52>>,
-    /// A list read (MRd) is offered.
-    pub lr_valid: Signal<Out, Bit>,
-    /// MRd descriptor (tag `LIST_TAG`).
-    pub lr_desc: Signal<Out, Bits<128>>,
-    /// The requester stream takes the read this cycle.
-    pub lr_ready: Signal<In, Bit>,
-    /// Requester completion beat.
-    pub rc_tdata: Signal<In, Bits<128>>,
-    /// Requester completion beat valid.
-    pub rc_tvalid: Signal<In, Bit>,
-    /// Last beat of the completion TLP.
-    pub rc_tlast: Signal<In, Bit>,
+    /// PRP list read offer: MRd descriptor, 128 bits, tag `LIST_TAG` (valid/ready).
+    pub lr: MrdSource,
+    /// Requester completion beat, 128 bits (always accepted).
+    pub rc: RcBeat,
     /// A page read is in progress.
     pub busy: Signal<Out, Bit>,
     /// One cycle, the cycle after the page's last completion beat: the page read ended
@@ -131,12 +124,8 @@ impl Default for PrpList {
             base: Default::default(),
             load0: Default::default(),
             load_pfn: Default::default(),
-            lr_valid: Default::default(),
-            lr_desc: Default::default(),
-            lr_ready: Default::default(),
-            rc_tdata: Default::default(),
-            rc_tvalid: Default::default(),
-            rc_tlast: Default::default(),
+            lr: Default::default(),
+            rc: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             bad_off: Default::default(),
@@ -208,14 +197,14 @@ impl Logic for PrpList {
         self.split.seg_len.next = self.cnt_dw.val().into();
         self.split.seg_last.next = true;
         self.split.seg_valid.next = self.st.q.val() == ListState::Seg;
-        self.split.req_ready.next = (self.st.q.val() == ListState::Req) & self.lr_ready.val();
+        self.split.req_ready.next = (self.st.q.val() == ListState::Req) & self.lr.ready.val();
         self.daddr.next = self.zero_daddr.val();
         self.daddr.next.dw = self.split.req_addr.val();
         self.desc.next = self.mrd.val();
         self.desc.next.addr = self.daddr.val().into();
         self.desc.next.dwords = self.split.req_dwords.val();
-        self.lr_desc.next = self.desc.val().into();
-        self.lr_valid.next = (self.st.q.val() == ListState::Req) & self.split.req_valid.val();
+        self.lr.desc.next = self.desc.val().into();
+        self.lr.valid.next = (self.st.q.val() == ListState::Req) & self.split.req_valid.val();
         self.busy.next = self.st.q.val() != ListState::Idle;
         // Done one cycle after the page's last beat, so the flags and pointer it wrote are out.
         self.done.next = self.dn.q.val();
@@ -227,27 +216,27 @@ impl Logic for PrpList {
         self.req_end.next = false;
         self.cpl_err.next = false;
         self.dwb.next = self.zero_dwb.val();
-        self.dwb.next.dw = self.rc_tdata.val().get_bits::<11>(32);
+        self.dwb.next.dw = self.rc.tdata.val().get_bits::<11>(32);
         self.dwb13.next = self.dwb.val().into();
         self.two.next = self.rem.q.val() > self.two11.val();
         self.i1.next = self.ei.q.val() + self.one6.val();
         self.last_i.next = self.count_q.q.val() - self.one6.val();
-        if self.rc_tvalid.val() & !self.rx_in.q.val() {
-            self.rx_in.d.next = !self.rc_tlast.val();
-            self.mine.d.next = (self.rc_tdata.val().get_bits::<8>(64) == self.list_tag.val()) & (self.st.q.val() == ListState::Wait);
-            self.rem.d.next = self.rc_tdata.val().get_bits::<11>(32);
-            self.endreq.d.next = self.rc_tdata.val().get_bits::<13>(16) == self.dwb13.val();
-            if (self.rc_tdata.val().get_bits::<8>(64) == self.list_tag.val()) & (self.st.q.val() == ListState::Wait) {
+        if self.rc.tvalid.val() & !self.rx_in.q.val() {
+            self.rx_in.d.next = !self.rc.tlast.val();
+            self.mine.d.next = (self.rc.tdata.val().get_bits::<8>(64) == self.list_tag.val()) & (self.st.q.val() == ListState::Wait);
+            self.rem.d.next = self.rc.tdata.val().get_bits::<11>(32);
+            self.endreq.d.next = self.rc.tdata.val().get_bits::<13>(16) == self.dwb13.val();
+            if (self.rc.tdata.val().get_bits::<8>(64) == self.list_tag.val()) & (self.st.q.val() == ListState::Wait) {
                 // A failed completion (UR/CA: no data follows) or one without payload ends it.
-                if self.rc_tdata.val().get_bits::<3>(43).any() | self.rc_tlast.val() {
+                if self.rc.tdata.val().get_bits::<3>(43).any() | self.rc.tlast.val() {
                     self.xfer.d.next = true;
                     self.cpl_err.next = true;
                     self.req_end.next = true;
                 }
             }
         }
-        if self.rc_tvalid.val() & self.rx_in.q.val() {
-            if self.rc_tlast.val() {
+        if self.rc.tvalid.val() & self.rx_in.q.val() {
+            if self.rc.tlast.val() {
                 self.rx_in.d.next = false;
             }
             if self.mine.q.val() {
@@ -260,31 +249,31 @@ impl Logic for PrpList {
                 }
                 for s in 0..32 {
                     if (self.ei.q.val() < self.ndata_q.q.val()) & ((self.base_q.q.val() + self.ei.q.val()) == self.ks[s].val()) {
-                        self.ent[s].d.next = self.rc_tdata.val().get_bits::<52>(12);
+                        self.ent[s].d.next = self.rc.tdata.val().get_bits::<52>(12);
                     }
                     if self.two.val() & (self.i1.val() < self.ndata_q.q.val()) & ((self.base_q.q.val() + self.i1.val()) == self.ks[s].val()) {
-                        self.ent[s].d.next = self.rc_tdata.val().get_bits::<52>(76);
+                        self.ent[s].d.next = self.rc.tdata.val().get_bits::<52>(76);
                     }
                 }
-                if (self.ei.q.val() < self.ndata_q.q.val()) & self.rc_tdata.val().get_bits::<12>(0).any() {
+                if (self.ei.q.val() < self.ndata_q.q.val()) & self.rc.tdata.val().get_bits::<12>(0).any() {
                     self.bad.d.next = true;
                 }
-                if self.two.val() & (self.i1.val() < self.ndata_q.q.val()) & self.rc_tdata.val().get_bits::<12>(64).any() {
+                if self.two.val() & (self.i1.val() < self.ndata_q.q.val()) & self.rc.tdata.val().get_bits::<12>(64).any() {
                     self.bad.d.next = true;
                 }
                 if self.chained_q.q.val() & (self.ei.q.val() == self.last_i.val()) {
-                    self.nptr.d.next = self.rc_tdata.val().get_bits::<64>(0);
-                    if self.rc_tdata.val().get_bits::<3>(0).any() {
+                    self.nptr.d.next = self.rc.tdata.val().get_bits::<64>(0);
+                    if self.rc.tdata.val().get_bits::<3>(0).any() {
                         self.bad.d.next = true;
                     }
                 }
                 if self.chained_q.q.val() & self.two.val() & (self.i1.val() == self.last_i.val()) {
-                    self.nptr.d.next = self.rc_tdata.val().get_bits::<64>(64);
-                    if self.rc_tdata.val().get_bits::<3>(64).any() {
+                    self.nptr.d.next = self.rc.tdata.val().get_bits::<64>(64);
+                    if self.rc.tdata.val().get_bits::<3>(64).any() {
                         self.bad.d.next = true;
                     }
                 }
-                if self.rc_tlast.val() & self.endreq.q.val() {
+                if self.rc.tlast.val() & self.endreq.q.val() {
                     self.req_end.next = true;
                 }
             }
@@ -309,7 +298,7 @@ impl Logic for PrpList {
                 }
             }
             ListState::Req => {
-                if self.split.req_valid.val() & self.lr_ready.val() {
+                if self.split.req_valid.val() & self.lr.ready.val() {
                     self.part_last.d.next = self.split.req_last.val();
                     self.wait_cnt.d.next = self.zero16.val();
                     self.st.d.next = ListState::Wait;

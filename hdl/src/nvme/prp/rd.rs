@@ -12,6 +12,7 @@
 
 use super::{Beat2, DataTag, DwBytes, DwToByte, DATA_TAG_BASE};
 use crate::pcie::words::ReqDescWord;
+use super::ports::{ReqSink, MrdSource, RcBeat};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -22,28 +23,12 @@ pub struct PrpRead {
     pub start: Signal<In, Bit>,
     /// One cycle: the command failed before moving data; stop.
     pub cancel: Signal<In, Bit>,
-    /// A read request is offered by the splitter.
-    pub req_valid: Signal<In, Bit>,
-    /// Request dword address.
-    pub req_addr: Signal<In, Bits<62>>,
-    /// Request length in dwords (1..=1024).
-    pub req_dwords: Signal<In, Bits<11>>,
-    /// The request is the transfer's last.
-    pub req_last: Signal<In, Bit>,
-    /// The request is taken (issued, or dropped after a failure) this cycle.
-    pub req_ready: Signal<Out, Bit>,
-    /// An MRd is offered to the requester stream.
-    pub m_valid: Signal<Out, Bit>,
-    /// MRd descriptor (`pcie::tlp::ReqDesc`).
-    pub m_desc: Signal<Out, Bits<128>>,
-    /// The requester stream takes the MRd this cycle.
-    pub m_ready: Signal<In, Bit>,
-    /// Requester completion beat (only data tags are used).
-    pub rc_tdata: Signal<In, Bits<128>>,
-    /// Requester completion beat valid.
-    pub rc_tvalid: Signal<In, Bit>,
-    /// Last beat of the completion TLP.
-    pub rc_tlast: Signal<In, Bit>,
+    /// Request from the splitter: dword address, length in dwords, last flag (valid/ready).
+    pub req: ReqSink,
+    /// MRd offered to the requester stream: 128-bit `pcie::tlp::ReqDesc` (valid/ready).
+    pub m: MrdSource,
+    /// Requester completion beat, 128 bits (only data tags are used).
+    pub rc: RcBeat,
     /// Data-buffer write: a beat of transfer data (bytes in order, byte 0 in bits 7:0).
     pub wd_valid: Signal<Out, Bit>,
     /// The beat's 16 bytes.
@@ -130,17 +115,9 @@ impl Default for PrpRead {
             clock: Default::default(),
             start: Default::default(),
             cancel: Default::default(),
-            req_valid: Default::default(),
-            req_addr: Default::default(),
-            req_dwords: Default::default(),
-            req_last: Default::default(),
-            req_ready: Default::default(),
-            m_valid: Default::default(),
-            m_desc: Default::default(),
-            m_ready: Default::default(),
-            rc_tdata: Default::default(),
-            rc_tvalid: Default::default(),
-            rc_tlast: Default::default(),
+            req: Default::default(),
+            m: Default::default(),
+            rc: Default::default(),
             wd_valid: Default::default(),
             wd_data: Default::default(),
             wd_dwords: Default::default(),
@@ -225,19 +202,19 @@ impl Logic for PrpRead {
         self.tag.next.seq = self.n_iss.q.val().get_bits::<5>(0);
         self.tag.next.hi = self.tag_hi.val();
         self.daddr.next = self.zero_daddr.val();
-        self.daddr.next.dw = self.req_addr.val();
+        self.daddr.next.dw = self.req.addr.val();
         self.desc.next = self.mrd.val();
         self.desc.next.addr = self.daddr.val().into();
-        self.desc.next.dwords = self.req_dwords.val();
+        self.desc.next.dwords = self.req.dwords.val();
         self.desc.next.tag = self.tag.val().into();
-        self.m_desc.next = self.desc.val().into();
-        self.m_valid.next = self.req_valid.val() & self.can.val();
-        self.req_ready.next = (self.m_ready.val() & self.can.val()) | (self.active.q.val() & self.err.q.val() & !self.last_iss.q.val());
-        if self.req_valid.val() & self.req_ready.val() {
+        self.m.desc.next = self.desc.val().into();
+        self.m.valid.next = self.req.valid.val() & self.can.val();
+        self.req.ready.next = (self.m.ready.val() & self.can.val()) | (self.active.q.val() & self.err.q.val() & !self.last_iss.q.val());
+        if self.req.valid.val() & self.req.ready.val() {
             if self.can.val() {
                 self.n_iss.d.next = self.n_iss.q.val() + self.one6.val();
             }
-            if self.req_last.val() {
+            if self.req.last.val() {
                 self.last_iss.d.next = true;
             }
         }
@@ -245,31 +222,31 @@ impl Logic for PrpRead {
         // whose byte count equals its own length (PCIe 2.2.9), or with a failed completion.
         self.req_end.next = false;
         self.push.next = false;
-        self.is_data.next = (self.rc_tdata.val().get_bits::<3>(69) == self.tag_hi.val()) & self.active.q.val();
+        self.is_data.next = (self.rc.tdata.val().get_bits::<3>(69) == self.tag_hi.val()) & self.active.q.val();
         self.dwb.next = self.zero_dwb.val();
-        self.dwb.next.dw = self.rc_tdata.val().get_bits::<11>(32);
+        self.dwb.next.dw = self.rc.tdata.val().get_bits::<11>(32);
         self.dwb13.next = self.dwb.val().into();
         self.n.next = self.four3.val();
         if self.rem.q.val() < self.four11.val() {
             self.n.next = self.rem.q.val().get_bits::<3>(0);
         }
-        if self.rc_tvalid.val() & !self.rx_in.q.val() {
-            self.rx_in.d.next = !self.rc_tlast.val();
+        if self.rc.tvalid.val() & !self.rx_in.q.val() {
+            self.rx_in.d.next = !self.rc.tlast.val();
             self.mine.d.next = self.is_data.val();
-            self.rem.d.next = self.rc_tdata.val().get_bits::<11>(32);
-            self.endreq.d.next = self.rc_tdata.val().get_bits::<13>(16) == self.dwb13.val();
+            self.rem.d.next = self.rc.tdata.val().get_bits::<11>(32);
+            self.endreq.d.next = self.rc.tdata.val().get_bits::<13>(16) == self.dwb13.val();
             if self.is_data.val() {
-                if self.rc_tdata.val().get_bits::<5>(64) != self.n_done.q.val().get_bits::<5>(0) {
+                if self.rc.tdata.val().get_bits::<5>(64) != self.n_done.q.val().get_bits::<5>(0) {
                     self.err.d.next = true;
                 }
-                if self.rc_tdata.val().get_bits::<3>(43).any() | self.rc_tlast.val() {
+                if self.rc.tdata.val().get_bits::<3>(43).any() | self.rc.tlast.val() {
                     self.err.d.next = true;
                     self.req_end.next = true;
                 }
             }
         }
-        if self.rc_tvalid.val() & self.rx_in.q.val() {
-            if self.rc_tlast.val() {
+        if self.rc.tvalid.val() & self.rx_in.q.val() {
+            if self.rc.tlast.val() {
                 self.rx_in.d.next = false;
             }
             if self.mine.q.val() {
@@ -278,7 +255,7 @@ impl Logic for PrpRead {
                     self.rem.d.next = self.rem.q.val() - self.four11.val();
                 }
                 self.push.next = !self.err.q.val();
-                if self.rc_tlast.val() & self.endreq.q.val() {
+                if self.rc.tlast.val() & self.endreq.q.val() {
                     self.req_end.next = true;
                 }
             }
@@ -297,7 +274,7 @@ impl Logic for PrpRead {
             self.sh.next = self.k96_8.val();
         }
         self.inw.next = self.zero_beat2.val();
-        self.inw.next.lo = self.rc_tdata.val();
+        self.inw.next.lo = self.rc.tdata.val();
         self.inb.next = self.inw.val().into();
         self.resw.next = self.zero_beat2.val();
         self.resw.next.lo = self.res.q.val();
@@ -348,7 +325,7 @@ impl Logic for PrpRead {
             self.active.d.next = false;
         }
         // Completion timeout: nothing for 65 535 cycles with reads outstanding.
-        if self.rc_tvalid.val() | (self.outst.val() == self.zero6.val()) {
+        if self.rc.tvalid.val() | (self.outst.val() == self.zero6.val()) {
             self.idle_cnt.d.next = self.zero16.val();
         } else {
             self.idle_cnt.d.next = self.idle_cnt.q.val() + self.one16.val();

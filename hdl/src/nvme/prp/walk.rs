@@ -14,6 +14,7 @@
 
 use super::list::PrpList;
 use super::{Cnt10, DwPageAddr, Ext10, Ext16, Off11, MAX_TRANSFER};
+use super::ports::{MrdSource, RcBeat};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -42,18 +43,10 @@ pub struct PrpWalk {
     pub cmd_prp2: Signal<In, Bits<64>>,
     /// Transfer length in bytes.
     pub cmd_len: Signal<In, Bits<32>>,
-    /// A PRP list read (MRd) is offered.
-    pub lr_valid: Signal<Out, Bit>,
-    /// MRd descriptor (`pcie::tlp::ReqDesc`, tag `LIST_TAG`).
-    pub lr_desc: Signal<Out, Bits<128>>,
-    /// The requester stream takes the read this cycle.
-    pub lr_ready: Signal<In, Bit>,
-    /// Requester completion beat (only tag `LIST_TAG` is used).
-    pub rc_tdata: Signal<In, Bits<128>>,
-    /// Requester completion beat valid.
-    pub rc_tvalid: Signal<In, Bit>,
-    /// Last beat of the completion TLP.
-    pub rc_tlast: Signal<In, Bit>,
+    /// PRP list read offer: MRd descriptor, 128 bits, tag `LIST_TAG` (valid/ready).
+    pub lr: MrdSource,
+    /// Requester completion beat, 128 bits (only tag `LIST_TAG` is used).
+    pub rc: RcBeat,
     /// A segment is offered.
     pub seg_valid: Signal<Out, Bit>,
     /// Segment start, dword address.
@@ -135,12 +128,8 @@ impl Default for PrpWalk {
             cmd_prp1: Default::default(),
             cmd_prp2: Default::default(),
             cmd_len: Default::default(),
-            lr_valid: Default::default(),
-            lr_desc: Default::default(),
-            lr_ready: Default::default(),
-            rc_tdata: Default::default(),
-            rc_tvalid: Default::default(),
-            rc_tlast: Default::default(),
+            lr: Default::default(),
+            rc: Default::default(),
             seg_valid: Default::default(),
             seg_addr: Default::default(),
             seg_len: Default::default(),
@@ -212,12 +201,8 @@ impl Logic for PrpWalk {
         dff_setup!(self, clock, st, prp1, prp2, len, first, srem, needed, base, ndata, chained, ptr, lpages, sk, seg0, fstat);
         self.list.clock.next = self.clock.val();
         self.list.mrrs_code.next = self.mrrs_code.val();
-        self.list.rc_tdata.next = self.rc_tdata.val();
-        self.list.rc_tvalid.next = self.rc_tvalid.val();
-        self.list.rc_tlast.next = self.rc_tlast.val();
-        self.list.lr_ready.next = self.lr_ready.val();
-        self.lr_valid.next = self.list.lr_valid.val();
-        self.lr_desc.next = self.list.lr_desc.val();
+        RcBeat::link(&mut self.rc, &mut self.list.rc);
+        MrdSource::link(&mut self.lr, &mut self.list.lr);
         self.list.load_pfn.next = self.prp2.q.val().get_bits::<52>(12);
         self.list.load0.next = false;
         self.list.start.next = false;

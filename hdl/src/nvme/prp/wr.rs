@@ -11,6 +11,7 @@
 
 use super::{Beat2, DwToByte};
 use crate::pcie::words::ReqDescWord;
+use super::ports::{MrdSink, ReqSink};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -27,22 +28,10 @@ pub struct PrpWrite {
     pub start: Signal<In, Bit>,
     /// One cycle: the command failed before moving data; stop.
     pub cancel: Signal<In, Bit>,
-    /// An MRd descriptor is offered (walker or read engine).
-    pub m_valid: Signal<In, Bit>,
-    /// The MRd descriptor.
-    pub m_desc: Signal<In, Bits<128>>,
-    /// The MRd is taken this cycle.
-    pub m_ready: Signal<Out, Bit>,
-    /// A write request is offered by the splitter.
-    pub req_valid: Signal<In, Bit>,
-    /// Request dword address.
-    pub req_addr: Signal<In, Bits<62>>,
-    /// Request length in dwords (1..=1024).
-    pub req_dwords: Signal<In, Bits<11>>,
-    /// The request is the transfer's last.
-    pub req_last: Signal<In, Bit>,
-    /// The request is taken this cycle.
-    pub req_ready: Signal<Out, Bit>,
+    /// MRd descriptor offered by the walker or the read engine, 128 bits (valid/ready).
+    pub m: MrdSink,
+    /// Request from the splitter: dword address, length in dwords, last flag (valid/ready).
+    pub req: ReqSink,
     /// Data-buffer read: the next 16 bytes of the transfer are available.
     pub bd_valid: Signal<In, Bit>,
     /// The 16 bytes (byte 0 in bits 7:0).
@@ -108,14 +97,8 @@ impl Default for PrpWrite {
             clock: Default::default(),
             start: Default::default(),
             cancel: Default::default(),
-            m_valid: Default::default(),
-            m_desc: Default::default(),
-            m_ready: Default::default(),
-            req_valid: Default::default(),
-            req_addr: Default::default(),
-            req_dwords: Default::default(),
-            req_last: Default::default(),
-            req_ready: Default::default(),
+            m: Default::default(),
+            req: Default::default(),
             bd_valid: Default::default(),
             bd_data: Default::default(),
             bd_ready: Default::default(),
@@ -196,12 +179,12 @@ impl Logic for PrpWrite {
         self.accb.next = self.accw.val().into();
         self.comb.next = self.accb.val() | (self.inb.val() << self.sh_in.val());
         self.daddr.next = self.zero_daddr.val();
-        self.daddr.next.dw = self.req_addr.val();
+        self.daddr.next.dw = self.req.addr.val();
         self.desc.next = self.mwr.val();
         self.desc.next.addr = self.daddr.val().into();
-        self.desc.next.dwords = self.req_dwords.val();
-        self.m_ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val();
-        self.req_ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val() & !self.m_valid.val() & self.active.q.val();
+        self.desc.next.dwords = self.req.dwords.val();
+        self.m.ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val();
+        self.req.ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val() & !self.m.valid.val() & self.active.q.val();
         self.bd_ready.next = (self.st.q.val() == WrState::Body) & self.can_load.val() & self.take.val();
         self.dn.d.next = false;
         if self.tvalid.q.val() & self.rq_tready.val() & self.tlast.q.val() & self.fin_beat.q.val() {
@@ -213,18 +196,18 @@ impl Logic for PrpWrite {
         }
         match self.st.q.val() {
             WrState::Idle => {
-                if self.can_load.val() & self.m_valid.val() {
-                    self.tdata.d.next = self.m_desc.val();
+                if self.can_load.val() & self.m.valid.val() {
+                    self.tdata.d.next = self.m.desc.val();
                     self.tvalid.d.next = true;
                     self.tlast.d.next = true;
                     self.fin_beat.d.next = false;
-                } else if self.can_load.val() & self.req_valid.val() & self.active.q.val() {
+                } else if self.can_load.val() & self.req.valid.val() & self.active.q.val() {
                     self.tdata.d.next = self.desc.val().into();
                     self.tvalid.d.next = true;
                     self.tlast.d.next = false;
                     self.fin_beat.d.next = false;
-                    self.rem.d.next = self.req_dwords.val();
-                    self.cur_last.d.next = self.req_last.val();
+                    self.rem.d.next = self.req.dwords.val();
+                    self.cur_last.d.next = self.req.last.val();
                     self.st.d.next = WrState::Body;
                 }
             }
