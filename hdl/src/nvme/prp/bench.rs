@@ -80,29 +80,29 @@ impl HdlDma {
             uut.cmd_prp2.next = bits::<64>(cmd.prp2);
             uut.cmd_len.next = bits::<32>(cmd.len as u64);
             let beat = rc.rc_beat_at(cycle);
-            uut.rc_tvalid.next = beat.is_some();
-            uut.rc_tdata.next = beat.map_or(0, |b| b.0).to_bits();
-            uut.rc_tlast.next = beat.is_some_and(|b| b.1);
+            uut.rc.tvalid.next = beat.is_some();
+            uut.rc.tdata.next = beat.map_or(0, |b| b.0).to_bits();
+            uut.rc.tlast.next = beat.is_some_and(|b| b.1);
             uut.rq_tready.next = rc.rq_tready_at(cycle);
             let mut w = [0u8; 16];
             let chunk = &data[pos.min(data.len())..(pos + 16).min(data.len())];
             w[..chunk.len()].copy_from_slice(chunk);
-            uut.bd_valid.next = pos < data.len();
-            uut.bd_data.next = u128::from_le_bytes(w).to_bits();
+            uut.bd.valid.next = pos < data.len();
+            uut.bd.data.next = u128::from_le_bytes(w).to_bits();
             simulate_settle(uut);
             if uut.cmd_ready.val() {
                 offered = false;
             }
             rc.rq_observe(cycle, uut.rq_tvalid.val(), uut.rq_tready.val(), uut.rq_tdata.val().to_u128(), uut.rq_tlast.val());
-            if uut.bd_ready.val() && uut.bd_valid.val() {
+            if uut.bd.ready.val() && uut.bd.valid.val() {
                 pos += 16;
             }
-            if uut.wd_valid.val() {
+            if uut.wd.valid.val() {
                 assert!(!last_seen, "{ctx}: data beat after the last one");
-                let n = 4 * uut.wd_dwords.val().to_u64() as usize;
+                let n = 4 * uut.wd.dwords.val().to_u64() as usize;
                 assert!((4..=16).contains(&n), "{ctx}: beat of {n} bytes");
-                out.extend_from_slice(&uut.wd_data.val().to_u128().to_le_bytes()[..n]);
-                last_seen = uut.wd_last.val();
+                out.extend_from_slice(&uut.wd.data.val().to_u128().to_le_bytes()[..n]);
+                last_seen = uut.wd.last.val();
             }
             let done = uut.done.val().then(|| uut.status.val().to_u64() as u16);
             uut.clock.next = Clock { clk: true };

@@ -6,6 +6,7 @@
 //! Transfer Error (04h). MPS and MRRS come from the PCIe Device Control register the host
 //! programs at enumeration (encoding 000b = 128 B … 101b = 4096 B).
 
+use super::ports::{BdSink, RcBeat, WdBeat};
 use super::rd::PrpRead;
 use super::split::PrpSplit;
 use super::walk::PrpWalk;
@@ -40,26 +41,12 @@ pub struct PrpDma {
     pub rq_tlast: Signal<Out, Bit>,
     /// The hard block takes the beat this cycle.
     pub rq_tready: Signal<In, Bit>,
-    /// RC stream beat (always accepted).
-    pub rc_tdata: Signal<In, Bits<128>>,
-    /// RC stream beat valid.
-    pub rc_tvalid: Signal<In, Bit>,
-    /// RC stream last beat of the TLP.
-    pub rc_tlast: Signal<In, Bit>,
-    /// Host→device data beat for the buffer (transfer order, byte 0 in bits 7:0).
-    pub wd_valid: Signal<Out, Bit>,
-    /// The beat's 16 bytes.
-    pub wd_data: Signal<Out, Bits<128>>,
-    /// Valid dwords in the beat (4, fewer only in the last).
-    pub wd_dwords: Signal<Out, Bits<3>>,
-    /// The transfer's last beat.
-    pub wd_last: Signal<Out, Bit>,
-    /// Device→host data: the buffer offers the transfer's next 16 bytes.
-    pub bd_valid: Signal<In, Bit>,
-    /// The 16 bytes (byte 0 in bits 7:0).
-    pub bd_data: Signal<In, Bits<128>>,
-    /// The beat is taken this cycle.
-    pub bd_ready: Signal<Out, Bit>,
+    /// RC stream beat, 128 bits (always accepted).
+    pub rc: RcBeat,
+    /// Host→device data beat for the buffer: 16 bytes and its dword count (no backpressure).
+    pub wd: WdBeat,
+    /// Device→host data from the buffer: the transfer's next 16 bytes (valid/ready).
+    pub bd: BdSink,
     /// One cycle: the command ended.
     pub done: Signal<Out, Bit>,
     /// Status with `done` (SCT 10:8, SC 7:0).
@@ -89,16 +76,9 @@ impl Default for PrpDma {
             rq_tvalid: Default::default(),
             rq_tlast: Default::default(),
             rq_tready: Default::default(),
-            rc_tdata: Default::default(),
-            rc_tvalid: Default::default(),
-            rc_tlast: Default::default(),
-            wd_valid: Default::default(),
-            wd_data: Default::default(),
-            wd_dwords: Default::default(),
-            wd_last: Default::default(),
-            bd_valid: Default::default(),
-            bd_data: Default::default(),
-            bd_ready: Default::default(),
+            rc: Default::default(),
+            wd: Default::default(),
+            bd: Default::default(),
             done: Default::default(),
             status: Default::default(),
             walk: Default::default(),
@@ -170,20 +150,13 @@ impl Logic for PrpDma {
         self.rq_tvalid.next = self.wr.rq_tvalid.val();
         self.rq_tlast.next = self.wr.rq_tlast.val();
         self.wr.rq_tready.next = self.rq_tready.val();
-        self.walk.rc.tdata.next = self.rc_tdata.val();
-        self.walk.rc.tvalid.next = self.rc_tvalid.val();
-        self.walk.rc.tlast.next = self.rc_tlast.val();
-        self.rd.rc.tdata.next = self.rc_tdata.val();
-        self.rd.rc.tvalid.next = self.rc_tvalid.val();
-        self.rd.rc.tlast.next = self.rc_tlast.val();
+        RcBeat::link(&mut self.rc, &mut self.walk.rc);
+        self.rd.rc.tdata.next = self.rc.tdata.val();
+        self.rd.rc.tvalid.next = self.rc.tvalid.val();
+        self.rd.rc.tlast.next = self.rc.tlast.val();
         // Buffer ports.
-        self.wd_valid.next = self.rd.wd_valid.val();
-        self.wd_data.next = self.rd.wd_data.val();
-        self.wd_dwords.next = self.rd.wd_dwords.val();
-        self.wd_last.next = self.rd.wd_last.val();
-        self.wr.bd_valid.next = self.bd_valid.val();
-        self.wr.bd_data.next = self.bd_data.val();
-        self.bd_ready.next = self.wr.bd_ready.val();
+        WdBeat::link(&mut self.wd, &mut self.rd.wd);
+        BdSink::link(&mut self.bd, &mut self.wr.bd);
         // One status per command.
         self.done.next = self.walk.fail.val() | self.rd.done.val() | self.wr.done.val();
         self.status.next = self.zero11.val();

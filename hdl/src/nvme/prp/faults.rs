@@ -35,9 +35,9 @@ impl Hand {
     fn cycle(&mut self, rc: Option<(u128, bool)>) {
         let u = &mut self.uut;
         u.clock.next = Clock { clk: false };
-        u.rc_tvalid.next = rc.is_some();
-        u.rc_tdata.next = rc.map_or(0, |b| b.0).to_bits();
-        u.rc_tlast.next = rc.is_some_and(|b| b.1);
+        u.rc.tvalid.next = rc.is_some();
+        u.rc.tdata.next = rc.map_or(0, |b| b.0).to_bits();
+        u.rc.tlast.next = rc.is_some_and(|b| b.1);
         simulate_settle(u);
         let taken = u.cmd_ready.val() && u.cmd_valid.val();
         if u.rq_tvalid.val() {

@@ -2,8 +2,9 @@
 //! 2.3.1.1 as `pcie::tlp` lays them out on the 128-bit requester streams at 250 MHz), written
 //! once instead of per block: the splitter's request to a data engine ([`ReqSink`]), an MRd
 //! descriptor offer from the list reader or the read engine to the RQ stream master
-//! ([`MrdSource`] / [`MrdSink`]), and a requester-completion beat ([`RcBeat`]). In the
-//! generated Verilog their signals are `req$valid`, `m$ready`, `rc$tdata`, ...
+//! ([`MrdSource`] / [`MrdSink`]), a requester-completion beat ([`RcBeat`]), and the data-buffer
+//! ports ([`WdBeat`] out, [`BdSink`] in). In the generated Verilog their signals are
+//! `req$valid`, `m$ready`, `rc$tdata`, `wd$data`, ...
 
 use rust_hdl::prelude::*;
 
@@ -55,4 +56,29 @@ pub struct RcBeat {
     pub tvalid: Signal<In, Bit>,
     /// Last beat of the completion TLP (flag).
     pub tlast: Signal<In, Bit>,
+}
+
+/// A host→device data beat written to the data buffer, producer side (no backpressure: the
+/// buffer reserved room for the whole command before it started).
+#[derive(LogicInterface, Clone, Debug, Default)]
+pub struct WdBeat {
+    /// A beat of transfer data this cycle (transfer order).
+    pub valid: Signal<Out, Bit>,
+    /// The beat's 16 bytes (byte 0 in bits 7:0).
+    pub data: Signal<Out, Bits<128>>,
+    /// Valid dwords in the beat, 1..=4 (4, fewer only in the last beat).
+    pub dwords: Signal<Out, Bits<3>>,
+    /// The transfer's last beat (flag).
+    pub last: Signal<Out, Bit>,
+}
+
+/// Device→host data read from the data buffer, consumer side (valid/ready handshake).
+#[derive(LogicInterface, Clone, Debug, Default)]
+pub struct BdSink {
+    /// The buffer offers the transfer's next 16 bytes (level; held until `ready`).
+    pub valid: Signal<In, Bit>,
+    /// The 16 bytes (byte 0 in bits 7:0).
+    pub data: Signal<In, Bits<128>>,
+    /// The beat is taken this cycle.
+    pub ready: Signal<Out, Bit>,
 }

@@ -12,7 +12,7 @@
 
 use super::{Beat2, DataTag, DwBytes, DwToByte, DATA_TAG_BASE};
 use crate::pcie::words::ReqDescWord;
-use super::ports::{ReqSink, MrdSource, RcBeat};
+use super::ports::{MrdSource, RcBeat, ReqSink, WdBeat};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -29,14 +29,8 @@ pub struct PrpRead {
     pub m: MrdSource,
     /// Requester completion beat, 128 bits (only data tags are used).
     pub rc: RcBeat,
-    /// Data-buffer write: a beat of transfer data (bytes in order, byte 0 in bits 7:0).
-    pub wd_valid: Signal<Out, Bit>,
-    /// The beat's 16 bytes.
-    pub wd_data: Signal<Out, Bits<128>>,
-    /// Valid dwords in the beat (4, fewer only in the last beat).
-    pub wd_dwords: Signal<Out, Bits<3>>,
-    /// The transfer's last beat.
-    pub wd_last: Signal<Out, Bit>,
+    /// Data-buffer write: a host→device beat, 16 bytes and its dword count (no backpressure).
+    pub wd: WdBeat,
     /// One cycle: the command ended (with the last beat, or after a failure).
     pub done: Signal<Out, Bit>,
     /// Status with `done`: 0, or Data Transfer Error (04h).
@@ -118,10 +112,7 @@ impl Default for PrpRead {
             req: Default::default(),
             m: Default::default(),
             rc: Default::default(),
-            wd_valid: Default::default(),
-            wd_data: Default::default(),
-            wd_dwords: Default::default(),
-            wd_last: Default::default(),
+            wd: Default::default(),
             done: Default::default(),
             done_status: Default::default(),
             busy: Default::default(),
@@ -344,10 +335,10 @@ impl Logic for PrpRead {
         if self.cancel.val() {
             self.active.d.next = false;
         }
-        self.wd_valid.next = self.wv.q.val();
-        self.wd_data.next = self.wdata.q.val();
-        self.wd_dwords.next = self.wdw.q.val();
-        self.wd_last.next = self.wl.q.val();
+        self.wd.valid.next = self.wv.q.val();
+        self.wd.data.next = self.wdata.q.val();
+        self.wd.dwords.next = self.wdw.q.val();
+        self.wd.last.next = self.wl.q.val();
         self.done.next = self.dn.q.val();
         self.done_status.next = self.dstat.q.val();
         self.busy.next = self.active.q.val();

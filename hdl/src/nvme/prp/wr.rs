@@ -11,7 +11,7 @@
 
 use super::{Beat2, DwToByte};
 use crate::pcie::words::ReqDescWord;
-use super::ports::{MrdSink, ReqSink};
+use super::ports::{BdSink, MrdSink, ReqSink};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -32,12 +32,8 @@ pub struct PrpWrite {
     pub m: MrdSink,
     /// Request from the splitter: dword address, length in dwords, last flag (valid/ready).
     pub req: ReqSink,
-    /// Data-buffer read: the next 16 bytes of the transfer are available.
-    pub bd_valid: Signal<In, Bit>,
-    /// The 16 bytes (byte 0 in bits 7:0).
-    pub bd_data: Signal<In, Bits<128>>,
-    /// The beat is taken this cycle.
-    pub bd_ready: Signal<Out, Bit>,
+    /// Data-buffer read: the transfer's next 16 bytes (valid/ready).
+    pub bd: BdSink,
     /// RQ stream data beat.
     pub rq_tdata: Signal<Out, Bits<128>>,
     /// RQ stream beat valid.
@@ -99,9 +95,7 @@ impl Default for PrpWrite {
             cancel: Default::default(),
             m: Default::default(),
             req: Default::default(),
-            bd_valid: Default::default(),
-            bd_data: Default::default(),
-            bd_ready: Default::default(),
+            bd: Default::default(),
             rq_tdata: Default::default(),
             rq_tvalid: Default::default(),
             rq_tlast: Default::default(),
@@ -160,7 +154,7 @@ impl Logic for PrpWrite {
             self.k.next = self.rem.q.val().get_bits::<3>(0);
         }
         self.take.next = self.nacc.q.val() < self.k.val();
-        self.have.next = !self.take.val() | self.bd_valid.val();
+        self.have.next = !self.take.val() | self.bd.valid.val();
         self.sh_in.next = self.zero8.val();
         if self.nacc.q.val() == self.one3.val() {
             self.sh_in.next = self.k32_8.val();
@@ -171,7 +165,7 @@ impl Logic for PrpWrite {
         }
         self.inw.next = self.zero_beat2.val();
         if self.take.val() {
-            self.inw.next.lo = self.bd_data.val();
+            self.inw.next.lo = self.bd.data.val();
         }
         self.inb.next = self.inw.val().into();
         self.accw.next = self.zero_beat2.val();
@@ -185,7 +179,7 @@ impl Logic for PrpWrite {
         self.desc.next.dwords = self.req.dwords.val();
         self.m.ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val();
         self.req.ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val() & !self.m.valid.val() & self.active.q.val();
-        self.bd_ready.next = (self.st.q.val() == WrState::Body) & self.can_load.val() & self.take.val();
+        self.bd.ready.next = (self.st.q.val() == WrState::Body) & self.can_load.val() & self.take.val();
         self.dn.d.next = false;
         if self.tvalid.q.val() & self.rq_tready.val() & self.tlast.q.val() & self.fin_beat.q.val() {
             self.dn.d.next = true;
