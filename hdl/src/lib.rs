@@ -8,3 +8,13 @@ pub mod ftl;
 pub mod nand;
 pub mod nvme;
 pub mod pcie;
+
+use rust_hdl::prelude::{generate_verilog, Block};
+
+/// Verilog of `block` as the top module `top`: connects the block's default drivers
+/// (`connect_all`), then runs rust-hdl's generator. Every block's `export_verilog` goes through
+/// here.
+pub fn verilog_of<B: Block>(mut block: B) -> String {
+    block.connect_all();
+    generate_verilog(&block)
+}

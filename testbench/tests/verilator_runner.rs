@@ -3,16 +3,13 @@
 
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::{arbiter::Arbiter, way_queue::WayQueue};
+use ssdlab_hdl::verilog_of;
 use ssdlab_testbench::verilator::{Dir, VerilatorModel};
 
-fn verilog<L: Logic + Block>(mut b: L) -> String {
-    b.connect_all();
-    generate_verilog(&b)
-}
 
 #[test]
 fn runner_drives_combinational_block() {
-    let mut v = VerilatorModel::build("test_arbiter", &verilog(Arbiter::default())).unwrap();
+    let mut v = VerilatorModel::build("test_arbiter", &verilog_of(Arbiter::default())).unwrap();
     // Inputs: rf0..3 (first-phase requests), rs0..3 (second-phase), last0..3 (one-hot pointer).
     assert_eq!(v.ports().iter().filter(|p| p.dir == Dir::In).count(), 12);
     let (rf1, rs2, last2) = (v.port("rf1").unwrap(), v.port("rs2").unwrap(), v.port("last2").unwrap());
@@ -34,7 +31,7 @@ fn runner_drives_combinational_block() {
 
 #[test]
 fn runner_drives_clocked_block() {
-    let mut v = VerilatorModel::build("test_way_queue", &verilog(WayQueue::default())).unwrap();
+    let mut v = VerilatorModel::build("test_way_queue", &verilog_of(WayQueue::default())).unwrap();
     let p = |v: &VerilatorModel, n: &str| v.port(n).unwrap();
     let (clk, push, din, pop, dout, empty, full) =
         (p(&v, "clock"), p(&v, "push"), p(&v, "data_in"), p(&v, "pop"), p(&v, "data_out"), p(&v, "empty"), p(&v, "full"));

@@ -426,7 +426,5 @@ pub fn export_config() -> MapCacheConfig {
 
 /// Generated Verilog of the exported instance (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = MapCacheExport::new(&export_config()).expect("export config matches the export instance");
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(MapCacheExport::new(&export_config()).expect("export config matches the export instance"))
 }

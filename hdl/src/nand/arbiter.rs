@@ -120,9 +120,7 @@ mod tests {
 
     #[test]
     fn arbiter_is_synthesizable() {
-        let mut uut = Arbiter::default();
-        uut.connect_all();
-        let vlog = generate_verilog(&uut);
+        let vlog = crate::verilog_of(Arbiter::default());
         yosys_validate("ssdlab_arbiter", &vlog).unwrap();
     }
 }

@@ -103,9 +103,7 @@ mod tests {
     #[test]
     fn nand_array_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
-        let mut uut = NandArray::new(&t);
-        uut.connect_all();
-        let vlog = generate_verilog(&uut);
+        let vlog = crate::verilog_of(NandArray::new(&t));
         yosys_validate("ssdlab_nand_array", &vlog).unwrap();
     }
 }

@@ -560,9 +560,7 @@ mod tests {
     #[test]
     fn bus_engine_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
-        let mut uut = BusEngine::new(&t);
-        uut.connect_all();
-        let vlog = generate_verilog(&uut);
+        let vlog = crate::verilog_of(BusEngine::new(&t));
         yosys_validate("ssdlab_bus_engine", &vlog).unwrap();
     }
 }

@@ -15,7 +15,6 @@ pub mod timing;
 pub mod way_fsm;
 pub mod way_queue;
 
-use rust_hdl::prelude::{generate_verilog, Logic};
 use ssdlab_model::DriveConfig;
 
 /// Row-address increment between planes for `cfg`'s geometry: the plane bit sits just above the
@@ -31,16 +30,12 @@ pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, String)> {
         eprintln!("export-verilog: {e}");
         std::process::exit(2)
     });
-    fn gen<L: Logic + rust_hdl::prelude::Block>(mut b: L) -> String {
-        b.connect_all();
-        generate_verilog(&b)
-    }
     vec![
-        ("nand_way_queue", gen(way_queue::WayQueue::default())),
-        ("nand_way_fsm", gen(way_fsm::WayFsm::new(&t))),
-        ("nand_arbiter", gen(arbiter::Arbiter::default())),
-        ("nand_bus_engine", gen(bus_engine::BusEngine::new(&t))),
-        ("nand_channel", gen(sequencer::NandChannel::new(&t))),
-        ("nand_array", gen(array::NandArray::new(&t))),
+        ("nand_way_queue", crate::verilog_of(way_queue::WayQueue::default())),
+        ("nand_way_fsm", crate::verilog_of(way_fsm::WayFsm::new(&t))),
+        ("nand_arbiter", crate::verilog_of(arbiter::Arbiter::default())),
+        ("nand_bus_engine", crate::verilog_of(bus_engine::BusEngine::new(&t))),
+        ("nand_channel", crate::verilog_of(sequencer::NandChannel::new(&t))),
+        ("nand_array", crate::verilog_of(array::NandArray::new(&t))),
     ]
 }

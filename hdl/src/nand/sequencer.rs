@@ -229,9 +229,7 @@ mod tests {
     #[test]
     fn nand_channel_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
-        let mut uut = NandChannel::new(&t);
-        uut.connect_all();
-        let vlog = generate_verilog(&uut);
+        let vlog = crate::verilog_of(NandChannel::new(&t));
         yosys_validate("ssdlab_nand_channel", &vlog).unwrap();
     }
 }

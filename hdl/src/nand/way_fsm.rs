@@ -318,9 +318,7 @@ mod tests {
     #[test]
     fn way_fsm_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
-        let mut uut = WayFsm::new(&t);
-        uut.connect_all();
-        let vlog = generate_verilog(&uut);
+        let vlog = crate::verilog_of(WayFsm::new(&t));
         yosys_validate("ssdlab_way_fsm", &vlog).unwrap();
     }
 }

@@ -107,9 +107,7 @@ mod tests {
 
     #[test]
     fn way_queue_is_synthesizable() {
-        let mut uut = WayQueue::default();
-        uut.connect_all();
-        let vlog = generate_verilog(&uut);
+        let vlog = crate::verilog_of(WayQueue::default());
         yosys_validate("ssdlab_way_queue", &vlog).unwrap();
     }
 }

@@ -253,9 +253,7 @@ impl Logic for SqArbiter {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog(arb: Arbitration) -> String {
-    let mut uut = SqArbiter::new(arb);
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(SqArbiter::new(arb))
 }
 
 #[cfg(test)]

@@ -602,9 +602,7 @@ impl Logic for CompletionPath {
 /// Generated Verilog of the block (top module `top`) with aggregation threshold `threshold`
 /// and aggregation time `time_cycles`.
 pub fn export_verilog(threshold: u32, time_cycles: u64) -> String {
-    let mut uut = CompletionPath::new(threshold, time_cycles);
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(CompletionPath::new(threshold, time_cycles))
 }
 
 #[cfg(test)]

@@ -371,9 +371,7 @@ impl Logic for NvmeFrontEnd {
 
 /// Generated Verilog of the composed front end (top module `top`).
 pub fn export_verilog(queue_entries: u32, threshold: u32, time_cycles: u64, arb: Arbitration) -> String {
-    let mut uut = NvmeFrontEnd::new(queue_entries, threshold, time_cycles, arb);
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(NvmeFrontEnd::new(queue_entries, threshold, time_cycles, arb))
 }
 
 #[cfg(test)]

@@ -589,9 +589,7 @@ impl Logic for NvmeRegs {
 
 /// Generated Verilog of the block for `queue_entries`-entry queues (top module `top`).
 pub fn export_verilog(queue_entries: u32) -> String {
-    let mut uut = NvmeRegs::new(queue_entries);
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(NvmeRegs::new(queue_entries))
 }
 
 #[cfg(test)]

@@ -590,9 +590,7 @@ impl Logic for SubmissionPath {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = SubmissionPath::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(SubmissionPath::default())
 }
 
 #[cfg(test)]

@@ -114,9 +114,7 @@ mod tests {
 
     #[test]
     fn rq_mux_is_synthesizable() {
-        let mut uut = RqMux::default();
-        uut.connect_all();
-        yosys_validate("ssdlab_rq_mux", &generate_verilog(&uut)).unwrap();
+        yosys_validate("ssdlab_rq_mux", &export_verilog()).unwrap();
     }
 
     /// A 2-beat MWr from source 0 then a 1-beat MRd from source 1, offered in the same cycle:
@@ -215,7 +213,5 @@ pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = RqMux::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(RqMux::default())
 }

@@ -170,9 +170,7 @@ impl Logic for PrpDma {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = PrpDma::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(PrpDma::default())
 }
 
 #[cfg(test)]

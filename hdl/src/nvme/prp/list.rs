@@ -337,9 +337,7 @@ impl Logic for PrpList {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = PrpList::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(PrpList::default())
 }
 
 #[cfg(test)]

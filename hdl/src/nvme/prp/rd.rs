@@ -347,9 +347,7 @@ impl Logic for PrpRead {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = PrpRead::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(PrpRead::default())
 }
 
 #[cfg(test)]

@@ -136,9 +136,7 @@ impl Logic for PrpSplit {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = PrpSplit::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(PrpSplit::default())
 }
 
 #[cfg(test)]

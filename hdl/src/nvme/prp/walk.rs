@@ -369,9 +369,7 @@ impl Logic for PrpWalk {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = PrpWalk::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(PrpWalk::default())
 }
 
 #[cfg(test)]

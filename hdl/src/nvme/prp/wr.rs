@@ -255,9 +255,7 @@ impl Logic for PrpWrite {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    let mut uut = PrpWrite::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+        crate::verilog_of(PrpWrite::default())
 }
 
 #[cfg(test)]
