@@ -189,21 +189,26 @@ impl Drive {
         assert!(m.live && m.ops_left > 0, "op completion for command {cmd} that expects none");
         m.ops_left -= 1;
         if m.op == IoOp::Read && purpose == OpPurpose::HostRead {
-            m.data_ops_left -= 1;
-            let bytes = if m.data_ops_left == 0 { m.unsent } else { m.share as u64 };
-            self.schedule_send(now, cmd, bytes);
+            self.data_share_ready(now, cmd);
         }
         self.check_done(now, cmd);
     }
 
     /// A ReadAhead op that `cmd` was served from finished: its share of the data is in DRAM.
     pub(super) fn prefetch_ready(&mut self, now: SimTime, cmd: u32) {
-        let m = &mut self.cmds[cmd as usize];
+        let m = &self.cmds[cmd as usize];
         assert!(m.live && m.op == IoOp::Read && m.data_ops_left > 0, "prefetch wait for command {cmd} that expects none");
+        self.data_share_ready(now, cmd);
+        self.check_done(now, cmd);
+    }
+
+    /// One of read `cmd`'s data ops (its own page read, or a prefetch it waits on) is done:
+    /// send its share of the data, or all that is left after the last one.
+    fn data_share_ready(&mut self, now: SimTime, cmd: u32) {
+        let m = &mut self.cmds[cmd as usize];
         m.data_ops_left -= 1;
         let bytes = if m.data_ops_left == 0 { m.unsent } else { m.share as u64 };
         self.schedule_send(now, cmd, bytes);
-        self.check_done(now, cmd);
     }
 
     pub(super) fn on_send_data(&mut self, now: SimTime, cmd: u32, bytes: u32) {
