@@ -47,13 +47,15 @@ pub struct Plan {
 pub struct Planner {
     pub t: SeqTiming,
     pub nt: NandTiming,
-    pub pages_per_block: u32,
+    /// Row distance between blocks (`ssdlab_hdl::nand::plane_stride`: pages per block rounded
+    /// up to a power of two).
+    pub plane_stride: u32,
 }
 
 impl Planner {
-    /// Row address of a page (bench convention of `nand_target`: block * pages + page, 1 plane).
+    /// Row address of a page (convention of `nand_target`: block * plane stride + page, 1 plane).
     pub fn row(&self, p: &PhysPage) -> u32 {
-        p.block * self.pages_per_block + p.page
+        p.block * self.plane_stride + p.page
     }
 
     /// The op word and array time of an FTL op.

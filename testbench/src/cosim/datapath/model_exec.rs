@@ -18,6 +18,11 @@ use ssdlab_model::nvme::frontend::tlp::Cycle;
 use ssdlab_model::nvme::frontend::{FetchedCommand, FrontEnd};
 use std::collections::VecDeque;
 
+/// The mapping-cache configuration of the datapath's instance (`MapCacheExport`).
+pub fn map_cache_config() -> ssdlab_model::config::MapCacheConfig {
+    ssdlab_hdl::ftl::map_cache::export_config()
+}
+
 /// Latencies of the glue around the blocks, in core cycles (from the top level's doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Glue {
@@ -61,7 +66,7 @@ impl ModelExec {
             rc: RootComplex::new(&cfg.pcie),
             seqs: (0..cfg.geometry.channels).map(|_| ChannelSequencer::new(&cfg.onfi, ways as u8, 1)).collect(),
             st: SeqTiming::new(&cfg.onfi),
-            map: MapCache::new(&cfg.ftl.map_cache).map_err(|e| e.to_string())?,
+            map: MapCache::new(&map_cache_config()).map_err(|e| e.to_string())?,
             glue,
             ways,
             due: VecDeque::new(),

@@ -64,7 +64,7 @@ pub fn stimulus(cfg: &DriveConfig, job: &str, seed: u64, precondition: bool) -> 
     }
     ftl.set_map_trace(true);
     let _ = ftl.take_map_trace();
-    let planner = Planner { t: SeqTiming::new(&cfg.onfi), nt: NandTiming::new(&cfg.nand, &cfg.onfi), pages_per_block: cfg.geometry.pages_per_block() };
+    let planner = Planner { t: SeqTiming::new(&cfg.onfi), nt: NandTiming::new(&cfg.nand, &cfg.onfi), plane_stride: ssdlab_hdl::nand::plane_stride(cfg) };
     let g = &cfg.geometry;
     Ok((Firmware::new(ftl, planner, g.channels as usize, g.ways_per_channel as usize), HostDriver::new(pat, &seeds)))
 }
