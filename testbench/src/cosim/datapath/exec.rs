@@ -20,6 +20,10 @@ pub trait DatapathExec {
     /// Runs cycle `cycle` with the firmware's `offer`; returns what was taken and appends the
     /// cycle's events.
     fn cycle(&mut self, cycle: Cycle, offer: &Offer, ev: &mut Vec<HwEvent>) -> Taken;
+    /// A protocol or device-model violation seen so far (the run stops on it).
+    fn error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Limits of a run.
@@ -67,6 +71,9 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
                 _ => {}
             }
             fw.event(e);
+        }
+        if let Some(err) = x.error() {
+            return Err(format!("{} cycle {c}: {err} (seed {})", x.name(), lim.seed));
         }
         if let Some(err) = &fw.error {
             return Err(format!("{} cycle {c}: firmware: {err} (seed {})", x.name(), lim.seed));

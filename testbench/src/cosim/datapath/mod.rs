@@ -13,3 +13,5 @@ pub mod model_exec;
 pub mod port;
 pub mod scoreboard;
 pub mod setup;
+pub mod verilator_exec;
+pub mod verilator_ports;
