@@ -7,11 +7,12 @@
 
 pub mod exec;
 pub mod firmware;
+pub mod hw_exec;
 pub mod host;
 pub mod jobs;
 pub mod model_exec;
 pub mod port;
 pub mod scoreboard;
 pub mod setup;
-pub mod verilator_exec;
-pub mod verilator_ports;
+pub mod sig;
+pub mod sim;
