@@ -158,11 +158,12 @@ impl HostDriver {
         Ok(())
     }
 
-    /// Consumes CQEs whose MWr has reached the host by `now`.
+    /// Consumes CQEs whose MWr has reached host memory by `now` (the root complex logs a TLP at
+    /// its header beat; its payload beats follow, one per cycle).
     fn scan(&mut self, now: Cycle, x: &mut dyn DatapathExec) -> Result<(), String> {
         loop {
             let Some(t) = x.rc().seen.get(self.seen).copied() else { return Ok(()) };
-            if t.cycle > now {
+            if t.cycle + 1 + t.len.div_ceil(16) as u64 > now {
                 return Ok(());
             }
             self.seen += 1;
