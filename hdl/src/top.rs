@@ -266,4 +266,6 @@ pub fn verilog_blocks() -> Result<Vec<(&'static str, String)>, String> {
 }
 
 #[cfg(test)]
+mod page_buffer_tests;
+#[cfg(test)]
 mod tests;

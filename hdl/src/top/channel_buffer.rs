@@ -6,7 +6,9 @@
 //! read accepted on way w restarts w's fill pointer at word 0; each `rd_valid` word is written
 //! at the fill pointer of the way whose data-out beat it answers (the way on `data_way` at the
 //! last `rd_beat`, registered: the PHY's read latency may be 1 or 2 cycles, as the bus engine
-//! leaves at least one turnaround cycle between two ways' data phases). A program accepted on
+//! leaves at least one turnaround cycle between two ways' data phases). The status byte of a
+//! program or erase (the data-out beat after a 70h command latch, seen on the PHY's `we`/`cle`/
+//! `dq_out`) is not stored. A program accepted on
 //! way w restarts w's drain pointer; the region's read port is addressed with the pointer's next
 //! value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
 //! the bus engine requires). Erase ops touch neither pointer.
@@ -34,6 +36,10 @@ pub struct ChannelBuffer {
     pub acc_kind: Signal<In, Bits<2>>,
     /// Way owning the channel's bus (`NandChannel::data_way`).
     pub data_way: Signal<In, Bits<2>>,
+    /// A command latch starts this cycle (`phy.we & phy.cle`).
+    pub cmd_we: Signal<In, Bit>,
+    /// The command byte (`phy.dq_out` bits 7:0) with `cmd_we`.
+    pub cmd_byte: Signal<In, Bits<8>>,
     /// The PHY reads one data-out beat this cycle (`phy.rd_beat`).
     pub rd_beat: Signal<In, Bit>,
     /// A read word arrives (`NandChannel::rd_valid`).
@@ -66,6 +72,10 @@ pub struct ChannelBuffer {
     fill: [DFF<Bits<PTR_BITS>>; WAYS],
     drain: [DFF<Bits<PTR_BITS>>; WAYS],
     rway: DFF<Bits<2>>,
+    /// The last command latched was 70h (read status): the next data-out beat is status.
+    st70: DFF<Bit>,
+    /// The data-out beat being answered was a status read (not stored).
+    rstat: DFF<Bit>,
     err_r: DFF<Bit>,
     fill_now: [Signal<Local, Bit>; WAYS],
     nand_word: Signal<Local, Lanes4>,
@@ -81,6 +91,7 @@ pub struct ChannelBuffer {
     lane: [Constant<Bits<2>>; 4],
     lane_oh: [Constant<Bits<4>>; 4],
     zero4: Constant<Bits<4>>,
+    c70: Constant<Bits<8>>,
 }
 
 impl Default for ChannelBuffer {
@@ -91,6 +102,8 @@ impl Default for ChannelBuffer {
             acc_way: Default::default(),
             acc_kind: Default::default(),
             data_way: Default::default(),
+            cmd_we: Default::default(),
+            cmd_byte: Default::default(),
             rd_beat: Default::default(),
             rd_valid: Default::default(),
             rd_data: Default::default(),
@@ -109,6 +122,8 @@ impl Default for ChannelBuffer {
             fill: array_init::array_init(|_| Default::default()),
             drain: array_init::array_init(|_| Default::default()),
             rway: Default::default(),
+            st70: Default::default(),
+            rstat: Default::default(),
             err_r: Default::default(),
             fill_now: array_init::array_init(|_| Default::default()),
             nand_word: Default::default(),
@@ -123,6 +138,7 @@ impl Default for ChannelBuffer {
             lane: array_init::array_init(|l| Constant::new(bits::<2>(l as u64))),
             lane_oh: array_init::array_init(|l| Constant::new(bits::<4>(1 << l))),
             zero4: Constant::new(bits::<4>(0)),
+            c70: Constant::new(bits::<8>(0x70)),
         }
     }
 }
@@ -130,9 +146,13 @@ impl Default for ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rway, err_r);
+        dff_setup!(self, clock, rway, st70, rstat, err_r);
+        if self.cmd_we.val() {
+            self.st70.d.next = self.cmd_byte.val() == self.c70.val();
+        }
         if self.rd_beat.val() {
             self.rway.d.next = self.data_way.val();
+            self.rstat.d.next = self.st70.q.val();
         }
         // A NAND word in every lane; the lane enable picks one.
         self.nand_word.next.l0 = self.rd_data.val();
@@ -146,7 +166,7 @@ impl Logic for ChannelBuffer {
             self.regions[w].clock.next = self.clock.val();
             self.fill[w].clock.next = self.clock.val();
             self.drain[w].clock.next = self.clock.val();
-            self.fill_now[w].next = self.rd_valid.val() & (self.rway.q.val().index() == w);
+            self.fill_now[w].next = self.rd_valid.val() & !self.rstat.q.val() & (self.rway.q.val().index() == w);
             // Fill pointer: +1 per word, restarted by an accepted read or cache read.
             self.fill[w].d.next = self.fill[w].q.val();
             if self.fill_now[w].val() {

@@ -344,6 +344,8 @@ impl Logic for Datapath {
             self.nand_done_way[i].next = self.array.done_way[i].val();
             self.array.wr_data[i].next = self.pb.wr_data[i].val();
             self.pb.data_way[i].next = self.array.data_way[i].val();
+            self.pb.cmd_we[i].next = self.phy[i].we.val() & self.phy[i].cle.val();
+            self.pb.cmd_byte[i].next = self.phy[i].dq_out.val().get_bits::<8>(0);
             self.pb.rd_beat[i].next = self.phy[i].rd_beat.val();
             self.pb.wr_beat[i].next = self.phy[i].wr_beat.val();
             self.pb.rd_valid[i].next = self.array.rd_valid[i].val();

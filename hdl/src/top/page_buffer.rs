@@ -34,6 +34,10 @@ pub struct PageBuffer {
     pub op_kind: Signal<In, Bits<2>>,
     /// Per channel: way owning the bus.
     pub data_way: [Signal<In, Bits<2>>; CHANNELS],
+    /// Per channel: a command latch starts this cycle (`phy.we & phy.cle`).
+    pub cmd_we: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: the command byte with `cmd_we`.
+    pub cmd_byte: [Signal<In, Bits<8>>; CHANNELS],
     /// Per channel: a data-out beat is read by the PHY this cycle.
     pub rd_beat: [Signal<In, Bit>; CHANNELS],
     /// Per channel: a read word arrives.
@@ -106,6 +110,8 @@ impl Default for PageBuffer {
             op_way: Default::default(),
             op_kind: Default::default(),
             data_way: array_init::array_init(|_| Default::default()),
+            cmd_we: array_init::array_init(|_| Default::default()),
+            cmd_byte: array_init::array_init(|_| Default::default()),
             rd_beat: array_init::array_init(|_| Default::default()),
             rd_valid: array_init::array_init(|_| Default::default()),
             rd_data: array_init::array_init(|_| Default::default()),
@@ -199,6 +205,8 @@ impl Logic for PageBuffer {
             self.chans[c].acc_way.next = self.op_way.val();
             self.chans[c].acc_kind.next = self.op_kind.val();
             self.chans[c].data_way.next = self.data_way[c].val();
+            self.chans[c].cmd_we.next = self.cmd_we[c].val();
+            self.chans[c].cmd_byte.next = self.cmd_byte[c].val();
             self.chans[c].rd_beat.next = self.rd_beat[c].val();
             self.chans[c].rd_valid.next = self.rd_valid[c].val();
             self.chans[c].rd_data.next = self.rd_data[c].val();
