@@ -14,10 +14,23 @@ use std::sync::OnceLock;
 use ssdlab_hdl::synth_report::collect::{checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version};
 use ssdlab_hdl::synth_report::{compare, is_top, Family, Report};
 
+/// Removes this test's folders (`synth-report-*`) that earlier runs left in the target's tmp
+/// folder more than an hour ago (a running test's folder is younger).
+fn remove_old_runs(tmp: &Path) {
+    let Ok(rd) = std::fs::read_dir(tmp) else { return };
+    for e in rd.flatten() {
+        let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+        if e.file_name().to_string_lossy().starts_with("synth-report-") && old.is_some_and(|a| a.as_secs() > 3600) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// Verilog of every exported block, written once per test process by the `export-verilog` binary.
 fn verilog_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
+        remove_old_runs(Path::new(env!("CARGO_TARGET_TMPDIR")));
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("synth-report-verilog-{}", std::process::id()));
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_export-verilog")).arg(&dir).output().unwrap();
         assert!(out.status.success(), "export-verilog failed: {}", String::from_utf8_lossy(&out.stderr));
