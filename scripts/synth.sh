@@ -38,7 +38,7 @@ for f in "${files[@]}"; do
     esac
     if [ "$fam" = ice40 ] && { [ "$b" = top ] || [ "$b" = datapath ]; } \
         && [ "${SSDLAB_SYNTH_TOP_ICE40:-0}" != 1 ]; then
-      echo "whole datapath: iCE40 not synthesized (SSDLAB_SYNTH_TOP_ICE40=1 runs it)" > "$out/$b.ice40.skip"
+      echo "not synthesized: the whole datapath is several HX8Ks (see its parts' lines); SSDLAB_SYNTH_TOP_ICE40=1 runs it" > "$out/$b.ice40.skip"
       continue
     fi
     stat="$out/$b.$fam.stat"

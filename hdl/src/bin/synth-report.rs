@@ -32,7 +32,10 @@ fn main() {
     if let Err(e) = std::fs::write(&resources, &table) {
         bad(format!("cannot write {}: {e}", resources.display()));
     }
-    print!("{}", table.lines().filter(|l| !l.starts_with("# ") || l.starts_with("# block")).map(|l| format!("{l}\n")).collect::<String>());
+    // The rows under their column titles, then the TOTAL lines (the header is in the file).
+    for l in table.lines().filter(|l| !l.starts_with('#') || l.starts_with("# block")) {
+        println!("{l}");
+    }
     for l in now.total_lines() {
         println!("{l}");
     }

@@ -56,7 +56,8 @@ impl Report {
         s.push_str(&format!("# date: {}\n", self.date));
         s.push_str(&format!("# yosys: {}\n", self.yosys));
         s.push_str("# xcu: synth_xilinx -flatten -family xcu (Kintex UltraScale, KCU105 xcku040); LUT = LUT1-6\n");
-        s.push_str("#   + INV + LUTs used as memory (LUTRAM), FF = FD*, BRAM in RAMB18 units (RAMB36E2 = 2)\n");
+        s.push_str("#   + INV + LUTs used as memory (LUTRAM), FF = FD*, BRAM in RAMB18 units (RAMB36E2 = 2);\n");
+        s.push_str("#   TOTAL % of the xcku040's 242400 LUT / 484800 FF / 1200 RAMB18 (AMD DS890, not re-checked here)\n");
         s.push_str("# ice40: synth_ice40 -abc9; LUT = SB_LUT4, FF = SB_DFF*, BRAM = SB_RAM40_4K; fit = max(LUT, FF)\n");
         s.push_str("#   within the logic cells and BRAM within the EBRs (HX8K 7680 / 32, UP5K 5280 / 30)\n");
         s.push_str(&format!(
