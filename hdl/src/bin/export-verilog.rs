@@ -13,6 +13,10 @@ fn main() {
     blocks.push(("map_cache", ssdlab_hdl::ftl::map_cache::export_verilog()));
     blocks.extend(ssdlab_hdl::nvme::verilog_blocks(&ssdlab_model::DriveConfig::default_drive()));
     blocks.extend(ssdlab_hdl::nvme::prp::verilog_blocks());
+    blocks.extend(ssdlab_hdl::top::verilog_blocks().unwrap_or_else(|e| {
+        eprintln!("export-verilog: datapath top: {e}");
+        std::process::exit(2)
+    }));
     for (name, verilog) in blocks {
         let path = dir.join(format!("{name}.v"));
         if let Err(e) = std::fs::write(&path, verilog) {

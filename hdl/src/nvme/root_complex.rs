@@ -194,4 +194,5 @@ impl HostPort for RootComplex {
 }
 
 mod drive;
+pub use drive::{UserIn, UserOut};
 mod streams;

@@ -4,3 +4,4 @@
 pub mod channel_bench;
 pub mod channel_dut;
 pub mod nand_target;
+pub mod datapath;

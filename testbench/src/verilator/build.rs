@@ -1,7 +1,9 @@
 //! Builds the shared library of a Verilated block: writes `top.v` and a C++ shim with
 //! `extern "C"` vr_new/vr_free/vr_eval/vr_set/vr_get (a switch over port indices, widths mapped
 //! to Verilator's CData/SData/IData/QData/VlWide), runs `verilator --cc --exe --build` with
-//! `-fPIC -shared`, and caches the result by content hash.
+//! `-fPIC -shared`, and caches the result by content hash. A traced build (`--trace`) adds
+//! vr_trace_open/vr_trace_dump for a VCD waveform (GTKWave); its handle wraps the model and the
+//! trace file, so untraced builds keep the plain shim.
 
 use super::{cache_dir, Dir, Port, RunnerError};
 use std::fmt::Write as _;
@@ -72,11 +74,30 @@ int main() {{ return 0; }}
     )
 }
 
+/// The traced variant of a shim: the handle is a `Tr` (model, VCD file, context), the port
+/// switch reaches the model through it, and two functions open and dump the trace.
+fn traced(plain: &str) -> String {
+    let head = r#"#include "verilated_vcd_c.h"
+struct Tr { VerilatedContext* c; Vtop* m; VerilatedVcdC* tfp; };
+extern "C" {
+void* vr_new() { Tr* t = new Tr; t->c = new VerilatedContext; t->c->traceEverOn(true); t->m = new Vtop{t->c, "top"}; t->tfp = nullptr; return t; }
+void vr_free(void* p) { Tr* t = (Tr*)p; if (t->tfp) { t->tfp->close(); delete t->tfp; } t->m->final(); delete t->m; delete t->c; delete t; }
+void vr_eval(void* p) { ((Tr*)p)->m->eval(); }
+int vr_trace_open(void* p, const char* path) { Tr* t = (Tr*)p; t->tfp = new VerilatedVcdC; t->m->trace(t->tfp, 99); t->tfp->open(path); return t->tfp->isOpen() ? 0 : 1; }
+void vr_trace_dump(void* p, uint64_t time) { Tr* t = (Tr*)p; if (t->tfp) t->tfp->dump(time); }
+"#;
+    let body = plain.split_once("void vr_set(").map(|(_, b)| format!("void vr_set({b}")).expect("shim has vr_set");
+    let body = body.replace("Vtop* m = (Vtop*)p;", "Vtop* m = ((Tr*)p)->m;");
+    let pre = plain.split_once("extern \"C\" {").expect("shim has extern C").0;
+    format!("{pre}{head}{body}")
+}
+
 /// Returns the path of the built library, building it when not cached.
-pub fn build_cached(name: &str, verilog: &str, ports: &[Port]) -> Result<PathBuf, RunnerError> {
-    let cpp = shim(ports);
+pub fn build_cached(name: &str, verilog: &str, ports: &[Port], trace: bool) -> Result<PathBuf, RunnerError> {
+    let cpp = if trace { traced(&shim(ports)) } else { shim(ports) };
     let key = fnv(&[verilog, &cpp, WAIVERS]);
     let root = cache_dir();
+    let name = &format!("{name}{}", if trace { "-trace" } else { "" });
     let dir = root.join(format!("{name}-{key:016x}"));
     let lib = dir.join("obj").join("libvtop.so");
     if lib.exists() {
@@ -94,6 +115,7 @@ pub fn build_cached(name: &str, verilog: &str, ports: &[Port]) -> Result<PathBuf
         .current_dir(&tmp)
         .args(["--cc", "--exe", "--build", "-j", "2", "-O2", "--top-module", "top", "-Mdir", "obj"])
         .args(["-CFLAGS", "-fPIC -O1", "-LDFLAGS", "-shared", "-o", "libvtop.so"])
+        .args(if trace { &["--trace"][..] } else { &[][..] })
         .args(["waivers.vlt", "top.v", "shim.cpp"])
         .output()
         .map_err(|e| RunnerError::Io(format!("running verilator (is it installed? scripts/ensure-tools.sh): {e}")))?;

@@ -1,4 +1,5 @@
-//! Cycle-by-cycle driving of the rust_hdl front end's streams by the root-complex model.
+//! Cycle-by-cycle driving of a rust_hdl PCIe user side (the front end, or any block with its four
+//! streams through [`UserIn`] / [`UserOut`]) by the root-complex model.
 
 use super::{RootComplex, SeenTlp};
 use crate::nvme::frontend::NvmeFrontEnd;
@@ -6,41 +7,87 @@ use crate::pcie::tlp::{CcDesc, ReqDesc, REQ_MRD, REQ_MWR};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind, CLOCK_PS};
 use rust_hdl::prelude::*;
 
+/// The root complex's drive of a PCIe user side for one cycle, as values, so any block with the
+/// front end's four streams (`NvmeFrontEnd`, the datapath top `top::Datapath`) can be driven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UserIn {
+    /// Completer request beat (data, last), if any this cycle.
+    pub cq: Option<(u128, bool)>,
+    /// Requester completion beat (data, last), if any this cycle.
+    pub rc: Option<(u128, bool)>,
+    /// The link takes a requester beat this cycle.
+    pub rq_tready: bool,
+}
+
+/// The user side's stream outputs (and the ready inputs) the root complex samples after the settle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UserOut {
+    pub cq_tvalid: bool,
+    pub cq_tready: bool,
+    pub cc_tvalid: bool,
+    pub cc_tdata: u128,
+    pub cc_tlast: bool,
+    pub rq_tvalid: bool,
+    pub rq_tready: bool,
+    pub rq_tdata: u128,
+    pub rq_tlast: bool,
+}
+
 impl RootComplex {
     /// Sets the front end's stream inputs for cycle `cycle` (before the clock edge).
     pub fn drive(&mut self, cycle: Cycle, uut: &mut NvmeFrontEnd) {
-        uut.cq_tvalid.next = false;
-        uut.cq_tlast.next = false;
-        uut.cq_tdata.next = 0u128.to_bits();
-        if let Some(b) = self.cq_beats.front() {
-            assert!(b.cycle >= cycle, "CQ beat for cycle {} missed (now {cycle})", b.cycle);
-            if b.cycle == cycle {
-                uut.cq_tvalid.next = true;
-                uut.cq_tlast.next = b.last;
-                uut.cq_tdata.next = b.data.to_bits();
-            }
-        }
-        uut.rc_tvalid.next = false;
-        uut.rc_tlast.next = false;
-        uut.rc_tdata.next = 0u128.to_bits();
-        if let Some(b) = self.rc_beats.front() {
-            assert!(b.cycle >= cycle, "RC beat for cycle {} missed (now {cycle})", b.cycle);
-            if b.cycle == cycle {
-                uut.rc_tvalid.next = true;
-                uut.rc_tlast.next = b.last;
-                uut.rc_tdata.next = b.data.to_bits();
-                self.rc_beats.pop_front();
-            }
-        }
+        let i = self.drive_user(cycle);
+        uut.cq_tvalid.next = i.cq.is_some();
+        uut.cq_tlast.next = i.cq.is_some_and(|b| b.1);
+        uut.cq_tdata.next = i.cq.map_or(0, |b| b.0).to_bits();
+        uut.rc_tvalid.next = i.rc.is_some();
+        uut.rc_tlast.next = i.rc.is_some_and(|b| b.1);
+        uut.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
         uut.cc_tready.next = true;
-        // The link takes a TLP header once it is free (the ceiling); payload beats flow.
-        let free_ps = self.link.free_at(ssdlab_model::pcie::link::Dir::Up).as_ps();
-        uut.rq_tready.next = !self.rq_cur.is_empty() || free_ps <= cycle * CLOCK_PS;
+        uut.rq_tready.next = i.rq_tready;
     }
 
     /// Samples the front end's outputs in cycle `cycle` (after the settle, before the edge).
     pub fn observe(&mut self, cycle: Cycle, uut: &NvmeFrontEnd) {
-        if uut.cq_tvalid.val() && uut.cq_tready.val() {
+        let o = UserOut {
+            cq_tvalid: uut.cq_tvalid.val(),
+            cq_tready: uut.cq_tready.val(),
+            cc_tvalid: uut.cc_tvalid.val(),
+            cc_tdata: uut.cc_tdata.val().to_u128(),
+            cc_tlast: uut.cc_tlast.val(),
+            rq_tvalid: uut.rq_tvalid.val(),
+            rq_tready: uut.rq_tready.val(),
+            rq_tdata: uut.rq_tdata.val().to_u128(),
+            rq_tlast: uut.rq_tlast.val(),
+        };
+        self.observe_user(cycle, &o);
+    }
+
+    /// The stream inputs for cycle `cycle` (completer completions are always taken).
+    pub fn drive_user(&mut self, cycle: Cycle) -> UserIn {
+        let mut i = UserIn::default();
+        if let Some(b) = self.cq_beats.front() {
+            assert!(b.cycle >= cycle, "CQ beat for cycle {} missed (now {cycle})", b.cycle);
+            if b.cycle == cycle {
+                i.cq = Some((b.data, b.last));
+            }
+        }
+        if let Some(b) = self.rc_beats.front() {
+            assert!(b.cycle >= cycle, "RC beat for cycle {} missed (now {cycle})", b.cycle);
+            if b.cycle == cycle {
+                i.rc = Some((b.data, b.last));
+                self.rc_beats.pop_front();
+            }
+        }
+        // The link takes a TLP header once it is free (the ceiling); payload beats flow.
+        let free_ps = self.link.free_at(ssdlab_model::pcie::link::Dir::Up).as_ps();
+        i.rq_tready = !self.rq_cur.is_empty() || free_ps <= cycle * CLOCK_PS;
+        i
+    }
+
+    /// Takes the user side's outputs of cycle `cycle` (after the settle, before the edge).
+    pub fn observe_user(&mut self, cycle: Cycle, o: &UserOut) {
+        if o.cq_tvalid && o.cq_tready {
             self.cq_beats.pop_front();
         } else if let Some(b) = self.cq_beats.front_mut() {
             if b.cycle == cycle {
@@ -50,9 +97,9 @@ impl RootComplex {
                 }
             }
         }
-        if uut.cc_tvalid.val() {
-            self.cc_cur.push(uut.cc_tdata.val().to_u128());
-            if uut.cc_tlast.val() {
+        if o.cc_tvalid {
+            self.cc_cur.push(o.cc_tdata);
+            if o.cc_tlast {
                 let d = CcDesc::unpack(self.cc_cur[0]);
                 let data = match (d.dwords, self.cc_cur.len()) {
                     (0, 1) => None,
@@ -66,12 +113,12 @@ impl RootComplex {
                 self.cc_cur.clear();
             }
         }
-        if uut.rq_tvalid.val() {
+        if o.rq_tvalid {
             if self.rq_cur.is_empty() && self.rq_first.is_none() {
                 self.rq_first = Some(cycle);
             }
-            if uut.rq_tready.val() {
-                self.rq_beat(cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val());
+            if o.rq_tready {
+                self.rq_beat(cycle, o.rq_tdata, o.rq_tlast);
             }
         }
     }

@@ -1,0 +1,271 @@
+//! The controller datapath top level (issue 9; contract `DATAPATH.md`): block [`Datapath`],
+//! exported as Verilog `module top`. It composes the NVMe front end with its PRP data path
+//! (`nvme::frontend::NvmeFrontEnd`), the 8-channel NAND sequencer array (`nand::array::NandArray`),
+//! the mapping-table cache (`ftl::map_cache::MapCacheExport`) and the page buffer between NAND
+//! and PCIe ([`page_buffer::PageBuffer`]).
+//!
+//! **Hardware / firmware split.** The hardware moves data and runs protocols: TLPs, NVMe queues,
+//! PRP walks, ONFI bus phases, mapping-cache lookups, page-buffer fills and drains. Policy — which
+//! LPN maps where, block allocation, GC, when to read/program/erase, when to move data, when to
+//! complete a command — is firmware's and is *not* here: it drives the firmware port (commands
+//! `cmd_*`, completions `cpl_*`, queue config `qc_*`, events `evt_*`, mapping lookups `map_*`,
+//! NAND ops `nand_*`, data moves `dma_*`). In the co-simulation the behavioural model's FTL
+//! plays firmware. The firmware never touches data; the hardware never decides policy.
+//!
+//! **One clock.** Everything runs on `clock`, the core clock: the PCIe hard block's user clock
+//! and the NAND sequencer clock are the same clock in this model, so no clock-domain crossing
+//! is modelled. The behavioural front end counts 250 MHz cycles (`nvme::frontend::tlp::CLOCK_PS`)
+//! and the NAND sequencer counts `onfi.core_clock_mhz` cycles, so [`Datapath::new`] requires
+//! `onfi.core_clock_mhz` = 250 and 4 bytes per NAND beat (`onfi.transfer_mts` = 1000), as in
+//! [`small_drive_config`]; NAND timing counts come from `HdlTiming` at that clock.
+//!
+//! **Page buffer.** One region of [`PAGE_BUF_BYTES`] per (channel, way), held as four 32-bit
+//! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves one 4-byte word per
+//! cycle per channel while the DMA side moves one 16-byte beat per cycle. A read op accepted on
+//! (c, w) fills region (c, w) from offset 0 in data order; a program op on (c, w) takes its data
+//! from region (c, w) from offset 0. Firmware rule (flagged on `pb_err`): a region holds one data
+//! op's data at a time — a program is issued only after the DMA into its region completed, and
+//! the next data op on a way only after the previous one's data has been moved (DMA done for
+//! reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
+//! Cost: 32 regions x 16 KiB = 512 KiB = 128 RAMB36 (Xilinx, 1K x 36 mode); does not fit iCE40.
+//!
+//! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in `DATAPATH.md`:
+//! PCIe user side `cq_*`, `cc_*`, `rq_*`, `rc_*`, `mps_code`, `mrrs_code`; NAND pins `phy$i$*`;
+//! DRAM `dram_*`; firmware port `cmd_*`, `cpl_*`, `qc_*`, `evt_*`, `rdy`, `map_*`, `nand_*`,
+//! `dma_*`. Additions to the contract: `pb_err` (sticky page-buffer error, see
+//! [`page_buffer::PageBuffer`]). `dma_offset` is 32 bits.
+
+pub mod channel_buffer;
+pub mod page_buffer;
+pub mod region;
+
+use crate::ftl::map_cache::{self, MapCacheExport};
+use crate::nand::array::{NandArray, CHANNELS};
+use crate::nand::timing::HdlTiming;
+use crate::nvme::arbiter::Arbitration;
+use crate::nvme::frontend::NvmeFrontEnd;
+use page_buffer::PageBuffer;
+use rust_hdl::prelude::*;
+use ssdlab_model::config::{DriveConfig, MapCacheConfig};
+
+/// Rows (16 bytes each) per region, log2.
+pub const ROW_BITS: usize = 10;
+/// Bytes per (channel, way) page-buffer region: 16 KiB, at least planes x (page + spare) of the
+/// co-simulation geometry ([`small_drive_config`]: 2 x (4096 + 256) = 8704 B, or a 3-page
+/// cache read of 13 056 B).
+pub const PAGE_BUF_BYTES: usize = 16 << ROW_BITS;
+/// Core clock of the datapath, MHz (the front end's clock; see the module doc).
+pub const CORE_CLOCK_MHZ: u32 = 250;
+
+/// Four 32-bit lanes as one 128-bit row (lane 0 in bits 31:0).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Lanes4 {
+    pub l0: Bits<32>,
+    pub l1: Bits<32>,
+    pub l2: Bits<32>,
+    pub l3: Bits<32>,
+}
+
+mod datapath;
+pub use datapath::Datapath;
+
+/// The small drive the co-simulation runs on: the default preset with 4 KiB pages + 256 B spare,
+/// 2 planes, 8 channels x 4 ways x 1 die, and the datapath's clock (250 MHz core clock,
+/// 1000 MT/s = 4 bytes per cycle).
+pub fn small_drive_config() -> DriveConfig {
+    let mut cfg = DriveConfig::default_drive();
+    let g = &mut cfg.geometry;
+    (g.channels, g.ways_per_channel, g.dies_per_way, g.planes_per_die) = (8, 4, 1, 2);
+    (g.page_bytes, g.spare_bytes) = (4096, 256);
+    cfg.onfi.core_clock_mhz = CORE_CLOCK_MHZ;
+    cfg.onfi.transfer_mts = 4 * CORE_CLOCK_MHZ;
+    cfg
+}
+
+/// The mapping-cache configuration of the top's `MapCacheExport` instance.
+pub fn map_cache_config() -> MapCacheConfig {
+    map_cache::export_config()
+}
+
+impl Datapath {
+    /// Elaborates the datapath for `cfg`. Errors name the config field that does not fit.
+    pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
+        if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
+            return Err(format!(
+                "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
+                cfg.onfi.core_clock_mhz
+            ));
+        }
+        let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?;
+        if t.seq.bytes_per_cycle != 4 {
+            return Err(format!(
+                "onfi.transfer_mts: {} bytes per core cycle; the page buffer takes 4-byte NAND words (set {} MT/s)",
+                t.seq.bytes_per_cycle,
+                4 * CORE_CLOCK_MHZ
+            ));
+        }
+        if cfg.geometry.channels as usize != CHANNELS || cfg.geometry.ways_per_channel != 4 || cfg.geometry.dies_per_way != 1 {
+            return Err(format!(
+                "geometry.channels / ways_per_channel / dies_per_way: {} x {} x {}; the datapath has {CHANNELS} channels x 4 ways x 1 die",
+                cfg.geometry.channels, cfg.geometry.ways_per_channel, cfg.geometry.dies_per_way
+            ));
+        }
+        let bus = cfg.geometry.planes_per_die * (cfg.geometry.page_bytes + cfg.geometry.spare_bytes);
+        if bus as usize > PAGE_BUF_BYTES {
+            return Err(format!(
+                "geometry.page_bytes: planes x (page + spare) = {bus} B exceeds the {PAGE_BUF_BYTES} B page-buffer region"
+            ));
+        }
+        let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
+        let fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, Arbitration::RoundRobin);
+        let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
+        Ok(Datapath::assemble(fe, NandArray::new(&t), map, PageBuffer::default()))
+    }
+}
+
+impl Datapath {
+    /// The block around its four children, every port at its default.
+    fn assemble(fe: NvmeFrontEnd, array: NandArray, map: MapCacheExport, pb: PageBuffer) -> Self {
+        Datapath {
+            clock: Default::default(),
+            cq_tdata: Default::default(),
+            cq_tvalid: Default::default(),
+            cq_tlast: Default::default(),
+            cq_tready: Default::default(),
+            cc_tdata: Default::default(),
+            cc_tvalid: Default::default(),
+            cc_tlast: Default::default(),
+            cc_tready: Default::default(),
+            rq_tdata: Default::default(),
+            rq_tvalid: Default::default(),
+            rq_tlast: Default::default(),
+            rq_tready: Default::default(),
+            rc_tdata: Default::default(),
+            rc_tvalid: Default::default(),
+            rc_tlast: Default::default(),
+            rc_tready: Default::default(),
+            mps_code: Default::default(),
+            mrrs_code: Default::default(),
+            rdy: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_sqid: Default::default(),
+            cmd_w0: Default::default(),
+            cmd_w1: Default::default(),
+            cmd_w2: Default::default(),
+            cmd_w3: Default::default(),
+            cmd_stall: Default::default(),
+            cpl_valid: Default::default(),
+            cpl_sqid: Default::default(),
+            cpl_cid: Default::default(),
+            cpl_status: Default::default(),
+            cpl_dw0: Default::default(),
+            cpl_ready: Default::default(),
+            qc_valid: Default::default(),
+            qc_sq: Default::default(),
+            qc_del: Default::default(),
+            qc_qid: Default::default(),
+            qc_base: Default::default(),
+            qc_size: Default::default(),
+            qc_cqid: Default::default(),
+            qc_prio: Default::default(),
+            qc_vec: Default::default(),
+            qc_ien: Default::default(),
+            evt_valid: Default::default(),
+            evt_info: Default::default(),
+            dma_valid: Default::default(),
+            dma_ready: Default::default(),
+            dma_to_host: Default::default(),
+            dma_prp1: Default::default(),
+            dma_prp2: Default::default(),
+            dma_len: Default::default(),
+            dma_channel: Default::default(),
+            dma_way: Default::default(),
+            dma_offset: Default::default(),
+            dma_done: Default::default(),
+            dma_status: Default::default(),
+            pb_err: Default::default(),
+            map_req_valid: Default::default(),
+            map_req_ready: Default::default(),
+            map_req_lpn: Default::default(),
+            map_req_update: Default::default(),
+            map_req_value: Default::default(),
+            map_req_id: Default::default(),
+            map_resp_valid: Default::default(),
+            map_resp_id: Default::default(),
+            map_resp_data: Default::default(),
+            map_dec_valid: Default::default(),
+            map_dec_id: Default::default(),
+            map_dec_hit: Default::default(),
+            map_dec_way: Default::default(),
+            map_dec_evict: Default::default(),
+            map_dec_evict_lpn: Default::default(),
+            map_dec_evict_dirty: Default::default(),
+            map_tp_req_valid: Default::default(),
+            map_tp_req_tp: Default::default(),
+            map_tp_req_slot: Default::default(),
+            map_tp_req_evict_tp: Default::default(),
+            map_tp_req_evict_dirty: Default::default(),
+            map_tp_done: Default::default(),
+            map_busy: Default::default(),
+            dram_cmd_valid: Default::default(),
+            dram_cmd_ready: Default::default(),
+            dram_cmd_write: Default::default(),
+            dram_cmd_addr: Default::default(),
+            dram_wdata_valid: Default::default(),
+            dram_wdata_ready: Default::default(),
+            dram_wdata: Default::default(),
+            dram_rdata_valid: Default::default(),
+            dram_rdata: Default::default(),
+            nand_cmd_valid: Default::default(),
+            nand_cmd_channel: Default::default(),
+            nand_cmd_way: Default::default(),
+            nand_cmd_op: Default::default(),
+            nand_cmd_ready: Default::default(),
+            nand_done_valid: array_init::array_init(|_| Default::default()),
+            nand_done_way: array_init::array_init(|_| Default::default()),
+            phy: array_init::array_init(|_| Default::default()),
+            fe,
+            array,
+            map,
+            pb,
+        }
+    }
+}
+
+/// Stack for elaborating the datapath: the block is ~0.7 MB by value and rust-hdl's
+/// construction, `connect_all` and Verilog generation move and recurse through it.
+pub const BUILD_STACK_BYTES: usize = 256 << 20;
+
+/// Runs `f` on a thread with [`BUILD_STACK_BYTES`] of stack.
+fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let h = std::thread::Builder::new().stack_size(BUILD_STACK_BYTES).spawn(f).expect("spawn the elaboration thread");
+    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+impl Datapath {
+    /// [`Datapath::new`] on the heap, elaborated on a big-stack thread (what benches use).
+    pub fn new_boxed(cfg: &DriveConfig) -> Result<Box<Self>, String> {
+        let cfg = cfg.clone();
+        on_big_stack(move || Datapath::new(&cfg).map(Box::new))
+    }
+}
+
+/// Generated Verilog of the datapath for `cfg` (top module `top`).
+pub fn export_verilog(cfg: &DriveConfig) -> Result<String, String> {
+    let cfg = cfg.clone();
+    on_big_stack(move || Ok(crate::verilog_of(Datapath::new(&cfg)?)))
+}
+
+/// The Verilog `make verilog` writes for this area: the page buffer and the whole datapath
+/// (elaborated for [`small_drive_config`]).
+pub fn verilog_blocks() -> Result<Vec<(&'static str, String)>, String> {
+    Ok(vec![
+        ("top_page_buffer", crate::verilog_of(PageBuffer::default())),
+        ("top", export_verilog(&small_drive_config())?),
+    ])
+}
+
+#[cfg(test)]
+mod page_buffer_tests;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,245 @@
+//! One NAND channel's share of the page buffer: the four regions of its ways ([`Region`]) and
+//! the NAND-side pointers that fill and drain them in data order, beside the PCIe-side port the
+//! page buffer's DMA engine (`top::page_buffer`) drives.
+//!
+//! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): a read or cache
+//! read accepted on way w restarts w's fill pointer at word 0; each `rd_valid` word is written
+//! at the fill pointer of the way whose data-out beat it answers (the way on `data_way` at the
+//! last `rd_beat`, registered: the PHY's read latency may be 1 or 2 cycles, as the bus engine
+//! leaves at least one turnaround cycle between two ways' data phases). The status byte of a
+//! program or erase (the data-out beat after a 70h command latch, seen on the PHY's `we`/`cle`/
+//! `dq_out`) is not stored. A program accepted on
+//! way w restarts w's drain pointer; the region's read port is addressed with the pointer's next
+//! value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
+//! the bus engine requires). Erase ops touch neither pointer.
+//!
+//! `err` (sticky) records a firmware-rule violation seen here: a NAND word beyond the region, a
+//! NAND fill and a DMA write, or a program drain and a DMA read, on one region in one cycle.
+
+use super::region::Region;
+use super::{Lanes4, ROW_BITS};
+use crate::nand::sequencer::WAYS;
+use rust_hdl::prelude::*;
+
+/// Word pointer width: ROW_BITS + 2 word bits plus an overflow bit.
+pub const PTR_BITS: usize = ROW_BITS + 3;
+
+#[derive(LogicBlock)]
+pub struct ChannelBuffer {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// A NAND op of this channel is accepted this cycle (command handshake).
+    pub acc_valid: Signal<In, Bit>,
+    /// Way of the accepted op.
+    pub acc_way: Signal<In, Bits<2>>,
+    /// Kind of the accepted op (op word bits 1:0: 0 read, 1 program, 2 erase, 3 cache read).
+    pub acc_kind: Signal<In, Bits<2>>,
+    /// Way owning the channel's bus (`NandChannel::data_way`).
+    pub data_way: Signal<In, Bits<2>>,
+    /// A command latch starts this cycle (`phy.we & phy.cle`).
+    pub cmd_we: Signal<In, Bit>,
+    /// The command byte (`phy.dq_out` bits 7:0) with `cmd_we`.
+    pub cmd_byte: Signal<In, Bits<8>>,
+    /// The PHY reads one data-out beat this cycle (`phy.rd_beat`).
+    pub rd_beat: Signal<In, Bit>,
+    /// A read word arrives (`NandChannel::rd_valid`).
+    pub rd_valid: Signal<In, Bit>,
+    /// The read word, 4 bytes, byte 0 in bits 7:0.
+    pub rd_data: Signal<In, Bits<32>>,
+    /// The PHY sends one program data beat this cycle (`phy.wr_beat`).
+    pub wr_beat: Signal<In, Bit>,
+    /// Program word for the way on `data_way`, 4 bytes (valid whenever a program drains).
+    pub wr_data: Signal<Out, Bits<32>>,
+    /// Way of the DMA transfer (when `dma_we` / `dma_rd`).
+    pub dma_way: Signal<In, Bits<2>>,
+    /// A host-to-device beat is written this cycle into way `dma_way`'s region.
+    pub dma_we: Signal<In, Bit>,
+    /// Row (16-byte units) of the beat.
+    pub dma_wrow: Signal<In, Bits<ROW_BITS>>,
+    /// Lanes (dwords) of the beat to write, bit l = bytes 4l..4l+3.
+    pub dma_lanes: Signal<In, Bits<4>>,
+    /// The beat, 16 bytes, byte 0 in bits 7:0.
+    pub dma_wdata: Signal<In, Bits<128>>,
+    /// A device-to-host transfer reads way `dma_way`'s region (its read port follows `dma_rrow`).
+    pub dma_rd: Signal<In, Bit>,
+    /// Row (16-byte units) to read at this clock edge.
+    pub dma_rrow: Signal<In, Bits<ROW_BITS>>,
+    /// Way `dma_way`'s region row read at the previous edge, 16 bytes.
+    pub dma_rdata: Signal<Out, Bits<128>>,
+    /// Sticky: a firmware-rule violation on one of this channel's regions.
+    pub err: Signal<Out, Bit>,
+    regions: [Region; WAYS],
+    fill: [DFF<Bits<PTR_BITS>>; WAYS],
+    drain: [DFF<Bits<PTR_BITS>>; WAYS],
+    rway: DFF<Bits<2>>,
+    /// The last command latched was 70h (read status): the next data-out beat is status.
+    st70: DFF<Bit>,
+    /// The data-out beat being answered was a status read (not stored).
+    rstat: DFF<Bit>,
+    err_r: DFF<Bit>,
+    fill_now: [Signal<Local, Bit>; WAYS],
+    nand_word: Signal<Local, Lanes4>,
+    wsel: Signal<Local, Bits<128>>,
+    wlane: Signal<Local, Bits<2>>,
+    one_ptr: Constant<Bits<PTR_BITS>>,
+    zero_ptr: Constant<Bits<PTR_BITS>>,
+    /// Words per region: a pointer at or past it is outside the region.
+    end_ptr: Constant<Bits<PTR_BITS>>,
+    k_read: Constant<Bits<2>>,
+    k_prog: Constant<Bits<2>>,
+    k_cache: Constant<Bits<2>>,
+    lane: [Constant<Bits<2>>; 4],
+    lane_oh: [Constant<Bits<4>>; 4],
+    zero4: Constant<Bits<4>>,
+    c70: Constant<Bits<8>>,
+}
+
+impl Default for ChannelBuffer {
+    fn default() -> Self {
+        ChannelBuffer {
+            clock: Default::default(),
+            acc_valid: Default::default(),
+            acc_way: Default::default(),
+            acc_kind: Default::default(),
+            data_way: Default::default(),
+            cmd_we: Default::default(),
+            cmd_byte: Default::default(),
+            rd_beat: Default::default(),
+            rd_valid: Default::default(),
+            rd_data: Default::default(),
+            wr_beat: Default::default(),
+            wr_data: Default::default(),
+            dma_way: Default::default(),
+            dma_we: Default::default(),
+            dma_wrow: Default::default(),
+            dma_lanes: Default::default(),
+            dma_wdata: Default::default(),
+            dma_rd: Default::default(),
+            dma_rrow: Default::default(),
+            dma_rdata: Default::default(),
+            err: Default::default(),
+            regions: array_init::array_init(|_| Default::default()),
+            fill: array_init::array_init(|_| Default::default()),
+            drain: array_init::array_init(|_| Default::default()),
+            rway: Default::default(),
+            st70: Default::default(),
+            rstat: Default::default(),
+            err_r: Default::default(),
+            fill_now: array_init::array_init(|_| Default::default()),
+            nand_word: Default::default(),
+            wsel: Default::default(),
+            wlane: Default::default(),
+            one_ptr: Constant::new(bits::<PTR_BITS>(1)),
+            zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
+            end_ptr: Constant::new(bits::<PTR_BITS>(4 << ROW_BITS)),
+            k_read: Constant::new(bits::<2>(0)),
+            k_prog: Constant::new(bits::<2>(1)),
+            k_cache: Constant::new(bits::<2>(3)),
+            lane: array_init::array_init(|l| Constant::new(bits::<2>(l as u64))),
+            lane_oh: array_init::array_init(|l| Constant::new(bits::<4>(1 << l))),
+            zero4: Constant::new(bits::<4>(0)),
+            c70: Constant::new(bits::<8>(0x70)),
+        }
+    }
+}
+
+impl Logic for ChannelBuffer {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, rway, st70, rstat, err_r);
+        if self.cmd_we.val() {
+            self.st70.d.next = self.cmd_byte.val() == self.c70.val();
+        }
+        if self.rd_beat.val() {
+            self.rway.d.next = self.data_way.val();
+            self.rstat.d.next = self.st70.q.val();
+        }
+        // A NAND word in every lane; the lane enable picks one.
+        self.nand_word.next.l0 = self.rd_data.val();
+        self.nand_word.next.l1 = self.rd_data.val();
+        self.nand_word.next.l2 = self.rd_data.val();
+        self.nand_word.next.l3 = self.rd_data.val();
+        self.wsel.next = self.regions[0].rd_data.val();
+        self.wlane.next = self.drain[0].q.val().get_bits::<2>(0);
+        self.dma_rdata.next = self.regions[0].rd_data.val();
+        for w in 0..WAYS {
+            self.regions[w].clock.next = self.clock.val();
+            self.fill[w].clock.next = self.clock.val();
+            self.drain[w].clock.next = self.clock.val();
+            self.fill_now[w].next = self.rd_valid.val() & !self.rstat.q.val() & (self.rway.q.val().index() == w);
+            // Fill pointer: +1 per word, restarted by an accepted read or cache read.
+            self.fill[w].d.next = self.fill[w].q.val();
+            if self.fill_now[w].val() {
+                self.fill[w].d.next = self.fill[w].q.val() + self.one_ptr.val();
+            }
+            if self.acc_valid.val()
+                & (self.acc_way.val().index() == w)
+                & ((self.acc_kind.val() == self.k_read.val()) | (self.acc_kind.val() == self.k_cache.val()))
+            {
+                self.fill[w].d.next = self.zero_ptr.val();
+            }
+            // Drain pointer: +1 per program beat, restarted by an accepted program.
+            self.drain[w].d.next = self.drain[w].q.val();
+            if self.wr_beat.val() & (self.data_way.val().index() == w) {
+                self.drain[w].d.next = self.drain[w].q.val() + self.one_ptr.val();
+            }
+            if self.acc_valid.val() & (self.acc_way.val().index() == w) & (self.acc_kind.val() == self.k_prog.val()) {
+                self.drain[w].d.next = self.zero_ptr.val();
+            }
+            // Write port: the NAND fill, else the DMA beat.
+            self.regions[w].wr_row.next = self.dma_wrow.val();
+            self.regions[w].wr_data.next = self.dma_wdata.val();
+            self.regions[w].wr_lanes.next = self.zero4.val();
+            if self.dma_we.val() & (self.dma_way.val().index() == w) {
+                self.regions[w].wr_lanes.next = self.dma_lanes.val();
+            }
+            if self.fill_now[w].val() {
+                self.regions[w].wr_row.next = self.fill[w].q.val().get_bits::<ROW_BITS>(2);
+                self.regions[w].wr_data.next = self.nand_word.val().into();
+                for l in 0..4 {
+                    if self.fill[w].q.val().get_bits::<2>(0) == self.lane[l].val() {
+                        self.regions[w].wr_lanes.next = self.lane_oh[l].val();
+                    }
+                }
+            }
+            // Read port: the DMA read, else the drain pointer's next word (prefetch).
+            self.regions[w].rd_row.next = self.drain[w].d.val().get_bits::<ROW_BITS>(2);
+            if self.dma_rd.val() & (self.dma_way.val().index() == w) {
+                self.regions[w].rd_row.next = self.dma_rrow.val();
+            }
+            if self.data_way.val().index() == w {
+                self.wsel.next = self.regions[w].rd_data.val();
+                self.wlane.next = self.drain[w].q.val().get_bits::<2>(0);
+            }
+            if self.dma_way.val().index() == w {
+                self.dma_rdata.next = self.regions[w].rd_data.val();
+            }
+            if (self.fill_now[w].val() & ((self.fill[w].q.val() >= self.end_ptr.val()) | (self.dma_we.val() & (self.dma_way.val().index() == w))))
+                | (self.wr_beat.val()
+                    & (self.data_way.val().index() == w)
+                    & ((self.drain[w].q.val() >= self.end_ptr.val()) | (self.dma_rd.val() & (self.dma_way.val().index() == w))))
+            {
+                self.err_r.d.next = true;
+            }
+        }
+        self.wr_data.next = self.wsel.val().get_bits::<32>(0);
+        if self.wlane.val() == self.lane[1].val() {
+            self.wr_data.next = self.wsel.val().get_bits::<32>(32);
+        } else if self.wlane.val() == self.lane[2].val() {
+            self.wr_data.next = self.wsel.val().get_bits::<32>(64);
+        } else if self.wlane.val() == self.lane[3].val() {
+            self.wr_data.next = self.wsel.val().get_bits::<32>(96);
+        }
+        self.err.next = self.err_r.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_buffer_is_synthesizable() {
+        yosys_validate("ssdlab_top_channel_buffer", &crate::verilog_of(ChannelBuffer::default())).unwrap();
+    }
+}

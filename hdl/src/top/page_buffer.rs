@@ -1,0 +1,241 @@
+//! The page buffer between the NAND array and the PCIe data path: one region of
+//! `PAGE_BUF_BYTES` per (channel, way) (8 x 4 [`ChannelBuffer`]s' regions), filled/drained by
+//! the NAND channels in data order and read/written by the front end's PRP data path
+//! (`nvme::prp::dma::PrpDma`) one 16-byte beat per cycle.
+//!
+//! DMA side: the firmware starts a transfer on `dma_*` of the top naming (channel, way, byte
+//! offset); at the handshake (`take`) this block latches them, and until `done`:
+//! - host-to-device beats (`wd_*`, no back-pressure) are written at row `offset / 16`, +1 per
+//!   beat, the lanes given by the beat's dword count (4 = all; the last beat may carry 1-3);
+//! - device-to-host: the region's read port follows the row pointer's next value, so after one
+//!   priming cycle (`bd_valid` rises 2 cycles after `take`) one beat per cycle is offered on
+//!   `bd_*` and the pointer advances on every taken beat.
+//! The row pointer wraps inside the region: a transfer never touches another region. `err`
+//! (sticky) flags a transfer whose offset is not 16-byte aligned or whose `offset + len` exceeds
+//! `PAGE_BUF_BYTES`, a short host-to-device beat that is not the transfer's last, and any
+//! channel's firmware-rule violation (see [`ChannelBuffer`]).
+
+use super::channel_buffer::ChannelBuffer;
+use super::{PAGE_BUF_BYTES, ROW_BITS};
+use crate::nand::array::CHANNELS;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct PageBuffer {
+    /// Core clock.
+    pub clock: Signal<In, Clock>,
+    /// A NAND op is accepted by the array this cycle (`cmd_valid & cmd_ready`).
+    pub op_valid: Signal<In, Bit>,
+    /// Channel of the accepted op.
+    pub op_channel: Signal<In, Bits<3>>,
+    /// Way of the accepted op.
+    pub op_way: Signal<In, Bits<2>>,
+    /// Kind of the accepted op (op word bits 1:0).
+    pub op_kind: Signal<In, Bits<2>>,
+    /// Per channel: way owning the bus.
+    pub data_way: [Signal<In, Bits<2>>; CHANNELS],
+    /// Per channel: a command latch starts this cycle (`phy.we & phy.cle`).
+    pub cmd_we: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: the command byte with `cmd_we`.
+    pub cmd_byte: [Signal<In, Bits<8>>; CHANNELS],
+    /// Per channel: a data-out beat is read by the PHY this cycle.
+    pub rd_beat: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: a read word arrives.
+    pub rd_valid: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: the read word, 4 bytes.
+    pub rd_data: [Signal<In, Bits<32>>; CHANNELS],
+    /// Per channel: a program data beat goes to the PHY this cycle.
+    pub wr_beat: [Signal<In, Bit>; CHANNELS],
+    /// Per channel: the program word, 4 bytes.
+    pub wr_data: [Signal<Out, Bits<32>>; CHANNELS],
+    /// The data path takes a transfer this cycle (`dma_valid & dma_ready`).
+    pub take: Signal<In, Bit>,
+    /// Channel of the transfer's region.
+    pub channel: Signal<In, Bits<3>>,
+    /// Way of the transfer's region.
+    pub way: Signal<In, Bits<2>>,
+    /// Byte offset of the transfer in the region (16-byte aligned).
+    pub offset: Signal<In, Bits<32>>,
+    /// Transfer length in bytes (checked against the region).
+    pub len: Signal<In, Bits<32>>,
+    /// Direction: 1 = device to host (region read), 0 = host to device (region write).
+    pub to_host: Signal<In, Bit>,
+    /// One cycle: the transfer ended (`dma_done`).
+    pub done: Signal<In, Bit>,
+    /// Host-to-device beat present.
+    pub wd_valid: Signal<In, Bit>,
+    /// The beat's 16 bytes (byte 0 in bits 7:0).
+    pub wd_data: Signal<In, Bits<128>>,
+    /// Valid dwords in the beat, 1..=4.
+    pub wd_dwords: Signal<In, Bits<3>>,
+    /// The transfer's last beat (only it may carry fewer than 4 dwords).
+    pub wd_last: Signal<In, Bit>,
+    /// Device-to-host: the transfer's next 16 bytes are offered.
+    pub bd_valid: Signal<Out, Bit>,
+    /// The 16 bytes (byte 0 in bits 7:0).
+    pub bd_data: Signal<Out, Bits<128>>,
+    /// The data path takes the beat this cycle.
+    pub bd_ready: Signal<In, Bit>,
+    /// Sticky: a transfer outside its region or a firmware-rule violation (see the module doc).
+    pub err: Signal<Out, Bit>,
+    chans: [ChannelBuffer; CHANNELS],
+    active: DFF<Bit>,
+    ch: DFF<Bits<3>>,
+    wy: DFF<Bits<2>>,
+    th: DFF<Bit>,
+    row: DFF<Bits<ROW_BITS>>,
+    primed: DFF<Bit>,
+    err_r: DFF<Bit>,
+    lanes: Signal<Local, Bits<4>>,
+    step: Signal<Local, Bit>,
+    one_row: Constant<Bits<ROW_BITS>>,
+    size: Constant<Bits<32>>,
+    low4: Constant<Bits<32>>,
+    zero32: Constant<Bits<32>>,
+    dw1: Constant<Bits<3>>,
+    dw2: Constant<Bits<3>>,
+    dw3: Constant<Bits<3>>,
+    m1: Constant<Bits<4>>,
+    m2: Constant<Bits<4>>,
+    m3: Constant<Bits<4>>,
+    m4: Constant<Bits<4>>,
+}
+
+impl Default for PageBuffer {
+    fn default() -> Self {
+        PageBuffer {
+            clock: Default::default(),
+            op_valid: Default::default(),
+            op_channel: Default::default(),
+            op_way: Default::default(),
+            op_kind: Default::default(),
+            data_way: array_init::array_init(|_| Default::default()),
+            cmd_we: array_init::array_init(|_| Default::default()),
+            cmd_byte: array_init::array_init(|_| Default::default()),
+            rd_beat: array_init::array_init(|_| Default::default()),
+            rd_valid: array_init::array_init(|_| Default::default()),
+            rd_data: array_init::array_init(|_| Default::default()),
+            wr_beat: array_init::array_init(|_| Default::default()),
+            wr_data: array_init::array_init(|_| Default::default()),
+            take: Default::default(),
+            channel: Default::default(),
+            way: Default::default(),
+            offset: Default::default(),
+            len: Default::default(),
+            to_host: Default::default(),
+            done: Default::default(),
+            wd_valid: Default::default(),
+            wd_data: Default::default(),
+            wd_dwords: Default::default(),
+            wd_last: Default::default(),
+            bd_valid: Default::default(),
+            bd_data: Default::default(),
+            bd_ready: Default::default(),
+            err: Default::default(),
+            chans: array_init::array_init(|_| Default::default()),
+            active: Default::default(),
+            ch: Default::default(),
+            wy: Default::default(),
+            th: Default::default(),
+            row: Default::default(),
+            primed: Default::default(),
+            err_r: Default::default(),
+            lanes: Default::default(),
+            step: Default::default(),
+            one_row: Constant::new(bits::<ROW_BITS>(1)),
+            size: Constant::new(bits::<32>(PAGE_BUF_BYTES as u64)),
+            low4: Constant::new(bits::<32>(15)),
+            zero32: Constant::new(bits::<32>(0)),
+            dw1: Constant::new(bits::<3>(1)),
+            dw2: Constant::new(bits::<3>(2)),
+            dw3: Constant::new(bits::<3>(3)),
+            m1: Constant::new(bits::<4>(0b0001)),
+            m2: Constant::new(bits::<4>(0b0011)),
+            m3: Constant::new(bits::<4>(0b0111)),
+            m4: Constant::new(bits::<4>(0b1111)),
+        }
+    }
+}
+
+impl Logic for PageBuffer {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, active, ch, wy, th, row, primed, err_r);
+        // Transfer session: latched at the handshake, ended by `done` (a new take wins).
+        if self.done.val() {
+            self.active.d.next = false;
+        }
+        self.primed.d.next = self.active.q.val() & self.th.q.val() & !self.done.val();
+        if self.take.val() {
+            self.active.d.next = true;
+            self.primed.d.next = false;
+            self.ch.d.next = self.channel.val();
+            self.wy.d.next = self.way.val();
+            self.th.d.next = self.to_host.val();
+            self.row.d.next = self.offset.val().get_bits::<ROW_BITS>(4);
+            if ((self.offset.val() & self.low4.val()) != self.zero32.val())
+                | (self.offset.val() > self.size.val())
+                | (self.len.val() > self.size.val() - self.offset.val())
+            {
+                self.err_r.d.next = true;
+            }
+        }
+        self.bd_valid.next = self.active.q.val() & self.th.q.val() & self.primed.q.val();
+        self.step.next = (self.active.q.val() & !self.th.q.val() & self.wd_valid.val())
+            | (self.active.q.val() & self.th.q.val() & self.primed.q.val() & self.bd_ready.val());
+        if self.step.val() & !self.take.val() {
+            self.row.d.next = self.row.q.val() + self.one_row.val();
+        }
+        self.lanes.next = self.m4.val();
+        if self.wd_dwords.val() == self.dw1.val() {
+            self.lanes.next = self.m1.val();
+        } else if self.wd_dwords.val() == self.dw2.val() {
+            self.lanes.next = self.m2.val();
+        } else if self.wd_dwords.val() == self.dw3.val() {
+            self.lanes.next = self.m3.val();
+        }
+        if self.active.q.val() & !self.th.q.val() & self.wd_valid.val() & !self.wd_last.val() & (self.lanes.val() != self.m4.val()) {
+            self.err_r.d.next = true;
+        }
+        self.bd_data.next = self.chans[0].dma_rdata.val();
+        self.err.next = self.err_r.q.val();
+        for c in 0..CHANNELS {
+            self.chans[c].clock.next = self.clock.val();
+            self.chans[c].acc_valid.next = self.op_valid.val() & (self.op_channel.val().index() == c);
+            self.chans[c].acc_way.next = self.op_way.val();
+            self.chans[c].acc_kind.next = self.op_kind.val();
+            self.chans[c].data_way.next = self.data_way[c].val();
+            self.chans[c].cmd_we.next = self.cmd_we[c].val();
+            self.chans[c].cmd_byte.next = self.cmd_byte[c].val();
+            self.chans[c].rd_beat.next = self.rd_beat[c].val();
+            self.chans[c].rd_valid.next = self.rd_valid[c].val();
+            self.chans[c].rd_data.next = self.rd_data[c].val();
+            self.chans[c].wr_beat.next = self.wr_beat[c].val();
+            self.wr_data[c].next = self.chans[c].wr_data.val();
+            self.chans[c].dma_way.next = self.wy.q.val();
+            self.chans[c].dma_we.next =
+                self.active.q.val() & !self.th.q.val() & self.wd_valid.val() & (self.ch.q.val().index() == c);
+            self.chans[c].dma_wrow.next = self.row.q.val();
+            self.chans[c].dma_lanes.next = self.lanes.val();
+            self.chans[c].dma_wdata.next = self.wd_data.val();
+            self.chans[c].dma_rd.next = self.active.q.val() & self.th.q.val() & (self.ch.q.val().index() == c);
+            self.chans[c].dma_rrow.next = self.row.d.val();
+            if self.ch.q.val().index() == c {
+                self.bd_data.next = self.chans[c].dma_rdata.val();
+            }
+            if self.chans[c].err.val() {
+                self.err.next = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_buffer_is_synthesizable() {
+        yosys_validate("ssdlab_top_page_buffer", &crate::verilog_of(PageBuffer::default())).unwrap();
+    }
+}

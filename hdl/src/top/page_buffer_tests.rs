@@ -1,0 +1,267 @@
+//! rust_hdl tests of the page buffer ([`PageBuffer`]) on its own, with hand-derived
+//! expectations: lane order (NAND word k = region bytes 4k..4k+3 = lane k mod 4 of row k / 4),
+//! DMA offsets (row = offset / 16), beat counts and cycle latencies (device-to-host beats from
+//! 2 cycles after the handshake, one per cycle; program words on `wr_data` from the cycle after
+//! the program is accepted), way tagging of read data with one cycle of PHY latency, region
+//! isolation, and the `err` flag.
+
+use super::page_buffer::PageBuffer;
+use super::PAGE_BUF_BYTES;
+use rust_hdl::prelude::*;
+
+/// The block, stepped one clock cycle at a time (inputs set while the clock is low).
+struct Pb {
+    u: Box<PageBuffer>,
+    cycle: u64,
+}
+
+/// Deterministic NAND word k of (channel, way): distinct across words and regions.
+fn word(c: usize, w: usize, k: u32) -> u32 {
+    0x0100_0000 * (1 + c as u32 * 4 + w as u32) + k * 0x0001_0003
+}
+
+fn settle(u: &mut PageBuffer) {
+    for _ in 0..64 {
+        u.update_all();
+        if !u.has_changed() {
+            return;
+        }
+    }
+    panic!("page buffer did not settle");
+}
+
+impl Pb {
+    fn new() -> Self {
+        let mut u = Box::new(PageBuffer::default());
+        u.connect_all();
+        Pb { u, cycle: 0 }
+    }
+
+    /// Idle inputs for the next cycle.
+    fn idle(&mut self) {
+        let u = &mut self.u;
+        u.clock.next = Clock { clk: false };
+        (u.op_valid.next, u.take.next, u.done.next, u.wd_valid.next, u.wd_last.next, u.bd_ready.next) = (false, false, false, false, false, false);
+        for c in 0..8 {
+            (u.rd_beat[c].next, u.rd_valid[c].next, u.wr_beat[c].next) = (false, false, false);
+        }
+    }
+
+    /// Settles the inputs set since `idle`, then clocks.
+    fn clock(&mut self) {
+        settle(&mut self.u);
+        self.u.clock.next = Clock { clk: true };
+        settle(&mut self.u);
+        self.cycle += 1;
+    }
+
+    fn settled(&mut self) -> &PageBuffer {
+        settle(&mut self.u);
+        &self.u
+    }
+
+    fn op(&mut self, c: usize, w: usize, kind: u64) {
+        self.idle();
+        (self.u.op_valid.next, self.u.op_channel.next, self.u.op_way.next, self.u.op_kind.next) = (true, bits::<3>(c as u64), bits::<2>(w as u64), bits::<2>(kind));
+        self.clock();
+    }
+
+    /// A data-out phase of `n` words on channel `c` for way `w`, PHY latency 1 cycle, then one
+    /// turnaround cycle carrying the last word.
+    fn read_phase(&mut self, c: usize, w: usize, n: u32) {
+        for k in 0..=n {
+            self.idle();
+            self.u.data_way[c].next = bits::<2>(w as u64);
+            self.u.rd_beat[c].next = k < n;
+            if k > 0 {
+                (self.u.rd_valid[c].next, self.u.rd_data[c].next) = (true, bits::<32>(word(c, w, k - 1) as u64));
+            }
+            self.clock();
+        }
+    }
+
+    fn take(&mut self, c: usize, w: usize, to_host: bool, offset: u64, len: u64) {
+        self.idle();
+        let u = &mut self.u;
+        (u.take.next, u.channel.next, u.way.next, u.to_host.next) = (true, bits::<3>(c as u64), bits::<2>(w as u64), to_host);
+        (u.offset.next, u.len.next) = (bits::<32>(offset), bits::<32>(len));
+        self.clock();
+    }
+
+    fn done(&mut self) {
+        self.idle();
+        self.u.done.next = true;
+        self.clock();
+    }
+
+    /// Reads beats with `bd_ready` high until `n` were taken; returns (cycle, beat) of each.
+    fn read_beats(&mut self, n: usize) -> Vec<(u64, u128)> {
+        let mut got = Vec::new();
+        for _ in 0..n + 8 {
+            self.idle();
+            self.u.bd_ready.next = true;
+            let cycle = self.cycle;
+            let o = self.settled();
+            if o.bd_valid.val() {
+                got.push((cycle, o.bd_data.val().to_u128()));
+            }
+            self.clock();
+            if got.len() == n {
+                break;
+            }
+        }
+        got
+    }
+}
+
+/// Expected 16-byte beat: words 4r..4r+3 of (c, w), word 4r in bits 31:0.
+fn beat(c: usize, w: usize, r: u32) -> u128 {
+    (0..4).fold(0u128, |acc, l| acc | (word(c, w, 4 * r + l) as u128) << (32 * l))
+}
+
+#[test]
+fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
+    let mut pb = Pb::new();
+    pb.op(2, 1, 0); // read accepted on channel 2, way 1
+    pb.read_phase(2, 1, 64); // 64 words = 256 bytes = 16 rows
+    pb.take(2, 1, true, 0, 256);
+    let t_take = pb.cycle - 1;
+    let got = pb.read_beats(16);
+    // Handshake at cycle t, one priming cycle, first beat at t + 2, then one per cycle.
+    let cycles: Vec<u64> = got.iter().map(|g| g.0).collect();
+    assert_eq!(cycles, (0..16).map(|r| t_take + 2 + r).collect::<Vec<_>>(), "beat cycles");
+    for (r, g) in got.iter().enumerate() {
+        assert_eq!(g.1, beat(2, 1, r as u32), "row {r}: words 4r..4r+3, word 4r in bits 31:0");
+    }
+    pb.done();
+    // Offset 64 B = row 4: the first beat is words 16..19.
+    pb.take(2, 1, true, 64, 32);
+    let got = pb.read_beats(2);
+    assert_eq!((got[0].1, got[1].1), (beat(2, 1, 4), beat(2, 1, 5)), "offset 64 starts at row 4");
+    pb.done();
+    assert!(!pb.settled().err.val(), "no error in a rule-abiding run");
+}
+
+#[test]
+fn back_to_back_read_phases_of_two_ways_land_in_their_regions() {
+    let mut pb = Pb::new();
+    pb.op(0, 3, 3); // cache read on way 3
+    pb.op(0, 0, 0); // read on way 0
+    // Way 3's phase, one turnaround cycle (its last word arrives in it), way 0's phase.
+    pb.read_phase(0, 3, 8);
+    pb.read_phase(0, 0, 8);
+    for w in [3usize, 0] {
+        pb.take(0, w, true, 0, 32);
+        let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
+        assert_eq!(got, vec![beat(0, w, 0), beat(0, w, 1)], "way {w}'s words in its region");
+        pb.done();
+    }
+    assert!(!pb.settled().err.val());
+}
+
+#[test]
+fn dma_write_then_program_drains_words_in_order_with_gaps() {
+    let mut pb = Pb::new();
+    let (c, w) = (5usize, 2usize);
+    // 8 full beats + one of 2 dwords: 8 x 16 + 8 = 136 B = 34 words.
+    pb.take(c, w, false, 0, 136);
+    for r in 0..9u32 {
+        pb.idle();
+        let last = r == 8;
+        (pb.u.wd_valid.next, pb.u.wd_last.next) = (true, last);
+        pb.u.wd_dwords.next = bits::<3>(if last { 2 } else { 4 });
+        pb.u.wd_data.next = beat(c, w, r).to_bits();
+        pb.clock();
+    }
+    pb.done();
+    pb.op(c, w, 1); // program accepted at cycle a
+    let a = pb.cycle - 1;
+    // From cycle a + 1 the first word waits on wr_data (before any beat).
+    pb.idle();
+    pb.u.data_way[c].next = bits::<2>(w as u64);
+    assert_eq!(pb.settled().wr_data[c].val().to_u64() as u32, word(c, w, 0), "word 0 on wr_data at cycle a + 1 = {}", a + 1);
+    pb.clock();
+    // 34 program beats, a gap cycle after every 5th (words must not skip or repeat).
+    let mut k = 0u32;
+    let mut n = 0;
+    while k < 34 {
+        pb.idle();
+        pb.u.data_way[c].next = bits::<2>(w as u64);
+        let beat_now = n % 6 != 5;
+        pb.u.wr_beat[c].next = beat_now;
+        let d = pb.settled().wr_data[c].val().to_u64() as u32;
+        if beat_now {
+            assert_eq!(d, word(c, w, k), "program word {k}");
+            k += 1;
+        }
+        pb.clock();
+        n += 1;
+    }
+    assert!(!pb.settled().err.val());
+}
+
+#[test]
+fn regions_are_isolated_and_rule_violations_are_flagged() {
+    let mut pb = Pb::new();
+    pb.op(7, 0, 0);
+    pb.read_phase(7, 0, 4);
+    // Same words on channel 6 way 0 and channel 7 way 1 were never written: they read as 0.
+    for (c, w) in [(6usize, 0usize), (7, 1)] {
+        pb.take(c, w, true, 0, 16);
+        assert_eq!(pb.read_beats(1)[0].1, 0, "region ({c}, {w}) untouched");
+        pb.done();
+    }
+    assert!(!pb.settled().err.val());
+    // Misaligned offset.
+    pb.take(1, 1, true, 8, 16);
+    pb.done();
+    assert!(pb.settled().err.val(), "offset 8 is not 16-byte aligned");
+    // Past the region: offset 16 KiB - 16 with 32 bytes.
+    let mut pb = Pb::new();
+    pb.take(1, 1, false, PAGE_BUF_BYTES as u64 - 16, 32);
+    assert!(pb.settled().err.val(), "offset + len = 16 400 > 16 384");
+    // A NAND fill and a DMA write on one region in one cycle.
+    let mut pb = Pb::new();
+    pb.op(3, 2, 0);
+    pb.take(3, 2, false, 0, 64);
+    pb.idle();
+    pb.u.data_way[3].next = bits::<2>(2);
+    pb.u.rd_beat[3].next = true;
+    pb.clock();
+    pb.idle();
+    (pb.u.rd_valid[3].next, pb.u.wd_valid.next, pb.u.wd_dwords.next) = (true, true, bits::<3>(4));
+    pb.clock();
+    assert!(pb.settled().err.val(), "fill and DMA write collide on region (3, 2)");
+}
+
+#[test]
+fn status_byte_after_70h_is_not_stored() {
+    let mut pb = Pb::new();
+    let (c, w) = (4usize, 0usize);
+    pb.op(c, w, 0);
+    pb.read_phase(c, w, 8); // words 0..7 at rows 0, 1
+    // A program's status read on the same way: 70h latch, then one data-out beat (E0h).
+    for (cmd, byte) in [(true, 0x70u64), (false, 0)] {
+        pb.idle();
+        (pb.u.cmd_we[c].next, pb.u.cmd_byte[c].next) = (cmd, bits::<8>(byte));
+        pb.clock();
+    }
+    pb.idle();
+    (pb.u.data_way[c].next, pb.u.rd_beat[c].next) = (bits::<2>(w as u64), true);
+    pb.clock();
+    pb.idle();
+    (pb.u.rd_valid[c].next, pb.u.rd_data[c].next) = (true, bits::<32>(0xE0));
+    pb.clock();
+    pb.take(c, w, true, 0, 48);
+    let got: Vec<u128> = pb.read_beats(3).into_iter().map(|g| g.1).collect();
+    assert_eq!(got, vec![beat(c, w, 0), beat(c, w, 1), 0], "status E0h not written at word 8");
+    pb.done();
+    // Any other command clears the status mark: the next data-out words are stored from word 8.
+    pb.idle();
+    (pb.u.cmd_we[c].next, pb.u.cmd_byte[c].next) = (true, bits::<8>(0x05));
+    pb.clock();
+    pb.read_phase(c, w, 4);
+    pb.take(c, w, true, 32, 16);
+    assert_eq!(pb.read_beats(1)[0].1, beat(c, w, 0), "words 8..11 = the phase's words 0..3");
+    assert!(!pb.settled().err.val());
+}

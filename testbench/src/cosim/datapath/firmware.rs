@@ -1,0 +1,294 @@
+//! The firmware of the co-simulation: the behavioural model's FTL plus NVMe queue handling,
+//! driving the datapath only through its firmware port (/work/wt/DATAPATH.md). It takes fetched
+//! commands, plans them ([`super::jobs`]), and keeps one bounded request queue per port (map,
+//! NAND, DMA, completion, queue config), each offered head-first and held until taken.
+//!
+//! Page-buffer rule (DATAPATH.md "Page buffer semantics"), enforced by construction: a way runs
+//! one job at a time, in FTL order. A host-write program first moves its unit host -> region
+//! (DMA), then issues the program; the region is free again when the program completes. A host
+//! read issues the read, then moves the region -> host; free when that DMA ends. Relocation
+//! reads and programs keep their data in the region. A command's jobs wait for the mapping
+//! decisions of its FTL call (decisions come in request order, one cycle after the handshake).
+//! Completions: a write when its data is in the page buffer (early completion, as the model
+//! drive), a read when its data reached the host.
+
+use super::jobs::{host_units, Job, Plan, Planner, UNIT};
+use super::port::*;
+use ssdlab_model::ftl::Ftl;
+use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
+use std::collections::{HashMap, VecDeque};
+
+/// Bound of every firmware queue (requests waiting for a port, commands in flight).
+pub const QUEUE_BOUND: usize = 4096;
+/// Mapping requests outstanding at once (ids are 8 bits).
+pub const MAP_OUTSTANDING: usize = 64;
+
+/// Where a way is in its current job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Busy {
+    /// Host data moving into the region; the program follows.
+    Fill(Job),
+    /// The NAND op is in the array's queue or running.
+    Nand(Job),
+    /// Read data moving region -> host.
+    Drain(Job),
+}
+
+#[derive(Debug)]
+struct Cmd {
+    sqid: u16,
+    cid: u16,
+    map_left: u32,
+    dma_left: u32,
+}
+
+/// What a DMA in flight is for.
+#[derive(Clone, Copy, Debug)]
+struct DmaTag {
+    way: usize,
+    cmd: u64,
+}
+
+pub struct Firmware {
+    ftl: Ftl,
+    planner: Planner,
+    ways_per_channel: usize,
+    ways: Vec<(VecDeque<Job>, Option<Busy>)>,
+    cmds: HashMap<u64, Cmd>,
+    next_cmd: u64,
+    map_q: VecDeque<(MapReq, u64)>,
+    map_wait: VecDeque<u64>,
+    nand_q: VecDeque<NandReq>,
+    dma_q: VecDeque<(DmaReq, DmaTag)>,
+    dma_fly: VecDeque<DmaTag>,
+    cpl_q: VecDeque<CplReq>,
+    qc_q: VecDeque<(QcReq, CplReq)>,
+    next_map_id: u8,
+    /// Errors found (bad host command, broken rule); the run stops on the first.
+    pub error: Option<String>,
+}
+
+impl Firmware {
+    pub fn new(ftl: Ftl, planner: Planner, channels: usize, ways_per_channel: usize) -> Self {
+        Firmware {
+            ftl,
+            planner,
+            ways_per_channel,
+            ways: (0..channels * ways_per_channel).map(|_| (VecDeque::new(), None)).collect(),
+            cmds: HashMap::new(),
+            next_cmd: 0,
+            map_q: VecDeque::new(),
+            map_wait: VecDeque::new(),
+            nand_q: VecDeque::new(),
+            dma_q: VecDeque::new(),
+            dma_fly: VecDeque::new(),
+            cpl_q: VecDeque::new(),
+            qc_q: VecDeque::new(),
+            next_map_id: 0,
+            error: None,
+        }
+    }
+
+    pub fn ftl(&self) -> &Ftl {
+        &self.ftl
+    }
+
+    /// Nothing queued or in flight.
+    pub fn idle(&self) -> bool {
+        self.cmds.is_empty() && self.qc_q.is_empty() && self.cpl_q.is_empty() && self.dma_fly.is_empty() && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
+    }
+
+    /// The head of each request queue.
+    pub fn offer(&self) -> Offer {
+        Offer {
+            map: self.map_q.front().filter(|_| self.map_wait.len() < MAP_OUTSTANDING).map(|m| m.0),
+            nand: self.nand_q.front().copied(),
+            dma: self.dma_q.front().map(|d| d.0),
+            cpl: self.cpl_q.front().copied(),
+            qc: self.qc_q.front().map(|q| q.0),
+        }
+    }
+
+    /// The hardware took the offers flagged in `t`.
+    pub fn taken(&mut self, t: Taken) {
+        if t.map {
+            let (_, cmd) = self.map_q.pop_front().expect("a taken map request was offered");
+            self.map_wait.push_back(cmd);
+        }
+        if t.nand {
+            self.nand_q.pop_front().expect("a taken NAND op was offered");
+        }
+        if t.dma {
+            let (_, tag) = self.dma_q.pop_front().expect("a taken DMA was offered");
+            self.dma_fly.push_back(tag);
+        }
+        if t.cpl {
+            self.cpl_q.pop_front().expect("a taken completion was offered");
+        }
+        if t.qc {
+            let (_, cpl) = self.qc_q.pop_front().expect("a taken queue config was offered");
+            self.cpl_q.push_back(cpl);
+        }
+    }
+
+    /// Handles one hardware event.
+    pub fn event(&mut self, e: &HwEvent) {
+        match *e {
+            HwEvent::Cmd { sqid, sqe } => self.command(sqid, &sqe),
+            HwEvent::MapDec(_) => {
+                let cmd = self.map_wait.pop_front().expect("a decision answers an outstanding request");
+                self.cmds.get_mut(&cmd).expect("command of a decision").map_left -= 1;
+                self.finish(cmd);
+            }
+            HwEvent::MapResp { .. } => {}
+            HwEvent::NandDone { channel, way } => self.nand_done(channel as usize * self.ways_per_channel + way as usize),
+            HwEvent::DmaDone { status } => self.dma_done(status),
+        }
+        assert!(self.cmds.len() <= QUEUE_BOUND && self.nand_q.len() <= QUEUE_BOUND && self.dma_q.len() <= QUEUE_BOUND, "firmware queues bounded");
+    }
+
+    /// Starts every way whose next job may run.
+    pub fn pump(&mut self) {
+        for w in 0..self.ways.len() {
+            let ready = match (&self.ways[w].1, self.ways[w].0.front()) {
+                (None, Some(j)) => self.cmds.get(&j.cmd).map_or(true, |c| c.map_left == 0),
+                _ => false,
+            };
+            if ready {
+                let j = self.ways[w].0.pop_front().expect("checked");
+                self.start(w, j);
+            }
+        }
+    }
+
+    fn start(&mut self, w: usize, j: Job) {
+        let busy = match (j.kind, j.host) {
+            (NandOpKind::Program, Some(h)) => {
+                self.dma(w, j, false, h);
+                Busy::Fill(j)
+            }
+            _ => {
+                self.nand_q.push_back(NandReq { channel: j.channel, way: j.way, op: j.op, array_cycles: j.array_cycles });
+                Busy::Nand(j)
+            }
+        };
+        self.ways[w].1 = Some(busy);
+    }
+
+    fn dma(&mut self, w: usize, j: Job, to_host: bool, host: u64) {
+        let req = DmaReq { to_host, prp1: host, prp2: 0, len: UNIT, channel: j.channel, way: j.way, offset: 0 };
+        self.dma_q.push_back((req, DmaTag { way: w, cmd: j.cmd }));
+    }
+
+    fn nand_done(&mut self, w: usize) {
+        match self.ways[w].1.take() {
+            Some(Busy::Nand(j)) => match (j.kind, j.host) {
+                (NandOpKind::Read, Some(h)) => {
+                    self.dma(w, j, true, h);
+                    self.ways[w].1 = Some(Busy::Drain(j));
+                }
+                _ => {}
+            },
+            other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
+        }
+    }
+
+    fn dma_done(&mut self, status: u16) {
+        let Some(tag) = self.dma_fly.pop_front() else { return self.fail("DMA done with no DMA in flight".into()) };
+        if status != 0 {
+            return self.fail(format!("DMA for command {} ended with status {status:#x}", tag.cmd));
+        }
+        match self.ways[tag.way].1.take() {
+            Some(Busy::Fill(j)) => {
+                self.nand_q.push_back(NandReq { channel: j.channel, way: j.way, op: j.op, array_cycles: j.array_cycles });
+                self.ways[tag.way].1 = Some(Busy::Nand(j));
+            }
+            Some(Busy::Drain(_)) => {}
+            other => return self.fail(format!("DMA done on way {} in state {other:?}", tag.way)),
+        }
+        if let Some(c) = self.cmds.get_mut(&tag.cmd) {
+            c.dma_left -= 1;
+        }
+        self.finish(tag.cmd);
+    }
+
+    /// Posts a command's completion once its decisions and data moves are all done.
+    fn finish(&mut self, cmd: u64) {
+        if self.cmds.get(&cmd).is_some_and(|c| c.map_left == 0 && c.dma_left == 0) {
+            let c = self.cmds.remove(&cmd).expect("checked");
+            self.cpl_q.push_back(CplReq { sqid: c.sqid, cid: c.cid, status: 0 });
+        }
+    }
+
+    fn fail(&mut self, e: String) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    fn command(&mut self, sqid: u16, s: &Sqe) {
+        if sqid == 0 {
+            return self.admin(s);
+        }
+        let status = match s.opc {
+            opc::NVM_READ | opc::NVM_WRITE => match self.io(sqid, s) {
+                Ok(()) => return,
+                Err(st) => st,
+            },
+            _ => Status::INVALID_OPCODE,
+        };
+        self.cpl_q.push_back(CplReq { sqid, cid: s.cid, status: status.field() });
+    }
+
+    fn admin(&mut self, s: &Sqe) {
+        let (qid, size) = (s.cdw10 as u16, (s.cdw10 >> 16) as u16);
+        let ok = CplReq { sqid: 0, cid: s.cid, status: 0 };
+        let qc = match s.opc {
+            opc::ADMIN_CREATE_IO_CQ => QcReq { sq: false, del: false, qid, base: s.prp1, size, cqid: 0, vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0, prio: 0 },
+            opc::ADMIN_CREATE_IO_SQ => QcReq { sq: true, del: false, qid, base: s.prp1, size, cqid: (s.cdw11 >> 16) as u16, vec: 0, ien: false, prio: ((s.cdw11 >> 1) & 3) as u8 },
+            opc::ADMIN_ASYNC_EVENT => return,
+            _ => return self.cpl_q.push_back(ok),
+        };
+        self.qc_q.push_back((qc, ok));
+    }
+
+    /// An NVM Read/Write: 512 B LBAs, 4 KiB aligned (NVM Express 1.4, 6.14/6.15).
+    fn io(&mut self, sqid: u16, s: &Sqe) -> Result<(), Status> {
+        let (slba, blocks) = (s.cdw10 as u64 | (s.cdw11 as u64) << 32, (s.cdw12 & 0xFFFF) as u64 + 1);
+        if slba % 8 != 0 || blocks % 8 != 0 || s.prp1 % UNIT as u64 != 0 {
+            return Err(Status::INVALID_FIELD);
+        }
+        let (lpn, count) = (slba / 8, (blocks / 8) as u32);
+        if lpn + count as u64 > self.ftl.logical_units() {
+            return Err(Status::LBA_OUT_OF_RANGE);
+        }
+        let cmd = self.next_cmd;
+        self.next_cmd += 1;
+        let mut ops = Vec::new();
+        let write = s.opc == opc::NVM_WRITE;
+        if write {
+            self.ftl.host_write(lpn, count, &mut ops);
+        } else {
+            self.ftl.host_read(lpn, count, &mut ops);
+        }
+        let hosts = host_units(&self.ftl, lpn, count, s.prp1);
+        let mut plan = Plan { jobs: Vec::new(), map: self.ftl.take_map_trace() };
+        if let Err(e) = self.planner.jobs(&self.ftl, cmd, &ops, &hosts, &mut plan.jobs) {
+            self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
+            return Ok(());
+        }
+        let moves = plan.jobs.iter().filter(|j| j.host.is_some()).count() as u32;
+        self.cmds.insert(cmd, Cmd { sqid, cid: s.cid, map_left: plan.map.len() as u32, dma_left: moves });
+        for a in plan.map {
+            let id = self.next_map_id;
+            self.next_map_id = id.wrapping_add(1);
+            self.map_q.push_back((MapReq { id, lpn: a.lpn as u32, update: a.update }, cmd));
+        }
+        for j in plan.jobs {
+            self.ways[j.channel as usize * self.ways_per_channel + j.way as usize].0.push_back(j);
+        }
+        self.finish(cmd);
+        Ok(())
+    }
+}

@@ -1,0 +1,237 @@
+//! The host of the co-simulation: an NVMe driver on the root-complex model
+//! (`ssdlab_hdl::nvme::root_complex`) that initialises the controller (NVM Express 1.4, 7.6.1:
+//! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ 1 through the admin queue) and then runs
+//! one fio job closed-loop: `iodepth` commands outstanding on queue pair 1, sequential or
+//! uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by `rwmixread`,
+//! one SQ doorbell per command, one CQ head doorbell per consumed CQE. Completions are taken
+//! from the CQE MWr TLPs the root complex logged (sqid, cid, status at the TLP's cycle).
+//!
+//! Host memory layout (also used to classify TLPs, [`classify`]): admin SQ 0x10_0000, admin CQ
+//! 0x11_0000, I/O CQ q at 0x20_0000 + q * 0x1_0000, I/O SQ q at 0x30_0000 + q * 0x1_0000,
+//! PRP lists at 0x80_0000 (one page per command slot), data at 0x100_0000 (a contiguous
+//! `max_bs` buffer per command slot: the firmware's unit addressing relies on it), MSI-X
+//! messages at 0xFEE0_0000.
+
+use super::exec::DatapathExec;
+use super::port::{CplRec, TlpClass};
+use crate::fio::job::JobSpec;
+use rand::Rng;
+use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe};
+use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
+use ssdlab_model::rng::{ModelRng, SeedTree};
+
+pub const ASQ_BASE: u64 = 0x10_0000;
+pub const ACQ_BASE: u64 = 0x11_0000;
+pub const LIST_BASE: u64 = 0x80_0000;
+pub const DATA_BASE: u64 = 0x100_0000;
+pub const MSI_ADDR: u64 = 0xFEE0_0000;
+/// I/O queue entries (SQ and CQ).
+pub const IO_ENTRIES: u32 = 64;
+
+pub fn cq_base(q: u16) -> u64 {
+    0x20_0000 + 0x1_0000 * q as u64
+}
+pub fn sq_base(q: u16) -> u64 {
+    0x30_0000 + 0x1_0000 * q as u64
+}
+
+/// The class of a device TLP by the region it addresses.
+pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
+    match (kind, addr) {
+        (_, a) if a >= MSI_ADDR => TlpClass::Msi,
+        (TlpKind::MemRead, a) if (ASQ_BASE..ASQ_BASE + 0x1000).contains(&a) || (0x30_0000..0x40_0000).contains(&a) => TlpClass::Fetch,
+        (TlpKind::MemWrite, a) if (ACQ_BASE..ACQ_BASE + 0x1000).contains(&a) || (0x20_0000..0x30_0000).contains(&a) => TlpClass::Cqe,
+        _ => TlpClass::Data,
+    }
+}
+
+/// The I/O pattern of one fio job, as the host driver runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoPattern {
+    pub read_pct: u32,
+    pub random: bool,
+    pub bs: u32,
+    /// Region start and length, 4 KiB units.
+    pub first_unit: u64,
+    pub units: u64,
+    pub iodepth: u32,
+    /// Commands to issue (the run stops submitting earlier if `stop` is called).
+    pub ios: u64,
+}
+
+impl IoPattern {
+    /// From a parsed fio job on a drive of `capacity_units`; errors name the job's line.
+    pub fn from_job(j: &JobSpec, capacity_units: u64) -> Result<IoPattern, String> {
+        let at = |m: String| format!("job `{}` (line {}): {m}", j.name, j.line);
+        let bs = j.bs_read.max(j.bs_write);
+        if j.bs_read != j.bs_write || bs % 4096 != 0 || bs > 64 * 4096 {
+            return Err(at(format!("co-simulation needs one block size, a multiple of 4 KiB up to 256 KiB (bs read {}, write {})", j.bs_read, j.bs_write)));
+        }
+        if j.numjobs != 1 || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
+            return Err(at(format!("co-simulation runs numjobs=1 and iodepth 1..{} (got {} x {})", IO_ENTRIES - 1, j.numjobs, j.iodepth)));
+        }
+        let off = match j.offset {
+            crate::fio::value::SizeSpec::Bytes(b) => b,
+            crate::fio::value::SizeSpec::Percent(p) => capacity_units * 4096 * p as u64 / 100,
+        };
+        let size = match j.size {
+            Some(crate::fio::value::SizeSpec::Bytes(b)) => b,
+            Some(crate::fio::value::SizeSpec::Percent(p)) => capacity_units * 4096 * p as u64 / 100,
+            None => capacity_units * 4096 - off,
+        };
+        let (first_unit, units) = (off / 4096, size / 4096);
+        if off % 4096 != 0 || units < bs as u64 / 4096 || first_unit + units > capacity_units {
+            return Err(at(format!("region offset {off} size {size} does not fit the co-simulation drive ({} units of 4 KiB)", capacity_units)));
+        }
+        let ios = j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs);
+        Ok(IoPattern { read_pct: j.rw.read_pct(j.rwmixread), random: j.rw.is_random(), bs: bs as u32, first_unit, units, iodepth: j.iodepth, ios })
+    }
+}
+
+pub struct HostDriver {
+    pat: IoPattern,
+    rng: ModelRng,
+    init: Vec<(Cycle, Init)>,
+    init_next: usize,
+    ready: bool,
+    sq_tail: u32,
+    cq_head: u32,
+    seen: usize,
+    slots: Vec<Option<Cycle>>,
+    seq_unit: u64,
+    issued: u64,
+    stopped: bool,
+    pub completions: Vec<CplRec>,
+}
+
+#[derive(Clone, Debug)]
+enum Init {
+    Mmio(u32, u32),
+    Put(u64, [u8; 64]),
+}
+
+impl HostDriver {
+    pub fn new(pat: IoPattern, seeds: &SeedTree) -> Self {
+        HostDriver {
+            pat,
+            rng: seeds.stream("cosim_host", 0),
+            init: init_actions(),
+            init_next: 0,
+            ready: false,
+            sq_tail: 0,
+            cq_head: 0,
+            seen: 0,
+            slots: vec![None; pat.iodepth as usize],
+            seq_unit: 0,
+            issued: 0,
+            stopped: false,
+            completions: Vec::new(),
+        }
+    }
+
+    /// Stop submitting (outstanding commands still complete).
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Every command issued has completed and no more will be issued.
+    pub fn done(&self) -> bool {
+        self.ready && (self.stopped || self.issued == self.pat.ios) && self.slots.iter().all(Option::is_none)
+    }
+
+    /// One cycle of host activity at `now`.
+    pub fn step(&mut self, now: Cycle, x: &mut dyn DatapathExec) -> Result<(), String> {
+        while let Some((t, a)) = self.init.get(self.init_next).filter(|(t, _)| *t <= now).cloned() {
+            match a {
+                Init::Mmio(off, v) => x.mmio_write(t, off, v),
+                Init::Put(addr, b) => x.rc().put(addr, &b),
+            }
+            self.init_next += 1;
+        }
+        self.scan(now, x)?;
+        if self.ready && !self.stopped && self.issued < self.pat.ios {
+            if let Some(slot) = self.slots.iter().position(Option::is_none) {
+                self.submit(now, slot, x);
+            }
+        }
+        Ok(())
+    }
+
+    /// Consumes CQEs whose MWr has reached host memory by `now` (the root complex logs a TLP at
+    /// its header beat; its payload beats follow, one per cycle).
+    fn scan(&mut self, now: Cycle, x: &mut dyn DatapathExec) -> Result<(), String> {
+        loop {
+            let Some(t) = x.rc().seen.get(self.seen).copied() else { return Ok(()) };
+            if t.cycle + 1 + t.len.div_ceil(16) as u64 > now {
+                return Ok(());
+            }
+            self.seen += 1;
+            if t.kind != TlpKind::MemWrite || classify(t.kind, t.addr) != TlpClass::Cqe {
+                continue;
+            }
+            let c = Cqe::decode(&x.rc().get(t.addr, 16));
+            if t.addr < cq_base(1) {
+                self.ready |= c.cid == 101 && c.status.field() == 0;
+                continue;
+            }
+            let slot = c.cid as usize;
+            let submitted = self.slots.get_mut(slot).and_then(Option::take).ok_or(format!("cycle {}: CQE for cid {} not outstanding", t.cycle, c.cid))?;
+            self.completions.push(CplRec { sqid: c.sqid, cid: c.cid, status: c.status.field(), submitted, cycle: t.cycle });
+            self.cq_head = (self.cq_head + 1) % IO_ENTRIES;
+            x.mmio_write(now, cq_doorbell(1), self.cq_head);
+        }
+    }
+
+    fn submit(&mut self, now: Cycle, slot: usize, x: &mut dyn DatapathExec) {
+        let p = self.pat;
+        let units = (p.bs / 4096) as u64;
+        let starts = p.units / units;
+        let start = if p.random { self.rng.gen_range(0..starts) } else { let s = self.seq_unit; self.seq_unit = (s + 1) % starts; s };
+        let lpn = p.first_unit + start * units;
+        let read = self.rng.gen_range(0..100) < p.read_pct;
+        let buf = DATA_BASE + slot as u64 * 64 * 4096;
+        let prp2 = match units {
+            1 => 0,
+            2 => buf + 4096,
+            _ => {
+                let list = LIST_BASE + slot as u64 * 4096;
+                let entries: Vec<u8> = (1..units).flat_map(|k| (buf + 4096 * k).to_le_bytes()).collect();
+                x.rc().put(list, &entries);
+                list
+            }
+        };
+        if !read {
+            let fill: Vec<u8> = (0..p.bs as u64).map(|i| (lpn.wrapping_mul(31) ^ i ^ (i >> 8)) as u8).collect();
+            x.rc().put(buf, &fill);
+        }
+        let mut s = Sqe::new(if read { opc::NVM_READ } else { opc::NVM_WRITE }, slot as u16, 1, buf, prp2);
+        (s.cdw10, s.cdw11, s.cdw12) = ((lpn * 8) as u32, ((lpn * 8) >> 32) as u32, (units * 8 - 1) as u32);
+        x.rc().put(sq_base(1) + 64 * self.sq_tail as u64, &s.encode());
+        self.sq_tail = (self.sq_tail + 1) % IO_ENTRIES;
+        x.mmio_write(now, sq_doorbell(1), self.sq_tail);
+        self.slots[slot] = Some(now);
+        self.issued += 1;
+    }
+}
+
+/// Controller init like a driver: AQA, ASQ, ACQ, MSI-X vectors 0..=1, CC.EN (4 KiB pages,
+/// 64 B SQEs, 16 B CQEs), then Create I/O CQ 1 (vector 1, interrupts on) and SQ 1.
+fn init_actions() -> Vec<(Cycle, Init)> {
+    let mut v = vec![(0, Init::Mmio(AQA, (7 << 16) | 7)), (2, Init::Mmio(ASQ, ASQ_BASE as u32)), (4, Init::Mmio(ACQ, ACQ_BASE as u32))];
+    for vec in 0..2u32 {
+        let t = 6 + 6 * vec as u64;
+        v.push((t, Init::Mmio(MSIX_TABLE + 16 * vec, MSI_ADDR as u32 + 4 * vec)));
+        v.push((t + 2, Init::Mmio(MSIX_TABLE + 16 * vec + 8, 0x40 + vec)));
+        v.push((t + 4, Init::Mmio(MSIX_TABLE + 16 * vec + 12, 0)));
+    }
+    v.push((30, Init::Mmio(CC, CC_EN | (6 << 16) | (4 << 20))));
+    let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100, 0, cq_base(1), 0);
+    (cq.cdw10, cq.cdw11) = (1 | ((IO_ENTRIES - 1) << 16), 0x3 | (1 << 16));
+    let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 101, 0, sq_base(1), 0);
+    (sq.cdw10, sq.cdw11) = (1 | ((IO_ENTRIES - 1) << 16), 0x1 | (1 << 16));
+    v.push((32, Init::Put(ASQ_BASE, cq.encode())));
+    v.push((32, Init::Put(ASQ_BASE + 64, sq.encode())));
+    v.push((34, Init::Mmio(sq_doorbell(0), 2)));
+    v
+}

@@ -1,0 +1,290 @@
+//! The hardware executions of the datapath: a [`DatapathDut`] — the Verilated Verilog of
+//! `ssdlab_hdl::top::Datapath` (`module top`) or its rust_hdl simulation — with the device models
+//! around it: the root complex (`ssdlab_hdl::nvme::root_complex`: host memory, link ceiling, read
+//! latency) on the PCIe streams, one [`NandTarget`] per (channel, way) on the NAND pins (one cycle
+//! of PHY read latency, as `channel_bench`), the DRAM model
+//! (`ssdlab_hdl::ftl::map_cache::dram_model`) on the mapping cache's memory port, and the
+//! firmware port driven from the shared firmware's offers.
+
+use super::exec::DatapathExec;
+use super::port::*;
+use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, WAYS};
+use crate::cosim::nand_target::NandTarget;
+use crate::verilator::{RunnerError, VerilatorModel};
+use ssdlab_hdl::ftl::map_cache::dram_model::{DramIn, DramModel, DramTiming, TpMover, TpReq};
+use ssdlab_hdl::nvme::root_complex::RootComplex;
+use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
+use ssdlab_model::config::DriveConfig;
+use ssdlab_model::nand::sequencer::SeqTiming;
+use ssdlab_model::nvme::frontend::entry::Sqe;
+use ssdlab_model::nvme::frontend::tlp::Cycle;
+use std::collections::VecDeque;
+
+/// DRAM timing of the bench: first beat 12 cycles after the command, one 32-bit beat per cycle.
+pub const DRAM: DramTiming = DramTiming { latency: 12, interval: 1 };
+/// Cycles the bench takes to move a translation page (not needed while the table fits).
+pub const TP_CYCLES: u64 = 2000;
+
+pub struct HwExec<D: DatapathDut> {
+    pub dut: D,
+    rc: RootComplex,
+    cq: VecDeque<(Cycle, u128, bool)>,
+    targets: Vec<NandTarget>,
+    pending_read: [Option<u32>; CHANNELS],
+    dram: DramModel,
+    tp: TpMover,
+    tp_done_at: Option<Cycle>,
+    codes: (u64, u64),
+    bpc: usize,
+    error: Option<String>,
+}
+
+/// The Verilator execution.
+pub type VerilatorExec = HwExec<VerilatorDut>;
+
+impl VerilatorExec {
+    /// Builds (or takes from the cache) `verilog`, the datapath's `module top`, for drive `cfg`;
+    /// with `vcd`, a traced build writing every signal to that file.
+    pub fn verilated(cfg: &DriveConfig, verilog: &str, line_entries: u32, vcd: Option<&std::path::Path>) -> Result<Self, RunnerError> {
+        let m = match vcd {
+            None => VerilatorModel::build("datapath", verilog)?,
+            Some(p) => VerilatorModel::build_traced("datapath", verilog, p)?,
+        };
+        Ok(HwExec::new(cfg, VerilatorDut::new(m)?, line_entries))
+    }
+}
+
+impl<D: DatapathDut> HwExec<D> {
+    pub fn new(cfg: &DriveConfig, mut dut: D, line_entries: u32) -> Self {
+        let t = SeqTiming::new(&cfg.onfi);
+        let stride = ssdlab_hdl::nand::plane_stride(cfg);
+        let page = (cfg.geometry.page_bytes + cfg.geometry.spare_bytes) as usize;
+        let targets = (0..CHANNELS * WAYS).map(|i| NandTarget::new(t, stride, (i % WAYS) as u8, page)).collect();
+        let code = |b: u32| (b / 128).trailing_zeros() as u64;
+        dut.eval();
+        HwExec {
+            dut,
+            rc: RootComplex::new(&cfg.pcie),
+            cq: VecDeque::new(),
+            targets,
+            pending_read: [None; CHANNELS],
+            dram: DramModel::new(DRAM, line_entries),
+            tp: TpMover::default(),
+            tp_done_at: None,
+            codes: (code(cfg.pcie.mps_bytes), code(cfg.pcie.mrrs_bytes)),
+            bpc: t.bytes_per_cycle as usize,
+            error: None,
+        }
+    }
+
+    fn fail(&mut self, e: String) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    fn drive(&mut self, c: Cycle, o: &Offer) {
+        let d = &mut self.dut;
+        let cq = self.cq.front().filter(|b| b.0 == c).copied();
+        d.set(Sig::CqTvalid.p(), cq.is_some() as u64);
+        d.set(Sig::CqTlast.p(), cq.is_some_and(|b| b.2) as u64);
+        d.set128(Sig::CqTdata.p(), cq.map_or(0, |b| b.1));
+        let rcb = self.rc.rc_beat_at(c);
+        d.set(Sig::RcTvalid.p(), rcb.is_some() as u64);
+        d.set(Sig::RcTlast.p(), rcb.is_some_and(|b| b.1) as u64);
+        d.set128(Sig::RcTdata.p(), rcb.map_or(0, |b| b.0));
+        d.set(Sig::RqTready.p(), self.rc.rq_tready_at(c) as u64);
+        d.set(Sig::CcTready.p(), 1);
+        d.set(Sig::MpsCode.p(), self.codes.0);
+        d.set(Sig::MrrsCode.p(), self.codes.1);
+        d.set(Sig::CmdStall.p(), 0);
+        drive_offer(d, o);
+        for ch in 0..CHANNELS {
+            let rb = (0..WAYS).fold(0u64, |a, w| a | (self.targets[ch * WAYS + w].ready(c) as u64) << w);
+            d.set(ChSig::Rb.at(ch), rb);
+            d.set(ChSig::DqIn.at(ch), self.pending_read[ch].unwrap_or(0) as u64);
+            d.set(ChSig::DqInValid.at(ch), self.pending_read[ch].is_some() as u64);
+        }
+        let m = self.dram.outputs(c);
+        d.set(Sig::DramCmdReady.p(), m.cmd_ready as u64);
+        d.set(Sig::DramWdataReady.p(), m.wdata_ready as u64);
+        d.set(Sig::DramRdataValid.p(), m.rdata_valid as u64);
+        d.set(Sig::DramRdata.p(), m.rdata as u64);
+        d.set(Sig::TpDone.p(), (self.tp_done_at == Some(c)) as u64);
+        d.eval();
+    }
+
+    fn streams(&mut self, c: Cycle) {
+        let d = &self.dut;
+        if self.cq.front().is_some_and(|b| b.0 == c) {
+            if d.get(Sig::CqTready.p()) != 0 {
+                self.cq.pop_front();
+            } else {
+                self.cq.iter_mut().for_each(|b| b.0 += 1);
+            }
+        }
+        let (v, r, l) = (d.get(Sig::RqTvalid.p()) != 0, d.get(Sig::RqTready.p()) != 0, d.get(Sig::RqTlast.p()) != 0);
+        let data = if v { d.get128(Sig::RqTdata.p()) } else { 0 };
+        self.rc.rq_observe(c, v, r, data, l);
+        let out = self.dram.outputs(c);
+        let inp = DramIn {
+            cmd_valid: d.get(Sig::DramCmdValid.p()) != 0,
+            cmd_write: d.get(Sig::DramCmdWrite.p()) != 0,
+            cmd_addr: d.get(Sig::DramCmdAddr.p()) as u32,
+            wdata_valid: d.get(Sig::DramWdataValid.p()) != 0,
+            wdata: d.get(Sig::DramWdata.p()) as u32,
+        };
+        self.dram.step(c, out, inp);
+        if self.tp_done_at == Some(c) {
+            self.tp_done_at = None;
+        }
+        if d.get(Sig::TpReqValid.p()) != 0 && self.tp_done_at.is_none() {
+            let r = TpReq { tp: d.get(Sig::TpReqTp.p()), slot: d.get(Sig::TpReqSlot.p()), evict_tp: d.get(Sig::TpReqEvictTp.p()), evict_dirty: d.get(Sig::TpReqEvictDirty.p()) != 0 };
+            self.tp.apply(r, &mut self.dram);
+            self.tp_done_at = Some(c + TP_CYCLES);
+        }
+    }
+
+    /// NAND pins of every channel: latches and beats to the targets, read data for next cycle.
+    fn nand_pins(&mut self, c: Cycle) {
+        for ch in 0..CHANNELS {
+            self.pending_read[ch] = None;
+            let ce = self.dut.get(ChSig::Ce.at(ch)) as u8;
+            if ce == 0 {
+                continue;
+            }
+            if ce.count_ones() > 1 {
+                return self.fail(format!("cycle {c}: channel {ch}: chip enables {ce:04b} together"));
+            }
+            let d = &self.dut;
+            let (we, cle, ale) = (d.get(ChSig::We.at(ch)) != 0, d.get(ChSig::Cle.at(ch)) != 0, d.get(ChSig::Ale.at(ch)) != 0);
+            let (wr, rd, dq) = (d.get(ChSig::WrBeat.at(ch)) != 0, d.get(ChSig::RdBeat.at(ch)) != 0, d.get(ChSig::DqOut.at(ch)) as u32);
+            let t = &mut self.targets[ch * WAYS + ce.trailing_zeros() as usize];
+            if we && cle {
+                t.command(c, dq as u8);
+            }
+            if we && ale {
+                t.address(c, dq as u8);
+            }
+            if wr {
+                t.data_in(c, &dq.to_le_bytes()[..self.bpc]);
+            }
+            if rd {
+                let mut w = [0u8; 4];
+                w[..self.bpc].copy_from_slice(&t.data_out(c, self.bpc));
+                self.pending_read[ch] = Some(u32::from_le_bytes(w));
+            }
+            if let Some(v) = t.violations.first() {
+                let v = format!("cycle {c}: channel {ch}: ONFI violation: {v}");
+                self.fail(v);
+            }
+        }
+    }
+
+    fn events(&mut self, c: Cycle, o: &Offer, ev: &mut Vec<HwEvent>) -> Taken {
+        let d = &self.dut;
+        let t = taken(d, o);
+        if d.get(Sig::CmdValid.p()) != 0 {
+            let mut raw = [0u8; 64];
+            for (i, s) in [Sig::CmdW0, Sig::CmdW1, Sig::CmdW2, Sig::CmdW3].into_iter().enumerate() {
+                raw[16 * i..16 * i + 16].copy_from_slice(&d.get128(s.p()).to_le_bytes());
+            }
+            ev.push(HwEvent::Cmd { sqid: d.get(Sig::CmdSqid.p()) as u16, sqe: Sqe::decode(&raw) });
+        }
+        map_events(d, ev);
+        for ch in 0..CHANNELS {
+            if d.get(ChSig::DoneValid.at(ch)) != 0 {
+                ev.push(HwEvent::NandDone { channel: ch as u8, way: d.get(ChSig::DoneWay.at(ch)) as u8 });
+            }
+        }
+        if d.get(Sig::DmaDone.p()) != 0 {
+            ev.push(HwEvent::DmaDone { status: d.get(Sig::DmaStatus.p()) as u16 });
+        }
+        if d.get(Sig::PbErr.p()) != 0 {
+            self.fail(format!("cycle {c}: the page buffer flagged a firmware-rule violation (pb_err)"));
+        }
+        if let (true, Some(n)) = (t.nand, o.nand) {
+            self.targets[n.channel as usize * WAYS + n.way as usize].push_array_cycles(n.array_cycles);
+        }
+        t
+    }
+}
+
+impl<D: DatapathDut> DatapathExec for HwExec<D> {
+    fn name(&self) -> &'static str {
+        self.dut.name()
+    }
+    fn rc(&mut self) -> &mut RootComplex {
+        &mut self.rc
+    }
+    /// A 4DW MWr on the CQ stream (descriptor beat, data beat), after the beats already queued.
+    fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) {
+        let first = cycle.max(self.cq.back().map_or(0, |b| b.0 + 1));
+        let d = ReqDesc { addr: offset as u64, dwords: 1, req_type: REQ_MWR, tag: 0 };
+        self.cq.push_back((first, CqReq::bar0(d).pack(), false));
+        self.cq.push_back((first + 1, value as u128, true));
+    }
+    fn cycle(&mut self, c: Cycle, o: &Offer, ev: &mut Vec<HwEvent>) -> Taken {
+        self.drive(c, o);
+        let t = self.events(c, o, ev);
+        self.streams(c);
+        self.nand_pins(c);
+        self.dut.tick();
+        t
+    }
+    fn error(&self) -> Option<String> {
+        self.error.clone()
+    }
+}
+
+/// Sets every firmware-port request input from the offers.
+fn drive_offer<D: DatapathDut>(d: &mut D, o: &Offer) {
+    let m = o.map.unwrap_or(MapReq { id: 0, lpn: 0, update: None });
+    for (s, v) in [(Sig::MapReqValid, o.map.is_some() as u64), (Sig::MapReqLpn, m.lpn as u64), (Sig::MapReqUpdate, m.update.is_some() as u64), (Sig::MapReqValue, m.update.unwrap_or(0) as u64), (Sig::MapReqId, m.id as u64)] {
+        d.set(s.p(), v);
+    }
+    let n = o.nand.unwrap_or(NandReq { channel: 0, way: 0, op: 0, array_cycles: 0 });
+    for (s, v) in [(Sig::NandCmdValid, o.nand.is_some() as u64), (Sig::NandCmdChannel, n.channel as u64), (Sig::NandCmdWay, n.way as u64), (Sig::NandCmdOp, n.op)] {
+        d.set(s.p(), v);
+    }
+    let x = o.dma.unwrap_or(DmaReq { to_host: false, prp1: 0, prp2: 0, len: 0, channel: 0, way: 0, offset: 0 });
+    for (s, v) in [
+        (Sig::DmaValid, o.dma.is_some() as u64), (Sig::DmaToHost, x.to_host as u64), (Sig::DmaPrp1, x.prp1), (Sig::DmaPrp2, x.prp2),
+        (Sig::DmaLen, x.len as u64), (Sig::DmaChannel, x.channel as u64), (Sig::DmaWay, x.way as u64), (Sig::DmaOffset, x.offset as u64),
+    ] {
+        d.set(s.p(), v);
+    }
+    let c = o.cpl.unwrap_or(CplReq { sqid: 0, cid: 0, status: 0 });
+    for (s, v) in [(Sig::CplValid, o.cpl.is_some() as u64), (Sig::CplSqid, c.sqid as u64), (Sig::CplCid, c.cid as u64), (Sig::CplStatus, c.status as u64), (Sig::CplDw0, 0)] {
+        d.set(s.p(), v);
+    }
+    let q = o.qc.unwrap_or(QcReq { sq: false, del: false, qid: 0, base: 0, size: 0, cqid: 0, vec: 0, ien: false, prio: 0 });
+    for (s, v) in [
+        (Sig::QcValid, o.qc.is_some() as u64), (Sig::QcSq, q.sq as u64), (Sig::QcDel, q.del as u64), (Sig::QcQid, q.qid as u64), (Sig::QcBase, q.base),
+        (Sig::QcSize, q.size as u64), (Sig::QcCqid, q.cqid as u64), (Sig::QcVec, q.vec as u64), (Sig::QcIen, q.ien as u64), (Sig::QcPrio, q.prio as u64),
+    ] {
+        d.set(s.p(), v);
+    }
+}
+
+/// The handshakes of this cycle (queue config has no ready: a one-cycle pulse).
+fn taken<D: DatapathDut>(d: &D, o: &Offer) -> Taken {
+    Taken {
+        map: o.map.is_some() && d.get(Sig::MapReqReady.p()) != 0,
+        nand: o.nand.is_some() && d.get(Sig::NandCmdReady.p()) != 0,
+        dma: o.dma.is_some() && d.get(Sig::DmaReady.p()) != 0,
+        cpl: o.cpl.is_some() && d.get(Sig::CplReady.p()) != 0,
+        qc: o.qc.is_some(),
+    }
+}
+
+/// Mapping decisions and responses of this cycle.
+fn map_events<D: DatapathDut>(d: &D, ev: &mut Vec<HwEvent>) {
+    if d.get(Sig::MapDecValid.p()) != 0 {
+        let evict = (d.get(Sig::MapDecEvict.p()) != 0).then(|| (d.get(Sig::MapDecEvictLpn.p()) as u32, d.get(Sig::MapDecEvictDirty.p()) != 0));
+        ev.push(HwEvent::MapDec(MapDec { id: d.get(Sig::MapDecId.p()) as u8, hit: d.get(Sig::MapDecHit.p()) != 0, way: d.get(Sig::MapDecWay.p()) as u8, evict }));
+    }
+    if d.get(Sig::MapRespValid.p()) != 0 {
+        ev.push(HwEvent::MapResp { id: d.get(Sig::MapRespId.p()) as u8, data: d.get(Sig::MapRespData.p()) as u32 });
+    }
+}

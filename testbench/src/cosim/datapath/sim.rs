@@ -1,0 +1,78 @@
+//! The randomized three-way co-simulation run (`make sim`, and its short form in `make test`):
+//! a fio job drawn from the seed, the behavioural execution as reference, the Verilator
+//! execution checked against it by the scoreboard, with cycles per wall-second, transactions
+//! checked and mismatches reported. Wall time is measured here only to print the speed figure.
+
+use super::exec::{run, RunLimits};
+use super::model_exec::{map_cache_config, Glue, ModelExec};
+use super::scoreboard::{compare, Divergence};
+use super::setup::stimulus;
+use super::hw_exec::VerilatorExec;
+use rand::Rng;
+use ssdlab_model::config::DriveConfig;
+use ssdlab_model::rng::SeedTree;
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+
+/// A random mixed job from `seed`: randrw, 30-90 % reads, 4-32 KiB blocks, queue depth 1-16,
+/// over the whole drive (preconditioned).
+pub fn random_job(seed: u64) -> String {
+    let mut r = SeedTree::new(seed).stream("cosim_job", 0);
+    let bs = [4, 8, 16, 32][r.gen_range(0..4)];
+    format!("[rand]\nrw=randrw\nrwmixread={}\nbs={bs}k\niodepth={}\nnumber_ios=100000000\n", r.gen_range(30..=90), r.gen_range(1..=16))
+}
+
+/// What a co-simulation run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub seed: u64,
+    pub job: String,
+    pub cycles: u64,
+    pub wall_s: f64,
+    pub transactions: usize,
+    pub completions: usize,
+    pub worst_time: f64,
+    pub divergence: Option<Divergence>,
+}
+
+impl Report {
+    pub fn cycles_per_s(&self) -> f64 {
+        self.cycles as f64 / self.wall_s.max(1e-9)
+    }
+    pub fn mismatches(&self) -> usize {
+        self.divergence.is_some() as usize
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "seed {}, job: {}", self.seed, self.job.replace('\n', " "))?;
+        writeln!(f, "verilator: {} cycles in {:.2} s wall = {:.0} cycles/s", self.cycles, self.wall_s, self.cycles_per_s())?;
+        writeln!(f, "transactions checked: {} ({} completions), worst time difference {:.3} %", self.transactions, self.completions, 100.0 * self.worst_time)?;
+        write!(f, "mismatches: {}", self.mismatches())?;
+        if let Some(d) = &self.divergence {
+            write!(f, "\n{d}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `job` from `seed` on the model and on the Verilated `verilog` (the datapath's
+/// `module top`), optionally writing a VCD waveform, and compares them.
+pub fn three_way(cfg: &DriveConfig, job: &str, lim: RunLimits, verilog: &str, vcd: Option<&Path>) -> Result<Report, String> {
+    let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
+    let mut mx = ModelExec::new(cfg, Glue::TOP)?;
+    let want = run(&mut mx, &mut fw, &mut host, lim)?;
+    let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
+    let line = map_cache_config().line_entries;
+    let mut vx = VerilatorExec::verilated(cfg, verilog, line, vcd).map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    let got = run(&mut vx, &mut fw, &mut host, lim)?;
+    let wall_s = t0.elapsed().as_secs_f64();
+    let (transactions, worst_time, divergence) = match compare(&want, &got, lim.seed) {
+        Ok(c) => (c.transactions, c.worst_time, None),
+        Err(d) => (0, 0.0, Some(d)),
+    };
+    Ok(Report { seed: lim.seed, job: job.to_string(), cycles: got.cycles, wall_s, transactions, completions: got.cpl.len(), worst_time, divergence })
+}

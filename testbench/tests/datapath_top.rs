@@ -1,0 +1,355 @@
+//! Closed loop through the datapath top level (issue 9): the rust_hdl `Datapath` (front end +
+//! PRP data path + page buffer + 8-channel NAND array + mapping cache) between the root-complex
+//! model (host driver: controller init, I/O queue pair 1, one 4 KiB NVM Write, then an NVM Read
+//! of it to another buffer) and four NAND targets on channel 3. A bench "firmware" drives only
+//! the firmware port, never data: it takes fetched commands from `cmd_*`, applies queue creation
+//! on `qc_*`, moves host data into page-buffer region (3, 1) on `dma_*`, programs it with a NAND
+//! op on `nand_*`, later reads it back into the region and moves it to the host, and completes
+//! on `cpl_*`. NVM Express Base 1.4 sections 4.3, 4.6, 6.14/6.15; ONFI 4.1 (targets).
+//! rust_hdl simulates the whole top at a few thousand cycles per second: one short run.
+
+use rust_hdl::prelude::*;
+use ssdlab_hdl::nand::op::{pack_op, HdlOp};
+use ssdlab_hdl::nand::plane_stride;
+use ssdlab_hdl::nvme::root_complex::{RootComplex, UserOut};
+use ssdlab_hdl::top::{small_drive_config, Datapath};
+use ssdlab_model::config::DriveConfig;
+use ssdlab_model::nand::sequencer::SeqTiming;
+use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe};
+use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::nvme::frontend::tlp::TlpKind;
+use ssdlab_testbench::cosim::nand_target::NandTarget;
+use std::collections::VecDeque;
+
+const ASQ_BASE: u64 = 0x10_0000;
+const ACQ_BASE: u64 = 0x11_0000;
+const SQ1: u64 = 0x31_0000;
+const CQ1: u64 = 0x21_0000;
+const WBUF: u64 = 0x40_0000;
+const RBUF: u64 = 0x44_0000;
+/// Channel and way whose page-buffer region and target the firmware uses.
+const CH: usize = 3;
+const WAY: usize = 1;
+/// Array times the targets give the program and the read (cycles; short to keep the run short).
+const T_PROG: u64 = 300;
+const T_READ: u64 = 200;
+
+/// One step of the bench firmware's script for the I/O command in hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Data move between host and region (CH, WAY): to host or not.
+    Dma(bool),
+    /// NAND op on (CH, WAY): program or read of one 4 KiB page at `ROW`.
+    Nand(NandOpKind),
+    Complete,
+}
+
+/// The bench firmware: queue config for admin commands, a data script for NVM Write/Read.
+#[derive(Default)]
+struct Firmware {
+    qc: VecDeque<Sqe>,
+    cpl: VecDeque<(u16, u16)>,
+    io: VecDeque<Sqe>,
+    cur: Option<(Sqe, VecDeque<Step>, bool)>,
+    /// (cycle, op kind) of each NAND op accepted and each completion on (CH, WAY).
+    nand_acc: Vec<(u64, NandOpKind)>,
+    nand_done: Vec<u64>,
+    dma_done: Vec<(u64, u16)>,
+}
+
+fn row() -> u32 {
+    5 * plane_stride(&small_drive_config()) + 2 // block 5, page 2
+}
+
+impl Firmware {
+    fn handed(&mut self, sqid: u16, s: Sqe) {
+        match (sqid, s.opc) {
+            (0, opc::ADMIN_CREATE_IO_CQ | opc::ADMIN_CREATE_IO_SQ) => self.qc.push_back(s),
+            (0, _) => self.cpl.push_back((0, s.cid)),
+            (_, opc::NVM_WRITE | opc::NVM_READ) => self.io.push_back(s),
+            (q, o) => panic!("unexpected command opcode {o:#x} on SQ {q}"),
+        }
+    }
+
+    fn step(&self) -> Option<Step> {
+        self.cur.as_ref().and_then(|c| c.1.front().copied())
+    }
+
+    /// Drives the firmware port for the coming cycle.
+    fn drive(&mut self, u: &mut Datapath) {
+        if self.cur.is_none() {
+            if let Some(s) = self.io.pop_front() {
+                let script = if s.opc == opc::NVM_WRITE {
+                    [Step::Dma(false), Step::Nand(NandOpKind::Program), Step::Complete]
+                } else {
+                    [Step::Nand(NandOpKind::Read), Step::Dma(true), Step::Complete]
+                };
+                self.cur = Some((s, script.into(), true));
+            }
+        }
+        u.qc_valid.next = false;
+        if let Some(s) = self.qc.front() {
+            let sq = s.opc == opc::ADMIN_CREATE_IO_SQ;
+            (u.qc_valid.next, u.qc_sq.next, u.qc_del.next) = (true, sq, false);
+            u.qc_qid.next = bits::<4>((s.cdw10 & 0xF) as u64);
+            u.qc_size.next = bits::<16>((s.cdw10 >> 16) as u64);
+            u.qc_base.next = bits::<64>(s.prp1);
+            u.qc_cqid.next = bits::<4>(if sq { (s.cdw11 >> 16) as u64 } else { 0 });
+            u.qc_vec.next = bits::<4>(if sq { 0 } else { (s.cdw11 >> 16) as u64 & 0xF });
+            (u.qc_ien.next, u.qc_prio.next) = (!sq && s.cdw11 & 2 != 0, bits::<2>(0));
+        }
+        u.cpl_valid.next = !self.cpl.is_empty();
+        let (sq, cid) = self.cpl.front().copied().unwrap_or((0, 0));
+        (u.cpl_sqid.next, u.cpl_cid.next, u.cpl_status.next, u.cpl_dw0.next) = (bits::<4>(sq as u64), bits::<16>(cid as u64), bits::<11>(0), bits::<32>(0));
+        let (offer, s) = self.cur.as_ref().map_or((false, Sqe::new(0, 0, 0, 0, 0)), |c| (c.2, c.0));
+        u.dma_valid.next = offer && matches!(self.step(), Some(Step::Dma(_)));
+        u.dma_to_host.next = self.step() == Some(Step::Dma(true));
+        (u.dma_prp1.next, u.dma_prp2.next, u.dma_len.next) = (bits::<64>(s.prp1), bits::<64>(s.prp2), bits::<32>(4096));
+        (u.dma_channel.next, u.dma_way.next, u.dma_offset.next) = (bits::<3>(CH as u64), bits::<2>(WAY as u64), bits::<32>(0));
+        u.nand_cmd_valid.next = false;
+        if let (true, Some(Step::Nand(kind))) = (offer, self.step()) {
+            let op = HdlOp { kind, planes: 1, row: row(), data_cycles: 1024, pages: 1 };
+            u.nand_cmd_valid.next = true;
+            (u.nand_cmd_channel.next, u.nand_cmd_way.next) = (bits::<3>(CH as u64), bits::<2>(WAY as u64));
+            u.nand_cmd_op.next = bits::<52>(pack_op(&op));
+        }
+    }
+
+    /// Samples the firmware port after the settle; returns the array cycles of an accepted op.
+    fn observe(&mut self, n: u64, u: &Datapath) -> Option<u64> {
+        if u.cmd_valid.val() {
+            let mut raw = [0u8; 64];
+            for (i, w) in [&u.cmd_w0, &u.cmd_w1, &u.cmd_w2, &u.cmd_w3].iter().enumerate() {
+                raw[16 * i..16 * i + 16].copy_from_slice(&w.val().to_u128().to_le_bytes());
+            }
+            self.handed(u.cmd_sqid.val().to_u64() as u16, Sqe::decode(&raw));
+        }
+        if u.qc_valid.val() {
+            let s = self.qc.pop_front().expect("qc offered");
+            self.cpl.push_back((0, s.cid));
+        }
+        if u.cpl_valid.val() && u.cpl_ready.val() {
+            self.cpl.pop_front();
+        }
+        assert!(!u.pb_err.val(), "cycle {n}: page-buffer error");
+        let mut array = None;
+        let step = self.step();
+        let Some(cur) = self.cur.as_mut() else { return None };
+        match step {
+            Some(Step::Dma(_)) if u.dma_valid.val() && u.dma_ready.val() => cur.2 = false,
+            Some(Step::Dma(_)) if u.dma_done.val() => {
+                self.dma_done.push((n, u.dma_status.val().to_u64() as u16));
+                cur.1.pop_front();
+                cur.2 = true;
+            }
+            Some(Step::Nand(k)) if u.nand_cmd_valid.val() && u.nand_cmd_ready.val() => {
+                self.nand_acc.push((n, k));
+                cur.2 = false;
+                array = Some(if k == NandOpKind::Program { T_PROG } else { T_READ });
+            }
+            Some(Step::Nand(_)) if u.nand_done_valid[CH].val() => {
+                assert_eq!(u.nand_done_way[CH].val().to_u64(), WAY as u64, "cycle {n}: completion way");
+                self.nand_done.push(n);
+                cur.1.pop_front();
+                cur.2 = true;
+            }
+            Some(Step::Complete) => {
+                self.cpl.push_back((1, cur.0.cid));
+                self.cur = None;
+            }
+            _ => {}
+        }
+        array
+    }
+}
+
+/// The datapath with its host, firmware and channel-`CH` targets, stepped one cycle at a time.
+struct Bench {
+    u: Box<Datapath>,
+    rc: RootComplex,
+    fw: Firmware,
+    targets: Vec<NandTarget>,
+    /// A data-out word the PHY returns one cycle after its beat.
+    pending_read: Option<u32>,
+    n: u64,
+    /// Data-in and data-out beat cycles on channel CH; cycles with a CE on any other channel.
+    wr_beats: Vec<u64>,
+    rd_beats: Vec<u64>,
+    other_ce: u64,
+}
+
+fn settle(u: &mut Datapath) {
+    for _ in 0..512 {
+        u.update_all();
+        if !u.has_changed() {
+            return;
+        }
+    }
+    panic!("datapath did not settle in 512 passes");
+}
+
+impl Bench {
+    fn new(cfg: &DriveConfig) -> Self {
+        let mut u = Datapath::new_boxed(cfg).expect("small drive fits the datapath");
+        u.connect_all();
+        let t = SeqTiming::new(&cfg.onfi);
+        let targets = (0..4).map(|w| NandTarget::new(t, plane_stride(cfg), w as u8, 4096)).collect();
+        let (wr_beats, rd_beats) = (Vec::new(), Vec::new());
+        Bench { u, rc: RootComplex::new(&cfg.pcie), fw: Firmware::default(), targets, pending_read: None, n: 0, wr_beats, rd_beats, other_ce: 0 }
+    }
+
+    fn step(&mut self) {
+        let (n, u) = (self.n, &mut *self.u);
+        u.clock.next = Clock { clk: false };
+        let i = self.rc.drive_user(n);
+        (u.cq_tvalid.next, u.cq_tlast.next, u.cq_tdata.next) = (i.cq.is_some(), i.cq.is_some_and(|b| b.1), i.cq.map_or(0, |b| b.0).to_bits());
+        (u.rc_tvalid.next, u.rc_tlast.next, u.rc_tdata.next) = (i.rc.is_some(), i.rc.is_some_and(|b| b.1), i.rc.map_or(0, |b| b.0).to_bits());
+        (u.cc_tready.next, u.rq_tready.next) = (true, i.rq_tready);
+        // MPS 256, MRRS 512 (Device Control encodings 1 and 2).
+        (u.mps_code.next, u.mrrs_code.next, u.cmd_stall.next) = (bits::<3>(1), bits::<3>(2), false);
+        (u.map_req_valid.next, u.map_tp_done.next, u.dram_cmd_ready.next, u.dram_wdata_ready.next, u.dram_rdata_valid.next) = (false, false, true, true, false);
+        self.fw.drive(u);
+        for c in 0..8 {
+            (u.phy[c].rb.next, u.phy[c].dq_in_valid.next, u.phy[c].dq_in.next) = (bits::<4>(0xF), false, bits::<32>(0));
+        }
+        let rb = self.targets.iter().enumerate().fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
+        u.phy[CH].rb.next = bits::<4>(rb);
+        if let Some(d) = self.pending_read.take() {
+            (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
+        }
+        settle(u);
+        self.rc.observe_user(n, &UserOut {
+            cq_tvalid: u.cq_tvalid.val(),
+            cq_tready: u.cq_tready.val(),
+            cc_tvalid: u.cc_tvalid.val(),
+            cc_tdata: u.cc_tdata.val().to_u128(),
+            cc_tlast: u.cc_tlast.val(),
+            rq_tvalid: u.rq_tvalid.val(),
+            rq_tready: u.rq_tready.val(),
+            rq_tdata: u.rq_tdata.val().to_u128(),
+            rq_tlast: u.rq_tlast.val(),
+        });
+        if let Some(array) = self.fw.observe(n, u) {
+            self.targets[WAY].push_array_cycles(array);
+        }
+        self.nand_pins(n);
+        let u = &mut *self.u;
+        u.clock.next = Clock { clk: true };
+        settle(u);
+        self.n += 1;
+    }
+
+    /// Plays the targets on channel CH's pins (as `cosim::channel_bench` does).
+    fn nand_pins(&mut self, n: u64) {
+        let u = &*self.u;
+        self.other_ce += (0..8).filter(|&c| c != CH && u.phy[c].ce.val().to_u64() != 0).count() as u64;
+        let p = &u.phy[CH];
+        let ce = p.ce.val().to_u64() as u8;
+        assert!(ce.count_ones() <= 1, "cycle {n}: chip enables {ce:04b}");
+        let w = ce.trailing_zeros() as usize;
+        let dq = p.dq_out.val().to_u64() as u32;
+        if p.we.val() && p.cle.val() {
+            self.targets[w].command(n, dq as u8);
+        }
+        if p.we.val() && p.ale.val() {
+            self.targets[w].address(n, dq as u8);
+        }
+        if p.wr_beat.val() {
+            self.targets[w].data_in(n, &dq.to_le_bytes());
+            self.wr_beats.push(n);
+        }
+        if p.rd_beat.val() {
+            let b = self.targets[w].data_out(n, 4);
+            self.pending_read = Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            self.rd_beats.push(n);
+        }
+        for t in &self.targets {
+            assert!(t.violations.is_empty(), "ONFI violation: {:?}", t.violations);
+        }
+    }
+
+    fn run_till(&mut self, limit: u64, what: &str, done: impl Fn(&Bench) -> bool) {
+        let end = self.n + limit;
+        while !done(self) {
+            assert!(self.n < end, "{what}: not within {limit} cycles (now cycle {})", self.n);
+            self.step();
+        }
+    }
+
+    fn cqe(&self, addr: u64) -> Cqe {
+        Cqe::decode(&self.rc.get(addr, 16))
+    }
+}
+
+/// Driver init (NVMe 1.4 section 7.6.1): admin queues, MSI-X vectors 0..=1, CC.EN, then Create
+/// I/O CQ 1 / SQ 1 (8 entries) through the admin SQ.
+fn init(b: &mut Bench) {
+    let mut acts: Vec<(u64, u32, u32)> = vec![(0, AQA, (7 << 16) | 7), (2, ASQ, ASQ_BASE as u32), (4, ACQ, ACQ_BASE as u32)];
+    for v in 0..2u32 {
+        let t = 6 + 6 * v as u64;
+        acts.extend([(t, MSIX_TABLE + 16 * v, 0xFEE0_0000 + 4 * v), (t + 2, MSIX_TABLE + 16 * v + 8, 0x40 + v), (t + 4, MSIX_TABLE + 16 * v + 12, 0)]);
+    }
+    acts.push((30, CC, CC_EN | (6 << 16) | (4 << 20)));
+    let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100, 0, CQ1, 0);
+    (cq.cdw10, cq.cdw11) = (1 | (7 << 16), 0x3 | (1 << 16));
+    let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 101, 0, SQ1, 0);
+    (sq.cdw10, sq.cdw11) = (1 | (7 << 16), 0x1 | (1 << 16));
+    b.rc.put(ASQ_BASE, &cq.encode());
+    b.rc.put(ASQ_BASE + 64, &sq.encode());
+    acts.push((34, sq_doorbell(0), 2));
+    for (t, off, v) in acts {
+        b.run_till(t + 1, "init", |b| b.n >= t);
+        b.rc.mmio_write(t, off, v);
+    }
+    b.run_till(2_000, "Create I/O CQ/SQ completions", |b| b.cqe(ACQ_BASE + 16).cid == 101);
+}
+
+/// NVM command on SQ 1: 8 blocks (4 KiB) at LBA 0x40, PRP1 page aligned (PRP2 unused).
+fn nvm(op: u8, cid: u16, prp1: u64) -> Sqe {
+    let mut s = Sqe::new(op, cid, 1, prp1, 0);
+    (s.cdw10, s.cdw11, s.cdw12) = (0x40, 0, 7);
+    s
+}
+
+#[test]
+fn host_write_then_read_back_4k_through_page_buffer_and_nand() {
+    let cfg = small_drive_config();
+    assert_eq!((cfg.pcie.mps_bytes, cfg.pcie.mrrs_bytes), (256, 512), "the derivation below assumes MPS 256, MRRS 512");
+    let mut b = Bench::new(&cfg);
+    init(&mut b);
+    let src: Vec<u8> = (0..4096u32).map(|i| (i * 37 + (i >> 8) * 11 + 5) as u8).collect();
+    b.rc.put(WBUF, &src);
+    b.rc.put(SQ1, &nvm(opc::NVM_WRITE, 0x21, WBUF).encode());
+    let n0 = b.rc.seen.len();
+    b.rc.mmio_write(b.n, sq_doorbell(1), 1);
+    b.run_till(20_000, "NVM Write CQE", |b| b.cqe(CQ1).cid == 0x21);
+    b.rc.put(SQ1 + 64, &nvm(opc::NVM_READ, 0x22, RBUF).encode());
+    b.rc.mmio_write(b.n, sq_doorbell(1), 2);
+    b.run_till(20_000, "NVM Read CQE", |b| b.cqe(CQ1 + 16).cid == 0x22);
+    assert!(b.rc.get(RBUF, 4096) == src, "NVM Read returns the 4096 bytes written, through region (3, 1) and the flash page");
+    // Data TLPs: the write's 4 KiB in MRd of MRRS 512 (8), the read's in MWr of MPS 256 (16).
+    let data: Vec<(TlpKind, u64, u32)> =
+        b.rc.seen[n0..].iter().filter(|t| (WBUF..RBUF + 4096).contains(&t.addr)).map(|t| (t.kind, t.addr, t.len)).collect();
+    let mut want: Vec<(TlpKind, u64, u32)> = (0..8).map(|k| (TlpKind::MemRead, WBUF + 512 * k, 512)).collect();
+    want.extend((0..16).map(|k| (TlpKind::MemWrite, RBUF + 256 * k, 256)));
+    assert_eq!(data, want, "data TLPs");
+    // CQEs (section 4.6): slot 0 write, slot 1 read, phase 1, SQ head 1 then 2.
+    for (slot, cid, sqhd) in [(0u64, 0x21u16, 1u16), (1, 0x22, 2)] {
+        let c = b.cqe(CQ1 + 16 * slot);
+        assert_eq!((c.cid, c.sqid, c.sqhd, c.status.field(), c.phase), (cid, 1, sqhd, 0, true), "CQE slot {slot}");
+    }
+    // NAND: one program then one read on (3, 1). Data in: 4096 B = 1024 beats of 4 bytes, one
+    // contiguous burst (single plane). Data out: the program's status byte after 70h (1 beat),
+    // then the read's 1024 beats in one burst.
+    let kinds: Vec<NandOpKind> = b.fw.nand_acc.iter().map(|a| a.1).collect();
+    assert_eq!(kinds, vec![NandOpKind::Program, NandOpKind::Read]);
+    assert_eq!(b.fw.nand_done.len(), 2);
+    assert_eq!((b.wr_beats.len(), b.rd_beats.len()), (1024, 1 + 1024), "data-in and data-out beats");
+    assert_eq!(b.wr_beats[1023] - b.wr_beats[0], 1023, "data in: contiguous burst");
+    assert_eq!(b.rd_beats[1024] - b.rd_beats[1], 1023, "data out: contiguous burst");
+    assert!(b.rd_beats[0] < b.fw.nand_done[0] && b.rd_beats[1] > b.fw.nand_acc[1].0, "status beat in the program, data in the read");
+    assert_eq!(b.other_ce, 0, "channels other than {CH} stay idle");
+    assert_eq!(b.fw.dma_done.iter().map(|d| d.1).collect::<Vec<_>>(), vec![0, 0], "both moves status 0");
+    println!("cycles {}: dma done {:?}, nand accepted {:?}, nand done {:?}", b.n, b.fw.dma_done, b.fw.nand_acc, b.fw.nand_done);
+}
