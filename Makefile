@@ -29,9 +29,13 @@ verilog:
 lint: tools verilog
 	bash scripts/lint.sh $(OUT)/verilog
 
-## yosys synthesis reports per block, nextpnr-ice40 Fmax for one channel.
+## yosys LUT/FF/BRAM of every exported block and of the whole datapath (Xilinx UltraScale xcu,
+## iCE40), nextpnr-ice40 Fmax of one channel (SSDLAB_PNR_SEEDS, default 1-5), then the
+## comparison with hdl/synth-report.txt (fails above +5 %; UPDATE_EXPECT=1 refreshes the report).
 synth: tools verilog
-	bash scripts/synth.sh $(OUT)/verilog $(OUT)/synth
+	bash scripts/synth.sh $(OUT)/verilog $(OUT)/synth; s=$$?; \
+	$(CARGO) run --release -q -p ssdlab-hdl --bin synth-report -- $(OUT)/verilog $(OUT)/synth; r=$$?; \
+	exit $$(( s | r ))
 
 ## Randomized three-way co-simulation of the datapath (issue #9): builds the Verilator model of
 ## `module top`, runs a seeded random fio job for >= 10^7 cycles checked event by event against

@@ -20,3 +20,6 @@ pub fn verilog_of<B: Block>(mut block: B) -> String {
     block.connect_all();
     generate_verilog(&block)
 }
+
+/// `make synth`'s resource report and its regression check (tooling, not hardware).
+pub mod synth_report;

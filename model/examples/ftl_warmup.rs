@@ -24,13 +24,13 @@ fn main() {
     for &check in checks {
         let mut cfg = DriveConfig::default_drive();
         cfg.ftl.integrity_check = check;
-        let t = Instant::now();
+        let (t, cpu0) = (Instant::now(), cpu_secs());
         let mut f = Ftl::new(&cfg, &SeedTree::new(1)).expect("preset is valid");
         let n = f.logical_units();
         println!("integrity_check = {check}: {} logical units, FTL built in {:.2} s", n, t.elapsed().as_secs_f64());
         let mut ops = Vec::with_capacity(4096);
-        let t = Clock::start();
-        for _ in 0..passes {
+        for pass in 1..=passes {
+            let w = Window::start(&f);
             let mut lpn = 0;
             while lpn < n {
                 let c = 256.min(n - lpn) as u32;
@@ -38,23 +38,26 @@ fn main() {
                 ops.clear();
                 lpn += c as u64;
             }
+            w.report(&format!("  sequential 1 MiB, pass {pass}"), &f);
         }
-        report("  sequential 1 MiB", passes as u64 * n, t.elapsed());
         let mut rng = SeedTree::new(1).stream("warmup-example", 0);
-        let t = Clock::start();
         // The batched path (`host_write_units`: same state as one call per unit, with software
         // prefetch), fed 64 Ki units at a time as the testbench's preconditioning does.
         let mut lpns = Vec::with_capacity(1 << 16);
-        let mut left = passes as u64 * n;
-        while left > 0 {
-            let c = left.min(1 << 16);
-            lpns.clear();
-            lpns.extend((0..c).map(|_| rng.gen_range(0..n)));
-            f.host_write_units(&lpns, &mut ops);
-            ops.clear();
-            left -= c;
+        for pass in 1..=passes {
+            let w = Window::start(&f);
+            let mut left = n;
+            while left > 0 {
+                let c = left.min(1 << 16);
+                lpns.clear();
+                lpns.extend((0..c).map(|_| rng.gen_range(0..n)));
+                f.host_write_units(&lpns, &mut ops);
+                ops.clear();
+                left -= c;
+            }
+            w.report(&format!("  random 4 KiB, pass {pass}   "), &f);
         }
-        report("  random 4 KiB    ", passes as u64 * n, t.elapsed());
+        println!("  total (FTL build + all passes): {:.2} s wall, {:.2} s CPU", t.elapsed().as_secs_f64(), cpu_secs() - cpu0);
         let s = f.stats();
         println!(
             "  after: WA {:.2}, GC blocks {}, fold blocks {}, free blocks {}, SLC blocks {}, violations {}",
@@ -77,20 +80,28 @@ fn cpu_secs() -> f64 {
     tv(u.ru_utime) + tv(u.ru_stime)
 }
 
-fn report(what: &str, units: u64, (wall, cpu): (f64, f64)) {
-    println!(
-        "{what}: {units} units in {wall:.2} s wall = {:.1} M units/s ({cpu:.2} s CPU = {:.1} M units/CPU-s)",
-        units as f64 / wall / 1e6,
-        units as f64 / cpu / 1e6
-    );
+/// One timed phase: wall and CPU time, host and NAND units written (the phase's own WA).
+struct Window {
+    wall: Instant,
+    cpu: f64,
+    host: u64,
+    nand: u64,
 }
 
-struct Clock(Instant, f64);
-impl Clock {
-    fn start() -> Clock {
-        Clock(Instant::now(), cpu_secs())
+impl Window {
+    fn start(f: &Ftl) -> Window {
+        let s = f.stats();
+        Window { wall: Instant::now(), cpu: cpu_secs(), host: s.host_units_written, nand: s.nand_units_written }
     }
-    fn elapsed(&self) -> (f64, f64) {
-        (self.0.elapsed().as_secs_f64(), cpu_secs() - self.1)
+    fn report(&self, what: &str, f: &Ftl) {
+        let (wall, cpu) = (self.wall.elapsed().as_secs_f64(), cpu_secs() - self.cpu);
+        let s = f.stats();
+        let units = s.host_units_written - self.host;
+        let wa = (s.nand_units_written - self.nand) as f64 / units as f64;
+        println!(
+            "{what}: {units} units in {wall:.2} s wall = {:.1} M units/s ({cpu:.2} s CPU = {:.1} M units/CPU-s), WA {wa:.2}",
+            units as f64 / wall / 1e6,
+            units as f64 / cpu / 1e6
+        );
     }
 }

@@ -41,46 +41,66 @@ fn protocol_json(name: &str, preset: &str) -> (HashMap<String, f64>, Vec<(String
     (figures, power)
 }
 
-/// Tiny drive (testbench/tests/corpus/small-drive.toml: 2 dies, 20 % OP): 2 sequential fills,
-/// 2 random fills of `pattern`, then a 24 MiB sequential write; returns its step's `ftl` object.
-fn tiny_after_random_fill(pattern: &str) -> serde_json::Value {
-    let dir = std::env::temp_dir().join(format!("ssdlab-calib-{}-{pattern}", std::process::id()));
+/// Tiny drive (testbench/tests/corpus/small-drive.toml: 2 dies, 20 % OP, with `ftl_extra`
+/// appended to its `[ftl]` table): 2 sequential fills, 2 random fills of `pattern`, then one
+/// 24 MiB 128 KiB fio job `rw`; returns that step's JSON object.
+fn tiny_after_random_fill(pattern: &str, rw: &str, ftl_extra: &str) -> serde_json::Value {
+    let tag = format!("{pattern}-{rw}-{}", ftl_extra.len());
+    let dir = std::env::temp_dir().join(format!("ssdlab-calib-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let proto = dir.join("p.toml");
     let text = format!(
         "name = \"tiny\"\ndescription = \"steady-state mechanism\"\n\
          [[step]]\nkind = \"precondition\"\nmode = \"functional\"\npattern = \"sequential\"\nbs = \"1m\"\npasses = 2\n\
          [[step]]\nkind = \"precondition\"\nmode = \"functional\"\npattern = \"{pattern}\"\nbs = \"4k\"\npasses = 2\n\
-         [[step]]\nkind = \"fio\"\nid = \"sw\"\nlabel = \"seq write\"\njob = \"\"\"\n[sw]\nrw=write\nbs=128k\niodepth=32\nsize=24m\n\"\"\"\n\
-         report = {{ metric = \"write_mbps\" }}\n"
+         [[step]]\nkind = \"fio\"\nid = \"t\"\nlabel = \"test\"\njob = \"\"\"\n[t]\nrw={rw}\nbs=128k\niodepth=32\nsize=24m\n\"\"\"\n\
+         report = {{ metric = \"{rw}_mbps\" }}\n"
     );
     std::fs::write(&proto, text).expect("write protocol");
-    let drive = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/small-drive.toml");
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/small-drive.toml")).expect("drive");
+    let drive = dir.join("drive.toml");
+    std::fs::write(&drive, base.replace("[ftl]\n", &format!("[ftl]\n{ftl_extra}\n"))).expect("write drive");
     let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
-        .args(["protocol", proto.to_str().unwrap(), "--config", drive, "--output-format", "json"])
+        .args(["protocol", proto.to_str().unwrap(), "--config", drive.to_str().unwrap(), "--output-format", "json"])
         .output()
         .expect("run ssdlab");
     assert_eq!(out.status.code(), Some(0), "seed 1: {}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    v["steps"][2]["ftl"].clone()
+    v["steps"][2].clone()
 }
 
 #[test]
 fn steady_state_writes_pay_gc_only_after_a_uniform_random_fill() {
     // A random-map pass rewrites every block once: every earlier copy is invalid at its end, so
     // the over-provisioning is all in wholly invalid blocks and the next writes need no copying.
-    let map = tiny_after_random_fill("random");
+    let map = tiny_after_random_fill("random", "write", "")["ftl"].clone();
     let wa = map["write_amplification"].as_f64().expect("WA");
     assert!(wa < 1.1, "after a random-map fill: WA {wa} (seed 1), {map}");
     // Uniform random with repetition leaves the invalid space spread over the blocks: greedy GC
     // in that steady state has WA ~ (1 + r) / (2 r) with r = spare / user = 0.25 at 20 % OP,
     // i.e. 2.5 (less spare after the static SLC and GC reserve: more).
-    let uni = tiny_after_random_fill("uniform");
+    let uni = tiny_after_random_fill("uniform", "write", "")["ftl"].clone();
     let wa = uni["write_amplification"].as_f64().expect("WA");
     let valid = uni["gc_victim_valid_fraction"].as_f64().expect("GC ran");
     assert!(wa > 2.0, "after a uniform random fill: WA {wa} (seed 1), {uni}");
     assert!(valid > 0.5, "victims {valid} valid (seed 1)");
+}
+
+#[test]
+fn stream_reads_of_whole_pages_slow_scattered_sequential_reads_by_the_transfer_ratio() {
+    // After a uniform 4 KiB fill every unit of a 128 KiB read sits on its own page: one read per
+    // unit, die-bound (2 dies, one per channel, TLC tR 56/66/76 us: mean 66 us). Moving only the
+    // unit costs 4096 + 2208 / 4 = 4648 B at 800 MT/s = 5.8 us of data out per read; a whole
+    // 2-plane page 2 x 18 592 B = 46.5 us. Throughput ratio (66 + 5.8) / (66 + 46.5) = 0.64.
+    let mbps = |extra: &str| {
+        let step = tiny_after_random_fill("uniform", "read", extra);
+        step["report"]["model"].as_f64().unwrap_or_else(|| panic!("no read figure (seed 1): {step}"))
+    };
+    let units = mbps("");
+    let whole = mbps("stream_reads_whole_pages = true");
+    let ratio = whole / units;
+    assert!((0.57..0.71).contains(&ratio), "whole-page stream reads {whole:.0} vs unit reads {units:.0} MB/s: ratio {ratio:.3}, hand 0.64 (seed 1)");
 }
 
 fn fig(f: &HashMap<String, f64>, id: &str) -> f64 {
@@ -138,6 +158,7 @@ const SSDFANS_WITHIN_10_PCT: &[&str] = &[
     "fresh-seq-write",
     "fresh-rand-read",
     "fresh-rand-write",
+    "random-overwrite-seq-read",
     "random-overwrite-seq-write",
     "random-overwrite-rand-read",
     "seq-overwrite-seq-read",

@@ -13,7 +13,7 @@
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_hdl::nand::plane_stride;
-use ssdlab_hdl::nvme::root_complex::{RootComplex, UserOut};
+use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_hdl::top::{small_drive_config, Datapath};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nand::sequencer::SeqTiming;
@@ -238,10 +238,7 @@ impl Bench {
     fn step(&mut self) {
         let (n, u) = (self.n, &mut *self.u);
         u.clock.next = Clock { clk: false };
-        let i = self.rc.drive_user(n);
-        (u.cq_tvalid.next, u.cq_tlast.next, u.cq_tdata.next) = (i.cq.is_some(), i.cq.is_some_and(|b| b.1), i.cq.map_or(0, |b| b.0).to_bits());
-        (u.rc_tvalid.next, u.rc_tlast.next, u.rc_tdata.next) = (i.rc.is_some(), i.rc.is_some_and(|b| b.1), i.rc.map_or(0, |b| b.0).to_bits());
-        (u.cc_tready.next, u.rq_tready.next) = (true, i.rq_tready);
+        u.drive_pcie(&self.rc.drive_user(n));
         // MPS 256, MRRS 512 (Device Control encodings 1 and 2).
         (u.mps_code.next, u.mrrs_code.next, u.cmd_stall.next) = (bits::<3>(1), bits::<3>(2), false);
         (u.map_tp_done.next, u.dram_cmd_ready.next, u.dram_wdata_ready.next) = (false, true, true);
@@ -260,17 +257,7 @@ impl Bench {
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
         }
         settle(u);
-        self.rc.observe_user(n, &UserOut {
-            cq_tvalid: u.cq_tvalid.val(),
-            cq_tready: u.cq_tready.val(),
-            cc_tvalid: u.cc_tvalid.val(),
-            cc_tdata: u.cc_tdata.val().to_u128(),
-            cc_tlast: u.cc_tlast.val(),
-            rq_tvalid: u.rq_tvalid.val(),
-            rq_tready: u.rq_tready.val(),
-            rq_tdata: u.rq_tdata.val().to_u128(),
-            rq_tlast: u.rq_tlast.val(),
-        });
+        self.rc.observe_user(n, &u.pcie_out());
         if u.dram_cmd_valid.val() {
             // A fresh table (entries 0): a line read returns 8 zero entries.
             self.dram_cmds.push((u.dram_cmd_write.val(), u.dram_cmd_addr.val().to_u64()));

@@ -85,6 +85,13 @@ pub struct FtlConfig {
     /// read). Costs 8 B of host memory per 4 KiB unit; on by default.
     #[serde(default = "default_true")]
     pub integrity_check: bool,
+    /// Reads of a sequential stream (a host read continuing the previous one, and its
+    /// read-ahead) read and transfer whole multi-plane pages into the DRAM read cache, the unit
+    /// sequentially written data occupies, instead of only the 4 KiB units asked for. Free on
+    /// sequentially written data (every unit of the page is wanted); on fragmented data each
+    /// wanted unit costs a whole multi-plane page transfer. Off by default.
+    #[serde(default)]
+    pub stream_reads_whole_pages: bool,
 }
 
 fn default_flush_idle_ms() -> f64 {

@@ -30,7 +30,8 @@ impl Ftl {
                 }
             }
         }
-        self.st.host_read_ops += self.emit_reads(OpPurpose::HostRead, ops);
+        let whole = self.cfg.stream_reads_whole_pages && self.ra.continues(lpn);
+        self.st.host_read_ops += self.emit_reads(OpPurpose::HostRead, whole, ops);
         self.st.host_units_read += count as u64;
         self.st.host_units_buffered += out.buffered_units as u64;
         self.st.host_units_unmapped += out.unmapped_units as u64;
@@ -90,11 +91,19 @@ impl Ftl {
     }
 
     /// One (multi-plane) read op per group, in first-touch order; returns the ops pushed.
-    fn emit_reads(&mut self, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> u64 {
+    /// `whole`: each op reads and transfers the whole page on every plane
+    /// (`stream_reads_whole_pages`).
+    fn emit_reads(&mut self, purpose: OpPurpose, whole: bool, ops: &mut Vec<NandOp>) -> u64 {
         for &(dbid, page, mask, units) in &self.groups {
             let mode = self.blocks.info[dbid as usize].mode;
-            let planes = (mask.trailing_zeros(), 31 - mask.leading_zeros());
-            ops.push(self.l.read_op(dbid, page, planes, units, mode, purpose));
+            let op = if whole {
+                let all = self.l.units_per_page * self.l.planes;
+                self.l.read_op(dbid, page, (0, self.l.planes - 1), all, mode, purpose)
+            } else {
+                let planes = (mask.trailing_zeros(), 31 - mask.leading_zeros());
+                self.l.read_op(dbid, page, planes, units, mode, purpose)
+            };
+            ops.push(op);
         }
         let n = self.groups.len() as u64;
         self.groups.clear();
@@ -117,7 +126,7 @@ impl Ftl {
                 self.ra.push(NONE, 0);
             }
         }
-        let n = self.emit_reads(OpPurpose::ReadAhead, ops);
+        let n = self.emit_reads(OpPurpose::ReadAhead, self.cfg.stream_reads_whole_pages, ops);
         self.st.read_ahead_ops += n;
         self.ra_tag_next += n;
     }

@@ -60,6 +60,12 @@ impl ReadAhead {
         }
     }
 
+    /// Whether a host read starting at `lpn` continues the stream (starts where the last ended).
+    #[inline]
+    pub fn continues(&self, lpn: u64) -> bool {
+        self.last_end == lpn
+    }
+
     /// Records a host read of [lpn, lpn + count) and returns the logical range to prefetch now.
     pub fn observe(&mut self, lpn: u64, count: u32, logical_units: u64) -> Option<(u64, u64)> {
         let end = lpn + count as u64;

@@ -9,6 +9,7 @@ mod gc_slc;
 mod map_cache;
 mod property;
 mod readahead_timed;
+mod stream_reads;
 mod warmup;
 
 use super::*;

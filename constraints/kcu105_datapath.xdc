@@ -1,0 +1,32 @@
+# Timing constraints of the controller datapath (`hdl/src/top.rs`, block `Datapath`, generated
+# Verilog `module top` in out/verilog/top.v) for the KCU105's Kintex UltraScale xcku040
+# (xcku040-ffva1156-2-e), used when `top` is synthesized and implemented as a module inside a
+# Vivado design (out of context: `synth_design -mode out_of_context -top top`, then `read_xdc`).
+# block: top
+# checked here by: hdl/tests/synth_report.rs (make test) only for names: every port named below
+#   must be a port of the generated top.v, so a renamed port fails the test. Nothing in this
+#   repository reads XDC semantics (yosys ignores it; nextpnr has no UltraScale flow).
+# checked only by: Vivado (read_xdc, report_timing_summary / check_timing on the xcku040).
+#
+# The pins of the board (PCIe reference clock, PERST#, lanes, the NAND connector plan) are in
+# kcu105_board.xdc: the ports of `top` are not pins. The PCIe ports (cq/cc/rq/rc AXI-S,
+# mps_code, mrrs_code) face the user side of the UltraScale PCIe Gen3 hard block's IP, the
+# dram_* ports a DDR4 controller's user side, the phy$i$* ports the core-clock side of an ONFI
+# PHY (serializers, DQS/RE# generation; not in this design), the firmware ports a soft CPU.
+
+# The core clock: one clock for the front end and the NAND sequencers, 250 MHz
+# (top.rs CORE_CLOCK_MHZ; the PCIe IP's user clock for Gen3 x4 with a 128-bit interface,
+# NAND timing counts elaborated for onfi.core_clock_mhz = 250).
+create_clock -name core_clk -period 4.000 [get_ports clock]
+
+# Out of context every other port connects to on-chip logic clocked by core_clk (the PCIe IP,
+# the DDR4 controller, the ONFI PHY, the firmware CPU). Budget: 1 ns of the 4 ns period for the
+# logic on the other side of each port (the IP cores register their AXI-S outputs).
+set_input_delay -clock core_clk 1.000 [filter [all_inputs] {NAME != clock}]
+set_output_delay -clock core_clk 1.000 [all_outputs]
+
+# R/B# of each way is asynchronous to the core clock (open-drain from the NAND targets); the
+# way FSMs synchronize it with two flip-flops (nand/way_fsm.rs), so no path from these ports is
+# timed.
+set_false_path -from [get_ports {phy$0$rb[*] phy$1$rb[*] phy$2$rb[*] phy$3$rb[*]}]
+set_false_path -from [get_ports {phy$4$rb[*] phy$5$rb[*] phy$6$rb[*] phy$7$rb[*]}]

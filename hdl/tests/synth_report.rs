@@ -1,0 +1,115 @@
+//! The checked-in synthesis report (`hdl/synth-report.txt`) and the constraint files against the
+//! current build. Fast tier (`make test`): the report parses, covers exactly the blocks that
+//! `export-verilog` writes, its whole-datapath line contains its parts, and every port named in
+//! `constraints/` exists in the generated Verilog of the block the file constrains. Slow tier
+//! (`make test-slow`, `#[ignore]`): yosys on every block (`scripts/synth.sh`, about 20 min of
+//! CPU) and the +5 % comparison; `UPDATE_EXPECT=1` rewrites the report instead.
+
+#[path = "synth_report/constraints.rs"]
+mod constraints;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use ssdlab_hdl::synth_report::collect::{checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version};
+use ssdlab_hdl::synth_report::{compare, is_top, Family, Report};
+
+/// Verilog of every exported block, written once per test process by the `export-verilog` binary.
+fn verilog_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("synth-report-verilog-{}", std::process::id()));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_export-verilog")).arg(&dir).output().unwrap();
+        assert!(out.status.success(), "export-verilog failed: {}", String::from_utf8_lossy(&out.stderr));
+        dir
+    })
+}
+
+fn checked_in() -> Report {
+    let path = checked_in_path();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Report::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn report_names_its_command_date_and_yosys() {
+    let r = checked_in();
+    assert!(r.command.starts_with("make synth"), "command: {}", r.command);
+    let d = r.date.as_bytes();
+    assert!(d.len() == 10 && d[4] == b'-' && d[7] == b'-' && r.date.as_str() >= "2026-11-30", "date: {}", r.date);
+    assert!(r.yosys.starts_with("Yosys "), "yosys: {}", r.yosys);
+}
+
+#[test]
+fn report_covers_exactly_the_exported_blocks() {
+    let r = checked_in();
+    let exported = exported_blocks(verilog_dir()).unwrap();
+    let mut in_report: Vec<String> = r.rows.iter().map(|row| row.block.clone()).collect();
+    in_report.dedup();
+    assert_eq!(in_report, exported, "refresh with UPDATE_EXPECT=1 make synth");
+    for b in &exported {
+        let xcu = r.row(b, Family::Xcu).unwrap_or_else(|| panic!("{b}: no xcu line"));
+        assert!(xcu.counts.is_some(), "{b}: every block has xcu figures");
+        let ice = r.row(b, Family::Ice40).unwrap_or_else(|| panic!("{b}: no ice40 line"));
+        assert!(ice.counts.is_some() || is_top(b), "{b}: only the whole datapath may skip iCE40");
+        assert!(!ice.note.is_empty(), "{b}: the ice40 line says whether it fits or why it was skipped");
+    }
+}
+
+/// The blocks `top` is made of (DATAPATH.md, hdl/src/top.rs), each exported on its own.
+const TOP_PARTS: [&str; 4] = ["nvme_frontend", "nand_array", "map_cache", "top_page_buffer"];
+
+#[test]
+fn whole_datapath_line_contains_its_parts() {
+    let r = checked_in();
+    let Some(top) = r.rows.iter().find(|row| is_top(&row.block) && row.family == Family::Xcu) else {
+        panic!("no whole-datapath line (top.v / datapath.v) in the report");
+    };
+    let t = top.counts.unwrap();
+    let parts: Vec<_> = TOP_PARTS.iter().map(|p| r.row(p, Family::Xcu).and_then(|x| x.counts).unwrap()).collect();
+    let (ff, bram): (u64, u64) = (parts.iter().map(|c| c.ff).sum(), parts.iter().map(|c| c.bram).sum());
+    // Flattening may drop a register with no load, never add one: the whole has at least 95 %
+    // of its parts' FFs, and at least their block RAM (a RAM is not optimized into logic).
+    assert!(t.ff * 100 >= ff * 95, "top has {} FF, its parts {ff}", t.ff);
+    assert!(t.bram >= bram, "top has {} RAMB18, its parts {bram}", t.bram);
+}
+
+#[test]
+fn constraint_ports_exist_in_the_generated_verilog() {
+    let files = constraints::constraint_files();
+    assert!(files.len() >= 2, "constraints/ holds the iCE40 .pcf and the KCU105 .xdc: {files:?}");
+    for f in &files {
+        let c = constraints::read(f);
+        let Some(block) = &c.block else { continue };
+        let v = verilog_dir().join(format!("{block}.v"));
+        let text = std::fs::read_to_string(&v).unwrap_or_else(|e| panic!("{}: block {block}: {e}", f.display()));
+        let ports = constraints::verilog_ports(&text);
+        assert!(!c.ports.is_empty(), "{}: names no port", f.display());
+        for p in &c.ports {
+            assert!(ports.contains(p), "{}: port `{p}` is not a port of {block}.v", f.display());
+        }
+    }
+}
+
+#[test]
+#[ignore = "slow tier: yosys on every block, ~20 min CPU (make test-slow)"]
+fn current_build_matches_the_checked_in_report() {
+    let vdir = verilog_dir();
+    let sdir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("synth-report-out-{}", std::process::id()));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/synth.sh");
+    let st = std::process::Command::new("bash").arg(&script).arg(vdir).arg(&sdir).env("SSDLAB_PNR_SEEDS", "").status().unwrap();
+    let blocks = exported_blocks(vdir).unwrap();
+    let (now, problems) = collect(&blocks, &sdir, today_utc(), yosys_version().unwrap()).unwrap();
+    assert!(st.success() && problems.is_empty(), "synth.sh: {st}; {problems:?} (logs in {})", sdir.display());
+    if update_requested() {
+        std::fs::write(checked_in_path(), now.render()).unwrap();
+        return;
+    }
+    let report = checked_in();
+    let findings = compare(&report, &now);
+    for f in &findings {
+        println!("{}", f.describe());
+    }
+    let failures: Vec<String> = findings.iter().filter(|f| f.is_failure()).map(|f| f.describe()).collect();
+    assert!(failures.is_empty(), "report {} vs this build ({}):\n{}", report.yosys, now.yosys, failures.join("\n"));
+}
