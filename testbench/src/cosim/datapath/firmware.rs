@@ -290,7 +290,7 @@ impl Firmware {
         }
         let hosts = host_units(&self.ftl, lpn, count, s.prp1);
         let mut plan = Plan { jobs: Vec::new(), map: self.ftl.take_map_trace() };
-        if let Err(e) = self.planner.jobs(&self.ftl, cmd, &ops, &hosts, &mut plan.jobs) {
+        if let Err(e) = self.planner.jobs(cmd, &ops, &hosts, &mut plan.jobs) {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }

@@ -86,7 +86,6 @@ pub struct ModelExec {
     st: SeqTiming,
     map: MapCache,
     glue: Glue,
-    ways: usize,
     /// Events due at a later cycle, in cycle order.
     due: VecDeque<(Cycle, HwEvent)>,
     fetched: VecDeque<FetchedCommand>,
@@ -109,7 +108,6 @@ impl ModelExec {
             st: SeqTiming::new(&cfg.onfi),
             map: MapCache::new(&map_cache_config()).map_err(|e| e.to_string())?,
             glue,
-            ways,
             due: VecDeque::new(),
             fetched: VecDeque::new(),
             dma_busy_until: None,
@@ -243,7 +241,6 @@ impl DatapathExec for ModelExec {
         while self.due.front().is_some_and(|(at, _)| *at <= c) {
             ev.push(self.due.pop_front().expect("checked").1);
         }
-        let _ = self.ways;
         t
     }
 }
