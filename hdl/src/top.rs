@@ -27,7 +27,8 @@
 //! op's data at a time — a program is issued only after the DMA into its region completed, and
 //! the next data op on a way only after the previous one's data has been moved (DMA done for
 //! reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
-//! Cost: 32 regions x 16 KiB = 512 KiB = 128 RAMB36 (Xilinx, 1K x 36 mode); does not fit iCE40.
+//! Cost: 32 regions x 16 KiB = 512 KiB; yosys 0.23 `synth_xilinx -family xc7` of the page
+//! buffer alone: 128 RAMB36E1, 9 781 LUTs, 891 FFs (the write/read muxes); does not fit iCE40.
 //!
 //! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in `DATAPATH.md`:
 //! PCIe user side `cq_*`, `cc_*`, `rq_*`, `rc_*`, `mps_code`, `mrrs_code`; NAND pins `phy$i$*`;
@@ -44,6 +45,7 @@ use crate::nand::array::{NandArray, CHANNELS};
 use crate::nand::timing::HdlTiming;
 use crate::nvme::arbiter::Arbitration;
 use crate::nvme::frontend::NvmeFrontEnd;
+use crate::nvme::root_complex::{UserIn, UserOut};
 use page_buffer::PageBuffer;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::{DriveConfig, MapCacheConfig};
@@ -228,6 +230,35 @@ impl Datapath {
             array,
             map,
             pb,
+        }
+    }
+}
+
+impl Datapath {
+    /// Applies the root complex's drive of the PCIe user side (`RootComplex::drive_user`).
+    pub fn drive_pcie(&mut self, i: &UserIn) {
+        self.cq_tvalid.next = i.cq.is_some();
+        self.cq_tlast.next = i.cq.is_some_and(|b| b.1);
+        self.cq_tdata.next = i.cq.map_or(0, |b| b.0).to_bits();
+        self.rc_tvalid.next = i.rc.is_some();
+        self.rc_tlast.next = i.rc.is_some_and(|b| b.1);
+        self.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
+        self.cc_tready.next = true;
+        self.rq_tready.next = i.rq_tready;
+    }
+
+    /// The PCIe user side's outputs for `RootComplex::observe_user` (after the settle).
+    pub fn pcie_out(&self) -> UserOut {
+        UserOut {
+            cq_tvalid: self.cq_tvalid.val(),
+            cq_tready: self.cq_tready.val(),
+            cc_tvalid: self.cc_tvalid.val(),
+            cc_tdata: self.cc_tdata.val().to_u128(),
+            cc_tlast: self.cc_tlast.val(),
+            rq_tvalid: self.rq_tvalid.val(),
+            rq_tready: self.rq_tready.val(),
+            rq_tdata: self.rq_tdata.val().to_u128(),
+            rq_tlast: self.rq_tlast.val(),
         }
     }
 }

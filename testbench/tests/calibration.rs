@@ -130,8 +130,8 @@ fn e12_sustained_read_saturates_between_qd4_and_qd16() {
     // ... and saturated by QD16: QD32 adds less than 10 %.
     assert!(rd(32) < 1.10 * rd(16), "QD16 {:.0}, QD32 {:.0} MB/s: not saturated (seed 1)", rd(16), rd(32));
     // NOT asserted because the model fails them (CALIBRATION.md, "E12 shape checks"):
-    // "flat at low depth" (QD2 is 21 % below QD1), "little loss on fragmented data" (-75 % at
-    // QD1) and "sustained writes stay above 1 GB/s" (QD8-QD32: 990, 880, 863 MB/s).
+    // "flat at low depth" (QD2 is 19 % below QD1), "little loss on fragmented data" (-74 % at
+    // QD1) and "sustained writes stay above 1 GB/s" (QD8-QD32: 990, 880, 865 MB/s).
 }
 
 /// SSDFans' fio figures of the SM2262 512 GB board (SSDFans, "SMI NVMe主控2262性能评测",

@@ -4,14 +4,16 @@
 //! of it to another buffer) and four NAND targets on channel 3. A bench "firmware" drives only
 //! the firmware port, never data: it takes fetched commands from `cmd_*`, applies queue creation
 //! on `qc_*`, moves host data into page-buffer region (3, 1) on `dma_*`, programs it with a NAND
-//! op on `nand_*`, later reads it back into the region and moves it to the host, and completes
-//! on `cpl_*`. NVM Express Base 1.4 sections 4.3, 4.6, 6.14/6.15; ONFI 4.1 (targets).
-//! rust_hdl simulates the whole top at a few thousand cycles per second: one short run.
+//! op on `nand_*`, records LPN -> row with a `map_*` update (a DRAM model serves the mapping
+//! cache's line fill), looks the row up again for the read, reads the page back into the region,
+//! moves it to the host, and completes on `cpl_*`. NVM Express Base 1.4 sections 4.3, 4.6,
+//! 6.14/6.15; ONFI 4.1 (targets). rust_hdl simulates the whole top at a few hundred cycles per
+//! second: one short run (~4 300 cycles).
 
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_hdl::nand::plane_stride;
-use ssdlab_hdl::nvme::root_complex::{RootComplex, UserOut};
+use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_hdl::top::{small_drive_config, Datapath};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nand::sequencer::SeqTiming;
@@ -40,8 +42,11 @@ const T_READ: u64 = 200;
 enum Step {
     /// Data move between host and region (CH, WAY): to host or not.
     Dma(bool),
-    /// NAND op on (CH, WAY): program or read of one 4 KiB page at `ROW`.
+    /// NAND op on (CH, WAY): program or read of one 4 KiB page (program at `row()`, read at
+    /// the row the mapping lookup returned).
     Nand(NandOpKind),
+    /// Mapping-cache request for the command's LPN: update to `row()` (write) or lookup (read).
+    Map(bool),
     Complete,
 }
 
@@ -56,6 +61,14 @@ struct Firmware {
     nand_acc: Vec<(u64, NandOpKind)>,
     nand_done: Vec<u64>,
     dma_done: Vec<(u64, u16)>,
+    /// Mapping decisions (hit, way, evict) and responses (id, value), in order.
+    decs: Vec<(bool, u64, bool)>,
+    resps: Vec<(u64, u32)>,
+}
+
+/// The command's logical page (4 KiB unit): SLBA x 512 B / 4096 B.
+fn lpn(s: &Sqe) -> u64 {
+    s.cdw10 as u64 / 8
 }
 
 fn row() -> u32 {
@@ -81,9 +94,9 @@ impl Firmware {
         if self.cur.is_none() {
             if let Some(s) = self.io.pop_front() {
                 let script = if s.opc == opc::NVM_WRITE {
-                    [Step::Dma(false), Step::Nand(NandOpKind::Program), Step::Complete]
+                    [Step::Dma(false), Step::Nand(NandOpKind::Program), Step::Map(true), Step::Complete]
                 } else {
-                    [Step::Nand(NandOpKind::Read), Step::Dma(true), Step::Complete]
+                    [Step::Map(false), Step::Nand(NandOpKind::Read), Step::Dma(true), Step::Complete]
                 };
                 self.cur = Some((s, script.into(), true));
             }
@@ -109,10 +122,17 @@ impl Firmware {
         (u.dma_channel.next, u.dma_way.next, u.dma_offset.next) = (bits::<3>(CH as u64), bits::<2>(WAY as u64), bits::<32>(0));
         u.nand_cmd_valid.next = false;
         if let (true, Some(Step::Nand(kind))) = (offer, self.step()) {
-            let op = HdlOp { kind, planes: 1, row: row(), data_cycles: 1024, pages: 1 };
+            let r = if kind == NandOpKind::Read { self.resps.last().expect("lookup before the read").1 } else { row() };
+            let op = HdlOp { kind, planes: 1, row: r, data_cycles: 1024, pages: 1 };
             u.nand_cmd_valid.next = true;
             (u.nand_cmd_channel.next, u.nand_cmd_way.next) = (bits::<3>(CH as u64), bits::<2>(WAY as u64));
             u.nand_cmd_op.next = bits::<52>(pack_op(&op));
+        }
+        u.map_req_valid.next = false;
+        if let (true, Some(Step::Map(update))) = (offer, self.step()) {
+            (u.map_req_valid.next, u.map_req_update.next) = (true, update);
+            (u.map_req_lpn.next, u.map_req_value.next) = (bits::<32>(lpn(&s)), bits::<32>(row() as u64));
+            u.map_req_id.next = bits::<8>(s.cid as u64 & 0xFF);
         }
     }
 
@@ -133,6 +153,9 @@ impl Firmware {
             self.cpl.pop_front();
         }
         assert!(!u.pb_err.val(), "cycle {n}: page-buffer error");
+        if u.map_dec_valid.val() {
+            self.decs.push((u.map_dec_hit.val(), u.map_dec_way.val().to_u64(), u.map_dec_evict.val()));
+        }
         let mut array = None;
         let step = self.step();
         let Some(cur) = self.cur.as_mut() else { return None };
@@ -151,6 +174,13 @@ impl Firmware {
             Some(Step::Nand(_)) if u.nand_done_valid[CH].val() => {
                 assert_eq!(u.nand_done_way[CH].val().to_u64(), WAY as u64, "cycle {n}: completion way");
                 self.nand_done.push(n);
+                cur.1.pop_front();
+                cur.2 = true;
+            }
+            Some(Step::Map(_)) if u.map_req_valid.val() && u.map_req_ready.val() => cur.2 = false,
+            Some(Step::Map(_)) if u.map_resp_valid.val() => {
+                assert_eq!(u.map_resp_id.val().to_u64(), cur.0.cid as u64 & 0xFF, "cycle {n}: response tag");
+                self.resps.push((n, u.map_resp_data.val().to_u64() as u32));
                 cur.1.pop_front();
                 cur.2 = true;
             }
@@ -177,7 +207,13 @@ struct Bench {
     wr_beats: Vec<u64>,
     rd_beats: Vec<u64>,
     other_ce: u64,
+    /// Mapping-table DRAM: read beats (cycle, data) scheduled for the cache, commands seen.
+    dram_beats: VecDeque<(u64, u32)>,
+    dram_cmds: Vec<(bool, u64)>,
 }
+
+/// DRAM latency from command handshake to first read beat, cycles (one beat per cycle after).
+const DRAM_LATENCY: u64 = 6;
 
 fn settle(u: &mut Datapath) {
     for _ in 0..512 {
@@ -196,19 +232,21 @@ impl Bench {
         let t = SeqTiming::new(&cfg.onfi);
         let targets = (0..4).map(|w| NandTarget::new(t, plane_stride(cfg), w as u8, 4096)).collect();
         let (wr_beats, rd_beats) = (Vec::new(), Vec::new());
-        Bench { u, rc: RootComplex::new(&cfg.pcie), fw: Firmware::default(), targets, pending_read: None, n: 0, wr_beats, rd_beats, other_ce: 0 }
+        Bench { u, rc: RootComplex::new(&cfg.pcie), fw: Firmware::default(), targets, pending_read: None, n: 0, wr_beats, rd_beats, other_ce: 0, dram_beats: VecDeque::new(), dram_cmds: Vec::new() }
     }
 
     fn step(&mut self) {
         let (n, u) = (self.n, &mut *self.u);
         u.clock.next = Clock { clk: false };
-        let i = self.rc.drive_user(n);
-        (u.cq_tvalid.next, u.cq_tlast.next, u.cq_tdata.next) = (i.cq.is_some(), i.cq.is_some_and(|b| b.1), i.cq.map_or(0, |b| b.0).to_bits());
-        (u.rc_tvalid.next, u.rc_tlast.next, u.rc_tdata.next) = (i.rc.is_some(), i.rc.is_some_and(|b| b.1), i.rc.map_or(0, |b| b.0).to_bits());
-        (u.cc_tready.next, u.rq_tready.next) = (true, i.rq_tready);
+        u.drive_pcie(&self.rc.drive_user(n));
         // MPS 256, MRRS 512 (Device Control encodings 1 and 2).
         (u.mps_code.next, u.mrrs_code.next, u.cmd_stall.next) = (bits::<3>(1), bits::<3>(2), false);
-        (u.map_req_valid.next, u.map_tp_done.next, u.dram_cmd_ready.next, u.dram_wdata_ready.next, u.dram_rdata_valid.next) = (false, false, true, true, false);
+        (u.map_tp_done.next, u.dram_cmd_ready.next, u.dram_wdata_ready.next) = (false, true, true);
+        let beat = self.dram_beats.front().filter(|b| b.0 == n).copied();
+        (u.dram_rdata_valid.next, u.dram_rdata.next) = (beat.is_some(), bits::<32>(beat.map_or(0, |b| b.1) as u64));
+        if beat.is_some() {
+            self.dram_beats.pop_front();
+        }
         self.fw.drive(u);
         for c in 0..8 {
             (u.phy[c].rb.next, u.phy[c].dq_in_valid.next, u.phy[c].dq_in.next) = (bits::<4>(0xF), false, bits::<32>(0));
@@ -219,17 +257,14 @@ impl Bench {
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
         }
         settle(u);
-        self.rc.observe_user(n, &UserOut {
-            cq_tvalid: u.cq_tvalid.val(),
-            cq_tready: u.cq_tready.val(),
-            cc_tvalid: u.cc_tvalid.val(),
-            cc_tdata: u.cc_tdata.val().to_u128(),
-            cc_tlast: u.cc_tlast.val(),
-            rq_tvalid: u.rq_tvalid.val(),
-            rq_tready: u.rq_tready.val(),
-            rq_tdata: u.rq_tdata.val().to_u128(),
-            rq_tlast: u.rq_tlast.val(),
-        });
+        self.rc.observe_user(n, &u.pcie_out());
+        if u.dram_cmd_valid.val() {
+            // A fresh table (entries 0): a line read returns 8 zero entries.
+            self.dram_cmds.push((u.dram_cmd_write.val(), u.dram_cmd_addr.val().to_u64()));
+            assert!(!u.dram_cmd_write.val(), "cycle {n}: no dirty line is evicted in this run");
+            self.dram_beats.extend((0..8).map(|k| (n + DRAM_LATENCY + k, 0)));
+        }
+        assert!(!u.map_tp_req_valid.val(), "cycle {n}: translation page 0 is resident at boot");
         if let Some(array) = self.fw.observe(n, u) {
             self.targets[WAY].push_array_cycles(array);
         }
@@ -305,7 +340,7 @@ fn init(b: &mut Bench) {
     b.run_till(2_000, "Create I/O CQ/SQ completions", |b| b.cqe(ACQ_BASE + 16).cid == 101);
 }
 
-/// NVM command on SQ 1: 8 blocks (4 KiB) at LBA 0x40, PRP1 page aligned (PRP2 unused).
+/// NVM command on SQ 1: 8 blocks (4 KiB) at LBA 0x40 (LPN 8), PRP1 page aligned (PRP2 unused).
 fn nvm(op: u8, cid: u16, prp1: u64) -> Sqe {
     let mut s = Sqe::new(op, cid, 1, prp1, 0);
     (s.cdw10, s.cdw11, s.cdw12) = (0x40, 0, 7);
@@ -350,6 +385,12 @@ fn host_write_then_read_back_4k_through_page_buffer_and_nand() {
     assert_eq!(b.rd_beats[1024] - b.rd_beats[1], 1023, "data out: contiguous burst");
     assert!(b.rd_beats[0] < b.fw.nand_done[0] && b.rd_beats[1] > b.fw.nand_acc[1].0, "status beat in the program, data in the read");
     assert_eq!(b.other_ce, 0, "channels other than {CH} stay idle");
+    // Mapping (64 sets x 4 ways x 8 entries; LPN 8 = line 1, set 1): the write's update misses
+    // into the empty cache's lowest invalid way 0 (one DRAM line read at word 8: slot 0 x 1024
+    // + 8); the read's lookup hits way 0 and returns the programmed row, which the read used.
+    assert_eq!(b.fw.decs, vec![(false, 0, false), (true, 0, false)], "map decisions (hit, way, evict)");
+    assert_eq!(b.dram_cmds, vec![(false, 8)], "DRAM commands (write, word address)");
+    assert_eq!(b.fw.resps.iter().map(|r| r.1).collect::<Vec<_>>(), vec![row(), row()], "map responses");
     assert_eq!(b.fw.dma_done.iter().map(|d| d.1).collect::<Vec<_>>(), vec![0, 0], "both moves status 0");
     println!("cycles {}: dma done {:?}, nand accepted {:?}, nand done {:?}", b.n, b.fw.dma_done, b.fw.nand_acc, b.fw.nand_done);
 }

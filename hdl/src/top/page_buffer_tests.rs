@@ -67,11 +67,12 @@ impl Pb {
     }
 
     /// A data-out phase of `n` words on channel `c` for way `w`, PHY latency 1 cycle, then one
-    /// turnaround cycle carrying the last word.
-    fn read_phase(&mut self, c: usize, w: usize, n: u32) {
+    /// turnaround cycle carrying the last word while the bus already shows way `next` (worst
+    /// case: the next phase's way is on `data_way` as the last word arrives).
+    fn read_phase(&mut self, c: usize, w: usize, n: u32, next: usize) {
         for k in 0..=n {
             self.idle();
-            self.u.data_way[c].next = bits::<2>(w as u64);
+            self.u.data_way[c].next = bits::<2>(if k < n { w } else { next } as u64);
             self.u.rd_beat[c].next = k < n;
             if k > 0 {
                 (self.u.rd_valid[c].next, self.u.rd_data[c].next) = (true, bits::<32>(word(c, w, k - 1) as u64));
@@ -123,7 +124,7 @@ fn beat(c: usize, w: usize, r: u32) -> u128 {
 fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
     let mut pb = Pb::new();
     pb.op(2, 1, 0); // read accepted on channel 2, way 1
-    pb.read_phase(2, 1, 64); // 64 words = 256 bytes = 16 rows
+    pb.read_phase(2, 1, 64, 0); // 64 words = 256 bytes = 16 rows
     pb.take(2, 1, true, 0, 256);
     let t_take = pb.cycle - 1;
     let got = pb.read_beats(16);
@@ -147,9 +148,10 @@ fn back_to_back_read_phases_of_two_ways_land_in_their_regions() {
     let mut pb = Pb::new();
     pb.op(0, 3, 3); // cache read on way 3
     pb.op(0, 0, 0); // read on way 0
-    // Way 3's phase, one turnaround cycle (its last word arrives in it), way 0's phase.
-    pb.read_phase(0, 3, 8);
-    pb.read_phase(0, 0, 8);
+    // Way 3's phase, one turnaround cycle (its last word arrives in it while the bus shows way
+    // 0), way 0's phase.
+    pb.read_phase(0, 3, 8, 0);
+    pb.read_phase(0, 0, 8, 3);
     for w in [3usize, 0] {
         pb.take(0, w, true, 0, 32);
         let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
@@ -204,7 +206,7 @@ fn dma_write_then_program_drains_words_in_order_with_gaps() {
 fn regions_are_isolated_and_rule_violations_are_flagged() {
     let mut pb = Pb::new();
     pb.op(7, 0, 0);
-    pb.read_phase(7, 0, 4);
+    pb.read_phase(7, 0, 4, 1);
     // Same words on channel 6 way 0 and channel 7 way 1 were never written: they read as 0.
     for (c, w) in [(6usize, 0usize), (7, 1)] {
         pb.take(c, w, true, 0, 16);
@@ -239,7 +241,7 @@ fn status_byte_after_70h_is_not_stored() {
     let mut pb = Pb::new();
     let (c, w) = (4usize, 0usize);
     pb.op(c, w, 0);
-    pb.read_phase(c, w, 8); // words 0..7 at rows 0, 1
+    pb.read_phase(c, w, 8, w); // words 0..7 at rows 0, 1
     // A program's status read on the same way: 70h latch, then one data-out beat (E0h).
     for (cmd, byte) in [(true, 0x70u64), (false, 0)] {
         pb.idle();
@@ -260,7 +262,7 @@ fn status_byte_after_70h_is_not_stored() {
     pb.idle();
     (pb.u.cmd_we[c].next, pb.u.cmd_byte[c].next) = (true, bits::<8>(0x05));
     pb.clock();
-    pb.read_phase(c, w, 4);
+    pb.read_phase(c, w, 4, w);
     pb.take(c, w, true, 32, 16);
     assert_eq!(pb.read_beats(1)[0].1, beat(c, w, 0), "words 8..11 = the phase's words 0..3");
     assert!(!pb.settled().err.val());

@@ -15,6 +15,11 @@ impl Drive {
         let end = self.now() + d;
         let mut target = self.now();
         let mut guard = 0u32;
+        self.bg_allowed = true;
+        if self.outstanding == 0 {
+            let now = self.now();
+            self.start_background(now);
+        }
         loop {
             self.process_until(target);
             if self.outstanding > 0 {
@@ -27,7 +32,9 @@ impl Drive {
             batch.clear();
             let did = self.ftl.idle_work(idle_for, &mut batch);
             let n = batch.len();
+            self.dispatching_bg = true;
             self.dispatch_batch(&mut batch, NONE);
+            self.dispatching_bg = false;
             self.batch = batch;
             if n > 0 {
                 // Run the background batch to completion (or to the end of the window).
@@ -53,6 +60,7 @@ impl Drive {
             }
         }
         self.run_until(end, done);
+        self.bg_allowed = false;
     }
 
     /// Untimed writes for preconditioning: FTL state changes, ops dropped.

@@ -45,6 +45,9 @@ use std::collections::VecDeque;
 
 /// Fetch reads the controller keeps in flight at once.
 pub const MAX_FETCHES: u32 = 16;
+/// Background NAND ops a die runs at once (two keep a relocation's page reads back to back, so
+/// its cache reads overlap); host IO arriving meanwhile waits behind at most these.
+pub const BG_INFLIGHT_PER_DIE: u32 = 2;
 /// Upper bound on commands inside the drive plus those the host holds back (a model bug beyond).
 const MAX_COMMANDS: usize = 1 << 22;
 const NONE: u32 = u32::MAX;
@@ -138,12 +141,29 @@ pub(crate) struct OpRec {
     pseq: u64,
     /// FTL tag of a ReadAhead op (see `Ftl::prefetch_tags_issued`), else u64::MAX.
     ra_tag: u64,
+    /// Background work (from `Drive::idle`): waits in the die's `bg` queue (see `DieSlot`).
+    bg: bool,
 }
 
 pub(crate) struct DieSlot {
     die: Die,
     /// Ops not yet handed to the sequencer, in FTL order.
     fifo: VecDeque<u32>,
+    /// Background ops (idle-time GC, folding, wear levelling, buffer flush) not yet started, in
+    /// FTL order. They start only while the host is idle (`Drive::idle`) and the die has no
+    /// host-path op running or startable, at most [`BG_INFLIGHT_PER_DIE`] at a time; host IO
+    /// arriving after an idle period waits behind at most that many NAND operations instead of
+    /// a whole block's relocation, and what is left resumes in the next idle period (firmware
+    /// preempts background relocation between NAND operations; MQSim's preemptible GC; Lee et
+    /// al., "Preemptible I/O scheduling of garbage collection for SSDs", IEEE TCAD 2013). A
+    /// host program or erase on a block with queued background ops lets them run first.
+    bg: VecDeque<u32>,
+    /// Background ops handed to the sequencer and not finished.
+    bg_inflight: u32,
+    /// (block, count) of the queued background ops: a host-path op addressing one of these
+    /// blocks waits until they have started (an erase must not be overtaken by a program into
+    /// the block it frees).
+    bg_blocks: Vec<(u32, u32)>,
     channel: u16,
     way: u8,
     lun: u8,
@@ -194,6 +214,10 @@ pub struct Drive {
     /// When the last host command completed with none left outstanding.
     host_idle_since: SimTime,
     batch_ids: Vec<u32>,
+    /// The batch being dispatched is background work (`Drive::idle`).
+    dispatching_bg: bool,
+    /// Background ops may start (inside `Drive::idle`: no host IO).
+    bg_allowed: bool,
     /// Tag the next dispatched ReadAhead op gets; ReadAhead ops in flight by tag, with the reads
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
     ra_tag_next: u64,
@@ -217,7 +241,16 @@ impl Drive {
         for lun in 0..g.dies_per_way {
             for way in 0..g.ways_per_channel {
                 for ch in 0..g.channels {
-                    dies.push(DieSlot { die: Die::new(g), fifo: VecDeque::new(), channel: ch as u16, way: way as u8, lun: lun as u8 });
+                    dies.push(DieSlot {
+                        die: Die::new(g),
+                        fifo: VecDeque::new(),
+                        bg: VecDeque::new(),
+                        bg_inflight: 0,
+                        bg_blocks: Vec::new(),
+                        channel: ch as u16,
+                        way: way as u8,
+                        lun: lun as u8,
+                    });
                 }
             }
         }
@@ -259,6 +292,8 @@ impl Drive {
             host_progs: Default::default(),
             flush_wait: VecDeque::new(),
             batch_ids: Vec::new(),
+            dispatching_bg: false,
+            bg_allowed: false,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
@@ -374,3 +409,5 @@ impl Drive {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_background;

@@ -2,7 +2,7 @@
 //! onto their channel's sequencer, sequencer completions back to commands and the data buffer;
 //! plus busy/idle tracking and the statistics window.
 
-use super::{stats, Drive, Ev, OpRec, NONE};
+use super::{stats, Drive, Ev, OpRec, BG_INFLIGHT_PER_DIE, NONE};
 use crate::ftl::{NandOp, NandOpKind, OpPurpose};
 use crate::nand::sequencer::SeqOp;
 use crate::pcie::Dir;
@@ -43,7 +43,8 @@ impl Drive {
             } else {
                 u64::MAX
             };
-            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag };
+            let bg = self.dispatching_bg;
+            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag, bg };
             let id = match self.free_ops.pop() {
                 Some(id) => {
                     self.ops[id as usize] = rec;
@@ -65,8 +66,15 @@ impl Drive {
                 self.cmds[owner as usize].ops_left += 1;
             }
             self.batch_ids.push(id);
-            self.dies[die as usize].fifo.push_back(id);
-            assert!(self.dies[die as usize].fifo.len() < 1 << 20, "die FIFO overflow");
+            let slot = &mut self.dies[die as usize];
+            if bg {
+                slot.bg.push_back(id);
+                bg_block_count(&mut slot.bg_blocks, op.addr.block, 1);
+                assert!(slot.bg.len() < 1 << 20, "die background queue overflow");
+            } else {
+                slot.fifo.push_back(id);
+                assert!(slot.fifo.len() < 1 << 20, "die FIFO overflow");
+            }
         }
         self.ops_inflight += batch.len() as u64;
         self.mark_busy(now);
@@ -78,14 +86,60 @@ impl Drive {
         batch.clear();
     }
 
-    /// Hands the die's unblocked head ops to its channel sequencer, in order.
+    /// Starts the background ops every die can run now (`Drive::idle` begins).
+    pub(super) fn start_background(&mut self, now: SimTime) {
+        for die in 0..self.dies.len() as u32 {
+            if !self.dies[die as usize].bg.is_empty() {
+                self.start_ready(now, die);
+            }
+        }
+    }
+
+    /// Hands the die's unblocked head ops to its channel sequencer, in order; then, while the
+    /// die runs no host-path op and none can start, up to [`BG_INFLIGHT_PER_DIE`] background ops.
     fn start_ready(&mut self, now: SimTime, die: u32) {
         let mut touched = false;
+        let mut host_waiting = false;
         while let Some(&h) = self.dies[die as usize].fifo.front() {
-            if self.ops[h as usize].blocked {
+            let (op, blocked) = (self.ops[h as usize].op, self.ops[h as usize].blocked);
+            // A program or erase must not overtake queued background ops on its block (an erase
+            // frees the block it will write). Reads may: a read of data a queued relocation moves
+            // stands for the firmware reading the still-valid source copy on the same die.
+            let conflict = op.kind != NandOpKind::Read && self.dies[die as usize].bg_blocks.iter().any(|&(b, _)| b == op.addr.block);
+            if blocked || conflict {
+                host_waiting = !blocked;
                 break;
             }
             self.dies[die as usize].fifo.pop_front();
+            self.issue(now, die, h);
+            touched = true;
+        }
+        // Background ops run while the host is idle (`Drive::idle`) or when a host op waits for
+        // them; never ahead of a host-path op that could start.
+        while (self.bg_allowed && self.outstanding == 0) || host_waiting {
+            let slot = &self.dies[die as usize];
+            let host_running = slot.die.inflight() > slot.bg_inflight;
+            let host_ready = !slot.fifo.is_empty() && !host_waiting;
+            let Some(&h) = slot.bg.front() else { break };
+            if host_running || host_ready || slot.bg_inflight >= BG_INFLIGHT_PER_DIE || self.ops[h as usize].blocked {
+                break;
+            }
+            let slot = &mut self.dies[die as usize];
+            slot.bg.pop_front();
+            slot.bg_inflight += 1;
+            bg_block_count(&mut slot.bg_blocks, self.ops[h as usize].op.addr.block, -1);
+            self.issue(now, die, h);
+            touched = true;
+        }
+        if touched {
+            let ch = self.dies[die as usize].channel;
+            self.wake(now, ch);
+        }
+    }
+
+    /// Hands op `h` to its die's channel sequencer.
+    fn issue(&mut self, now: SimTime, die: u32, h: u32) {
+        {
             let op = self.ops[h as usize].op;
             let slot = &mut self.dies[die as usize];
             let array_time = slot.die.start(now, &op, &self.timing);
@@ -95,11 +149,6 @@ impl Drive {
             self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;
             self.stats.onfi_bytes += op.bus_bytes as u64;
             self.nand_pj += self.timing.energy_pj(&op);
-            touched = true;
-        }
-        if touched {
-            let ch = self.dies[die as usize].channel;
-            self.wake(now, ch);
         }
     }
 
@@ -135,6 +184,9 @@ impl Drive {
         assert!(!rec.done, "op {id} completed twice");
         self.ops[id as usize].done = true;
         self.dies[rec.die as usize].die.finish();
+        if rec.bg {
+            self.dies[rec.die as usize].bg_inflight -= 1;
+        }
         self.ops_inflight -= 1;
         let mut w = rec.first_waiter;
         while w != NONE {
@@ -144,6 +196,8 @@ impl Drive {
             self.start_ready(now, die);
             w = next;
         }
+        // The die may now start background work (or a host op that waited for it).
+        self.start_ready(now, rec.die);
         self.free_ops.push(id);
         if rec.owner != NONE {
             self.owned_op_done(now, rec.owner, rec.op.purpose);
@@ -241,4 +295,24 @@ impl Drive {
         s.die_array_busy.clear();
         s.die_array_busy.extend(self.dies.iter().zip(&self.base_die_busy).map(|(d, b)| d.die.array_busy - *b));
     }
+}
+
+/// Adds `delta` to the count of queued background ops addressing `block` (entries at zero go).
+fn bg_block_count(blocks: &mut Vec<(u32, u32)>, block: u32, delta: i32) {
+    match blocks.iter().position(|&(b, _)| b == block) {
+        Some(i) => {
+            let n = blocks[i].1 as i64 + delta as i64;
+            assert!(n >= 0, "background op count of block {block} below zero");
+            if n == 0 {
+                blocks.swap_remove(i);
+            } else {
+                blocks[i].1 = n as u32;
+            }
+        }
+        None => {
+            assert_eq!(delta, 1, "background op count of block {block} not tracked");
+            blocks.push((block, 1));
+        }
+    }
+    debug_assert!(blocks.len() <= 1 << 16);
 }

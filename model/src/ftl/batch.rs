@@ -71,27 +71,58 @@ impl Ftl {
     }
 }
 
-/// A cache-line prefetch hint for the data at `p` (never faults, no effect on results).
+/// A cache-line prefetch hint for the data at `p` into L1 (never faults, no effect on results).
 #[inline(always)]
 pub(super) fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: _mm_prefetch is a hint; it never faults, even on an invalid address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
+    hint(p, false);
 }
 
 /// A prefetch into the L2 cache only (far ahead: the L2 tracks more outstanding misses than
 /// the L1's miss buffers, which the near prefetches and the writes' own accesses need).
 #[inline(always)]
 pub(super) fn prefetch_l2<T>(p: *const T) {
+    hint(p, true);
+}
+
+#[inline(always)]
+fn hint<T>(p: *const T, l2_only: bool) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: _mm_prefetch is a hint; it never faults, even on an invalid address.
     unsafe {
-        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T2)
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0, _MM_HINT_T2};
+        if l2_only {
+            _mm_prefetch(p as *const i8, _MM_HINT_T2)
+        } else {
+            _mm_prefetch(p as *const i8, _MM_HINT_T0)
+        }
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
+    let _ = (p, l2_only);
+}
+
+/// Stores `v` at `*p` past the caches (a non-temporal store): for GC's mapping updates, random
+/// in a table far larger than the caches and not read again soon, it saves reading the line
+/// first (the read-for-ownership of an ordinary store). The store is weakly ordered: nothing may
+/// access `*p` before the next [`stream_fence`] (as `_mm_stream_si32`'s documentation requires).
+#[inline(always)]
+pub(super) fn stream_store(p: &mut u32, v: u32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `p` is a valid, aligned, exclusive reference; callers fence before reading it.
+    unsafe {
+        std::arch::x86_64::_mm_stream_si32(p as *mut u32 as *mut i32, v as i32)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *p = v;
+    }
+}
+
+/// Orders every earlier [`stream_store`] before all later memory accesses (`sfence`).
+#[inline(always)]
+pub(super) fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: sfence has no preconditions.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
 }

@@ -6,7 +6,9 @@
 //! misses, or the map trace), firmware's check of every spare-area lpn against the mapping is
 //! performed too, unit by unit. Otherwise a row's units are moved in program-unit segments with
 //! the block bookkeeping done once per segment — the same state transitions and ops, in the same
-//! order (a test compares both paths). Source: MQSim GC/WL unit (Tavakkol et al., FAST'18).
+//! order (a test compares both paths) — and the mapping updates, random stores into a table far
+//! larger than the caches, are non-temporal (`batch::stream_store`): they skip reading the line
+//! first, which measured 6-18 % more warm-up writes per CPU-second on the full preset. Source: MQSim GC/WL unit (Tavakkol et al., FAST'18).
 
 use super::blocks::{BlockState, Pool};
 use super::gc::Reloc;
@@ -16,7 +18,8 @@ use super::unit_tables::ERASED;
 use super::{Ftl, NandOp, NandOpKind, OpPurpose};
 use crate::nand::CellMode;
 
-/// Page rows ahead of the one being moved whose mapping entries are prefetched.
+/// Page rows ahead of the one being moved whose mapping entries are prefetched (unit-by-unit
+/// moves; row moves write the mapping with non-temporal stores, which need no prefetch).
 const PREFETCH_ROWS: u32 = 8;
 
 impl Ftl {
@@ -34,7 +37,8 @@ impl Ftl {
         let mut moved = 0u64;
         let rows = b.staged / row;
         for page in 0..rows {
-            if page + PREFETCH_ROWS < rows {
+            // Only unit-by-unit moves load the mapping lines; row moves stream their stores.
+            if map_traffic && page + PREFETCH_ROWS < rows {
                 self.prefetch_row(base + (page + PREFETCH_ROWS) * row, row);
             }
             let first = base + page * row;
@@ -63,6 +67,8 @@ impl Ftl {
             }
             moved += mask.count_ones() as u64;
         }
+        // Row moves' streaming mapping stores are ordered before any later access to them.
+        super::batch::stream_fence();
         assert_eq!(self.blocks.info[dbid as usize].valid, 0, "block {dbid} still holds valid data after relocation");
         self.erase(dbid, ops);
         moved
@@ -133,7 +139,7 @@ impl Ftl {
                 let o = self.oob[src as usize];
                 debug_assert_eq!(self.oob[dst as usize].lpn, NONE, "staging into a used slot {dst}");
                 self.oob[dst as usize] = o;
-                self.l2p[o.lpn as usize].ppa = dst;
+                super::batch::stream_store(&mut self.l2p[o.lpn as usize].ppa, dst);
                 self.ra.relocated(o.lpn as u64, src, dst);
             }
             self.valid.set_run(dst0, k);

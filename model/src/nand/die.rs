@@ -133,6 +133,10 @@ impl Die {
     pub fn is_busy(&self) -> bool {
         self.inflight > 0
     }
+    /// Ops handed to this die and not finished.
+    pub fn inflight(&self) -> u32 {
+        self.inflight
+    }
     pub fn plane_busy_until(&self, plane: u8) -> SimTime {
         self.plane_busy_until[plane as usize]
     }

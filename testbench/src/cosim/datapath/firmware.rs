@@ -10,7 +10,10 @@
 //! reads and programs keep their data in the region. A command's jobs wait for the mapping
 //! decisions of its FTL call (decisions come in request order, one cycle after the handshake).
 //! Completions: a write when its data is in the page buffer (early completion, as the model
-//! drive), a read when its data reached the host.
+//! drive), a read when its data reached the host. Data moves go to the DMA port in plan order
+//! (command arrival, then FTL op order), each once its data is ready: the order of host data
+//! never depends on which die finished first, so executions with slightly different timing
+//! move data in the same order.
 
 use super::jobs::{host_units, Job, Plan, Planner, UNIT};
 use super::port::*;
@@ -61,6 +64,9 @@ pub struct Firmware {
     map_wait: VecDeque<u64>,
     nand_q: VecDeque<NandReq>,
     dma_q: VecDeque<(DmaReq, DmaTag)>,
+    /// Data moves planned and not yet offered, in plan order (job seq); ready ones carry the move.
+    dma_plan: VecDeque<(u64, Option<(DmaReq, DmaTag)>)>,
+    next_seq: u64,
     dma_fly: VecDeque<DmaTag>,
     cpl_q: VecDeque<CplReq>,
     qc_q: VecDeque<(QcReq, CplReq)>,
@@ -82,6 +88,8 @@ impl Firmware {
             map_wait: VecDeque::new(),
             nand_q: VecDeque::new(),
             dma_q: VecDeque::new(),
+            dma_plan: VecDeque::new(),
+            next_seq: 0,
             dma_fly: VecDeque::new(),
             cpl_q: VecDeque::new(),
             qc_q: VecDeque::new(),
@@ -176,9 +184,17 @@ impl Firmware {
         self.ways[w].1 = Some(busy);
     }
 
+    /// Job `j`'s data move is ready; moves go to the DMA port in plan order.
     fn dma(&mut self, w: usize, j: Job, to_host: bool, host: u64) {
         let req = DmaReq { to_host, prp1: host, prp2: 0, len: UNIT, channel: j.channel, way: j.way, offset: 0 };
-        self.dma_q.push_back((req, DmaTag { way: w, cmd: j.cmd }));
+        let first = self.dma_plan.front().expect("a ready move was planned").0;
+        let slot = &mut self.dma_plan[(j.seq - first) as usize];
+        assert_eq!(slot.0, j.seq, "DMA plan in seq order");
+        slot.1 = Some((req, DmaTag { way: w, cmd: j.cmd }));
+        while let Some((_, Some(m))) = self.dma_plan.front() {
+            self.dma_q.push_back(*m);
+            self.dma_plan.pop_front();
+        }
     }
 
     fn nand_done(&mut self, w: usize) {
@@ -274,7 +290,7 @@ impl Firmware {
         }
         let hosts = host_units(&self.ftl, lpn, count, s.prp1);
         let mut plan = Plan { jobs: Vec::new(), map: self.ftl.take_map_trace() };
-        if let Err(e) = self.planner.jobs(&self.ftl, cmd, &ops, &hosts, &mut plan.jobs) {
+        if let Err(e) = self.planner.jobs(cmd, &ops, &hosts, &mut plan.jobs) {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }
@@ -285,7 +301,12 @@ impl Firmware {
             self.next_map_id = id.wrapping_add(1);
             self.map_q.push_back((MapReq { id, lpn: a.lpn as u32, update: a.update }, cmd));
         }
-        for j in plan.jobs {
+        for mut j in plan.jobs {
+            if j.host.is_some() {
+                j.seq = self.next_seq;
+                self.next_seq += 1;
+                self.dma_plan.push_back((j.seq, None));
+            }
             self.ways[j.channel as usize * self.ways_per_channel + j.way as usize].0.push_back(j);
         }
         self.finish(cmd);

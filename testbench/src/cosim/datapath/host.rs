@@ -1,7 +1,8 @@
 //! The host of the co-simulation: an NVMe driver on the root-complex model
 //! (`ssdlab_hdl::nvme::root_complex`) that initialises the controller (NVM Express 1.4, 7.6.1:
 //! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ 1 through the admin queue) and then runs
-//! one fio job closed-loop: `iodepth` commands outstanding on queue pair 1, sequential or
+//! one fio job closed-loop: up to `iodepth` commands outstanding on queue pair 1 (command k in
+//! slot k mod iodepth, reused in order), sequential or
 //! uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by `rwmixread`,
 //! one SQ doorbell per command, one CQ head doorbell per consumed CQE. Completions are taken
 //! from the CQE MWr TLPs the root complex logged (sqid, cid, status at the TLP's cycle).
@@ -26,6 +27,8 @@ pub const ACQ_BASE: u64 = 0x11_0000;
 pub const LIST_BASE: u64 = 0x80_0000;
 pub const DATA_BASE: u64 = 0x100_0000;
 pub const MSI_ADDR: u64 = 0xFEE0_0000;
+/// Bytes of each command slot's data buffer (the largest block size).
+pub const SLOT_BYTES: u64 = 64 * 4096;
 /// I/O queue entries (SQ and CQ).
 pub const IO_ENTRIES: u32 = 64;
 
@@ -42,7 +45,9 @@ pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
         (_, a) if a >= MSI_ADDR => TlpClass::Msi,
         (TlpKind::MemRead, a) if (ASQ_BASE..ASQ_BASE + 0x1000).contains(&a) || (0x30_0000..0x40_0000).contains(&a) => TlpClass::Fetch,
         (TlpKind::MemWrite, a) if (ACQ_BASE..ACQ_BASE + 0x1000).contains(&a) || (0x20_0000..0x30_0000).contains(&a) => TlpClass::Cqe,
-        _ => TlpClass::Data,
+        (_, a) if a >= DATA_BASE => TlpClass::Data(((a - DATA_BASE) / 4096) as u32),
+        (_, a) if a >= LIST_BASE => TlpClass::List(((a - LIST_BASE) / 4096) as u16),
+        _ => TlpClass::Other,
     }
 }
 
@@ -130,6 +135,16 @@ impl HostDriver {
         }
     }
 
+    /// Commands submitted so far.
+    pub fn issued(&self) -> u64 {
+        self.issued
+    }
+
+    /// Submit at most `n` commands in all.
+    pub fn limit_ios(&mut self, n: u64) {
+        self.pat.ios = self.pat.ios.min(n);
+    }
+
     /// Stop submitting (outstanding commands still complete).
     pub fn stop(&mut self) {
         self.stopped = true;
@@ -150,10 +165,11 @@ impl HostDriver {
             self.init_next += 1;
         }
         self.scan(now, x)?;
-        if self.ready && !self.stopped && self.issued < self.pat.ios {
-            if let Some(slot) = self.slots.iter().position(Option::is_none) {
-                self.submit(now, slot, x);
-            }
+        // Command k uses slot (cid) k mod iodepth and waits for it: which buffer a command uses
+        // does not depend on completion timing, so executions can be compared per buffer page.
+        let slot = (self.issued % self.pat.iodepth as u64) as usize;
+        if self.ready && !self.stopped && self.issued < self.pat.ios && self.slots[slot].is_none() {
+            self.submit(now, slot, x);
         }
         Ok(())
     }
@@ -190,7 +206,7 @@ impl HostDriver {
         let start = if p.random { self.rng.gen_range(0..starts) } else { let s = self.seq_unit; self.seq_unit = (s + 1) % starts; s };
         let lpn = p.first_unit + start * units;
         let read = self.rng.gen_range(0..100) < p.read_pct;
-        let buf = DATA_BASE + slot as u64 * 64 * 4096;
+        let buf = DATA_BASE + slot as u64 * SLOT_BYTES;
         let prp2 = match units {
             1 => 0,
             2 => buf + 4096,

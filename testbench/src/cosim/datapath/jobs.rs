@@ -34,6 +34,8 @@ pub struct Job {
     /// Host address of the unit whose data this op moves: host -> region before a program,
     /// region -> host after a read. `None`: data stays in the region (relocation) or none.
     pub host: Option<u64>,
+    /// Place of this job's data move in the firmware's DMA order (plan order), when it has one.
+    pub seq: u64,
 }
 
 /// What one command asks of the datapath.
@@ -70,7 +72,7 @@ impl Planner {
 
     /// Jobs for `ops` (one FTL call of command `cmd`); `host_of` gives the host address of the
     /// unit at a physical page, for host-data ops. Errors name an op the datapath rule excludes.
-    pub fn jobs(&self, ftl: &Ftl, cmd: u64, ops: &[NandOp], host_of: &HashMap<PhysPage, u64>, out: &mut Vec<Job>) -> Result<(), String> {
+    pub fn jobs(&self, cmd: u64, ops: &[NandOp], host_of: &HashMap<PhysPage, u64>, out: &mut Vec<Job>) -> Result<(), String> {
         let first = out.len();
         for (i, op) in ops.iter().enumerate() {
             if op.planes != 1 || op.addr.die.die != 0 {
@@ -93,10 +95,9 @@ impl Planner {
             };
             let (w, array_cycles) = self.word(op);
             let d = op.addr.die;
-            out.push(Job { cmd, channel: d.channel as u8, way: d.way, op: w, kind: op.kind, array_cycles, host });
+            out.push(Job { cmd, channel: d.channel as u8, way: d.way, op: w, kind: op.kind, array_cycles, host, seq: 0 });
         }
         debug_assert!(out[first..].iter().all(|j| j.cmd == cmd));
-        let _ = ftl;
         Ok(())
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod exec;
 pub mod firmware;
+pub mod hdl_exec;
 pub mod hw_exec;
 pub mod host;
 pub mod jobs;

@@ -32,13 +32,51 @@ pub struct Glue {
     pub dma_start: Cycle,
     /// Data path done -> `dma_done`.
     pub dma_end: Cycle,
-    /// `map_req` handshake -> `map_dec_valid`.
-    pub map_decision: Cycle,
 }
 
 impl Glue {
-    /// The top level's latencies (hdl/src/top.rs).
-    pub const TOP: Glue = Glue { nand_dispatch: 0, dma_start: 0, dma_end: 0, map_decision: 1 };
+    /// The top level (hdl/src/top.rs): the NAND command port is the array's own (no extra stage);
+    /// a DMA's first TLP leaves 5 cycles later than the behavioural `FrontEnd::transfer` would
+    /// send it (the page buffer's 2-cycle read priming — `top::page_buffer` — plus the PRP data
+    /// path's start-up) and its `dma_done` 2 cycles after the last TLP: measured on the
+    /// Verilator execution (4 KiB moves, directed co-simulation), 7 cycles per move in all.
+    pub const TOP: Glue = Glue { nand_dispatch: 0, dma_start: 5, dma_end: 2 };
+}
+
+/// Timing of the mapping cache's request pipeline and miss engine, from its documentation
+/// (`hdl/src/ftl/map_cache.rs`): a request is decided at tag check, the cycle after its
+/// handshake; a miss is filled by the one-at-a-time engine, its response `6 + L + (E-1) I`
+/// cycles after the handshake with the engine idle (`11 + L + 2 (E-1) I` with a dirty victim;
+/// L, I = the bench DRAM's latency and beat interval); a hit on a line whose fill is pending
+/// waits in tag check until the fill's response cycle and is decided the cycle after, holding
+/// the request port meanwhile.
+#[derive(Debug, Default)]
+struct MapTiming {
+    /// Pending fills: (line, response cycle).
+    fills: VecDeque<(u64, Cycle)>,
+    engine_free: Cycle,
+    ready_at: Cycle,
+}
+
+impl MapTiming {
+    /// The decision cycle of a request taken at `c`.
+    fn decide(&mut self, c: Cycle, line: u64, hit: bool, dirty: bool, entries: u64) -> Cycle {
+        let (l, i) = (super::hw_exec::DRAM.latency, super::hw_exec::DRAM.interval);
+        self.fills.retain(|f| f.1 > c);
+        if hit {
+            let at = match self.fills.iter().find(|f| f.0 == line) {
+                Some(&(_, done)) => done + 1,
+                None => c + 1,
+            };
+            self.ready_at = at;
+            return at;
+        }
+        let start = c.max(self.engine_free);
+        let done = start + 6 + l + (entries - 1) * i + if dirty { 5 + (entries - 1) * i } else { 0 };
+        self.engine_free = done;
+        self.fills.push_back((line, done));
+        c + 1
+    }
 }
 
 pub struct ModelExec {
@@ -48,11 +86,13 @@ pub struct ModelExec {
     st: SeqTiming,
     map: MapCache,
     glue: Glue,
-    ways: usize,
     /// Events due at a later cycle, in cycle order.
     due: VecDeque<(Cycle, HwEvent)>,
     fetched: VecDeque<FetchedCommand>,
     dma_busy_until: Option<Cycle>,
+    /// Completions handed to the front end (a DMA waits until they are posted, see `dma`).
+    cpl_given: usize,
+    map_t: MapTiming,
     next_id: u64,
     done: Vec<SeqCompletion>,
     op_way: Vec<(u8, u8)>,
@@ -68,10 +108,11 @@ impl ModelExec {
             st: SeqTiming::new(&cfg.onfi),
             map: MapCache::new(&map_cache_config()).map_err(|e| e.to_string())?,
             glue,
-            ways,
             due: VecDeque::new(),
             fetched: VecDeque::new(),
             dma_busy_until: None,
+            cpl_given: 0,
+            map_t: MapTiming::default(),
             next_id: 0,
             done: Vec::new(),
             op_way: Vec::new(),
@@ -111,6 +152,7 @@ impl ModelExec {
         if let Some(p) = offer.cpl {
             let st = Status { sct: (p.status >> 8) as u8 & 7, sc: p.status as u8 };
             self.fe.complete(c, p.sqid, p.cid, st, 0);
+            self.cpl_given += 1;
             t.cpl = true;
         }
         let mut out = Vec::new();
@@ -127,6 +169,12 @@ impl ModelExec {
             return;
         }
         let Some(d) = offer.dma else { return };
+        // The behavioural data path reserves the requester port for the whole transfer when
+        // called; the HDL's requester mux lets a CQE in between data TLPs. Completions handed on
+        // before the transfer therefore go first: the transfer waits until they are posted.
+        if self.fe.posted().len() < self.cpl_given {
+            return;
+        }
         let dir = if d.to_host { Direction::ToHost } else { Direction::FromHost };
         let zeros = if d.to_host { vec![0u8; d.len as usize] } else { Vec::new() };
         let start = c + self.glue.dma_start;
@@ -158,10 +206,11 @@ impl DatapathExec for ModelExec {
     fn cycle(&mut self, c: Cycle, offer: &Offer, ev: &mut Vec<HwEvent>) -> Taken {
         let mut t = Taken::default();
         self.front_end(c, offer, &mut t, ev);
-        if let Some(m) = offer.map {
+        if let Some(m) = offer.map.filter(|_| c >= self.map_t.ready_at) {
             let d = self.map.access(MapAccess { lpn: m.lpn as u64, update: m.update });
             let evict = d.evicted.map(|e| ((e.line * self.map.line_entries()) as u32, e.dirty));
-            self.later(c + self.glue.map_decision, HwEvent::MapDec(MapDec { id: m.id, hit: d.hit, way: d.way as u8, evict }));
+            let at = self.map_t.decide(c, m.lpn as u64 / self.map.line_entries(), d.hit, d.wrote_back(), self.map.line_entries());
+            self.later(at, HwEvent::MapDec(MapDec { id: m.id, hit: d.hit, way: d.way as u8, evict }));
             t.map = true;
         }
         if let Some(n) = offer.nand {
@@ -192,7 +241,6 @@ impl DatapathExec for ModelExec {
         while self.due.front().is_some_and(|(at, _)| *at <= c) {
             ev.push(self.due.pop_front().expect("checked").1);
         }
-        let _ = self.ways;
         t
     }
 }

@@ -118,8 +118,13 @@ pub enum TlpClass {
     Cqe,
     /// MSI-X message.
     Msi,
-    /// Data and PRP-list traffic.
-    Data,
+    /// Data of one 4 KiB host buffer page (page n of the data area): one DMA moves it, and the
+    /// commands using it run one after another, so its order does not depend on timing.
+    Data(u32),
+    /// PRP-list reads of one command slot.
+    List(u16),
+    /// Anything else.
+    Other,
 }
 
 /// A device TLP as the root complex saw it.

@@ -1,9 +1,13 @@
 //! Scoreboard of the three-way co-simulation (issue #9): compares the transaction streams of two
 //! executions of the datapath event by event — device TLPs per class (kind, address, length),
-//! NAND ops per (channel, way) (op word; issue-to-done time), mapping decisions (id, hit, way,
-//! eviction), completions (sqid, cid, status; doorbell-to-CQE latency) — with completion and
-//! NAND op times allowed to differ by at most 2 % (at least one cycle). The first divergence is
-//! reported with its cycle, the transaction on both sides and the seed.
+//! NAND ops per (channel, way) (op word), mapping decisions (id, hit, way, eviction),
+//! completions per command slot (sqid, cid, status; doorbell-to-CQE latency) — with completion
+//! latencies allowed to differ by at most 2 % (at least one cycle). The first
+//! divergence is reported with its cycle, the transaction on both sides and the seed.
+//!
+//! Streams are split where the order between them depends on timing and the order within them
+//! does not: data TLPs per 4 KiB host buffer page, NAND ops per way (the firmware's per-way
+//! FIFO), completions per command slot. Within a stream the order is compared exactly.
 
 use super::port::{CplRec, NandRec, Streams, TlpClass};
 use std::collections::BTreeMap;
@@ -39,8 +43,11 @@ impl fmt::Display for Divergence {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Checked {
     pub transactions: usize,
-    /// Largest relative time difference seen (completions and NAND ops).
+    /// Largest relative difference of completion latencies (checked against the tolerance).
     pub worst_time: f64,
+    /// Largest relative difference of NAND op issue-to-done times (reported, not checked: an op
+    /// waits for the bus behind other ways' ops, so its time depends on when it was issued).
+    pub worst_nand: f64,
 }
 
 /// Whether `got` is within the tolerance of `want` (both durations in cycles).
@@ -82,7 +89,8 @@ impl Cmp<'_> {
 pub fn compare(want: &Streams, got: &Streams, seed: u64) -> Result<Checked, Divergence> {
     let mut checked = Checked::default();
     let mut c = Cmp { seed, checked: &mut checked };
-    for class in [TlpClass::Fetch, TlpClass::Cqe, TlpClass::Msi, TlpClass::Data] {
+    let classes: std::collections::BTreeSet<TlpClass> = want.tlps.iter().chain(&got.tlps).map(|t| t.0).collect();
+    for class in classes {
         let pick = |s: &Streams| s.tlps.iter().filter(|t| t.0 == class).map(|t| t.1).collect::<Vec<_>>();
         c.seq(&format!("TLPs ({class:?})"), &pick(want), &pick(got), |t| t.cycle, |a, b| (a.kind, a.addr, a.len) == (b.kind, b.addr, b.len))?;
     }
@@ -98,16 +106,28 @@ pub fn compare(want: &Streams, got: &Streams, seed: u64) -> Result<Checked, Dive
     let empty = Vec::new();
     for k in keys {
         let (w, g) = (wn.get(&k).unwrap_or(&empty), gn.get(&k).unwrap_or(&empty));
-        c.seq(&format!("NAND ops (channel {}, way {})", k.0, k.1), w, g, |r| r.issue, |a, b| a.op == b.op && time_ok(a.done - a.issue, b.done - b.issue))?;
+        c.seq(&format!("NAND ops (channel {}, way {})", k.0, k.1), w, g, |r| r.issue, |a, b| a.op == b.op)?;
         for (a, b) in w.iter().zip(g) {
-            c.checked.worst_time = c.checked.worst_time.max(rel(a.done - a.issue, b.done - b.issue));
+            c.checked.worst_nand = c.checked.worst_nand.max(rel(a.done - a.issue, b.done - b.issue));
         }
     }
     c.seq("map decisions", &want.map, &got.map, |m| m.cycle, |a, b| a.dec == b.dec)?;
     let lat = |r: &CplRec| r.cycle - r.submitted;
-    c.seq("completions", &want.cpl, &got.cpl, |r| r.cycle, |a, b| (a.sqid, a.cid, a.status) == (b.sqid, b.cid, b.status) && time_ok(lat(a), lat(b)))?;
-    for (a, b) in want.cpl.iter().zip(&got.cpl) {
-        c.checked.worst_time = c.checked.worst_time.max(rel(lat(a), lat(b)));
+    let slots = |s: &Streams| {
+        let mut m: BTreeMap<(u16, u16), Vec<CplRec>> = BTreeMap::new();
+        for r in &s.cpl {
+            m.entry((r.sqid, r.cid)).or_default().push(*r);
+        }
+        m
+    };
+    let (wc, gc) = (slots(want), slots(got));
+    let keys: std::collections::BTreeSet<(u16, u16)> = wc.keys().chain(gc.keys()).copied().collect();
+    for k in keys {
+        let (w, g) = (wc.get(&k).map_or(&[][..], |v| &v[..]), gc.get(&k).map_or(&[][..], |v| &v[..]));
+        c.seq(&format!("completions (sqid {}, cid {})", k.0, k.1), w, g, |r| r.cycle, |a, b| a.status == b.status && time_ok(lat(a), lat(b)))?;
+        for (a, b) in w.iter().zip(g) {
+            c.checked.worst_time = c.checked.worst_time.max(rel(lat(a), lat(b)));
+        }
     }
     Ok(checked)
 }
@@ -122,7 +142,7 @@ mod tests {
     fn sample() -> Streams {
         let tlp = |kind, addr, len, cycle| TlpRec { kind, addr, len, cycle };
         Streams {
-            tlps: vec![(TlpClass::Fetch, tlp(TlpKind::MemRead, 0x30_0000, 64, 10)), (TlpClass::Data, tlp(TlpKind::MemWrite, 0x40_0000, 256, 500))],
+            tlps: vec![(TlpClass::Fetch, tlp(TlpKind::MemRead, 0x30_0000, 64, 10)), (TlpClass::Data(0), tlp(TlpKind::MemWrite, 0x100_0000, 256, 500))],
             nand: vec![
                 NandRec { channel: 2, way: 1, op: 0x1234, issue: 100, done: 1100 },
                 NandRec { channel: 2, way: 1, op: 0x5678, issue: 1200, done: 1300 },
@@ -153,7 +173,7 @@ mod tests {
         assert!((c.worst_time - 0.02).abs() < 1e-12, "worst {}", c.worst_time);
         g.cpl[1].cycle = 2050 + 41;
         let d = compare(&sample(), &g, 7).expect_err("41 of 2000 cycles is beyond 2 %");
-        assert_eq!((d.stream.as_str(), d.index, d.cycle), ("completions", 1, 2091));
+        assert_eq!((d.stream.as_str(), d.index, d.cycle), ("completions (sqid 1, cid 1)", 0, 2091));
         assert!(d.to_string().contains("seed 7"), "{d}");
     }
 
@@ -165,10 +185,10 @@ mod tests {
         let d = compare(&sample(), &g, 42).expect_err("op word differs");
         assert_eq!((d.stream.as_str(), d.index, d.cycle, d.seed), ("NAND ops (channel 2, way 1)", 1, 1200, 42));
         assert!(d.expected.contains("22136") && d.got.contains("22137"), "{d}"); // 0x5678, 0x5679
-        // A NAND op of 1000 cycles taking 1021 (2 % = 20).
+        // A NAND op of 1000 cycles taking 1100: reported (10 %), not a divergence.
         let mut g = sample();
-        g.nand[0].done = 1121;
-        assert_eq!(compare(&sample(), &g, 1).expect_err("slow op").index, 0);
+        g.nand[0].done = 1200;
+        assert!((compare(&sample(), &g, 1).expect("NAND times are not checked").worst_nand - 0.1).abs() < 1e-12);
         // A hit reported where the reference missed.
         let mut g = sample();
         g.map[0].dec.hit = true;
@@ -177,7 +197,7 @@ mod tests {
         let mut g = sample();
         g.tlps.pop();
         let d = compare(&sample(), &g, 1).expect_err("missing TLP");
-        assert_eq!((d.stream.as_str(), d.cycle, d.got.as_str()), ("TLPs (Data)", 500, "end of stream"));
+        assert_eq!((d.stream.as_str(), d.cycle, d.got.as_str()), ("TLPs (Data(0))", 500, "end of stream"));
         // A TLP divergence is reported before a later completion divergence.
         let mut g = sample();
         g.tlps[0].1.len = 32;

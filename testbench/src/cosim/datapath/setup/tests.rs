@@ -33,7 +33,7 @@ fn one_op_per_way(s: &Streams, seed: u64) {
 }
 
 fn data_tlps(s: &Streams) -> Vec<(TlpKind, u32)> {
-    s.tlps.iter().filter(|t| t.0 == TlpClass::Data).map(|t| (t.1.kind, t.1.len)).collect()
+    s.tlps.iter().filter(|t| matches!(t.0, TlpClass::Data(_))).map(|t| (t.1.kind, t.1.len)).collect()
 }
 
 #[test]
