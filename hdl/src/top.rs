@@ -35,6 +35,35 @@
 //! DRAM `dram_*`; firmware port `cmd_*`, `cpl_*`, `qc_*`, `evt_*`, `rdy`, `map_*`, `nand_*`,
 //! `dma_*`. Additions to the contract: `pb_err` (sticky page-buffer error, see
 //! [`page_buffer::PageBuffer`]). `dma_offset` is 32 bits.
+//!
+//! **DMA latency** (derived register by register; asserted on `PrpDma` by
+//! `tests::dma_latency_matches_the_documented_derivation` and on the whole top by
+//! `testbench/tests/top_dma_latency.rs`). Handshake (`dma_valid & dma_ready`) in cycle 0;
+//! everything between the top's ports and `PrpDma` is wiring. A move without a PRP list (PRP1
+//! alone, or PRP2 as the second entry): cycle 1 the walker (`prp::walk`) has latched
+//! PRP1/PRP2/length (`Idle -> Check`); 2 it has screened them (`Check -> Segs`) and offers the
+//! first segment, which the splitter takes; 3 the splitter's `active` register offers the first
+//! request, which `prp::wr` loads (an MWr descriptor, or `prp::rd`'s MRd through it); 4 `wr`'s
+//! stream register drives the data path's RQ stream and the idle requester mux
+//! (`pcie::rq_mux`) locks onto it; 5 the descriptor is on `rq_tvalid`: [`DMA_START_CYCLES`] =
+//! 5, both directions, where the behavioural `FrontEnd::transfer` sends its first TLP in the
+//! cycle it is started. The page buffer's read priming is off this path: `bd_valid` rises in
+//! cycle 2, the first payload beat is loaded in cycle 5. A PRP list read first takes one cycle
+//! more (the walker's `ListStart` state: 6). The end: `done` is one register (`wr.dn` /
+//! `rd.dn`) set by the last beat, so `dma_done` rises the cycle after the last MWr payload
+//! beat is taken, or after the last completion beat arrives (one more cycle when the length
+//! ends inside a 16-byte beat: the 1-3 dword residue goes out alone) — the behavioural
+//! transfer's own end (requester port free = last beat + 1; last completion + 1):
+//! [`DMA_END_CYCLES`] = 0.
+//! Not a fixed latency, so not in these constants: the mux releases the data path at each
+//! packet's last beat and re-locks a cycle later, so data-path TLPs leave at most one per
+//! (beats + 1) cycles, where the behavioural port sends one per max(beats, link time). MRd
+//! (1 beat: every 2 cycles) are link-bound anyway once ACK DLLPs ride along, and their
+//! completions are downstream-bound, so host-to-device moves end as the model says; a 4 KiB
+//! MWr move at MPS 256 on Gen3 x4 is user-side bound (18 cycles per TLP against the link's
+//! (256 + 16 + 8) B / 15.754 B per cycle = 17.77): headers at 5 + 18 k, `dma_done` at
+//! 5 + 15 x 18 + 16 + 1 = 292, against the behavioural transfer's 289 (started at 5) — 3
+//! cycles (about 1 %) late.
 
 pub mod channel_buffer;
 pub mod page_buffer;
@@ -56,6 +85,11 @@ pub const ROW_BITS: usize = 10;
 /// co-simulation geometry ([`small_drive_config`]: 2 x (4096 + 256) = 8704 B, or a 3-page
 /// cache read of 13 056 B).
 pub const PAGE_BUF_BYTES: usize = 16 << ROW_BITS;
+/// Cycles from the `dma` handshake to the first TLP on `rq_tvalid`, beyond what the behavioural
+/// `FrontEnd::transfer` charges (none): see the module doc's "DMA latency" (no PRP list).
+pub const DMA_START_CYCLES: u64 = 5;
+/// Cycles from the behavioural transfer's end (last beat + 1) to `dma_done`: see "DMA latency".
+pub const DMA_END_CYCLES: u64 = 0;
 /// Core clock of the datapath, MHz (the front end's clock; see the module doc).
 pub const CORE_CLOCK_MHZ: u32 = 250;
 
@@ -245,6 +279,17 @@ impl Datapath {
         self.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
         self.cc_tready.next = true;
         self.rq_tready.next = i.rq_tready;
+    }
+
+    /// Settles the combinational logic after inputs or the clock changed (at most 512 passes).
+    pub fn settle(&mut self) {
+        for _ in 0..512 {
+            self.update_all();
+            if !self.has_changed() {
+                return;
+            }
+        }
+        panic!("datapath did not settle in 512 passes");
     }
 
     /// The PCIe user side's outputs for `RootComplex::observe_user` (after the settle).

@@ -215,16 +215,6 @@ struct Bench {
 /// DRAM latency from command handshake to first read beat, cycles (one beat per cycle after).
 const DRAM_LATENCY: u64 = 6;
 
-fn settle(u: &mut Datapath) {
-    for _ in 0..512 {
-        u.update_all();
-        if !u.has_changed() {
-            return;
-        }
-    }
-    panic!("datapath did not settle in 512 passes");
-}
-
 impl Bench {
     fn new(cfg: &DriveConfig) -> Self {
         let mut u = Datapath::new_boxed(cfg).expect("small drive fits the datapath");
@@ -256,7 +246,7 @@ impl Bench {
         if let Some(d) = self.pending_read.take() {
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
         }
-        settle(u);
+        u.settle();
         self.rc.observe_user(n, &u.pcie_out());
         if u.dram_cmd_valid.val() {
             // A fresh table (entries 0): a line read returns 8 zero entries.
@@ -271,7 +261,7 @@ impl Bench {
         self.nand_pins(n);
         let u = &mut *self.u;
         u.clock.next = Clock { clk: true };
-        settle(u);
+        u.settle();
         self.n += 1;
     }
 

@@ -26,7 +26,7 @@ pub mod split;
 pub mod walk;
 pub mod wr;
 #[cfg(test)]
-mod bench;
+pub(crate) mod bench;
 #[cfg(test)]
 mod e2e;
 #[cfg(test)]
