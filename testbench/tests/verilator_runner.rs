@@ -1,7 +1,6 @@
 //! The generic Verilator runner on two small rust_hdl blocks: a combinational one (the NAND bus
 //! arbiter) and a clocked one (the way queue), with expectations from the blocks' specs.
 
-use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::{arbiter::Arbiter, way_queue::WayQueue};
 use ssdlab_hdl::verilog_of;
 use ssdlab_testbench::verilator::{Dir, VerilatorModel};

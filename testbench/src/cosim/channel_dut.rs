@@ -65,13 +65,7 @@ impl HdlSimChannel {
         s
     }
     fn settle(&mut self) {
-        for _ in 0..100 {
-            self.uut.update_all();
-            if !self.uut.has_changed() {
-                return;
-            }
-        }
-        panic!("rust_hdl channel did not settle in 100 passes (combinational loop?)");
+        crate::cosim::settle_block(&mut self.uut, 100, "channel");
     }
 }
 

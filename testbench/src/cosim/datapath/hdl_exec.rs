@@ -71,13 +71,7 @@ impl HdlSimDut {
         Ok(s)
     }
     fn settle(&mut self) {
-        for _ in 0..256 {
-            self.uut.update_all();
-            if !self.uut.has_changed() {
-                return;
-            }
-        }
-        panic!("rust_hdl datapath did not settle in 256 passes (combinational loop?)");
+        crate::cosim::settle_block(self.uut.as_mut(), 256, "datapath");
     }
 }
 
