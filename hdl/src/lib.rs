@@ -21,5 +21,19 @@ pub fn verilog_of<B: Block>(mut block: B) -> String {
     generate_verilog(&block)
 }
 
+/// Re-evaluates a block's combinational logic until nothing changes: the settle step of every
+/// cycle-by-cycle driver of a rust_hdl block (test benches and co-simulation DUTs that step a
+/// block without rust_hdl's `Simulation`). At most `max_passes` passes; needing more means a
+/// combinational loop, a bug in the block, so this panics naming `what`.
+pub fn settle<B: Block + ?Sized>(uut: &mut B, max_passes: usize, what: &str) {
+    for _ in 0..max_passes {
+        uut.update_all();
+        if !uut.has_changed() {
+            return;
+        }
+    }
+    panic!("rust_hdl {what} did not settle in {max_passes} passes (combinational loop?)");
+}
+
 /// `make synth`'s resource report and its regression check (tooling, not hardware).
 pub mod synth_report;

@@ -92,13 +92,7 @@ pub struct HdlBench<S: NextStage = NoStage> {
 }
 
 fn settle(uut: &mut NvmeFrontEnd) {
-    for _ in 0..256 {
-        uut.update_all();
-        if !uut.has_changed() {
-            return;
-        }
-    }
-    panic!("front end did not settle in 256 passes");
+    crate::settle(uut, 256, "front end");
 }
 
 impl HdlBench {

@@ -202,13 +202,7 @@ fn stream_source_is_held_to_its_last_beat() {
 /// Settles combinational logic of a block driven directly (no `Simulation` harness).
 #[cfg(test)]
 pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
-    for _ in 0..64 {
-        uut.update_all();
-        if !uut.has_changed() {
-            return;
-        }
-    }
-    panic!("combinational logic did not settle in 64 passes");
+    crate::settle(uut, 64, "block");
 }
 
 /// Generated Verilog of the block (top module `top`).

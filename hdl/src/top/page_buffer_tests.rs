@@ -21,13 +21,7 @@ fn word(c: usize, w: usize, k: u32) -> u32 {
 }
 
 fn settle(u: &mut PageBuffer) {
-    for _ in 0..64 {
-        u.update_all();
-        if !u.has_changed() {
-            return;
-        }
-    }
-    panic!("page buffer did not settle");
+    crate::settle(u, 64, "page buffer");
 }
 
 impl Pb {

@@ -65,7 +65,7 @@ impl HdlSimChannel {
         s
     }
     fn settle(&mut self) {
-        crate::cosim::settle_block(&mut self.uut, 100, "channel");
+        ssdlab_hdl::settle(&mut self.uut, 100, "channel");
     }
 }
 

@@ -71,7 +71,7 @@ impl HdlSimDut {
         Ok(s)
     }
     fn settle(&mut self) {
-        crate::cosim::settle_block(self.uut.as_mut(), 256, "datapath");
+        ssdlab_hdl::settle(self.uut.as_mut(), 256, "datapath");
     }
 }
 
