@@ -74,7 +74,6 @@ use crate::nand::array::{NandArray, CHANNELS};
 use crate::nand::timing::HdlTiming;
 use crate::nvme::arbiter::Arbitration;
 use crate::nvme::frontend::NvmeFrontEnd;
-use crate::nvme::root_complex::{UserIn, UserOut};
 use page_buffer::PageBuffer;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::{DriveConfig, MapCacheConfig};
@@ -268,43 +267,12 @@ impl Datapath {
     }
 }
 
-impl Datapath {
-    /// Applies the root complex's drive of the PCIe user side (`RootComplex::drive_user`).
-    pub fn drive_pcie(&mut self, i: &UserIn) {
-        self.cq_tvalid.next = i.cq.is_some();
-        self.cq_tlast.next = i.cq.is_some_and(|b| b.1);
-        self.cq_tdata.next = i.cq.map_or(0, |b| b.0).to_bits();
-        self.rc_tvalid.next = i.rc.is_some();
-        self.rc_tlast.next = i.rc.is_some_and(|b| b.1);
-        self.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
-        self.cc_tready.next = true;
-        self.rq_tready.next = i.rq_tready;
-    }
+crate::nvme::root_complex::impl_pcie_user_side!(Datapath);
 
+impl Datapath {
     /// Settles the combinational logic after inputs or the clock changed (at most 512 passes).
     pub fn settle(&mut self) {
-        for _ in 0..512 {
-            self.update_all();
-            if !self.has_changed() {
-                return;
-            }
-        }
-        panic!("datapath did not settle in 512 passes");
-    }
-
-    /// The PCIe user side's outputs for `RootComplex::observe_user` (after the settle).
-    pub fn pcie_out(&self) -> UserOut {
-        UserOut {
-            cq_tvalid: self.cq_tvalid.val(),
-            cq_tready: self.cq_tready.val(),
-            cc_tvalid: self.cc_tvalid.val(),
-            cc_tdata: self.cc_tdata.val().to_u128(),
-            cc_tlast: self.cc_tlast.val(),
-            rq_tvalid: self.rq_tvalid.val(),
-            rq_tready: self.rq_tready.val(),
-            rq_tdata: self.rq_tdata.val().to_u128(),
-            rq_tlast: self.rq_tlast.val(),
-        }
+        crate::settle(self, 512, "datapath");
     }
 }
 

@@ -195,4 +195,5 @@ impl HostPort for RootComplex {
 
 mod drive;
 pub use drive::{UserIn, UserOut};
+pub(crate) use drive::impl_pcie_user_side;
 mod streams;

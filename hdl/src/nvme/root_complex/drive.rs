@@ -33,34 +33,54 @@ pub struct UserOut {
     pub rq_tlast: bool,
 }
 
+/// `drive_pcie(&UserIn)` and `pcie_out() -> UserOut` for a block with the front end's four
+/// stream port groups under the front end's names (`cq_*`, `cc_*`, `rq_*`, `rc_*`): written once
+/// for `NvmeFrontEnd` and the datapath top `top::Datapath`, whose PCIe ports are the same.
+macro_rules! impl_pcie_user_side {
+    ($block:ty) => {
+        impl $block {
+            /// Applies the root complex's drive of the PCIe user side (`RootComplex::drive_user`).
+            pub fn drive_pcie(&mut self, i: &$crate::nvme::root_complex::UserIn) {
+                self.cq_tvalid.next = i.cq.is_some();
+                self.cq_tlast.next = i.cq.is_some_and(|b| b.1);
+                self.cq_tdata.next = i.cq.map_or(0, |b| b.0).to_bits();
+                self.rc_tvalid.next = i.rc.is_some();
+                self.rc_tlast.next = i.rc.is_some_and(|b| b.1);
+                self.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
+                self.cc_tready.next = true;
+                self.rq_tready.next = i.rq_tready;
+            }
+
+            /// The PCIe user side's outputs for `RootComplex::observe_user` (after the settle).
+            pub fn pcie_out(&self) -> $crate::nvme::root_complex::UserOut {
+                $crate::nvme::root_complex::UserOut {
+                    cq_tvalid: self.cq_tvalid.val(),
+                    cq_tready: self.cq_tready.val(),
+                    cc_tvalid: self.cc_tvalid.val(),
+                    cc_tdata: self.cc_tdata.val().to_u128(),
+                    cc_tlast: self.cc_tlast.val(),
+                    rq_tvalid: self.rq_tvalid.val(),
+                    rq_tready: self.rq_tready.val(),
+                    rq_tdata: self.rq_tdata.val().to_u128(),
+                    rq_tlast: self.rq_tlast.val(),
+                }
+            }
+        }
+    };
+}
+pub(crate) use impl_pcie_user_side;
+
+impl_pcie_user_side!(NvmeFrontEnd);
+
 impl RootComplex {
     /// Sets the front end's stream inputs for cycle `cycle` (before the clock edge).
     pub fn drive(&mut self, cycle: Cycle, uut: &mut NvmeFrontEnd) {
-        let i = self.drive_user(cycle);
-        uut.cq_tvalid.next = i.cq.is_some();
-        uut.cq_tlast.next = i.cq.is_some_and(|b| b.1);
-        uut.cq_tdata.next = i.cq.map_or(0, |b| b.0).to_bits();
-        uut.rc_tvalid.next = i.rc.is_some();
-        uut.rc_tlast.next = i.rc.is_some_and(|b| b.1);
-        uut.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
-        uut.cc_tready.next = true;
-        uut.rq_tready.next = i.rq_tready;
+        uut.drive_pcie(&self.drive_user(cycle));
     }
 
     /// Samples the front end's outputs in cycle `cycle` (after the settle, before the edge).
     pub fn observe(&mut self, cycle: Cycle, uut: &NvmeFrontEnd) {
-        let o = UserOut {
-            cq_tvalid: uut.cq_tvalid.val(),
-            cq_tready: uut.cq_tready.val(),
-            cc_tvalid: uut.cc_tvalid.val(),
-            cc_tdata: uut.cc_tdata.val().to_u128(),
-            cc_tlast: uut.cc_tlast.val(),
-            rq_tvalid: uut.rq_tvalid.val(),
-            rq_tready: uut.rq_tready.val(),
-            rq_tdata: uut.rq_tdata.val().to_u128(),
-            rq_tlast: uut.rq_tlast.val(),
-        };
-        self.observe_user(cycle, &o);
+        self.observe_user(cycle, &uut.pcie_out());
     }
 
     /// The stream inputs for cycle `cycle` (completer completions are always taken).
