@@ -1,8 +1,10 @@
 //! The behavioural execution of the datapath: model blocks composed behind the firmware port —
-//! `ssdlab_model::nvme::frontend::FrontEnd` (fetch, completions, MSI-X, PRP data path
-//! `FrontEnd::transfer`), one `ChannelSequencer` per channel, `ftl::map_cache::MapCache` — with
-//! the page-buffer/DMA glue timed by [`Glue`] (the top level's documented latencies). Stepped one
-//! cycle at a time like the hardware, so the same firmware and host drive it.
+//! `ssdlab_model::nvme::frontend::FrontEnd` (fetch, completions, MSI-X, PRP data path stepped
+//! TLP by TLP, `FrontEnd::step_move`), one `ChannelSequencer` per channel,
+//! `ftl::map_cache::MapCache` with its pipeline timing ([`super::map_timing`]) — with the
+//! page-buffer/DMA glue timed by [`Glue`] (the top level's documented latencies). Stepped one
+//! cycle at a time like the hardware, so the same firmware and host drive it; at any queue depth
+//! it is cycle-exact with the RTL on the co-simulation's jobs (README "Co-simulation").
 
 use super::exec::DatapathExec;
 use super::port::*;
@@ -41,11 +43,10 @@ impl Glue {
     /// the DMA latencies are the top's "DMA latency" doc, derived register by register: the
     /// first TLP leaves `DMA_START_CYCLES` = 5 cycles after the handshake (walker latch, screen,
     /// splitter, stream register, requester-mux lock; moves without a PRP list, as this
-    /// firmware's 4 KiB moves are), where `FrontEnd::transfer` sends it at once; `dma_done`
-    /// comes `DMA_END_CYCLES` = 0 cycles after the transfer's own end (one `done` register set
-    /// by the last beat, as the model's end is last beat + 1). Not modelled here (a front-end
-    /// difference, not glue): the mux's idle beat between data-path TLPs, which makes a 4 KiB
-    /// MWr move at MPS 256 end 3 cycles after the behavioural one (292 vs 289 cycles).
+    /// firmware's 4 KiB moves are), so the move's first request is granted at handshake + 4;
+    /// `dma_done` comes `DMA_END_CYCLES` = 0 cycles after the move's own end (one `done`
+    /// register set by the last beat, as the model's end is last beat + 1). Between TLPs the
+    /// move shares the requester port with fetches and CQEs (`FrontEnd::step_move`).
     pub const TOP: Glue = Glue { nand_dispatch: 0, dma_start: ssdlab_hdl::top::DMA_START_CYCLES, dma_end: ssdlab_hdl::top::DMA_END_CYCLES };
 }
 
@@ -61,6 +62,8 @@ pub struct ModelExec {
     fetched: VecDeque<FetchedCommand>,
     /// The data move in flight and its bytes (zeros for device -> host).
     mv: Option<(DataMove, Vec<u8>)>,
+    /// First cycle the completer-request stream (host MMIO toward the device) is free.
+    cq_free: Cycle,
     /// First cycle a new move may be handshaken (the previous move's `dma_done` cycle).
     dma_free: Cycle,
     map_t: MapTiming,
@@ -83,6 +86,7 @@ impl ModelExec {
             fetched: VecDeque::new(),
             mv: None,
             dma_free: 0,
+            cq_free: 0,
             map_t: MapTiming::new(super::hw_exec::DRAM.latency, super::hw_exec::DRAM.interval),
             next_id: 0,
             done: Vec::new(),
@@ -177,7 +181,12 @@ impl DatapathExec for ModelExec {
         &mut self.rc
     }
     fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) {
-        let at = self.rc.mmio_write(cycle, offset, value);
+        // The completer-request stream carries one beat per cycle: a write queued behind
+        // another (the CQ head and SQ tail doorbells of one host step) starts after its last
+        // beat, as on the hardware's `cq_*` stream (the root complex's queue of beats toward
+        // the device is discarded for the model, so the model keeps the stream's free cycle).
+        let at = self.rc.mmio_write(cycle.max(self.cq_free), offset, value);
+        self.cq_free = at + 1;
         self.rc.discard_device_beats();
         self.fe.mmio_write(at, offset, value, &mut self.rc);
         while self.fe.take_event().is_some() {}
@@ -218,9 +227,18 @@ impl DatapathExec for ModelExec {
         for (at, e) in pending {
             self.later(at, e);
         }
+        // Events of one cycle in the order the hardware executions report them: decisions,
+        // NAND completions by channel, then the DMA's.
+        let first = ev.len();
         while self.due.front().is_some_and(|(at, _)| *at <= c) {
             ev.push(self.due.pop_front().expect("checked").1);
         }
+        ev[first..].sort_by_key(|e| match *e {
+            HwEvent::Cmd { .. } => 0,
+            HwEvent::MapDec(_) | HwEvent::MapResp { .. } => 1,
+            HwEvent::NandDone { channel, .. } => 2 + channel as u16,
+            HwEvent::DmaDone { .. } => 100,
+        });
         t
     }
 }
