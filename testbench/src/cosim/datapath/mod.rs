@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod model_exec;
 pub mod port;
 pub mod scoreboard;
+pub mod seqread;
 pub mod setup;
 pub mod sig;
 pub mod sim;
