@@ -12,9 +12,18 @@ use ssdlab_testbench::cosim::datapath::hw_exec::VerilatorExec;
 use ssdlab_testbench::cosim::datapath::model_exec::{map_cache_config, Glue, ModelExec};
 use ssdlab_testbench::cosim::datapath::seqread::*;
 use ssdlab_testbench::cosim::datapath::sig::CHANNELS;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+/// The datapath's Verilog for the drive at `mts` MT/s, elaborated once per rate.
+fn verilog(mts: u32) -> &'static str {
+    static CACHE: Mutex<BTreeMap<u32, &'static str>> = Mutex::new(BTreeMap::new());
+    let mut c = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    c.entry(mts).or_insert_with(|| Box::leak(ssdlab_hdl::top::export_verilog(&seqread_config(mts)).expect("the drive fits the datapath").into_boxed_str()))
 }
 
 /// Model and Verilator runs of `job` on the drive at `mts` MT/s: (streams, bus log, wall s).
@@ -24,8 +33,7 @@ fn both(mts: u32, job: &str, seed: u64, max_cycles: u64) -> [(ssdlab_testbench::
     let mut mx = ModelExec::new(&cfg, Glue::TOP).expect("model execution");
     let (ms, ml) = run_metered(&mut mx, &cfg, job, seed, max_cycles).unwrap_or_else(|e| panic!("model: {e}"));
     let model_s = t0.elapsed().as_secs_f64();
-    let v = ssdlab_hdl::top::export_verilog(&cfg).expect("the drive fits the datapath");
-    let mut vx = VerilatorExec::verilated(&cfg, &v, map_cache_config().line_entries, None).expect("Verilator build");
+    let mut vx = VerilatorExec::verilated(&cfg, verilog(mts), map_cache_config().line_entries, None).expect("Verilator build");
     let t0 = std::time::Instant::now();
     let (vs, vl) = run_metered(&mut vx, &cfg, job, seed, max_cycles).unwrap_or_else(|e| panic!("verilator: {e}"));
     [(ms, ml, model_s), (vs, vl, t0.elapsed().as_secs_f64())]

@@ -17,8 +17,8 @@
 //!
 //! **Bus occupancy** (per channel): a cycle is busy when a bus phase holds the channel — the
 //! chip enable of one way is asserted on the pins (`phy$i$ce` != 0: command and address latches,
-//! the holds inside a phase, data beats). The hardware executions read it from the pins before
-//! each cycle (CE is a register output of the bus engine); the model execution from its
+//! the holds inside a phase, data beats). The hardware executions take it from the pins as the
+//! bench's NAND side reads them each cycle (`HwExec::bus_ce`); the model execution from its
 //! sequencers' held-cycle counters (`ChannelSequencer::bus_cycles_until_now`), which count
 //! the same phases. **Window**: with N commands at queue depth q the host keeps q commands
 //! outstanding until the (N - q)-th completion; the window runs from the q-th completion (the
@@ -34,7 +34,7 @@ use super::model_exec::ModelExec;
 use super::port::{Offer, Streams, Taken, TlpClass};
 use super::scoreboard::{compare, Checked, Divergence};
 use super::setup::{cosim_config, stimulus};
-use super::sig::{ChSig, DatapathDut, CHANNELS};
+use super::sig::{DatapathDut, CHANNELS};
 use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
@@ -90,19 +90,13 @@ impl BusLog {
 
 /// An execution whose NAND bus occupancy can be read cycle by cycle.
 pub trait BusProbe: DatapathExec {
-    /// Busy channels (bit ch) in the cycle about to run, read before running it; `None` when
-    /// this execution answers after the cycle instead.
-    fn bus_before(&mut self) -> Option<u16> {
-        None
-    }
-    /// Busy channels in the cycle just run; `held` carries each channel's counter between calls.
-    fn bus_after(&mut self, _held: &mut [u64; CHANNELS]) -> u16 {
-        0
-    }
+    /// Busy channels (bit ch) in the cycle just run; `held` carries per-channel state between
+    /// calls (the model's held-cycle counters).
+    fn bus_mask(&mut self, held: &mut [u64; CHANNELS]) -> u16;
 }
 
 impl BusProbe for ModelExec {
-    fn bus_after(&mut self, held: &mut [u64; CHANNELS]) -> u16 {
+    fn bus_mask(&mut self, held: &mut [u64; CHANNELS]) -> u16 {
         let mut m = 0;
         for (ch, h) in held.iter_mut().enumerate() {
             let now = self.bus_cycles(ch);
@@ -117,8 +111,9 @@ impl BusProbe for ModelExec {
 }
 
 impl<D: DatapathDut> BusProbe for HwExec<D> {
-    fn bus_before(&mut self) -> Option<u16> {
-        Some((0..CHANNELS).fold(0, |m, ch| m | ((self.dut.get(ChSig::Ce.at(ch)) != 0) as u16) << ch))
+    /// The CE pins as the bench's NAND side read them in the cycle (`HwExec::bus_ce`).
+    fn bus_mask(&mut self, _held: &mut [u64; CHANNELS]) -> u16 {
+        self.bus_ce
     }
 }
 
@@ -146,9 +141,8 @@ impl<X: BusProbe> DatapathExec for Metered<'_, X> {
         self.x.mmio_write(cycle, offset, value)
     }
     fn cycle(&mut self, c: Cycle, offer: &Offer, ev: &mut Vec<super::port::HwEvent>) -> Taken {
-        let before = self.x.bus_before();
         let t = self.x.cycle(c, offer, ev);
-        let mask = before.unwrap_or_else(|| self.x.bus_after(&mut self.held));
+        let mask = self.x.bus_mask(&mut self.held);
         for ch in 0..CHANNELS {
             if mask >> ch & 1 != 0 {
                 self.log.mark(ch, c);
