@@ -74,6 +74,9 @@ pub struct HwExec<D: DatapathDut> {
     codes: (u64, u64),
     bpc: usize,
     error: Option<String>,
+    /// Channels (bit ch) whose bus a phase held in the last cycle run (a way's CE asserted):
+    /// the bus-occupancy meter's input (`seqread`).
+    pub bus_ce: u16,
 }
 
 /// The Verilator execution.
@@ -120,6 +123,7 @@ impl<D: DatapathDut> HwExec<D> {
             codes: (code(cfg.pcie.mps_bytes), code(cfg.pcie.mrrs_bytes)),
             bpc: t.bytes_per_cycle as usize,
             error: None,
+            bus_ce: 0,
         }
     }
 
@@ -222,12 +226,14 @@ impl<D: DatapathDut> HwExec<D> {
 
     /// NAND pins of every channel: latches and beats to the targets, read data for next cycle.
     fn nand_pins(&mut self, c: Cycle) {
+        self.bus_ce = 0;
         for ch in 0..CHANNELS {
             self.pending_read[ch] = None;
             let ce = self.dut.get(ChSig::Ce.at(ch)) as u8;
             if ce == 0 {
                 continue;
             }
+            self.bus_ce |= 1 << ch;
             if ce.count_ones() > 1 {
                 return self.fail(format!("cycle {c}: channel {ch}: chip enables {ce:04b} together"));
             }
