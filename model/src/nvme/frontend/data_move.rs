@@ -13,8 +13,7 @@
 //! (when PRP2 is a list pointer) are sent when the move starts, before its first data TLP.
 
 use super::entry::Status;
-use super::prp;
-use super::tlp::{split_aligned, Cycle, TlpKind, TlpPurpose};
+use super::tlp::{Cycle, TlpKind, TlpPurpose};
 use super::{datapath::Direction, FrontEnd, HostPort, DATA_TAGS};
 use std::collections::VecDeque;
 
@@ -50,24 +49,7 @@ impl FrontEnd {
     /// `grant + 1` at the earliest): walks the PRPs, sending any PRP list reads now.
     pub fn start_move(&mut self, grant: Cycle, prp1: u64, prp2: u64, len: u32, dir: Direction, host: &mut impl HostPort) -> Result<DataMove, Status> {
         let mut now = grant + 1;
-        let (port, mrrs) = (&mut self.port, self.mrrs);
-        let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
-            let mut parts = Vec::new();
-            split_aligned(addr, bytes, mrrs, &mut parts);
-            let mut buf = Vec::with_capacity(bytes as usize);
-            for (a, n) in parts {
-                let at = port.send(host, now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
-                let (d, arrived) = host.read(at, a, n);
-                buf.extend_from_slice(&d);
-                now = arrived + 1;
-            }
-            buf
-        })?;
-        let max = if dir == Direction::FromHost { self.mrrs } else { self.mps };
-        let mut parts = Vec::new();
-        for &(a, n) in &walk.segments {
-            split_aligned(a, n, max, &mut parts);
-        }
+        let parts = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
         let mut off = 0usize;
         let reqs = parts
             .into_iter()
