@@ -16,12 +16,16 @@
 //! and the NAND sequencer clock are the same clock in this model, so no clock-domain crossing
 //! is modelled. The behavioural front end counts 250 MHz cycles (`nvme::frontend::tlp::CLOCK_PS`)
 //! and the NAND sequencer counts `onfi.core_clock_mhz` cycles, so [`Datapath::new`] requires
-//! `onfi.core_clock_mhz` = 250 and 4 bytes per NAND beat (`onfi.transfer_mts` = 1000), as in
-//! [`small_drive_config`]; NAND timing counts come from `HdlTiming` at that clock.
+//! `onfi.core_clock_mhz` = 250 and 1, 2 or 4 bytes per NAND beat (`onfi.transfer_mts` = 250,
+//! 500 or 1000; [`small_drive_config`] has 1000); NAND timing counts come from `HdlTiming` at
+//! that clock.
 //!
 //! **Page buffer.** One region of [`PAGE_BUF_BYTES`] per (channel, way), held as four 32-bit
-//! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves one 4-byte word per
-//! cycle per channel while the DMA side moves one 16-byte beat per cycle. A read op accepted on
+//! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves up to one 4-byte word
+//! per cycle per channel while the DMA side moves one 16-byte beat per cycle. Narrower NAND
+//! beats (1 or 2 bytes at 250 / 500 MT/s) are packed into the words by each channel's buffer
+//! (`channel_buffer::ChannelBuffer`, "NAND beat width"); every data phase then moves whole words
+//! (page and spare sizes multiples of 4, checked). A read op accepted on
 //! (c, w) fills region (c, w) from offset 0 in data order; a program op on (c, w) takes its data
 //! from region (c, w) from offset 0. Firmware rule (flagged on `pb_err`): a region holds one data
 //! op's data at a time — a program is issued only after the DMA into its region completed, and
@@ -129,11 +133,21 @@ impl Datapath {
             ));
         }
         let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?;
-        if t.seq.bytes_per_cycle != 4 {
+        let bpc = t.seq.bytes_per_cycle;
+        if !matches!(bpc, 1 | 2 | 4) {
             return Err(format!(
-                "onfi.transfer_mts: {} bytes per core cycle; the page buffer takes 4-byte NAND words (set {} MT/s)",
-                t.seq.bytes_per_cycle,
+                "onfi.transfer_mts: {} MT/s = {bpc} bytes per core cycle; the page buffer packs 1, 2 or 4-byte NAND beats into 4-byte words (set {}, {} or {} MT/s)",
+                cfg.onfi.transfer_mts,
+                CORE_CLOCK_MHZ,
+                2 * CORE_CLOCK_MHZ,
                 4 * CORE_CLOCK_MHZ
+            ));
+        }
+        let g = &cfg.geometry;
+        if bpc < 4 && (g.page_bytes % 4 != 0 || g.spare_bytes % 4 != 0) {
+            return Err(format!(
+                "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
+                g.page_bytes, g.spare_bytes
             ));
         }
         if cfg.geometry.channels as usize != CHANNELS || cfg.geometry.ways_per_channel != 4 || cfg.geometry.dies_per_way != 1 {
@@ -151,7 +165,7 @@ impl Datapath {
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
         let fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, Arbitration::RoundRobin);
         let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
-        Ok(Datapath::assemble(fe, NandArray::new(&t), map, PageBuffer::default()))
+        Ok(Datapath::assemble(fe, NandArray::new(&t), map, PageBuffer::new(bpc)))
     }
 }
 

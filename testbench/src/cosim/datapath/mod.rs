@@ -15,6 +15,7 @@ pub mod map_timing;
 pub mod model_exec;
 pub mod port;
 pub mod scoreboard;
+pub mod seqread;
 pub mod setup;
 pub mod sig;
 pub mod sim;

@@ -94,6 +94,12 @@ impl ModelExec {
         })
     }
 
+    /// Cycles channel `ch`'s bus has been held by a phase through the last cycle run
+    /// (`ChannelSequencer::bus_cycles_until_now`): the model side of the bus meter (`seqread`).
+    pub fn bus_cycles(&self, ch: usize) -> u64 {
+        self.seqs[ch].bus_cycles_until_now()
+    }
+
     fn later(&mut self, at: Cycle, e: HwEvent) {
         let i = self.due.iter().rposition(|(c, _)| *c <= at).map_or(0, |i| i + 1);
         self.due.insert(i, (at, e));
