@@ -103,7 +103,7 @@ mod tests {
     const HOST: u64 = 0x40_0000;
 
     /// Runs `mv` from cycle 0 until its last request is sent, granting the front end's own
-    /// requests first each cycle; returns the cycles it ran.
+    /// requests first each cycle.
     fn drive(fe: &mut FrontEnd, h: &mut FlatHost, mv: &mut DataMove, data: &[u8]) {
         let mut out = Vec::new();
         for c in 0..1_000 {
