@@ -59,15 +59,12 @@
 //! ends inside a 16-byte beat: the 1-3 dword residue goes out alone) — the behavioural
 //! transfer's own end (requester port free = last beat + 1; last completion + 1):
 //! [`DMA_END_CYCLES`] = 0.
-//! Not a fixed latency, so not in these constants: the mux releases the data path at each
-//! packet's last beat and re-locks a cycle later, so data-path TLPs leave at most one per
-//! (beats + 1) cycles, where the behavioural port sends one per max(beats, link time). MRd
-//! (1 beat: every 2 cycles) are link-bound anyway once ACK DLLPs ride along, and their
-//! completions are downstream-bound, so host-to-device moves end as the model says; a 4 KiB
-//! MWr move at MPS 256 on Gen3 x4 is user-side bound (18 cycles per TLP against the link's
-//! (256 + 16 + 8) B / 15.754 B per cycle = 17.77): headers at 5 + 18 k, `dma_done` at
-//! 5 + 15 x 18 + 16 + 1 = 292, against the behavioural transfer's 289 (started at 5) — 3
-//! cycles (about 1 %) late.
+//! Between TLPs: the requester mux stays on the data path for a packet that follows at once
+//! (`pcie::rq_mux`), so data-path TLPs leave one per max(beats, link time), as the behavioural
+//! port sends them, and an SQ fetch or CQE waiting at a packet's last beat goes next
+//! (`FrontEnd::step_move`). A 4 KiB MWr move at MPS 256 on Gen3 x4 is link bound: headers at
+//! 5 + (0, 18, 36, 54, 72, 89, ...) and `dma_done` at 5 + 267 + 17 = 289, the behavioural
+//! transfer's end.
 
 pub mod channel_buffer;
 pub mod page_buffer;

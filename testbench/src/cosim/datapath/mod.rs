@@ -11,6 +11,7 @@ pub mod hdl_exec;
 pub mod hw_exec;
 pub mod host;
 pub mod jobs;
+pub mod map_timing;
 pub mod model_exec;
 pub mod port;
 pub mod scoreboard;
