@@ -208,6 +208,7 @@ impl VerilatorModel {
     }
     /// Packed interface: sets input `p` in the Rust-side buffer (bits beyond the width are
     /// dropped); takes effect at the next [`VerilatorModel::io`].
+    #[inline]
     pub fn put(&mut self, p: PortId, v: u128) {
         let port = &self.ports[p.0];
         debug_assert!(port.dir == Dir::In, "{}: `{}` is not an input", self.name, port.name);
@@ -218,6 +219,7 @@ impl VerilatorModel {
         }
     }
     /// Packed interface: output (or input) `p` as of the last `io`/`run_quiet` (up to 128 bits).
+    #[inline]
     pub fn out(&self, p: PortId) -> u128 {
         let port = &self.ports[p.0];
         let (buf, o) = (if port.dir == Dir::In { &self.inp } else { &self.outp }, self.offs[p.0]);

@@ -69,7 +69,7 @@ uint64_t vr_run(void* p, int32_t clk, const uint32_t* in, uint32_t* out, const u
       vr_advance(h, max - n);
       return max;
     }
-    vr_state(h, false);
+    if (!step) vr_state(h, false);  // equal: the snapshot is already current
     memcpy(ca, cb, sizeof(uint32_t) * nc);
   }
   return n;

@@ -42,6 +42,20 @@ pub enum Stepping {
     FastForward,
 }
 
+impl Stepping {
+    /// `SSDLAB_STEPPING` = `per-cycle` | `quiet` | `fast-forward` if set (to compare speeds or
+    /// rule the run-ahead out when debugging), else `default`.
+    pub fn from_env(default: Stepping) -> Result<Stepping, RunnerError> {
+        match std::env::var("SSDLAB_STEPPING").ok().as_deref() {
+            None => Ok(default),
+            Some("per-cycle") => Ok(Stepping::PerCycle),
+            Some("quiet") => Ok(Stepping::Quiet),
+            Some("fast-forward") => Ok(Stepping::FastForward),
+            Some(v) => Err(RunnerError::Parse(format!("SSDLAB_STEPPING={v}: expected per-cycle, quiet or fast-forward"))),
+        }
+    }
+}
+
 pub struct HwExec<D: DatapathDut> {
     pub dut: D,
     stepping: Stepping,
@@ -74,7 +88,7 @@ impl VerilatorExec {
     pub fn verilated(cfg: &DriveConfig, verilog: &str, line_entries: u32, vcd: Option<&std::path::Path>) -> Result<Self, RunnerError> {
         let m = VerilatorModel::build_with("datapath", verilog, vcd, &quiesce())?;
         let mut x = HwExec::new(cfg, VerilatorDut::new(m)?, line_entries);
-        x.set_stepping(if vcd.is_some() { Stepping::Quiet } else { Stepping::FastForward });
+        x.set_stepping(Stepping::from_env(if vcd.is_some() { Stepping::Quiet } else { Stepping::FastForward })?);
         Ok(x)
     }
 
