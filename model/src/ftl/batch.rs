@@ -77,19 +77,6 @@ pub(super) fn prefetch<T>(p: *const T) {
     hint(p, false);
 }
 
-/// A prefetch for writing (`prefetchw`: the line arrives owned, so the later store needs no
-/// second request); a hint, no effect on results.
-#[inline(always)]
-pub(super) fn prefetch_w<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetchw is a hint; it never faults, even on an invalid address.
-    unsafe {
-        std::arch::asm!("prefetchw [{0}]", in(reg) p, options(nostack, preserves_flags, readonly));
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
 /// A prefetch into the L2 cache only (far ahead: the L2 tracks more outstanding misses than
 /// the L1's miss buffers, which the near prefetches and the writes' own accesses need).
 #[inline(always)]
@@ -111,4 +98,31 @@ fn hint<T>(p: *const T, l2_only: bool) {
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (p, l2_only);
+}
+
+/// Stores `v` at `*p` past the caches (a non-temporal store): for GC's mapping updates, random
+/// in a table far larger than the caches and not read again soon, it saves reading the line
+/// first (the read-for-ownership of an ordinary store). The store is weakly ordered: nothing may
+/// access `*p` before the next [`stream_fence`] (as `_mm_stream_si32`'s documentation requires).
+#[inline(always)]
+pub(super) fn stream_store(p: &mut u32, v: u32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `p` is a valid, aligned, exclusive reference; callers fence before reading it.
+    unsafe {
+        std::arch::x86_64::_mm_stream_si32(p as *mut u32 as *mut i32, v as i32)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *p = v;
+    }
+}
+
+/// Orders every earlier [`stream_store`] before all later memory accesses (`sfence`).
+#[inline(always)]
+pub(super) fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: sfence has no preconditions.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
 }

@@ -13,7 +13,7 @@
 //! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
 //! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
 //! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`reloc`] (moving
-//! a block's valid data) + [`remap`] (its queued mapping updates), [`idle`] (background work), [`integrity`] (out-of-band checker),
+//! a block's valid data), [`idle`] (background work), [`integrity`] (out-of-band checker),
 //! [`unit_tables`] (per-unit mapping, spare-area and valid-bit tables), [`stats`].
 
 pub use crate::nand::NandOpKind;
@@ -38,7 +38,6 @@ pub mod map_log;
 pub mod read_path;
 pub mod readahead;
 pub mod reloc;
-pub mod remap;
 pub mod slc;
 pub mod stats;
 pub mod trans_cache;
@@ -149,8 +148,6 @@ pub struct Ftl {
     /// by the next call that does.
     deferred: Vec<NandOp>,
     cands: Vec<Candidate>,
-    /// Relocation's queued mapping updates (`remap.rs`).
-    remap: remap::Remap,
     /// Scratch for grouping units into page reads: (dbid, page, plane mask, units).
     groups: Vec<(u32, u32, u32, u32)>,
     flush_idle: SimTime,
@@ -192,7 +189,6 @@ impl Ftl {
             trace: Vec::new(),
             deferred: Vec::new(),
             cands: Vec::new(),
-            remap: remap::Remap::default(),
             groups: Vec::new(),
             flush_idle: SimTime::from_ms_f64(cfg.ftl.write_buffer_flush_idle_ms),
             fold_idle: SimTime::from_ms_f64(cfg.ftl.slc_cache.idle_fold_threshold_ms),
