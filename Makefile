@@ -42,9 +42,12 @@ synth: tools verilog
 ## the behavioural model; prints cycles per wall-second, transactions checked, mismatches.
 ## SSDLAB_SEED=n replays a seed, SSDLAB_SIM_CYCLES=n sets the length, SSDLAB_WAVE=file.vcd
 ## writes a VCD waveform for GTKWave (use a short SSDLAB_SIM_CYCLES with it).
+## Then sequential 128 KiB reads at QD32 on a NAND-bound drive (250 MT/s): NAND bus occupancy
+## and PCIe payload throughput of the model blocks and of Verilator (SSDLAB_SEQ_IOS=n commands).
 ## The blocks' own long co-simulations run in `make test-slow`.
 sim: tools
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_sim -- --ignored --nocapture
+	$(CARGO) test --release -p ssdlab-testbench --test datapath_seqread -- --ignored --nocapture
 
 tools:
 	@bash scripts/ensure-tools.sh

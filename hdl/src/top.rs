@@ -16,12 +16,16 @@
 //! and the NAND sequencer clock are the same clock in this model, so no clock-domain crossing
 //! is modelled. The behavioural front end counts 250 MHz cycles (`nvme::frontend::tlp::CLOCK_PS`)
 //! and the NAND sequencer counts `onfi.core_clock_mhz` cycles, so [`Datapath::new`] requires
-//! `onfi.core_clock_mhz` = 250 and 4 bytes per NAND beat (`onfi.transfer_mts` = 1000), as in
-//! [`small_drive_config`]; NAND timing counts come from `HdlTiming` at that clock.
+//! `onfi.core_clock_mhz` = 250 and 1, 2 or 4 bytes per NAND beat (`onfi.transfer_mts` = 250,
+//! 500 or 1000; [`small_drive_config`] has 1000); NAND timing counts come from `HdlTiming` at
+//! that clock.
 //!
 //! **Page buffer.** One region of [`PAGE_BUF_BYTES`] per (channel, way), held as four 32-bit
-//! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves one 4-byte word per
-//! cycle per channel while the DMA side moves one 16-byte beat per cycle. A read op accepted on
+//! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves up to one 4-byte word
+//! per cycle per channel while the DMA side moves one 16-byte beat per cycle. Narrower NAND
+//! beats (1 or 2 bytes at 250 / 500 MT/s) are packed into the words by each channel's buffer
+//! (`channel_buffer::ChannelBuffer`, "NAND beat width"); every data phase then moves whole words
+//! (page and spare sizes multiples of 4, checked). A read op accepted on
 //! (c, w) fills region (c, w) from offset 0 in data order; a program op on (c, w) takes its data
 //! from region (c, w) from offset 0. Firmware rule (flagged on `pb_err`): a region holds one data
 //! op's data at a time — a program is issued only after the DMA into its region completed, and
@@ -55,15 +59,12 @@
 //! ends inside a 16-byte beat: the 1-3 dword residue goes out alone) — the behavioural
 //! transfer's own end (requester port free = last beat + 1; last completion + 1):
 //! [`DMA_END_CYCLES`] = 0.
-//! Not a fixed latency, so not in these constants: the mux releases the data path at each
-//! packet's last beat and re-locks a cycle later, so data-path TLPs leave at most one per
-//! (beats + 1) cycles, where the behavioural port sends one per max(beats, link time). MRd
-//! (1 beat: every 2 cycles) are link-bound anyway once ACK DLLPs ride along, and their
-//! completions are downstream-bound, so host-to-device moves end as the model says; a 4 KiB
-//! MWr move at MPS 256 on Gen3 x4 is user-side bound (18 cycles per TLP against the link's
-//! (256 + 16 + 8) B / 15.754 B per cycle = 17.77): headers at 5 + 18 k, `dma_done` at
-//! 5 + 15 x 18 + 16 + 1 = 292, against the behavioural transfer's 289 (started at 5) — 3
-//! cycles (about 1 %) late.
+//! Between TLPs: the requester mux stays on the data path for a packet that follows at once
+//! (`pcie::rq_mux`), so data-path TLPs leave one per max(beats, link time), as the behavioural
+//! port sends them, and an SQ fetch or CQE waiting at a packet's last beat goes next
+//! (`FrontEnd::step_move`). A 4 KiB MWr move at MPS 256 on Gen3 x4 is link bound: headers at
+//! 5 + (0, 18, 36, 54, 72, 89, ...) and `dma_done` at 5 + 267 + 17 = 289, the behavioural
+//! transfer's end.
 
 pub mod channel_buffer;
 pub mod page_buffer;
@@ -132,11 +133,21 @@ impl Datapath {
             ));
         }
         let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?;
-        if t.seq.bytes_per_cycle != 4 {
+        let bpc = t.seq.bytes_per_cycle;
+        if !matches!(bpc, 1 | 2 | 4) {
             return Err(format!(
-                "onfi.transfer_mts: {} bytes per core cycle; the page buffer takes 4-byte NAND words (set {} MT/s)",
-                t.seq.bytes_per_cycle,
+                "onfi.transfer_mts: {} MT/s = {bpc} bytes per core cycle; the page buffer packs 1, 2 or 4-byte NAND beats into 4-byte words (set {}, {} or {} MT/s)",
+                cfg.onfi.transfer_mts,
+                CORE_CLOCK_MHZ,
+                2 * CORE_CLOCK_MHZ,
                 4 * CORE_CLOCK_MHZ
+            ));
+        }
+        let g = &cfg.geometry;
+        if bpc < 4 && (g.page_bytes % 4 != 0 || g.spare_bytes % 4 != 0) {
+            return Err(format!(
+                "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
+                g.page_bytes, g.spare_bytes
             ));
         }
         if cfg.geometry.channels as usize != CHANNELS || cfg.geometry.ways_per_channel != 4 || cfg.geometry.dies_per_way != 1 {
@@ -154,7 +165,7 @@ impl Datapath {
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
         let fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, Arbitration::RoundRobin);
         let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
-        Ok(Datapath::assemble(fe, NandArray::new(&t), map, PageBuffer::default()))
+        Ok(Datapath::assemble(fe, NandArray::new(&t), map, PageBuffer::new(bpc)))
     }
 }
 

@@ -7,7 +7,13 @@
 //! requester port (`ssdlab_model::nvme::frontend`) reserves beats the same way.
 //! Source 2 is a stream (the PRP data path's RQ master, `nvme::prp::wr`): lowest priority, taken
 //! at a packet boundary when sources 0 and 1 are idle, then passed through beat by beat (its
-//! `tready` is the hard block's) until its last beat is taken.
+//! `tready` is the hard block's) until its last beat is taken. In that cycle the mux goes to a
+//! waiting source 0/1 request; if there is none it stays on source 2 for one more cycle, so a
+//! packet that follows at once passes through without an idle beat (back-to-back 256 B MWr at
+//! 17 beats each, not 18: the data path keeps up with the Gen3 x4 link, which needs 17.77
+//! cycles per such TLP); if source 2 offers nothing in that cycle the mux is free again (a
+//! source 0/1 request is taken in it). The behavioural model's `FrontEnd::step_move` grants the
+//! data path's TLPs by the same rule.
 
 use rust_hdl::prelude::*;
 
@@ -56,17 +62,24 @@ pub struct RqMux {
     tlast: DFF<Bit>,
     hold: DFF<Bits<128>>,
     lock: DFF<Bit>,
+    /// Locked on source 2 in the cycle after its packet ended, waiting for a following packet.
+    tail: DFF<Bit>,
+    /// Source 0 or 1 offers a request.
+    req01: Signal<Local, Bit>,
     free: Signal<Local, Bit>,
 }
 
 impl Logic for RqMux {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock);
+        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock, tail);
         // Free when nothing is on the stream or its last beat is taken this cycle (also a
-        // source-2 packet's, so a request may follow it without an idle beat).
+        // source-2 packet's, so a request may follow it without an idle beat), or when the
+        // lock held after a source-2 packet finds no packet following.
+        self.req01.next = self.s0_valid.val() | self.s1_valid.val();
         self.free.next = (!self.lock.q.val() & (!self.tvalid.q.val() | (self.rq_tready.val() & self.tlast.q.val())))
-            | (self.lock.q.val() & self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val());
+            | (self.lock.q.val() & self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val())
+            | (self.lock.q.val() & self.tail.q.val() & !self.s2_tvalid.val());
         if self.tvalid.q.val() & self.rq_tready.val() {
             if self.tlast.q.val() {
                 self.tvalid.d.next = false;
@@ -100,10 +113,18 @@ impl Logic for RqMux {
             self.rq_tlast.next = self.s2_tlast.val();
             self.s2_tready.next = self.rq_tready.val();
             if self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val() {
+                // Packet ends: release to a waiting request, else hold for a following packet.
+                self.lock.d.next = !self.req01.val();
+                self.tail.d.next = !self.req01.val();
+            } else if self.s2_tvalid.val() {
+                self.tail.d.next = false;
+            } else if self.tail.q.val() {
                 self.lock.d.next = false;
+                self.tail.d.next = false;
             }
-        } else if self.free.val() & !self.s0_valid.val() & !self.s1_valid.val() & self.s2_tvalid.val() {
+        } else if self.free.val() & !self.req01.val() & self.s2_tvalid.val() {
             self.lock.d.next = true;
+            self.tail.d.next = false;
         }
     }
 }
@@ -197,6 +218,58 @@ fn stream_source_is_held_to_its_last_beat() {
         simulate_settle(&mut uut);
     }
     assert_eq!(beats, vec![(1, 0x21, false), (2, 0x22, false), (3, 0x23, true), (4, 0xA0, false), (5, 0xD0, true)]);
+}
+
+/// Source-2 packets back to back pass without an idle beat; a source-0 request waiting when a
+/// packet's last beat is taken goes next; the lock held after a packet is released when nothing
+/// follows. Packets A = [0x31, 0x32], B = [0x41] (queued behind A), C = [0x51, 0x52] (offered
+/// from cycle 4); source 0 (descriptor 0xA0, payload 0xD0) offered from cycle 3 and again from
+/// cycle 8. Hand timeline: cycle 0 the idle mux locks onto A; A in 1-2; no request waits in 2,
+/// so the lock is held and B passes in 3; source 0 waits in 3 and is taken with B's last beat:
+/// its descriptor in 4, payload in 5 (the registered path, taken by C's lock in 5); C in 6-7;
+/// held in 8 with nothing from source 2: released, source 0 taken in 8: 0xA0 in 9, 0xD0 in 10.
+#[cfg(test)]
+#[test]
+fn stream_packets_back_to_back_and_released_when_idle() {
+    let mut uut = RqMux::default();
+    uut.connect_all();
+    // (beat, last, offered from cycle)
+    let s2 = [(0x31u128, false, 0u64), (0x32, true, 0), (0x41, true, 0), (0x51, false, 4), (0x52, true, 4)];
+    let (mut k, mut s0) = (0usize, false);
+    let mut beats: Vec<(u64, u128, bool)> = Vec::new();
+    for cycle in 0..12u64 {
+        uut.rq_tready.next = true;
+        if cycle == 3 || cycle == 8 {
+            s0 = true;
+        }
+        uut.s0_valid.next = s0;
+        uut.s0_desc.next = 0xA0u128.to_bits();
+        uut.s0_has_data.next = true;
+        uut.s0_data.next = 0xD0u128.to_bits();
+        uut.s1_valid.next = false;
+        uut.s1_desc.next = 0u128.to_bits();
+        uut.s1_has_data.next = false;
+        uut.s1_data.next = 0u128.to_bits();
+        let offer = s2.get(k).filter(|b| cycle >= b.2);
+        uut.s2_tvalid.next = offer.is_some();
+        uut.s2_tdata.next = offer.map_or(0, |b| b.0).to_bits();
+        uut.s2_tlast.next = offer.map_or(false, |b| b.1);
+        uut.clock.next = Clock { clk: false };
+        simulate_settle(&mut uut);
+        if uut.rq_tvalid.val() {
+            beats.push((cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
+        }
+        if uut.s2_tready.val() && offer.is_some() {
+            k += 1;
+        }
+        if uut.s0_ready.val() && s0 {
+            s0 = false;
+        }
+        uut.clock.next = Clock { clk: true };
+        simulate_settle(&mut uut);
+    }
+    let want = vec![(1, 0x31, false), (2, 0x32, true), (3, 0x41, true), (4, 0xA0, false), (5, 0xD0, true), (6, 0x51, false), (7, 0x52, true), (9, 0xA0, false), (10, 0xD0, true)];
+    assert_eq!(beats, want);
 }
 
 /// Settles combinational logic of a block driven directly (no `Simulation` harness).

@@ -13,8 +13,21 @@
 //! value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
 //! the bus engine requires). Erase ops touch neither pointer.
 //!
+//! **NAND beat width.** The ONFI bus moves `bytes_per_beat` = 1, 2 or 4 bytes per core cycle
+//! (`onfi.transfer_mts` 250, 500 or 1000 at 250 MHz; `HdlTiming`'s bytes per cycle), in the low
+//! bytes of `rd_data` / `wr_data`. The region stays 4-byte words: a read beat's bytes are packed
+//! at byte position `rpos` of the word being assembled (`rasm`), the word is written to its lane
+//! on every beat (the partial word first, the whole word with the word's last beat) and the fill
+//! pointer advances once per word; a program beat takes the drained word's bytes from byte
+//! position `wpos` (`wr_data` = word >> 8 wpos) and the drain pointer advances once per word.
+//! `rpos`/`wpos` are per channel (the bus carries one way's phase at a time), so every data
+//! phase must move whole 4-byte words: bytes per phase = data cycles x bytes per beat, a
+//! multiple of 4 (`Datapath::new` checks page and spare sizes). At 4 bytes per beat both
+//! positions stay 0 and the block behaves as a plain word buffer.
+//!
 //! `err` (sticky) records a firmware-rule violation seen here: a NAND word beyond the region, a
-//! NAND fill and a DMA write, or a program drain and a DMA read, on one region in one cycle.
+//! NAND fill and a DMA write, or a program drain and a DMA read, on one region in one cycle, and
+//! a command latch while a word is half moved (a data phase that ended inside a word).
 
 use super::region::Region;
 use super::{Lanes4, ROW_BITS};
@@ -44,11 +57,12 @@ pub struct ChannelBuffer {
     pub rd_beat: Signal<In, Bit>,
     /// A read word arrives (`NandChannel::rd_valid`).
     pub rd_valid: Signal<In, Bit>,
-    /// The read word, 4 bytes, byte 0 in bits 7:0.
+    /// The read beat: `bytes_per_beat` bytes (1, 2 or 4) in the low bytes, first byte in bits 7:0.
     pub rd_data: Signal<In, Bits<32>>,
     /// The PHY sends one program data beat this cycle (`phy.wr_beat`).
     pub wr_beat: Signal<In, Bit>,
-    /// Program word for the way on `data_way`, 4 bytes (valid whenever a program drains).
+    /// Program beat for the way on `data_way`: its `bytes_per_beat` bytes in the low bytes
+    /// (first in bits 7:0; the word's later bytes above them); valid whenever a program drains.
     pub wr_data: Signal<Out, Bits<32>>,
     /// Way of the DMA transfer (when `dma_we` / `dma_rd`).
     pub dma_way: Signal<In, Bits<2>>,
@@ -77,10 +91,26 @@ pub struct ChannelBuffer {
     /// The data-out beat being answered was a status read (not stored).
     rstat: DFF<Bit>,
     err_r: DFF<Bit>,
+    /// Byte position in the word of the next NAND read byte (0..3).
+    rpos: DFF<Bits<2>>,
+    /// The read word assembled so far (bytes below `rpos`).
+    rasm: DFF<Bits<32>>,
+    /// Byte position in the drained word of the next program byte (0..3).
+    wpos: DFF<Bits<2>>,
+    /// A stored read beat arrives this cycle (not a status byte).
+    fill_beat: Signal<Local, Bit>,
+    /// The read beat completes its word (`rpos` at the word's last beat).
+    rword_end: Signal<Local, Bit>,
+    /// The program beat completes its word.
+    wword_end: Signal<Local, Bit>,
     fill_now: [Signal<Local, Bit>; WAYS],
+    /// The read word with this beat's bytes packed in.
+    rword: Signal<Local, Bits<32>>,
     nand_word: Signal<Local, Lanes4>,
     wsel: Signal<Local, Bits<128>>,
     wlane: Signal<Local, Bits<2>>,
+    /// The drained word (lane `wlane` of `wsel`).
+    wword: Signal<Local, Bits<32>>,
     one_ptr: Constant<Bits<PTR_BITS>>,
     zero_ptr: Constant<Bits<PTR_BITS>>,
     /// Words per region: a pointer at or past it is outside the region.
@@ -92,9 +122,35 @@ pub struct ChannelBuffer {
     lane_oh: [Constant<Bits<4>>; 4],
     zero4: Constant<Bits<4>>,
     c70: Constant<Bits<8>>,
+    /// Bytes per beat mod 4 (the byte-position step; 0 at 4 bytes per beat).
+    bstep: Constant<Bits<2>>,
+    /// Byte position of a word's last beat: 4 - bytes per beat.
+    blast: Constant<Bits<2>>,
+    /// Per byte position p: the beat's bytes placed at p (mask of bytes p .. p + bytes per beat).
+    rmask: [Constant<Bits<32>>; 4],
+    /// Per byte position p: the assembled bytes kept (the complement of `rmask[p]`).
+    rkeep: [Constant<Bits<32>>; 4],
+    /// Per byte position p: 8 p, the bit shift of byte p.
+    sh8: [Constant<Bits<5>>; 4],
+}
+
+impl ChannelBuffer {
+    /// A channel buffer for a NAND bus of `bytes_per_beat` bytes per core cycle (1, 2 or 4).
+    pub fn new(bytes_per_beat: u32) -> Self {
+        assert!(matches!(bytes_per_beat, 1 | 2 | 4), "bytes per NAND beat must be 1, 2 or 4, got {bytes_per_beat}");
+        let field = (1u64 << (8 * bytes_per_beat)) - 1;
+        let mask = |p: usize| (field << (8 * p)) & 0xFFFF_FFFF;
+        let mut b = ChannelBuffer::default();
+        b.bstep = Constant::new(bits::<2>(bytes_per_beat as u64 % 4));
+        b.blast = Constant::new(bits::<2>(4 - bytes_per_beat as u64));
+        b.rmask = array_init::array_init(|p| Constant::new(bits::<32>(mask(p))));
+        b.rkeep = array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF)));
+        b
+    }
 }
 
 impl Default for ChannelBuffer {
+    /// 4 bytes per NAND beat (`ChannelBuffer::new(4)`).
     fn default() -> Self {
         ChannelBuffer {
             clock: Default::default(),
@@ -125,10 +181,18 @@ impl Default for ChannelBuffer {
             st70: Default::default(),
             rstat: Default::default(),
             err_r: Default::default(),
+            rpos: Default::default(),
+            rasm: Default::default(),
+            wpos: Default::default(),
+            fill_beat: Default::default(),
+            rword_end: Default::default(),
+            wword_end: Default::default(),
             fill_now: array_init::array_init(|_| Default::default()),
+            rword: Default::default(),
             nand_word: Default::default(),
             wsel: Default::default(),
             wlane: Default::default(),
+            wword: Default::default(),
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
             end_ptr: Constant::new(bits::<PTR_BITS>(4 << ROW_BITS)),
@@ -139,6 +203,11 @@ impl Default for ChannelBuffer {
             lane_oh: array_init::array_init(|l| Constant::new(bits::<4>(1 << l))),
             zero4: Constant::new(bits::<4>(0)),
             c70: Constant::new(bits::<8>(0x70)),
+            bstep: Constant::new(bits::<2>(0)),
+            blast: Constant::new(bits::<2>(0)),
+            rmask: array_init::array_init(|p| Constant::new(bits::<32>(if p == 0 { 0xFFFF_FFFF } else { 0 }))),
+            rkeep: array_init::array_init(|p| Constant::new(bits::<32>(if p == 0 { 0 } else { 0xFFFF_FFFF }))),
+            sh8: array_init::array_init(|p| Constant::new(bits::<5>(8 * p as u64))),
         }
     }
 }
@@ -146,7 +215,7 @@ impl Default for ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rway, st70, rstat, err_r);
+        dff_setup!(self, clock, rway, st70, rstat, err_r, rpos, rasm, wpos);
         if self.cmd_we.val() {
             self.st70.d.next = self.cmd_byte.val() == self.c70.val();
         }
@@ -154,11 +223,31 @@ impl Logic for ChannelBuffer {
             self.rway.d.next = self.data_way.val();
             self.rstat.d.next = self.st70.q.val();
         }
-        // A NAND word in every lane; the lane enable picks one.
-        self.nand_word.next.l0 = self.rd_data.val();
-        self.nand_word.next.l1 = self.rd_data.val();
-        self.nand_word.next.l2 = self.rd_data.val();
-        self.nand_word.next.l3 = self.rd_data.val();
+        // Read beats packed into the word at `rpos`; the (partial) word in every lane, the lane
+        // enable picks one.
+        self.fill_beat.next = self.rd_valid.val() & !self.rstat.q.val();
+        self.rword_end.next = self.rpos.q.val() == self.blast.val();
+        self.wword_end.next = self.wpos.q.val() == self.blast.val();
+        self.rword.next = self.rd_data.val();
+        for p in 0..4 {
+            if self.rpos.q.val() == self.lane[p].val() {
+                self.rword.next = (self.rasm.q.val() & self.rkeep[p].val()) | ((self.rd_data.val() << self.sh8[p].val()) & self.rmask[p].val());
+            }
+        }
+        self.nand_word.next.l0 = self.rword.val();
+        self.nand_word.next.l1 = self.rword.val();
+        self.nand_word.next.l2 = self.rword.val();
+        self.nand_word.next.l3 = self.rword.val();
+        if self.fill_beat.val() {
+            self.rasm.d.next = self.rword.val();
+            self.rpos.d.next = self.rpos.q.val() + self.bstep.val();
+        }
+        if self.wr_beat.val() {
+            self.wpos.d.next = self.wpos.q.val() + self.bstep.val();
+        }
+        if self.cmd_we.val() & ((self.rpos.q.val() != self.lane[0].val()) | (self.wpos.q.val() != self.lane[0].val())) {
+            self.err_r.d.next = true;
+        }
         self.wsel.next = self.regions[0].rd_data.val();
         self.wlane.next = self.drain[0].q.val().get_bits::<2>(0);
         self.dma_rdata.next = self.regions[0].rd_data.val();
@@ -166,10 +255,10 @@ impl Logic for ChannelBuffer {
             self.regions[w].clock.next = self.clock.val();
             self.fill[w].clock.next = self.clock.val();
             self.drain[w].clock.next = self.clock.val();
-            self.fill_now[w].next = self.rd_valid.val() & !self.rstat.q.val() & (self.rway.q.val().index() == w);
+            self.fill_now[w].next = self.fill_beat.val() & (self.rway.q.val().index() == w);
             // Fill pointer: +1 per word, restarted by an accepted read or cache read.
             self.fill[w].d.next = self.fill[w].q.val();
-            if self.fill_now[w].val() {
+            if self.fill_now[w].val() & self.rword_end.val() {
                 self.fill[w].d.next = self.fill[w].q.val() + self.one_ptr.val();
             }
             if self.acc_valid.val()
@@ -180,7 +269,7 @@ impl Logic for ChannelBuffer {
             }
             // Drain pointer: +1 per program beat, restarted by an accepted program.
             self.drain[w].d.next = self.drain[w].q.val();
-            if self.wr_beat.val() & (self.data_way.val().index() == w) {
+            if self.wr_beat.val() & self.wword_end.val() & (self.data_way.val().index() == w) {
                 self.drain[w].d.next = self.drain[w].q.val() + self.one_ptr.val();
             }
             if self.acc_valid.val() & (self.acc_way.val().index() == w) & (self.acc_kind.val() == self.k_prog.val()) {
@@ -222,13 +311,19 @@ impl Logic for ChannelBuffer {
                 self.err_r.d.next = true;
             }
         }
-        self.wr_data.next = self.wsel.val().get_bits::<32>(0);
+        self.wword.next = self.wsel.val().get_bits::<32>(0);
         if self.wlane.val() == self.lane[1].val() {
-            self.wr_data.next = self.wsel.val().get_bits::<32>(32);
+            self.wword.next = self.wsel.val().get_bits::<32>(32);
         } else if self.wlane.val() == self.lane[2].val() {
-            self.wr_data.next = self.wsel.val().get_bits::<32>(64);
+            self.wword.next = self.wsel.val().get_bits::<32>(64);
         } else if self.wlane.val() == self.lane[3].val() {
-            self.wr_data.next = self.wsel.val().get_bits::<32>(96);
+            self.wword.next = self.wsel.val().get_bits::<32>(96);
+        }
+        self.wr_data.next = self.wword.val();
+        for p in 1..4 {
+            if self.wpos.q.val() == self.lane[p].val() {
+                self.wr_data.next = self.wword.val() >> self.sh8[p].val();
+            }
         }
         self.err.next = self.err_r.q.val();
     }
@@ -241,5 +336,6 @@ mod tests {
     #[test]
     fn channel_buffer_is_synthesizable() {
         yosys_validate("ssdlab_top_channel_buffer", &crate::verilog_of(ChannelBuffer::default())).unwrap();
+        yosys_validate("ssdlab_top_channel_buffer_1b", &crate::verilog_of(ChannelBuffer::new(1))).unwrap();
     }
 }

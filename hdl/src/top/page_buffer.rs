@@ -42,11 +42,11 @@ pub struct PageBuffer {
     pub rd_beat: [Signal<In, Bit>; CHANNELS],
     /// Per channel: a read word arrives.
     pub rd_valid: [Signal<In, Bit>; CHANNELS],
-    /// Per channel: the read word, 4 bytes.
+    /// Per channel: the read beat, bytes-per-beat bytes (1, 2 or 4) in the low bytes.
     pub rd_data: [Signal<In, Bits<32>>; CHANNELS],
     /// Per channel: a program data beat goes to the PHY this cycle.
     pub wr_beat: [Signal<In, Bit>; CHANNELS],
-    /// Per channel: the program word, 4 bytes.
+    /// Per channel: the program beat, bytes-per-beat bytes in the low bytes.
     pub wr_data: [Signal<Out, Bits<32>>; CHANNELS],
     /// The data path takes a transfer this cycle (`dma_valid & dma_ready`).
     pub take: Signal<In, Bit>,
@@ -101,7 +101,18 @@ pub struct PageBuffer {
     m4: Constant<Bits<4>>,
 }
 
+impl PageBuffer {
+    /// A page buffer whose NAND channels move `bytes_per_beat` bytes per core cycle (1, 2 or 4;
+    /// see [`ChannelBuffer`]'s "NAND beat width").
+    pub fn new(bytes_per_beat: u32) -> Self {
+        let mut pb = PageBuffer::default();
+        pb.chans = array_init::array_init(|_| ChannelBuffer::new(bytes_per_beat));
+        pb
+    }
+}
+
 impl Default for PageBuffer {
+    /// 4 bytes per NAND beat (`PageBuffer::new(4)`).
     fn default() -> Self {
         PageBuffer {
             clock: Default::default(),

@@ -3,7 +3,7 @@
 //! DMA offsets (row = offset / 16), beat counts and cycle latencies (device-to-host beats from
 //! 2 cycles after the handshake, one per cycle; program words on `wr_data` from the cycle after
 //! the program is accepted), way tagging of read data with one cycle of PHY latency, region
-//! isolation, and the `err` flag.
+//! isolation, the `err` flag, and the packing of 1- and 2-byte NAND beats into the words.
 
 use super::page_buffer::PageBuffer;
 use super::PAGE_BUF_BYTES;
@@ -26,9 +26,27 @@ fn settle(u: &mut PageBuffer) {
 
 impl Pb {
     fn new() -> Self {
-        let mut u = Box::new(PageBuffer::default());
+        Self::with_beat(4)
+    }
+
+    /// A page buffer for NAND beats of `bytes` bytes.
+    fn with_beat(bytes: u32) -> Self {
+        let mut u = Box::new(PageBuffer::new(bytes));
         u.connect_all();
         Pb { u, cycle: 0 }
+    }
+
+    /// A data-out phase on (c, w) whose beats carry `beats` (PHY latency 1 cycle).
+    fn read_beat_phase(&mut self, c: usize, w: usize, beats: &[u32]) {
+        for k in 0..=beats.len() {
+            self.idle();
+            self.u.data_way[c].next = bits::<2>(w as u64);
+            self.u.rd_beat[c].next = k < beats.len();
+            if k > 0 {
+                (self.u.rd_valid[c].next, self.u.rd_data[c].next) = (true, bits::<32>(beats[k - 1] as u64));
+            }
+            self.clock();
+        }
     }
 
     /// Idle inputs for the next cycle.
@@ -260,4 +278,78 @@ fn status_byte_after_70h_is_not_stored() {
     pb.take(c, w, true, 32, 16);
     assert_eq!(pb.read_beats(1)[0].1, beat(c, w, 0), "words 8..11 = the phase's words 0..3");
     assert!(!pb.settled().err.val());
+}
+
+/// Bytes 0x01..=0x20 as `bytes`-byte beats (first byte lowest).
+fn byte_beats(bytes: usize) -> Vec<u32> {
+    let b: Vec<u8> = (1..=32u8).collect();
+    b.chunks(bytes).map(|c| c.iter().rev().fold(0u32, |a, &x| a << 8 | x as u32)).collect()
+}
+
+#[test]
+fn one_and_two_byte_nand_beats_pack_into_words_in_transfer_order() {
+    // Region bytes 0..31 must be 0x01..0x20: row 0 = bytes 0x01..0x10 (byte 0 in bits 7:0).
+    let row = |r: u8| (1..=16u8).rev().fold(0u128, |a, x| a << 8 | (16 * r + x) as u128);
+    for bytes in [1usize, 2] {
+        let mut pb = Pb::with_beat(bytes as u32);
+        let beats = byte_beats(bytes);
+        assert_eq!(beats.len(), 32 / bytes);
+        assert_eq!(beats[0], if bytes == 1 { 0x01 } else { 0x0201 }, "beat 0 carries bytes 1 (and 2)");
+        pb.op(1, 2, 0);
+        pb.read_beat_phase(1, 2, &beats);
+        pb.take(1, 2, true, 0, 32);
+        let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
+        assert_eq!(got, vec![row(0), row(1)], "{bytes}-byte beats: 32 bytes in transfer order");
+        pb.done();
+        assert!(!pb.settled().err.val(), "{bytes}-byte beats: no error");
+    }
+}
+
+#[test]
+fn program_drains_one_and_two_byte_beats_in_transfer_order() {
+    for bytes in [1usize, 2] {
+        let mut pb = Pb::with_beat(bytes as u32);
+        let (c, w) = (6usize, 3usize);
+        // Two 16-byte beats: region bytes 0..31 = 0x01..0x20.
+        pb.take(c, w, false, 0, 32);
+        for r in 0..2u8 {
+            pb.idle();
+            (pb.u.wd_valid.next, pb.u.wd_last.next, pb.u.wd_dwords.next) = (true, r == 1, bits::<3>(4));
+            pb.u.wd_data.next = (1..=16u8).rev().fold(0u128, |a, x| a << 8 | (16 * r + x) as u128).to_bits();
+            pb.clock();
+        }
+        pb.done();
+        pb.op(c, w, 1);
+        // 32 / bytes program beats, a gap cycle after every 3rd: the low `bytes` bytes of
+        // wr_data are the next bytes of the region.
+        let want = byte_beats(bytes);
+        let mask = if bytes == 1 { 0xFF } else { 0xFFFF };
+        let (mut k, mut n) = (0usize, 0);
+        while k < want.len() {
+            pb.idle();
+            pb.u.data_way[c].next = bits::<2>(w as u64);
+            let beat_now = n % 4 != 3;
+            pb.u.wr_beat[c].next = beat_now;
+            let d = pb.settled().wr_data[c].val().to_u64() as u32 & mask;
+            if beat_now {
+                assert_eq!(d, want[k], "{bytes}-byte program beat {k}");
+                k += 1;
+            }
+            pb.clock();
+            n += 1;
+        }
+        assert!(!pb.settled().err.val(), "{bytes}-byte beats: no error");
+    }
+}
+
+#[test]
+fn a_command_latch_inside_a_word_is_flagged() {
+    let mut pb = Pb::with_beat(1);
+    pb.op(0, 0, 0);
+    pb.read_beat_phase(0, 0, &[0x11, 0x22, 0x33]); // 3 of the word's 4 bytes
+    assert!(!pb.settled().err.val(), "a word may be half assembled between beats");
+    pb.idle();
+    (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
+    pb.clock();
+    assert!(pb.settled().err.val(), "the data phase ended inside a word");
 }

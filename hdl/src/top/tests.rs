@@ -10,10 +10,22 @@ fn elaboration_rejects_configs_that_do_not_fit() {
     cfg.onfi.transfer_mts = 800;
     let e = Datapath::new_boxed(&cfg).err().expect("200 MHz core clock rejected");
     assert!(e.contains("onfi.core_clock_mhz"), "{e}");
+    // 750 MT/s at 250 MHz = 3 bytes per cycle: a beat would straddle two words.
     let mut cfg = small_drive_config();
-    cfg.onfi.transfer_mts = 500;
-    let e = Datapath::new_boxed(&cfg).err().expect("2 bytes per cycle rejected");
-    assert!(e.contains("onfi.transfer_mts"), "{e}");
+    cfg.onfi.transfer_mts = 750;
+    let e = Datapath::new_boxed(&cfg).err().expect("3 bytes per cycle rejected");
+    assert!(e.contains("onfi.transfer_mts") && e.contains("3 bytes"), "{e}");
+    // 250 MT/s = 1 byte per cycle with a 2-byte spare: the spare phase would end inside a word.
+    let mut cfg = small_drive_config();
+    (cfg.onfi.transfer_mts, cfg.geometry.spare_bytes) = (250, 254);
+    let e = Datapath::new_boxed(&cfg).err().expect("a spare size that is not whole words rejected at 1 byte per beat");
+    assert!(e.contains("geometry.page_bytes / spare_bytes"), "{e}");
+    // 250 and 500 MT/s (1 and 2 bytes per cycle) elaborate.
+    for mts in [250, 500] {
+        let mut cfg = small_drive_config();
+        cfg.onfi.transfer_mts = mts;
+        Datapath::new_boxed(&cfg).unwrap_or_else(|e| panic!("{mts} MT/s: {e}"));
+    }
     let mut cfg = small_drive_config();
     cfg.geometry.channels = 4;
     let e = Datapath::new_boxed(&cfg).err().expect("4 channels rejected");

@@ -31,6 +31,13 @@ pub struct ControllerConfig {
     /// many dies holds its room until the slowest of them is read. 0 (the default) = no limit.
     #[serde(default)]
     pub read_buffer_kib: u32,
+    /// Foreground relocation (GC, SLC folding, wear levelling: the NAND ops the FTL emits while
+    /// serving a host write) interleaved with host programs on each die, a quota of relocation
+    /// ops per host program, instead of queued ahead of them as one whole-victim burst (the
+    /// firmware's GC quota / partial block cleaning). false (the default) = burst. See
+    /// `drive::reloc_queue`.
+    #[serde(default)]
+    pub interleave_relocation: bool,
 }
 
 impl ControllerConfig {

@@ -27,6 +27,21 @@ impl Drive {
             }
             guard += 1;
             assert!(guard < 1 << 24, "background work does not converge");
+            if self.reloc_queued > 0 {
+                // Foreground relocation left by host writes (`reloc_queue.rs`) came first: it
+                // finishes (on dies the host left idle) before background work is asked for.
+                while self.reloc_queued > 0 {
+                    match self.q.pop_until(end) {
+                        Some((at, ev)) => self.handle(at, ev),
+                        None => break,
+                    }
+                }
+                if self.reloc_queued > 0 {
+                    break;
+                }
+                target = self.now();
+                continue;
+            }
             let idle_for = self.now() - self.host_idle_since;
             let mut batch = std::mem::take(&mut self.batch);
             batch.clear();

@@ -25,6 +25,7 @@
 mod background;
 mod host;
 mod nand_path;
+mod reloc_queue;
 pub mod stats;
 
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
@@ -143,6 +144,8 @@ pub(crate) struct OpRec {
     ra_tag: u64,
     /// Background work (from `Drive::idle`): waits in the die's `bg` queue (see `DieSlot`).
     bg: bool,
+    /// Foreground relocation interleaved with host programs: waits in the die's `reloc` queue.
+    reloc: bool,
 }
 
 pub(crate) struct DieSlot {
@@ -164,6 +167,16 @@ pub(crate) struct DieSlot {
     /// blocks waits until they have started (an erase must not be overtaken by a program into
     /// the block it frees).
     bg_blocks: Vec<(u32, u32)>,
+    /// With `controller.interleave_relocation`: foreground relocation ops (GC, folding, wear
+    /// levelling, their erases) not yet started, in FTL order; how many run; (block, count) of
+    /// the queued ones (as `bg_blocks`); relocation ops host programs have earned the right to
+    /// start ahead of ready host ops, and the host programs left to spread the queue over
+    /// (`reloc_queue.rs`).
+    reloc: VecDeque<u32>,
+    reloc_inflight: u32,
+    reloc_blocks: Vec<(u32, u32)>,
+    reloc_credit: u32,
+    reloc_budget: u32,
     channel: u16,
     way: u8,
     lun: u8,
@@ -218,6 +231,8 @@ pub struct Drive {
     dispatching_bg: bool,
     /// Background ops may start (inside `Drive::idle`: no host IO).
     bg_allowed: bool,
+    /// Relocation ops waiting in the dies' `reloc` queues.
+    reloc_queued: u64,
     /// Tag the next dispatched ReadAhead op gets; ReadAhead ops in flight by tag, with the reads
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
     ra_tag_next: u64,
@@ -247,6 +262,11 @@ impl Drive {
                         bg: VecDeque::new(),
                         bg_inflight: 0,
                         bg_blocks: Vec::new(),
+                        reloc: VecDeque::new(),
+                        reloc_inflight: 0,
+                        reloc_blocks: Vec::new(),
+                        reloc_credit: 0,
+                        reloc_budget: 1,
                         channel: ch as u16,
                         way: way as u8,
                         lun: lun as u8,
@@ -294,6 +314,7 @@ impl Drive {
             batch_ids: Vec::new(),
             dispatching_bg: false,
             bg_allowed: false,
+            reloc_queued: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
@@ -411,3 +432,5 @@ impl Drive {
 mod tests;
 #[cfg(test)]
 mod tests_background;
+#[cfg(test)]
+mod tests_reloc;

@@ -44,7 +44,8 @@ impl Drive {
                 u64::MAX
             };
             let bg = self.dispatching_bg;
-            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag, bg };
+            let reloc = !bg && self.cfg.controller.interleave_relocation && super::reloc_queue::is_relocation(op.purpose);
+            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag, bg, reloc };
             let id = match self.free_ops.pop() {
                 Some(id) => {
                     self.ops[id as usize] = rec;
@@ -71,6 +72,12 @@ impl Drive {
                 slot.bg.push_back(id);
                 bg_block_count(&mut slot.bg_blocks, op.addr.block, 1);
                 assert!(slot.bg.len() < 1 << 20, "die background queue overflow");
+            } else if reloc {
+                slot.reloc.push_back(id);
+                bg_block_count(&mut slot.reloc_blocks, op.addr.block, 1);
+                slot.reloc_budget = self.cfg.geometry.wordlines_per_block.max(1);
+                assert!(slot.reloc.len() < 1 << 20, "die relocation queue overflow");
+                self.reloc_queued += 1;
             } else {
                 slot.fifo.push_back(id);
                 assert!(slot.fifo.len() < 1 << 20, "die FIFO overflow");
@@ -95,31 +102,69 @@ impl Drive {
         }
     }
 
-    /// Hands the die's unblocked head ops to its channel sequencer, in order; then, while the
-    /// die runs no host-path op and none can start, up to [`BG_INFLIGHT_PER_DIE`] background ops.
-    fn start_ready(&mut self, now: SimTime, die: u32) {
+    /// Hands the die's unblocked head ops to its channel sequencer, in order; then the relocation
+    /// ops due (`reloc_queue.rs`); then, while the die runs no host-path op and none can start, up
+    /// to [`BG_INFLIGHT_PER_DIE`] background ops. Relocation ops a waiting host op needs may start
+    /// that host op: the passes repeat while they start something.
+    pub(super) fn start_ready(&mut self, now: SimTime, die: u32) {
         let mut touched = false;
-        let mut host_waiting = false;
-        while let Some(&h) = self.dies[die as usize].fifo.front() {
-            let (op, blocked) = (self.ops[h as usize].op, self.ops[h as usize].blocked);
-            // A program or erase must not overtake queued background ops on its block (an erase
-            // frees the block it will write). Reads may: a read of data a queued relocation moves
-            // stands for the firmware reading the still-valid source copy on the same die.
-            let conflict = op.kind != NandOpKind::Read && self.dies[die as usize].bg_blocks.iter().any(|&(b, _)| b == op.addr.block);
-            if blocked || conflict {
-                host_waiting = !blocked;
+        for _ in 0..4 {
+            let (host, wait) = self.start_host_ops(now, die);
+            let (reloc, reloc_waits_bg) = self.start_relocation(now, die, wait == Wait::Reloc);
+            let bg = self.start_bg_ops(now, die, wait == Wait::Bg || reloc_waits_bg);
+            touched |= host | reloc | bg;
+            if !reloc || wait == Wait::None {
                 break;
             }
+        }
+        if touched {
+            let ch = self.dies[die as usize].channel;
+            self.wake(now, ch);
+        }
+    }
+
+    /// Issues the die's FIFO ops in order until one is blocked (its `after` op runs) or must wait
+    /// for queued background or relocation ops on its block: a program or erase must not overtake
+    /// them (an erase frees the block it will write). Reads may: a read of data a queued
+    /// relocation moves stands for the firmware reading the still-valid source copy on the die.
+    fn start_host_ops(&mut self, now: SimTime, die: u32) -> (bool, Wait) {
+        let mut touched = false;
+        while let Some(&h) = self.dies[die as usize].fifo.front() {
+            let (op, blocked) = (self.ops[h as usize].op, self.ops[h as usize].blocked);
+            if blocked {
+                return (touched, Wait::None);
+            }
+            let slot = &self.dies[die as usize];
+            if op.kind != NandOpKind::Read {
+                if slot.bg_blocks.iter().any(|&(b, _)| b == op.addr.block) {
+                    return (touched, Wait::Bg);
+                }
+                if slot.reloc_blocks.iter().any(|&(b, _)| b == op.addr.block) {
+                    return (touched, Wait::Reloc);
+                }
+            }
             self.dies[die as usize].fifo.pop_front();
+            if self.ops[h as usize].pseq != u64::MAX {
+                self.earn_reloc_credit(die);
+            }
             self.issue(now, die, h);
             touched = true;
         }
-        // Background ops run while the host is idle (`Drive::idle`) or when a host op waits for
-        // them; never ahead of a host-path op that could start.
-        while (self.bg_allowed && self.outstanding == 0) || host_waiting {
+        (touched, Wait::None)
+    }
+
+    /// Background ops run while the host is idle (`Drive::idle`, no relocation left on the die)
+    /// or when a host or relocation op waits for them; never ahead of a host-path op that could
+    /// start.
+    fn start_bg_ops(&mut self, now: SimTime, die: u32, needed: bool) -> bool {
+        let mut touched = false;
+        loop {
             let slot = &self.dies[die as usize];
+            if !((self.bg_allowed && self.outstanding == 0 && slot.reloc.is_empty()) || needed) {
+                break;
+            }
             let host_running = slot.die.inflight() > slot.bg_inflight;
-            let host_ready = !slot.fifo.is_empty() && !host_waiting;
+            let host_ready = !slot.fifo.is_empty() && !needed;
             let Some(&h) = slot.bg.front() else { break };
             if host_running || host_ready || slot.bg_inflight >= BG_INFLIGHT_PER_DIE || self.ops[h as usize].blocked {
                 break;
@@ -131,14 +176,11 @@ impl Drive {
             self.issue(now, die, h);
             touched = true;
         }
-        if touched {
-            let ch = self.dies[die as usize].channel;
-            self.wake(now, ch);
-        }
+        touched
     }
 
     /// Hands op `h` to its die's channel sequencer.
-    fn issue(&mut self, now: SimTime, die: u32, h: u32) {
+    pub(super) fn issue(&mut self, now: SimTime, die: u32, h: u32) {
         {
             let op = self.ops[h as usize].op;
             let slot = &mut self.dies[die as usize];
@@ -186,6 +228,9 @@ impl Drive {
         self.dies[rec.die as usize].die.finish();
         if rec.bg {
             self.dies[rec.die as usize].bg_inflight -= 1;
+        }
+        if rec.reloc {
+            self.dies[rec.die as usize].reloc_inflight -= 1;
         }
         self.ops_inflight -= 1;
         let mut w = rec.first_waiter;
@@ -297,8 +342,19 @@ impl Drive {
     }
 }
 
-/// Adds `delta` to the count of queued background ops addressing `block` (entries at zero go).
-fn bg_block_count(blocks: &mut Vec<(u32, u32)>, block: u32, delta: i32) {
+/// What the FIFO's head op waits for, if anything but its `after` op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Wait {
+    None,
+    /// Queued background ops on its block.
+    Bg,
+    /// Queued relocation ops on its block.
+    Reloc,
+}
+
+/// Adds `delta` to the count of queued background (or relocation) ops addressing `block`
+/// (entries at zero go).
+pub(super) fn bg_block_count(blocks: &mut Vec<(u32, u32)>, block: u32, delta: i32) {
     match blocks.iter().position(|&(b, _)| b == block) {
         Some(i) => {
             let n = blocks[i].1 as i64 + delta as i64;

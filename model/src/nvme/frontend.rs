@@ -19,6 +19,7 @@
 pub mod admin;
 pub mod arbiter;
 mod completion;
+pub mod data_move;
 pub mod datapath;
 pub mod entry;
 mod mmio;

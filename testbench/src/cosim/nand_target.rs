@@ -101,6 +101,11 @@ impl NandTarget {
     pub fn ready(&self, n: u64) -> bool {
         n >= self.busy_until
     }
+    /// The cycle R/B# goes ready (changes only on commands and pushed array times): a bench
+    /// may run ahead to it without stepping the target.
+    pub fn ready_at(&self) -> u64 {
+        self.busy_until
+    }
     fn violation(&mut self, n: u64, what: String) {
         if self.violations.len() < 16 {
             self.violations.push(format!("way {} cycle {n}: {what}", self.way));

@@ -89,6 +89,18 @@ impl DramModel {
         }
     }
 
+    /// The first cycle >= `cycle` at which [`DramModel::outputs`] can change while the cache
+    /// drives nothing (the next read beat, the next write-beat slot; `u64::MAX`: none). Lets a
+    /// bench run the cache ahead without stepping this model.
+    pub fn next_change(&self, cycle: u64) -> u64 {
+        match self.op {
+            Op::Idle => u64::MAX,
+            Op::Read { start, beat, .. } => start + self.timing.latency + beat as u64 * self.timing.interval,
+            Op::Write { next_ok, .. } if cycle < next_ok => next_ok,
+            Op::Write { .. } => u64::MAX,
+        }
+    }
+
     /// Apply the handshakes of `cycle` (`out` = what `outputs(cycle)` returned).
     pub fn step(&mut self, cycle: u64, out: DramOut, inp: DramIn) {
         match self.op {
@@ -150,5 +162,29 @@ impl TpMover {
             let v = self.nand.get(&r.tp).map_or(UNMAPPED, |p| p[i as usize]);
             dram.set_word(base + i, v);
         }
+    }
+}
+
+#[cfg(test)]
+mod next_change_tests {
+    use super::*;
+
+    #[test]
+    fn next_change_is_the_next_beat_or_write_slot() {
+        let mut d = DramModel::new(DramTiming { latency: 12, interval: 2 }, 2);
+        assert_eq!(d.next_change(0), u64::MAX, "idle: outputs constant");
+        let rd = DramIn { cmd_valid: true, cmd_addr: 8, ..Default::default() };
+        d.step(10, d.outputs(10), rd);
+        // Beat j of a read accepted in cycle 10 comes in cycle 10 + 12 + 2 j.
+        assert_eq!(d.next_change(11), 22);
+        d.step(22, d.outputs(22), DramIn::default());
+        assert_eq!(d.next_change(23), 24);
+        d.step(24, d.outputs(24), DramIn::default());
+        assert_eq!(d.next_change(25), u64::MAX, "burst of 2 done: idle");
+        let wr = DramIn { cmd_valid: true, cmd_write: true, cmd_addr: 0, ..Default::default() };
+        d.step(30, d.outputs(30), wr);
+        // First write beat taken at the earliest in cycle 31; after that wdata_ready stays up.
+        assert_eq!(d.next_change(30), 31);
+        assert_eq!(d.next_change(31), u64::MAX);
     }
 }

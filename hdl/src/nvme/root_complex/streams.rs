@@ -37,6 +37,17 @@ impl RootComplex {
         }
     }
 
+    /// The first cycle at or after `cycle` at which [`RootComplex::rc_beat_at`] or
+    /// [`RootComplex::rq_tready_at`] can change while the device drives nothing on RQ: the
+    /// next RC beat, or the upstream link freeing for the next TLP header (`Cycle::MAX`: none).
+    /// Lets a bench run the device ahead without stepping the root complex.
+    pub fn next_change(&self, cycle: Cycle) -> Cycle {
+        let beat = self.rc_beats.front().map_or(Cycle::MAX, |b| b.cycle);
+        let free_ps = self.link.free_at(ssdlab_model::pcie::link::Dir::Up).as_ps();
+        let ready = if self.rq_cur.is_empty() && free_ps > cycle * CLOCK_PS { free_ps.div_ceil(CLOCK_PS) } else { Cycle::MAX };
+        beat.min(ready)
+    }
+
     /// Completions still to be delivered on the RC stream.
     pub fn rc_pending(&self) -> usize {
         self.rc_beats.len()

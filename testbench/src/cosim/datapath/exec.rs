@@ -20,6 +20,13 @@ pub trait DatapathExec {
     /// Runs cycle `cycle` with the firmware's `offer`; returns what was taken and appends the
     /// cycle's events.
     fn cycle(&mut self, cycle: Cycle, offer: &Offer, ev: &mut Vec<HwEvent>) -> Taken;
+    /// Runs ahead from cycle `from` (the previous cycle took nothing and reported nothing; the
+    /// firmware offers `offer` unchanged and the host acts no earlier than `until`) through
+    /// cycles in which nothing would reach the bench; returns the next cycle to run (`from`: no
+    /// run-ahead). The streams must equal those of stepping every cycle.
+    fn idle_until(&mut self, from: Cycle, _until: Cycle, _offer: &Offer) -> Cycle {
+        from
+    }
     /// A protocol or device-model violation seen so far (the run stops on it).
     fn error(&self) -> Option<String> {
         None
@@ -46,7 +53,8 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
     let mut open: Vec<VecDeque<usize>> = vec![VecDeque::new(); 256];
     let mut ev = Vec::with_capacity(16);
     let mut tail: Option<Cycle> = None;
-    for c in 0..lim.max_cycles {
+    let mut c: Cycle = 0;
+    while c < lim.max_cycles {
         if c == lim.submit_until {
             host.stop();
         }
@@ -87,6 +95,17 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
                 return Ok(s);
             }
             _ => {}
+        }
+        let quiet = t == Taken::default() && ev.is_empty();
+        c += 1;
+        if quiet && tail.is_none() {
+            // Quiet stretch: the firmware's state is unchanged (it moves only on takes and
+            // events), so only the host's next action and the run's own limits bound it.
+            let stop = if c <= lim.submit_until { lim.submit_until } else { lim.max_cycles };
+            let until = host.next_action(c, x.rc()).min(stop).min(lim.max_cycles);
+            if until > c {
+                c = x.idle_until(c, until, &offer);
+            }
         }
     }
     Err(format!("{}: not drained after {} cycles ({} completions) (seed {})", x.name(), lim.max_cycles, host.completions.len(), lim.seed))

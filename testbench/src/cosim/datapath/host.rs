@@ -15,6 +15,7 @@
 
 use super::exec::DatapathExec;
 use super::port::{CplRec, TlpClass};
+use ssdlab_hdl::nvme::root_complex::RootComplex;
 use crate::fio::job::JobSpec;
 use rand::Rng;
 use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe};
@@ -172,6 +173,17 @@ impl HostDriver {
             self.submit(now, slot, x);
         }
         Ok(())
+    }
+
+    /// The first cycle >= `now` at which [`HostDriver::step`] may act (an init action due, a
+    /// logged TLP becoming visible, a free slot to submit into), with no new device TLPs;
+    /// `Cycle::MAX`: none. A value <= `now` means "now".
+    pub fn next_action(&self, now: Cycle, rc: &RootComplex) -> Cycle {
+        let init = self.init.get(self.init_next).map_or(Cycle::MAX, |a| a.0);
+        let seen = rc.seen.get(self.seen).map_or(Cycle::MAX, |t| t.cycle + 1 + t.len.div_ceil(16) as u64);
+        let slot = (self.issued % self.pat.iodepth as u64) as usize;
+        let submit = self.ready && !self.stopped && self.issued < self.pat.ios && self.slots[slot].is_none();
+        if submit { now } else { init.min(seen) }
     }
 
     /// Consumes CQEs whose MWr has reached host memory by `now` (the root complex logs a TLP at

@@ -5,10 +5,16 @@
 //! of PHY read latency, as `channel_bench`), the DRAM model
 //! (`ssdlab_hdl::ftl::map_cache::dram_model`) on the mapping cache's memory port, and the
 //! firmware port driven from the shared firmware's offers.
+//!
+//! Speed ([`Stepping`]): in a cycle where no output the bench watches is set (events,
+//! handshakes, NAND pin activity, RQ/DRAM/TP requests) and the device models' inputs to the
+//! DUT are constant, nothing crosses to Rust: `idle_until` lets the DUT clock on in C++ up to
+//! the models' next scheduled change (NAND R/B#, RC beat, link free, CQ beat, TP done) or the
+//! host's next action, and the Verilated build fast-forwards a quiescent design.
 
 use super::exec::DatapathExec;
 use super::port::*;
-use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, WAYS};
+use super::sig::{quiesce, ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
 use crate::cosim::nand_target::NandTarget;
 use crate::verilator::{RunnerError, VerilatorModel};
 use ssdlab_hdl::ftl::map_cache::dram_model::{DramIn, DramModel, DramTiming, TpMover, TpReq};
@@ -25,8 +31,25 @@ pub const DRAM: DramTiming = DramTiming { latency: 12, interval: 1 };
 /// Cycles the bench takes to move a translation page (not needed while the table fits).
 pub const TP_CYCLES: u64 = 2000;
 
+/// How the hardware execution advances through cycles in which nothing reaches the bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stepping {
+    /// Every cycle through Rust.
+    PerCycle,
+    /// Quiet stretches clocked by the DUT itself (`DatapathDut::run_quiet`), without fast-forward.
+    Quiet,
+    /// As `Quiet`, and a quiescent Verilated design fast-forwarded (`sig::quiesce`).
+    FastForward,
+}
+
 pub struct HwExec<D: DatapathDut> {
     pub dut: D,
+    stepping: Stepping,
+    /// Cycles run ahead of the bench by `idle_until` so far.
+    pub ahead: u64,
+    /// The last cycle set a watched output (so the next one is unlikely to be quiet).
+    active: bool,
+    watch: Vec<P>,
     rc: RootComplex,
     cq: VecDeque<(Cycle, u128, bool)>,
     targets: Vec<NandTarget>,
@@ -37,6 +60,9 @@ pub struct HwExec<D: DatapathDut> {
     codes: (u64, u64),
     bpc: usize,
     error: Option<String>,
+    /// Channels (bit ch) whose bus a phase held in the last cycle run (a way's CE asserted):
+    /// the bus-occupancy meter's input (`seqread`).
+    pub bus_ce: u16,
 }
 
 /// The Verilator execution.
@@ -46,11 +72,16 @@ impl VerilatorExec {
     /// Builds (or takes from the cache) `verilog`, the datapath's `module top`, for drive `cfg`;
     /// with `vcd`, a traced build writing every signal to that file.
     pub fn verilated(cfg: &DriveConfig, verilog: &str, line_entries: u32, vcd: Option<&std::path::Path>) -> Result<Self, RunnerError> {
-        let m = match vcd {
-            None => VerilatorModel::build("datapath", verilog)?,
-            Some(p) => VerilatorModel::build_traced("datapath", verilog, p)?,
-        };
-        Ok(HwExec::new(cfg, VerilatorDut::new(m)?, line_entries))
+        let m = VerilatorModel::build_with("datapath", verilog, vcd, &quiesce())?;
+        let mut x = HwExec::new(cfg, VerilatorDut::new(m)?, line_entries);
+        x.set_stepping(if vcd.is_some() { Stepping::Quiet } else { Stepping::FastForward });
+        Ok(x)
+    }
+
+    /// Chooses how cycles are advanced (all give the same streams; `FastForward` is fastest).
+    pub fn set_stepping(&mut self, s: Stepping) {
+        self.stepping = s;
+        self.dut.ff = s == Stepping::FastForward;
     }
 }
 
@@ -64,6 +95,10 @@ impl<D: DatapathDut> HwExec<D> {
         dut.eval();
         HwExec {
             dut,
+            stepping: Stepping::PerCycle,
+            ahead: 0,
+            active: true,
+            watch: Vec::with_capacity(64),
             rc: RootComplex::new(&cfg.pcie),
             cq: VecDeque::new(),
             targets,
@@ -74,7 +109,37 @@ impl<D: DatapathDut> HwExec<D> {
             codes: (code(cfg.pcie.mps_bytes), code(cfg.pcie.mrrs_bytes)),
             bpc: t.bytes_per_cycle as usize,
             error: None,
+            bus_ce: 0,
         }
+    }
+
+    /// The outputs that need the bench in a cycle when non-zero, given the offers `o`.
+    fn fill_watch(&mut self, o: &Offer) {
+        let w = &mut self.watch;
+        w.clear();
+        w.extend([Sig::CmdValid, Sig::MapDecValid, Sig::MapRespValid, Sig::DmaDone, Sig::PbErr, Sig::RqTvalid, Sig::DramCmdValid, Sig::DramWdataValid, Sig::TpReqValid].map(Sig::p));
+        for s in [ChSig::DoneValid, ChSig::We, ChSig::WrBeat, ChSig::RdBeat] {
+            w.extend((0..CHANNELS).map(|ch| s.at(ch)));
+        }
+        for (offered, s) in [(o.map.is_some(), Sig::MapReqReady), (o.nand.is_some(), Sig::NandCmdReady), (o.dma.is_some(), Sig::DmaReady), (o.cpl.is_some(), Sig::CplReady)] {
+            if offered {
+                w.push(s.p());
+            }
+        }
+    }
+
+    /// The first cycle >= `c` at which a device model's inputs to the DUT may change without
+    /// DUT activity (`c`: now).
+    fn horizon(&self, c: Cycle) -> Cycle {
+        let mut h = self.rc.next_change(c).min(self.dram.next_change(c));
+        h = h.min(self.cq.front().map_or(Cycle::MAX, |b| b.0));
+        h = h.min(self.tp_done_at.unwrap_or(Cycle::MAX));
+        for t in &self.targets {
+            if t.ready_at() > c {
+                h = h.min(t.ready_at());
+            }
+        }
+        h
     }
 
     fn fail(&mut self, e: String) {
@@ -147,12 +212,14 @@ impl<D: DatapathDut> HwExec<D> {
 
     /// NAND pins of every channel: latches and beats to the targets, read data for next cycle.
     fn nand_pins(&mut self, c: Cycle) {
+        self.bus_ce = 0;
         for ch in 0..CHANNELS {
             self.pending_read[ch] = None;
             let ce = self.dut.get(ChSig::Ce.at(ch)) as u8;
             if ce == 0 {
                 continue;
             }
+            self.bus_ce |= 1 << ch;
             if ce.count_ones() > 1 {
                 return self.fail(format!("cycle {c}: channel {ch}: chip enables {ce:04b} together"));
             }
@@ -229,8 +296,26 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
         let t = self.events(c, o, ev);
         self.streams(c);
         self.nand_pins(c);
+        self.fill_watch(o);
+        self.active = self.watch.iter().any(|p| self.dut.get(*p) != 0);
         self.dut.tick();
         t
+    }
+    fn idle_until(&mut self, from: Cycle, until: Cycle, o: &Offer) -> Cycle {
+        if self.stepping == Stepping::PerCycle || self.active || o.qc.is_some() || self.error.is_some() || self.pending_read.iter().any(Option::is_some) {
+            return from;
+        }
+        let h = self.horizon(from).min(until);
+        if h <= from + 1 {
+            return from;
+        }
+        self.drive(from, o);
+        self.fill_watch(o);
+        let ce: [P; CHANNELS] = std::array::from_fn(|ch| ChSig::Ce.at(ch));
+        let n = self.dut.run_quiet(&self.watch, &ce, h - from);
+        assert!(n <= h - from, "ran past the horizon");
+        self.ahead += n;
+        from + n
     }
     fn error(&self) -> Option<String> {
         self.error.clone()

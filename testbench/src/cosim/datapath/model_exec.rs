@@ -1,8 +1,10 @@
 //! The behavioural execution of the datapath: model blocks composed behind the firmware port —
-//! `ssdlab_model::nvme::frontend::FrontEnd` (fetch, completions, MSI-X, PRP data path
-//! `FrontEnd::transfer`), one `ChannelSequencer` per channel, `ftl::map_cache::MapCache` — with
-//! the page-buffer/DMA glue timed by [`Glue`] (the top level's documented latencies). Stepped one
-//! cycle at a time like the hardware, so the same firmware and host drive it.
+//! `ssdlab_model::nvme::frontend::FrontEnd` (fetch, completions, MSI-X, PRP data path stepped
+//! TLP by TLP, `FrontEnd::step_move`), one `ChannelSequencer` per channel,
+//! `ftl::map_cache::MapCache` with its pipeline timing ([`super::map_timing`]) — with the
+//! page-buffer/DMA glue timed by [`Glue`] (the top level's documented latencies). Stepped one
+//! cycle at a time like the hardware, so the same firmware and host drive it; at any queue depth
+//! it is cycle-exact with the RTL on the co-simulation's jobs (README "Co-simulation").
 
 use super::exec::DatapathExec;
 use super::port::*;
@@ -12,6 +14,8 @@ use ssdlab_model::config::DriveConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, MapCache};
 use ssdlab_model::nand::sequencer::{ChannelSequencer, SeqCompletion, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
+use super::map_timing::MapTiming;
+use ssdlab_model::nvme::frontend::data_move::DataMove;
 use ssdlab_model::nvme::frontend::datapath::Direction;
 use ssdlab_model::nvme::frontend::entry::Status;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
@@ -39,48 +43,11 @@ impl Glue {
     /// the DMA latencies are the top's "DMA latency" doc, derived register by register: the
     /// first TLP leaves `DMA_START_CYCLES` = 5 cycles after the handshake (walker latch, screen,
     /// splitter, stream register, requester-mux lock; moves without a PRP list, as this
-    /// firmware's 4 KiB moves are), where `FrontEnd::transfer` sends it at once; `dma_done`
-    /// comes `DMA_END_CYCLES` = 0 cycles after the transfer's own end (one `done` register set
-    /// by the last beat, as the model's end is last beat + 1). Not modelled here (a front-end
-    /// difference, not glue): the mux's idle beat between data-path TLPs, which makes a 4 KiB
-    /// MWr move at MPS 256 end 3 cycles after the behavioural one (292 vs 289 cycles).
+    /// firmware's 4 KiB moves are), so the move's first request is granted at handshake + 4;
+    /// `dma_done` comes `DMA_END_CYCLES` = 0 cycles after the move's own end (one `done`
+    /// register set by the last beat, as the model's end is last beat + 1). Between TLPs the
+    /// move shares the requester port with fetches and CQEs (`FrontEnd::step_move`).
     pub const TOP: Glue = Glue { nand_dispatch: 0, dma_start: ssdlab_hdl::top::DMA_START_CYCLES, dma_end: ssdlab_hdl::top::DMA_END_CYCLES };
-}
-
-/// Timing of the mapping cache's request pipeline and miss engine, from its documentation
-/// (`hdl/src/ftl/map_cache.rs`): a request is decided at tag check, the cycle after its
-/// handshake; a miss is filled by the one-at-a-time engine, its response `6 + L + (E-1) I`
-/// cycles after the handshake with the engine idle (`11 + L + 2 (E-1) I` with a dirty victim;
-/// L, I = the bench DRAM's latency and beat interval); a hit on a line whose fill is pending
-/// waits in tag check until the fill's response cycle and is decided the cycle after, holding
-/// the request port meanwhile.
-#[derive(Debug, Default)]
-struct MapTiming {
-    /// Pending fills: (line, response cycle).
-    fills: VecDeque<(u64, Cycle)>,
-    engine_free: Cycle,
-    ready_at: Cycle,
-}
-
-impl MapTiming {
-    /// The decision cycle of a request taken at `c`.
-    fn decide(&mut self, c: Cycle, line: u64, hit: bool, dirty: bool, entries: u64) -> Cycle {
-        let (l, i) = (super::hw_exec::DRAM.latency, super::hw_exec::DRAM.interval);
-        self.fills.retain(|f| f.1 > c);
-        if hit {
-            let at = match self.fills.iter().find(|f| f.0 == line) {
-                Some(&(_, done)) => done + 1,
-                None => c + 1,
-            };
-            self.ready_at = at;
-            return at;
-        }
-        let start = c.max(self.engine_free);
-        let done = start + 6 + l + (entries - 1) * i + if dirty { 5 + (entries - 1) * i } else { 0 };
-        self.engine_free = done;
-        self.fills.push_back((line, done));
-        c + 1
-    }
 }
 
 pub struct ModelExec {
@@ -93,9 +60,12 @@ pub struct ModelExec {
     /// Events due at a later cycle, in cycle order.
     due: VecDeque<(Cycle, HwEvent)>,
     fetched: VecDeque<FetchedCommand>,
-    dma_busy_until: Option<Cycle>,
-    /// Completions handed to the front end (a DMA waits until they are posted, see `dma`).
-    cpl_given: usize,
+    /// The data move in flight and its bytes (zeros for device -> host).
+    mv: Option<(DataMove, Vec<u8>)>,
+    /// First cycle the completer-request stream (host MMIO toward the device) is free.
+    cq_free: Cycle,
+    /// First cycle a new move may be handshaken (the previous move's `dma_done` cycle).
+    dma_free: Cycle,
     map_t: MapTiming,
     next_id: u64,
     done: Vec<SeqCompletion>,
@@ -114,13 +84,20 @@ impl ModelExec {
             glue,
             due: VecDeque::new(),
             fetched: VecDeque::new(),
-            dma_busy_until: None,
-            cpl_given: 0,
-            map_t: MapTiming::default(),
+            mv: None,
+            dma_free: 0,
+            cq_free: 0,
+            map_t: MapTiming::new(super::hw_exec::DRAM.latency, super::hw_exec::DRAM.interval),
             next_id: 0,
             done: Vec::new(),
             op_way: Vec::new(),
         })
+    }
+
+    /// Cycles channel `ch`'s bus has been held by a phase through the last cycle run
+    /// (`ChannelSequencer::bus_cycles_until_now`): the model side of the bus meter (`seqread`).
+    pub fn bus_cycles(&self, ch: usize) -> u64 {
+        self.seqs[ch].bus_cycles_until_now()
     }
 
     fn later(&mut self, at: Cycle, e: HwEvent) {
@@ -156,7 +133,6 @@ impl ModelExec {
         if let Some(p) = offer.cpl {
             let st = Status { sct: (p.status >> 8) as u8 & 7, sc: p.status as u8 };
             self.fe.complete(c, p.sqid, p.cid, st, 0);
-            self.cpl_given += 1;
             t.cpl = true;
         }
         let mut out = Vec::new();
@@ -168,29 +144,38 @@ impl ModelExec {
         }
     }
 
+    /// The `dma` port: a move is taken when none is in flight, from its predecessor's
+    /// `dma_done` cycle on (the HDL's `PrpDma` is ready again in that cycle).
     fn dma(&mut self, c: Cycle, offer: &Offer, t: &mut Taken) {
-        if self.dma_busy_until.is_some_and(|e| e >= c) {
-            return;
-        }
-        let Some(d) = offer.dma else { return };
-        // The behavioural data path reserves the requester port for the whole transfer when
-        // called; the HDL's requester mux lets a CQE in between data TLPs. Completions handed on
-        // before the transfer therefore go first: the transfer waits until they are posted.
-        if self.fe.posted().len() < self.cpl_given {
-            return;
-        }
+        let Some(d) = offer.dma.filter(|_| self.mv.is_none() && c >= self.dma_free) else { return };
         let dir = if d.to_host { Direction::ToHost } else { Direction::FromHost };
-        let zeros = if d.to_host { vec![0u8; d.len as usize] } else { Vec::new() };
-        let start = c + self.glue.dma_start;
-        let (end, status) = match self.fe.transfer(start, d.prp1, d.prp2, d.len, dir, &zeros, &mut self.rc) {
-            Ok((_, end)) => (end, 0),
-            Err(st) => (start, st.field()),
-        };
+        let data = if d.to_host { vec![0u8; d.len as usize] } else { Vec::new() };
+        // The first request is offered to the requester mux dma_start - 1 cycles after the
+        // handshake, so its header leaves dma_start cycles after it when the port is free.
+        match self.fe.start_move(c + self.glue.dma_start - 1, d.prp1, d.prp2, d.len, dir, &mut self.rc) {
+            Ok(mv) => self.mv = Some((mv, data)),
+            Err(st) => {
+                let at = c + self.glue.dma_start + self.glue.dma_end;
+                self.dma_free = at;
+                self.later(at, HwEvent::DmaDone { status: st.field() });
+            }
+        }
         self.rc.discard_device_beats();
-        let at = end.max(c + 1) + self.glue.dma_end;
-        self.dma_busy_until = Some(at);
-        self.later(at, HwEvent::DmaDone { status });
         t.dma = true;
+    }
+
+    /// One cycle of the move in flight, after the front end's fetches and CQEs of the cycle
+    /// were granted (they win the requester port at a packet boundary).
+    fn step_move(&mut self, c: Cycle) {
+        let Some((mv, data)) = self.mv.as_mut() else { return };
+        self.fe.step_move(mv, c, data, &mut self.rc);
+        self.rc.discard_device_beats();
+        if mv.finished() {
+            let at = mv.end().max(c + 1) + self.glue.dma_end;
+            self.dma_free = at;
+            self.mv = None;
+            self.later(at, HwEvent::DmaDone { status: 0 });
+        }
     }
 }
 
@@ -202,7 +187,12 @@ impl DatapathExec for ModelExec {
         &mut self.rc
     }
     fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) {
-        let at = self.rc.mmio_write(cycle, offset, value);
+        // The completer-request stream carries one beat per cycle: a write queued behind
+        // another (the CQ head and SQ tail doorbells of one host step) starts after its last
+        // beat, as on the hardware's `cq_*` stream (the root complex's queue of beats toward
+        // the device is discarded for the model, so the model keeps the stream's free cycle).
+        let at = self.rc.mmio_write(cycle.max(self.cq_free), offset, value);
+        self.cq_free = at + 1;
         self.rc.discard_device_beats();
         self.fe.mmio_write(at, offset, value, &mut self.rc);
         while self.fe.take_event().is_some() {}
@@ -213,7 +203,7 @@ impl DatapathExec for ModelExec {
         if let Some(m) = offer.map.filter(|_| c >= self.map_t.ready_at) {
             let d = self.map.access(MapAccess { lpn: m.lpn as u64, update: m.update });
             let evict = d.evicted.map(|e| ((e.line * self.map.line_entries()) as u32, e.dirty));
-            let at = self.map_t.decide(c, m.lpn as u64 / self.map.line_entries(), d.hit, d.wrote_back(), self.map.line_entries());
+            let at = self.map_t.decide(c, d.hit, d.set, d.way, d.wrote_back(), self.map.line_entries());
             self.later(at, HwEvent::MapDec(MapDec { id: m.id, hit: d.hit, way: d.way as u8, evict }));
             t.map = true;
         }
@@ -227,6 +217,7 @@ impl DatapathExec for ModelExec {
             t.nand = true;
         }
         self.dma(c, offer, &mut t);
+        self.step_move(c);
         let now = self.st.to_time(c);
         let mut pending = Vec::new();
         for (ch, s) in self.seqs.iter_mut().enumerate() {
@@ -242,9 +233,18 @@ impl DatapathExec for ModelExec {
         for (at, e) in pending {
             self.later(at, e);
         }
+        // Events of one cycle in the order the hardware executions report them: decisions,
+        // NAND completions by channel, then the DMA's.
+        let first = ev.len();
         while self.due.front().is_some_and(|(at, _)| *at <= c) {
             ev.push(self.due.pop_front().expect("checked").1);
         }
+        ev[first..].sort_by_key(|e| match *e {
+            HwEvent::Cmd { .. } => 0,
+            HwEvent::MapDec(_) | HwEvent::MapResp { .. } => 1,
+            HwEvent::NandDone { channel, .. } => 2 + channel as u16,
+            HwEvent::DmaDone { .. } => 100,
+        });
         t
     }
 }

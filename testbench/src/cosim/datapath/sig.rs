@@ -3,7 +3,7 @@
 //! ([`DatapathDut`]) that the hardware bench (`hw_exec.rs`) drives: implemented by the Verilated
 //! Verilog ([`VerilatorDut`]) and by rust_hdl's own simulation (`hdl_exec.rs`).
 
-use crate::verilator::{PortId, RunnerError, VerilatorModel};
+use crate::verilator::{PortId, Quiesce, RunnerError, VerilatorModel};
 
 pub const CHANNELS: usize = 8;
 pub const WAYS: usize = 4;
@@ -104,39 +104,78 @@ pub trait DatapathDut {
     /// One rising edge of `clock`.
     fn tick(&mut self);
     fn name(&self) -> &'static str;
+    /// Clocks up to `max` cycles with the inputs of the last `eval` (after which it must be
+    /// called), stopping before the first cycle in which a `watch` port is non-zero or a
+    /// `change` port differs from its value at entry; returns the cycles clocked (0: this
+    /// execution cannot run ahead). Afterwards outputs are current (no `eval` needed).
+    fn run_quiet(&mut self, _watch: &[P], _change: &[P], _max: u64) -> u64 {
+        0
+    }
 }
 
-/// The Verilated `module top`.
+/// The datapath's free-running state for the fast-forward of a quiescent `top`: the CQ
+/// engine's 24-bit `now` counter (hdl/src/nvme/cq_post/kernel.rs) is read only by the
+/// interrupt-coalescing deadline (`carm[i] & now == cdl[i]`) and when arming one
+/// (`cdl = now + 1 + tcoal`), so it may be advanced arithmetically while no deadline is armed.
+pub fn quiesce() -> Quiesce {
+    Quiesce { counters: vec![("top.fe.cq.now".into(), 24)], guards: (0..9).map(|i| format!("top.fe.cq.carm${i}$q")).collect() }
+}
+
+/// The Verilated `module top`, driven through the runner's packed interface: `set`/`get` touch
+/// Rust-side buffers only; `eval` is one FFI call that also performs the rising edge `tick`
+/// deferred (so a cycle costs one call and two model evaluations: edge, then new inputs).
 pub struct VerilatorDut {
     pub m: VerilatorModel,
     ids: Vec<PortId>,
+    /// A `tick` not yet performed (done by the next `eval`; no `get` in between).
+    edge: bool,
+    /// Fast-forward quiescent stretches in `run_quiet` (off for traced builds: the VCD would
+    /// lack their time stamps).
+    pub ff: bool,
+    masks: (Vec<u32>, Vec<u32>),
 }
 
 impl VerilatorDut {
     pub fn new(m: VerilatorModel) -> Result<Self, RunnerError> {
         let ids = names().iter().map(|n| m.port(n)).collect::<Result<Vec<_>, _>>()?;
-        Ok(VerilatorDut { m, ids })
+        let masks = (m.out_mask(), m.out_mask());
+        Ok(VerilatorDut { m, ids, edge: false, ff: true, masks })
     }
 }
 
 impl DatapathDut for VerilatorDut {
     fn set(&mut self, p: P, v: u64) {
-        self.m.set(self.ids[p.0], v);
+        self.m.put(self.ids[p.0], v as u128);
     }
     fn set128(&mut self, p: P, v: u128) {
-        self.m.set_wide(self.ids[p.0], &[v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]);
+        self.m.put(self.ids[p.0], v);
     }
     fn get(&self, p: P) -> u64 {
-        self.m.get(self.ids[p.0])
+        assert!(!self.edge, "VerilatorDut: get after tick without eval");
+        self.m.out(self.ids[p.0]) as u64
     }
     fn get128(&self, p: P) -> u128 {
-        self.m.get_wide(self.ids[p.0]).iter().rev().fold(0u128, |a, x| a << 32 | *x as u128)
+        assert!(!self.edge, "VerilatorDut: get after tick without eval");
+        self.m.out(self.ids[p.0])
     }
     fn eval(&mut self) {
-        self.m.eval();
+        self.m.io(self.ids[Sig::Clock as usize], self.edge);
+        self.edge = false;
     }
     fn tick(&mut self) {
-        self.m.tick(self.ids[Sig::Clock as usize]);
+        assert!(!self.edge, "VerilatorDut: two ticks without eval");
+        self.edge = true;
+    }
+    fn run_quiet(&mut self, watch: &[P], change: &[P], max: u64) -> u64 {
+        assert!(!self.edge, "VerilatorDut: run_quiet after tick without eval");
+        let (nz, chg) = &mut self.masks;
+        nz.iter_mut().chain(chg.iter_mut()).for_each(|w| *w = 0);
+        for (ps, mask) in [(watch, &mut *nz), (change, &mut *chg)] {
+            for p in ps {
+                self.m.mask_port(mask, self.ids[p.0]);
+            }
+        }
+        self.m.run_quiet(self.ids[Sig::Clock as usize], nz, chg, max, self.ff)
     }
     fn name(&self) -> &'static str {
         "verilator"

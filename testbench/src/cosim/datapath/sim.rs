@@ -15,13 +15,28 @@ use std::fmt;
 use std::path::Path;
 use std::time::Instant;
 
+/// Queue depths the randomized runs draw from.
+pub const QUEUE_DEPTHS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+
 /// A random mixed job from `seed`: randrw, 30-90 % reads, 4-32 KiB blocks, over the whole
-/// drive (preconditioned), at queue depth `iodepth`. The randomized runs use depth 1: at depth
-/// > 1 the event streams still match but per-command latencies drift beyond 2 % (see README).
-pub fn random_job(seed: u64, iodepth: u32) -> String {
+/// drive (preconditioned), at a queue depth drawn from [`QUEUE_DEPTHS`].
+pub fn random_job(seed: u64) -> String {
     let mut r = SeedTree::new(seed).stream("cosim_job", 0);
     let bs = [4, 8, 16, 32][r.gen_range(0..4)];
-    format!("[rand]\nrw=randrw\nrwmixread={}\nbs={bs}k\niodepth={iodepth}\nnumber_ios=100000000\n", r.gen_range(30..=90))
+    let mix = r.gen_range(30..=90);
+    let qd = QUEUE_DEPTHS[r.gen_range(0..QUEUE_DEPTHS.len())];
+    job(bs, mix, qd)
+}
+
+/// The random job of `seed` at queue depth `iodepth` instead of the drawn one.
+pub fn random_job_at(seed: u64, iodepth: u32) -> String {
+    let mut r = SeedTree::new(seed).stream("cosim_job", 0);
+    let bs = [4, 8, 16, 32][r.gen_range(0..4)];
+    job(bs, r.gen_range(30..=90), iodepth)
+}
+
+fn job(bs_k: u32, read_pct: u32, iodepth: u32) -> String {
+    format!("[rand]\nrw=randrw\nrwmixread={read_pct}\nbs={bs_k}k\niodepth={iodepth}\nnumber_ios=100000000\n")
 }
 
 /// What a co-simulation run measured.

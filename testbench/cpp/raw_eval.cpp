@@ -1,0 +1,50 @@
+// Raw evaluation rate of the Verilated datapath `top` (issue #9 speed ceiling): the model alone
+// in a C++ loop, no Rust, no FFI, no device models. Inputs idle (links ready, NAND ready, DRAM
+// ready), or with `traffic` = 1 pseudo-random mapping requests and DRAM read beats each cycle.
+// One cycle = clock high + eval, clock low + eval. Prints cycles per wall-second and per
+// CPU-second (the latter is unaffected by other load on a shared machine).
+// Built and run by testbench/cpp/raw_eval.sh.
+#include "Vtop.h"
+#include "verilated.h"
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+static double cpu_s() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+int main(int argc, char** argv) {
+  long n = argc > 1 ? atol(argv[1]) : 1000000;
+  int traffic = argc > 2 ? atoi(argv[2]) : 0;
+  VerilatedContext* c = new VerilatedContext;
+  Vtop* m = new Vtop{c, "top"};
+  m->cc_tready = 1; m->rq_tready = 1; m->mps_code = 1; m->mrrs_code = 2;
+  m->phy__0240__024rb = 0xf; m->phy__0241__024rb = 0xf; m->phy__0242__024rb = 0xf; m->phy__0243__024rb = 0xf;
+  m->phy__0244__024rb = 0xf; m->phy__0245__024rb = 0xf; m->phy__0246__024rb = 0xf; m->phy__0247__024rb = 0xf;
+  m->dram_cmd_ready = 1; m->dram_wdata_ready = 1;
+  m->clock = 0;
+  m->eval();
+  auto t0 = std::chrono::steady_clock::now();
+  double c0 = cpu_s();
+  unsigned r = 1;
+  for (long i = 0; i < n; i++) {
+    if (traffic) {
+      r = r * 1103515245u + 12345u;
+      m->map_req_valid = (r >> 16) & 1; m->map_req_lpn = (r >> 8) & 0x3ff; m->map_req_id = (r >> 20) & 0xf;
+      m->dram_rdata_valid = (r >> 24) & 1; m->dram_rdata = r;
+    }
+    m->clock = 1; m->eval();
+    m->clock = 0; m->eval();
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double cs = cpu_s() - c0;
+  printf("%ld cycles (traffic %d): %.0f cycles per wall-second, %.0f per CPU-second\n", n, traffic, n / s, n / cs);
+  m->final();
+  delete m;
+  delete c;
+  return 0;
+}
