@@ -138,138 +138,75 @@ mod tests {
         yosys_validate("ssdlab_rq_mux", &export_verilog()).unwrap();
     }
 
+    /// One cycle with the hard block always ready: source 0 (descriptor 0xA0, one payload beat
+    /// 0xD0) offered when `s0`, source 1 (descriptor 0xB1, no payload) when `s1`, source 2
+    /// offering beat `s2` (data, last). Returns the RQ beat of the cycle and which sources'
+    /// offers were taken.
+    fn cycle(uut: &mut RqMux, s0: bool, s1: bool, s2: Option<(u128, bool)>) -> (Option<(u128, bool)>, [bool; 3]) {
+        uut.rq_tready.next = true;
+        (uut.s0_valid.next, uut.s0_desc.next, uut.s0_has_data.next, uut.s0_data.next) = (s0, 0xA0u128.to_bits(), true, 0xD0u128.to_bits());
+        (uut.s1_valid.next, uut.s1_desc.next, uut.s1_has_data.next, uut.s1_data.next) = (s1, 0xB1u128.to_bits(), false, 0u128.to_bits());
+        (uut.s2_tvalid.next, uut.s2_tdata.next, uut.s2_tlast.next) = (s2.is_some(), s2.map_or(0, |b| b.0).to_bits(), s2.map_or(false, |b| b.1));
+        uut.clock.next = Clock { clk: false };
+        simulate_settle(uut);
+        let beat = uut.rq_tvalid.val().then(|| (uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
+        let taken = [s0 && uut.s0_ready.val(), s1 && uut.s1_ready.val(), s2.is_some() && uut.s2_tready.val()];
+        uut.clock.next = Clock { clk: true };
+        simulate_settle(uut);
+        (beat, taken)
+    }
+
+    /// Runs `cycles` cycles: source 0 offered from the cycles in `s0_at` until taken, source 1
+    /// from cycle 0 when `s1`, source 2's beats (data, last, offered from cycle) in order.
+    fn run(cycles: u64, s0_at: &[u64], s1: bool, s2: &[(u128, bool, u64)]) -> Vec<(u64, u128, bool)> {
+        let mut uut = RqMux::default();
+        uut.connect_all();
+        let (mut k, mut o0, mut o1) = (0usize, false, s1);
+        let mut beats = Vec::new();
+        for c in 0..cycles {
+            o0 |= s0_at.contains(&c);
+            let b2 = s2.get(k).filter(|b| c >= b.2).map(|b| (b.0, b.1));
+            let (beat, taken) = cycle(&mut uut, o0, o1, b2);
+            if let Some((d, last)) = beat {
+                beats.push((c, d, last));
+            }
+            o0 &= !taken[0];
+            o1 &= !taken[1];
+            k += taken[2] as usize;
+        }
+        beats
+    }
+
     /// A 2-beat MWr from source 0 then a 1-beat MRd from source 1, offered in the same cycle:
     /// descriptor 0 in cycle 1, its payload in cycle 2, descriptor 1 in cycle 3 (hand timeline).
     #[test]
     fn serialises_two_sources_back_to_back() {
-        let mut uut = RqMux::default();
-        uut.connect_all();
-        let mut beats: Vec<(u64, u128, bool)> = Vec::new();
-        let mut offered = [true, true];
-        for cycle in 0..6u64 {
-            uut.rq_tready.next = true;
-            uut.s0_valid.next = offered[0];
-            uut.s0_desc.next = 0xA0u128.to_bits();
-            uut.s0_has_data.next = true;
-            uut.s0_data.next = 0xD0u128.to_bits();
-            uut.s1_valid.next = offered[1];
-            uut.s1_desc.next = 0xB1u128.to_bits();
-            uut.s1_has_data.next = false;
-            uut.s1_data.next = 0u128.to_bits();
-            uut.s2_tvalid.next = false;
-            uut.s2_tdata.next = 0u128.to_bits();
-            uut.s2_tlast.next = false;
-            uut.clock.next = Clock { clk: false };
-            simulate_settle(&mut uut);
-            if uut.rq_tvalid.val() {
-                beats.push((cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
-            }
-            if uut.s0_ready.val() && offered[0] {
-                offered[0] = false;
-            } else if uut.s1_ready.val() && offered[1] {
-                offered[1] = false;
-            }
-            uut.clock.next = Clock { clk: true };
-            simulate_settle(&mut uut);
-        }
-        assert_eq!(beats, vec![(1, 0xA0, false), (2, 0xD0, true), (3, 0xB1, true)]);
+        assert_eq!(run(6, &[0], true, &[]), vec![(1, 0xA0, false), (2, 0xD0, true), (3, 0xB1, true)]);
     }
-}
 
-/// A 3-beat source-2 packet offered in cycle 0 is locked in cycle 0 and passed through in
-/// cycles 1..=3; a source-0 request offered in cycle 2 waits for the packet's last beat and has
-/// its descriptor in cycle 4, its payload in 5 (hand timeline).
-#[cfg(test)]
-#[test]
-fn stream_source_is_held_to_its_last_beat() {
-    let mut uut = RqMux::default();
-    uut.connect_all();
-    let s2 = [0x21u128, 0x22, 0x23];
-    let (mut k, mut s0) = (0usize, false);
-    let mut beats: Vec<(u64, u128, bool)> = Vec::new();
-    for cycle in 0..7u64 {
-        uut.rq_tready.next = true;
-        if cycle == 2 {
-            s0 = true;
-        }
-        uut.s0_valid.next = s0;
-        uut.s0_desc.next = 0xA0u128.to_bits();
-        uut.s0_has_data.next = true;
-        uut.s0_data.next = 0xD0u128.to_bits();
-        uut.s1_valid.next = false;
-        uut.s1_desc.next = 0u128.to_bits();
-        uut.s1_has_data.next = false;
-        uut.s1_data.next = 0u128.to_bits();
-        uut.s2_tvalid.next = k < 3;
-        uut.s2_tdata.next = s2[k.min(2)].to_bits();
-        uut.s2_tlast.next = k == 2;
-        uut.clock.next = Clock { clk: false };
-        simulate_settle(&mut uut);
-        if uut.rq_tvalid.val() {
-            beats.push((cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
-        }
-        if uut.s2_tready.val() && k < 3 {
-            k += 1;
-        }
-        if uut.s0_ready.val() && s0 {
-            s0 = false;
-        }
-        uut.clock.next = Clock { clk: true };
-        simulate_settle(&mut uut);
+    /// A 3-beat source-2 packet offered in cycle 0 is locked in cycle 0 and passed through in
+    /// cycles 1..=3; a source-0 request offered in cycle 2 waits for the packet's last beat and
+    /// has its descriptor in cycle 4, its payload in 5 (hand timeline).
+    #[test]
+    fn stream_source_is_held_to_its_last_beat() {
+        let s2 = [(0x21u128, false, 0u64), (0x22, false, 0), (0x23, true, 0)];
+        assert_eq!(run(7, &[2], false, &s2), vec![(1, 0x21, false), (2, 0x22, false), (3, 0x23, true), (4, 0xA0, false), (5, 0xD0, true)]);
     }
-    assert_eq!(beats, vec![(1, 0x21, false), (2, 0x22, false), (3, 0x23, true), (4, 0xA0, false), (5, 0xD0, true)]);
-}
 
-/// Source-2 packets back to back pass without an idle beat; a source-0 request waiting when a
-/// packet's last beat is taken goes next; the lock held after a packet is released when nothing
-/// follows. Packets A = [0x31, 0x32], B = [0x41] (queued behind A), C = [0x51, 0x52] (offered
-/// from cycle 4); source 0 (descriptor 0xA0, payload 0xD0) offered from cycle 3 and again from
-/// cycle 8. Hand timeline: cycle 0 the idle mux locks onto A; A in 1-2; no request waits in 2,
-/// so the lock is held and B passes in 3; source 0 waits in 3 and is taken with B's last beat:
-/// its descriptor in 4, payload in 5 (the registered path, taken by C's lock in 5); C in 6-7;
-/// held in 8 with nothing from source 2: released, source 0 taken in 8: 0xA0 in 9, 0xD0 in 10.
-#[cfg(test)]
-#[test]
-fn stream_packets_back_to_back_and_released_when_idle() {
-    let mut uut = RqMux::default();
-    uut.connect_all();
-    // (beat, last, offered from cycle)
-    let s2 = [(0x31u128, false, 0u64), (0x32, true, 0), (0x41, true, 0), (0x51, false, 4), (0x52, true, 4)];
-    let (mut k, mut s0) = (0usize, false);
-    let mut beats: Vec<(u64, u128, bool)> = Vec::new();
-    for cycle in 0..12u64 {
-        uut.rq_tready.next = true;
-        if cycle == 3 || cycle == 8 {
-            s0 = true;
-        }
-        uut.s0_valid.next = s0;
-        uut.s0_desc.next = 0xA0u128.to_bits();
-        uut.s0_has_data.next = true;
-        uut.s0_data.next = 0xD0u128.to_bits();
-        uut.s1_valid.next = false;
-        uut.s1_desc.next = 0u128.to_bits();
-        uut.s1_has_data.next = false;
-        uut.s1_data.next = 0u128.to_bits();
-        let offer = s2.get(k).filter(|b| cycle >= b.2);
-        uut.s2_tvalid.next = offer.is_some();
-        uut.s2_tdata.next = offer.map_or(0, |b| b.0).to_bits();
-        uut.s2_tlast.next = offer.map_or(false, |b| b.1);
-        uut.clock.next = Clock { clk: false };
-        simulate_settle(&mut uut);
-        if uut.rq_tvalid.val() {
-            beats.push((cycle, uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
-        }
-        if uut.s2_tready.val() && offer.is_some() {
-            k += 1;
-        }
-        if uut.s0_ready.val() && s0 {
-            s0 = false;
-        }
-        uut.clock.next = Clock { clk: true };
-        simulate_settle(&mut uut);
+    /// Source-2 packets back to back pass without an idle beat; a source-0 request waiting when
+    /// a packet's last beat is taken goes next; the lock held after a packet is released when
+    /// nothing follows. Packets A = [0x31, 0x32], B = [0x41] (queued behind A), C = [0x51, 0x52]
+    /// (offered from cycle 4); source 0 offered from cycle 3 and again from cycle 8. Hand
+    /// timeline: cycle 0 the idle mux locks onto A; A in 1-2; no request waits in 2, so the lock
+    /// is held and B passes in 3; source 0 waits in 3 and is taken with B's last beat: its
+    /// descriptor in 4, payload in 5 (the registered path, taken by C's lock in 5); C in 6-7;
+    /// held in 8 with nothing from source 2: released, source 0 taken in 8: 0xA0 in 9, 0xD0 in 10.
+    #[test]
+    fn stream_packets_back_to_back_and_released_when_idle() {
+        let s2 = [(0x31u128, false, 0u64), (0x32, true, 0), (0x41, true, 0), (0x51, false, 4), (0x52, true, 4)];
+        let want = vec![(1, 0x31, false), (2, 0x32, true), (3, 0x41, true), (4, 0xA0, false), (5, 0xD0, true), (6, 0x51, false), (7, 0x52, true), (9, 0xA0, false), (10, 0xD0, true)];
+        assert_eq!(run(12, &[3, 8], false, &s2), want);
     }
-    let want = vec![(1, 0x31, false), (2, 0x32, true), (3, 0x41, true), (4, 0xA0, false), (5, 0xD0, true), (6, 0x51, false), (7, 0x52, true), (9, 0xA0, false), (10, 0xD0, true)];
-    assert_eq!(beats, want);
 }
 
 /// Settles combinational logic of a block driven directly (no `Simulation` harness).

@@ -245,7 +245,9 @@ impl Logic for ChannelBuffer {
         if self.wr_beat.val() {
             self.wpos.d.next = self.wpos.q.val() + self.bstep.val();
         }
-        if self.cmd_we.val() & ((self.rpos.q.val() != self.lane[0].val()) | (self.wpos.q.val() != self.lane[0].val())) {
+        // (A word's last read byte may still arrive with the next phase's first latch: PHY
+        // read latency 2 after the one turnaround cycle.)
+        if self.cmd_we.val() & ((!self.fill_beat.val() & (self.rpos.q.val() != self.lane[0].val())) | (self.wpos.q.val() != self.lane[0].val())) {
             self.err_r.d.next = true;
         }
         self.wsel.next = self.regions[0].rd_data.val();

@@ -352,4 +352,23 @@ fn a_command_latch_inside_a_word_is_flagged() {
     (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
     pb.clock();
     assert!(pb.settled().err.val(), "the data phase ended inside a word");
+    // PHY read latency 2: 4 beats at cycles t..t+3, bytes arriving t+2..t+5, the next phase's
+    // first command latch at t+5 (after one turnaround cycle) with the word's last byte.
+    let mut pb = Pb::with_beat(1);
+    pb.op(0, 1, 0);
+    for k in 0..6usize {
+        pb.idle();
+        pb.u.data_way[0].next = bits::<2>(1);
+        pb.u.rd_beat[0].next = k < 4;
+        if k >= 2 {
+            (pb.u.rd_valid[0].next, pb.u.rd_data[0].next) = (true, bits::<32>(0x11 * (k as u64 - 1)));
+        }
+        if k == 5 {
+            (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
+        }
+        pb.clock();
+    }
+    assert!(!pb.settled().err.val(), "the last byte and the next latch in one cycle are not an error");
+    pb.take(0, 1, true, 0, 16);
+    assert_eq!(pb.read_beats(1)[0].1, 0x4433_2211, "bytes 11h, 22h, 33h, 44h in word 0");
 }

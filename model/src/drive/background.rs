@@ -30,13 +30,7 @@ impl Drive {
             if self.reloc_queued > 0 {
                 // Foreground relocation left by host writes (`reloc_queue.rs`) came first: it
                 // finishes (on dies the host left idle) before background work is asked for.
-                while self.reloc_queued > 0 {
-                    match self.q.pop_until(end) {
-                        Some((at, ev)) => self.handle(at, ev),
-                        None => break,
-                    }
-                }
-                if self.reloc_queued > 0 {
+                if !self.run_while(end, |d| d.reloc_queued > 0) {
                     break;
                 }
                 target = self.now();
@@ -53,13 +47,7 @@ impl Drive {
             self.batch = batch;
             if n > 0 {
                 // Run the background batch to completion (or to the end of the window).
-                while self.ops_inflight > 0 {
-                    match self.q.pop_until(end) {
-                        Some((at, ev)) => self.handle(at, ev),
-                        None => break,
-                    }
-                }
-                if self.ops_inflight > 0 {
+                if !self.run_while(end, |d| d.ops_inflight > 0) {
                     break;
                 }
                 target = self.now();
@@ -76,6 +64,17 @@ impl Drive {
         }
         self.run_until(end, done);
         self.bg_allowed = false;
+    }
+
+    /// Handles events while `busy` holds, up to `end`; false when `end` came first.
+    fn run_while(&mut self, end: SimTime, busy: impl Fn(&Drive) -> bool) -> bool {
+        while busy(self) {
+            match self.q.pop_until(end) {
+                Some((at, ev)) => self.handle(at, ev),
+                None => return false,
+            }
+        }
+        true
     }
 
     /// Untimed writes for preconditioning: FTL state changes, ops dropped.

@@ -19,6 +19,9 @@ fn flat_cfg() -> DriveConfig {
     c.controller.cpu_ns_per_unit = 200.0;
     c.controller.cpu_ns_per_write_cmd = 0.0;
     c.controller.read_buffer_kib = 0;
+    // Hand-made batches below use relocation purposes (GcRead) for plain ops: they must start at
+    // once, not wait in the relocation queue for host programs (`reloc_queue.rs`).
+    c.controller.interleave_relocation = false;
     c.nand.slc.t_prog_us = 220.0;
     for m in [&mut c.nand.slc, &mut c.nand.tlc] {
         m.t_read_lsb_us = 50.0;

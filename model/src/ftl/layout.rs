@@ -40,6 +40,8 @@ pub struct Layout {
     div_planes: FastDiv,
     /// `die_id` of every die.
     die_ids: Vec<DieId>,
+    /// `unit_bus_bytes()`, computed once (GC builds a read op per page row).
+    unit_bus: u32,
 }
 
 /// Exact division of a `u32` by a fixed non-zero `u32` with one multiply: with
@@ -92,6 +94,7 @@ impl Layout {
             div_upp: FastDiv::new(geo.units_per_page()),
             div_planes: FastDiv::new(geo.planes_per_die),
             die_ids: Vec::new(),
+            unit_bus: 4096 + geo.spare_bytes / geo.units_per_page(),
         };
         let mut l = l;
         l.die_ids = (0..l.dies).map(|d| l.compute_die_id(d)).collect();
@@ -178,8 +181,15 @@ impl Layout {
         PhysPage { die: self.die_id(die), plane: plane as u8, block, page }
     }
     /// Bytes on the channel bus for one 4 KiB unit read out (data + its share of the spare area).
+    #[inline]
     pub fn unit_bus_bytes(&self) -> u32 {
-        4096 + self.spare_bytes / self.units_per_page
+        self.unit_bus
+    }
+    /// Plane of the unit at offset `off` inside a page row (`off < row_units()`).
+    #[inline]
+    pub fn plane_in_row(&self, off: u32) -> u32 {
+        debug_assert!(off < self.row_units());
+        self.div_upp.div(off)
     }
     /// A page read of `units` 4 KiB units at (`dbid`, `page`) on planes `lo..=hi` (one
     /// multi-plane op when `hi > lo`); only the units needed cross the bus (ONFI random data out).

@@ -241,9 +241,17 @@ impl Ftl {
         h.finish()
     }
 
-    /// Records one mapping access in the trace and in the DRAM table cache.
-    #[inline]
+    /// Records one mapping access in the trace and in the DRAM table cache. The check is inlined
+    /// (every host write makes one); the work, when there is any, is not.
+    #[inline(always)]
     fn map_access(&mut self, lpn: u64, update: Option<u32>, ops: &mut Vec<NandOp>) {
+        if self.map_traffic() {
+            self.map_access_traffic(lpn, update, ops);
+        }
+    }
+
+    #[inline(never)]
+    fn map_access_traffic(&mut self, lpn: u64, update: Option<u32>, ops: &mut Vec<NandOp>) {
         if self.trace_on {
             self.trace.push(MapAccess { lpn, update });
         }

@@ -8,13 +8,15 @@
 //! the block bookkeeping done once per segment — the same state transitions and ops, in the same
 //! order (a test compares both paths) — and the mapping updates, random stores into a table far
 //! larger than the caches, are non-temporal (`batch::stream_store`): they skip reading the line
-//! first, which measured 6-18 % more warm-up writes per CPU-second on the full preset. Source: MQSim GC/WL unit (Tavakkol et al., FAST'18).
+//! first, which measured 6-18 % more warm-up writes per CPU-second on the full preset. Source:
+//! MQSim GC/WL unit (Tavakkol et al., FAST'18).
 
 use super::blocks::{BlockState, Pool};
 use super::gc::Reloc;
 use super::integrity::Checker;
 use super::layout::NONE;
-use super::unit_tables::ERASED;
+use super::readahead::ReadAhead;
+use super::unit_tables::{MapEntry, Oob, ERASED};
 use super::{Ftl, NandOp, NandOpKind, OpPurpose};
 use crate::nand::CellMode;
 
@@ -31,7 +33,7 @@ impl Ftl {
         assert_eq!(b.state, BlockState::Closed, "relocating block {dbid} that is not closed");
         let (read_purpose, write_purpose) = why.purposes();
         let die = self.l.die_of(dbid);
-        let (base, upp, row) = (self.l.base(dbid), self.l.units_per_page, self.l.row_units());
+        let (base, row) = (self.l.base(dbid), self.l.row_units());
         assert!(row <= 64, "more than 64 units in one page row");
         let map_traffic = self.map_traffic();
         let mut moved = 0u64;
@@ -54,8 +56,9 @@ impl Ftl {
             }
             // Offsets in a row run plane-major, so the lowest and highest valid units give the
             // plane span of the read.
-            let planes = (mask.trailing_zeros() / upp, (63 - mask.leading_zeros()) / upp);
-            ops.push(self.l.read_op(dbid, page, planes, mask.count_ones(), b.mode, read_purpose));
+            let planes = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
+            let units = mask.count_ones();
+            ops.push(self.l.read_op(dbid, page, planes, units, b.mode, read_purpose));
             if map_traffic {
                 let mut m = mask;
                 while m != 0 {
@@ -65,7 +68,7 @@ impl Ftl {
             } else {
                 self.move_row(first, mask, dbid, write_purpose, ops);
             }
-            moved += mask.count_ones() as u64;
+            moved += units as u64;
         }
         // Row moves' streaming mapping stores are ordered before any later access to them.
         super::batch::stream_fence();
@@ -131,17 +134,8 @@ impl Ftl {
             let dst_block = self.reloc_block(die);
             let b = self.blocks.info[dst_block as usize];
             let pu = self.l.program_units(b.mode);
-            let k = (b.programmed + pu - b.staged).min(m.count_ones());
             let dst0 = self.l.base(dst_block) + b.staged;
-            for dst in dst0..dst0 + k {
-                let src = first + m.trailing_zeros();
-                m &= m - 1;
-                let o = self.oob[src as usize];
-                debug_assert_eq!(self.oob[dst as usize].lpn, NONE, "staging into a used slot {dst}");
-                self.oob[dst as usize] = o;
-                super::batch::stream_store(&mut self.l2p[o.lpn as usize].ppa, dst);
-                self.ra.relocated(o.lpn as u64, src, dst);
-            }
+            let k = copy_units(&mut self.oob, &mut self.l2p, &mut self.ra, first, &mut m, dst0, b.programmed + pu - b.staged);
             self.valid.set_run(dst0, k);
             let v = &mut self.blocks.info[victim as usize];
             assert!(v.valid >= k, "block {victim}: moving more units than it holds");
@@ -187,4 +181,26 @@ impl Ftl {
         }
         self.blocks.release(&self.l, dbid);
     }
+}
+
+/// Moves the units of `*m` (bit i: unit `first + i`), lowest first and at most `room` of them, to
+/// units `dst0..`: copies their spare areas, stores their mapping entries (non-temporal, see the
+/// module doc), tells the read-ahead buffer. Clears the moved units' bits from `*m`; returns how
+/// many moved. (A free function over the tables so that their addresses stay in registers across
+/// the loop instead of being reloaded through `self` for every unit.)
+#[inline(always)]
+fn copy_units(oob: &mut [Oob], l2p: &mut [MapEntry], ra: &mut ReadAhead, first: u32, m: &mut u64, dst0: u32, room: u32) -> u32 {
+    let mut k = 0;
+    while *m != 0 && k < room {
+        let src = first + m.trailing_zeros();
+        *m &= *m - 1;
+        let dst = dst0 + k;
+        let o = oob[src as usize];
+        debug_assert_eq!(oob[dst as usize].lpn, NONE, "staging into a used slot {dst}");
+        oob[dst as usize] = o;
+        super::batch::stream_store(&mut l2p[o.lpn as usize].ppa, dst);
+        ra.relocated(o.lpn as u64, src, dst);
+        k += 1;
+    }
+    k
 }

@@ -13,8 +13,7 @@
 //! (when PRP2 is a list pointer) are sent when the move starts, before its first data TLP.
 
 use super::entry::Status;
-use super::prp;
-use super::tlp::{split_aligned, Cycle, TlpKind, TlpPurpose};
+use super::tlp::{Cycle, TlpKind, TlpPurpose};
 use super::{datapath::Direction, FrontEnd, HostPort, DATA_TAGS};
 use std::collections::VecDeque;
 
@@ -50,24 +49,7 @@ impl FrontEnd {
     /// `grant + 1` at the earliest): walks the PRPs, sending any PRP list reads now.
     pub fn start_move(&mut self, grant: Cycle, prp1: u64, prp2: u64, len: u32, dir: Direction, host: &mut impl HostPort) -> Result<DataMove, Status> {
         let mut now = grant + 1;
-        let (port, mrrs) = (&mut self.port, self.mrrs);
-        let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
-            let mut parts = Vec::new();
-            split_aligned(addr, bytes, mrrs, &mut parts);
-            let mut buf = Vec::with_capacity(bytes as usize);
-            for (a, n) in parts {
-                let at = port.send(host, now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
-                let (d, arrived) = host.read(at, a, n);
-                buf.extend_from_slice(&d);
-                now = arrived + 1;
-            }
-            buf
-        })?;
-        let max = if dir == Direction::FromHost { self.mrrs } else { self.mps };
-        let mut parts = Vec::new();
-        for &(a, n) in &walk.segments {
-            split_aligned(a, n, max, &mut parts);
-        }
+        let parts = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
         let mut off = 0usize;
         let reqs = parts
             .into_iter()
@@ -109,5 +91,84 @@ impl FrontEnd {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{enabled, FlatHost};
+    use super::*;
+    use crate::config::DriveConfig;
+
+    const HOST: u64 = 0x40_0000;
+
+    /// Runs `mv` from cycle 0 until its last request is sent, granting the front end's own
+    /// requests first each cycle.
+    fn drive(fe: &mut FrontEnd, h: &mut FlatHost, mv: &mut DataMove, data: &[u8]) {
+        let mut out = Vec::new();
+        for c in 0..1_000 {
+            fe.run_until(c, h, &mut out);
+            fe.step_move(mv, c, data, h);
+            if mv.finished() {
+                return;
+            }
+        }
+        panic!("move not finished in 1000 cycles");
+    }
+
+    /// 4 KiB device->host at MPS 256, first request granted at 10, no link ceiling (flat host):
+    /// 16 MWr of 17 beats back to back, headers at 11 + 17 k, end (port free) 11 + 16 x 17 = 283.
+    /// Host->device at MRRS 512: 8 one-beat MRd at 11..=18 (32 tags), each answered 200 cycles
+    /// later: end 18 + 200 + 1 = 219.
+    #[test]
+    fn moves_send_back_to_back_tlps() {
+        let cfg = DriveConfig::default_drive();
+        assert_eq!((cfg.pcie.mps_bytes, cfg.pcie.mrrs_bytes), (256, 512));
+        let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
+        let mut h = FlatHost::new(200);
+        let data: Vec<u8> = (0..4096u32).map(|i| (i * 7) as u8).collect();
+        let mut mv = fe.start_move(10, HOST, 0, 4096, Direction::ToHost, &mut h).expect("valid PRPs");
+        drive(&mut fe, &mut h, &mut mv, &data);
+        let heads: Vec<Cycle> = fe.tlps().iter().map(|t| t.cycle).collect();
+        assert_eq!(heads, (0..16).map(|k| 11 + 17 * k).collect::<Vec<_>>());
+        assert_eq!(mv.end(), 283);
+        assert_eq!(h.get(HOST, 4096), data);
+        let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
+        let mut mv = fe.start_move(10, HOST, 0, 4096, Direction::FromHost, &mut h).expect("valid PRPs");
+        drive(&mut fe, &mut h, &mut mv, &[]);
+        let heads: Vec<(TlpKind, Cycle)> = fe.tlps().iter().map(|t| (t.kind, t.cycle)).collect();
+        assert_eq!(heads, (11..=18).map(|c| (TlpKind::MemRead, c)).collect::<Vec<_>>());
+        assert_eq!(mv.end(), 219);
+    }
+
+    /// A CQE requested while a data MWr is on the port goes at the packet boundary: completion
+    /// handed on at 20 (CQE wanted at 22), the first MWr's beats are 11..=27, so the CQE is
+    /// granted at 27 and has its header at 28 (2 beats), then the move continues; its MSI-X
+    /// (2 beats) goes in at a later boundary the same way. No idle beat anywhere: the move ends
+    /// at 11 + 16 x 17 + 2 + 2 = 287.
+    #[test]
+    fn cqe_goes_between_data_tlps() {
+        let (mut fe, mut h) = enabled(|_| {});
+        let before = fe.tlps().len();
+        let mut mv = fe.start_move(10, HOST, 0, 4096, Direction::ToHost, &mut h).expect("valid PRPs");
+        let mut out = Vec::new();
+        let data = vec![0u8; 4096];
+        for c in 0..1_000 {
+            if c == 20 {
+                fe.complete(c, 0, 5, Status::SUCCESS, 0);
+            }
+            fe.run_until(c, &mut h, &mut out);
+            fe.step_move(&mut mv, c, &data, &mut h);
+            if mv.finished() {
+                break;
+            }
+        }
+        let tlps = &fe.tlps()[before..];
+        assert_eq!((tlps[1].purpose, tlps[1].cycle), (TlpPurpose::CqEntry, 28));
+        assert_eq!(tlps.iter().filter(|t| t.purpose == TlpPurpose::Msix).count(), 1);
+        for w in tlps.windows(2) {
+            assert_eq!(w[1].cycle, w[0].cycle + super::super::tlp::beats(w[0].kind, w[0].len_bytes), "back to back: {w:?}");
+        }
+        assert_eq!(mv.end(), 287);
     }
 }

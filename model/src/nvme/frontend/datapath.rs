@@ -32,24 +32,7 @@ impl FrontEnd {
     ) -> Result<(Vec<u8>, Cycle), Status> {
         assert!(dir == Direction::FromHost || data.len() == len as usize, "write data length mismatch");
         let mut now = cycle;
-        let (port, mrrs) = (&mut self.port, self.mrrs);
-        let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
-            let mut parts = Vec::new();
-            split_aligned(addr, bytes, mrrs, &mut parts);
-            let mut buf = Vec::with_capacity(bytes as usize);
-            for (a, n) in parts {
-                let at = port.send(host, now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
-                let (d, arrived) = host.read(at, a, n);
-                buf.extend_from_slice(&d);
-                now = arrived + 1;
-            }
-            buf
-        })?;
-        let max = if dir == Direction::FromHost { self.mrrs } else { self.mps };
-        let mut reqs = Vec::new();
-        for &(a, n) in &walk.segments {
-            split_aligned(a, n, max, &mut reqs);
-        }
+        let reqs = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
         let mut out = Vec::with_capacity(len as usize);
         let mut done = now;
         match dir {
@@ -75,5 +58,30 @@ impl FrontEnd {
             }
         }
         Ok((out, done))
+    }
+
+    /// Walks the PRPs of a move from cycle `*now`, sending its PRP list reads (MRd <= MRRS, one
+    /// after another; `*now` becomes the cycle after the last list completion), and returns its
+    /// data requests: MRd <= MRRS or MWr <= MPS at naturally aligned boundaries.
+    pub(super) fn plan_requests(&mut self, now: &mut Cycle, prp1: u64, prp2: u64, len: u32, dir: Direction, host: &mut impl HostPort) -> Result<Vec<(u64, u32)>, Status> {
+        let (port, mrrs) = (&mut self.port, self.mrrs);
+        let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
+            let mut parts = Vec::new();
+            split_aligned(addr, bytes, mrrs, &mut parts);
+            let mut buf = Vec::with_capacity(bytes as usize);
+            for (a, n) in parts {
+                let at = port.send(host, *now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
+                let (d, arrived) = host.read(at, a, n);
+                buf.extend_from_slice(&d);
+                *now = arrived + 1;
+            }
+            buf
+        })?;
+        let max = if dir == Direction::FromHost { self.mrrs } else { self.mps };
+        let mut reqs = Vec::new();
+        for &(a, n) in &walk.segments {
+            split_aligned(a, n, max, &mut reqs);
+        }
+        Ok(reqs)
     }
 }

@@ -40,7 +40,7 @@ impl HostPort for FlatHost {
 const ASQ_BASE: u64 = 0x10_0000;
 const ACQ_BASE: u64 = 0x11_0000;
 
-fn enabled(nvme_patch: impl FnOnce(&mut crate::config::NvmeConfig)) -> (FrontEnd, FlatHost) {
+pub(super) fn enabled(nvme_patch: impl FnOnce(&mut crate::config::NvmeConfig)) -> (FrontEnd, FlatHost) {
     let mut cfg = DriveConfig::default_drive();
     nvme_patch(&mut cfg.nvme);
     let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
