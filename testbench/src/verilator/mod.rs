@@ -21,7 +21,9 @@
 //! FFI), [`VerilatorModel::io`] moves all inputs in, settles and brings all outputs back —
 //! optionally after a rising edge — and [`VerilatorModel::run_quiet`] keeps clocking inside C++
 //! while the outputs the bench watches stay quiet, fast-forwarding a quiescent design
-//! ([`shim`] explains when that is exact).
+//! ([`shim`] explains when that is exact). The fast-forward is disabled for a design with an
+//! asynchronous memory read ([`async_memory_reads`]), found when the model is loaded:
+//! [`VerilatorModel::fast_forward_hazard`] names it, and `run_quiet` then only clocks.
 //!
 //! Ports are parsed from the `module top(...)` declarations (`input wire [N:0] name;`,
 //! `output reg [N:0] name;`); rust-hdl port arrays appear as `name$i` (e.g. `ce$3`). The cache key is a hash of the Verilog text, the shim and the
@@ -31,9 +33,11 @@
 mod build;
 mod ports;
 mod shim;
+mod verilog_scan;
 
 pub use ports::{parse_ports, Dir, Port};
 pub use shim::Quiesce;
+pub use verilog_scan::{async_memory_reads, AsyncMemRead};
 
 use libloading::{Library, Symbol};
 use std::ffi::c_void;
@@ -50,6 +54,8 @@ pub enum RunnerError {
     Io(String),
     #[error("verilator runner: block {block} has no port `{port}`")]
     NoPort { block: String, port: String },
+    #[error("verilator runner: block {block} cannot be fast-forwarded: {read}; step it with SSDLAB_STEPPING=quiet (same results), or read that memory synchronously")]
+    FastForward { block: String, read: AsyncMemRead },
 }
 
 /// Index of a port in [`VerilatorModel::ports`].
@@ -84,6 +90,8 @@ pub struct VerilatorModel {
     /// Traced builds: dumps the VCD at a time stamp (two per cycle).
     f_dump: Option<DumpFn>,
     cycles: u64,
+    /// The first memory read that makes the fast-forward inexact, if any.
+    ff_hazard: Option<AsyncMemRead>,
     // Dropped last: the functions above point into it.
     _lib: Library,
 }
@@ -137,12 +145,21 @@ impl VerilatorModel {
                 }
             }
             let (inp, outp) = (vec![0; n_in], vec![0; n_out]);
-            Ok(VerilatorModel { name: name.to_string(), ports, handle, f_free, f_eval, f_set, f_get, f_io, f_run, offs, inp, outp, f_dump, cycles: 0, _lib: lib })
+            let ff_hazard = async_memory_reads(verilog).into_iter().next();
+            Ok(VerilatorModel { name: name.to_string(), ports, handle, f_free, f_eval, f_set, f_get, f_io, f_run, offs, inp, outp, f_dump, cycles: 0, ff_hazard, _lib: lib })
         }
     }
     /// The block's ports in declaration order.
     pub fn ports(&self) -> &[Port] {
         &self.ports
+    }
+    /// The block's name as given to `build`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Why `run_quiet` cannot fast-forward this design (an asynchronous memory read), if so.
+    pub fn fast_forward_hazard(&self) -> Option<&AsyncMemRead> {
+        self.ff_hazard.as_ref()
     }
     /// Looks a port up by name.
     pub fn port(&self, name: &str) -> Result<PortId, RunnerError> {
@@ -250,11 +267,12 @@ impl VerilatorModel {
     /// have settled them, clock low), stopping before the first cycle in which an output bit of
     /// `nz` is 1 or one of `chg` differs from its value at entry; returns the cycles clocked.
     /// A quiescent design is fast-forwarded when `ff` (the VCD of a traced build then has no
-    /// time stamps for the skipped cycles).
+    /// time stamps for the skipped cycles) and the design has no [`Self::fast_forward_hazard`]
+    /// (else every cycle is clocked: callers report the hazard, see `hw_exec::Stepping`).
     pub fn run_quiet(&mut self, clock: PortId, nz: &[u32], chg: &[u32], max: u64, ff: bool) -> u64 {
         assert!(nz.len() == self.outp.len() && chg.len() == self.outp.len(), "{}: masks of {} words", self.name, self.outp.len());
         // SAFETY: buffers and masks have the shim's word counts.
-        let n = unsafe { (self.f_run)(self.handle, clock.0 as i32, self.inp.as_ptr(), self.outp.as_mut_ptr(), nz.as_ptr(), chg.as_ptr(), max, self.cycles, ff as i32) };
+        let n = unsafe { (self.f_run)(self.handle, clock.0 as i32, self.inp.as_ptr(), self.outp.as_mut_ptr(), nz.as_ptr(), chg.as_ptr(), max, self.cycles, (ff && self.ff_hazard.is_none()) as i32) };
         assert!(n <= max, "{}: vr_run ran {n} > {max} cycles", self.name);
         self.cycles += n;
         n
@@ -280,5 +298,7 @@ pub fn cache_dir() -> PathBuf {
     }
 }
 
+#[cfg(test)]
+mod ff_tests;
 #[cfg(test)]
 mod trace_tests;

@@ -88,14 +88,31 @@ impl VerilatorExec {
     pub fn verilated(cfg: &DriveConfig, verilog: &str, line_entries: u32, vcd: Option<&std::path::Path>) -> Result<Self, RunnerError> {
         let m = VerilatorModel::build_with("datapath", verilog, vcd, &quiesce())?;
         let mut x = HwExec::new(cfg, VerilatorDut::new(m)?, line_entries);
-        x.set_stepping(Stepping::from_env(if vcd.is_some() { Stepping::Quiet } else { Stepping::FastForward })?);
+        let mut s = Stepping::from_env(if vcd.is_some() { Stepping::Quiet } else { Stepping::FastForward })?;
+        // Default fast-forward never at the price of exactness: quiet stepping (same results,
+        // slower) with a warning; an explicit SSDLAB_STEPPING=fast-forward is refused below.
+        if s == Stepping::FastForward && std::env::var_os("SSDLAB_STEPPING").is_none() {
+            if let Some(h) = x.dut.m.fast_forward_hazard() {
+                eprintln!("warning: {}: no fast-forward, stepping quiet (same results, slower): {h}", x.dut.m.name());
+                s = Stepping::Quiet;
+            }
+        }
+        x.set_stepping(s)?;
         Ok(x)
     }
 
     /// Chooses how cycles are advanced (all give the same streams; `FastForward` is fastest).
-    pub fn set_stepping(&mut self, s: Stepping) {
+    /// `FastForward` is an error naming the memory, module and line for a design with an
+    /// asynchronous memory read (`verilator::async_memory_reads`): it would not be exact.
+    pub fn set_stepping(&mut self, s: Stepping) -> Result<(), RunnerError> {
+        if s == Stepping::FastForward {
+            if let Some(h) = self.dut.m.fast_forward_hazard() {
+                return Err(RunnerError::FastForward { block: self.dut.m.name().to_string(), read: h.clone() });
+            }
+        }
         self.stepping = s;
         self.dut.ff = s == Stepping::FastForward;
+        Ok(())
     }
 }
 
