@@ -13,6 +13,7 @@
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_hdl::nand::plane_stride;
+use ssdlab_hdl::nvme::root_complex::host_init::{driver_init, Act, ACQ_BASE};
 use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_hdl::top::{small_drive_config, Datapath};
 use ssdlab_model::config::DriveConfig;
@@ -24,8 +25,6 @@ use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use ssdlab_testbench::cosim::nand_target::NandTarget;
 use std::collections::VecDeque;
 
-const ASQ_BASE: u64 = 0x10_0000;
-const ACQ_BASE: u64 = 0x11_0000;
 const SQ1: u64 = 0x31_0000;
 const CQ1: u64 = 0x21_0000;
 const WBUF: u64 = 0x40_0000;
@@ -310,22 +309,14 @@ impl Bench {
 /// Driver init (NVMe 1.4 section 7.6.1): admin queues, MSI-X vectors 0..=1, CC.EN, then Create
 /// I/O CQ 1 / SQ 1 (8 entries) through the admin SQ.
 fn init(b: &mut Bench) {
-    let mut acts: Vec<(u64, u32, u32)> = vec![(0, AQA, (7 << 16) | 7), (2, ASQ, ASQ_BASE as u32), (4, ACQ, ACQ_BASE as u32)];
-    for v in 0..2u32 {
-        let t = 6 + 6 * v as u64;
-        acts.extend([(t, MSIX_TABLE + 16 * v, 0xFEE0_0000 + 4 * v), (t + 2, MSIX_TABLE + 16 * v + 8, 0x40 + v), (t + 4, MSIX_TABLE + 16 * v + 12, 0)]);
-    }
-    acts.push((30, CC, CC_EN | (6 << 16) | (4 << 20)));
-    let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100, 0, CQ1, 0);
-    (cq.cdw10, cq.cdw11) = (1 | (7 << 16), 0x3 | (1 << 16));
-    let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 101, 0, SQ1, 0);
-    (sq.cdw10, sq.cdw11) = (1 | (7 << 16), 0x1 | (1 << 16));
-    b.rc.put(ASQ_BASE, &cq.encode());
-    b.rc.put(ASQ_BASE + 64, &sq.encode());
-    acts.push((34, sq_doorbell(0), 2));
-    for (t, off, v) in acts {
+    for (t, a) in driver_init(2, 1, 8, 8, &[]) {
         b.run_till(t + 1, "init", |b| b.n >= t);
-        b.rc.mmio_write(t, off, v);
+        match a {
+            Act::Mmio(off, v) => {
+                b.rc.mmio_write(t, off, v);
+            }
+            Act::Put(addr, bytes) => b.rc.put(addr, &bytes),
+        }
     }
     b.run_till(2_000, "Create I/O CQ/SQ completions", |b| b.cqe(ACQ_BASE + 16).cid == 101);
 }

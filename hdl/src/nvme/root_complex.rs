@@ -194,6 +194,7 @@ impl HostPort for RootComplex {
 }
 
 mod drive;
+pub mod host_init;
 pub use drive::{UserIn, UserOut};
 pub(crate) use drive::impl_pcie_user_side;
 mod streams;

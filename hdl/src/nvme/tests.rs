@@ -10,23 +10,7 @@ use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe, Status};
 use ssdlab_model::nvme::frontend::regs::*;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 
-pub const ASQ_BASE: u64 = 0x10_0000;
-pub const ACQ_BASE: u64 = 0x11_0000;
-pub const MSI_ADDR: u64 = 0xFEE0_0000;
-
-/// A host action at a cycle.
-#[derive(Clone, Debug)]
-pub enum Act {
-    Mmio(u32, u32),
-    Put(u64, Vec<u8>),
-}
-
-pub fn sq_base(q: u16) -> u64 {
-    0x30_0000 + 0x1_0000 * q as u64
-}
-pub fn cq_base(q: u16) -> u64 {
-    0x20_0000 + 0x1_0000 * q as u64
-}
+pub use super::root_complex::host_init::{cq_base, sq_base, Act, ACQ_BASE, ASQ_BASE, MSI_ADDR};
 
 /// Controller init like a driver (section 7.6.1): AQA, ASQ, ACQ, MSI-X vectors 0..=2, CC.EN;
 /// then Create I/O CQ/SQ pairs 1..=`pairs` with `entries` entries through the admin queue.
@@ -41,33 +25,7 @@ pub fn init_sized(pairs: u16, sq_entries: u32, cq_entries: u32) -> Vec<(Cycle, A
 
 /// [`init_sized`] with SQ q created with QPRIO `qprio[q - 1]` (CDW11 bits 2:1; 0 if absent).
 pub fn init_prio(pairs: u16, sq_entries: u32, cq_entries: u32, qprio: &[u32]) -> Vec<(Cycle, Act)> {
-    let mut v = vec![
-        (0, Act::Mmio(AQA, (7 << 16) | 7)),
-        (2, Act::Mmio(ASQ, ASQ_BASE as u32)),
-        (4, Act::Mmio(ACQ, ACQ_BASE as u32)),
-    ];
-    for vec in 0..3u32 {
-        let t = 6 + 6 * vec as u64;
-        v.push((t, Act::Mmio(MSIX_TABLE + 16 * vec, MSI_ADDR as u32 + 4 * vec)));
-        v.push((t + 2, Act::Mmio(MSIX_TABLE + 16 * vec + 8, 0x40 + vec)));
-        v.push((t + 4, Act::Mmio(MSIX_TABLE + 16 * vec + 12, 0)));
-    }
-    v.push((30, Act::Mmio(CC, CC_EN | (6 << 16) | (4 << 20))));
-    let mut slot = 0u32;
-    for q in 1..=pairs {
-        let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100 + slot as u16, 0, cq_base(q), 0);
-        cq.cdw10 = q as u32 | ((cq_entries - 1) << 16);
-        cq.cdw11 = 0x3 | ((q as u32) << 16);
-        v.push((32, Act::Put(ASQ_BASE + 64 * slot as u64, cq.encode().to_vec())));
-        slot += 1;
-        let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 100 + slot as u16, 0, sq_base(q), 0);
-        sq.cdw10 = q as u32 | ((sq_entries - 1) << 16);
-        sq.cdw11 = 0x1 | (qprio.get(q as usize - 1).copied().unwrap_or(0) << 1) | ((q as u32) << 16);
-        v.push((32, Act::Put(ASQ_BASE + 64 * slot as u64, sq.encode().to_vec())));
-        slot += 1;
-    }
-    v.push((34, Act::Mmio(sq_doorbell(0), slot)));
-    v
+    super::root_complex::host_init::driver_init(3, pairs, sq_entries, cq_entries, qprio)
 }
 
 /// Runs the same host actions on both front ends up to `until`.

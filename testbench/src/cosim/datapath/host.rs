@@ -23,22 +23,15 @@ use ssdlab_model::nvme::frontend::regs::*;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::rng::{ModelRng, SeedTree};
 
-pub const ASQ_BASE: u64 = 0x10_0000;
-pub const ACQ_BASE: u64 = 0x11_0000;
+use ssdlab_hdl::nvme::root_complex::host_init::{driver_init, Act};
+pub use ssdlab_hdl::nvme::root_complex::host_init::{cq_base, sq_base, ACQ_BASE, ASQ_BASE, MSI_ADDR};
 pub const LIST_BASE: u64 = 0x80_0000;
 pub const DATA_BASE: u64 = 0x100_0000;
-pub const MSI_ADDR: u64 = 0xFEE0_0000;
 /// Bytes of each command slot's data buffer (the largest block size).
 pub const SLOT_BYTES: u64 = 64 * 4096;
 /// I/O queue entries (SQ and CQ).
 pub const IO_ENTRIES: u32 = 64;
 
-pub fn cq_base(q: u16) -> u64 {
-    0x20_0000 + 0x1_0000 * q as u64
-}
-pub fn sq_base(q: u16) -> u64 {
-    0x30_0000 + 0x1_0000 * q as u64
-}
 
 /// The class of a device TLP by the region it addresses.
 pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
@@ -98,7 +91,7 @@ impl IoPattern {
 pub struct HostDriver {
     pat: IoPattern,
     rng: ModelRng,
-    init: Vec<(Cycle, Init)>,
+    init: Vec<(Cycle, Act)>,
     init_next: usize,
     ready: bool,
     sq_tail: u32,
@@ -111,18 +104,12 @@ pub struct HostDriver {
     pub completions: Vec<CplRec>,
 }
 
-#[derive(Clone, Debug)]
-enum Init {
-    Mmio(u32, u32),
-    Put(u64, [u8; 64]),
-}
-
 impl HostDriver {
     pub fn new(pat: IoPattern, seeds: &SeedTree) -> Self {
         HostDriver {
             pat,
             rng: seeds.stream("cosim_host", 0),
-            init: init_actions(),
+            init: driver_init(2, 1, IO_ENTRIES, IO_ENTRIES, &[]),
             init_next: 0,
             ready: false,
             sq_tail: 0,
@@ -158,10 +145,10 @@ impl HostDriver {
 
     /// One cycle of host activity at `now`.
     pub fn step(&mut self, now: Cycle, x: &mut dyn DatapathExec) -> Result<(), String> {
-        while let Some((t, a)) = self.init.get(self.init_next).filter(|(t, _)| *t <= now).cloned() {
+        while let Some((t, a)) = self.init.get(self.init_next).filter(|(t, _)| *t <= now) {
             match a {
-                Init::Mmio(off, v) => x.mmio_write(t, off, v),
-                Init::Put(addr, b) => x.rc().put(addr, &b),
+                Act::Mmio(off, v) => x.mmio_write(*t, *off, *v),
+                Act::Put(addr, b) => x.rc().put(*addr, b),
             }
             self.init_next += 1;
         }
@@ -241,25 +228,4 @@ impl HostDriver {
         self.slots[slot] = Some(now);
         self.issued += 1;
     }
-}
-
-/// Controller init like a driver: AQA, ASQ, ACQ, MSI-X vectors 0..=1, CC.EN (4 KiB pages,
-/// 64 B SQEs, 16 B CQEs), then Create I/O CQ 1 (vector 1, interrupts on) and SQ 1.
-fn init_actions() -> Vec<(Cycle, Init)> {
-    let mut v = vec![(0, Init::Mmio(AQA, (7 << 16) | 7)), (2, Init::Mmio(ASQ, ASQ_BASE as u32)), (4, Init::Mmio(ACQ, ACQ_BASE as u32))];
-    for vec in 0..2u32 {
-        let t = 6 + 6 * vec as u64;
-        v.push((t, Init::Mmio(MSIX_TABLE + 16 * vec, MSI_ADDR as u32 + 4 * vec)));
-        v.push((t + 2, Init::Mmio(MSIX_TABLE + 16 * vec + 8, 0x40 + vec)));
-        v.push((t + 4, Init::Mmio(MSIX_TABLE + 16 * vec + 12, 0)));
-    }
-    v.push((30, Init::Mmio(CC, CC_EN | (6 << 16) | (4 << 20))));
-    let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100, 0, cq_base(1), 0);
-    (cq.cdw10, cq.cdw11) = (1 | ((IO_ENTRIES - 1) << 16), 0x3 | (1 << 16));
-    let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 101, 0, sq_base(1), 0);
-    (sq.cdw10, sq.cdw11) = (1 | ((IO_ENTRIES - 1) << 16), 0x1 | (1 << 16));
-    v.push((32, Init::Put(ASQ_BASE, cq.encode())));
-    v.push((32, Init::Put(ASQ_BASE + 64, sq.encode())));
-    v.push((34, Init::Mmio(sq_doorbell(0), 2)));
-    v
 }
