@@ -9,6 +9,7 @@ use super::root_complex::RootComplex;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
+use ssdlab_model::nvme::frontend::queue_op::QueueOp;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use ssdlab_model::nvme::frontend::{FetchedCommand, FrontEnd};
 use std::collections::VecDeque;
@@ -19,33 +20,10 @@ pub const FW_LATENCY: Cycle = 20;
 /// A command handed on by either front end: (cycle, sqid, decoded entry).
 pub type Handed = (Cycle, u16, Sqe);
 
-#[derive(Clone, Copy, Debug)]
-struct QcOp {
-    sq: bool,
-    del: bool,
-    qid: u16,
-    base: u64,
-    size: u16,
-    cqid: u16,
-    vec: u16,
-    ien: bool,
-    prio: u8,
-}
-
 /// Firmware decision for a handed command: queue config to apply, completion to post.
-fn firmware(sqid: u16, s: &Sqe) -> (Option<QcOp>, Option<(u16, Status, u32)>) {
-    let qid = s.cdw10 as u16;
-    let size = (s.cdw10 >> 16) as u16;
+fn firmware(sqid: u16, s: &Sqe) -> (Option<QueueOp>, Option<(u16, Status, u32)>) {
     match (sqid, s.opc) {
-        (0, opc::ADMIN_CREATE_IO_CQ) => {
-            let qc = QcOp { sq: false, del: false, qid, base: s.prp1, size, cqid: 0, vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0, prio: 0 };
-            (Some(qc), Some((s.cid, Status::SUCCESS, 0)))
-        }
-        (0, opc::ADMIN_CREATE_IO_SQ) => {
-            let prio = ((s.cdw11 >> 1) & 3) as u8;
-            let qc = QcOp { sq: true, del: false, qid, base: s.prp1, size, cqid: (s.cdw11 >> 16) as u16, vec: 0, ien: false, prio };
-            (Some(qc), Some((s.cid, Status::SUCCESS, 0)))
-        }
+        (0, opc::ADMIN_CREATE_IO_CQ | opc::ADMIN_CREATE_IO_SQ) => (QueueOp::from_admin(s), Some((s.cid, Status::SUCCESS, 0))),
         (0, opc::ADMIN_ASYNC_EVENT) => (None, None),
         _ => (None, Some((s.cid, Status::SUCCESS, 0))),
     }
@@ -84,7 +62,7 @@ pub struct HdlBench<S: NextStage = NoStage> {
     /// (BAR0 offset, data-beat cycle) of every host MMIO write.
     pub mmio_log: Vec<(u32, Cycle)>,
     cpl: VecDeque<(Cycle, u16, u16, Status, u32)>,
-    qc: VecDeque<(Cycle, QcOp)>,
+    qc: VecDeque<(Cycle, QueueOp)>,
     /// Max payload / read request size codes driven on `mps_code` / `mrrs_code` (from the config).
     mps_mrrs: (u64, u64),
     /// The plugged-in next stage.
@@ -240,14 +218,7 @@ impl ModelBench {
         self.handed.push((c.cycle, c.sqid, c.sqe));
         let (qc, cpl) = firmware(c.sqid, &c.sqe);
         if let Some(q) = qc {
-            let entries = q.size as u32 + 1;
-            let r = match (q.sq, q.del) {
-                (false, false) => self.fe.create_io_cq(q.qid, q.base, entries, q.vec, q.ien),
-                (true, false) => self.fe.create_io_sq(q.qid, q.base, entries, q.cqid),
-                (false, true) => self.fe.delete_io_cq(q.qid),
-                (true, true) => self.fe.delete_io_sq(q.qid),
-            };
-            r.expect("bench creates valid queues");
+            self.fe.apply_queue_op(&q).expect("bench creates valid queues");
         }
         if let Some((cid, st, dw0)) = cpl {
             self.fe.complete(c.cycle + FW_LATENCY, c.sqid, cid, st, dw0);

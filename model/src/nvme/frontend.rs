@@ -26,6 +26,7 @@ mod mmio;
 pub mod msix;
 mod port;
 pub mod prp;
+pub mod queue_op;
 pub mod regs;
 pub mod ring;
 pub mod tlp;

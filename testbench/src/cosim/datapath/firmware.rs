@@ -258,15 +258,12 @@ impl Firmware {
     }
 
     fn admin(&mut self, s: &Sqe) {
-        let (qid, size) = (s.cdw10 as u16, (s.cdw10 >> 16) as u16);
         let ok = CplReq { sqid: 0, cid: s.cid, status: 0 };
-        let qc = match s.opc {
-            opc::ADMIN_CREATE_IO_CQ => QcReq { sq: false, del: false, qid, base: s.prp1, size, cqid: 0, vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0, prio: 0 },
-            opc::ADMIN_CREATE_IO_SQ => QcReq { sq: true, del: false, qid, base: s.prp1, size, cqid: (s.cdw11 >> 16) as u16, vec: 0, ien: false, prio: ((s.cdw11 >> 1) & 3) as u8 },
-            opc::ADMIN_ASYNC_EVENT => return,
-            _ => return self.cpl_q.push_back(ok),
-        };
-        self.qc_q.push_back((qc, ok));
+        match QcReq::from_admin(s) {
+            Some(qc) => self.qc_q.push_back((qc, ok)),
+            None if s.opc == opc::ADMIN_ASYNC_EVENT => {}
+            None => self.cpl_q.push_back(ok),
+        }
     }
 
     /// An NVM Read/Write: 512 B LBAs, 4 KiB aligned (NVM Express 1.4, 6.14/6.15).

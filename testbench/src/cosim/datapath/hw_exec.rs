@@ -374,7 +374,7 @@ fn drive_offer<D: DatapathDut>(d: &mut D, o: &Offer) {
     for (s, v) in [(Sig::CplValid, o.cpl.is_some() as u64), (Sig::CplSqid, c.sqid as u64), (Sig::CplCid, c.cid as u64), (Sig::CplStatus, c.status as u64), (Sig::CplDw0, 0)] {
         d.set(s.p(), v);
     }
-    let q = o.qc.unwrap_or(QcReq { sq: false, del: false, qid: 0, base: 0, size: 0, cqid: 0, vec: 0, ien: false, prio: 0 });
+    let q = o.qc.unwrap_or_default();
     for (s, v) in [
         (Sig::QcValid, o.qc.is_some() as u64), (Sig::QcSq, q.sq as u64), (Sig::QcDel, q.del as u64), (Sig::QcQid, q.qid as u64), (Sig::QcBase, q.base),
         (Sig::QcSize, q.size as u64), (Sig::QcCqid, q.cqid as u64), (Sig::QcVec, q.vec as u64), (Sig::QcIen, q.ien as u64), (Sig::QcPrio, q.prio as u64),

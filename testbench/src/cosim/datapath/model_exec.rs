@@ -120,14 +120,7 @@ impl ModelExec {
 
     fn front_end(&mut self, c: Cycle, offer: &Offer, t: &mut Taken, ev: &mut Vec<HwEvent>) {
         if let Some(q) = offer.qc {
-            let entries = q.size as u32 + 1;
-            let r = match (q.sq, q.del) {
-                (false, false) => self.fe.create_io_cq(q.qid, q.base, entries, q.vec, q.ien),
-                (true, false) => self.fe.create_io_sq(q.qid, q.base, entries, q.cqid),
-                (false, true) => self.fe.delete_io_cq(q.qid),
-                (true, true) => self.fe.delete_io_sq(q.qid),
-            };
-            let _ = r; // a refused queue operation shows as missing I/O later; the status is the firmware's
+            let _ = self.fe.apply_queue_op(&q); // a refused queue operation shows as missing I/O later; the status is the firmware's
             t.qc = true;
         }
         if let Some(p) = offer.cpl {

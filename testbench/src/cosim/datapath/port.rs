@@ -51,19 +51,7 @@ pub struct CplReq {
 }
 
 /// A queue create/delete for the front end (`qc_*`), from an admin command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QcReq {
-    pub sq: bool,
-    pub del: bool,
-    pub qid: u16,
-    pub base: u64,
-    /// Entries - 1 (the SQE's 0-based size).
-    pub size: u16,
-    pub cqid: u16,
-    pub vec: u16,
-    pub ien: bool,
-    pub prio: u8,
-}
+pub use ssdlab_model::nvme::frontend::queue_op::QueueOp as QcReq;
 
 /// The head of each firmware request queue this cycle (`None`: nothing offered).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
