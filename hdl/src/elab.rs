@@ -9,9 +9,9 @@
 //! declaration order, with their values).
 
 /// `with_defaults!(Block { field: value, child, .. } defaults { a, b, .. } arrays { c, .. })`: the
-/// literal `Block { field: value, a: Default::default(), .., c: [Default::default(); N] }`
-/// (arrays built element by element: block types are not `Copy`, and arrays of a const-generic
-/// length have no `Default`). The `arrays` group is optional.
+/// literal `Block { field: value, child, a: Default::default(), .., c: std::array::from_fn(|_|
+/// Default::default()) }` (arrays of a const-generic length have no `Default`). The `arrays`
+/// group is optional.
 macro_rules! with_defaults {
     ($block:ident { $($field:ident $(: $value:expr)?),* $(,)? }
      defaults { $($default:ident),* $(,)? }
