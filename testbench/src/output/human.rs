@@ -2,6 +2,7 @@
 //! clat/lat min/max/avg/stdev, a clat percentile table, then "Run status group" totals, plus
 //! ssdlab's device figures (write amplification, NAND ops, SLC, energy, power).
 
+use super::fio_runtime_ms;
 use crate::workload::stats::{DirStats, FIO_PERCENTILES};
 use crate::workload::{GroupResult, JobResult};
 use std::fmt::Write;
@@ -49,7 +50,7 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
         bytes_iec(bw),
         si(bw),
         bytes_iec(d.bytes as f64),
-        j.runtime.as_ps() / 1_000_000_000
+        fio_runtime_ms(j.runtime)
     );
     let l = &d.lat;
     let us = |ns: f64| ns / 1000.0;
@@ -57,17 +58,18 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
     for label in ["    clat", "     lat"] {
         let _ = writeln!(
             out,
-            "{label} (usec): min={:.0}, max={:.0}, avg={:.2}, stdev={:.2}",
-            us(l.min_ns() as f64),
-            us(l.max_ns() as f64),
+            "{label} (usec): min={}, max={}, avg={:.2}, stdev={:.2}",
+            l.min_ns() / 1000, // fio's nsec_to_usec: integer division for min and max
+            l.max_ns() / 1000,
             us(l.mean_ns()),
             us(l.stddev_ns())
         );
     }
+    // fio's show_clat_percentiles rounds each value up when it scales ns to us.
     let _ = writeln!(out, "    clat percentiles (usec):");
     for row in FIO_PERCENTILES.chunks(4) {
         let cells: Vec<String> =
-            row.iter().map(|p| format!("{:>6.2}th=[{:>6}]", p, (l.percentile_ns(*p) + 500) / 1000)).collect();
+            row.iter().map(|p| format!("{:>6.2}th=[{:>6}]", p, l.percentile_ns(*p).div_ceil(1000))).collect();
         let _ = writeln!(out, "     | {},", cells.join(", "));
     }
 }
@@ -113,7 +115,7 @@ fn group_footer(out: &mut String, g: &GroupResult) {
                 bytes_iec(d.bw_bytes(win)),
                 si(d.bw_bytes(win)),
                 bytes_iec(d.bytes as f64),
-                win.as_ps() / 1_000_000_000
+                fio_runtime_ms(win)
             );
         }
     }
@@ -140,5 +142,28 @@ mod tests {
         assert_eq!(si(11_000.0), "11.0k");
         assert_eq!(si(3_222_000_000.0), "3.22G");
         assert_eq!(si(999.0), "999");
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+    use crate::fio::parse_job_file;
+    use crate::workload::runner::{run_jobs, Quiet};
+    use crate::workload::testdev::FixedLatencyDevice;
+    use ssdlab_model::{SeedTree, SimTime};
+
+    #[test]
+    fn text_matches_fio_rounding() {
+        // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms -> fio prints 3 msec (rounded up);
+        // 100 us latency -> min=max=100 (usec), every percentile [100].
+        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\n", "t").unwrap();
+        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let out = summary(&g);
+        assert!(out.contains("  read: IOPS=40.0k, ") && out.contains("(400.0KiB/3msec)"), "{out}");
+        assert!(out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"), "{out}");
+        assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]"), "{out}");
+        assert!(out.contains("   READ: bw=") && out.contains("io=400.0KiB, run=3msec"), "{out}");
     }
 }

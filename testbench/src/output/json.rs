@@ -6,6 +6,7 @@
 //! submits straight to the device, so slat is 0 and lat = clat. The device's figures live under
 //! the top-level key `ssdlab`, which fio tools ignore.
 
+use super::fio_runtime_ms;
 use crate::workload::stats::{DirStats, FIO_PERCENTILES};
 use crate::workload::{GroupResult, JobResult};
 use serde_json::{json, Map, Value};
@@ -24,11 +25,20 @@ fn lat_obj(d: &DirStats, percentiles: bool) -> Value {
     o
 }
 
-/// Per-bin KiB/s and IO/s samples (fio samples every 500 ms; ours use the series bin).
-fn samples(d: &DirStats, bs: u64) -> (Vec<f64>, Vec<f64>) {
-    let secs = d.series.bin.as_secs_f64();
-    let bw: Vec<f64> = d.series.bytes.iter().map(|b| *b as f64 / 1024.0 / secs).collect();
-    let iops = d.series.bytes.iter().map(|b| *b as f64 / bs.max(1) as f64 / secs).collect();
+/// Per-bin KiB/s and IO/s samples (fio samples every 500 ms; ours use the series bin). The last
+/// bin ends with the job's `runtime` and is divided by the time it covers, not a whole bin.
+fn samples(d: &DirStats, bs: u64, runtime: SimTime) -> (Vec<f64>, Vec<f64>) {
+    let bin = d.series.bin;
+    let n = d.series.bytes.len();
+    let secs: Vec<f64> = (0..n)
+        .map(|i| {
+            let start = bin * i as u64;
+            let len = if i + 1 == n && runtime > start { (runtime - start).min(bin) } else { bin };
+            len.as_secs_f64()
+        })
+        .collect();
+    let bw = d.series.bytes.iter().zip(&secs).map(|(b, s)| *b as f64 / 1024.0 / s).collect();
+    let iops = d.series.bytes.iter().zip(&secs).map(|(b, s)| *b as f64 / bs.max(1) as f64 / s).collect();
     (bw, iops)
 }
 
@@ -44,18 +54,23 @@ fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
     (min, max, mean, var.sqrt())
 }
 
+/// One direction's object. As in fio's `add_ddir_status_json`: `runtime` is 0 for a direction
+/// without IO, `bw` (KiB/s) is `bw_bytes / 1024` in integer arithmetic; `bw_bytes` and `iops`
+/// are over the exact simulated runtime (fio divides by whole milliseconds).
 fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64) -> Value {
     let zero = DirStats::default();
-    let (bws, iopss) = samples(d, bs);
+    let runtime = if d.ios > 0 { runtime } else { SimTime::ZERO };
+    let (bws, iopss) = samples(d, bs, runtime);
     let (bmin, bmax, bmean, bdev) = stat(&bws);
     let (imin, imax, imean, idev) = stat(&iopss);
+    let bw_bytes = d.bw_bytes(runtime).floor() as u64;
     json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes / 1024,
-        "bw_bytes": d.bw_bytes(runtime).round() as u64,
-        "bw": (d.bw_bytes(runtime) / 1024.0).round() as u64,
+        "bw_bytes": bw_bytes,
+        "bw": bw_bytes / 1024,
         "iops": d.iops(runtime),
-        "runtime": runtime.as_ps() / 1_000_000_000,
+        "runtime": fio_runtime_ms(runtime),
         "total_ios": d.ios,
         "short_ios": 0,
         "drop_ios": 0,
@@ -76,7 +91,7 @@ fn job_obj(j: &JobResult) -> Value {
         "iodepth": s.iodepth.to_string(), "numjobs": s.numjobs.to_string(),
         "rwmixread": s.rwmixread.to_string(),
     });
-    let ms = j.runtime.as_ps() / 1_000_000_000;
+    let ms = fio_runtime_ms(j.runtime);
     json!({
         "jobname": j.name,
         "groupid": j.groupid,
@@ -159,7 +174,14 @@ mod tests {
         assert_eq!(r["bw"], 160_000);
         assert_eq!(r["bw_bytes"], 163_840_000u64);
         assert_eq!(r["iops"], 40_000.0);
-        assert_eq!(r["runtime"], 2); // ms, truncated like fio
+        assert_eq!(r["runtime"], 3); // 2.5 ms, rounded up like fio
+        assert_eq!(r["io_kbytes"], 400);
+        // 100 us samples, each with 4 completions of 4 KiB: 16 KiB / 100 us = 160 000 KiB/s.
+        assert_eq!((r["bw_min"].as_u64(), r["bw_max"].as_u64(), r["bw_samples"].as_u64()), (Some(160_000), Some(160_000), Some(25)));
+        assert_eq!((r["iops_min"].as_u64(), r["iops_max"].as_u64()), (Some(40_000), Some(40_000)));
+        // fio: a direction without IO has runtime 0.
+        assert_eq!(doc["jobs"][0]["write"]["runtime"], 0);
+        assert_eq!(doc["jobs"][0]["trim"]["runtime"], 0);
         assert_eq!(r["clat_ns"]["percentile"]["50.000000"], 100_000);
         assert_eq!(r["clat_ns"]["percentile"]["99.990000"], 100_000);
         assert_eq!(r["lat_ns"]["mean"], 100_000.0);

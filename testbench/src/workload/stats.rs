@@ -123,11 +123,14 @@ impl Default for Series {
 }
 
 impl Series {
+    /// Bin k holds completions in (k * bin, (k + 1) * bin]: a completion at exactly the end of a
+    /// bin belongs to the interval it ends (time 0 goes to bin 0).
     pub fn add(&mut self, since_start: SimTime, bytes: u64) {
-        let mut idx = (since_start.as_ps() / self.bin.as_ps()) as usize;
+        let ps = since_start.as_ps().saturating_sub(1);
+        let mut idx = (ps / self.bin.as_ps()) as usize;
         while idx >= SERIES_MAX {
             self.coarsen();
-            idx = (since_start.as_ps() / self.bin.as_ps()) as usize;
+            idx = (ps / self.bin.as_ps()) as usize;
         }
         if self.bytes.len() <= idx {
             self.bytes.resize(idx + 1, 0);

@@ -1,0 +1,111 @@
+//! `--output-format json` against fio 3.x's JSON (stat.c `add_ddir_status_json`): the fields a
+//! fio post-processing script reads exist with fio's types and units, and the unit arithmetic
+//! holds (bw = bw_bytes / 1024 in integers, io_kbytes = io_bytes >> 10, runtime in ms rounded
+//! up, iops x runtime = total_ios within that 1 ms rounding). The text output of the same run and
+//! seed shows the same figures.
+
+use serde_json::Value;
+use std::process::Command;
+
+const SMALL: &str = "tests/corpus/small-drive.toml";
+const JOB: &str = "tests/data/units.fio";
+const PERCENTILES: [&str; 17] = [
+    "1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000", "50.000000", "60.000000", "70.000000",
+    "80.000000", "90.000000", "95.000000", "99.000000", "99.500000", "99.900000", "99.950000", "99.990000",
+];
+
+fn ssdlab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(args).output().expect("run ssdlab");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn u(v: &Value, key: &str) -> u64 {
+    v[key].as_u64().unwrap_or_else(|| panic!("`{key}` is not an unsigned integer: {}", v[key]))
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    assert!(v[key].is_f64(), "`{key}` is not a float (fio prints a double): {}", v[key]);
+    v[key].as_f64().unwrap()
+}
+
+/// One direction that moved `ios` IOs of `bs` bytes.
+fn check_dir(d: &Value, ios: u64, bs: u64) {
+    assert_eq!(u(d, "total_ios"), ios);
+    assert_eq!(u(d, "io_bytes"), ios * bs);
+    assert_eq!(u(d, "io_kbytes") * 1024, ios * bs);
+    let (bw, bw_bytes, runtime) = (u(d, "bw"), u(d, "bw_bytes"), u(d, "runtime"));
+    assert_eq!(bw, bw_bytes / 1024, "bw is KiB/s, integer");
+    assert!(runtime > 0);
+    // runtime is rounded up to a whole ms: the exact runtime is in (runtime - 1, runtime] ms.
+    let iops = f(d, "iops");
+    let (lo, hi) = (iops * (runtime - 1) as f64 / 1000.0, iops * runtime as f64 / 1000.0);
+    assert!(lo <= ios as f64 && ios as f64 <= hi + 1e-6, "iops {iops} x runtime {runtime} ms vs {ios} IOs");
+    let bytes = (ios * bs) as f64;
+    assert!(bw_bytes as f64 * (runtime - 1) as f64 / 1000.0 <= bytes && bytes <= (bw_bytes + 1) as f64 * runtime as f64 / 1000.0);
+    for lat in ["slat_ns", "clat_ns", "lat_ns"] {
+        for k in ["min", "max", "N"] {
+            u(&d[lat], k);
+        }
+        f(&d[lat], "mean");
+        f(&d[lat], "stddev");
+    }
+    assert_eq!(u(&d["clat_ns"], "N"), ios);
+    assert_eq!(u(&d["lat_ns"], "N"), ios);
+    let (min, max) = (u(&d["clat_ns"], "min"), u(&d["clat_ns"], "max"));
+    let pct = d["clat_ns"]["percentile"].as_object().expect("clat_ns.percentile");
+    let mut last = 0;
+    for k in PERCENTILES {
+        let p = pct[k].as_u64().unwrap_or_else(|| panic!("percentile {k}"));
+        assert!(p >= last && p >= min && p <= max, "{k}: {p} outside [{min}, {max}] or not monotonic");
+        last = p;
+    }
+    for k in ["bw_min", "bw_max", "bw_samples", "iops_min", "iops_max", "iops_samples", "short_ios", "drop_ios"] {
+        u(d, k);
+    }
+    for k in ["bw_mean", "bw_dev", "bw_agg", "iops_mean", "iops_stddev"] {
+        f(d, k);
+    }
+    assert!(u(d, "bw_min") <= u(d, "bw_max") && u(d, "iops_min") <= u(d, "iops_max"));
+}
+
+/// A direction without IO: zeros, runtime 0 (fio only counts runtime for a direction with IO).
+fn check_idle(d: &Value) {
+    for k in ["io_bytes", "bw", "bw_bytes", "runtime", "total_ios"] {
+        assert_eq!(u(d, k), 0, "{k}");
+    }
+}
+
+#[test]
+fn json_fields_types_and_units_follow_fio() {
+    let (code, out, err) = ssdlab(&["run", JOB, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("stdout is one JSON document");
+    assert!(v["fio version"].is_string());
+    u(&v, "timestamp");
+    u(&v, "timestamp_ms");
+    let jobs = v["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 2);
+    let (rr, sw) = (&jobs[0], &jobs[1]);
+    assert_eq!((rr["jobname"].as_str(), u(rr, "groupid")), (Some("rr"), 0));
+    assert_eq!((sw["jobname"].as_str(), u(sw, "groupid")), (Some("sw"), 1));
+    // 4 MiB / 4 KiB = 1024 reads; 4 MiB / 128 KiB = 32 writes.
+    check_dir(&rr["read"], 1024, 4096);
+    check_idle(&rr["write"]);
+    check_idle(&rr["trim"]);
+    check_dir(&sw["write"], 32, 131_072);
+    check_idle(&sw["read"]);
+    for j in jobs {
+        assert!(j["job options"].is_object());
+        u(j, "job_runtime");
+    }
+    // Same figures in the text output of the same run and seed.
+    let (code, text, err) = ssdlab(&["run", JOB, "--config", SMALL, "--seed", "3"]);
+    assert_eq!(code, 0, "{err}");
+    for (j, dir) in [(rr, "read"), (sw, "write")] {
+        let line = format!("(4.0MiB/{}msec)", u(&j[dir], "runtime"));
+        assert!(text.contains(&line), "{line} not in:\n{text}");
+    }
+    // Same seed, byte-identical JSON (timestamps are fixed at 0: simulated time has no date).
+    let (_, again, _) = ssdlab(&["run", JOB, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
+    assert_eq!(out, again);
+}
