@@ -3,7 +3,7 @@
 //! (always with file, line and reason), 1 for `validate` outside its tolerance.
 
 use crate::error::InputError;
-use crate::fio::parse_job_file;
+use crate::fio::read_job_file;
 use crate::output::{human, json};
 use crate::progress::TermProgress;
 use crate::protocol::{self, report, run::run_protocol};
@@ -126,8 +126,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             0
         }
         Cmd::Run { job, drive } => {
-            let text = std::fs::read_to_string(job).map_err(|e| InputError::io(job, &e))?;
-            let jobs = parse_job_file(&text, job)?;
+            let jobs = read_job_file(job)?;
             let (preset, cfg) = drive_config(drive)?;
             let mut dev = open(&cfg, cli.seed)?;
             progress.set_label(job);

@@ -6,3 +6,35 @@ pub mod value;
 
 pub use job::{parse_job_file, JobSpec, RwMode, IGNORED_OPTIONS};
 pub use value::SizeSpec;
+
+use crate::error::InputError;
+
+/// Decodes a job file's bytes. fio reads bytes, so a byte that is not UTF-8 (a Latin-1 `µ` in a
+/// comment, say) is harmless where fio ignores it; it is replaced by U+FFFD here, and an option
+/// line it makes invalid is reported with its line like any other bad value.
+pub fn decode_job_text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Reads and parses the job file at `path`.
+pub fn read_job_file(path: &str) -> Result<Vec<JobSpec>, InputError> {
+    let bytes = std::fs::read(path).map_err(|e| InputError::io(path, &e))?;
+    parse_job_file(&decode_job_text(&bytes), path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_comment_is_accepted_and_a_latin1_value_names_its_line() {
+        // 0xB5 is `µ` in Latin-1 and not valid UTF-8 on its own.
+        let ok = decode_job_text(b"; thinktime in \xb5s\n[j]\nrw=read\n");
+        assert_eq!(parse_job_file(&ok, "t.fio").unwrap().len(), 1);
+        let raw: &[u8] = b"# caf\xe9\n[j]\nrw=read\n";
+        assert_eq!(parse_job_file(&decode_job_text(raw), "t.fio").unwrap()[0].name, "j");
+        let bad: &[u8] = b"[j]\nrw=re\xffad\n";
+        let e = parse_job_file(&decode_job_text(bad), "t.fio").unwrap_err().to_string();
+        assert!(e.starts_with("t.fio:2: rw=re\u{fffd}ad is not supported"), "{e}");
+    }
+}

@@ -9,7 +9,7 @@ pub mod schema;
 
 use crate::error::InputError;
 use crate::fio::value::{parse_bytes, parse_size, parse_time, TimeUnit};
-use crate::fio::{parse_job_file, JobSpec, SizeSpec};
+use crate::fio::{decode_job_text, parse_job_file, JobSpec, SizeSpec};
 use schema::{Mode, Pattern, ProtocolDef, ReportDef, StepDef};
 use ssdlab_model::SimTime;
 use std::path::Path;
@@ -134,8 +134,8 @@ fn convert_step(s: StepDef, i: usize, text: &str, file: &str, dir: Option<&Path>
                 (None, Some(path)) => {
                     let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
                     let ps = p.display().to_string();
-                    let t = std::fs::read_to_string(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
-                    parse_job_file(&t, &ps)?
+                    let t = std::fs::read(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
+                    parse_job_file(&decode_job_text(&t), &ps)?
                 }
                 _ => return Err(err("a fio step needs exactly one of `job` (inline) or `file`".into())),
             };
