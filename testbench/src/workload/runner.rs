@@ -106,21 +106,24 @@ impl Clone {
     }
 }
 
-/// Byte region `[start, start+len)` given fio-style offset and size on a device of `cap` bytes;
-/// percentages are of the capacity, rounded down to 4 KiB. `None` size = to the end.
+/// Byte region `[start, start+len)` given fio-style offset and size on a device of `cap` bytes,
+/// as fio's `setup_files`/`get_start_offset` compute them: `offset=N%` is N % of the device
+/// rounded up to a block (`min_len`, the job's largest block size); `size=N%` is N % of the space
+/// from the offset to the end; `size` absent or 0 is everything from the offset to the end.
 pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) -> Result<(u64, u64), String> {
-    let pct = |p: u32| (cap / 100 * p as u64) / 4096 * 4096;
+    assert!(min_len > 0, "block size 0");
+    let pct_of = |v: u64, p: u32| (v as u128 * p as u128 / 100) as u64;
     let start = match offset {
         SizeSpec::Bytes(b) => b,
-        SizeSpec::Percent(p) => pct(p),
+        SizeSpec::Percent(p) => pct_of(cap, p).div_ceil(min_len).saturating_mul(min_len),
     };
     if start % 512 != 0 || start >= cap {
         return Err(format!("offset {start} must be 512-aligned and inside the {cap}-byte device"));
     }
     let len = match size {
-        None => cap - start,
+        None | Some(SizeSpec::Bytes(0)) => cap - start,
         Some(SizeSpec::Bytes(b)) => b,
-        Some(SizeSpec::Percent(p)) => pct(p).min(cap - start),
+        Some(SizeSpec::Percent(p)) => pct_of(cap - start, p),
     };
     if start.checked_add(len).is_none_or(|end| end > cap) {
         return Err(format!("offset {start} + size {len} exceed the device's {cap} bytes"));

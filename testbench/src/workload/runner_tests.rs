@@ -118,3 +118,27 @@ fn region_outside_device_is_an_input_error() {
     assert!(e.to_string().starts_with("t.fio:1: job `j`: offset"), "{e}");
     assert!(dev.log.is_empty(), "nothing may run before the input is known good");
 }
+
+#[test]
+fn region_percentages_and_size_zero_follow_fio_setup_files() {
+    use crate::fio::SizeSpec::{Bytes, Percent};
+    use crate::workload::runner::region;
+    // fio setup_files: `size=N%` is N % of (device - offset); size 0 (or none) = to the end.
+    let cap = 4_096_000_000u64; // 1 000 000 blocks of 4 KiB
+    assert_eq!(region(Percent(60), Some(Percent(50)), 4096, cap), Ok((2_457_600_000, 819_200_000)));
+    assert_eq!(region(Bytes(4096), Some(Bytes(0)), 4096, cap), Ok((4096, cap - 4096)));
+    assert_eq!(region(Bytes(0), None, 4096, cap), Ok((0, cap)));
+    // get_start_offset: 1 % of 512 000 512 B = 5 120 005, rounded up to a 4 KiB block = 1251 x 4096.
+    assert_eq!(region(Percent(1), None, 4096, 512_000_512).map(|r| r.0), Ok(5_124_096));
+    // A size beyond the device is refused (fio fails the first IO past the end).
+    assert!(region(Bytes(0), Some(Bytes(cap + 4096)), 4096, cap).is_err());
+}
+
+#[test]
+fn size_zero_job_covers_the_whole_device() {
+    // 1 MiB device, size=0: fio uses the whole device, 256 reads of 4 KiB.
+    let jobs = parse_job_file("[j]\nrw=read\nsize=0\n", "t.fio").unwrap();
+    let mut dev = FixedLatencyDevice::new(1 << 20, SimTime::from_us(1));
+    let g = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap();
+    assert_eq!(g[0].jobs[0].read.ios, 256);
+}
