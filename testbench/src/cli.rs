@@ -40,10 +40,10 @@ pub enum OutputFormat {
 
 #[derive(Args, Debug, Clone)]
 pub struct DriveArgs {
-    /// A built-in drive preset (see `ssdlab presets`).
+    /// A built-in drive preset (see `ssdlab presets`) [default: sm2262-512g].
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
-    /// A drive config file (TOML, the presets' schema).
+    /// A drive config file (TOML, the presets' schema; unknown fields are errors), instead of a preset.
     #[arg(long)]
     pub config: Option<String>,
 }
@@ -52,12 +52,14 @@ pub struct DriveArgs {
 pub enum Cmd {
     /// Run a fio job file on a modelled drive.
     Run {
+        /// The fio job file (`[global]` and job sections; see README "Command line").
         job: String,
         #[command(flatten)]
         drive: DriveArgs,
     },
     /// Run a test protocol (built-in name or TOML file) and print results beside published figures.
     Protocol {
+        /// A built-in protocol name (see `ssdlab protocols`) or a protocol TOML file.
         name: String,
         #[command(flatten)]
         drive: DriveArgs,
@@ -68,6 +70,7 @@ pub enum Cmd {
     Presets,
     /// Replay a block trace (MSR Cambridge CSV or blkparse text) at its own timestamps.
     Replay {
+        /// The trace file (MSR Cambridge CSV or blkparse text output).
         trace: String,
         /// Trace format; guessed from the first line when absent.
         #[arg(long, value_enum)]
@@ -81,11 +84,13 @@ pub enum Cmd {
         #[command(flatten)]
         drive: DriveArgs,
     },
-    /// Run the ssdfans protocol and compare each figure with the published one; exit 0 only when
-    /// every figure is within the tolerance.
+    /// Run a protocol (default ssdfans) and compare each figure with the published one; exit 0 only
+    /// when every figure is within the tolerance, 1 otherwise.
     Validate {
+        /// The protocol: a built-in name or a TOML file.
         #[arg(long, default_value = "ssdfans")]
         protocol: String,
+        /// Largest accepted error of a figure against the published one, in percent (±).
         #[arg(long, default_value_t = 10.0)]
         tolerance_pct: f64,
         #[command(flatten)]
@@ -156,6 +161,10 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             0
         }
         Cmd::Validate { protocol, tolerance_pct, drive } => {
+            // NaN would compare false against every error and pass everything.
+            if !(tolerance_pct.is_finite() && *tolerance_pct >= 0.0) {
+                return Err(InputError::file("--tolerance-pct", "must be a non-negative number of percent"));
+            }
             run_protocol_cmd(cli, open, out, protocol, drive, Some(*tolerance_pct), &mut progress)?
         }
     };

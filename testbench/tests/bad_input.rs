@@ -66,7 +66,17 @@ fn every_broken_input_is_named_with_exit_code_2() {
 
 #[test]
 fn unknown_preset_and_protocol_are_exit_code_2() {
-    for args in [vec!["presets", "--bogus"], vec!["run", "tests/corpus/ok.fio", "--preset", "nope"], vec!["protocol", "nope.toml"]] {
+    let cases = [
+        vec!["presets", "--bogus"],
+        vec!["run", "tests/corpus/ok.fio", "--preset", "nope"],
+        vec!["protocol", "nope.toml"],
+        // A directory where a job file belongs.
+        vec!["run", "tests/corpus", "--config", SMALL],
+        // NaN would pass every figure; a negative band none.
+        vec!["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct", "NaN"],
+        vec!["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct=-5"],
+    ];
+    for args in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stdout.is_empty(), "{args:?}");
