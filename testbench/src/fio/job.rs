@@ -72,6 +72,11 @@ pub struct JobSpec {
     pub norandommap: bool,
     pub group_reporting: bool,
     pub kb_base: u64,
+    /// This section's own options as written (`key`, `value`; "" for a bare flag), in file
+    /// order: fio's JSON "job options".
+    pub options: Vec<(String, String)>,
+    /// The `[global]` options in effect for this job, as written: fio's "global options".
+    pub global_options: Vec<(String, String)>,
 }
 
 impl JobSpec {
@@ -98,6 +103,8 @@ impl JobSpec {
             norandommap: false,
             group_reporting: false,
             kb_base: 1024,
+            options: Vec::new(),
+            global_options: Vec::new(),
         }
     }
 }
@@ -133,12 +140,18 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
             apply(&mut spec, o).map_err(|r| InputError::at(file, o.line, r))?;
         }
         check_job(&spec).map_err(|r| InputError::at(file, s.line, format!("job `{}`: {r}", s.name)))?;
+        spec.options = as_written(&s.options);
+        spec.global_options = as_written(&global);
         jobs.push(spec);
     }
     if jobs.is_empty() {
         return Err(InputError::file(file, "no job sections (only [global] or nothing)"));
     }
     Ok(jobs)
+}
+
+fn as_written(opts: &[IniOption]) -> Vec<(String, String)> {
+    opts.iter().map(|o| (o.key.clone(), o.value.clone().unwrap_or_default())).collect()
 }
 
 fn check_job(j: &JobSpec) -> Result<(), String> {
@@ -266,6 +279,10 @@ mod tests {
         let sw = &jobs[1];
         assert_eq!((sw.rw, sw.bs_write, sw.iodepth, sw.line), (RwMode::Write, 131_072, 1, 14));
         assert!(sw.stonewall && sw.time_based);
+        // As written, for fio's JSON "job options" / "global options".
+        assert_eq!(sw.options, [("stonewall".into(), String::new()), ("rw".into(), "write".into()), ("bs".into(), "128k".into())]);
+        assert_eq!(sw.global_options[1], ("direct".to_string(), "1".to_string()));
+        assert_eq!(sw.global_options.len(), 5);
     }
 
     #[test]

@@ -84,13 +84,14 @@ fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64) -> Value {
     })
 }
 
+/// Options as fio's JSON prints them: every value a string, as written in the job file.
+fn options_obj(opts: &[(String, String)]) -> Value {
+    Value::Object(opts.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
+}
+
 fn job_obj(j: &JobResult) -> Value {
     let s = &j.spec;
-    let opts = json!({
-        "rw": s.rw.fio_name(), "bs": format!("{},{}", s.bs_read, s.bs_write),
-        "iodepth": s.iodepth.to_string(), "numjobs": s.numjobs.to_string(),
-        "rwmixread": s.rwmixread.to_string(),
-    });
+    let opts = options_obj(&s.options);
     let ms = fio_runtime_ms(j.runtime);
     json!({
         "jobname": j.name,
@@ -138,6 +139,7 @@ pub fn group_extras(g: &GroupResult) -> Value {
 /// The fio-shaped document of one job-file run; `meta` goes under `ssdlab` beside the groups.
 pub fn document(groups: &[GroupResult], meta: Value) -> Value {
     let jobs: Vec<Value> = groups.iter().flat_map(|g| g.jobs.iter().map(job_obj)).collect();
+    let globals = groups.last().and_then(|g| g.jobs.last()).map_or(json!({}), |j| options_obj(&j.spec.global_options));
     let mut ssd = meta;
     ssd["groups"] = Value::Array(groups.iter().map(group_extras).collect());
     json!({
@@ -145,7 +147,7 @@ pub fn document(groups: &[GroupResult], meta: Value) -> Value {
         "timestamp": 0,
         "timestamp_ms": 0,
         "time": "simulated",
-        "global options": {},
+        "global options": globals,
         "jobs": jobs,
         "ssdlab": ssd,
     })
