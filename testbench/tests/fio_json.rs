@@ -101,6 +101,12 @@ fn json_fields_types_and_units_follow_fio() {
     assert_eq!(rr["job options"], serde_json::json!({"rw": "randread", "bs": "4k", "iodepth": "8"}));
     assert_eq!(sw["job options"], serde_json::json!({"stonewall": "", "rw": "write", "bs": "128k", "iodepth": "2"}));
     assert_eq!(v["global options"], serde_json::json!({"ioengine": "io_uring", "direct": "1", "filename": "/dev/nvme0n1", "size": "4m"}));
+    // fio's disk_util, named after filename=/dev/nvme0n1, counts every IO of both groups.
+    let du = &v["disk_util"][0];
+    assert_eq!((du["name"].as_str(), u(du, "read_ios"), u(du, "write_ios")), (Some("nvme0n1"), 1024, 32));
+    assert_eq!((u(du, "read_sectors"), u(du, "write_sectors")), (8192, 8192));
+    let util = f(du, "util");
+    assert!(util > 0.0 && util <= 100.0, "{util}");
     // Same figures in the text output of the same run and seed.
     let (code, text, err) = ssdlab(&["run", JOB, "--config", SMALL, "--seed", "3"]);
     assert_eq!(code, 0, "{err}");

@@ -13,6 +13,7 @@ use crate::fio::parse_job_file;
 use crate::workload::device::{Completion, Device, Io, Op};
 use crate::workload::runner::Observer;
 use crate::workload::stats::DirStats;
+use crate::workload::result::BusyMeter;
 use crate::workload::{GroupResult, JobResult};
 use ssdlab_model::SimTime;
 use std::collections::{HashMap, VecDeque};
@@ -119,6 +120,7 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
     let (mut read, mut write) = (DirStats::default(), DirStats::default());
     let mut done: Vec<Completion> = Vec::new();
     let (mut next, mut host_bytes, mut last) = (0usize, 0u64, t0);
+    let mut meter = BusyMeter::new(t0);
     while next < ios.len() || !inflight.is_empty() {
         let now = dev.now();
         while next < ios.len() && arrival(next) <= now {
@@ -132,6 +134,9 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
                 inflight.insert(id, k);
                 outstanding[q] += 1;
             }
+        }
+        if !inflight.is_empty() {
+            meter.outstanding(now);
         }
         if next < ios.len() {
             dev.run_until_completion_or(arrival(next).max(now), &mut done);
@@ -150,11 +155,14 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
             host_bytes += c.len;
             last = last.max(c.completed);
         }
+        if inflight.is_empty() {
+            meter.idle_at(last);
+        }
         obs.progress(dev.now(), host_bytes);
     }
     let spec = parse_job_file(&format!("[{}]\nrw=randrw\n", file.replace([']', '['], "_")), "replay").expect("synthetic job");
     let job = JobResult { name: file.to_string(), groupid: 0, clone: None, spec: spec[0].clone(), read, write, runtime: last - t0 };
-    Ok(GroupResult { groupid: 0, jobs: vec![job], window_start: t0, window_end: last, extras: dev.extras() })
+    Ok(GroupResult { groupid: 0, jobs: vec![job], window_start: t0, window_end: last, busy: meter.busy, extras: dev.extras() })
 }
 
 #[cfg(test)]

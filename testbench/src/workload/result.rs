@@ -35,6 +35,8 @@ pub struct GroupResult {
     /// Measurement window in simulated time (after ramp_time to the last completion).
     pub window_start: SimTime,
     pub window_end: SimTime,
+    /// Time inside the window with at least one command outstanding (fio's disk_util io_ticks).
+    pub busy: SimTime,
     pub extras: Extras,
 }
 
@@ -55,5 +57,47 @@ impl GroupResult {
     pub fn avg_power_w(&self) -> Option<f64> {
         let s = self.window().as_secs_f64();
         (s > 0.0).then(|| self.extras.energy_j / s)
+    }
+}
+
+/// Measures the time a device has at least one command outstanding, from `from` on.
+#[derive(Clone, Copy, Debug)]
+pub struct BusyMeter {
+    from: SimTime,
+    since: Option<SimTime>,
+    pub busy: SimTime,
+}
+
+impl BusyMeter {
+    pub fn new(from: SimTime) -> Self {
+        BusyMeter { from, since: None, busy: SimTime::ZERO }
+    }
+    /// Commands are outstanding at `now` (after a submission).
+    pub fn outstanding(&mut self, now: SimTime) {
+        self.since.get_or_insert(now);
+    }
+    /// The last outstanding command completed at `t`.
+    pub fn idle_at(&mut self, t: SimTime) {
+        if let Some(s) = self.since.take() {
+            self.busy += t.saturating_sub(s.max(self.from));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_meter_counts_only_outstanding_time_inside_the_window() {
+        // Window from 10 us; busy 5..20 us (10 us of it inside), idle, busy 30..35 us: 15 us.
+        let mut m = BusyMeter::new(SimTime::from_us(10));
+        m.outstanding(SimTime::from_us(5));
+        m.outstanding(SimTime::from_us(7)); // already busy: no effect
+        m.idle_at(SimTime::from_us(20));
+        m.idle_at(SimTime::from_us(25)); // already idle: no effect
+        m.outstanding(SimTime::from_us(30));
+        m.idle_at(SimTime::from_us(35));
+        assert_eq!(m.busy, SimTime::from_us(15));
     }
 }

@@ -10,7 +10,7 @@
 
 use super::device::{Completion, Device, Io, Op};
 use super::offsets::OffsetGen;
-use super::result::{GroupResult, JobResult};
+use super::result::{BusyMeter, GroupResult, JobResult};
 use super::stats::DirStats;
 use crate::error::InputError;
 use crate::fio::{JobSpec, SizeSpec};
@@ -232,8 +232,10 @@ fn run_group(
     let ramp = members.iter().map(|&i| jobs[i].ramp_time).max().unwrap_or(SimTime::ZERO);
     let window_start = t0 + ramp;
     let mut clones = make_clones(dev, jobs, members, seeds, t0);
-    run_clones(dev, &mut clones, window_start, obs);
-    group_result(dev, jobs, clones, gid, window_start)
+    let busy = run_clones(dev, &mut clones, window_start, obs);
+    let mut g = group_result(dev, jobs, clones, gid, window_start);
+    g.busy = busy;
+    g
 }
 
 /// Timers of `thinktime` waits: (slot freed at, clone index), earliest first.
@@ -241,8 +243,10 @@ type Timers = BinaryHeap<Reverse<(SimTime, usize)>>;
 
 /// The closed loop: clones issue into free slots, the device runs to the next completion or
 /// timer (thinktime end, end of ramp_time when the statistics are reset), completions free
-/// slots; until every clone finished and nothing is outstanding.
-fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime, obs: &mut dyn Observer) {
+/// slots; until every clone finished and nothing is outstanding. Returns the time inside the
+/// window with commands outstanding.
+fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime, obs: &mut dyn Observer) -> SimTime {
+    let mut meter = BusyMeter::new(window_start);
     let mut reset_done = false;
     let mut timers: Timers = BinaryHeap::new();
     let mut inflight: HashMap<u64, usize> = HashMap::new();
@@ -264,6 +268,9 @@ fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime,
         for (ci, c) in clones.iter_mut().enumerate() {
             c.issue(ci, dev, &mut inflight);
         }
+        if !inflight.is_empty() {
+            meter.outstanding(now);
+        }
         let mut next_timer = timers.peek().map(|r| r.0 .0);
         if !reset_done {
             next_timer = Some(next_timer.map_or(window_start, |t| t.min(window_start)));
@@ -273,14 +280,20 @@ fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime,
             None if inflight.is_empty() => break,
             None => assert!(dev.run_until_completion(&mut done), "device lost {} outstanding IOs", inflight.len()),
         }
+        let mut last = now;
         for comp in done.drain(..) {
             let ci = inflight.remove(&comp.id).unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
             host_bytes += comp.len;
+            last = last.max(comp.completed);
             clones[ci].complete(ci, &comp, window_start, &mut timers);
+        }
+        if inflight.is_empty() {
+            meter.idle_at(last);
         }
         obs.progress(dev.now(), host_bytes);
     }
     assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
+    meter.busy
 }
 
 /// Per-clone results over the measurement window (merged into one with `group_reporting`).
@@ -306,5 +319,5 @@ fn group_result(dev: &dyn Device, jobs: &[JobSpec], clones: Vec<Clone>, gid: usi
         merged.clone = None;
         results = vec![merged];
     }
-    GroupResult { groupid: gid, jobs: results, window_start, window_end, extras: dev.extras() }
+    GroupResult { groupid: gid, jobs: results, window_start, window_end, busy: SimTime::ZERO, extras: dev.extras() }
 }
