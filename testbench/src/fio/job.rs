@@ -7,6 +7,7 @@
 use super::ini::{parse_sections, IniOption};
 use super::value::{parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit};
 use crate::error::InputError;
+use crate::workload::stats::FIO_PERCENTILES;
 use ssdlab_model::SimTime;
 
 /// fio's `rw=` patterns.
@@ -72,6 +73,8 @@ pub struct JobSpec {
     pub norandommap: bool,
     pub group_reporting: bool,
     pub kb_base: u64,
+    /// Completion-latency percentiles reported (`percentile_list`), ascending, in percent.
+    pub percentiles: Vec<f64>,
     /// This section's own options as written (`key`, `value`; "" for a bare flag), in file
     /// order: fio's JSON "job options".
     pub options: Vec<(String, String)>,
@@ -103,6 +106,7 @@ impl JobSpec {
             norandommap: false,
             group_reporting: false,
             kb_base: 1024,
+            percentiles: FIO_PERCENTILES.to_vec(),
             options: Vec::new(),
             global_options: Vec::new(),
         }
@@ -113,7 +117,9 @@ impl JobSpec {
 /// buffer contents, logging) that does not exist or has no effect in the device model.
 pub const IGNORED_OPTIONS: &[&str] = &[
     "ioengine", "filename", "directory", "thread", "invalidate", "randrepeat", "gtod_reduce",
-    "clat_percentiles", "lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
+    "clat_percentiles", "lat_percentiles", "slat_percentiles", "clocksource", "random_generator",
+    "allrandrepeat", "per_job_logs", "significant_figures", "numa_cpu_nodes", "numa_mem_policy",
+    "ioscheduler", "continue_on_error", "exitall_on_error", "disable_lat", "disable_clat",
     "disable_slat", "disable_bw_measurement", "cpus_allowed", "cpus_allowed_policy", "cpumask",
     "nice", "prio", "prioclass", "refill_buffers", "scramble_buffers", "zero_buffers",
     "description", "hipri", "fixedbufs", "registerfiles", "sqthread_poll", "allow_file_create",
@@ -214,6 +220,7 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "norandommap" => j.norandommap = flag(o)?,
         "group_reporting" => j.group_reporting = flag(o)?,
         "kb_base" => j.kb_base = parse_kb_base(need(o)?)?,
+        "percentile_list" => j.percentiles = parse_percentile_list(need(o)?)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         k => return Err(format!("unsupported option `{k}` (see README \"Command line\" for the supported and ignored options)")),
     }
@@ -242,6 +249,9 @@ fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
     if parts.next().is_some() {
         return Err(format!("bs={v}: trim block sizes are not supported (use bs=READ,WRITE)"));
     }
+    if v.contains('-') {
+        return Err(format!("{key}={v}: a block size range is fio's `bsrange`, which ssdlab does not model; give one size per direction"));
+    }
     let size = |b: &str| block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}"));
     j.bs_read = size(r)?;
     j.bs_write = match w {
@@ -249,6 +259,23 @@ fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
         None => j.bs_read,
     };
     Ok(())
+}
+
+/// `percentile_list=99:99.9:99.99`: up to 20 percentiles in (0, 100], sorted as fio sorts them.
+fn parse_percentile_list(v: &str) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    for p in v.split(':') {
+        let x: f64 = p.trim().parse().map_err(|_| format!("percentile_list: `{p}` is not a number"))?;
+        if !(x > 0.0 && x <= 100.0) {
+            return Err(format!("percentile_list: {x} is outside (0, 100]"));
+        }
+        out.push(x);
+    }
+    if out.len() > 20 {
+        return Err(format!("percentile_list: {} values, fio allows at most 20", out.len()));
+    }
+    out.sort_by(f64::total_cmp);
+    Ok(out)
 }
 
 /// `kb_base=`: 1024 (fio's default) or 1000.
@@ -301,5 +328,13 @@ mod tests {
         assert_eq!(j.rwmixread, 70);
         assert_eq!(j.rw.read_pct(j.rwmixread), 70);
         assert_eq!(j.thinktime, SimTime::from_us(250));
+    }
+
+    #[test]
+    fn percentile_list_is_sorted_and_bounded() {
+        let j = &parse_job_file("[a]\npercentile_list=99.999:50:99\n", "x").unwrap()[0];
+        assert_eq!(j.percentiles, [50.0, 99.0, 99.999]);
+        let e = parse_job_file("[a]\npercentile_list=50:101\n", "x").unwrap_err();
+        assert!(e.to_string().starts_with("x:2: percentile_list: 101"), "{e}");
     }
 }

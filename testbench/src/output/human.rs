@@ -3,7 +3,7 @@
 //! ssdlab's device figures (write amplification, NAND ops, SLC, energy, power).
 
 use super::fio_runtime_ms;
-use crate::workload::stats::{DirStats, FIO_PERCENTILES};
+use crate::workload::stats::DirStats;
 use crate::workload::{GroupResult, JobResult};
 use std::fmt::Write;
 
@@ -67,10 +67,12 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
     }
     // fio's show_clat_percentiles rounds each value up when it scales ns to us.
     let _ = writeln!(out, "    clat percentiles (usec):");
-    for row in FIO_PERCENTILES.chunks(4) {
+    let rows: Vec<&[f64]> = j.spec.percentiles.chunks(4).collect();
+    for (i, row) in rows.iter().enumerate() {
         let cells: Vec<String> =
             row.iter().map(|p| format!("{:>6.2}th=[{:>6}]", p, l.percentile_ns(*p).div_ceil(1000))).collect();
-        let _ = writeln!(out, "     | {},", cells.join(", "));
+        let end = if i + 1 < rows.len() { "," } else { "" };
+        let _ = writeln!(out, "     | {}{end}", cells.join(", "));
     }
 }
 
@@ -163,7 +165,7 @@ mod run_tests {
         let out = summary(&g);
         assert!(out.contains("  read: IOPS=40.0k, ") && out.contains("(400.0KiB/3msec)"), "{out}");
         assert!(out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"), "{out}");
-        assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]"), "{out}");
+        assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]\n"), "{out}");
         assert!(out.contains("   READ: bw=") && out.contains("io=400.0KiB, run=3msec"), "{out}");
     }
 }

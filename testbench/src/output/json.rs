@@ -7,19 +7,18 @@
 //! the top-level key `ssdlab`, which fio tools ignore.
 
 use super::fio_runtime_ms;
-use crate::workload::stats::{DirStats, FIO_PERCENTILES};
+use crate::workload::stats::DirStats;
 use crate::workload::{GroupResult, JobResult};
 use serde_json::{json, Map, Value};
 use ssdlab_model::SimTime;
 
-fn lat_obj(d: &DirStats, percentiles: bool) -> Value {
+fn lat_obj(d: &DirStats, percentiles: Option<&[f64]>) -> Value {
     let l = &d.lat;
     let mut o = json!({
         "min": l.min_ns(), "max": l.max_ns(), "mean": l.mean_ns(), "stddev": l.stddev_ns(), "N": l.count(),
     });
-    if percentiles && l.count() > 0 {
-        let p: Map<String, Value> =
-            FIO_PERCENTILES.iter().map(|p| (format!("{p:.6}"), json!(l.percentile_ns(*p)))).collect();
+    if let Some(list) = percentiles.filter(|_| l.count() > 0) {
+        let p: Map<String, Value> = list.iter().map(|p| (format!("{p:.6}"), json!(l.percentile_ns(*p)))).collect();
         o["percentile"] = Value::Object(p);
     }
     o
@@ -57,7 +56,7 @@ fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
 /// One direction's object. As in fio's `add_ddir_status_json`: `runtime` is 0 for a direction
 /// without IO, `bw` (KiB/s) is `bw_bytes / 1024` in integer arithmetic; `bw_bytes` and `iops`
 /// are over the exact simulated runtime (fio divides by whole milliseconds).
-fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64) -> Value {
+fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, percentiles: &[f64]) -> Value {
     let zero = DirStats::default();
     let runtime = if d.ios > 0 { runtime } else { SimTime::ZERO };
     let (bws, iopss) = samples(d, bs, runtime);
@@ -74,9 +73,9 @@ fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64) -> Value {
         "total_ios": d.ios,
         "short_ios": 0,
         "drop_ios": 0,
-        "slat_ns": lat_obj(&zero, false),
-        "clat_ns": lat_obj(d, true),
-        "lat_ns": lat_obj(d, false),
+        "slat_ns": lat_obj(&zero, None),
+        "clat_ns": lat_obj(d, Some(percentiles)),
+        "lat_ns": lat_obj(d, None),
         "bw_min": bmin.round() as u64, "bw_max": bmax.round() as u64, "bw_agg": 100.0,
         "bw_mean": bmean, "bw_dev": bdev, "bw_samples": bws.len(),
         "iops_min": imin.round() as u64, "iops_max": imax.round() as u64,
@@ -100,10 +99,10 @@ fn job_obj(j: &JobResult) -> Value {
         "eta": 0,
         "elapsed": ms.div_ceil(1000),
         "job options": opts,
-        "read": dir_obj(&j.read, j.runtime, s.bs_read),
-        "write": dir_obj(&j.write, j.runtime, s.bs_write),
-        "trim": dir_obj(&DirStats::default(), j.runtime, 4096),
-        "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), false) },
+        "read": dir_obj(&j.read, j.runtime, s.bs_read, &s.percentiles),
+        "write": dir_obj(&j.write, j.runtime, s.bs_write, &s.percentiles),
+        "trim": dir_obj(&DirStats::default(), j.runtime, 4096, &s.percentiles),
+        "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), None) },
         "job_runtime": ms,
         "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
     })
@@ -232,6 +231,16 @@ mod tests {
         assert_eq!((du["name"].as_str(), du["read_ios"].as_u64(), du["write_ios"].as_u64()), (Some("ssdlab"), Some(100), Some(0)));
         assert_eq!((du["read_ticks"].as_u64(), du["in_queue"].as_u64(), du["read_sectors"].as_u64()), (Some(10), Some(10), Some(800)));
         assert_eq!(du["util"], 100.0);
+    }
+
+    #[test]
+    fn percentile_list_sets_the_json_keys() {
+        // fio prints exactly the listed percentiles, keyed "%f"; constant 100 us latency.
+        let jobs = parse_job_file("[j]\nrw=read\nsize=40k\npercentile_list=99.999:50\n", "t").unwrap();
+        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let p = &document(&g, json!({}))["jobs"][0]["read"]["clat_ns"]["percentile"];
+        assert_eq!(p, &json!({"50.000000": 100_000, "99.999000": 100_000}));
     }
 
     #[test]
