@@ -198,7 +198,8 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
         "offset" => j.offset = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset: {e}"))?,
         "io_size" | "io_limit" => {
-            j.io_size = Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?);
+            // fio: 0 (the default) means "the region size".
+            j.io_size = Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?).filter(|b| *b > 0);
         }
         "runtime" | "timeout" => {
             let t = parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("runtime: {e}"))?;
@@ -215,7 +216,8 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         }
         "stonewall" | "wait_for_previous" => j.stonewall = flag(o)?,
         "thinktime" => j.thinktime = parse_time(need(o)?, TimeUnit::Micros).map_err(|e| format!("thinktime: {e}"))?,
-        "number_ios" => j.number_ios = Some(parse_int(need(o)?, 1, u64::MAX).map_err(|e| format!("number_ios: {e}"))?),
+        // fio: 0 (the default) means no limit.
+        "number_ios" => j.number_ios = Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("number_ios: {e}"))?).filter(|n| *n > 0),
         "randseed" => j.randseed = Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("randseed: {e}"))?),
         "norandommap" => j.norandommap = flag(o)?,
         "group_reporting" => j.group_reporting = flag(o)?,
@@ -328,6 +330,14 @@ mod tests {
         assert_eq!(j.rwmixread, 70);
         assert_eq!(j.rw.read_pct(j.rwmixread), 70);
         assert_eq!(j.thinktime, SimTime::from_us(250));
+    }
+
+    #[test]
+    fn zero_means_unset_as_in_fio() {
+        // fio HOWTO: number_ios and io_size default to 0 = no limit / the region size;
+        // runtime=0 = no time limit.
+        let j = &parse_job_file("[a]\nnumber_ios=0\nio_size=0\nruntime=0\n", "x").unwrap()[0];
+        assert_eq!((j.number_ios, j.io_size, j.runtime), (None, None, None));
     }
 
     #[test]
