@@ -55,14 +55,21 @@ fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
 
 /// One direction's object. As in fio's `add_ddir_status_json`: `runtime` is 0 for a direction
 /// without IO, `bw` (KiB/s) is `bw_bytes / 1024` in integer arithmetic; `bw_bytes` and `iops`
-/// are over the exact simulated runtime (fio divides by whole milliseconds).
-fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, percentiles: &[f64]) -> Value {
+/// are over the exact simulated runtime (fio divides by whole milliseconds). `bw_agg` is the mean
+/// sampled bandwidth in percent of the group's (`group_bw_bytes`, B/s), capped at 100, as fio's
+/// `convert_agg_kbytes_percent`.
+fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, percentiles: &[f64], group_bw_bytes: f64) -> Value {
     let zero = DirStats::default();
     let runtime = if d.ios > 0 { runtime } else { SimTime::ZERO };
     let (bws, iopss) = samples(d, bs, runtime);
     let (bmin, bmax, bmean, bdev) = stat(&bws);
     let (imin, imax, imean, idev) = stat(&iopss);
     let bw_bytes = d.bw_bytes(runtime).floor() as u64;
+    let bw_agg = match (bws.is_empty(), group_bw_bytes > 1024.0) {
+        (true, _) => 0.0,
+        (false, true) => (bmean * 100.0 / (group_bw_bytes / 1024.0)).min(100.0),
+        (false, false) => 100.0,
+    };
     json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes / 1024,
@@ -76,7 +83,7 @@ fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, percentiles: &[f64]) -> Valu
         "slat_ns": lat_obj(&zero, None),
         "clat_ns": lat_obj(d, Some(percentiles)),
         "lat_ns": lat_obj(d, None),
-        "bw_min": bmin.round() as u64, "bw_max": bmax.round() as u64, "bw_agg": 100.0,
+        "bw_min": bmin.round() as u64, "bw_max": bmax.round() as u64, "bw_agg": bw_agg,
         "bw_mean": bmean, "bw_dev": bdev, "bw_samples": bws.len(),
         "iops_min": imin.round() as u64, "iops_max": imax.round() as u64,
         "iops_mean": imean, "iops_stddev": idev, "iops_samples": iopss.len(),
@@ -88,7 +95,8 @@ fn options_obj(opts: &[(String, String)]) -> Value {
     Value::Object(opts.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
 }
 
-fn job_obj(j: &JobResult) -> Value {
+/// One job; `group_bw` = its group's (read, write) bandwidth, B/s.
+fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
     let s = &j.spec;
     let opts = options_obj(&s.options);
     let ms = fio_runtime_ms(j.runtime);
@@ -99,9 +107,9 @@ fn job_obj(j: &JobResult) -> Value {
         "eta": 0,
         "elapsed": ms.div_ceil(1000),
         "job options": opts,
-        "read": dir_obj(&j.read, j.runtime, s.bs_read, &s.percentiles),
-        "write": dir_obj(&j.write, j.runtime, s.bs_write, &s.percentiles),
-        "trim": dir_obj(&DirStats::default(), j.runtime, 4096, &s.percentiles),
+        "read": dir_obj(&j.read, j.runtime, s.bs_read, &s.percentiles, group_bw.0),
+        "write": dir_obj(&j.write, j.runtime, s.bs_write, &s.percentiles, group_bw.1),
+        "trim": dir_obj(&DirStats::default(), j.runtime, 4096, &s.percentiles, 0.0),
         "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), None) },
         "job_runtime": ms,
         "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
@@ -171,7 +179,12 @@ fn disk_util(groups: &[GroupResult]) -> Value {
 
 /// The fio-shaped document of one job-file run; `meta` goes under `ssdlab` beside the groups.
 pub fn document(groups: &[GroupResult], meta: Value) -> Value {
-    let jobs: Vec<Value> = groups.iter().flat_map(|g| g.jobs.iter().map(job_obj)).collect();
+    let mut jobs: Vec<Value> = Vec::new();
+    for g in groups {
+        let (r, w) = g.totals();
+        let bw = (r.bw_bytes(g.window()), w.bw_bytes(g.window()));
+        jobs.extend(g.jobs.iter().map(|j| job_obj(j, bw)));
+    }
     let globals = groups.last().and_then(|g| g.jobs.last()).map_or(json!({}), |j| options_obj(&j.spec.global_options));
     let mut ssd = meta;
     ssd["groups"] = Value::Array(groups.iter().map(group_extras).collect());
@@ -241,6 +254,21 @@ mod tests {
         let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
         let p = &document(&g, json!({}))["jobs"][0]["read"]["clat_ns"]["percentile"];
         assert_eq!(p, &json!({"50.000000": 100_000, "99.999000": 100_000}));
+    }
+
+    #[test]
+    fn bw_agg_is_each_clones_share_of_the_group() {
+        // Two clones at QD1 and 100 us each: both move 16 KiB per 100 us sample, the group
+        // twice that; each clone's bw_agg is 50 %, with group_reporting 100 %.
+        for (gr, want) in [("", 50.0), ("group_reporting\n", 100.0)] {
+            let text = format!("[j]\nrw=read\nnumjobs=2\nbs=16k\nsize=160k\n{gr}");
+            let jobs = parse_job_file(&text, "t").unwrap();
+            let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+            let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+            let doc = document(&g, json!({}));
+            assert_eq!(doc["jobs"][0]["read"]["bw_agg"], want, "{gr}");
+            assert_eq!(doc["jobs"][0]["write"]["bw_agg"], 0.0);
+        }
     }
 
     #[test]
