@@ -2,7 +2,7 @@
 //! clat/lat min/max/avg/stdev, a clat percentile table, then "Run status group" totals, plus
 //! ssdlab's device figures (write amplification, NAND ops, SLC, energy, power).
 
-use super::fio_runtime_ms;
+use super::{fio_runtime_ms, json};
 use crate::workload::stats::DirStats;
 use crate::workload::{GroupResult, JobResult};
 use std::fmt::Write;
@@ -38,7 +38,8 @@ fn bytes_iec(b: f64) -> String {
     format!("{v:.1}{}", U[i])
 }
 
-fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
+/// One direction of one job; `group_bw` is the group's bandwidth in this direction, B/s.
+fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, bs: u64, group_bw: f64) {
     if d.ios == 0 {
         return;
     }
@@ -74,12 +75,29 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult) {
         let end = if i + 1 < rows.len() { "," } else { "" };
         let _ = writeln!(out, "     | {}{end}", cells.join(", "));
     }
+    sample_lines(out, d, j, bs, group_bw);
+}
+
+/// fio's `bw (  KiB/s):` and `iops        :` lines over the time samples.
+fn sample_lines(out: &mut String, d: &DirStats, j: &JobResult, bs: u64, group_bw: f64) {
+    let (bws, iopss) = json::samples(d, bs, j.runtime);
+    let (bmin, bmax, bmean, bdev) = json::stat(&bws);
+    let (imin, imax, imean, idev) = json::stat(&iopss);
+    let per = if group_bw > 1024.0 { (bmean * 100.0 / (group_bw / 1024.0)).min(100.0) } else { 100.0 };
+    let _ = writeln!(
+        out,
+        "   bw (  KiB/s): min={bmin:.0}, max={bmax:.0}, per={per:.2}%, avg={bmean:.2}, stdev={bdev:.2}, samples={}",
+        bws.len()
+    );
+    let _ = writeln!(out, "   iops        : min={imin:.0}, max={imax:.0}, avg={imean:.2}, stdev={idev:.2}, samples={}", iopss.len());
 }
 
 /// The whole summary of one job-file run.
 pub fn summary(groups: &[GroupResult]) -> String {
     let mut out = String::new();
     for g in groups {
+        let (r, w) = g.totals();
+        let bw = (r.bw_bytes(g.window()), w.bw_bytes(g.window()));
         for j in &g.jobs {
             let s = &j.spec;
             let clone = match j.clone {
@@ -97,8 +115,8 @@ pub fn summary(groups: &[GroupResult]) -> String {
                 bytes_iec(s.bs_write as f64),
                 s.iodepth
             );
-            dir_block(&mut out, "read", &j.read, j);
-            dir_block(&mut out, "write", &j.write, j);
+            dir_block(&mut out, "read", &j.read, j, s.bs_read, bw.0);
+            dir_block(&mut out, "write", &j.write, j, s.bs_write, bw.1);
         }
         group_footer(&mut out, g);
     }
@@ -167,5 +185,8 @@ mod run_tests {
         assert!(out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"), "{out}");
         assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]\n"), "{out}");
         assert!(out.contains("   READ: bw=") && out.contains("io=400.0KiB, run=3msec"), "{out}");
+        // 25 samples of 100 us, each 4 x 4 KiB: 160 000 KiB/s and 40 000 IO/s.
+        assert!(out.contains("   bw (  KiB/s): min=160000, max=160000, per=100.00%, avg=160000.00, stdev=0.00, samples=25"), "{out}");
+        assert!(out.contains("   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=25"), "{out}");
     }
 }

@@ -26,7 +26,7 @@ fn lat_obj(d: &DirStats, percentiles: Option<&[f64]>) -> Value {
 
 /// Per-bin KiB/s and IO/s samples (fio samples every 500 ms; ours use the series bin). The last
 /// bin ends with the job's `runtime` and is divided by the time it covers, not a whole bin.
-fn samples(d: &DirStats, bs: u64, runtime: SimTime) -> (Vec<f64>, Vec<f64>) {
+pub(crate) fn samples(d: &DirStats, bs: u64, runtime: SimTime) -> (Vec<f64>, Vec<f64>) {
     let bin = d.series.bin;
     let n = d.series.bytes.len();
     let secs: Vec<f64> = (0..n)
@@ -41,13 +41,15 @@ fn samples(d: &DirStats, bs: u64, runtime: SimTime) -> (Vec<f64>, Vec<f64>) {
     (bw, iops)
 }
 
-fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
+/// (min, max, mean, standard deviation) of samples; the deviation with n - 1 as fio's `calc_lat`
+/// computes it (0 for a single sample).
+pub(crate) fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
     if v.is_empty() {
         return (0.0, 0.0, 0.0, 0.0);
     }
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+    let var = if v.len() > 1 { v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = v.iter().cloned().fold(0.0, f64::max);
     (min, max, mean, var.sqrt())
