@@ -242,24 +242,28 @@ fn parse_rw(v: &str) -> Result<RwMode, String> {
     })
 }
 
-/// `bs=READ[,WRITE]` (or `blocksize=`, the `key`): block sizes per direction (one value: both);
-/// trim sizes are refused.
+/// `bs=READ[,WRITE[,TRIM]]` (or `blocksize=`, the `key`), fio HOWTO "bs": a value not ended by a
+/// comma applies to the directions after it, an empty value is the default (4096): `bs=8k,32k`
+/// = 8k reads, 32k writes; `bs=8k,` = 8k reads, 4k writes; `bs=,8k` = 4k reads, 8k writes. The
+/// trim size is checked and unused (ssdlab's `rw` modes issue no trims).
 fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
-    let mut parts = v.split(',').map(str::trim);
-    let r = parts.next().unwrap_or_default();
-    let w = parts.next().filter(|w| !w.is_empty());
-    if parts.next().is_some() {
-        return Err(format!("bs={v}: trim block sizes are not supported (use bs=READ,WRITE)"));
-    }
     if v.contains('-') {
         return Err(format!("{key}={v}: a block size range is fio's `bsrange`, which ssdlab does not model; give one size per direction"));
     }
-    let size = |b: &str| block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}"));
-    j.bs_read = size(r)?;
-    j.bs_write = match w {
+    let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!("{key}={v}: at most three sizes (reads, writes, trims)"));
+    }
+    let size = |b: &str| if b.is_empty() { Ok(4096) } else { block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}")) };
+    let read = size(parts[0])?;
+    let write = match parts.get(1) {
         Some(w) => size(w)?,
-        None => j.bs_read,
+        None => read,
     };
+    if let Some(t) = parts.get(2) {
+        size(t)?;
+    }
+    (j.bs_read, j.bs_write) = (read, write);
     Ok(())
 }
 
@@ -330,6 +334,18 @@ mod tests {
         assert_eq!(j.rwmixread, 70);
         assert_eq!(j.rw.read_pct(j.rwmixread), 70);
         assert_eq!(j.thinktime, SimTime::from_us(250));
+    }
+
+    #[test]
+    fn bs_lists_follow_the_howto_examples() {
+        // fio HOWTO "bs": each example's (read, write) sizes.
+        for (v, want) in [("256k", (262_144, 262_144)), ("8k,32k", (8192, 32_768)), ("8k,32k,", (8192, 32_768)),
+            ("8k,", (8192, 4096)), (",8k", (4096, 8192)), (",8k,", (4096, 8192)), ("4k,8k,16k", (4096, 8192))] {
+            let j = &parse_job_file(&format!("[a]\nbs={v}\n"), "x").unwrap()[0];
+            assert_eq!((j.bs_read, j.bs_write), want, "bs={v}");
+        }
+        assert!(parse_job_file("[a]\nbs=4k,4k,4k,4k\n", "x").is_err());
+        assert!(parse_job_file("[a]\nbs=4k,4k,1000\n", "x").is_err());
     }
 
     #[test]
