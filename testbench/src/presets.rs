@@ -44,7 +44,7 @@ pub fn find(name: &str) -> Option<&'static Preset> {
 pub fn load(name: &str) -> Result<DriveConfig, InputError> {
     let p = find(name).ok_or_else(|| {
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-        InputError::file(name, format!("unknown preset (known: {})", names.join(", ")))
+        InputError::file("--preset", format!("unknown preset `{name}` (known: {})", names.join(", ")))
     })?;
     DriveConfig::from_toml_str(p.toml, p.file).map_err(|e| InputError::config(p.file, e))
 }
@@ -127,6 +127,6 @@ mod tests {
     #[test]
     fn unknown_preset_lists_known() {
         let e = load("sm9999").unwrap_err().to_string();
-        assert!(e.contains("unknown preset") && e.contains("e12-960g"), "{e}");
+        assert_eq!(e, "--preset: unknown preset `sm9999` (known: sm2262-512g, sm2262-1t, e12-960g)");
     }
 }
