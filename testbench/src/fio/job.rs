@@ -75,6 +75,10 @@ pub struct JobSpec {
     pub kb_base: u64,
     /// Completion-latency percentiles reported (`percentile_list`), ascending, in percent.
     pub percentiles: Vec<f64>,
+    /// Averaging windows of the bandwidth and IOPS samples (`bwavgtime`, `iopsavgtime`; fio's
+    /// default 500 ms each).
+    pub bw_avg: SimTime,
+    pub iops_avg: SimTime,
     /// This section's own options as written (`key`, `value`; "" for a bare flag), in file
     /// order: fio's JSON "job options".
     pub options: Vec<(String, String)>,
@@ -107,6 +111,8 @@ impl JobSpec {
             group_reporting: false,
             kb_base: 1024,
             percentiles: FIO_PERCENTILES.to_vec(),
+            bw_avg: SimTime::from_ms(500),
+            iops_avg: SimTime::from_ms(500),
             options: Vec::new(),
             global_options: Vec::new(),
         }
@@ -154,6 +160,15 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
         return Err(InputError::file(file, "no job sections (only [global] or nothing)"));
     }
     Ok(jobs)
+}
+
+/// `bwavgtime=` / `iopsavgtime=`: a sample window, ms by default, at least 1 ms as in fio.
+fn avg_window(o: &IniOption) -> Result<SimTime, String> {
+    let t = parse_time(need(o)?, TimeUnit::Millis).map_err(|e| format!("{}: {e}", o.key))?;
+    if t < SimTime::from_ms(1) {
+        return Err(format!("{}: must be at least 1 ms", o.key));
+    }
+    Ok(t)
 }
 
 fn as_written(opts: &[IniOption]) -> Vec<(String, String)> {
@@ -223,6 +238,8 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "group_reporting" => j.group_reporting = flag(o)?,
         "kb_base" => j.kb_base = parse_kb_base(need(o)?)?,
         "percentile_list" => j.percentiles = parse_percentile_list(need(o)?)?,
+        "bwavgtime" => j.bw_avg = avg_window(o)?,
+        "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         k => return Err(format!("unsupported option `{k}` (see README \"Command line\" for the supported and ignored options)")),
     }

@@ -21,6 +21,7 @@ pub enum SizeSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeUnit {
     Secs,
+    Millis,
     Micros,
 }
 
@@ -78,6 +79,7 @@ pub fn parse_time(s: &str, unit: TimeUnit) -> Result<SimTime, String> {
     let ps_per: u64 = match suffix.to_ascii_lowercase().as_str() {
         "" => match unit {
             TimeUnit::Secs => 1_000_000_000_000,
+            TimeUnit::Millis => 1_000_000_000,
             TimeUnit::Micros => 1_000_000,
         },
         "us" | "usec" => 1_000_000,

@@ -80,7 +80,11 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, bs: u64
 
 /// fio's `bw (  KiB/s):` and `iops        :` lines over the time samples.
 fn sample_lines(out: &mut String, d: &DirStats, j: &JobResult, bs: u64, group_bw: f64) {
-    let (bws, iopss) = json::samples(d, bs, j.runtime);
+    let bws = json::samples(d, j.runtime, j.spec.bw_avg, 1024);
+    let iopss = json::samples(d, j.runtime, j.spec.iops_avg, bs);
+    if bws.is_empty() && iopss.is_empty() {
+        return; // fio prints the lines only when there are samples
+    }
     let (bmin, bmax, bmean, bdev) = json::stat(&bws);
     let (imin, imax, imean, idev) = json::stat(&iopss);
     let per = if group_bw > 1024.0 { (bmean * 100.0 / (group_bw / 1024.0)).min(100.0) } else { 100.0 };
@@ -177,7 +181,7 @@ mod run_tests {
     fn text_matches_fio_rounding() {
         // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms -> fio prints 3 msec (rounded up);
         // 100 us latency -> min=max=100 (usec), every percentile [100].
-        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\n", "t").unwrap();
+        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", "t").unwrap();
         let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
         let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
         let out = summary(&g);
@@ -185,8 +189,8 @@ mod run_tests {
         assert!(out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"), "{out}");
         assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]\n"), "{out}");
         assert!(out.contains("   READ: bw=") && out.contains("io=400.0KiB, run=3msec"), "{out}");
-        // 25 samples of 100 us, each 4 x 4 KiB: 160 000 KiB/s and 40 000 IO/s.
-        assert!(out.contains("   bw (  KiB/s): min=160000, max=160000, per=100.00%, avg=160000.00, stdev=0.00, samples=25"), "{out}");
-        assert!(out.contains("   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=25"), "{out}");
+        // 2 whole 1 ms samples, each 40 x 4 KiB: 160 000 KiB/s and 40 000 IO/s.
+        assert!(out.contains("   bw (  KiB/s): min=160000, max=160000, per=100.00%, avg=160000.00, stdev=0.00, samples=2"), "{out}");
+        assert!(out.contains("   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=2"), "{out}");
     }
 }

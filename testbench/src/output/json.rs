@@ -7,6 +7,7 @@
 //! the top-level key `ssdlab`, which fio tools ignore.
 
 use super::fio_runtime_ms;
+use crate::fio::JobSpec;
 use crate::workload::stats::DirStats;
 use crate::workload::{GroupResult, JobResult};
 use serde_json::{json, Map, Value};
@@ -24,21 +25,23 @@ fn lat_obj(d: &DirStats, percentiles: Option<&[f64]>) -> Value {
     o
 }
 
-/// Per-bin KiB/s and IO/s samples (fio samples every 500 ms; ours use the series bin). The last
-/// bin ends with the job's `runtime` and is divided by the time it covers, not a whole bin.
-pub(crate) fn samples(d: &DirStats, bs: u64, runtime: SimTime) -> (Vec<f64>, Vec<f64>) {
+/// Samples of one direction as fio takes them: one per whole `window` of the runtime (a partial
+/// last window gives none: fio's sample count is runtime / window, rounded down), each the bytes
+/// completed in it over its length, divided by `unit` (1024 for KiB/s, the block size for IO/s).
+/// Windows are built from the throughput series' bins (by bin start); a window shorter than a
+/// bin is widened to one bin.
+pub(crate) fn samples(d: &DirStats, runtime: SimTime, window: SimTime, unit: u64) -> Vec<f64> {
     let bin = d.series.bin;
-    let n = d.series.bytes.len();
-    let secs: Vec<f64> = (0..n)
-        .map(|i| {
-            let start = bin * i as u64;
-            let len = if i + 1 == n && runtime > start { (runtime - start).min(bin) } else { bin };
-            len.as_secs_f64()
-        })
-        .collect();
-    let bw = d.series.bytes.iter().zip(&secs).map(|(b, s)| *b as f64 / 1024.0 / s).collect();
-    let iops = d.series.bytes.iter().zip(&secs).map(|(b, s)| *b as f64 / bs.max(1) as f64 / s).collect();
-    (bw, iops)
+    let w = window.max(bin);
+    let n = (runtime.as_ps() / w.as_ps()) as usize;
+    let mut bytes = vec![0u64; n];
+    for (i, b) in d.series.bytes.iter().enumerate() {
+        let k = ((bin * i as u64).as_ps() / w.as_ps()) as usize;
+        if k < n {
+            bytes[k] += b;
+        }
+    }
+    bytes.iter().map(|b| *b as f64 / unit.max(1) as f64 / w.as_secs_f64()).collect()
 }
 
 /// (min, max, mean, standard deviation) of samples; the deviation with n - 1 as fio's `calc_lat`
@@ -60,10 +63,11 @@ pub(crate) fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
 /// are over the exact simulated runtime (fio divides by whole milliseconds). `bw_agg` is the mean
 /// sampled bandwidth in percent of the group's (`group_bw_bytes`, B/s), capped at 100, as fio's
 /// `convert_agg_kbytes_percent`.
-fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, percentiles: &[f64], group_bw_bytes: f64) -> Value {
+fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, spec: &JobSpec, group_bw_bytes: f64) -> Value {
     let zero = DirStats::default();
     let runtime = if d.ios > 0 { runtime } else { SimTime::ZERO };
-    let (bws, iopss) = samples(d, bs, runtime);
+    let bws = samples(d, runtime, spec.bw_avg, 1024);
+    let iopss = samples(d, runtime, spec.iops_avg, bs);
     let (bmin, bmax, bmean, bdev) = stat(&bws);
     let (imin, imax, imean, idev) = stat(&iopss);
     let bw_bytes = d.bw_bytes(runtime).floor() as u64;
@@ -83,7 +87,7 @@ fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, percentiles: &[f64], group_b
         "short_ios": 0,
         "drop_ios": 0,
         "slat_ns": lat_obj(&zero, None),
-        "clat_ns": lat_obj(d, Some(percentiles)),
+        "clat_ns": lat_obj(d, Some(&spec.percentiles)),
         "lat_ns": lat_obj(d, None),
         "bw_min": bmin.round() as u64, "bw_max": bmax.round() as u64, "bw_agg": bw_agg,
         "bw_mean": bmean, "bw_dev": bdev, "bw_samples": bws.len(),
@@ -109,9 +113,9 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
         "eta": 0,
         "elapsed": ms.div_ceil(1000),
         "job options": opts,
-        "read": dir_obj(&j.read, j.runtime, s.bs_read, &s.percentiles, group_bw.0),
-        "write": dir_obj(&j.write, j.runtime, s.bs_write, &s.percentiles, group_bw.1),
-        "trim": dir_obj(&DirStats::default(), j.runtime, 4096, &s.percentiles, 0.0),
+        "read": dir_obj(&j.read, j.runtime, s.bs_read, s, group_bw.0),
+        "write": dir_obj(&j.write, j.runtime, s.bs_write, s, group_bw.1),
+        "trim": dir_obj(&DirStats::default(), j.runtime, 4096, s, 0.0),
         "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), None) },
         "job_runtime": ms,
         "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
@@ -214,7 +218,7 @@ mod tests {
     fn fio_shape_with_hand_figures() {
         // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms, 40 000 IOPS,
         // 409 600 B / 2.5 ms = 163 840 000 B/s = 160 000 KiB/s.
-        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\n", "t").unwrap();
+        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", "t").unwrap();
         let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
         let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
         let doc = document(&g, json!({"seed": 1}));
@@ -227,8 +231,9 @@ mod tests {
         assert_eq!(r["iops"], 40_000.0);
         assert_eq!(r["runtime"], 3); // 2.5 ms, rounded up like fio
         assert_eq!(r["io_kbytes"], 400);
-        // 100 us samples, each with 4 completions of 4 KiB: 16 KiB / 100 us = 160 000 KiB/s.
-        assert_eq!((r["bw_min"].as_u64(), r["bw_max"].as_u64(), r["bw_samples"].as_u64()), (Some(160_000), Some(160_000), Some(25)));
+        // bwavgtime=1: 2 whole 1 ms windows in 2.5 ms (fio drops the partial one), each with
+        // 40 completions of 4 KiB: 160 KiB / 1 ms = 160 000 KiB/s, 40 000 IO/s.
+        assert_eq!((r["bw_min"].as_u64(), r["bw_max"].as_u64(), r["bw_samples"].as_u64()), (Some(160_000), Some(160_000), Some(2)));
         assert_eq!((r["iops_min"].as_u64(), r["iops_max"].as_u64()), (Some(40_000), Some(40_000)));
         // fio: a direction without IO has runtime 0.
         assert_eq!(doc["jobs"][0]["write"]["runtime"], 0);
@@ -260,10 +265,10 @@ mod tests {
 
     #[test]
     fn bw_agg_is_each_clones_share_of_the_group() {
-        // Two clones at QD1 and 100 us each: both move 16 KiB per 100 us sample, the group
-        // twice that; each clone's bw_agg is 50 %, with group_reporting 100 %.
+        // Two clones at QD1 and 100 us each for 2 ms: both move 160 KiB per 1 ms sample, the
+        // group twice that; each clone's bw_agg is 50 %, with group_reporting 100 %.
         for (gr, want) in [("", 50.0), ("group_reporting\n", 100.0)] {
-            let text = format!("[j]\nrw=read\nnumjobs=2\nbs=16k\nsize=160k\n{gr}");
+            let text = format!("[j]\nrw=read\nnumjobs=2\nbs=16k\nsize=320k\nbwavgtime=1\n{gr}");
             let jobs = parse_job_file(&text, "t").unwrap();
             let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
             let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
@@ -271,6 +276,18 @@ mod tests {
             assert_eq!(doc["jobs"][0]["read"]["bw_agg"], want, "{gr}");
             assert_eq!(doc["jobs"][0]["write"]["bw_agg"], 0.0);
         }
+    }
+
+    #[test]
+    fn default_sample_window_is_fios_500_ms() {
+        // 1 s of 4 KiB reads at QD1 and 100 us: 10 000 IOs; two 500 ms windows of 5 000 IOs:
+        // 20 000 KiB / 0.5 s = 40 000 KiB/s and 10 000 IO/s each.
+        let jobs = parse_job_file("[j]\nrw=read\nnumber_ios=10000\n", "t").unwrap();
+        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let r = &document(&g, json!({}))["jobs"][0]["read"];
+        assert_eq!((r["bw_samples"].as_u64(), r["bw_min"].as_u64(), r["bw_max"].as_u64()), (Some(2), Some(40_000), Some(40_000)));
+        assert_eq!((r["iops_samples"].as_u64(), r["iops_min"].as_u64(), r["iops_mean"].as_f64()), (Some(2), Some(10_000), Some(10_000.0)));
     }
 
     #[test]
