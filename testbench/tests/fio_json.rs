@@ -107,11 +107,11 @@ fn json_fields_types_and_units_follow_fio() {
     assert_eq!((u(du, "read_sectors"), u(du, "write_sectors")), (8192, 8192));
     let util = f(du, "util");
     assert!(util > 0.0 && util <= 100.0, "{util}");
-    // Same figures in the text output of the same run and seed.
+    // Same figures in the text output of the same run and seed (fio spells 4 MiB "4096KiB").
     let (code, text, err) = ssdlab(&["run", JOB, "--config", SMALL, "--seed", "3"]);
     assert_eq!(code, 0, "{err}");
     for (j, dir) in [(rr, "read"), (sw, "write")] {
-        let line = format!("(4.0MiB/{}msec)", u(&j[dir], "runtime"));
+        let line = format!("(4096KiB/{}msec)", u(&j[dir], "runtime"));
         assert!(text.contains(&line), "{line} not in:\n{text}");
     }
     // Same seed, byte-identical JSON (timestamps are fixed at 0: simulated time has no date).

@@ -27,6 +27,33 @@ pub fn si(v: f64) -> String {
     }
 }
 
+/// A number in at most four characters as fio's `num2str` prints it (sig_figs 4): the smallest
+/// unit that leaves at most four integer digits, then, when it divided, as many decimals as fit
+/// the four characters (9.60, 18.8, 156, 4096). `base` 1024 with IEC units or 1000 with SI ones.
+pub fn fio_num(v: f64, base: f64, units: &[&str]) -> String {
+    assert!(!units.is_empty());
+    let (mut v, mut i) = (v.max(0.0), 0);
+    while v.round() >= 10_000.0 && i + 1 < units.len() {
+        v /= base;
+        i += 1;
+    }
+    let decimals = match v {
+        x if x.round() >= 100.0 => 0,
+        x if x >= 9.995 => 1,
+        _ => 2,
+    };
+    let decimals = if i == 0 { 0 } else { decimals };
+    format!("{v:.decimals$}{}", units[i])
+}
+
+/// Bytes (or bytes/s) in fio's two spellings: IEC (`18.8MiB`) and SI (`19.7MB`).
+fn iec(b: f64) -> String {
+    fio_num(b, 1024.0, &["B", "KiB", "MiB", "GiB", "TiB", "PiB"])
+}
+fn dec(b: f64) -> String {
+    fio_num(b, 1000.0, &["B", "kB", "MB", "GB", "TB", "PB"])
+}
+
 fn bytes_iec(b: f64) -> String {
     const U: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut v = b;
@@ -46,11 +73,11 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, bs: u64
     let bw = d.bw_bytes(j.runtime);
     let _ = writeln!(
         out,
-        "  {label}: IOPS={}, BW={}/s ({}B/s)({}/{}msec)",
-        si(d.iops(j.runtime)),
-        bytes_iec(bw),
-        si(bw),
-        bytes_iec(d.bytes as f64),
+        "  {label}: IOPS={}, BW={}/s ({}/s)({}/{}msec)",
+        fio_num(d.iops(j.runtime), 1000.0, &["", "k", "M", "G"]),
+        iec(bw),
+        dec(bw),
+        iec(d.bytes as f64),
         fio_runtime_ms(j.runtime)
     );
     let l = &d.lat;
@@ -110,14 +137,14 @@ pub fn summary(groups: &[GroupResult]) -> String {
             };
             let _ = writeln!(
                 out,
-                "{}: (groupid={}, jobs={}): err= 0: rw={}, bs=(R) {}-(W) {}, iodepth={}{clone}",
+                "{}: (groupid={}, jobs={}): err= 0: rw={}, bs=(R) {r}-{r}, (W) {w}-{w}, iodepth={}{clone}",
                 j.name,
                 g.groupid,
                 if j.clone.is_some() { 1 } else { s.numjobs },
                 s.rw.fio_name(),
-                bytes_iec(s.bs_read as f64),
-                bytes_iec(s.bs_write as f64),
-                s.iodepth
+                s.iodepth,
+                r = iec(s.bs_read as f64),
+                w = iec(s.bs_write as f64),
             );
             dir_block(&mut out, "read", &j.read, j, s.bs_read, bw.0);
             dir_block(&mut out, "write", &j.write, j, s.bs_write, bw.1);
@@ -131,17 +158,35 @@ fn group_footer(out: &mut String, g: &GroupResult) {
     let (r, w) = g.totals();
     let win = g.window();
     let _ = writeln!(out, "\nRun status group {} (all jobs):", g.groupid);
-    for (label, d) in [("READ", &r), ("WRITE", &w)] {
-        if d.ios > 0 {
-            let _ = writeln!(
-                out,
-                "   {label}: bw={}/s ({}B/s), io={}, run={}msec",
-                bytes_iec(d.bw_bytes(win)),
-                si(d.bw_bytes(win)),
-                bytes_iec(d.bytes as f64),
-                fio_runtime_ms(win)
-            );
+    for (label, d, pick) in [("READ", &r, 0), ("WRITE", &w, 1)] {
+        if d.ios == 0 {
+            continue;
         }
+        // fio's show_group_stats: aggregate, per-job min-max bandwidth, io, per-job min-max run.
+        let per_job: Vec<(f64, u64)> = g
+            .jobs
+            .iter()
+            .map(|j| (if pick == 0 { &j.read } else { &j.write }, j.runtime))
+            .filter(|(jd, _)| jd.ios > 0)
+            .map(|(jd, rt)| (jd.bw_bytes(rt), fio_runtime_ms(rt)))
+            .collect();
+        let bw_min = per_job.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let bw_max = per_job.iter().map(|p| p.0).fold(0.0, f64::max);
+        let run_min = per_job.iter().map(|p| p.1).min().unwrap_or(0);
+        let run_max = per_job.iter().map(|p| p.1).max().unwrap_or(0);
+        let agg = d.bw_bytes(win);
+        let _ = writeln!(
+            out,
+            "  {label:>5}: bw={}/s ({}/s), {}/s-{}/s ({}/s-{}/s), io={} ({}), run={run_min}-{run_max}msec",
+            iec(agg),
+            dec(agg),
+            iec(bw_min),
+            iec(bw_max),
+            dec(bw_min),
+            dec(bw_max),
+            iec(d.bytes as f64),
+            dec(d.bytes as f64)
+        );
     }
     let e = &g.extras;
     let wa = e.write_amplification().map_or("-".to_string(), |v| format!("{v:.2}"));
@@ -159,6 +204,22 @@ fn group_footer(out: &mut String, g: &GroupResult) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fio_num_fits_four_characters() {
+        // Spellings from fio 3.x output: BW=18.8MiB/s (19.7MB/s), 4096MiB, IOPS=2458, 10.3k,
+        // 1747MB/s.
+        let b = ["B", "KiB", "MiB", "GiB"];
+        assert_eq!(fio_num(18.8 * 1_048_576.0, 1024.0, &b), "18.8MiB");
+        assert_eq!(fio_num(4096.0 * 1_048_576.0, 1024.0, &b), "4096MiB");
+        // num2str divides only while the integer has more than 4 digits: 10 066 330 B -> 9830 KiB.
+        assert_eq!(fio_num(9.6 * 1_048_576.0, 1024.0, &b), "9830KiB");
+        assert_eq!(fio_num(9.6 * 1024.0 * 1_048_576.0, 1024.0, &b), "9830MiB");
+        assert_eq!(fio_num(12_000.0 * 1_048_576.0, 1024.0, &b), "11.7GiB");
+        assert_eq!(fio_num(2458.0, 1000.0, &["", "k"]), "2458");
+        assert_eq!(fio_num(10_300.0, 1000.0, &["", "k"]), "10.3k");
+        assert_eq!(fio_num(1_747_000_000.0, 1000.0, &["B", "kB", "MB", "GB"]), "1747MB");
+    }
 
     #[test]
     fn si_three_figures() {
@@ -185,10 +246,12 @@ mod run_tests {
         let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
         let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
         let out = summary(&g);
-        assert!(out.contains("  read: IOPS=40.0k, ") && out.contains("(400.0KiB/3msec)"), "{out}");
+        // 409 600 B / 2.5 ms = 163 840 000 B/s = 156.25 MiB/s; fio's four characters.
+        assert!(out.contains("j: (groupid=0, jobs=1): err= 0: rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, iodepth=4"), "{out}");
+        assert!(out.contains("  read: IOPS=40.0k, BW=156MiB/s (164MB/s)(400KiB/3msec)"), "{out}");
         assert!(out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"), "{out}");
         assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]\n"), "{out}");
-        assert!(out.contains("   READ: bw=") && out.contains("io=400.0KiB, run=3msec"), "{out}");
+        assert!(out.contains("   READ: bw=156MiB/s (164MB/s), 156MiB/s-156MiB/s (164MB/s-164MB/s), io=400KiB (410kB), run=3-3msec"), "{out}");
         // 2 whole 1 ms samples, each 40 x 4 KiB: 160 000 KiB/s and 40 000 IO/s.
         assert!(out.contains("   bw (  KiB/s): min=160000, max=160000, per=100.00%, avg=160000.00, stdev=0.00, samples=2"), "{out}");
         assert!(out.contains("   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=2"), "{out}");
