@@ -96,6 +96,15 @@ fn json_fields_types_and_units_follow_fio() {
     check_idle(&sw["read"]);
     for j in jobs {
         u(j, "job_runtime");
+        // fio's latency_ns/us/ms: percent of the job's IOs per range, together 100 % (each
+        // non-empty range is at least 0.01, so allow that much per range).
+        let mut sum = 0.0;
+        for unit in ["latency_ns", "latency_us", "latency_ms"] {
+            let o = j[unit].as_object().unwrap_or_else(|| panic!("{unit}"));
+            assert_eq!(o.len(), if unit == "latency_ms" { 12 } else { 10 }, "{unit}");
+            sum += o.values().map(|v| v.as_f64().unwrap()).sum::<f64>();
+        }
+        assert!((sum - 100.0).abs() < 0.32, "latency ranges sum to {sum}");
     }
     // fio prints each section's options as written, values as strings.
     assert_eq!(rr["job options"], serde_json::json!({"rw": "randread", "bs": "4k", "iodepth": "8"}));

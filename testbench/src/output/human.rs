@@ -3,6 +3,7 @@
 //! ssdlab's device figures (write amplification, NAND ops, SLC, energy, power).
 
 use super::{fio_runtime_ms, json};
+use crate::workload::lat_dist::percent;
 use crate::workload::stats::DirStats;
 use crate::workload::{GroupResult, JobResult};
 use std::fmt::Write;
@@ -123,6 +124,20 @@ fn sample_lines(out: &mut String, d: &DirStats, j: &JobResult, bs: u64, group_bw
     let _ = writeln!(out, "   iops        : min={imin:.0}, max={imax:.0}, avg={imean:.2}, stdev={idev:.2}, samples={}", iopss.len());
 }
 
+/// fio's `lat (usec)   : 100=0.02%, 250=99.98%` lines: the non-empty latency ranges per unit,
+/// in percent of all the job's IOs.
+fn lat_lines(out: &mut String, j: &JobResult) {
+    let mut d = j.read.dist.clone();
+    d.merge(&j.write.dist);
+    let total = j.read.ios + j.write.ios;
+    for (unit, keys) in d.by_unit() {
+        let cells: Vec<String> = keys.iter().filter(|(_, c)| *c > 0).map(|(k, c)| format!("{k}={:.2}%", percent(*c, total))).collect();
+        if !cells.is_empty() {
+            let _ = writeln!(out, "  lat ({unit})   : {}", cells.join(", "));
+        }
+    }
+}
+
 /// The whole summary of one job-file run.
 pub fn summary(groups: &[GroupResult]) -> String {
     let mut out = String::new();
@@ -148,6 +163,7 @@ pub fn summary(groups: &[GroupResult]) -> String {
             );
             dir_block(&mut out, "read", &j.read, j, s.bs_read, bw.0);
             dir_block(&mut out, "write", &j.write, j, s.bs_write, bw.1);
+            lat_lines(&mut out, j);
         }
         group_footer(&mut out, g);
     }
@@ -255,5 +271,6 @@ mod run_tests {
         // 2 whole 1 ms samples, each 40 x 4 KiB: 160 000 KiB/s and 40 000 IO/s.
         assert!(out.contains("   bw (  KiB/s): min=160000, max=160000, per=100.00%, avg=160000.00, stdev=0.00, samples=2"), "{out}");
         assert!(out.contains("   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=2"), "{out}");
+        assert!(out.contains("\n  lat (usec)   : 250=100.00%\n"), "{out}");
     }
 }

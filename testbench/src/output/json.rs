@@ -8,6 +8,7 @@
 
 use super::fio_runtime_ms;
 use crate::fio::JobSpec;
+use crate::workload::lat_dist::percent;
 use crate::workload::stats::DirStats;
 use crate::workload::{GroupResult, JobResult};
 use serde_json::{json, Map, Value};
@@ -101,11 +102,20 @@ fn options_obj(opts: &[(String, String)]) -> Value {
     Value::Object(opts.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
 }
 
+/// fio's `latency_ns/us/ms` objects of a job: percent of all its IOs per latency range.
+fn latency_dist(j: &JobResult) -> [Value; 3] {
+    let mut d = j.read.dist.clone();
+    d.merge(&j.write.dist);
+    let total = j.read.ios + j.write.ios;
+    d.by_unit().map(|(_, keys)| Value::Object(keys.into_iter().map(|(k, c)| (k, json!(percent(c, total)))).collect()))
+}
+
 /// One job; `group_bw` = its group's (read, write) bandwidth, B/s.
 fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
     let s = &j.spec;
     let opts = options_obj(&s.options);
     let ms = fio_runtime_ms(j.runtime);
+    let dist = latency_dist(j);
     json!({
         "jobname": j.name,
         "groupid": j.groupid,
@@ -118,6 +128,7 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
         "trim": dir_obj(&DirStats::default(), j.runtime, 4096, s, 0.0),
         "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), None) },
         "job_runtime": ms,
+        "latency_ns": dist[0].clone(), "latency_us": dist[1].clone(), "latency_ms": dist[2].clone(),
         "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
     })
 }
@@ -251,6 +262,10 @@ mod tests {
         assert_eq!((du["name"].as_str(), du["read_ios"].as_u64(), du["write_ios"].as_u64()), (Some("ssdlab"), Some(100), Some(0)));
         assert_eq!((du["read_ticks"].as_u64(), du["in_queue"].as_u64(), du["read_sectors"].as_u64()), (Some(10), Some(10), Some(800)));
         assert_eq!(du["util"], 100.0);
+        // Every read took 100 us: the "250" us range (100..249 us) holds 100 % of the IOs.
+        let j = &doc["jobs"][0];
+        assert_eq!((j["latency_us"]["250"].as_f64(), j["latency_us"]["100"].as_f64()), (Some(100.0), Some(0.0)));
+        assert_eq!((j["latency_ns"]["1000"].as_f64(), j["latency_ms"][">=2000"].as_f64()), (Some(0.0), Some(0.0)));
     }
 
     #[test]

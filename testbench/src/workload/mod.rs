@@ -2,6 +2,7 @@
 
 pub mod device;
 pub mod drive_adapter;
+pub mod lat_dist;
 pub mod offsets;
 pub mod result;
 pub mod runner;

@@ -6,6 +6,7 @@
 //! min/max, so a constant latency reports exactly. Memory is bounded (3776 buckets; the
 //! throughput series is coarsened by 2 whenever it would exceed 4096 points).
 
+use super::lat_dist::LatDist;
 use ssdlab_model::SimTime;
 
 const EXACT: u64 = 128;
@@ -165,6 +166,8 @@ pub struct DirStats {
     pub ios: u64,
     pub bytes: u64,
     pub lat: LatencyHist,
+    /// Exact counts in fio's latency ranges.
+    pub dist: LatDist,
     pub series: Series,
 }
 
@@ -173,12 +176,14 @@ impl DirStats {
         self.ios += 1;
         self.bytes += len;
         self.lat.record(lat.as_ps() / 1000);
+        self.dist.record(lat.as_ps() / 1000);
         self.series.add(since_start, len);
     }
     pub fn merge(&mut self, o: &DirStats) {
         self.ios += o.ios;
         self.bytes += o.bytes;
         self.lat.merge(&o.lat);
+        self.dist.merge(&o.dist);
         self.series.merge(&o.series);
     }
     /// IO/s over `runtime`.
