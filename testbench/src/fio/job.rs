@@ -60,6 +60,9 @@ pub struct JobSpec {
     /// Region size per job; `None` = from `offset` to the end of the device.
     pub size: Option<SizeSpec>,
     pub offset: SizeSpec,
+    /// Added to `offset` once per clone index (`offset_increment`): clone k starts at
+    /// offset + k x increment.
+    pub offset_increment: SizeSpec,
     /// Bytes to transfer (`io_size`), when different from the region size.
     pub io_size: Option<u64>,
     pub runtime: Option<SimTime>,
@@ -98,6 +101,7 @@ impl JobSpec {
             numjobs: 1,
             size: None,
             offset: SizeSpec::Bytes(0),
+            offset_increment: SizeSpec::Bytes(0),
             io_size: None,
             runtime: None,
             time_based: false,
@@ -212,6 +216,9 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "numjobs" => j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32,
         "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
         "offset" => j.offset = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset: {e}"))?,
+        "offset_increment" => {
+            j.offset_increment = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset_increment: {e}"))?;
+        }
         "io_size" | "io_limit" => {
             // fio: 0 (the default) means "the region size".
             j.io_size = Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?).filter(|b| *b > 0);

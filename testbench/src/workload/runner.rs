@@ -134,15 +134,31 @@ pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) 
     Ok((start, len))
 }
 
-/// Region of a job on a device of `cap` bytes.
+/// Region of a job (its first clone) on a device of `cap` bytes.
 pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
-    region(j.offset, j.size, j.bs_read.max(j.bs_write), cap)
+    clone_region(j, 0, cap)
+}
+
+/// Region of clone `k` of a job: fio's `get_start_offset` adds k x `offset_increment` to the
+/// offset (a percentage is of the device, rounded up to a block); the size is then taken from
+/// that start as for any offset.
+pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String> {
+    let bs = j.bs_read.max(j.bs_write);
+    let bytes = |s: SizeSpec| match s {
+        SizeSpec::Bytes(b) => b,
+        SizeSpec::Percent(p) => ((cap as u128 * p as u128 / 100) as u64).div_ceil(bs).saturating_mul(bs),
+    };
+    let start = bytes(j.offset).saturating_add(bytes(j.offset_increment).saturating_mul(k as u64));
+    let clone = if k > 0 { format!("clone {k}: ") } else { String::new() };
+    region(SizeSpec::Bytes(start), j.size, bs, cap).map_err(|e| format!("{clone}{e}"))
 }
 
 /// Checks every job against the device (region, queue depth) before anything runs.
 pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec], file: &str) -> Result<(), InputError> {
     for j in jobs {
-        job_region(j, dev.capacity_bytes()).map_err(|r| InputError::at(file, j.line, format!("job `{}`: {r}", j.name)))?;
+        for k in 0..j.numjobs {
+            clone_region(j, k, dev.capacity_bytes()).map_err(|r| InputError::at(file, j.line, format!("job `{}`: {r}", j.name)))?;
+        }
         if j.iodepth >= dev.queue_entries() {
             let r = format!("job `{}`: iodepth {} exceeds the NVMe queue ({} entries)", j.name, j.iodepth, dev.queue_entries());
             return Err(InputError::at(file, j.line, r));
@@ -184,8 +200,8 @@ fn make_clones(dev: &dyn Device, jobs: &[JobSpec], members: &[usize], seeds: &Se
     let mut clones = Vec::new();
     for &ji in members {
         let j = &jobs[ji];
-        let (start, len) = job_region(j, dev.capacity_bytes()).expect("checked in run_jobs");
         for k in 0..j.numjobs {
+            let (start, len) = clone_region(j, k, dev.capacity_bytes()).expect("checked in run_jobs");
             let tree = match j.randseed {
                 Some(s) => SeedTree::new(s),
                 None => *seeds,

@@ -142,3 +142,20 @@ fn size_zero_job_covers_the_whole_device() {
     let g = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap();
     assert_eq!(g[0].jobs[0].read.ios, 256);
 }
+
+#[test]
+fn offset_increment_gives_each_clone_its_own_region() {
+    // numjobs=4, offset_increment=256k, size=256k, 4 KiB sequential reads: clone k reads
+    // [k x 256 KiB, (k + 1) x 256 KiB), 64 IOs each, on queue k.
+    let (dev, g) = run("[j]\nrw=read\nnumjobs=4\noffset_increment=256k\nsize=256k\n", 10, 1);
+    assert_eq!(g[0].jobs.iter().map(|j| j.read.ios).collect::<Vec<_>>(), [64, 64, 64, 64]);
+    for (_, io) in &dev.log {
+        let k = io.queue as u64;
+        assert!(io.offset >= k * 262_144 && io.offset < (k + 1) * 262_144, "queue {k} at {}", io.offset);
+    }
+    // The last clone past the end of the device is an input error naming the clone.
+    let jobs = parse_job_file("[j]\nrw=read\nnumjobs=4\noffset_increment=512m\nsize=256m\n", "t.fio").unwrap();
+    let mut dev = FixedLatencyDevice::new(GIB, SimTime::from_us(1));
+    let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err().to_string();
+    assert!(e.starts_with("t.fio:1: job `j`: clone 2: offset 1073741824"), "{e}");
+}
