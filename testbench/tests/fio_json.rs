@@ -127,3 +127,17 @@ fn json_fields_types_and_units_follow_fio() {
     let (_, again, _) = ssdlab(&["run", JOB, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
     assert_eq!(out, again);
 }
+
+#[test]
+fn include_gives_the_same_jobs_as_the_included_file() {
+    // tests/data/include-units.fio is one `include units.fio` line (fio resolves it beside the
+    // including file): same jobs, same figures for the same seed.
+    let run = |job: &str| {
+        let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).unwrap()
+    };
+    let (a, b) = (run(JOB), run("tests/data/include-units.fio"));
+    assert_eq!(a["jobs"], b["jobs"]);
+    assert_eq!(a["global options"], b["global options"]);
+}

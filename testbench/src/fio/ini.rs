@@ -1,8 +1,12 @@
 //! The INI layer of fio job files: `[section]` headers and `key=value` / bare `key` lines.
 //!
 //! Lines starting with `;` or `#` are comments, as are `;`/`#` tails preceded by whitespace.
-//! fio's `include` directive and `${VAR}` / `$ncpus` expansion are not supported and are reported
-//! as such, with their line, rather than silently taken literally.
+//! `include FILE` inserts another job file at that point, as fio does (a relative path is taken
+//! from the including file's directory; nesting is limited to 8 levels, so a cycle is an error);
+//! every option and section remembers the file and line it came from. `${VAR}` / `$ncpus`
+//! expansion is not supported and is reported as such, with its line.
+
+use std::path::Path;
 
 use crate::error::InputError;
 
@@ -11,6 +15,8 @@ use crate::error::InputError;
 pub struct IniOption {
     pub key: String,
     pub value: Option<String>,
+    /// File (the job file or an included one) and line the option is on.
+    pub file: String,
     pub line: usize,
 }
 
@@ -18,6 +24,7 @@ pub struct IniOption {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IniSection {
     pub name: String,
+    pub file: String,
     pub line: usize,
     pub options: Vec<IniOption>,
 }
@@ -25,6 +32,28 @@ pub struct IniSection {
 /// Splits a job file into sections; `file` names it in errors.
 pub fn parse_sections(text: &str, file: &str) -> Result<Vec<IniSection>, InputError> {
     let mut sections: Vec<IniSection> = Vec::new();
+    parse_into(text, file, 0, &mut sections)?;
+    Ok(sections)
+}
+
+/// Deepest `include` nesting accepted.
+const MAX_INCLUDE_DEPTH: usize = 8;
+
+/// `include FILE` on line `line` of `file`: the included file's sections and options go on.
+fn include(target: &str, file: &str, line: usize, depth: usize, sections: &mut Vec<IniSection>) -> Result<(), InputError> {
+    if target.is_empty() {
+        return Err(InputError::at(file, line, "`include` needs a file name"));
+    }
+    if depth >= MAX_INCLUDE_DEPTH {
+        return Err(InputError::at(file, line, format!("include {target}: nested more than {MAX_INCLUDE_DEPTH} deep (an include cycle?)")));
+    }
+    let path = Path::new(file).parent().map_or_else(|| Path::new(target).to_path_buf(), |d| d.join(target));
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(&path).map_err(|e| InputError::at(file, line, format!("include {target}: cannot read {shown}: {e}")))?;
+    parse_into(&super::decode_job_text(&bytes), &shown, depth + 1, sections)
+}
+
+fn parse_into(text: &str, file: &str, depth: usize, sections: &mut Vec<IniSection>) -> Result<(), InputError> {
     for (idx, raw) in text.lines().enumerate() {
         let line = idx + 1;
         let l = strip_comment(raw).trim();
@@ -39,11 +68,12 @@ pub fn parse_sections(text: &str, file: &str) -> Result<Vec<IniSection>, InputEr
             if name.is_empty() || name.contains(['[', ']']) {
                 return Err(InputError::at(file, line, format!("bad section name in `{l}`")));
             }
-            sections.push(IniSection { name: name.to_string(), line, options: Vec::new() });
+            sections.push(IniSection { name: name.to_string(), file: file.to_string(), line, options: Vec::new() });
             continue;
         }
-        if l.starts_with("include ") || l == "include" {
-            return Err(InputError::at(file, line, "`include` directives are not supported; inline the included job file"));
+        if let Some(target) = l.strip_prefix("include").filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
+            include(target.trim(), file, line, depth, sections)?;
+            continue;
         }
         if l.contains('$') {
             return Err(InputError::at(file, line, "variable expansion (`$VAR`, `$ncpus`, ...) is not supported; write the value"));
@@ -58,9 +88,9 @@ pub fn parse_sections(text: &str, file: &str) -> Result<Vec<IniSection>, InputEr
         let Some(section) = sections.last_mut() else {
             return Err(InputError::at(file, line, format!("option `{key}` appears before any [section]")));
         };
-        section.options.push(IniOption { key: key.to_ascii_lowercase(), value, line });
+        section.options.push(IniOption { key: key.to_ascii_lowercase(), value, file: file.to_string(), line });
     }
-    Ok(sections)
+    Ok(())
 }
 
 fn strip_comment(raw: &str) -> &str {
@@ -87,9 +117,9 @@ mod tests {
         let s = parse_sections(text, "t.fio").unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].name, "global");
-        assert_eq!(s[0].options[0], IniOption { key: "bs".into(), value: Some("4k".into()), line: 3 });
+        assert_eq!(s[0].options[0], IniOption { key: "bs".into(), value: Some("4k".into()), file: "t.fio".into(), line: 3 });
         assert_eq!(s[0].options[1].line, 5);
-        assert_eq!(s[1].options[0], IniOption { key: "time_based".into(), value: None, line: 7 });
+        assert_eq!(s[1].options[0], IniOption { key: "time_based".into(), value: None, file: "t.fio".into(), line: 7 });
     }
 
     #[test]
@@ -100,5 +130,45 @@ mod tests {
         assert!(e.to_string().starts_with("t.fio:1: "), "{e}");
         let e = parse_sections("[a]\nsize=$SIZE\n", "t.fio").unwrap_err();
         assert!(e.to_string().starts_with("t.fio:2: variable"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod include_tests {
+    use super::*;
+
+    fn dir(tag: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("ssdlab-include-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn include_inserts_the_file_and_errors_name_it() {
+        let d = dir("ok");
+        std::fs::write(d.join("common.fio"), "[global]\nbs=128k\n# line 3\nverify=md5\n").unwrap();
+        let main = d.join("main.fio");
+        let m = main.display().to_string();
+        let s = parse_sections("include common.fio\n[j]\nrw=read\n", &m).unwrap();
+        assert_eq!((s[0].name.as_str(), s[1].name.as_str()), ("global", "j"));
+        let inc = d.join("common.fio").display().to_string();
+        assert_eq!((s[0].options[0].file.as_str(), s[0].options[0].line), (inc.as_str(), 2));
+        assert_eq!((s[1].options[0].file.as_str(), s[1].options[0].line), (m.as_str(), 3));
+        // An unsupported option in the included file is reported at its own file and line.
+        let e = crate::fio::parse_job_file("include common.fio\n[j]\n", &m).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{inc}:4: unsupported option `verify`")), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn include_cycle_and_missing_file_are_errors() {
+        let d = dir("cycle");
+        let a = d.join("a.fio");
+        std::fs::write(&a, "include a.fio\n").unwrap();
+        let e = parse_sections("include a.fio\n", &a.display().to_string()).unwrap_err().to_string();
+        assert!(e.contains("nested more than 8 deep"), "{e}");
+        let e = parse_sections("[j]\ninclude nope.fio\n", "t.fio").unwrap_err().to_string();
+        assert!(e.starts_with("t.fio:2: include nope.fio: cannot read nope.fio: "), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
     }
 }

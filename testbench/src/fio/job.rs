@@ -50,7 +50,8 @@ impl RwMode {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {
     pub name: String,
-    /// Line of the section header (for errors found when the device is known).
+    /// File and line of the section header (for errors found when the device is known).
+    pub file: String,
     pub line: usize,
     pub rw: RwMode,
     pub bs_read: u64,
@@ -90,9 +91,10 @@ pub struct JobSpec {
 }
 
 impl JobSpec {
-    fn defaults(name: &str, line: usize) -> JobSpec {
+    fn defaults(name: &str, file: &str, line: usize) -> JobSpec {
         JobSpec {
             name: name.to_string(),
+            file: file.to_string(),
             line,
             rw: RwMode::Read,
             bs_read: 4096,
@@ -144,18 +146,18 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
     for s in &sections {
         if s.name == "global" {
             // Check global options now, so an error is reported even with no job after it.
-            let mut probe = JobSpec::defaults("global", s.line);
+            let mut probe = JobSpec::defaults("global", &s.file, s.line);
             for o in &s.options {
-                apply(&mut probe, o).map_err(|r| InputError::at(file, o.line, r))?;
+                apply(&mut probe, o).map_err(|r| InputError::at(&o.file, o.line, r))?;
             }
             global.extend(s.options.iter().cloned());
             continue;
         }
-        let mut spec = JobSpec::defaults(&s.name, s.line);
+        let mut spec = JobSpec::defaults(&s.name, &s.file, s.line);
         for o in global.iter().chain(&s.options) {
-            apply(&mut spec, o).map_err(|r| InputError::at(file, o.line, r))?;
+            apply(&mut spec, o).map_err(|r| InputError::at(&o.file, o.line, r))?;
         }
-        check_job(&spec).map_err(|r| InputError::at(file, s.line, format!("job `{}`: {r}", s.name)))?;
+        check_job(&spec).map_err(|r| InputError::at(&s.file, s.line, format!("job `{}`: {r}", s.name)))?;
         spec.options = as_written(&s.options);
         spec.global_options = as_written(&global);
         jobs.push(spec);

@@ -57,9 +57,9 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
     let cap = dev.capacity_bytes();
     for s in &p.steps {
         match s {
-            Step::Fio { jobs, .. } => check_jobs(dev, jobs, &p.file)?,
+            Step::Fio { jobs, .. } => check_jobs(dev, jobs)?,
             Step::Burst { jobs, bursts, label, .. } => {
-                check_jobs(dev, jobs, &p.file)?;
+                check_jobs(dev, jobs)?;
                 for j in jobs {
                     let (start, len) = job_region(j, cap).expect("checked");
                     if start + len * *bursts as u64 > cap {

@@ -154,14 +154,14 @@ pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String>
 }
 
 /// Checks every job against the device (region, queue depth) before anything runs.
-pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec], file: &str) -> Result<(), InputError> {
+pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec]) -> Result<(), InputError> {
     for j in jobs {
         for k in 0..j.numjobs {
-            clone_region(j, k, dev.capacity_bytes()).map_err(|r| InputError::at(file, j.line, format!("job `{}`: {r}", j.name)))?;
+            clone_region(j, k, dev.capacity_bytes()).map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
         }
         if j.iodepth >= dev.queue_entries() {
             let r = format!("job `{}`: iodepth {} exceeds the NVMe queue ({} entries)", j.name, j.iodepth, dev.queue_entries());
-            return Err(InputError::at(file, j.line, r));
+            return Err(InputError::at(&j.file, j.line, r));
         }
     }
     Ok(())
@@ -179,16 +179,17 @@ pub fn groups(jobs: &[JobSpec]) -> Vec<Vec<usize>> {
     out
 }
 
-/// Runs all jobs of a job file on `dev`; `file` names it in errors found against the device.
+/// Runs all jobs of a job file on `dev`. Errors found against the device name each job's own file
+/// and line (`JobSpec::file`, which may be an included file); `_file` is kept for callers.
 pub fn run_jobs(
     dev: &mut dyn Device,
     jobs: &[JobSpec],
-    file: &str,
+    _file: &str,
     seeds: &SeedTree,
     obs: &mut dyn Observer,
 ) -> Result<Vec<GroupResult>, InputError> {
     // Check every job against the device before running anything: no partial results.
-    check_jobs(dev, jobs, file)?;
+    check_jobs(dev, jobs)?;
     let mut out = Vec::new();
     for (gid, members) in groups(jobs).into_iter().enumerate() {
         out.push(run_group(dev, jobs, &members, gid, seeds, obs));
