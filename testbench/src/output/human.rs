@@ -249,18 +249,13 @@ mod tests {
 #[cfg(test)]
 mod run_tests {
     use super::*;
-    use crate::fio::parse_job_file;
-    use crate::workload::runner::{run_jobs, Quiet};
-    use crate::workload::testdev::FixedLatencyDevice;
-    use ssdlab_model::{SeedTree, SimTime};
+    use crate::workload::testdev::run_on_fixed;
 
     #[test]
     fn text_matches_fio_rounding() {
         // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms -> fio prints 3 msec (rounded up);
         // 100 us latency -> min=max=100 (usec), every percentile [100].
-        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", "t").unwrap();
-        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let g = run_on_fixed("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", 100);
         let out = summary(&g);
         // 409 600 B / 2.5 ms = 163 840 000 B/s = 156.25 MiB/s; fio's four characters.
         assert!(out.contains("j: (groupid=0, jobs=1): err= 0: rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, iodepth=4"), "{out}");

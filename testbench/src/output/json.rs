@@ -220,18 +220,13 @@ pub fn document(groups: &[GroupResult], meta: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fio::parse_job_file;
-    use crate::workload::runner::{run_jobs, Quiet};
-    use crate::workload::testdev::FixedLatencyDevice;
-    use ssdlab_model::SeedTree;
+    use crate::workload::testdev::run_on_fixed;
 
     #[test]
     fn fio_shape_with_hand_figures() {
         // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms, 40 000 IOPS,
         // 409 600 B / 2.5 ms = 163 840 000 B/s = 160 000 KiB/s.
-        let jobs = parse_job_file("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", "t").unwrap();
-        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let g = run_on_fixed("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", 100);
         let doc = document(&g, json!({"seed": 1}));
         let r = &doc["jobs"][0]["read"];
         assert_eq!(doc["jobs"][0]["jobname"], "j");
@@ -271,9 +266,7 @@ mod tests {
     #[test]
     fn percentile_list_sets_the_json_keys() {
         // fio prints exactly the listed percentiles, keyed "%f"; constant 100 us latency.
-        let jobs = parse_job_file("[j]\nrw=read\nsize=40k\npercentile_list=99.999:50\n", "t").unwrap();
-        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let g = run_on_fixed("[j]\nrw=read\nsize=40k\npercentile_list=99.999:50\n", 100);
         let p = &document(&g, json!({}))["jobs"][0]["read"]["clat_ns"]["percentile"];
         assert_eq!(p, &json!({"50.000000": 100_000, "99.999000": 100_000}));
     }
@@ -284,9 +277,7 @@ mod tests {
         // group twice that; each clone's bw_agg is 50 %, with group_reporting 100 %.
         for (gr, want) in [("", 50.0), ("group_reporting\n", 100.0)] {
             let text = format!("[j]\nrw=read\nnumjobs=2\nbs=16k\nsize=320k\nbwavgtime=1\n{gr}");
-            let jobs = parse_job_file(&text, "t").unwrap();
-            let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-            let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+            let g = run_on_fixed(&text, 100);
             let doc = document(&g, json!({}));
             assert_eq!(doc["jobs"][0]["read"]["bw_agg"], want, "{gr}");
             assert_eq!(doc["jobs"][0]["write"]["bw_agg"], 0.0);
@@ -297,9 +288,7 @@ mod tests {
     fn default_sample_window_is_fios_500_ms() {
         // 1 s of 4 KiB reads at QD1 and 100 us: 10 000 IOs; two 500 ms windows of 5 000 IOs:
         // 20 000 KiB / 0.5 s = 40 000 KiB/s and 10 000 IO/s each.
-        let jobs = parse_job_file("[j]\nrw=read\nnumber_ios=10000\n", "t").unwrap();
-        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let g = run_on_fixed("[j]\nrw=read\nnumber_ios=10000\n", 100);
         let r = &document(&g, json!({}))["jobs"][0]["read"];
         assert_eq!((r["bw_samples"].as_u64(), r["bw_min"].as_u64(), r["bw_max"].as_u64()), (Some(2), Some(40_000), Some(40_000)));
         assert_eq!((r["iops_samples"].as_u64(), r["iops_min"].as_u64(), r["iops_mean"].as_f64()), (Some(2), Some(10_000), Some(10_000.0)));
@@ -309,9 +298,7 @@ mod tests {
     fn disk_util_counts_idle_thinktime() {
         // QD1, 100 us per read, 100 us thinktime, 10 reads: IO k runs 200k..200k+100 us, the
         // last ends at 1900 us; busy 10 x 100 us of 1900 us = 52.63 %.
-        let jobs = parse_job_file("[j]\nrw=read\nthinktime=100\nsize=40k\nfilename=/dev/nvme0n1\n", "t").unwrap();
-        let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-        let g = run_jobs(&mut dev, &jobs, "t", &SeedTree::new(1), &mut Quiet).unwrap();
+        let g = run_on_fixed("[j]\nrw=read\nthinktime=100\nsize=40k\nfilename=/dev/nvme0n1\n", 100);
         let du = &document(&g, json!({}))["disk_util"][0];
         assert_eq!(du["name"], "nvme0n1");
         let util = du["util"].as_f64().unwrap();

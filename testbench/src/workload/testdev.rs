@@ -11,6 +11,14 @@ use std::collections::BinaryHeap;
 
 type Pending = (SimTime, u64, u8, u64, SimTime);
 
+/// Runs job file `text` (seed 1) on a 1 GiB fixed-latency device with `lat_us` per command.
+pub fn run_on_fixed(text: &str, lat_us: u64) -> Vec<crate::workload::GroupResult> {
+    let jobs = crate::fio::parse_job_file(text, "t").expect("test job file parses");
+    let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(lat_us));
+    let seeds = ssdlab_model::SeedTree::new(1);
+    crate::workload::run_jobs(&mut dev, &jobs, "t", &seeds, &mut crate::workload::Quiet).expect("test job runs")
+}
+
 pub struct FixedLatencyDevice {
     pub capacity: u64,
     pub base: SimTime,
