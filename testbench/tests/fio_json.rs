@@ -122,6 +122,13 @@ fn json_fields_types_and_units_follow_fio() {
     for (j, dir) in [(rr, "read"), (sw, "write")] {
         let line = format!("(4096KiB/{}msec)", u(&j[dir], "runtime"));
         assert!(text.contains(&line), "{line} not in:\n{text}");
+        // fio prints clat min/max in us as integer divisions of the ns figures, and the
+        // percentiles rounded up: the 99th of the JSON, (ns + 999) / 1000, in the table.
+        let c = &j[dir]["clat_ns"];
+        let lat = format!("clat (usec): min={}, max={},", u(c, "min") / 1000, u(c, "max") / 1000);
+        assert!(text.contains(&lat), "{lat} not in:\n{text}");
+        let p99 = format!("99.00th=[{:>6}]", u(&c["percentile"], "99.000000").div_ceil(1000));
+        assert!(text.contains(&p99), "{p99} not in:\n{text}");
     }
     // Same seed, byte-identical JSON (timestamps are fixed at 0: simulated time has no date).
     let (_, again, _) = ssdlab(&["run", JOB, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
