@@ -28,6 +28,10 @@ pub struct Cli {
     /// Write SVG plots into this directory.
     #[arg(long, global = true)]
     pub plot: Option<PathBuf>,
+    /// Write the report (text or JSON) to this file instead of stdout, like fio's --output; the
+    /// file is written only when the command succeeds.
+    #[arg(long, global = true)]
+    pub output: Option<PathBuf>,
     #[command(subcommand)]
     pub cmd: Cmd,
 }

@@ -83,3 +83,21 @@ fn validate_exit_status_follows_the_tolerance() {
     assert_eq!(v["validation"]["pass"], true);
     assert!(v["steps"][1]["report"]["error_pct"].as_f64().unwrap() > -100.0);
 }
+
+#[test]
+fn output_option_writes_the_report_to_a_file_only_on_success() {
+    let path = std::env::temp_dir().join(format!("ssdlab-cli-output-{}.json", std::process::id()));
+    let p = path.display().to_string();
+    let args = ["run", "tests/corpus/ok.fio", "--config", SMALL, "--output-format", "json"];
+    let (code, stdout, err) = ssdlab(&args);
+    assert_eq!(code, 0, "{err}");
+    let (code, nothing, err) = ssdlab(&[&args[..], &["--output", &p]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(nothing.is_empty(), "stdout must stay empty with --output");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), stdout, "the file holds what stdout would have");
+    std::fs::remove_file(&path).unwrap();
+    // Bad input: exit 2 and no file at all.
+    let (code, _, _) = ssdlab(&["run", "tests/corpus/fio/empty.fio", "--config", SMALL, "--output", &p]);
+    assert_eq!(code, 2);
+    assert!(!path.exists(), "a failed run must not leave a report file");
+}
