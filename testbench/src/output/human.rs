@@ -67,7 +67,7 @@ fn bytes_iec(b: f64) -> String {
 }
 
 /// One direction of one job; `group_bw` is the group's bandwidth in this direction, B/s.
-fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, bs: u64, group_bw: f64) {
+fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, group_bw: f64) {
     if d.ios == 0 {
         return;
     }
@@ -103,13 +103,13 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, bs: u64
         let end = if i + 1 < rows.len() { "," } else { "" };
         let _ = writeln!(out, "     | {}{end}", cells.join(", "));
     }
-    sample_lines(out, d, j, bs, group_bw);
+    sample_lines(out, d, j, group_bw);
 }
 
 /// fio's `bw (  KiB/s):` and `iops        :` lines over the time samples.
-fn sample_lines(out: &mut String, d: &DirStats, j: &JobResult, bs: u64, group_bw: f64) {
-    let bws = json::samples(d, j.runtime, j.spec.bw_avg, 1024);
-    let iopss = json::samples(d, j.runtime, j.spec.iops_avg, bs);
+fn sample_lines(out: &mut String, d: &DirStats, j: &JobResult, group_bw: f64) {
+    let bws = json::samples(d, j.runtime, j.spec.bw_avg, json::Per::KiB);
+    let iopss = json::samples(d, j.runtime, j.spec.iops_avg, json::Per::Io);
     if bws.is_empty() && iopss.is_empty() {
         return; // fio prints the lines only when there are samples
     }
@@ -161,8 +161,8 @@ pub fn summary(groups: &[GroupResult]) -> String {
                 r = iec(s.bs_read as f64),
                 w = iec(s.bs_write as f64),
             );
-            dir_block(&mut out, "read", &j.read, j, s.bs_read, bw.0);
-            dir_block(&mut out, "write", &j.write, j, s.bs_write, bw.1);
+            dir_block(&mut out, "read", &j.read, j, bw.0);
+            dir_block(&mut out, "write", &j.write, j, bw.1);
             lat_lines(&mut out, j);
         }
         group_footer(&mut out, g);

@@ -26,23 +26,33 @@ fn lat_obj(d: &DirStats, percentiles: Option<&[f64]>) -> Value {
     o
 }
 
+/// What a sample measures: KiB/s (fio's `bw_*`) or IO/s (`iops_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Per {
+    KiB,
+    Io,
+}
+
 /// Samples of one direction as fio takes them: one per whole `window` of the runtime (a partial
-/// last window gives none: fio's sample count is runtime / window, rounded down), each the bytes
-/// completed in it over its length, divided by `unit` (1024 for KiB/s, the block size for IO/s).
-/// Windows are built from the throughput series' bins (by bin start); a window shorter than a
-/// bin is widened to one bin.
-pub(crate) fn samples(d: &DirStats, runtime: SimTime, window: SimTime, unit: u64) -> Vec<f64> {
+/// last window gives none: fio's sample count is runtime / window, rounded down), each the KiB or
+/// IOs completed in it over its length. Windows are built from the throughput series' bins (by
+/// bin start); a window shorter than a bin is widened to one bin.
+pub(crate) fn samples(d: &DirStats, runtime: SimTime, window: SimTime, per: Per) -> Vec<f64> {
     let bin = d.series.bin;
     let w = window.max(bin);
     let n = (runtime.as_ps() / w.as_ps()) as usize;
-    let mut bytes = vec![0u64; n];
-    for (i, b) in d.series.bytes.iter().enumerate() {
+    let (values, unit) = match per {
+        Per::KiB => (&d.series.bytes, 1024.0),
+        Per::Io => (&d.series.ios, 1.0),
+    };
+    let mut sums = vec![0u64; n];
+    for (i, v) in values.iter().enumerate() {
         let k = ((bin * i as u64).as_ps() / w.as_ps()) as usize;
         if k < n {
-            bytes[k] += b;
+            sums[k] += v;
         }
     }
-    bytes.iter().map(|b| *b as f64 / unit.max(1) as f64 / w.as_secs_f64()).collect()
+    sums.iter().map(|v| *v as f64 / unit / w.as_secs_f64()).collect()
 }
 
 /// (min, max, mean, standard deviation) of samples; the deviation with n - 1 as fio's `calc_lat`
@@ -64,11 +74,11 @@ pub(crate) fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
 /// are over the exact simulated runtime (fio divides by whole milliseconds). `bw_agg` is the mean
 /// sampled bandwidth in percent of the group's (`group_bw_bytes`, B/s), capped at 100, as fio's
 /// `convert_agg_kbytes_percent`.
-fn dir_obj(d: &DirStats, runtime: SimTime, bs: u64, spec: &JobSpec, group_bw_bytes: f64) -> Value {
+fn dir_obj(d: &DirStats, runtime: SimTime, spec: &JobSpec, group_bw_bytes: f64) -> Value {
     let zero = DirStats::default();
     let runtime = if d.ios > 0 { runtime } else { SimTime::ZERO };
-    let bws = samples(d, runtime, spec.bw_avg, 1024);
-    let iopss = samples(d, runtime, spec.iops_avg, bs);
+    let bws = samples(d, runtime, spec.bw_avg, Per::KiB);
+    let iopss = samples(d, runtime, spec.iops_avg, Per::Io);
     let (bmin, bmax, bmean, bdev) = stat(&bws);
     let (imin, imax, imean, idev) = stat(&iopss);
     let bw_bytes = d.bw_bytes(runtime).floor() as u64;
@@ -123,9 +133,9 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
         "eta": 0,
         "elapsed": ms.div_ceil(1000),
         "job options": opts,
-        "read": dir_obj(&j.read, j.runtime, s.bs_read, s, group_bw.0),
-        "write": dir_obj(&j.write, j.runtime, s.bs_write, s, group_bw.1),
-        "trim": dir_obj(&DirStats::default(), j.runtime, 4096, s, 0.0),
+        "read": dir_obj(&j.read, j.runtime, s, group_bw.0),
+        "write": dir_obj(&j.write, j.runtime, s, group_bw.1),
+        "trim": dir_obj(&DirStats::default(), j.runtime, s, 0.0),
         "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), None) },
         "job_runtime": ms,
         "latency_ns": dist[0].clone(), "latency_us": dist[1].clone(), "latency_ms": dist[2].clone(),

@@ -110,16 +110,18 @@ impl LatencyHist {
     }
 }
 
-/// Bytes completed per time bin, from the start of the measurement window.
+/// Bytes and IOs completed per time bin, from the start of the measurement window.
 #[derive(Clone, Debug)]
 pub struct Series {
     pub bin: SimTime,
     pub bytes: Vec<u64>,
+    /// Completions per bin (same length as `bytes`).
+    pub ios: Vec<u64>,
 }
 
 impl Default for Series {
     fn default() -> Self {
-        Series { bin: SimTime::from_us(100), bytes: Vec::new() }
+        Series { bin: SimTime::from_us(100), bytes: Vec::new(), ios: Vec::new() }
     }
 }
 
@@ -135,13 +137,16 @@ impl Series {
         }
         if self.bytes.len() <= idx {
             self.bytes.resize(idx + 1, 0);
+            self.ios.resize(idx + 1, 0);
         }
         self.bytes[idx] += bytes;
+        self.ios[idx] += 1;
     }
     /// Doubles the bin width.
     pub fn coarsen(&mut self) {
         self.bin = self.bin * 2;
         self.bytes = self.bytes.chunks(2).map(|c| c.iter().sum()).collect();
+        self.ios = self.ios.chunks(2).map(|c| c.iter().sum()).collect();
     }
     pub fn merge(&mut self, o: &Series) {
         let mut o = o.clone();
@@ -153,8 +158,12 @@ impl Series {
         }
         if self.bytes.len() < o.bytes.len() {
             self.bytes.resize(o.bytes.len(), 0);
+            self.ios.resize(o.ios.len(), 0);
         }
         for (a, b) in self.bytes.iter_mut().zip(&o.bytes) {
+            *a += b;
+        }
+        for (a, b) in self.ios.iter_mut().zip(&o.ios) {
             *a += b;
         }
     }
@@ -247,6 +256,7 @@ mod tests {
         s.add(SimTime::from_secs(1), 7);
         assert_eq!(s.bin, SimTime::from_us(400));
         assert_eq!(s.bytes.iter().sum::<u64>(), 17);
+        assert_eq!((s.ios.iter().sum::<u64>(), s.ios.len()), (2, s.bytes.len()));
         assert_eq!(s.bytes[0], 10);
     }
 }
