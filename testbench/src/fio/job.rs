@@ -4,6 +4,7 @@
 //! Source: fio HOWTO (fio 3.x), sections "Job file format" and "Job file parameters". Options in
 //! `[global]` apply to every job section that follows them; a job section may override them.
 
+use super::bs::{apply_bs, apply_bssplit};
 use super::ini::{parse_sections, IniOption};
 use super::value::{parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit};
 use crate::error::InputError;
@@ -56,6 +57,10 @@ pub struct JobSpec {
     pub rw: RwMode,
     pub bs_read: u64,
     pub bs_write: u64,
+    /// `bssplit` per direction: (block size, percent of IOs), percents summing to 100; empty =
+    /// every IO is `bs_read`/`bs_write`. With a split, `bs_*` is its smallest size.
+    pub bssplit_read: Vec<(u64, u32)>,
+    pub bssplit_write: Vec<(u64, u32)>,
     pub iodepth: u32,
     pub numjobs: u32,
     /// Region size per job; `None` = from `offset` to the end of the device.
@@ -91,6 +96,11 @@ pub struct JobSpec {
 }
 
 impl JobSpec {
+    /// The largest block size the job issues (any direction, `bssplit` included).
+    pub fn max_bs(&self) -> u64 {
+        let split = self.bssplit_read.iter().chain(&self.bssplit_write).map(|e| e.0);
+        split.chain([self.bs_read, self.bs_write]).max().expect("two sizes at least")
+    }
     fn defaults(name: &str, file: &str, line: usize) -> JobSpec {
         JobSpec {
             name: name.to_string(),
@@ -99,6 +109,8 @@ impl JobSpec {
             rw: RwMode::Read,
             bs_read: 4096,
             bs_write: 4096,
+            bssplit_read: Vec::new(),
+            bssplit_write: Vec::new(),
             iodepth: 1,
             numjobs: 1,
             size: None,
@@ -200,20 +212,13 @@ fn flag(o: &IniOption) -> Result<bool, String> {
     }
 }
 
-fn block_size(v: &str, kb_base: u64) -> Result<u64, String> {
-    let b = parse_bytes(v, kb_base)?;
-    if b == 0 || b % 512 != 0 || b > 16 << 20 {
-        return Err(format!("block size {b} must be a multiple of 512 bytes, at most 16 MiB"));
-    }
-    Ok(b)
-}
-
 fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
     let key = o.key.as_str();
     match key {
         "name" => j.name = need(o)?.to_string(),
         "rw" | "readwrite" => j.rw = parse_rw(need(o)?)?,
         "bs" | "blocksize" => apply_bs(j, key, need(o)?)?,
+        "bssplit" => apply_bssplit(j, need(o)?)?,
         "iodepth" => j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32,
         "numjobs" => j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32,
         "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
@@ -266,31 +271,6 @@ fn parse_rw(v: &str) -> Result<RwMode, String> {
         "randrw" => RwMode::RandMixed,
         _ => return Err(format!("rw={v} is not supported (read, write, randread, randwrite, rw, randrw)")),
     })
-}
-
-/// `bs=READ[,WRITE[,TRIM]]` (or `blocksize=`, the `key`), fio HOWTO "bs": a value not ended by a
-/// comma applies to the directions after it, an empty value is the default (4096): `bs=8k,32k`
-/// = 8k reads, 32k writes; `bs=8k,` = 8k reads, 4k writes; `bs=,8k` = 4k reads, 8k writes. The
-/// trim size is checked and unused (ssdlab's `rw` modes issue no trims).
-fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
-    if v.contains('-') {
-        return Err(format!("{key}={v}: a block size range is fio's `bsrange`, which ssdlab does not model; give one size per direction"));
-    }
-    let parts: Vec<&str> = v.split(',').map(str::trim).collect();
-    if parts.len() > 3 {
-        return Err(format!("{key}={v}: at most three sizes (reads, writes, trims)"));
-    }
-    let size = |b: &str| if b.is_empty() { Ok(4096) } else { block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}")) };
-    let read = size(parts[0])?;
-    let write = match parts.get(1) {
-        Some(w) => size(w)?,
-        None => read,
-    };
-    if let Some(t) = parts.get(2) {
-        size(t)?;
-    }
-    (j.bs_read, j.bs_write) = (read, write);
-    Ok(())
 }
 
 /// `percentile_list=99:99.9:99.99`: up to 20 percentiles in (0, 100], sorted as fio sorts them.
@@ -360,18 +340,6 @@ mod tests {
         assert_eq!(j.rwmixread, 70);
         assert_eq!(j.rw.read_pct(j.rwmixread), 70);
         assert_eq!(j.thinktime, SimTime::from_us(250));
-    }
-
-    #[test]
-    fn bs_lists_follow_the_howto_examples() {
-        // fio HOWTO "bs": each example's (read, write) sizes.
-        for (v, want) in [("256k", (262_144, 262_144)), ("8k,32k", (8192, 32_768)), ("8k,32k,", (8192, 32_768)),
-            ("8k,", (8192, 4096)), (",8k", (4096, 8192)), (",8k,", (4096, 8192)), ("4k,8k,16k", (4096, 8192))] {
-            let j = &parse_job_file(&format!("[a]\nbs={v}\n"), "x").unwrap()[0];
-            assert_eq!((j.bs_read, j.bs_write), want, "bs={v}");
-        }
-        assert!(parse_job_file("[a]\nbs=4k,4k,4k,4k\n", "x").is_err());
-        assert!(parse_job_file("[a]\nbs=4k,4k,1000\n", "x").is_err());
     }
 
     #[test]

@@ -138,6 +138,13 @@ fn lat_lines(out: &mut String, j: &JobResult) {
     }
 }
 
+/// fio's `4096B-4096B` (one size) or `4096B-64.0KiB` (a `bssplit`'s smallest and largest).
+fn bs_range(bs: u64, split: &[(u64, u32)]) -> String {
+    let lo = split.iter().map(|e| e.0).min().unwrap_or(bs);
+    let hi = split.iter().map(|e| e.0).max().unwrap_or(bs);
+    format!("{}-{}", iec(lo as f64), iec(hi as f64))
+}
+
 /// The whole summary of one job-file run.
 pub fn summary(groups: &[GroupResult]) -> String {
     let mut out = String::new();
@@ -152,14 +159,14 @@ pub fn summary(groups: &[GroupResult]) -> String {
             };
             let _ = writeln!(
                 out,
-                "{}: (groupid={}, jobs={}): err= 0: rw={}, bs=(R) {r}-{r}, (W) {w}-{w}, iodepth={}{clone}",
+                "{}: (groupid={}, jobs={}): err= 0: rw={}, bs=(R) {r}, (W) {w}, iodepth={}{clone}",
                 j.name,
                 g.groupid,
                 if j.clone.is_some() { 1 } else { s.numjobs },
                 s.rw.fio_name(),
                 s.iodepth,
-                r = iec(s.bs_read as f64),
-                w = iec(s.bs_write as f64),
+                r = bs_range(s.bs_read, &s.bssplit_read),
+                w = bs_range(s.bs_write, &s.bssplit_write),
             );
             dir_block(&mut out, "read", &j.read, j, bw.0);
             dir_block(&mut out, "write", &j.write, j, bw.1);

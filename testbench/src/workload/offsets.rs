@@ -68,6 +68,26 @@ impl OffsetGen {
     }
 }
 
+impl OffsetGen {
+    /// The next offset for a block of `len` bytes (at most the region; `bssplit` sizes on a
+    /// generator of the split's smallest size): sequential access advances past the whole block,
+    /// and a block that would run past the region's end is moved back to end inside it.
+    pub fn next_offset_len(&mut self, len: u64) -> u64 {
+        let span = self.blocks * self.bs;
+        assert!(len > 0 && len <= span, "block of {len} B in a region of {span} B");
+        let k = len.div_ceil(self.bs);
+        let off = match &mut self.pattern {
+            Pattern::Seq { pos } => {
+                let b = *pos;
+                *pos = if b + k >= self.blocks { 0 } else { b + k };
+                self.start + b * self.bs
+            }
+            _ => self.next_offset(),
+        };
+        off.min(self.start + (span - len) / self.bs * self.bs)
+    }
+}
+
 fn feistel(x: u64, keys: &[u64; 4], half: u32) -> u64 {
     let mask = (1u64 << half) - 1;
     let (mut l, mut r) = (x >> half, x & mask);
@@ -94,6 +114,20 @@ mod tests {
         let mut g = OffsetGen::new(8192, 3 * 4096 + 100, 4096, false, false, SeedTree::new(1).stream("t", 0));
         let v: Vec<u64> = (0..4).map(|_| g.next_offset()).collect();
         assert_eq!(v, vec![8192, 12288, 16384, 8192]);
+    }
+
+    #[test]
+    fn variable_blocks_advance_and_stay_inside() {
+        // 4 KiB granules, 40 KiB region: 8 KiB at 0, 12 KiB at 8 KiB, 16 KiB at 20 KiB, then a
+        // 8 KiB block at 36 KiB would end at 44 KiB: moved back to 32 KiB; the next wraps to 0.
+        let mut g = OffsetGen::new(0, 40_960, 4096, false, false, SeedTree::new(1).stream("t", 0));
+        let v: Vec<u64> = [8192, 12_288, 16_384, 8192, 4096].iter().map(|l| g.next_offset_len(*l)).collect();
+        assert_eq!(v, vec![0, 8192, 20_480, 32_768, 0]);
+        let mut r = OffsetGen::new(4096, 40_960, 4096, true, true, SeedTree::new(2).stream("t", 0));
+        for _ in 0..1000 {
+            let o = r.next_offset_len(16_384);
+            assert!(o >= 4096 && o + 16_384 <= 4096 + 40_960 && o % 4096 == 0, "{o}");
+        }
     }
 
     #[test]

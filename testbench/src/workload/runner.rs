@@ -39,12 +39,10 @@ struct Clone {
     job: usize,
     idx: u32,
     queue: u16,
-    read_gen: OffsetGen,
-    write_gen: OffsetGen,
+    read_gen: DirGen,
+    write_gen: DirGen,
     mix: ModelRng,
     read_pct: u32,
-    bs_r: u64,
-    bs_w: u64,
     limit_bytes: Option<u64>,
     number_ios: Option<u64>,
     deadline: Option<SimTime>,
@@ -56,6 +54,34 @@ struct Clone {
     last_completion: SimTime,
     read: DirStats,
     write: DirStats,
+}
+
+/// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` drawn per IO
+/// from its own stream (offsets then on the split's smallest size).
+struct DirGen {
+    offsets: OffsetGen,
+    bs: u64,
+    split: Vec<(u64, u32)>,
+    pick: ModelRng,
+}
+
+impl DirGen {
+    fn new(j: &JobSpec, region: (u64, u64), read: bool, stream: impl Fn(&str) -> ModelRng) -> DirGen {
+        let (bs, split, name) = if read { (j.bs_read, &j.bssplit_read, "read") } else { (j.bs_write, &j.bssplit_write, "write") };
+        let granule = split.iter().map(|e| e.0).min().unwrap_or(bs);
+        let offsets = OffsetGen::new(region.0, region.1, granule, j.rw.is_random(), j.norandommap, stream(name));
+        DirGen { offsets, bs, split: split.clone(), pick: stream(&format!("{name}/bssplit")) }
+    }
+    fn next(&mut self) -> (u64, u64) {
+        let len = if self.split.is_empty() {
+            self.bs
+        } else {
+            let mut x = self.pick.gen_range(0..100u32);
+            let e = self.split.iter().find(|e| x < e.1 || { x -= e.1; false });
+            e.map_or(self.split[self.split.len() - 1].0, |e| e.0)
+        };
+        (self.offsets.next_offset_len(len), len)
+    }
 }
 
 impl Clone {
@@ -91,11 +117,7 @@ impl Clone {
                 break;
             }
             let read = self.read_pct == 100 || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
-            let (op, offset, len) = if read {
-                (Op::Read, self.read_gen.next_offset(), self.bs_r)
-            } else {
-                (Op::Write, self.write_gen.next_offset(), self.bs_w)
-            };
+            let (op, (offset, len)) = if read { (Op::Read, self.read_gen.next()) } else { (Op::Write, self.write_gen.next()) };
             let id = dev.submit(Io { op, offset, len, queue: self.queue });
             let prev = inflight.insert(id, ci);
             assert!(prev.is_none(), "device reused IO id {id}");
@@ -143,7 +165,7 @@ pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
 /// offset (a percentage is of the device, rounded up to a block); the size is then taken from
 /// that start as for any offset.
 pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String> {
-    let bs = j.bs_read.max(j.bs_write);
+    let bs = j.max_bs();
     let bytes = |s: SizeSpec| match s {
         SizeSpec::Bytes(b) => b,
         SizeSpec::Percent(p) => ((cap as u128 * p as u128 / 100) as u64).div_ceil(bs).saturating_mul(bs),
@@ -208,17 +230,14 @@ fn make_clones(dev: &dyn Device, jobs: &[JobSpec], members: &[usize], seeds: &Se
                 None => *seeds,
             };
             let stream = |what: &str| tree.stream(&format!("fio/{}/{what}", j.name), ji as u64 * 4096 + k as u64);
-            let random = j.rw.is_random();
             clones.push(Clone {
                 job: ji,
                 idx: k,
                 queue: (clones.len() % dev.io_queues() as usize) as u16,
-                read_gen: OffsetGen::new(start, len, j.bs_read, random, j.norandommap, stream("read")),
-                write_gen: OffsetGen::new(start, len, j.bs_write, random, j.norandommap, stream("write")),
+                read_gen: DirGen::new(j, (start, len), true, stream),
+                write_gen: DirGen::new(j, (start, len), false, stream),
                 mix: stream("mix"),
                 read_pct: j.rw.read_pct(j.rwmixread),
-                bs_r: j.bs_read,
-                bs_w: j.bs_write,
                 limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
                 number_ios: j.number_ios,
                 deadline: j.runtime.map(|r| t0 + j.ramp_time + r),

@@ -159,3 +159,22 @@ fn offset_increment_gives_each_clone_its_own_region() {
     let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err().to_string();
     assert!(e.starts_with("t.fio:1: job `j`: clone 2: offset 1073741824"), "{e}");
 }
+
+#[test]
+fn bssplit_draws_sizes_by_percent_and_keeps_blocks_inside() {
+    // bssplit=4k/75:64k/25 on 2000 random reads in a 1 MiB region: about 1500 of 4 KiB (binomial
+    // sd sqrt(2000 x 0.75 x 0.25) = 19.4; +-6 sd accepted), the rest 64 KiB; every block
+    // 4 KiB-aligned and inside [0, 1 MiB).
+    let text = "[j]\nrw=randread\nbssplit=4k/75:64k/25\nsize=1m\nio_size=1g\nnumber_ios=2000\nnorandommap\n";
+    let (dev, g) = run(text, 10, 5);
+    let small = dev.log.iter().filter(|(_, io)| io.len == 4096).count();
+    let large = dev.log.iter().filter(|(_, io)| io.len == 65_536).count();
+    assert_eq!(small + large, 2000, "seed 5: only the split's sizes");
+    assert!((1384..=1616).contains(&small), "seed 5: {small} small blocks");
+    assert!(dev.log.iter().all(|(_, io)| io.offset % 4096 == 0 && io.offset + io.len <= 1 << 20));
+    assert_eq!(g[0].jobs[0].read.bytes, small as u64 * 4096 + large as u64 * 65_536);
+    // Sequential with a split: each block starts where the previous ended (until the wrap).
+    let (dev, _) = run("[j]\nrw=write\nbssplit=4k/50:16k/50\nsize=64m\nnumber_ios=200\n", 10, 5);
+    let ios: Vec<_> = dev.log.iter().map(|(_, io)| (io.offset, io.len)).collect();
+    assert!(ios.windows(2).all(|w| w[1].0 == w[0].0 + w[0].1), "seed 5: not contiguous");
+}
