@@ -128,6 +128,11 @@ pub struct Ftl {
     /// Open host block per die (NONE: none) and the die the next host program unit goes to.
     host_open: Vec<u32>,
     cursor: u32,
+    /// NAND program time of the host program units sent to each die so far (ps), and the
+    /// program time of one SLC and one TLC program unit: the next host program unit goes to the
+    /// die with the least (`write_path::next_host_die`).
+    host_prog_ps: Vec<u64>,
+    prog_ps: [u64; 2],
     /// Open relocation (GC / fold) block per die.
     reloc_open: Vec<u32>,
     /// Relocating cold data (wear levelling): it goes to `cold_open`, a most-worn block.
@@ -175,6 +180,8 @@ impl Ftl {
             victim: victim::policy(cfg.ftl.gc_policy),
             host_open: vec![NONE; dies],
             cursor: 0,
+            host_prog_ps: vec![0; dies],
+            prog_ps: [cfg.nand.slc.t_prog().as_ps(), cfg.nand.tlc.t_prog().as_ps()],
             reloc_open: vec![NONE; dies],
             reloc_cold: false,
             cold_open: vec![NONE; dies],
@@ -238,6 +245,7 @@ impl Ftl {
         self.reloc_open.hash(&mut h);
         self.cold_open.hash(&mut h);
         self.cursor.hash(&mut h);
+        self.host_prog_ps.hash(&mut h);
         h.finish()
     }
 

@@ -2,8 +2,8 @@
 //! open block of the die the write cursor points at; the mapping is updated at once (reads of a
 //! staged unit are served from the buffer). When a program unit fills (one word line on all
 //! planes: 3 pages x planes for one-shot TLC, 1 page x planes for SLC) one multi-plane Program op
-//! is emitted and the cursor moves to the next die, channel first, so consecutive program units
-//! land on different channels. `flush` pads partly filled program units. Trim unmaps.
+//! is emitted and the cursor moves on (`next_host_die`): to the next die, channel first, while all
+//! dies write in one cell mode, so consecutive program units land on different channels. `flush` pads partly filled program units. Trim unmaps.
 //! Source: MQSim's TSU/plane-allocation scheme (channel-way-die-plane striping); Micron B16A
 //! one-shot TLC programming.
 
@@ -42,8 +42,23 @@ impl Ftl {
             c.host_write(&mut self.l2p, &mut self.oob, lpn, ppa);
         }
         if self.stage(dbid, lpn, OpPurpose::HostWrite, ops) {
-            self.cursor = if self.cursor + 1 == self.l.dies { 0 } else { self.cursor + 1 };
+            let mode = self.blocks.info[dbid as usize].mode;
+            self.host_prog_ps[die as usize] += self.prog_ps[(mode == CellMode::Tlc) as usize];
+            self.cursor = self.next_host_die();
         }
+    }
+
+    /// The die the next host program unit goes to: the one whose host program units so far take
+    /// the least NAND program time, the first after the cursor on ties. With every die in one
+    /// cell mode this is plain round-robin (channel first); when some dies write SLC blocks and
+    /// others TLC (a partly used SLC cache), an SLC die gets tPROG(TLC) / tPROG(SLC) program
+    /// units for each TLC one, so that each die stays busy, instead of the whole stripe waiting
+    /// on its TLC dies. Firmware allocates writes to the dies that are free (dynamic allocation:
+    /// Hu et al., "Performance impact and interplay of SSD parallelism through advanced
+    /// commands, allocation strategy and data granularity", ICS 2011); program time is the
+    /// untimed FTL's measure of when a die frees.
+    fn next_host_die(&self) -> u32 {
+        least_loaded_after(self.cursor, &self.host_prog_ps)
     }
 
     /// Trim of [lpn, lpn + count): unmapped units read as zeroes without NAND access.
@@ -76,7 +91,9 @@ impl Ftl {
         let dbid = self.host_open[die];
         if self.partial(dbid) {
             self.pad_open(dbid, ops);
-            self.cursor = (die as u32 + 1) % self.l.dies;
+            let mode = self.blocks.info[dbid as usize].mode;
+            self.host_prog_ps[die] += self.prog_ps[(mode == CellMode::Tlc) as usize];
+            self.cursor = self.next_host_die();
         }
         self.refresh_block_stats();
     }
@@ -185,5 +202,53 @@ impl Ftl {
             .unwrap_or_else(|| panic!("die {die}: no free block to relocate into"));
         stream[die as usize] = dbid;
         dbid
+    }
+}
+
+/// Index of the smallest of `loads`, searching from `cursor + 1` round-robin (the first on ties).
+fn least_loaded_after(cursor: u32, loads: &[u64]) -> u32 {
+    let n = loads.len() as u32;
+    assert!(n > 0 && cursor < n, "cursor {cursor} outside {n} dies");
+    let mut best = if cursor + 1 == n { 0 } else { cursor + 1 };
+    for k in 1..n {
+        let d = (cursor + 1 + k) % n;
+        if loads[d as usize] < loads[best as usize] {
+            best = d;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::least_loaded_after;
+
+    #[test]
+    fn equal_dies_take_turns_in_round_robin_order() {
+        let loads = [2200u64; 4];
+        assert_eq!(least_loaded_after(0, &loads), 1);
+        assert_eq!(least_loaded_after(3, &loads), 0);
+    }
+
+    #[test]
+    fn an_slc_die_takes_nine_program_units_per_tlc_unit_of_its_tlc_neighbour() {
+        // Die 0 writes SLC (250 us per program unit), die 1 TLC (2200 us). By hand: die 1 first
+        // (tie at 0, first after cursor 0), then die 0 until its load reaches 2250 >= 2200 (9
+        // units: 250..2250), die 1 (4400), die 0 until 4500 >= 4400 (9 more), die 1.
+        let prog = [250u64, 2200];
+        let mut loads = [0u64; 2];
+        let mut cursor = 0u32;
+        let mut picks = Vec::new();
+        for _ in 0..21 {
+            cursor = least_loaded_after(cursor, &loads);
+            loads[cursor as usize] += prog[cursor as usize];
+            picks.push(cursor);
+        }
+        let mut want = vec![1u32];
+        for _ in 0..2 {
+            want.extend([0u32; 9]);
+            want.push(1);
+        }
+        assert_eq!(picks, want);
     }
 }
