@@ -38,6 +38,7 @@ pub mod map_log;
 pub mod read_path;
 pub mod readahead;
 pub mod reloc;
+pub mod reloc_rows;
 pub mod slc;
 pub mod stats;
 pub mod trans_cache;
