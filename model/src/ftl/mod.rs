@@ -145,6 +145,11 @@ pub struct Ftl {
     slc_valid_units: u64,
     trace_on: bool,
     trace: Vec<MapAccess>,
+    /// Whether NAND ops are built (false only inside the functional warm-up calls, `warm_up*`,
+    /// which drop them: the state transitions do not depend on it).
+    emit: bool,
+    /// Where the warm-up calls collect the ops they drop (kept for its capacity).
+    dropped: Vec<NandOp>,
     /// Ops produced by calls that take no op list (trim's translation-page traffic); pushed first
     /// by the next call that does.
     deferred: Vec<NandOp>,
@@ -188,6 +193,8 @@ impl Ftl {
             slc_valid_units: 0,
             trace_on: false,
             trace: Vec::new(),
+            emit: true,
+            dropped: Vec::new(),
             deferred: Vec::new(),
             cands: Vec::new(),
             groups: Vec::new(),

@@ -56,7 +56,9 @@ impl Ftl {
             }
             let planes = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
             let units = mask.count_ones();
-            ops.push(self.l.read_op(dbid, page, planes, units, b.mode, read_purpose));
+            if self.emit {
+                ops.push(self.l.read_op(dbid, page, planes, units, b.mode, read_purpose));
+            }
             let mut m = mask;
             while m != 0 {
                 self.move_unit(first + m.trailing_zeros(), die, write_purpose, ops);
@@ -115,17 +117,19 @@ impl Ftl {
 
     fn erase(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
         let b = self.blocks.info[dbid as usize];
-        let mut addr = self.l.phys_page(self.l.base(dbid));
-        addr.plane = 0;
-        ops.push(NandOp {
-            kind: NandOpKind::Erase,
-            mode: b.mode,
-            addr,
-            planes: self.l.planes as u8,
-            bus_bytes: 0,
-            purpose: OpPurpose::Erase,
-            after: None,
-        });
+        if self.emit {
+            let mut addr = self.l.phys_page(self.l.base(dbid));
+            addr.plane = 0;
+            ops.push(NandOp {
+                kind: NandOpKind::Erase,
+                mode: b.mode,
+                addr,
+                planes: self.l.planes as u8,
+                bus_bytes: 0,
+                purpose: OpPurpose::Erase,
+                after: None,
+            });
+        }
         let base = self.l.base(dbid);
         let used = b.staged;
         debug_assert!(self.valid.none_in(base, self.l.block_units), "erasing block {dbid} with valid bits set");

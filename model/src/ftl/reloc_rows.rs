@@ -48,11 +48,13 @@ impl Ftl {
             if mask == 0 {
                 continue;
             }
-            // Offsets in a row run plane-major: the lowest and highest valid unit give the span.
-            let (lo, hi) = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
             let units = mask.count_ones();
-            let addr = PhysPage { page, plane: lo as u8, ..tpl.addr };
-            ops.push(NandOp { addr, planes: (hi - lo + 1) as u8, bus_bytes: units * unit_bus, ..tpl });
+            if self.emit {
+                // Offsets in a row run plane-major: the lowest and highest valid unit give the span.
+                let (lo, hi) = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
+                let addr = PhysPage { page, plane: lo as u8, ..tpl.addr };
+                ops.push(NandOp { addr, planes: (hi - lo + 1) as u8, bus_bytes: units * unit_bus, ..tpl });
+            }
             let mut m = mask;
             while m != 0 {
                 if dst.room == 0 {
