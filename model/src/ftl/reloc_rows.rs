@@ -28,51 +28,34 @@ struct Dst {
 
 impl Ftl {
     /// Moves the valid units of closed block `victim` (block-table entry `b`) into its die's
-    /// relocation block, row by row. Returns the units moved. Does not erase the victim.
+    /// relocation block, in offset order. Returns the units moved. Does not erase the victim.
+    /// With ops built, the valid bitmap is walked a page row at a time (one read op per row with
+    /// valid units); without (the warm-up calls), 64 units at a time.
     pub(super) fn relocate_rows(&mut self, victim: u32, b: BlockInfo, (read, write): (OpPurpose, OpPurpose), ops: &mut Vec<NandOp>) -> u64 {
         let die = self.l.die_of(victim);
         let (base, row) = (self.l.base(victim), self.l.row_units());
         // Every row read differs from this one only in page, first plane, planes and bytes.
         let tpl = self.l.read_op(victim, 0, (0, 0), 1, b.mode, read);
         let unit_bus = self.l.unit_bus_bytes();
-        // Nothing held by the read-ahead buffer (always so in a warm-up): no per-unit lookups.
-        let ra_live = !self.ra.is_empty();
+        let step = if self.emit { row } else { 64 };
         // Opened when the first unit needs it, as the unit path does: opening a block earlier
         // (e.g. before this victim is erased and freed) could pick a different one.
         let mut dst = Dst { block: NONE, start: 0, next: 0, room: 0 };
         let mut moved = 0u64;
-        for page in 0..b.staged / row {
-            let first = base + page * row;
-            self.debug_check_valid_bits(first, row);
-            let mask = self.valid.row(first, row);
+        for off in (0..b.staged).step_by(step as usize) {
+            let (first, n) = (base + off, step.min(b.staged - off));
+            self.debug_check_valid_bits(first, n);
+            let mask = self.valid.row(first, n);
             if mask == 0 {
                 continue;
             }
-            let units = mask.count_ones();
             if self.emit {
                 // Offsets in a row run plane-major: the lowest and highest valid unit give the span.
                 let (lo, hi) = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
-                let addr = PhysPage { page, plane: lo as u8, ..tpl.addr };
-                ops.push(NandOp { addr, planes: (hi - lo + 1) as u8, bus_bytes: units * unit_bus, ..tpl });
+                let addr = PhysPage { page: off / row, plane: lo as u8, ..tpl.addr };
+                ops.push(NandOp { addr, planes: (hi - lo + 1) as u8, bus_bytes: mask.count_ones() * unit_bus, ..tpl });
             }
-            let mut m = mask;
-            while m != 0 {
-                if dst.room == 0 {
-                    dst = self.open_dst(die);
-                }
-                let (oob, l2p, ra) = (&mut self.oob[..], &mut self.l2p[..], &mut self.ra);
-                let k = if ra_live {
-                    copy_units::<true>(oob, l2p, ra, first, &mut m, dst.next, dst.room)
-                } else {
-                    copy_units::<false>(oob, l2p, ra, first, &mut m, dst.next, dst.room)
-                };
-                dst.next += k;
-                dst.room -= k;
-                if dst.room == 0 {
-                    self.book(&mut dst, write, ops);
-                }
-            }
-            moved += units as u64;
+            moved += self.move_mask(first, mask, &mut dst, die, write, ops) as u64;
         }
         self.book(&mut dst, write, ops);
         let v = &mut self.blocks.info[victim as usize];
@@ -82,6 +65,35 @@ impl Ftl {
             self.slc_valid_units -= moved;
         }
         self.valid.clear_range(base, b.staged);
+        moved
+    }
+
+    /// Copies the units of `mask` (bit i: unit `first + i`) into `dst`, booking and programming
+    /// each program unit they fill and opening the next. Returns the units copied.
+    #[inline]
+    fn move_mask(&mut self, first: u32, mask: u64, dst: &mut Dst, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> u32 {
+        // Nothing held by the read-ahead buffer (always so in a warm-up): no per-unit lookups.
+        let ra_live = !self.ra.is_empty();
+        let (mut m, mut moved) = (mask, 0);
+        while m != 0 {
+            if dst.room == 0 {
+                *dst = self.open_dst(die);
+            }
+            let n = 64 - m.leading_zeros();
+            let (src, to) = split(&mut self.oob, first, n, dst.next, dst.room);
+            let (l2p, ra) = (&mut self.l2p[..], &mut self.ra);
+            let k = if ra_live {
+                copy_units::<true>(src, to, l2p, ra, first, &mut m, dst.next)
+            } else {
+                copy_units::<false>(src, to, l2p, ra, first, &mut m, dst.next)
+            };
+            dst.next += k;
+            dst.room -= k;
+            moved += k;
+            if dst.room == 0 {
+                self.book(dst, purpose, ops);
+            }
+        }
         moved
     }
 
@@ -118,24 +130,40 @@ impl Ftl {
     }
 }
 
-/// Moves the units of `*m` (bit i: unit `first + i`), lowest first and at most `room` of them, to
-/// units `dst0..`: copies their spare areas, stores their mapping entries (non-temporal, see the
-/// module doc), and with `RA` tells the read-ahead buffer. Clears the moved units' bits from
-/// `*m`; returns how many moved. (A free function over the tables so that their addresses stay
-/// in registers across the loop instead of being reloaded through `self` for every unit.)
+/// Units [src, src + n) (read) and [dst, dst + room) (written) of the spare-area table: two
+/// ranges in different blocks, so they never overlap.
+#[inline]
+fn split(oob: &mut [Oob], src: u32, n: u32, dst: u32, room: u32) -> (&[Oob], &mut [Oob]) {
+    let (s, d) = (src as usize, dst as usize);
+    assert!(s + n as usize <= d || d + room as usize <= s, "relocating [{src}, +{n}) onto [{dst}, +{room})");
+    if s < d {
+        let (lo, hi) = oob.split_at_mut(d);
+        (&lo[s..s + n as usize], &mut hi[..room as usize])
+    } else {
+        let (lo, hi) = oob.split_at_mut(s);
+        (&hi[..n as usize], &mut lo[d..d + room as usize])
+    }
+}
+
+/// Moves the units of `*m` (bit i: unit `first + i`, spare area `src[i]`), lowest first and at
+/// most `to.len()` of them, to units `dst0..` (spare areas `to`): copies their spare areas,
+/// stores their mapping entries (non-temporal, see the module doc), and with `RA` tells the
+/// read-ahead buffer. Clears the moved units' bits from `*m`; returns how many moved.
 #[inline(always)]
-fn copy_units<const RA: bool>(oob: &mut [Oob], l2p: &mut [MapEntry], ra: &mut ReadAhead, first: u32, m: &mut u64, dst0: u32, room: u32) -> u32 {
+fn copy_units<const RA: bool>(src: &[Oob], to: &mut [Oob], l2p: &mut [MapEntry], ra: &mut ReadAhead, first: u32, m: &mut u64, dst0: u32) -> u32 {
     let mut k = 0;
-    while *m != 0 && k < room {
-        let src = first + m.trailing_zeros();
+    for slot in to.iter_mut() {
+        if *m == 0 {
+            break;
+        }
+        let i = m.trailing_zeros();
         *m &= *m - 1;
-        let dst = dst0 + k;
-        let o = oob[src as usize];
-        debug_assert_eq!(oob[dst as usize].lpn, NONE, "staging into a used slot {dst}");
-        oob[dst as usize] = o;
-        super::batch::stream_store(&mut l2p[o.lpn as usize].ppa, dst);
+        let o = src[i as usize];
+        debug_assert_eq!(slot.lpn, NONE, "staging into a used slot {}", dst0 + k);
+        *slot = o;
+        super::batch::stream_store(&mut l2p[o.lpn as usize].ppa, dst0 + k);
         if RA {
-            ra.relocated(o.lpn as u64, src, dst);
+            ra.relocated(o.lpn as u64, first + i, dst0 + k);
         }
         k += 1;
     }

@@ -111,23 +111,33 @@ fn batched_relocation_equals_unit_by_unit() {
     let mut cfg = small_cfg();
     // A tight wear-levelling spread so that static wear levelling moves data too.
     cfg.ftl.wear_level_delta = 2;
-    let (mut traced, mut plain) = (ftl(&cfg), ftl(&cfg));
+    // `warm` takes the row path without ops (64 units per bitmap step) for its host writes.
+    let (mut traced, mut plain, mut warm) = (ftl(&cfg), ftl(&cfg), ftl(&cfg));
     traced.set_map_trace(true);
     let n = traced.logical_units();
     let mut rng = SeedTree::new(11).stream("reloc-equivalence", 0);
     let (mut ops_traced, mut ops_plain) = (Vec::new(), Vec::new());
-    for f in [&mut traced, &mut plain] {
+    for f in [&mut traced, &mut plain, &mut warm] {
         fill_sequential(f, 256, 1);
     }
+    let wl_before = plain.stats().wl_units_moved;
     for _ in 0..n * 2 {
         let lpn = rng.gen_range(0..n);
         traced.host_write(lpn, 1, &mut ops_traced);
         plain.host_write(lpn, 1, &mut ops_plain);
+        warm.warm_up(lpn, 1);
     }
+    let s = plain.stats();
+    assert!(s.fold_units_moved > 0 && s.wl_units_moved > wl_before, "seed 11: host writes must fold and wear-level: {s:?}");
+    assert_eq!(warm.state_digest(), plain.state_digest(), "seed 11: warm_up");
+    assert_eq!(warm.stats(), plain.stats(), "seed 11: warm_up");
+    let mut ops_warm = Vec::new();
     for _ in 0..64 {
         traced.idle_work(SimTime::from_ms_f64(1e4), &mut ops_traced);
         plain.idle_work(SimTime::from_ms_f64(1e4), &mut ops_plain);
+        warm.idle_work(SimTime::from_ms_f64(1e4), &mut ops_warm);
     }
+    assert_eq!(warm.state_digest(), plain.state_digest(), "seed 11: warm_up, then idle work");
     let s = plain.stats();
     assert!(s.gc_units_moved > 0 && s.fold_units_moved > 0 && s.wl_units_moved > 0, "seed 11: GC, folding and wear levelling must all move data: {s:?}");
     assert!(!traced.take_map_trace().is_empty(), "seed 11: the traced run must take the unit path");
