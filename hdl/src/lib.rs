@@ -5,6 +5,7 @@
 //! buffer into the datapath (`top::Datapath`, Verilog `module top`). Every block lives in its own file,
 //! documents each port with its unit, and ends in an `_is_synthesizable` test.
 
+mod elab;
 pub mod ftl;
 pub mod nand;
 pub mod nvme;

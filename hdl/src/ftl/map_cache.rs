@@ -36,6 +36,7 @@
 //! (PLRU tree bits). Tags are kept as 32-bit words with the index bits
 //! zeroed (so evicted-line addresses need no concatenation); LPNs are 32 bits.
 
+mod elaborate;
 mod kernel;
 #[cfg(test)]
 mod sim_tests;
@@ -50,8 +51,6 @@ pub mod traces;
 
 use rust_hdl::prelude::*;
 use ssdlab_model::config::MapCacheConfig;
-use ssdlab_model::error::ConfigError;
-use std::collections::BTreeMap;
 
 /// Miss status holding registers.
 pub const MSHRS: usize = 4;
@@ -248,171 +247,6 @@ pub struct MapCache<
     eng_next: Signal<Local, Bits<32>>,
     eng_tp: Signal<Local, Bits<TP_BITS>>,
     eng_slot: Signal<Local, Bits<LB>>,
-}
-
-fn c<T: Synth>(v: T) -> Constant<T> {
-    Constant::new(v)
-}
-
-fn c32(v: u64) -> Constant<Bits<32>> {
-    Constant::new(Bits::<32>::from(v as u64 & 0xFFFF_FFFF))
-}
-
-impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>
-    MapCache<SB, OB, IB, LB, W, WB, PB>
-{
-    /// Elaborate for `cfg`; the const parameters must match it (checked, naming the field).
-    pub fn new(cfg: &MapCacheConfig) -> Result<Self, ConfigError> {
-        let bad = |f: &str, why: String| Err(ConfigError::invalid(format!("ftl.map_cache.{f}"), why));
-        if cfg.ways as usize != W || W < 2 || W > 16 {
-            return bad("ways", format!("HDL instance has {W} ways (2..=16), config has {}", cfg.ways));
-        }
-        assert!(1 << WB == W && PB == W - 1, "WB must be log2(W) and PB = W - 1");
-        if !cfg.sets.is_power_of_two() || 1u64 << SB != cfg.sets as u64 || SB == 0 {
-            return bad("sets", format!("HDL instance has 2^{SB} sets (>= 2), config has {}", cfg.sets));
-        }
-        if !cfg.line_entries.is_power_of_two() || 1u64 << OB != cfg.line_entries as u64 || OB == 0 {
-            return bad("line_entries", format!("HDL instance has 2^{OB} entries per line (>= 2), config has {}", cfg.line_entries));
-        }
-        if cfg.dram_table_mb as u64 * 256 != 1u64 << LB {
-            return bad("dram_table_mb", format!("HDL instance has 2^{LB} translation-page slots = {} MiB, config has {} MiB", (1u64 << LB) / 256, cfg.dram_table_mb));
-        }
-        assert_eq!(IB, SB + OB, "IB must be SB + OB");
-        assert!(SB + OB + LB <= 32 && OB <= 10 && LB + 10 <= 32, "address fields exceed the 32-bit LPN");
-        let slot_init: BTreeMap<Bits<LB>, Bits<TP_BITS>> =
-            (0..1u64 << LB).map(|i| (Bits::<LB>::from(i as u64), Bits::<TP_BITS>::from(i as u64))).collect();
-        let plru = PlruTables::from_model(W);
-        Ok(MapCache {
-            clock: Default::default(),
-            req_valid: Default::default(),
-            req_ready: Default::default(),
-            req_lpn: Default::default(),
-            req_update: Default::default(),
-            req_value: Default::default(),
-            req_id: Default::default(),
-            resp_valid: Default::default(),
-            resp_id: Default::default(),
-            resp_data: Default::default(),
-            dec_valid: Default::default(),
-            dec_id: Default::default(),
-            dec_hit: Default::default(),
-            dec_way: Default::default(),
-            dec_evict: Default::default(),
-            dec_evict_lpn: Default::default(),
-            dec_evict_dirty: Default::default(),
-            dram_cmd_valid: Default::default(),
-            dram_cmd_ready: Default::default(),
-            dram_cmd_write: Default::default(),
-            dram_cmd_addr: Default::default(),
-            dram_wdata_valid: Default::default(),
-            dram_wdata_ready: Default::default(),
-            dram_wdata: Default::default(),
-            dram_rdata_valid: Default::default(),
-            dram_rdata: Default::default(),
-            tp_req_valid: Default::default(),
-            tp_req_tp: Default::default(),
-            tp_req_slot: Default::default(),
-            tp_req_evict_tp: Default::default(),
-            tp_req_evict_dirty: Default::default(),
-            tp_done: Default::default(),
-            busy: Default::default(),
-            tag_ram: std::array::from_fn(|_| Default::default()),
-            valid_ram: Default::default(),
-            dirty_ram: Default::default(),
-            plru_ram: Default::default(),
-            data_ram: std::array::from_fn(|_| Default::default()),
-            slot_tp_ram: RAM::new(slot_init),
-            slot_dirty_ram: Default::default(),
-            s1_valid: Default::default(),
-            s1_lpn: Default::default(),
-            s1_upd: Default::default(),
-            s1_value: Default::default(),
-            s1_id: Default::default(),
-            s2_valid: Default::default(),
-            s2_upd: Default::default(),
-            s2_value: Default::default(),
-            s2_id: Default::default(),
-            s2_way_oh: Default::default(),
-            fwd_valid: Default::default(),
-            fwd_set: Default::default(),
-            fwd_vbits: Default::default(),
-            fwd_dbits: Default::default(),
-            fwd_plru: Default::default(),
-            fwd_tag_we: Default::default(),
-            fwd_tag: Default::default(),
-            m_valid: std::array::from_fn(|_| Default::default()),
-            m_lpn: std::array::from_fn(|_| Default::default()),
-            m_way: std::array::from_fn(|_| Default::default()),
-            m_vlpn: std::array::from_fn(|_| Default::default()),
-            m_vdirty: std::array::from_fn(|_| Default::default()),
-            m_upd: std::array::from_fn(|_| Default::default()),
-            m_value: std::array::from_fn(|_| Default::default()),
-            m_id: std::array::from_fn(|_| Default::default()),
-            m_head: Default::default(),
-            m_tail: Default::default(),
-            state: Default::default(),
-            eng_wb: Default::default(),
-            eng_lpn: Default::default(),
-            ev_tp: Default::default(),
-            ev_dirty: Default::default(),
-            eng_data: Default::default(),
-            c_ob: c(Bits::<5>::from(OB as u64)),
-            c_tag_mask: c32(!((1u64 << (SB + OB)) - 1)),
-            c_set_mask: c32(((1u64 << SB) - 1) << OB),
-            c_line_mask: c32(!((1u64 << OB) - 1)),
-            c_dram_mask: c32((1u64 << (10 + LB)) - 1),
-            c_one32: c32(1),
-            c_last_beat: c(Bits::<OB>::from(((1u64 << OB) - 1) as u64)),
-            c_one2: c(Bits::<2>::from(1u64)),
-            c_zero_w: c(Bits::<W>::from(0u64)),
-            c_idx: std::array::from_fn(|w| c(Bits::<WB>::from(w as u64))),
-            c_midx: std::array::from_fn(|m| c(Bits::<2>::from(m as u64))),
-            c_oh: std::array::from_fn(|w| c(Bits::<W>::from(1u64 << w))),
-            // The replacement policy is tabulated from the model's TreePlru at elaboration, so
-            // both sides run the same policy by construction.
-            c_plru_keep: std::array::from_fn(|w| c(Bits::<PB>::from(plru.keep[w]))),
-            c_plru_set: std::array::from_fn(|w| c(Bits::<PB>::from(plru.set[w]))),
-            c_path_mask: std::array::from_fn(|w| c(Bits::<PB>::from(plru.path_mask[w]))),
-            c_path_val: std::array::from_fn(|w| c(Bits::<PB>::from(plru.path_val[w]))),
-            in_set: Default::default(),
-            s1_set: Default::default(),
-            s1_tagw: Default::default(),
-            s1_idx: Default::default(),
-            fwd_hit: Default::default(),
-            eff_valid: Default::default(),
-            eff_dirty: Default::default(),
-            eff_plru: Default::default(),
-            eff_tag: std::array::from_fn(|_| Default::default()),
-            hit_oh: Default::default(),
-            hit: Default::default(),
-            inv_oh: Default::default(),
-            inv_found: Default::default(),
-            plru_oh: Default::default(),
-            way_oh: Default::default(),
-            way_idx: Default::default(),
-            new_plru: Default::default(),
-            upd_oh: Default::default(),
-            evict: Default::default(),
-            vtag: Default::default(),
-            vlpn: Default::default(),
-            vdirty: Default::default(),
-            pend: Default::default(),
-            mshr_full: Default::default(),
-            eng_owns: Default::default(),
-            go: Default::default(),
-            h_valid: Default::default(),
-            h_lpn: Default::default(),
-            h_way: Default::default(),
-            h_vlpn: Default::default(),
-            h_vdirty: Default::default(),
-            h_upd: Default::default(),
-            h_value: Default::default(),
-            h_id: Default::default(),
-            eng_next: Default::default(),
-            eng_tp: Default::default(),
-            eng_slot: Default::default(),
-        })
-    }
 }
 
 /// The instance exported by `make verilog` and synthesized by `make synth`: 64 sets x 4 ways x 8

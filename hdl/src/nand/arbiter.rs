@@ -51,40 +51,10 @@ pub struct Arbiter {
 
 impl Default for Arbiter {
     fn default() -> Self {
-        Arbiter {
-            rf0: Default::default(),
-            rf1: Default::default(),
-            rf2: Default::default(),
-            rf3: Default::default(),
-            rs0: Default::default(),
-            rs1: Default::default(),
-            rs2: Default::default(),
-            rs3: Default::default(),
-            last0: Default::default(),
-            last1: Default::default(),
-            last2: Default::default(),
-            last3: Default::default(),
-            valid: Default::default(),
-            g0: Default::default(),
-            g1: Default::default(),
-            g2: Default::default(),
-            g3: Default::default(),
-            pick_second: Default::default(),
-            l0: Default::default(),
-            l1: Default::default(),
-            l2: Default::default(),
-            l3: Default::default(),
-            any_f: Default::default(),
-            any_s: Default::default(),
-            gf0: Default::default(),
-            gs0: Default::default(),
-            gf1: Default::default(),
-            gs1: Default::default(),
-            gf2: Default::default(),
-            gs2: Default::default(),
-            gf3: Default::default(),
-            gs3: Default::default(),
-        }
+        crate::elab::with_defaults!(Arbiter {} defaults {
+            rf0, rf1, rf2, rf3, rs0, rs1, rs2, rs3, last0, last1, last2, last3, valid, g0, g1, g2, g3,
+            pick_second, l0, l1, l2, l3, any_f, any_s, gf0, gs0, gf1, gs1, gf2, gs2, gf3, gs3,
+        })
     }
 }
 

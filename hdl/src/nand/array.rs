@@ -45,22 +45,13 @@ pub struct NandArray {
 
 impl NandArray {
     pub fn new(t: &HdlTiming) -> Self {
-        NandArray {
-            clock: Default::default(),
-            cmd_valid: Default::default(),
-            cmd_channel: Default::default(),
-            cmd_way: Default::default(),
-            cmd_op: Default::default(),
-            cmd_ready: Default::default(),
-            wr_data: array_init::array_init(|_| Default::default()),
-            data_way: array_init::array_init(|_| Default::default()),
-            phy: array_init::array_init(|_| Default::default()),
-            rd_data: array_init::array_init(|_| Default::default()),
-            rd_valid: array_init::array_init(|_| Default::default()),
-            done_valid: array_init::array_init(|_| Default::default()),
-            done_way: array_init::array_init(|_| Default::default()),
+        crate::elab::with_defaults!(NandArray {
             channels: array_init::array_init(|_| NandChannel::new(t)),
-        }
+        } defaults {
+            clock, cmd_valid, cmd_channel, cmd_way, cmd_op, cmd_ready,
+        } arrays {
+            wr_data, data_way, phy, rd_data, rd_valid, done_valid, done_way,
+        })
     }
 }
 

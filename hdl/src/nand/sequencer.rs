@@ -77,43 +77,20 @@ pub struct NandChannel {
 
 impl NandChannel {
     pub fn new(t: &HdlTiming) -> Self {
-        NandChannel {
-            clock: Default::default(),
-            cmd_valid: Default::default(),
-            cmd_way: Default::default(),
-            cmd_op: Default::default(),
-            cmd_ready: Default::default(),
-            wr_data: Default::default(),
-            data_way: Default::default(),
-            phy: Default::default(),
-            rd_data: Default::default(),
-            rd_valid: Default::default(),
-            done_valid: Default::default(),
-            done_way: Default::default(),
-            queues: array_init::array_init(|_| Default::default()),
+        crate::elab::with_defaults!(NandChannel {
             ways: array_init::array_init(|_| WayFsm::new(t)),
-            arbiter: Default::default(),
             engine: BusEngine::new(t),
-            nlast0: Default::default(),
-            last1: Default::default(),
-            last2: Default::default(),
-            last3: Default::default(),
-            done_r: Default::default(),
-            done_way_r: Default::default(),
-            grant_r: Default::default(),
-            g0_r: Default::default(),
-            g1_r: Default::default(),
-            g2_r: Default::default(),
-            g3_r: Default::default(),
-            psec_r: Default::default(),
-            pick_q: Default::default(),
             w0: Constant::new(bits::<2>(0)),
             w1: Constant::new(bits::<2>(1)),
             w2: Constant::new(bits::<2>(2)),
             w3: Constant::new(bits::<2>(3)),
-            busy_next: Default::default(),
-            grant: Default::default(),
-        }
+        } defaults {
+            clock, cmd_valid, cmd_way, cmd_op, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
+            done_way, arbiter, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r,
+            psec_r, pick_q, busy_next, grant,
+        } arrays {
+            queues,
+        })
     }
 }
 

@@ -107,57 +107,26 @@ pub struct WayFsm {
 
 impl WayFsm {
     pub fn new(t: &HdlTiming) -> Self {
-        WayFsm {
-            clock: Default::default(),
-            q_valid: Default::default(),
-            q_op: Default::default(),
-            q_pop: Default::default(),
-            grant: Default::default(),
-            phase_end: Default::default(),
-            rb: Default::default(),
-            req_f_next: Default::default(),
-            req_s_next: Default::default(),
-            op: Default::default(),
-            st_data: Default::default(),
-            st_cnt: Default::default(),
-            st_c1: Default::default(),
-            st_lastp: Default::default(),
-            have_next: Default::default(),
-            st_data_r: Default::default(),
-            st_cnt_r: Default::default(),
-            st_c1_r: Default::default(),
-            st_lastp_r: Default::default(),
-            rq_f: Default::default(),
-            rq_s: Default::default(),
-            st_cc: Default::default(),
-            st_3f: Default::default(),
-            st_final: Default::default(),
-            st_cc_r: Default::default(),
-            st_3f_r: Default::default(),
-            st_final_r: Default::default(),
-            cc: Default::default(),
-            more: Default::default(),
+        crate::elab::with_defaults!(WayFsm {
             one8: Constant::new(bits::<8>(1)),
             two8: Constant::new(bits::<8>(2)),
             k_cache: Constant::new(bits::<2>(3)),
             latch: Constant::new(bits::<16>(t.seq.latch as u64)),
             latch_1: Constant::new(t.seq.latch == 1),
             zero2: Constant::new(bits::<2>(0)),
-            state: Default::default(),
-            cur: Default::default(),
-            cnt: Default::default(),
-            c1w: Default::default(),
             two16: Constant::new(bits::<16>(2)),
             t_wb_1: Constant::new(t.seq.t_wb == 1),
             t_rr_1: Constant::new(t.seq.t_rr == 1),
-            rb1: Default::default(),
-            rb2: Default::default(),
             t_wb: Constant::new(bits::<16>(t.seq.t_wb as u64)),
             t_rr: Constant::new(bits::<16>(t.seq.t_rr as u64)),
             one16: Constant::new(bits::<16>(1)),
             zero16: Constant::new(bits::<16>(0)),
             k_read: Constant::new(bits::<2>(0)),
-        }
+        } defaults {
+            clock, q_valid, q_op, q_pop, grant, phase_end, rb, req_f_next, req_s_next, op, st_data, st_cnt,
+            st_c1, st_lastp, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc, st_3f,
+            st_final, st_cc_r, st_3f_r, st_final_r, cc, more, state, cur, cnt, c1w, rb1, rb2,
+        })
     }
 }
 

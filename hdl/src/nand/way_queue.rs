@@ -41,25 +41,16 @@ pub struct WayQueue {
 
 impl Default for WayQueue {
     fn default() -> Self {
-        WayQueue {
-            clock: Default::default(),
-            push: Default::default(),
-            data_in: Default::default(),
-            pop: Default::default(),
-            data_out: Default::default(),
-            empty: Default::default(),
-            full: Default::default(),
-            slots: array_init::array_init(|_| Default::default()),
-            count: Default::default(),
-            rd_ptr: Default::default(),
-            wr_ptr: Default::default(),
-            do_pop: Default::default(),
-            do_push: Default::default(),
+        crate::elab::with_defaults!(WayQueue {
             one2: Constant::new(bits::<2>(1)),
             one3: Constant::new(bits::<3>(1)),
             zero3: Constant::new(bits::<3>(0)),
             depth: Constant::new(bits::<3>(WAY_QUEUE_DEPTH as u64)),
-        }
+        } defaults {
+            clock, push, data_in, pop, data_out, empty, full, count, rd_ptr, wr_ptr, do_pop, do_push,
+        } arrays {
+            slots,
+        })
     }
 }
 

@@ -78,32 +78,7 @@ impl SqArbiter {
                 (true, w)
             }
         };
-        SqArbiter {
-            clock: Default::default(),
-            ready: Default::default(),
-            take: Default::default(),
-            qc_valid: Default::default(),
-            qc_sq: Default::default(),
-            qc_qid: Default::default(),
-            qc_prio: Default::default(),
-            found: Default::default(),
-            pick: Default::default(),
-            last: Default::default(),
-            prio: std::array::from_fn(|_| Default::default()),
-            wlast: std::array::from_fn(|_| Default::default()),
-            credit: std::array::from_fn(|_| Default::default()),
-            rr_found: Default::default(),
-            rr_pick: Default::default(),
-            qr: std::array::from_fn(|_| Default::default()),
-            wfound: std::array::from_fn(|_| Default::default()),
-            wpick: std::array::from_fn(|_| Default::default()),
-            wcls: Default::default(),
-            wcls_on: Default::default(),
-            refill: Default::default(),
-            wpk: Default::default(),
-            wany: Default::default(),
-            fnd: Default::default(),
-            pk: Default::default(),
+        crate::elab::with_defaults!(SqArbiter {
             kq: std::array::from_fn(|i| Constant::new(bits::<4>(i as u64))),
             kbit: std::array::from_fn(|i| Constant::new(bits::<9>(1 << i))),
             kc: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),
@@ -112,7 +87,12 @@ impl SqArbiter {
             zero8: Constant::new(bits::<8>(0)),
             one8: Constant::new(bits::<8>(1)),
             wrr_on: Constant::new(on),
-        }
+        } defaults {
+            clock, ready, take, qc_valid, qc_sq, qc_qid, qc_prio, found, pick, last, rr_found, rr_pick, wcls,
+            wcls_on, refill, wpk, wany, fnd, pk,
+        } arrays {
+            prio, wlast, credit, qr, wfound, wpick,
+        })
     }
 }
 

@@ -152,47 +152,7 @@ impl ChannelBuffer {
 impl Default for ChannelBuffer {
     /// 4 bytes per NAND beat (`ChannelBuffer::new(4)`).
     fn default() -> Self {
-        ChannelBuffer {
-            clock: Default::default(),
-            acc_valid: Default::default(),
-            acc_way: Default::default(),
-            acc_kind: Default::default(),
-            data_way: Default::default(),
-            cmd_we: Default::default(),
-            cmd_byte: Default::default(),
-            rd_beat: Default::default(),
-            rd_valid: Default::default(),
-            rd_data: Default::default(),
-            wr_beat: Default::default(),
-            wr_data: Default::default(),
-            dma_way: Default::default(),
-            dma_we: Default::default(),
-            dma_wrow: Default::default(),
-            dma_lanes: Default::default(),
-            dma_wdata: Default::default(),
-            dma_rd: Default::default(),
-            dma_rrow: Default::default(),
-            dma_rdata: Default::default(),
-            err: Default::default(),
-            regions: array_init::array_init(|_| Default::default()),
-            fill: array_init::array_init(|_| Default::default()),
-            drain: array_init::array_init(|_| Default::default()),
-            rway: Default::default(),
-            st70: Default::default(),
-            rstat: Default::default(),
-            err_r: Default::default(),
-            rpos: Default::default(),
-            rasm: Default::default(),
-            wpos: Default::default(),
-            fill_beat: Default::default(),
-            rword_end: Default::default(),
-            wword_end: Default::default(),
-            fill_now: array_init::array_init(|_| Default::default()),
-            rword: Default::default(),
-            nand_word: Default::default(),
-            wsel: Default::default(),
-            wlane: Default::default(),
-            wword: Default::default(),
+        crate::elab::with_defaults!(ChannelBuffer {
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
             end_ptr: Constant::new(bits::<PTR_BITS>(4 << ROW_BITS)),
@@ -208,7 +168,14 @@ impl Default for ChannelBuffer {
             rmask: array_init::array_init(|p| Constant::new(bits::<32>(if p == 0 { 0xFFFF_FFFF } else { 0 }))),
             rkeep: array_init::array_init(|p| Constant::new(bits::<32>(if p == 0 { 0 } else { 0xFFFF_FFFF }))),
             sh8: array_init::array_init(|p| Constant::new(bits::<5>(8 * p as u64))),
-        }
+        } defaults {
+            clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
+            wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rd, dma_rrow, dma_rdata, err,
+            rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, rword_end, wword_end, rword, nand_word, wsel,
+            wlane, wword,
+        } arrays {
+            regions, fill, drain, fill_now,
+        })
     }
 }
 

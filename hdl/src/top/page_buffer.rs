@@ -114,45 +114,7 @@ impl PageBuffer {
 impl Default for PageBuffer {
     /// 4 bytes per NAND beat (`PageBuffer::new(4)`).
     fn default() -> Self {
-        PageBuffer {
-            clock: Default::default(),
-            op_valid: Default::default(),
-            op_channel: Default::default(),
-            op_way: Default::default(),
-            op_kind: Default::default(),
-            data_way: array_init::array_init(|_| Default::default()),
-            cmd_we: array_init::array_init(|_| Default::default()),
-            cmd_byte: array_init::array_init(|_| Default::default()),
-            rd_beat: array_init::array_init(|_| Default::default()),
-            rd_valid: array_init::array_init(|_| Default::default()),
-            rd_data: array_init::array_init(|_| Default::default()),
-            wr_beat: array_init::array_init(|_| Default::default()),
-            wr_data: array_init::array_init(|_| Default::default()),
-            take: Default::default(),
-            channel: Default::default(),
-            way: Default::default(),
-            offset: Default::default(),
-            len: Default::default(),
-            to_host: Default::default(),
-            done: Default::default(),
-            wd_valid: Default::default(),
-            wd_data: Default::default(),
-            wd_dwords: Default::default(),
-            wd_last: Default::default(),
-            bd_valid: Default::default(),
-            bd_data: Default::default(),
-            bd_ready: Default::default(),
-            err: Default::default(),
-            chans: array_init::array_init(|_| Default::default()),
-            active: Default::default(),
-            ch: Default::default(),
-            wy: Default::default(),
-            th: Default::default(),
-            row: Default::default(),
-            primed: Default::default(),
-            err_r: Default::default(),
-            lanes: Default::default(),
-            step: Default::default(),
+        crate::elab::with_defaults!(PageBuffer {
             one_row: Constant::new(bits::<ROW_BITS>(1)),
             size: Constant::new(bits::<32>(PAGE_BUF_BYTES as u64)),
             low4: Constant::new(bits::<32>(15)),
@@ -164,7 +126,13 @@ impl Default for PageBuffer {
             m2: Constant::new(bits::<4>(0b0011)),
             m3: Constant::new(bits::<4>(0b0111)),
             m4: Constant::new(bits::<4>(0b1111)),
-        }
+        } defaults {
+            clock, op_valid, op_channel, op_way, op_kind, take, channel, way, offset, len, to_host, done,
+            wd_valid, wd_data, wd_dwords, wd_last, bd_valid, bd_data, bd_ready, err, active, ch, wy, th, row,
+            primed, err_r, lanes, step,
+        } arrays {
+            data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data, wr_beat, wr_data, chans,
+        })
     }
 }
 

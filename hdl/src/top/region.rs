@@ -31,16 +31,11 @@ pub struct Region {
 
 impl Default for Region {
     fn default() -> Self {
-        Region {
-            clock: Default::default(),
-            wr_row: Default::default(),
-            wr_lanes: Default::default(),
-            wr_data: Default::default(),
-            rd_row: Default::default(),
-            rd_data: Default::default(),
-            lanes: array_init::array_init(|_| Default::default()),
-            word: Default::default(),
-        }
+        crate::elab::with_defaults!(Region {} defaults {
+            clock, wr_row, wr_lanes, wr_data, rd_row, rd_data, word,
+        } arrays {
+            lanes,
+        })
     }
 }
 

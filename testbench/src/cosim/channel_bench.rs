@@ -5,14 +5,15 @@
 //! bus occupancy so tests can compare them with the behavioural model
 //! (`ssdlab_model::nand::sequencer::run_op_list_traced`).
 
-use super::channel_dut::{ChanIn, ChannelDut};
+mod mix;
+pub use mix::{random_mix, MixParams};
+
+use super::channel_dut::{ChanIn, ChanOut, ChannelDut};
 use super::nand_target::NandTarget;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
-use ssdlab_model::nand::sequencer::{BusEvent, BusKind, ChannelSequencer, SeqOp, SeqTiming};
+use ssdlab_model::nand::sequencer::{BusEvent, BusKind, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
-use ssdlab_model::rng::SeedTree;
 use ssdlab_model::SimTime;
-use rand::Rng;
 use std::collections::{HashMap, VecDeque};
 
 pub const WAYS: usize = 4;
@@ -51,127 +52,207 @@ pub fn run_bench(
     ops: &[BenchOp],
     max_cycles: u64,
 ) -> Result<BenchResult, String> {
-    let bpc = t.bytes_per_cycle as usize;
-    let mut targets: Vec<NandTarget> = (0..WAYS).map(|w| NandTarget::new(*t, plane_stride, w as u8, page_bytes)).collect();
-    let mut outstanding: Vec<VecDeque<usize>> = vec![VecDeque::new(); WAYS];
-    let mut shadow: Vec<HashMap<u32, Vec<u8>>> = vec![HashMap::new(); WAYS];
-    let mut read_buf: Vec<Vec<u8>> = vec![Vec::new(); WAYS];
-    let mut prog_pos: Vec<usize> = vec![0; WAYS];
-    let mut res = BenchResult::default();
-    let (mut next, mut done) = (0usize, 0usize);
-    let mut pending_read: Option<(u8, u32)> = None;
-    let mut last_data: Option<(u64, bool)> = None; // (cycle, is_write) of the previous data beat
+    let mut bench = Bench::new(t, plane_stride, page_bytes, ops);
     for n in 0..max_cycles {
-        let mut inp = ChanIn::default();
-        let offer = ops.get(next).filter(|b| t.to_cycles_ceil(b.issue) <= n);
-        if let Some(b) = offer {
-            inp.cmd_valid = true;
-            inp.cmd_way = b.op.way;
-            let data_cycles = if b.op.kind == NandOpKind::Erase { 0 } else { t.unit_data_cycles(&b.op) as u16 };
-            inp.cmd_op = pack_op(&HdlOp { kind: b.op.kind, planes: b.op.planes, row: b.row, data_cycles, pages: b.op.pages });
+        bench.cycle(dut, n)?;
+        if bench.done == ops.len() {
+            bench.res.cycles = n + 1;
+            return Ok(bench.res);
         }
-        for (w, tg) in targets.iter().enumerate() {
-            inp.rb |= (tg.ready(n) as u8) << w;
+    }
+    Err(format!("{} of {} ops incomplete after {max_cycles} cycles", ops.len() - bench.done, ops.len()))
+}
+
+/// The bench's state during a run: the four targets, each way's ops in flight, the data
+/// programmed so far (shadow pages) and the read data gathered for the op on the bus.
+struct Bench<'a> {
+    t: &'a SeqTiming,
+    plane_stride: u32,
+    page_bytes: usize,
+    ops: &'a [BenchOp],
+    /// Bytes per bus beat.
+    bpc: usize,
+    targets: Vec<NandTarget>,
+    outstanding: Vec<VecDeque<usize>>,
+    shadow: Vec<HashMap<u32, Vec<u8>>>,
+    read_buf: Vec<Vec<u8>>,
+    prog_pos: Vec<usize>,
+    res: BenchResult,
+    /// Index of the next op to offer on the command port; ops completed.
+    next: usize,
+    done: usize,
+    /// (way, word) of the previous cycle's data-out beat, arriving through the PHY this cycle.
+    pending_read: Option<(u8, u32)>,
+    /// (cycle, is_write) of the previous data beat.
+    last_data: Option<(u64, bool)>,
+}
+
+impl<'a> Bench<'a> {
+    fn new(t: &'a SeqTiming, plane_stride: u32, page_bytes: usize, ops: &'a [BenchOp]) -> Self {
+        Bench {
+            t,
+            plane_stride,
+            page_bytes,
+            ops,
+            bpc: t.bytes_per_cycle as usize,
+            targets: (0..WAYS).map(|w| NandTarget::new(*t, plane_stride, w as u8, page_bytes)).collect(),
+            outstanding: vec![VecDeque::new(); WAYS],
+            shadow: vec![HashMap::new(); WAYS],
+            read_buf: vec![Vec::new(); WAYS],
+            prog_pos: vec![0; WAYS],
+            res: BenchResult::default(),
+            next: 0,
+            done: 0,
+            pending_read: None,
+            last_data: None,
         }
-        let beat_in = pending_read.take();
+    }
+
+    /// One clock cycle `n`: drive the DUT's inputs, play the targets on its outputs, check the
+    /// bus, record the trace and completions, then clock the DUT.
+    fn cycle(&mut self, dut: &mut dyn ChannelDut, n: u64) -> Result<(), String> {
+        let mut inp = self.inputs(n);
+        let beat_in = self.pending_read.take();
         if let Some((_, d)) = beat_in {
             inp.dq_in = d;
             inp.dq_in_valid = true;
         }
         dut.apply(&inp);
         let o = dut.outputs();
-        // Program data for the way on the bus (write-buffer stream).
         if o.wr_beat {
-            let w = o.data_way as usize;
-            let b = &ops[*outstanding[w].front().ok_or(format!("cycle {n}: data in on idle way {w}"))?];
-            let k = prog_pos[w];
-            let pb = page_bytes;
-            let word = (0..4).fold(0u32, |acc, j| {
-                let (plane, col) = ((k + j) / pb, (k + j) % pb);
-                acc | (page_byte(b.op.way, b.row + plane as u32 * plane_stride, col) as u32) << (8 * j)
-            });
-            inp.wr_data = word;
+            // Program data for the way on the bus (write-buffer stream).
+            inp.wr_data = self.program_word(o.data_way as usize, n)?;
             dut.apply(&inp);
         }
         let o = dut.outputs();
         if inp.cmd_valid {
-            if !o.cmd_ready {
-                return Err(format!("cycle {n}: way {} queue full: the op stream outruns the way queue", inp.cmd_way));
-            }
-            let b = &ops[next];
-            outstanding[b.op.way as usize].push_back(next);
-            targets[b.op.way as usize].push_array_cycles(t.to_cycles_ceil(b.op.array_time));
-            next += 1;
+            self.accept(n, &inp, o.cmd_ready)?;
         }
-        if o.ce.count_ones() > 1 {
-            return Err(format!("cycle {n}: chip enables {:04b} asserted together", o.ce));
-        }
-        if o.ce != 0 {
-            res.bus_cycles += 1;
-        }
-        let way = o.ce.trailing_zeros() as u8;
-        let active = o.we || o.wr_beat || o.rd_beat;
-        if active && o.ce == 0 {
-            return Err(format!("cycle {n}: bus activity with no chip enable"));
-        }
+        let way = self.check_bus(n, &o)?;
         // Read data of the previous cycle's beat, through the PHY and the channel's read port.
         match (beat_in, o.rd_valid) {
-            (Some((w, _)), true) => read_buf[w as usize].extend_from_slice(&o.rd_data.to_le_bytes()[..bpc]),
+            (Some((w, _)), true) => self.read_buf[w as usize].extend_from_slice(&o.rd_data.to_le_bytes()[..self.bpc]),
             (None, false) => {}
             (b, v) => return Err(format!("cycle {n}: read port valid {v} for PHY beat {b:?}")),
         }
-        if o.we && o.cle {
-            targets[way as usize].command(n, o.dq_out as u8);
-            res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Cmd(o.dq_out as u8) });
-        }
-        if o.we && o.ale {
-            targets[way as usize].address(n, o.dq_out as u8);
-            res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Addr });
-        }
+        self.latch(n, way, &o);
         if o.wr_beat || o.rd_beat {
-            let contiguous = last_data == Some((n.wrapping_sub(1), o.wr_beat));
-            match res.trace.last_mut() {
-                Some(BusEvent { kind: BusKind::DataIn { cycles }, .. }) if contiguous && o.wr_beat => *cycles += 1,
-                Some(BusEvent { kind: BusKind::DataOut { cycles }, .. }) if contiguous && o.rd_beat => *cycles += 1,
-                _ => {
-                    let kind = if o.wr_beat { BusKind::DataIn { cycles: 1 } } else { BusKind::DataOut { cycles: 1 } };
-                    res.trace.push(BusEvent { cycle: n, way, kind });
-                }
-            }
-            last_data = Some((n, o.wr_beat));
-        }
-        if o.wr_beat {
-            let bytes = o.dq_out.to_le_bytes();
-            targets[way as usize].data_in(n, &bytes[..bpc]);
-            prog_pos[way as usize] += bpc;
-        }
-        if o.rd_beat {
-            let bytes = targets[way as usize].data_out(n, bpc);
-            let mut w4 = [0u8; 4];
-            w4[..bpc].copy_from_slice(&bytes);
-            pending_read = Some((way, u32::from_le_bytes(w4)));
+            self.data_beat(n, way, &o);
         }
         if o.done_valid {
-            let w = o.done_way as usize;
-            let i = outstanding[w].pop_front().ok_or(format!("cycle {n}: completion on way {w} with no op outstanding"))?;
-            let b = &ops[i];
-            check_completion(b, &mut shadow[w], std::mem::take(&mut read_buf[w]), page_bytes, plane_stride).map_err(|e| format!("cycle {n}: op {}: {e}", b.op.id))?;
-            prog_pos[w] = 0;
-            res.completions.push((b.op.id, n));
-            done += 1;
+            self.complete(n, o.done_way as usize)?;
         }
-        for tg in &targets {
+        for tg in &self.targets {
             if let Some(v) = tg.violations.first() {
                 return Err(format!("ONFI violation: {v}"));
             }
         }
         dut.tick();
-        if done == ops.len() {
-            res.cycles = n + 1;
-            return Ok(res);
+        Ok(())
+    }
+
+    /// The command port (the next op once its issue cycle is reached) and R/B# of every target.
+    fn inputs(&self, n: u64) -> ChanIn {
+        let mut inp = ChanIn::default();
+        let t = self.t;
+        if let Some(b) = self.ops.get(self.next).filter(|b| t.to_cycles_ceil(b.issue) <= n) {
+            inp.cmd_valid = true;
+            inp.cmd_way = b.op.way;
+            let data_cycles = if b.op.kind == NandOpKind::Erase { 0 } else { t.unit_data_cycles(&b.op) as u16 };
+            inp.cmd_op = pack_op(&HdlOp { kind: b.op.kind, planes: b.op.planes, row: b.row, data_cycles, pages: b.op.pages });
+        }
+        for (w, tg) in self.targets.iter().enumerate() {
+            inp.rb |= (tg.ready(n) as u8) << w;
+        }
+        inp
+    }
+
+    /// The next program word (write-buffer stream) of the op on the bus on way `w`.
+    fn program_word(&self, w: usize, n: u64) -> Result<u32, String> {
+        let b = &self.ops[*self.outstanding[w].front().ok_or(format!("cycle {n}: data in on idle way {w}"))?];
+        let (k, pb) = (self.prog_pos[w], self.page_bytes);
+        Ok((0..4).fold(0u32, |acc, j| {
+            let (plane, col) = ((k + j) / pb, (k + j) % pb);
+            acc | (page_byte(b.op.way, b.row + plane as u32 * self.plane_stride, col) as u32) << (8 * j)
+        }))
+    }
+
+    /// The offered op was taken (or the way queue was full, an error of the op stream).
+    fn accept(&mut self, n: u64, inp: &ChanIn, cmd_ready: bool) -> Result<(), String> {
+        if !cmd_ready {
+            return Err(format!("cycle {n}: way {} queue full: the op stream outruns the way queue", inp.cmd_way));
+        }
+        let b = &self.ops[self.next];
+        self.outstanding[b.op.way as usize].push_back(self.next);
+        self.targets[b.op.way as usize].push_array_cycles(self.t.to_cycles_ceil(b.op.array_time));
+        self.next += 1;
+        Ok(())
+    }
+
+    /// At most one chip enable, bus activity only under one; counts bus cycles. Returns the
+    /// way on the bus (meaningless when none is).
+    fn check_bus(&mut self, n: u64, o: &ChanOut) -> Result<u8, String> {
+        if o.ce.count_ones() > 1 {
+            return Err(format!("cycle {n}: chip enables {:04b} asserted together", o.ce));
+        }
+        if o.ce != 0 {
+            self.res.bus_cycles += 1;
+        }
+        if (o.we || o.wr_beat || o.rd_beat) && o.ce == 0 {
+            return Err(format!("cycle {n}: bus activity with no chip enable"));
+        }
+        Ok(o.ce.trailing_zeros() as u8)
+    }
+
+    /// Command and address latches: to the target and into the trace.
+    fn latch(&mut self, n: u64, way: u8, o: &ChanOut) {
+        if o.we && o.cle {
+            self.targets[way as usize].command(n, o.dq_out as u8);
+            self.res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Cmd(o.dq_out as u8) });
+        }
+        if o.we && o.ale {
+            self.targets[way as usize].address(n, o.dq_out as u8);
+            self.res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Addr });
         }
     }
-    Err(format!("{} of {} ops incomplete after {max_cycles} cycles", ops.len() - done, ops.len()))
+
+    /// A data beat: extends the trace's burst (or starts one) and moves the bytes to or from
+    /// the target; a data-out word reaches the DUT next cycle.
+    fn data_beat(&mut self, n: u64, way: u8, o: &ChanOut) {
+        let contiguous = self.last_data == Some((n.wrapping_sub(1), o.wr_beat));
+        match self.res.trace.last_mut() {
+            Some(BusEvent { kind: BusKind::DataIn { cycles }, .. }) if contiguous && o.wr_beat => *cycles += 1,
+            Some(BusEvent { kind: BusKind::DataOut { cycles }, .. }) if contiguous && o.rd_beat => *cycles += 1,
+            _ => {
+                let kind = if o.wr_beat { BusKind::DataIn { cycles: 1 } } else { BusKind::DataOut { cycles: 1 } };
+                self.res.trace.push(BusEvent { cycle: n, way, kind });
+            }
+        }
+        self.last_data = Some((n, o.wr_beat));
+        if o.wr_beat {
+            let bytes = o.dq_out.to_le_bytes();
+            self.targets[way as usize].data_in(n, &bytes[..self.bpc]);
+            self.prog_pos[way as usize] += self.bpc;
+        }
+        if o.rd_beat {
+            let bytes = self.targets[way as usize].data_out(n, self.bpc);
+            let mut w4 = [0u8; 4];
+            w4[..self.bpc].copy_from_slice(&bytes);
+            self.pending_read = Some((way, u32::from_le_bytes(w4)));
+        }
+    }
+
+    /// The oldest op of way `w` completed: check its data and record the completion.
+    fn complete(&mut self, n: u64, w: usize) -> Result<(), String> {
+        let i = self.outstanding[w].pop_front().ok_or(format!("cycle {n}: completion on way {w} with no op outstanding"))?;
+        let b = &self.ops[i];
+        let got = std::mem::take(&mut self.read_buf[w]);
+        check_completion(b, &mut self.shadow[w], got, self.page_bytes, self.plane_stride).map_err(|e| format!("cycle {n}: op {}: {e}", b.op.id))?;
+        self.prog_pos[w] = 0;
+        self.res.completions.push((b.op.id, n));
+        self.done += 1;
+        Ok(())
+    }
 }
 
 /// Checks a completed op's data: reads return what the shadow says; program/erase status passes.
@@ -204,82 +285,6 @@ fn check_completion(b: &BenchOp, shadow: &mut HashMap<u32, Vec<u8>>, got: Vec<u8
         }
     }
     Ok(())
-}
-
-/// Parameters of a randomized op mix.
-#[derive(Clone, Copy, Debug)]
-pub struct MixParams {
-    pub ops: usize,
-    pub page_bytes: u32,
-    /// Array times in cycles: read, program, erase ranges.
-    pub t_read: (u64, u64),
-    pub t_prog: (u64, u64),
-    pub t_erase: (u64, u64),
-    /// Mean gap between issues, cycles.
-    pub mean_gap: u64,
-}
-
-/// A random mix of reads, sequential cache reads of 2-4 pages (about 20 % of the ops), programs
-/// and erases over 4 ways, 1-2 planes, from `seed`. Programs go
-/// to fresh pages (a superblock of two blocks per way, pages in order), erases reset a
-/// superblock. Issue times keep at most 3 ops waiting per way (the HDL way queue holds 4):
-/// op k of a way issues no earlier than the model's completion of that way's op k-4.
-pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::config::OnfiConfig, stride: u32) -> Vec<BenchOp> {
-    let mut rng = SeedTree::new(seed).stream("nand_channel_mix", 0);
-    let mut seq = ChannelSequencer::new(onfi, WAYS as u8, 1);
-    let mut done = Vec::new();
-    let mut per_way: Vec<Vec<u64>> = vec![Vec::new(); WAYS];
-    let mut next_page = vec![[0u32; 4]; WAYS];
-    let mut out = Vec::with_capacity(p.ops);
-    let mut now = SimTime::ZERO;
-    let cyc = |c: u64| t.to_time(c);
-    for id in 0..p.ops as u64 {
-        let way = rng.gen_range(0..WAYS) as u8;
-        let mut planes: u8 = rng.gen_range(1..=2);
-        let sb = rng.gen_range(0..4usize);
-        let base_block = 2 * sb as u32;
-        let roll = rng.gen_range(0..100);
-        let np = &mut next_page[way as usize][sb];
-        let mut pages: u8 = 1;
-        let (kind, page, array) = if roll < 10 {
-            *np = 0;
-            planes = 2;
-            (NandOpKind::Erase, 0, rng.gen_range(p.t_erase.0..=p.t_erase.1))
-        } else if roll < 45 && *np < stride {
-            *np += 1;
-            (NandOpKind::Program, *np - 1, rng.gen_range(p.t_prog.0..=p.t_prog.1))
-        } else if roll < 65 {
-            // Sequential cache read (31h/3Fh) of 2-4 pages within the block, programmed or not.
-            pages = rng.gen_range(2..=4);
-            planes = 1;
-            let first = rng.gen_range(0..(*np).max(1) + 1).min(stride - pages as u32);
-            (NandOpKind::Read, first, rng.gen_range(p.t_read.0..=p.t_read.1))
-        } else {
-            (NandOpKind::Read, rng.gen_range(0..(*np).max(1) + 1), rng.gen_range(p.t_read.0..=p.t_read.1))
-        };
-        let bus_bytes = if kind == NandOpKind::Erase { 0 } else { p.page_bytes * planes as u32 * pages as u32 };
-        let op = SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: cyc(array), pages };
-        let mut issue = now + cyc(rng.gen_range(0..=2 * p.mean_gap));
-        let hist = &per_way[way as usize];
-        if hist.len() >= 4 {
-            let wait_for = hist[hist.len() - 4];
-            loop {
-                if let Some(c) = done.iter().find(|c: &&ssdlab_model::nand::sequencer::SeqCompletion| c.id == wait_for) {
-                    issue = issue.max(c.completed);
-                    break;
-                }
-                let e = seq.next_event_time().expect("an outstanding op has a next event");
-                seq.advance(e, &mut done);
-                issue = issue.max(e);
-            }
-        }
-        now = issue;
-        seq.advance(now, &mut done);
-        seq.enqueue(now, op);
-        per_way[way as usize].push(id);
-        out.push(BenchOp { issue: now, op, row: base_block * stride + page });
-    }
-    out
 }
 
 /// Compares a bench result with the model's completions and trace; returns the worst relative

@@ -184,78 +184,89 @@ impl NandTarget {
         }
         match (self.expect, cmd) {
             (Expect::Command, READ_CACHE_SEQ | READ_CACHE_END) => self.cache_command(n, cmd),
-            (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => {
-                self.addr.clear();
-                self.expect = Expect::Address { cmd, left: self.t.addr_cycles };
-            }
-            (Expect::Command, ERASE_1) => {
-                self.addr.clear();
-                self.expect = Expect::Address { cmd, left: self.t.row_cycles };
-            }
+            (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => self.start_address(cmd, self.t.addr_cycles),
+            (Expect::Command, ERASE_1) => self.start_address(cmd, self.t.row_cycles),
             (Expect::Command, READ_STATUS) => {
                 self.status_mode = true;
                 self.out_ok_from = n + self.t.latch as u64 + self.t.t_whr as u64;
             }
-            (Expect::Confirm { cmd: READ_1 }, READ_MULTIPLANE | READ_2) => {
-                let row = self.row_of_addr(true);
-                self.planes_addressed.push(row);
-                if cmd == READ_2 {
-                    let single = self.planes_addressed.len() == 1;
-                    for r in std::mem::take(&mut self.planes_addressed) {
-                        let data = self.page_or_erased(r);
-                        let p = self.plane_of(r);
-                        self.page_reg.insert(p, data);
-                    }
-                    self.out_row = Some(row);
-                    self.out_col = 0;
-                    self.cache_tr = self.go_busy(n);
-                    self.out_ok_from = self.busy_until + self.t.t_rr as u64;
-                    // A single-plane read may continue as a sequential cache read (31h/3Fh).
-                    self.data_row = single.then_some(row);
-                }
-                self.expect = Expect::Command;
-            }
+            (Expect::Confirm { cmd: READ_1 }, READ_MULTIPLANE | READ_2) => self.read_confirm(n, cmd),
             (Expect::Confirm { cmd: CHANGE_COL_1 }, CHANGE_COL_2) => {
                 self.out_row = Some(self.row_of_addr(true));
                 self.out_col = 0;
                 self.out_ok_from = n + self.t.latch as u64 + self.t.t_ccs as u64;
                 self.expect = Expect::Command;
             }
-            (Expect::Confirm { cmd: PROGRAM_1 }, PROGRAM_MULTIPLANE | PROGRAM_2) => {
-                self.in_row = None;
-                if cmd == PROGRAM_2 {
-                    for r in std::mem::take(&mut self.planes_addressed) {
-                        let p = self.plane_of(r);
-                        let data = self.page_reg.remove(&p).unwrap_or_default();
-                        if data.len() != self.page_bytes {
-                            self.violation(n, format!("program of row {r:#x} with {} bytes, page is {}", data.len(), self.page_bytes));
-                        }
-                        if self.pages.contains_key(&r) {
-                            self.violation(n, format!("row {r:#x} programmed twice without erase"));
-                        }
-                        self.pages.insert(r, data);
-                    }
-                    self.go_busy(n);
-                }
-                self.expect = Expect::Command;
-            }
-            (Expect::Confirm { cmd: ERASE_1 }, ERASE_MULTIPLANE | ERASE_2) => {
-                let row = self.row_of_addr(false);
-                self.planes_addressed.push(row);
-                if cmd == ERASE_2 {
-                    for r in std::mem::take(&mut self.planes_addressed) {
-                        let block = r / self.plane_stride;
-                        self.pages.retain(|k, _| k / self.plane_stride != block);
-                    }
-                    self.go_busy(n);
-                }
-                self.expect = Expect::Command;
-            }
+            (Expect::Confirm { cmd: PROGRAM_1 }, PROGRAM_MULTIPLANE | PROGRAM_2) => self.program_confirm(n, cmd),
+            (Expect::Confirm { cmd: ERASE_1 }, ERASE_MULTIPLANE | ERASE_2) => self.erase_confirm(n, cmd),
             (e, c) => {
                 self.violation(n, format!("command {c:02X}h not legal here (expecting {e:?})"));
                 self.expect = Expect::Command;
             }
         }
+    }
+
+    /// The first command of an addressed sequence (00h, 80h, 06h, 60h): `left` address bytes follow.
+    fn start_address(&mut self, cmd: u8, left: u32) {
+        self.addr.clear();
+        self.expect = Expect::Address { cmd, left };
+    }
+
+    /// 32h (one plane of a multi-plane read addressed) or 30h: the addressed planes' pages go to
+    /// their page registers and the array read starts (tWB, tR; data out after tRR).
+    fn read_confirm(&mut self, n: u64, cmd: u8) {
+        let row = self.row_of_addr(true);
+        self.planes_addressed.push(row);
+        if cmd == READ_2 {
+            let single = self.planes_addressed.len() == 1;
+            for r in std::mem::take(&mut self.planes_addressed) {
+                let data = self.page_or_erased(r);
+                let p = self.plane_of(r);
+                self.page_reg.insert(p, data);
+            }
+            self.out_row = Some(row);
+            self.out_col = 0;
+            self.cache_tr = self.go_busy(n);
+            self.out_ok_from = self.busy_until + self.t.t_rr as u64;
+            // A single-plane read may continue as a sequential cache read (31h/3Fh).
+            self.data_row = single.then_some(row);
+        }
+        self.expect = Expect::Command;
+    }
+
+    /// 11h (one plane's data loaded) or 10h: every addressed plane's page register is written to
+    /// its page (a whole page, never twice without an erase) and tPROG starts.
+    fn program_confirm(&mut self, n: u64, cmd: u8) {
+        self.in_row = None;
+        if cmd == PROGRAM_2 {
+            for r in std::mem::take(&mut self.planes_addressed) {
+                let p = self.plane_of(r);
+                let data = self.page_reg.remove(&p).unwrap_or_default();
+                if data.len() != self.page_bytes {
+                    self.violation(n, format!("program of row {r:#x} with {} bytes, page is {}", data.len(), self.page_bytes));
+                }
+                if self.pages.contains_key(&r) {
+                    self.violation(n, format!("row {r:#x} programmed twice without erase"));
+                }
+                self.pages.insert(r, data);
+            }
+            self.go_busy(n);
+        }
+        self.expect = Expect::Command;
+    }
+
+    /// D1h (one plane's block addressed) or D0h: every addressed block is erased and tBERS starts.
+    fn erase_confirm(&mut self, n: u64, cmd: u8) {
+        let row = self.row_of_addr(false);
+        self.planes_addressed.push(row);
+        if cmd == ERASE_2 {
+            for r in std::mem::take(&mut self.planes_addressed) {
+                let block = r / self.plane_stride;
+                self.pages.retain(|k, _| k / self.plane_stride != block);
+            }
+            self.go_busy(n);
+        }
+        self.expect = Expect::Command;
     }
 
     /// An address latch at cycle `n`.

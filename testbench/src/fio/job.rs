@@ -170,38 +170,10 @@ fn block_size(v: &str, kb_base: u64) -> Result<u64, String> {
 
 fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
     let key = o.key.as_str();
-    let with = |r: Result<(), String>| r.map_err(|e| format!("{key}: {e}"));
     match key {
         "name" => j.name = need(o)?.to_string(),
-        "rw" | "readwrite" => {
-            let v = need(o)?;
-            j.rw = match v {
-                "read" => RwMode::Read,
-                "write" => RwMode::Write,
-                "randread" => RwMode::RandRead,
-                "randwrite" => RwMode::RandWrite,
-                "rw" | "readwrite" => RwMode::SeqMixed,
-                "randrw" => RwMode::RandMixed,
-                _ => return Err(format!("rw={v} is not supported (read, write, randread, randwrite, rw, randrw)")),
-            }
-        }
-        "bs" | "blocksize" => {
-            let v = need(o)?;
-            let mut parts = v.split(',').map(str::trim);
-            let r = parts.next().unwrap_or_default();
-            let w = parts.next().filter(|w| !w.is_empty());
-            if parts.next().is_some() {
-                return Err(format!("bs={v}: trim block sizes are not supported (use bs=READ,WRITE)"));
-            }
-            with((|| {
-                j.bs_read = block_size(r, j.kb_base)?;
-                j.bs_write = match w {
-                    Some(w) => block_size(w, j.kb_base)?,
-                    None => j.bs_read,
-                };
-                Ok(())
-            })())?;
-        }
+        "rw" | "readwrite" => j.rw = parse_rw(need(o)?)?,
+        "bs" | "blocksize" => apply_bs(j, key, need(o)?)?,
         "iodepth" => j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32,
         "numjobs" => j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32,
         "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
@@ -228,17 +200,51 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "randseed" => j.randseed = Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("randseed: {e}"))?),
         "norandommap" => j.norandommap = flag(o)?,
         "group_reporting" => j.group_reporting = flag(o)?,
-        "kb_base" => {
-            j.kb_base = match need(o)? {
-                "1024" => 1024,
-                "1000" => 1000,
-                v => return Err(format!("kb_base={v}: must be 1024 or 1000")),
-            }
-        }
+        "kb_base" => j.kb_base = parse_kb_base(need(o)?)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         k => return Err(format!("unsupported option `{k}` (see README \"Command line\" for the supported and ignored options)")),
     }
     Ok(())
+}
+
+/// `rw=`: the access pattern.
+fn parse_rw(v: &str) -> Result<RwMode, String> {
+    Ok(match v {
+        "read" => RwMode::Read,
+        "write" => RwMode::Write,
+        "randread" => RwMode::RandRead,
+        "randwrite" => RwMode::RandWrite,
+        "rw" | "readwrite" => RwMode::SeqMixed,
+        "randrw" => RwMode::RandMixed,
+        _ => return Err(format!("rw={v} is not supported (read, write, randread, randwrite, rw, randrw)")),
+    })
+}
+
+/// `bs=READ[,WRITE]` (or `blocksize=`, the `key`): block sizes per direction (one value: both);
+/// trim sizes are refused.
+fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
+    let mut parts = v.split(',').map(str::trim);
+    let r = parts.next().unwrap_or_default();
+    let w = parts.next().filter(|w| !w.is_empty());
+    if parts.next().is_some() {
+        return Err(format!("bs={v}: trim block sizes are not supported (use bs=READ,WRITE)"));
+    }
+    let size = |b: &str| block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}"));
+    j.bs_read = size(r)?;
+    j.bs_write = match w {
+        Some(w) => size(w)?,
+        None => j.bs_read,
+    };
+    Ok(())
+}
+
+/// `kb_base=`: 1024 (fio's default) or 1000.
+fn parse_kb_base(v: &str) -> Result<u64, String> {
+    match v {
+        "1024" => Ok(1024),
+        "1000" => Ok(1000),
+        _ => Err(format!("kb_base={v}: must be 1024 or 1000")),
+    }
 }
 
 #[cfg(test)]

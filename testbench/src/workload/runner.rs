@@ -64,6 +64,26 @@ impl Clone {
             || self.limit_bytes.is_some_and(|b| self.issued_bytes >= b)
             || self.deadline.is_some_and(|d| now >= d)
     }
+    /// A command of this clone completed: counted when inside the measurement window; its
+    /// slot is freed (after `thinktime`) unless the clone is finished.
+    fn complete(&mut self, ci: usize, comp: &Completion, window_start: SimTime, timers: &mut Timers) {
+        if comp.completed >= window_start {
+            let since = comp.completed - window_start;
+            let lat = comp.completed - comp.submitted;
+            match comp.op {
+                Op::Read => self.read.record(comp.len, lat, since),
+                _ => self.write.record(comp.len, lat, since),
+            }
+        }
+        self.last_completion = self.last_completion.max(comp.completed);
+        if self.finished || self.limit_reached(comp.completed) {
+            self.finished = true;
+        } else if self.thinktime > SimTime::ZERO {
+            timers.push(Reverse((comp.completed + self.thinktime, ci)));
+        } else {
+            self.free_slots += 1;
+        }
+    }
     fn issue(&mut self, ci: usize, dev: &mut dyn Device, inflight: &mut HashMap<u64, usize>) {
         while self.free_slots > 0 && !self.finished {
             if self.limit_reached(dev.now()) {
@@ -196,6 +216,7 @@ fn make_clones(dev: &dyn Device, jobs: &[JobSpec], members: &[usize], seeds: &Se
     clones
 }
 
+/// Runs one stonewall group: its clones from now until every command completed.
 fn run_group(
     dev: &mut dyn Device,
     jobs: &[JobSpec],
@@ -208,8 +229,19 @@ fn run_group(
     let ramp = members.iter().map(|&i| jobs[i].ramp_time).max().unwrap_or(SimTime::ZERO);
     let window_start = t0 + ramp;
     let mut clones = make_clones(dev, jobs, members, seeds, t0);
+    run_clones(dev, &mut clones, window_start, obs);
+    group_result(dev, jobs, clones, gid, window_start)
+}
+
+/// Timers of `thinktime` waits: (slot freed at, clone index), earliest first.
+type Timers = BinaryHeap<Reverse<(SimTime, usize)>>;
+
+/// The closed loop: clones issue into free slots, the device runs to the next completion or
+/// timer (thinktime end, end of ramp_time when the statistics are reset), completions free
+/// slots; until every clone finished and nothing is outstanding.
+fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime, obs: &mut dyn Observer) {
     let mut reset_done = false;
-    let mut timers: BinaryHeap<Reverse<(SimTime, usize)>> = BinaryHeap::new();
+    let mut timers: Timers = BinaryHeap::new();
     let mut inflight: HashMap<u64, usize> = HashMap::new();
     let mut done: Vec<Completion> = Vec::new();
     let mut host_bytes = 0u64;
@@ -240,28 +272,16 @@ fn run_group(
         }
         for comp in done.drain(..) {
             let ci = inflight.remove(&comp.id).unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
-            let c = &mut clones[ci];
             host_bytes += comp.len;
-            if comp.completed >= window_start {
-                let since = comp.completed - window_start;
-                let lat = comp.completed - comp.submitted;
-                match comp.op {
-                    Op::Read => c.read.record(comp.len, lat, since),
-                    _ => c.write.record(comp.len, lat, since),
-                }
-            }
-            c.last_completion = c.last_completion.max(comp.completed);
-            if c.finished || c.limit_reached(comp.completed) {
-                c.finished = true;
-            } else if c.thinktime > SimTime::ZERO {
-                timers.push(Reverse((comp.completed + c.thinktime, ci)));
-            } else {
-                c.free_slots += 1;
-            }
+            clones[ci].complete(ci, &comp, window_start, &mut timers);
         }
         obs.progress(dev.now(), host_bytes);
     }
     assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
+}
+
+/// Per-clone results over the measurement window (merged into one with `group_reporting`).
+fn group_result(dev: &dyn Device, jobs: &[JobSpec], clones: Vec<Clone>, gid: usize, window_start: SimTime) -> GroupResult {
     let window_end = clones.iter().map(|c| c.last_completion).max().unwrap_or(window_start).max(window_start);
     let mut results: Vec<JobResult> = clones
         .into_iter()

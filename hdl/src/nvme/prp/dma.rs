@@ -62,33 +62,13 @@ pub struct PrpDma {
 
 impl Default for PrpDma {
     fn default() -> Self {
-        PrpDma {
-            clock: Default::default(),
-            mps_code: Default::default(),
-            mrrs_code: Default::default(),
-            cmd_valid: Default::default(),
-            cmd_ready: Default::default(),
-            cmd_to_host: Default::default(),
-            cmd_prp1: Default::default(),
-            cmd_prp2: Default::default(),
-            cmd_len: Default::default(),
-            rq_tdata: Default::default(),
-            rq_tvalid: Default::default(),
-            rq_tlast: Default::default(),
-            rq_tready: Default::default(),
-            rc: Default::default(),
-            wd: Default::default(),
-            bd: Default::default(),
-            done: Default::default(),
-            status: Default::default(),
-            walk: Default::default(),
-            split: Default::default(),
-            rd: Default::default(),
-            wr: Default::default(),
-            to_host: Default::default(),
-            take: Default::default(),
+        crate::elab::with_defaults!(PrpDma {
             zero11: Constant::new(bits::<11>(0)),
-        }
+        } defaults {
+            clock, mps_code, mrrs_code, cmd_valid, cmd_ready, cmd_to_host, cmd_prp1, cmd_prp2, cmd_len,
+            rq_tdata, rq_tvalid, rq_tlast, rq_tready, rc, wd, bd, done, status, walk, split, rd, wr, to_host,
+            take,
+        })
     }
 }
 

@@ -113,55 +113,7 @@ impl Default for PrpList {
         let mut mrd = ReqDescWord::default();
         mrd.req_type = bits::<4>(crate::pcie::tlp::REQ_MRD as u64);
         mrd.tag = bits::<8>(LIST_TAG as u64);
-        PrpList {
-            clock: Default::default(),
-            mrrs_code: Default::default(),
-            start: Default::default(),
-            ptr: Default::default(),
-            count: Default::default(),
-            ndata: Default::default(),
-            chained: Default::default(),
-            base: Default::default(),
-            load0: Default::default(),
-            load_pfn: Default::default(),
-            lr: Default::default(),
-            rc: Default::default(),
-            busy: Default::default(),
-            done: Default::default(),
-            bad_off: Default::default(),
-            xfer_err: Default::default(),
-            next_ptr: Default::default(),
-            rd_idx: Default::default(),
-            rd_pfn: Default::default(),
-            split: Default::default(),
-            st: Default::default(),
-            ent: std::array::from_fn(|_| Default::default()),
-            ptr_q: Default::default(),
-            count_q: Default::default(),
-            ndata_q: Default::default(),
-            chained_q: Default::default(),
-            base_q: Default::default(),
-            ei: Default::default(),
-            part_last: Default::default(),
-            rx_in: Default::default(),
-            mine: Default::default(),
-            endreq: Default::default(),
-            rem: Default::default(),
-            bad: Default::default(),
-            xfer: Default::default(),
-            wait_cnt: Default::default(),
-            nptr: Default::default(),
-            dn: Default::default(),
-            desc: Default::default(),
-            daddr: Default::default(),
-            cnt_dw: Default::default(),
-            dwb: Default::default(),
-            req_end: Default::default(),
-            cpl_err: Default::default(),
-            dwb13: Default::default(),
-            two: Default::default(),
-            i1: Default::default(),
-            last_i: Default::default(),
+        crate::elab::with_defaults!(PrpList {
             ks: std::array::from_fn(|i| Constant::new(bits::<6>(i as u64))),
             one6: Constant::new(bits::<6>(1)),
             two6: Constant::new(bits::<6>(2)),
@@ -176,7 +128,14 @@ impl Default for PrpList {
             zero_daddr: Constant::new(DwToByte::default()),
             zero_cnt: Constant::new(EntDw::default()),
             zero_dwb: Constant::new(DwBytes::default()),
-        }
+        } defaults {
+            clock, mrrs_code, start, ptr, count, ndata, chained, base, load0, load_pfn, lr, rc, busy, done,
+            bad_off, xfer_err, next_ptr, rd_idx, rd_pfn, split, st, ptr_q, count_q, ndata_q, chained_q, base_q,
+            ei, part_last, rx_in, mine, endreq, rem, bad, xfer, wait_cnt, nptr, dn, desc, daddr, cnt_dw, dwb,
+            req_end, cpl_err, dwb13, two, i1, last_i,
+        } arrays {
+            ent,
+        })
     }
 }
 

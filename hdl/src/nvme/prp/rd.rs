@@ -105,54 +105,7 @@ impl Default for PrpRead {
     fn default() -> Self {
         let mut mrd = ReqDescWord::default();
         mrd.req_type = bits::<4>(crate::pcie::tlp::REQ_MRD as u64);
-        PrpRead {
-            clock: Default::default(),
-            start: Default::default(),
-            cancel: Default::default(),
-            req: Default::default(),
-            m: Default::default(),
-            rc: Default::default(),
-            wd: Default::default(),
-            done: Default::default(),
-            done_status: Default::default(),
-            busy: Default::default(),
-            active: Default::default(),
-            n_iss: Default::default(),
-            n_done: Default::default(),
-            last_iss: Default::default(),
-            err: Default::default(),
-            rx_in: Default::default(),
-            mine: Default::default(),
-            endreq: Default::default(),
-            rem: Default::default(),
-            res: Default::default(),
-            nres: Default::default(),
-            fin: Default::default(),
-            idle_cnt: Default::default(),
-            wv: Default::default(),
-            wdata: Default::default(),
-            wdw: Default::default(),
-            wl: Default::default(),
-            dn: Default::default(),
-            dstat: Default::default(),
-            outst: Default::default(),
-            can: Default::default(),
-            tag: Default::default(),
-            desc: Default::default(),
-            daddr: Default::default(),
-            dwb: Default::default(),
-            dwb13: Default::default(),
-            is_data: Default::default(),
-            req_end: Default::default(),
-            push: Default::default(),
-            n: Default::default(),
-            total: Default::default(),
-            sh: Default::default(),
-            inw: Default::default(),
-            resw: Default::default(),
-            comb: Default::default(),
-            inb: Default::default(),
-            resb: Default::default(),
+        crate::elab::with_defaults!(PrpRead {
             k32_8: Constant::new(bits::<8>(32)),
             k64_8: Constant::new(bits::<8>(64)),
             k96_8: Constant::new(bits::<8>(96)),
@@ -178,7 +131,11 @@ impl Default for PrpRead {
             zero_beat2: Constant::new(Beat2::default()),
             st_ok: Constant::new(bits::<11>(super::status::success() as u64)),
             st_xfer: Constant::new(bits::<11>(super::status::data_transfer_error() as u64)),
-        }
+        } defaults {
+            clock, start, cancel, req, m, rc, wd, done, done_status, busy, active, n_iss, n_done, last_iss, err,
+            rx_in, mine, endreq, rem, res, nres, fin, idle_cnt, wv, wdata, wdw, wl, dn, dstat, outst, can, tag,
+            desc, daddr, dwb, dwb13, is_data, req_end, push, n, total, sh, inw, resw, comb, inb, resb,
+        })
     }
 }
 

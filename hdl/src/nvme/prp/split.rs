@@ -56,38 +56,17 @@ pub struct PrpSplit {
 
 impl Default for PrpSplit {
     fn default() -> Self {
-        PrpSplit {
-            clock: Default::default(),
-            max_code: Default::default(),
-            seg_valid: Default::default(),
-            seg_addr: Default::default(),
-            seg_len: Default::default(),
-            seg_last: Default::default(),
-            seg_ready: Default::default(),
-            req_valid: Default::default(),
-            req_addr: Default::default(),
-            req_dwords: Default::default(),
-            req_last: Default::default(),
-            req_ready: Default::default(),
-            active: Default::default(),
-            pfn: Default::default(),
-            lo: Default::default(),
-            seg_end: Default::default(),
-            last: Default::default(),
-            maxd: Default::default(),
-            bound: Default::default(),
-            stop: Default::default(),
-            seg_lo: Default::default(),
-            lo11: Default::default(),
-            addr: Default::default(),
-            fin: Default::default(),
+        crate::elab::with_defaults!(PrpSplit {
             k32: Constant::new(bits::<11>(32)),
             k1024: Constant::new(bits::<11>(1024)),
             five3: Constant::new(bits::<3>(5)),
             one11: Constant::new(bits::<11>(1)),
             zero_off: Constant::new(Off11::default()),
             zero_addr: Constant::new(DwPageAddr::default()),
-        }
+        } defaults {
+            clock, max_code, seg_valid, seg_addr, seg_len, seg_last, seg_ready, req_valid, req_addr, req_dwords,
+            req_last, req_ready, active, pfn, lo, seg_end, last, maxd, bound, stop, seg_lo, lo11, addr, fin,
+        })
     }
 }
 

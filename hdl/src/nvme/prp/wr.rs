@@ -89,42 +89,7 @@ impl Default for PrpWrite {
     fn default() -> Self {
         let mut mwr = ReqDescWord::default();
         mwr.req_type = bits::<4>(crate::pcie::tlp::REQ_MWR as u64);
-        PrpWrite {
-            clock: Default::default(),
-            start: Default::default(),
-            cancel: Default::default(),
-            m: Default::default(),
-            req: Default::default(),
-            bd: Default::default(),
-            rq_tdata: Default::default(),
-            rq_tvalid: Default::default(),
-            rq_tlast: Default::default(),
-            rq_tready: Default::default(),
-            done: Default::default(),
-            busy: Default::default(),
-            st: Default::default(),
-            active: Default::default(),
-            tdata: Default::default(),
-            tvalid: Default::default(),
-            tlast: Default::default(),
-            fin_beat: Default::default(),
-            cur_last: Default::default(),
-            rem: Default::default(),
-            acc: Default::default(),
-            nacc: Default::default(),
-            dn: Default::default(),
-            can_load: Default::default(),
-            k: Default::default(),
-            have: Default::default(),
-            take: Default::default(),
-            sh_in: Default::default(),
-            inw: Default::default(),
-            accw: Default::default(),
-            inb: Default::default(),
-            accb: Default::default(),
-            comb: Default::default(),
-            desc: Default::default(),
-            daddr: Default::default(),
+        crate::elab::with_defaults!(PrpWrite {
             k32_8: Constant::new(bits::<8>(32)),
             k64_8: Constant::new(bits::<8>(64)),
             k96_8: Constant::new(bits::<8>(96)),
@@ -139,7 +104,11 @@ impl Default for PrpWrite {
             mwr: Constant::new(mwr),
             zero_beat2: Constant::new(Beat2::default()),
             zero_daddr: Constant::new(DwToByte::default()),
-        }
+        } defaults {
+            clock, start, cancel, m, req, bd, rq_tdata, rq_tvalid, rq_tlast, rq_tready, done, busy, st, active,
+            tdata, tvalid, tlast, fin_beat, cur_last, rem, acc, nacc, dn, can_load, k, have, take, sh_in, inw,
+            accw, inb, accb, comb, desc, daddr,
+        })
     }
 }
 

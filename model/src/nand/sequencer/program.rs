@@ -187,78 +187,96 @@ pub struct BusEvent {
     pub kind: BusKind,
 }
 
+/// Writes one phase's trace: each latch or burst starts at the running cycle `t`, which then
+/// advances by its length.
+struct TraceCursor<'a> {
+    out: &'a mut Vec<BusEvent>,
+    way: u8,
+    t: u64,
+    latch: u64,
+}
+
+impl TraceCursor<'_> {
+    fn push(&mut self, kind: BusKind, len: u64) {
+        self.out.push(BusEvent { cycle: self.t, way: self.way, kind });
+        self.t += len;
+    }
+    fn cmd(&mut self, c: u8) {
+        self.push(BusKind::Cmd(c), self.latch);
+    }
+    /// Command `c` followed by `addr` address latches.
+    fn cmd_addr(&mut self, c: u8, addr: u32) {
+        self.cmd(c);
+        for _ in 0..addr {
+            self.push(BusKind::Addr, self.latch);
+        }
+    }
+    fn data_in(&mut self, cycles: u32) {
+        self.push(BusKind::DataIn { cycles }, cycles as u64);
+    }
+    fn data_out(&mut self, cycles: u32) {
+        self.push(BusKind::DataOut { cycles }, cycles as u64);
+    }
+    /// A timing gap with nothing latched (tADL, tCCS, tWHR).
+    fn wait(&mut self, cycles: u32) {
+        self.t += cycles as u64;
+    }
+}
+
 impl SeqTiming {
     /// Appends the trace of `phase` of an op started at cycle `start` on `way`.
     pub fn trace_phase(&self, op: &SeqOp, phase: Phase, start: u64, out: &mut Vec<BusEvent>) {
         use opcode::*;
-        let (kind, planes, way) = (op.kind, op.planes, op.way);
-        let mut t = start;
-        let latch = self.latch as u64;
+        let planes = op.planes;
         let data = self.unit_data_cycles(op);
-        let mut push = |t: &mut u64, k: BusKind, len: u64| {
-            out.push(BusEvent { cycle: *t, way, kind: k });
-            *t += len;
-        };
+        let mut c = TraceCursor { out, way: op.way, t: start, latch: self.latch as u64 };
         let last = planes - 1;
-        match (kind, phase) {
+        match (op.kind, phase) {
             (NandOpKind::Read, Phase::First) => {
                 for i in 0..planes {
-                    push(&mut t, BusKind::Cmd(READ_1), latch);
-                    for _ in 0..self.addr_cycles {
-                        push(&mut t, BusKind::Addr, latch);
-                    }
-                    push(&mut t, BusKind::Cmd(if i == last { READ_2 } else { READ_MULTIPLANE }), latch);
+                    c.cmd_addr(READ_1, self.addr_cycles);
+                    c.cmd(if i == last { READ_2 } else { READ_MULTIPLANE });
                 }
             }
             (NandOpKind::Read, Phase::Second) => {
                 for _ in 0..planes {
                     if planes > 1 {
-                        push(&mut t, BusKind::Cmd(CHANGE_COL_1), latch);
-                        for _ in 0..self.addr_cycles {
-                            push(&mut t, BusKind::Addr, latch);
-                        }
-                        push(&mut t, BusKind::Cmd(CHANGE_COL_2), latch);
-                        t += self.t_ccs as u64;
+                        c.cmd_addr(CHANGE_COL_1, self.addr_cycles);
+                        c.cmd(CHANGE_COL_2);
+                        c.wait(self.t_ccs);
                     }
-                    push(&mut t, BusKind::DataOut { cycles: data }, data as u64);
+                    c.data_out(data);
                 }
             }
             (NandOpKind::Read, Phase::CacheStep(k)) => {
                 if k > 0 {
-                    push(&mut t, BusKind::DataOut { cycles: data }, data as u64);
+                    c.data_out(data);
                 }
                 if (k as u32) < op.pages as u32 {
-                    let c = if k as u32 + 1 < op.pages as u32 { READ_CACHE_SEQ } else { READ_CACHE_END };
-                    push(&mut t, BusKind::Cmd(c), latch);
+                    c.cmd(if k as u32 + 1 < op.pages as u32 { READ_CACHE_SEQ } else { READ_CACHE_END });
                 }
             }
             (NandOpKind::Program, Phase::First) => {
                 for i in 0..planes {
-                    push(&mut t, BusKind::Cmd(PROGRAM_1), latch);
-                    for _ in 0..self.addr_cycles {
-                        push(&mut t, BusKind::Addr, latch);
-                    }
-                    t += self.t_adl as u64;
-                    push(&mut t, BusKind::DataIn { cycles: data }, data as u64);
-                    push(&mut t, BusKind::Cmd(if i == last { PROGRAM_2 } else { PROGRAM_MULTIPLANE }), latch);
+                    c.cmd_addr(PROGRAM_1, self.addr_cycles);
+                    c.wait(self.t_adl);
+                    c.data_in(data);
+                    c.cmd(if i == last { PROGRAM_2 } else { PROGRAM_MULTIPLANE });
                 }
             }
             (NandOpKind::Erase, Phase::First) => {
                 for i in 0..planes {
-                    push(&mut t, BusKind::Cmd(ERASE_1), latch);
-                    for _ in 0..self.row_cycles {
-                        push(&mut t, BusKind::Addr, latch);
-                    }
-                    push(&mut t, BusKind::Cmd(if i == last { ERASE_2 } else { ERASE_MULTIPLANE }), latch);
+                    c.cmd_addr(ERASE_1, self.row_cycles);
+                    c.cmd(if i == last { ERASE_2 } else { ERASE_MULTIPLANE });
                 }
             }
             (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => {
-                push(&mut t, BusKind::Cmd(READ_STATUS), latch);
-                t += self.t_whr as u64;
-                push(&mut t, BusKind::DataOut { cycles: 1 }, 1);
+                c.cmd(READ_STATUS);
+                c.wait(self.t_whr);
+                c.data_out(1);
             }
             (k, ph) => panic!("{k:?} has no bus phase {ph:?}"),
         }
-        debug_assert_eq!(t - start, self.phase_cycles(op, phase));
+        debug_assert_eq!(c.t - start, self.phase_cycles(op, phase));
     }
 }
