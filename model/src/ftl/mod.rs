@@ -9,12 +9,13 @@
 //!
 //! Mechanisms, one module each: [`layout`] (addresses, striping), [`blocks`] (block table, free
 //! lists), [`write_path`] (staging, program units), [`batch`] (batched writes with software
-//! prefetch for the functional warm-up), [`read_path`] (page-read sharing, multi-plane
-//! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
-//! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
-//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`reloc`] (moving
-//! a block's valid data), [`idle`] (background work), [`integrity`] (out-of-band checker),
-//! [`unit_tables`] (per-unit mapping, spare-area and valid-bit tables), [`stats`].
+//! prefetch, and the functional warm-up calls that build no ops), [`read_path`] (page-read
+//! sharing, multi-plane reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM
+//! translation-page cache and translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`]
+//! (GC, folding, wear levelling, victims chosen by a [`victim::VictimPolicy`]: [`greedy`],
+//! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
+//! (background work), [`integrity`] (out-of-band checker), [`unit_tables`] (per-unit mapping,
+//! spare-area and valid-bit tables), [`stats`].
 
 pub use crate::nand::NandOpKind;
 use crate::config::{DriveConfig, FtlConfig};
