@@ -42,6 +42,12 @@ impl ReadAhead {
         }
     }
 
+    /// Whether no prefetched unit is held (then `relocated` and `invalidate` do nothing).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
     /// `lpn` was overwritten or trimmed.
     #[inline]
     pub fn invalidate(&mut self, lpn: u64) {

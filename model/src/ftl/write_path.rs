@@ -9,7 +9,8 @@
 
 use super::blocks::{BlockState, Pool};
 use super::layout::NONE;
-use super::unit_tables::UNMAPPED;
+use super::integrity::Checker;
+use super::unit_tables::{MapEntry, Oob, UNMAPPED};
 use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
 use crate::nand::CellMode;
 
@@ -26,10 +27,13 @@ impl Ftl {
         WriteOutcome { units: count }
     }
 
-    #[inline]
+    /// One host unit: staged at the next slot of the cursor die's open block, mapped there, the
+    /// old copy invalidated. The same transitions as `stage` for relocated data, written out for
+    /// the warm-up's hot path: the mapping entry and the spare area (each with the checker's
+    /// sequence, 0 with the checker off) are stored whole, the block entry is updated once.
+    #[inline(always)]
     pub(super) fn write_unit(&mut self, lpn: u64, ops: &mut Vec<NandOp>) {
-        let die = self.cursor;
-        let dbid = self.host_block(die, ops);
+        let dbid = self.host_block(self.cursor, ops);
         let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;
         self.map_access(lpn, Some(ppa), ops);
         self.ra.invalidate(lpn);
@@ -38,12 +42,22 @@ impl Ftl {
             self.drop_valid(old);
         }
         self.clock += 1;
-        if let Some(c) = &mut self.checker {
-            c.host_write(&mut self.l2p, &mut self.oob, lpn, ppa);
-        }
-        if self.stage(dbid, lpn, OpPurpose::HostWrite, ops) {
-            let mode = self.blocks.info[dbid as usize].mode;
-            self.host_prog_ps[die as usize] += self.prog_ps[(mode == CellMode::Tlc) as usize];
+        let seq = self.checker.as_mut().map_or(0, Checker::number);
+        self.l2p[lpn as usize] = MapEntry { ppa, seq };
+        debug_assert_eq!(self.oob[ppa as usize].lpn, NONE, "staging into a used slot {ppa}");
+        self.oob[ppa as usize] = Oob { lpn: lpn as u32, seq };
+        self.valid.set(ppa);
+        let b = &mut self.blocks.info[dbid as usize];
+        debug_assert_eq!(b.state, BlockState::Open);
+        b.staged += 1;
+        b.valid += 1;
+        b.last_write = self.clock;
+        self.slc_valid_units += (b.mode == CellMode::Slc) as u64;
+        // `programmed` is a whole number of program units and `staged` runs at most one ahead.
+        if b.staged - b.programmed == self.l.program_units(b.mode) {
+            let tlc = b.mode == CellMode::Tlc;
+            self.program_unit(dbid, OpPurpose::HostWrite, ops);
+            self.host_prog_ps[self.cursor as usize] += self.prog_ps[tlc as usize];
             self.cursor = self.next_host_die();
         }
     }
@@ -146,18 +160,19 @@ impl Ftl {
         let l = &self.l;
         let b = &mut self.blocks.info[dbid as usize];
         let pu = l.program_units(b.mode);
-        assert!(b.staged % pu == 0 && b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
-        let addr = l.phys_page(l.base(dbid) + b.programmed);
-        let pages = pu / l.row_units();
-        ops.push(NandOp {
-            kind: NandOpKind::Program,
-            mode: b.mode,
-            addr,
-            planes: l.planes as u8,
-            bus_bytes: pages * l.planes * l.page_bus_bytes(),
-            purpose,
-            after: None,
-        });
+        assert!(b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
+        debug_assert!(b.programmed % pu == 0, "block {dbid}: program unit misaligned");
+        if self.emit {
+            ops.push(NandOp {
+                kind: NandOpKind::Program,
+                mode: b.mode,
+                addr: l.phys_page(l.base(dbid) + b.programmed),
+                planes: l.planes as u8,
+                bus_bytes: pu / l.units_per_page * l.page_bus_bytes(),
+                purpose,
+                after: None,
+            });
+        }
         b.programmed = b.staged;
         self.st.nand_units_written += pu as u64;
         if b.staged == l.capacity(b.mode) {
@@ -166,11 +181,18 @@ impl Ftl {
     }
 
     /// The open host block of `die`, opening one (and running foreground GC) when needed.
+    #[inline(always)]
     fn host_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
         let cur = self.host_open[die as usize];
         if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
             return cur;
         }
+        self.open_host_block(die, ops)
+    }
+
+    /// `host_block`'s slow path (once per block of host data), kept out of the per-unit code.
+    #[inline(never)]
+    fn open_host_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
         // Folding and wear levelling also take general blocks: check before every new block.
         if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks {
             self.foreground_gc(die, ops);
