@@ -77,7 +77,7 @@ impl Drive {
         true
     }
 
-    /// Untimed writes for preconditioning: FTL state changes, ops dropped.
+    /// Untimed writes for preconditioning: FTL state changes, no ops (`Ftl::warm_up`).
     pub fn functional_write(&mut self, offset: u64, len: u64) {
         let (lpn, units) = self.units_of(offset, len);
         let mut left = units;
@@ -85,7 +85,7 @@ impl Drive {
         while left > 0 {
             let n = left.min(1 << 16) as u32;
             self.batch.clear();
-            self.ftl.host_write(l, n, &mut self.batch);
+            self.ftl.warm_up(l, n);
             l += n as u64;
             left -= n as u64;
         }
@@ -95,7 +95,7 @@ impl Drive {
 
     /// Untimed writes of `len` bytes at each of `offsets`, in order, for preconditioning: the
     /// same FTL state as one `functional_write` per offset, through the FTL's batched path
-    /// (`Ftl::host_write_units`, which prefetches the table entries of upcoming writes).
+    /// (`Ftl::warm_up_units`, which prefetches the table entries of upcoming writes).
     pub fn functional_write_many(&mut self, offsets: &[u64], len: u64) {
         let mut lpns = Vec::with_capacity(offsets.len() * len.div_ceil(4096).max(1) as usize);
         for &off in offsets {
@@ -104,7 +104,7 @@ impl Drive {
         }
         for chunk in lpns.chunks(1 << 16) {
             self.batch.clear();
-            self.ftl.host_write_units(chunk, &mut self.batch);
+            self.ftl.warm_up_units(chunk);
         }
         self.batch.clear();
         self.refresh_stats();

@@ -51,6 +51,28 @@ impl Ftl {
         WriteOutcome { units: lpns.len() as u32 }
     }
 
+    /// Functional warm-up of units `lpns`, in order (issue 3): the same state transitions and
+    /// statistics as `host_write_units`, but the NAND ops, which a warm-up drops untimed, are not
+    /// built (the few produced off the hot path, e.g. translation-page traffic, are dropped).
+    pub fn warm_up_units(&mut self, lpns: &[u64]) -> WriteOutcome {
+        self.without_ops(|f, ops| f.host_write_units(lpns, ops))
+    }
+
+    /// Functional warm-up of units [lpn, lpn + count): `host_write` without building NAND ops.
+    pub fn warm_up(&mut self, lpn: u64, count: u32) -> WriteOutcome {
+        self.without_ops(|f, ops| f.host_write(lpn, count, ops))
+    }
+
+    fn without_ops(&mut self, call: impl FnOnce(&mut Ftl, &mut Vec<NandOp>) -> WriteOutcome) -> WriteOutcome {
+        let mut dropped = std::mem::take(&mut self.dropped);
+        self.emit = false;
+        let out = call(self, &mut dropped);
+        self.emit = true;
+        dropped.clear();
+        self.dropped = dropped;
+        out
+    }
+
     /// Starts fetching `lpn`'s mapping entry (which holds the checker's sequence too).
     #[inline]
     fn prefetch_far(&self, lpn: u64) {

@@ -37,10 +37,17 @@ impl Checker {
     /// A host write of `lpn` placed at `ppa`: numbers it in both places.
     #[inline]
     pub fn host_write(&mut self, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32) {
+        let seq = self.number();
+        map[lpn as usize].seq = seq;
+        oob[ppa as usize].seq = seq;
+    }
+    /// The sequence number of the next host write (the FTL's write path stores it in the mapping
+    /// entry and the spare area itself, with the ppa and lpn beside it).
+    #[inline]
+    pub fn number(&mut self) -> u32 {
         // Sequence numbers wrap after 2^32 - 1 writes; 0 is reserved for "none".
         self.next_seq = self.next_seq.wrapping_add(1).max(1);
-        map[lpn as usize].seq = self.next_seq;
-        oob[ppa as usize].seq = self.next_seq;
+        self.next_seq
     }
     #[inline]
     pub fn trim(map: &mut [MapEntry], lpn: u64) {

@@ -42,6 +42,9 @@ pub struct Layout {
     die_ids: Vec<DieId>,
     /// `unit_bus_bytes()`, computed once (GC builds a read op per page row).
     unit_bus: u32,
+    /// `program_units()` of TLC and SLC, computed once (checked on every staged unit).
+    pu_tlc: u32,
+    pu_slc: u32,
 }
 
 /// Exact division of a `u32` by a fixed non-zero `u32` with one multiply: with
@@ -95,6 +98,8 @@ impl Layout {
             div_planes: FastDiv::new(geo.planes_per_die),
             die_ids: Vec::new(),
             unit_bus: 4096 + geo.spare_bytes / geo.units_per_page(),
+            pu_tlc: geo.bits_per_cell * geo.planes_per_die * geo.units_per_page(),
+            pu_slc: geo.planes_per_die * geo.units_per_page(),
         };
         let mut l = l;
         l.die_ids = (0..l.dies).map(|d| l.compute_die_id(d)).collect();
@@ -139,10 +144,11 @@ impl Layout {
         }
     }
     /// Units in one program operation (all planes) in `mode`.
+    #[inline]
     pub fn program_units(&self, mode: CellMode) -> u32 {
         match mode {
-            CellMode::Tlc => self.bits * self.planes * self.units_per_page,
-            CellMode::Slc => self.planes * self.units_per_page,
+            CellMode::Tlc => self.pu_tlc,
+            CellMode::Slc => self.pu_slc,
         }
     }
     /// Units per (page, all planes) row.

@@ -9,12 +9,13 @@
 //!
 //! Mechanisms, one module each: [`layout`] (addresses, striping), [`blocks`] (block table, free
 //! lists), [`write_path`] (staging, program units), [`batch`] (batched writes with software
-//! prefetch for the functional warm-up), [`read_path`] (page-read sharing, multi-plane
-//! reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM translation-page cache and
-//! translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`] (GC, folding, wear levelling,
-//! victims chosen by a [`victim::VictimPolicy`]: [`greedy`], [`cost_benefit`]), [`reloc`] (moving
-//! a block's valid data), [`idle`] (background work), [`integrity`] (out-of-band checker),
-//! [`unit_tables`] (per-unit mapping, spare-area and valid-bit tables), [`stats`].
+//! prefetch, and the functional warm-up calls that build no ops), [`read_path`] (page-read
+//! sharing, multi-plane reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM
+//! translation-page cache and translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`]
+//! (GC, folding, wear levelling, victims chosen by a [`victim::VictimPolicy`]: [`greedy`],
+//! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
+//! (background work), [`integrity`] (out-of-band checker), [`unit_tables`] (per-unit mapping,
+//! spare-area and valid-bit tables), [`stats`].
 
 pub use crate::nand::NandOpKind;
 use crate::config::{DriveConfig, FtlConfig};
@@ -38,6 +39,7 @@ pub mod map_log;
 pub mod read_path;
 pub mod readahead;
 pub mod reloc;
+pub mod reloc_rows;
 pub mod slc;
 pub mod stats;
 pub mod trans_cache;
@@ -128,6 +130,11 @@ pub struct Ftl {
     /// Open host block per die (NONE: none) and the die the next host program unit goes to.
     host_open: Vec<u32>,
     cursor: u32,
+    /// NAND program time of the host program units sent to each die so far (ps), and the
+    /// program time of one SLC and one TLC program unit: the next host program unit goes to the
+    /// die with the least (`write_path::next_host_die`).
+    host_prog_ps: Vec<u64>,
+    prog_ps: [u64; 2],
     /// Open relocation (GC / fold) block per die.
     reloc_open: Vec<u32>,
     /// Relocating cold data (wear levelling): it goes to `cold_open`, a most-worn block.
@@ -144,6 +151,11 @@ pub struct Ftl {
     slc_valid_units: u64,
     trace_on: bool,
     trace: Vec<MapAccess>,
+    /// Whether NAND ops are built (false only inside the functional warm-up calls, `warm_up*`,
+    /// which drop them: the state transitions do not depend on it).
+    emit: bool,
+    /// Where the warm-up calls collect the ops they drop (kept for its capacity).
+    dropped: Vec<NandOp>,
     /// Ops produced by calls that take no op list (trim's translation-page traffic); pushed first
     /// by the next call that does.
     deferred: Vec<NandOp>,
@@ -175,6 +187,8 @@ impl Ftl {
             victim: victim::policy(cfg.ftl.gc_policy),
             host_open: vec![NONE; dies],
             cursor: 0,
+            host_prog_ps: vec![0; dies],
+            prog_ps: [cfg.nand.slc.t_prog().as_ps(), cfg.nand.tlc.t_prog().as_ps()],
             reloc_open: vec![NONE; dies],
             reloc_cold: false,
             cold_open: vec![NONE; dies],
@@ -187,6 +201,8 @@ impl Ftl {
             slc_valid_units: 0,
             trace_on: false,
             trace: Vec::new(),
+            emit: true,
+            dropped: Vec::new(),
             deferred: Vec::new(),
             cands: Vec::new(),
             groups: Vec::new(),
@@ -238,6 +254,7 @@ impl Ftl {
         self.reloc_open.hash(&mut h);
         self.cold_open.hash(&mut h);
         self.cursor.hash(&mut h);
+        self.host_prog_ps.hash(&mut h);
         h.finish()
     }
 

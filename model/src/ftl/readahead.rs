@@ -42,6 +42,12 @@ impl ReadAhead {
         }
     }
 
+    /// Whether no prefetched unit is held (then `relocated` and `invalidate` do nothing).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
     /// `lpn` was overwritten or trimmed.
     #[inline]
     pub fn invalidate(&mut self, lpn: u64) {
@@ -80,7 +86,11 @@ impl ReadAhead {
             self.lo += 1;
         }
         let held_end = self.lo + self.buf.len() as u64;
-        let start = if self.buf.is_empty() || held_end < end {
+        // The held window continues this read only if it starts at or before the read's end. A
+        // window left elsewhere by an earlier stream (e.g. ahead of a stream restarting at the
+        // range's start) is dropped: kept, it would make `start` lie beyond `stop` and stop all
+        // prefetching until the new stream reached it.
+        let start = if self.buf.is_empty() || held_end < end || self.lo > end {
             self.buf.clear();
             self.lo = end;
             end
@@ -120,5 +130,21 @@ mod tests {
         assert_eq!(ra.lookup(116), Some((500, 7)));
         // a random read breaks the stream.
         assert_eq!(ra.observe(7, 1, 1000), None);
+    }
+
+    #[test]
+    fn a_new_stream_behind_a_stale_window_prefetches_again() {
+        let mut ra = ReadAhead::new(64); // 16 units
+        assert_eq!(ra.observe(500, 8, 1000), None);
+        assert_eq!(ra.observe(508, 8, 1000), Some((516, 532)));
+        for p in 0..16 {
+            ra.push(100 + p, 1);
+        }
+        // The host restarts a sequential pass at lpn 0 (as fio does for every job of a test
+        // range): the window 516..532 lies ahead of it and must not hold back the new stream's
+        // prefetch of the 16 units after its second read, 16..32.
+        assert_eq!(ra.observe(0, 8, 1000), None);
+        assert_eq!(ra.observe(8, 8, 1000), Some((16, 32)));
+        assert_eq!(ra.lookup(520), None, "the stale window is gone");
     }
 }

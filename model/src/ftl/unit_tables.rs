@@ -93,6 +93,19 @@ impl ValidBits {
             self.words[w + 1] &= !(mask >> (64 - s));
         }
     }
+    /// Sets bits [first, first + n), any `n`.
+    pub fn set_range(&mut self, first: u32, n: u32) {
+        for p in (first..first + n).step_by(64) {
+            self.set_run(p, (first + n - p).min(64));
+        }
+    }
+    /// Clears bits [first, first + n), any `n`.
+    pub fn clear_range(&mut self, first: u32, n: u32) {
+        for p in (first..first + n).step_by(64) {
+            let k = (first + n - p).min(64);
+            self.clear_mask(p, if k == 64 { !0 } else { (1u64 << k) - 1 });
+        }
+    }
     /// Whether every bit of [first, first + n) is clear.
     pub fn none_in(&self, first: u32, n: u32) -> bool {
         (first..first + n).step_by(64).all(|p| self.row(p, (first + n - p).min(64)) == 0)
@@ -142,5 +155,12 @@ mod tests {
         assert_eq!(w.row(56, 16), 0b1011_0111_0000);
         w.set_run(128, 64);
         assert!(w.get(128) && w.get(191) && !w.get(192) && !w.get(127));
+        // Ranges of any length: 130 bits from 10, then clear 100 of them from 20.
+        let mut r = ValidBits::new(200);
+        r.set_range(10, 130);
+        assert!(!r.get(9) && r.get(10) && r.get(139) && !r.get(140));
+        r.clear_range(20, 100);
+        assert!(r.get(19) && !r.get(20) && !r.get(119) && r.get(120) && r.get(139));
+        assert!(r.none_in(20, 100) && !r.none_in(19, 1));
     }
 }

@@ -2,14 +2,15 @@
 //! open block of the die the write cursor points at; the mapping is updated at once (reads of a
 //! staged unit are served from the buffer). When a program unit fills (one word line on all
 //! planes: 3 pages x planes for one-shot TLC, 1 page x planes for SLC) one multi-plane Program op
-//! is emitted and the cursor moves to the next die, channel first, so consecutive program units
-//! land on different channels. `flush` pads partly filled program units. Trim unmaps.
+//! is emitted and the cursor moves on (`next_host_die`): to the next die, channel first, while all
+//! dies write in one cell mode, so consecutive program units land on different channels. `flush` pads partly filled program units. Trim unmaps.
 //! Source: MQSim's TSU/plane-allocation scheme (channel-way-die-plane striping); Micron B16A
 //! one-shot TLC programming.
 
 use super::blocks::{BlockState, Pool};
 use super::layout::NONE;
-use super::unit_tables::UNMAPPED;
+use super::integrity::Checker;
+use super::unit_tables::{MapEntry, Oob, UNMAPPED};
 use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
 use crate::nand::CellMode;
 
@@ -26,10 +27,13 @@ impl Ftl {
         WriteOutcome { units: count }
     }
 
-    #[inline]
+    /// One host unit: staged at the next slot of the cursor die's open block, mapped there, the
+    /// old copy invalidated. The same transitions as `stage` for relocated data, written out for
+    /// the warm-up's hot path: the mapping entry and the spare area (each with the checker's
+    /// sequence, 0 with the checker off) are stored whole, the block entry is updated once.
+    #[inline(always)]
     pub(super) fn write_unit(&mut self, lpn: u64, ops: &mut Vec<NandOp>) {
-        let die = self.cursor;
-        let dbid = self.host_block(die, ops);
+        let dbid = self.host_block(self.cursor, ops);
         let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;
         self.map_access(lpn, Some(ppa), ops);
         self.ra.invalidate(lpn);
@@ -38,12 +42,37 @@ impl Ftl {
             self.drop_valid(old);
         }
         self.clock += 1;
-        if let Some(c) = &mut self.checker {
-            c.host_write(&mut self.l2p, &mut self.oob, lpn, ppa);
+        let seq = self.checker.as_mut().map_or(0, Checker::number);
+        self.l2p[lpn as usize] = MapEntry { ppa, seq };
+        debug_assert_eq!(self.oob[ppa as usize].lpn, NONE, "staging into a used slot {ppa}");
+        self.oob[ppa as usize] = Oob { lpn: lpn as u32, seq };
+        self.valid.set(ppa);
+        let b = &mut self.blocks.info[dbid as usize];
+        debug_assert_eq!(b.state, BlockState::Open);
+        b.staged += 1;
+        b.valid += 1;
+        b.last_write = self.clock;
+        self.slc_valid_units += (b.mode == CellMode::Slc) as u64;
+        // `programmed` is a whole number of program units and `staged` runs at most one ahead.
+        if b.staged - b.programmed == self.l.program_units(b.mode) {
+            let tlc = b.mode == CellMode::Tlc;
+            self.program_unit(dbid, OpPurpose::HostWrite, ops);
+            self.host_prog_ps[self.cursor as usize] += self.prog_ps[tlc as usize];
+            self.cursor = self.next_host_die();
         }
-        if self.stage(dbid, lpn, OpPurpose::HostWrite, ops) {
-            self.cursor = if self.cursor + 1 == self.l.dies { 0 } else { self.cursor + 1 };
-        }
+    }
+
+    /// The die the next host program unit goes to: the one whose host program units so far take
+    /// the least NAND program time, the first after the cursor on ties. With every die in one
+    /// cell mode this is plain round-robin (channel first); when some dies write SLC blocks and
+    /// others TLC (a partly used SLC cache), an SLC die gets tPROG(TLC) / tPROG(SLC) program
+    /// units for each TLC one, so that each die stays busy, instead of the whole stripe waiting
+    /// on its TLC dies. Firmware allocates writes to the dies that are free (dynamic allocation:
+    /// Hu et al., "Performance impact and interplay of SSD parallelism through advanced
+    /// commands, allocation strategy and data granularity", ICS 2011); program time is the
+    /// untimed FTL's measure of when a die frees.
+    fn next_host_die(&self) -> u32 {
+        least_loaded_after(self.cursor, &self.host_prog_ps)
     }
 
     /// Trim of [lpn, lpn + count): unmapped units read as zeroes without NAND access.
@@ -76,7 +105,9 @@ impl Ftl {
         let dbid = self.host_open[die];
         if self.partial(dbid) {
             self.pad_open(dbid, ops);
-            self.cursor = (die as u32 + 1) % self.l.dies;
+            let mode = self.blocks.info[dbid as usize].mode;
+            self.host_prog_ps[die] += self.prog_ps[(mode == CellMode::Tlc) as usize];
+            self.cursor = self.next_host_die();
         }
         self.refresh_block_stats();
     }
@@ -129,18 +160,19 @@ impl Ftl {
         let l = &self.l;
         let b = &mut self.blocks.info[dbid as usize];
         let pu = l.program_units(b.mode);
-        assert!(b.staged % pu == 0 && b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
-        let addr = l.phys_page(l.base(dbid) + b.programmed);
-        let pages = pu / l.row_units();
-        ops.push(NandOp {
-            kind: NandOpKind::Program,
-            mode: b.mode,
-            addr,
-            planes: l.planes as u8,
-            bus_bytes: pages * l.planes * l.page_bus_bytes(),
-            purpose,
-            after: None,
-        });
+        assert!(b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
+        debug_assert!(b.programmed % pu == 0, "block {dbid}: program unit misaligned");
+        if self.emit {
+            ops.push(NandOp {
+                kind: NandOpKind::Program,
+                mode: b.mode,
+                addr: l.phys_page(l.base(dbid) + b.programmed),
+                planes: l.planes as u8,
+                bus_bytes: pu / l.units_per_page * l.page_bus_bytes(),
+                purpose,
+                after: None,
+            });
+        }
         b.programmed = b.staged;
         self.st.nand_units_written += pu as u64;
         if b.staged == l.capacity(b.mode) {
@@ -149,11 +181,18 @@ impl Ftl {
     }
 
     /// The open host block of `die`, opening one (and running foreground GC) when needed.
+    #[inline(always)]
     fn host_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
         let cur = self.host_open[die as usize];
         if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
             return cur;
         }
+        self.open_host_block(die, ops)
+    }
+
+    /// `host_block`'s slow path (once per block of host data), kept out of the per-unit code.
+    #[inline(never)]
+    fn open_host_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
         // Folding and wear levelling also take general blocks: check before every new block.
         if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks {
             self.foreground_gc(die, ops);
@@ -185,5 +224,53 @@ impl Ftl {
             .unwrap_or_else(|| panic!("die {die}: no free block to relocate into"));
         stream[die as usize] = dbid;
         dbid
+    }
+}
+
+/// Index of the smallest of `loads`, searching from `cursor + 1` round-robin (the first on ties).
+fn least_loaded_after(cursor: u32, loads: &[u64]) -> u32 {
+    let n = loads.len() as u32;
+    assert!(n > 0 && cursor < n, "cursor {cursor} outside {n} dies");
+    let mut best = if cursor + 1 == n { 0 } else { cursor + 1 };
+    for k in 1..n {
+        let d = (cursor + 1 + k) % n;
+        if loads[d as usize] < loads[best as usize] {
+            best = d;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::least_loaded_after;
+
+    #[test]
+    fn equal_dies_take_turns_in_round_robin_order() {
+        let loads = [2200u64; 4];
+        assert_eq!(least_loaded_after(0, &loads), 1);
+        assert_eq!(least_loaded_after(3, &loads), 0);
+    }
+
+    #[test]
+    fn an_slc_die_takes_nine_program_units_per_tlc_unit_of_its_tlc_neighbour() {
+        // Die 0 writes SLC (250 us per program unit), die 1 TLC (2200 us). By hand: die 1 first
+        // (tie at 0, first after cursor 0), then die 0 until its load reaches 2250 >= 2200 (9
+        // units: 250..2250), die 1 (4400), die 0 until 4500 >= 4400 (9 more), die 1.
+        let prog = [250u64, 2200];
+        let mut loads = [0u64; 2];
+        let mut cursor = 0u32;
+        let mut picks = Vec::new();
+        for _ in 0..21 {
+            cursor = least_loaded_after(cursor, &loads);
+            loads[cursor as usize] += prog[cursor as usize];
+            picks.push(cursor);
+        }
+        let mut want = vec![1u32];
+        for _ in 0..2 {
+            want.extend([0u32; 9]);
+            want.push(1);
+        }
+        assert_eq!(picks, want);
     }
 }

@@ -11,6 +11,11 @@ fn warm(f: &mut Ftl, mut exec: Option<&mut Executor>) {
     let n = f.logical_units();
     let mut ops = Vec::new();
     let mut step = |f: &mut Ftl, lpn: u64, c: u32, ops: &mut Vec<NandOp>| {
+        if exec.is_none() {
+            // Functional: the warm-up call, which builds no NAND ops at all.
+            f.warm_up(lpn, c);
+            return;
+        }
         f.host_write(lpn, c, ops);
         if let Some(e) = exec.as_deref_mut() {
             let t = e.run(ops);
@@ -66,9 +71,10 @@ fn batched_functional_writes_equal_one_at_a_time() {
             // leaves the minimum of one cached page, so most accesses miss.
             cfg.ftl.map_cache.dram_table_mb = 0;
         }
-        let (mut one, mut batched) = (ftl(&cfg), ftl(&cfg));
+        let (mut one, mut batched, mut warm) = (ftl(&cfg), ftl(&cfg), ftl(&cfg));
         fill_sequential(&mut one, 256, 1);
         fill_sequential(&mut batched, 256, 1);
+        fill_sequential(&mut warm, 256, 1);
         let n = one.logical_units();
         let mut rng = SeedTree::new(7).stream("batch-equivalence", small_dram as u64);
         let seq: Vec<u64> = (0..n * 3 / 2).map(|_| rng.gen_range(0..n)).collect();
@@ -80,6 +86,9 @@ fn batched_functional_writes_equal_one_at_a_time() {
         for chunk in seq.chunks(1000) {
             batched.host_write_units(&chunk[..chunk.len() / 3], &mut ops_batched);
             batched.host_write_units(&chunk[chunk.len() / 3..], &mut ops_batched);
+            // The warm-up call builds no ops; its state and statistics must not differ.
+            warm.warm_up_units(&chunk[..chunk.len() / 2]);
+            warm.warm_up_units(&chunk[chunk.len() / 2..]);
         }
         let what = format!("seed 7, small_dram {small_dram}");
         assert!(one.stats().gc_blocks > 0, "{what}: the sequence must exercise GC");
@@ -88,6 +97,8 @@ fn batched_functional_writes_equal_one_at_a_time() {
         assert_eq!(one.stats(), batched.stats(), "{what}");
         assert!(ops_one == ops_batched, "{what}: op streams differ ({} vs {} ops)", ops_one.len(), ops_batched.len());
         assert_eq!(one.integrity_failure(), None, "{what}");
+        assert_eq!(one.state_digest(), warm.state_digest(), "{what}: warm_up_units");
+        assert_eq!(one.stats(), warm.stats(), "{what}: warm_up_units");
     }
 }
 
@@ -100,23 +111,33 @@ fn batched_relocation_equals_unit_by_unit() {
     let mut cfg = small_cfg();
     // A tight wear-levelling spread so that static wear levelling moves data too.
     cfg.ftl.wear_level_delta = 2;
-    let (mut traced, mut plain) = (ftl(&cfg), ftl(&cfg));
+    // `warm` takes the row path without ops (64 units per bitmap step) for its host writes.
+    let (mut traced, mut plain, mut warm) = (ftl(&cfg), ftl(&cfg), ftl(&cfg));
     traced.set_map_trace(true);
     let n = traced.logical_units();
     let mut rng = SeedTree::new(11).stream("reloc-equivalence", 0);
     let (mut ops_traced, mut ops_plain) = (Vec::new(), Vec::new());
-    for f in [&mut traced, &mut plain] {
+    for f in [&mut traced, &mut plain, &mut warm] {
         fill_sequential(f, 256, 1);
     }
+    let wl_before = plain.stats().wl_units_moved;
     for _ in 0..n * 2 {
         let lpn = rng.gen_range(0..n);
         traced.host_write(lpn, 1, &mut ops_traced);
         plain.host_write(lpn, 1, &mut ops_plain);
+        warm.warm_up(lpn, 1);
     }
+    let s = plain.stats();
+    assert!(s.fold_units_moved > 0 && s.wl_units_moved > wl_before, "seed 11: host writes must fold and wear-level: {s:?}");
+    assert_eq!(warm.state_digest(), plain.state_digest(), "seed 11: warm_up");
+    assert_eq!(warm.stats(), plain.stats(), "seed 11: warm_up");
+    let mut ops_warm = Vec::new();
     for _ in 0..64 {
         traced.idle_work(SimTime::from_ms_f64(1e4), &mut ops_traced);
         plain.idle_work(SimTime::from_ms_f64(1e4), &mut ops_plain);
+        warm.idle_work(SimTime::from_ms_f64(1e4), &mut ops_warm);
     }
+    assert_eq!(warm.state_digest(), plain.state_digest(), "seed 11: warm_up, then idle work");
     let s = plain.stats();
     assert!(s.gc_units_moved > 0 && s.fold_units_moved > 0 && s.wl_units_moved > 0, "seed 11: GC, folding and wear levelling must all move data: {s:?}");
     assert!(!traced.take_map_trace().is_empty(), "seed 11: the traced run must take the unit path");
