@@ -433,4 +433,8 @@ mod tests;
 #[cfg(test)]
 mod tests_background;
 #[cfg(test)]
+mod tests_ftl;
+#[cfg(test)]
+mod tests_nand;
+#[cfg(test)]
 mod tests_reloc;
