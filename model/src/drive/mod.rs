@@ -26,17 +26,20 @@ mod background;
 mod host;
 mod nand_path;
 mod reloc_queue;
+mod slots;
 pub mod stats;
 
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
+
+use slots::{ChanSlot, DieSlot};
 
 use crate::config::DriveConfig;
 use crate::ctrl::{DataBuffer, Dram, FirmwareCores};
 use crate::engine::EventQueue;
 use crate::error::ConfigError;
 use crate::ftl::NandOp;
-use crate::nand::sequencer::{ChannelSequencer, SeqCompletion};
-use crate::nand::{Die, NandTiming};
+use crate::nand::sequencer::SeqCompletion;
+use crate::nand::NandTiming;
 use crate::nvme::NvmeQueues;
 use crate::pcie::Link;
 use crate::rng::SeedTree;
@@ -148,45 +151,6 @@ pub(crate) struct OpRec {
     reloc: bool,
 }
 
-pub(crate) struct DieSlot {
-    die: Die,
-    /// Ops not yet handed to the sequencer, in FTL order.
-    fifo: VecDeque<u32>,
-    /// Background ops (idle-time GC, folding, wear levelling, buffer flush) not yet started, in
-    /// FTL order. They start only while the host is idle (`Drive::idle`) and the die has no
-    /// host-path op running or startable, at most [`BG_INFLIGHT_PER_DIE`] at a time; host IO
-    /// arriving after an idle period waits behind at most that many NAND operations instead of
-    /// a whole block's relocation, and what is left resumes in the next idle period (firmware
-    /// preempts background relocation between NAND operations; MQSim's preemptible GC; Lee et
-    /// al., "Preemptible I/O scheduling of garbage collection for SSDs", IEEE TCAD 2013). A
-    /// host program or erase on a block with queued background ops lets them run first.
-    bg: VecDeque<u32>,
-    /// Background ops handed to the sequencer and not finished.
-    bg_inflight: u32,
-    /// (block, count) of the queued background ops: a host-path op addressing one of these
-    /// blocks waits until they have started (an erase must not be overtaken by a program into
-    /// the block it frees).
-    bg_blocks: Vec<(u32, u32)>,
-    /// With `controller.interleave_relocation`: foreground relocation ops (GC, folding, wear
-    /// levelling, their erases) not yet started, in FTL order; how many run; (block, count) of
-    /// the queued ones (as `bg_blocks`); relocation ops host programs have earned the right to
-    /// start ahead of ready host ops, and the host programs left to spread the queue over
-    /// (`reloc_queue.rs`).
-    reloc: VecDeque<u32>,
-    reloc_inflight: u32,
-    reloc_blocks: Vec<(u32, u32)>,
-    reloc_credit: u32,
-    reloc_budget: u32,
-    channel: u16,
-    way: u8,
-    lun: u8,
-}
-
-pub(crate) struct ChanSlot {
-    seq: ChannelSequencer,
-    wake_at: Option<SimTime>,
-}
-
 /// A simulated NVMe SSD. See the module doc for what happens to an IO.
 pub struct Drive {
     cfg: DriveConfig,
@@ -247,36 +211,13 @@ pub struct Drive {
 }
 
 impl Drive {
+    /// A drive built from `cfg` (checked first: an invalid field is an error naming it), with
+    /// every random choice drawn from `seed`; its statistics window starts now.
     pub fn new(cfg: &DriveConfig, seed: u64) -> Result<Drive, ConfigError> {
         cfg.validate()?;
         let seeds = SeedTree::new(seed);
         let ftl = Ftl::new(cfg, &seeds)?;
         let g = &cfg.geometry;
-        let mut dies = Vec::with_capacity(g.dies() as usize);
-        for lun in 0..g.dies_per_way {
-            for way in 0..g.ways_per_channel {
-                for ch in 0..g.channels {
-                    dies.push(DieSlot {
-                        die: Die::new(g),
-                        fifo: VecDeque::new(),
-                        bg: VecDeque::new(),
-                        bg_inflight: 0,
-                        bg_blocks: Vec::new(),
-                        reloc: VecDeque::new(),
-                        reloc_inflight: 0,
-                        reloc_blocks: Vec::new(),
-                        reloc_credit: 0,
-                        reloc_budget: 1,
-                        channel: ch as u16,
-                        way: way as u8,
-                        lun: lun as u8,
-                    });
-                }
-            }
-        }
-        let chans = (0..g.channels)
-            .map(|_| ChanSlot { seq: ChannelSequencer::new(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8), wake_at: None })
-            .collect();
         let nq = cfg.nvme.io_queues as usize;
         let mut d = Drive {
             q: EventQueue::new(MAX_COMMANDS * 2),
@@ -288,8 +229,8 @@ impl Drive {
             rbuf: (cfg.controller.read_buffer_kib > 0).then(|| DataBuffer::with_kib(cfg.controller.read_buffer_kib)),
             rbuf_wait: VecDeque::new(),
             timing: NandTiming::new(&cfg.nand, &cfg.onfi),
-            dies,
-            chans,
+            dies: slots::die_slots(g),
+            chans: slots::chan_slots(cfg),
             ftl,
             cmds: Vec::new(),
             free_cmds: Vec::new(),
@@ -432,5 +373,9 @@ impl Drive {
 mod tests;
 #[cfg(test)]
 mod tests_background;
+#[cfg(test)]
+mod tests_ftl;
+#[cfg(test)]
+mod tests_nand;
 #[cfg(test)]
 mod tests_reloc;

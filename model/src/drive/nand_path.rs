@@ -26,62 +26,7 @@ impl Drive {
         let first_new = self.batch_ids.len();
         debug_assert_eq!(first_new, 0);
         for (i, op) in batch.iter().enumerate() {
-            let die = self.die_index(op);
-            let owned = owner != NONE && matches!(op.purpose, OpPurpose::HostRead | OpPurpose::MapRead | OpPurpose::HostWrite | OpPurpose::MapWrite);
-            let pseq = if op.kind == NandOpKind::Program && op.purpose == OpPurpose::HostWrite {
-                self.host_prog_next += 1;
-                self.host_progs.insert(self.host_prog_next - 1);
-                self.host_prog_next - 1
-            } else {
-                u64::MAX
-            };
-            let ra_tag = if op.purpose == OpPurpose::ReadAhead {
-                self.ra_tag_next += 1;
-                let fresh = self.ra_inflight.insert(self.ra_tag_next - 1, Vec::new()).is_none();
-                assert!(fresh, "ReadAhead tag {} dispatched twice", self.ra_tag_next - 1);
-                self.ra_tag_next - 1
-            } else {
-                u64::MAX
-            };
-            let bg = self.dispatching_bg;
-            let reloc = !bg && self.cfg.controller.interleave_relocation && super::reloc_queue::is_relocation(op.purpose);
-            let rec = OpRec { op: *op, die, owner: if owned { owner } else { NONE }, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag, bg, reloc };
-            let id = match self.free_ops.pop() {
-                Some(id) => {
-                    self.ops[id as usize] = rec;
-                    id
-                }
-                None => {
-                    self.ops.push(rec);
-                    (self.ops.len() - 1) as u32
-                }
-            };
-            if let Some(j) = op.after {
-                assert!((j as usize) < i, "op {i} of a batch waits for op {j}, which is not before it");
-                let dep = self.batch_ids[j as usize];
-                self.ops[id as usize].blocked = true;
-                self.ops[id as usize].next_waiter = self.ops[dep as usize].first_waiter;
-                self.ops[dep as usize].first_waiter = id;
-            }
-            if owned {
-                self.cmds[owner as usize].ops_left += 1;
-            }
-            self.batch_ids.push(id);
-            let slot = &mut self.dies[die as usize];
-            if bg {
-                slot.bg.push_back(id);
-                bg_block_count(&mut slot.bg_blocks, op.addr.block, 1);
-                assert!(slot.bg.len() < 1 << 20, "die background queue overflow");
-            } else if reloc {
-                slot.reloc.push_back(id);
-                bg_block_count(&mut slot.reloc_blocks, op.addr.block, 1);
-                slot.reloc_budget = self.cfg.geometry.wordlines_per_block.max(1);
-                assert!(slot.reloc.len() < 1 << 20, "die relocation queue overflow");
-                self.reloc_queued += 1;
-            } else {
-                slot.fifo.push_back(id);
-                assert!(slot.fifo.len() < 1 << 20, "die FIFO overflow");
-            }
+            self.enqueue_op(i, op, owner);
         }
         self.ops_inflight += batch.len() as u64;
         self.mark_busy(now);
@@ -91,6 +36,86 @@ impl Drive {
         }
         self.batch_ids.clear();
         batch.clear();
+    }
+
+    /// Op `i` of the batch being dispatched: recorded, linked behind the op it waits for
+    /// (`after`, an earlier op of the same batch), counted towards its owner, and queued on its
+    /// die (not started: `dispatch_batch` starts the dies once the whole batch is queued).
+    fn enqueue_op(&mut self, i: usize, op: &NandOp, owner: u32) {
+        let die = self.die_index(op);
+        let owned = owner != NONE && matches!(op.purpose, OpPurpose::HostRead | OpPurpose::MapRead | OpPurpose::HostWrite | OpPurpose::MapWrite);
+        let rec = self.op_record(op, die, if owned { owner } else { NONE });
+        let id = self.alloc_op(rec);
+        if let Some(j) = op.after {
+            assert!((j as usize) < i, "op {i} of a batch waits for op {j}, which is not before it");
+            let dep = self.batch_ids[j as usize];
+            self.ops[id as usize].blocked = true;
+            self.ops[id as usize].next_waiter = self.ops[dep as usize].first_waiter;
+            self.ops[dep as usize].first_waiter = id;
+        }
+        if owned {
+            self.cmds[owner as usize].ops_left += 1;
+        }
+        self.batch_ids.push(id);
+        self.queue_on_die(id, op);
+    }
+
+    /// The record of a newly dispatched op: a host-data program takes the next program sequence
+    /// number (flush ordering), a ReadAhead op the next prefetch tag; background or relocation
+    /// by the batch's origin and `controller.interleave_relocation`.
+    fn op_record(&mut self, op: &NandOp, die: u32, owner: u32) -> OpRec {
+        let pseq = if op.kind == NandOpKind::Program && op.purpose == OpPurpose::HostWrite {
+            self.host_prog_next += 1;
+            self.host_progs.insert(self.host_prog_next - 1);
+            self.host_prog_next - 1
+        } else {
+            u64::MAX
+        };
+        let ra_tag = if op.purpose == OpPurpose::ReadAhead {
+            self.ra_tag_next += 1;
+            let fresh = self.ra_inflight.insert(self.ra_tag_next - 1, Vec::new()).is_none();
+            assert!(fresh, "ReadAhead tag {} dispatched twice", self.ra_tag_next - 1);
+            self.ra_tag_next - 1
+        } else {
+            u64::MAX
+        };
+        let bg = self.dispatching_bg;
+        let reloc = !bg && self.cfg.controller.interleave_relocation && super::reloc_queue::is_relocation(op.purpose);
+        OpRec { op: *op, die, owner, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag, bg, reloc }
+    }
+
+    /// Stores `rec` in a free op slot (or a new one); returns its id.
+    fn alloc_op(&mut self, rec: OpRec) -> u32 {
+        match self.free_ops.pop() {
+            Some(id) => {
+                self.ops[id as usize] = rec;
+                id
+            }
+            None => {
+                self.ops.push(rec);
+                (self.ops.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Appends op `id` to its die's background, relocation or host-path queue.
+    fn queue_on_die(&mut self, id: u32, op: &NandOp) {
+        let rec = self.ops[id as usize];
+        let slot = &mut self.dies[rec.die as usize];
+        if rec.bg {
+            slot.bg.push_back(id);
+            bg_block_count(&mut slot.bg_blocks, op.addr.block, 1);
+            assert!(slot.bg.len() < 1 << 20, "die background queue overflow");
+        } else if rec.reloc {
+            slot.reloc.push_back(id);
+            bg_block_count(&mut slot.reloc_blocks, op.addr.block, 1);
+            slot.reloc_budget = self.cfg.geometry.wordlines_per_block.max(1);
+            assert!(slot.reloc.len() < 1 << 20, "die relocation queue overflow");
+            self.reloc_queued += 1;
+        } else {
+            slot.fifo.push_back(id);
+            assert!(slot.fifo.len() < 1 << 20, "die FIFO overflow");
+        }
     }
 
     /// Starts the background ops every die can run now (`Drive::idle` begins).
