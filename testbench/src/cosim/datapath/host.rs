@@ -67,21 +67,16 @@ impl IoPattern {
         if j.bs_read != j.bs_write || bs % 4096 != 0 || bs > 64 * 4096 {
             return Err(at(format!("co-simulation needs one block size, a multiple of 4 KiB up to 256 KiB (bs read {}, write {})", j.bs_read, j.bs_write)));
         }
+        if !j.bssplit_read.is_empty() || !j.bssplit_write.is_empty() {
+            return Err(at("co-simulation runs one block size: bssplit is not supported".to_string()));
+        }
         if j.numjobs != 1 || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
             return Err(at(format!("co-simulation runs numjobs=1 and iodepth 1..{} (got {} x {})", IO_ENTRIES - 1, j.numjobs, j.iodepth)));
         }
-        let off = match j.offset {
-            crate::fio::value::SizeSpec::Bytes(b) => b,
-            crate::fio::value::SizeSpec::Percent(p) => capacity_units * 4096 * p as u64 / 100,
-        };
-        let size = match j.size {
-            Some(crate::fio::value::SizeSpec::Bytes(b)) => b,
-            Some(crate::fio::value::SizeSpec::Percent(p)) => capacity_units * 4096 * p as u64 / 100,
-            None => capacity_units * 4096 - off,
-        };
+        let (off, size) = crate::workload::runner::job_region(j, capacity_units * 4096).map_err(at)?;
         let (first_unit, units) = (off / 4096, size / 4096);
-        if off % 4096 != 0 || units < bs as u64 / 4096 || first_unit + units > capacity_units {
-            return Err(at(format!("region offset {off} size {size} does not fit the co-simulation drive ({} units of 4 KiB)", capacity_units)));
+        if off % 4096 != 0 || size % 4096 != 0 {
+            return Err(at(format!("region offset {off} size {size} must be whole 4 KiB units on the co-simulation drive")));
         }
         let ios = j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs);
         Ok(IoPattern { read_pct: j.rw.read_pct(j.rwmixread), random: j.rw.is_random(), bs: bs as u32, first_unit, units, iodepth: j.iodepth, ios })
@@ -227,5 +222,31 @@ impl HostDriver {
         x.mmio_write(now, sq_doorbell(1), self.sq_tail);
         self.slots[slot] = Some(now);
         self.issued += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IoPattern;
+    use crate::fio::job::parse_job_file;
+
+    fn pattern(job: &str, capacity_units: u64) -> Result<IoPattern, String> {
+        IoPattern::from_job(&parse_job_file(job, "t.fio").unwrap()[0], capacity_units)
+    }
+
+    #[test]
+    fn region_follows_fio_percentages() {
+        // fio: offset=50% of 1000 units starts at unit 500; size=50% is half of the 500 units
+        // after the offset = 250 units; ios = 250 units / 2 units per 8 KiB command = 125.
+        let p = pattern("[a]\nrw=randread\nbs=8k\noffset=50%\nsize=50%\niodepth=4\n", 1000).unwrap();
+        assert_eq!((p.first_unit, p.units, p.bs, p.ios, p.iodepth), (500, 250, 8192, 125, 4));
+    }
+
+    #[test]
+    fn bssplit_and_oversized_regions_are_refused_with_the_job_line() {
+        let e = pattern("[a]\nrw=randread\nbssplit=4k/50:8k/50\n", 1000).unwrap_err();
+        assert!(e.contains("line 1") && e.contains("bssplit"), "{e}");
+        let e = pattern("[a]\nrw=read\nbs=4k\nsize=5000k\n", 1000).unwrap_err();
+        assert!(e.contains("exceed"), "{e}");
     }
 }
