@@ -140,11 +140,24 @@ fn e12_sustained_shapes() {
         let (clean, frag) = (w(&format!("Sustained sequential read, QD{qd}")), w(&format!("Sustained sequential read, fragmented, QD{qd}")));
         assert!(frag > clean, "QD{qd}: fragmented {frag:.2} W <= clean {clean:.2} W (seed 1)");
     }
-    // NOT asserted because the model fails them (CALIBRATION.md, "E12 shape checks", session 5):
-    // "flat at low depth" (QD2 is 29 % above QD1 since the read-ahead fix), "rises toward
-    // saturation between QD4 and QD16" (saturated at QD4 on the PCIe link; the rise asserted
-    // before session 5 came from the read-ahead bug) and "little loss on fragmented data" (-11 %
-    // at QD1, -30 % / -49 % at QD2 / QD4, where the fragmented read is die-bound).
+    // "Flat at low queue depths": QD2 and QD4 within 10 % of QD1 (AnandTech gives words, not
+    // figures; 10 % is about the smallest step its chart makes visible). The model's flatness
+    // comes from the read-ahead engine's serial issue rate (`ftl.read_ahead_issue_ns_per_unit`,
+    // 4096 B / 2 us = 2048 MB/s by hand) bounding every read inside the stream's window.
+    for qd in [2, 4] {
+        let r = rd(qd) / rd(1);
+        assert!((0.9..1.1).contains(&r), "QD{qd} {:.0} vs QD1 {:.0} MB/s: not flat (seed 1)", rd(qd), rd(1));
+    }
+    // "Then rises toward saturation between QD4 and QD16": QD16 at least 15 % above QD4 (a rise
+    // the chart shows, well beyond the 10 % "flat" band); deeper queues read beyond the engine's
+    // queue reach (`ftl.read_ahead_queue_kib`) themselves.
+    assert!(rd(16) > 1.15 * rd(4), "QD4 {:.0}, QD16 {:.0} MB/s: no rise (seed 1)", rd(4), rd(16));
+    // "Suffers little from internal fragmentation" (unlike the EX920, which loses more than half):
+    // the fragmented read within 15 % of the clean one at each depth of AnandTech's score.
+    for qd in [1, 2, 4] {
+        let (clean, frag) = (rd(qd), fig(&f, &format!("frag-read-qd{qd}")));
+        assert!(frag > 0.85 * clean, "QD{qd}: fragmented {frag:.0} vs clean {clean:.0} MB/s: loses > 15 % (seed 1)");
+    }
 }
 
 /// SSDFans' fio figures of the SM2262 512 GB board (SSDFans, "SMI NVMe主控2262性能评测",

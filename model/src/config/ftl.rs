@@ -92,6 +92,21 @@ pub struct FtlConfig {
     /// wanted unit costs a whole multi-plane page transfer. Off by default.
     #[serde(default)]
     pub stream_reads_whole_pages: bool,
+    /// Read-ahead engine budget: prefetch data (KiB) its NAND reads may have in flight at once;
+    /// further prefetch reads of the window wait in the engine's queue and start as earlier ones
+    /// finish. 0 = unbounded (the whole window at once).
+    #[serde(default)]
+    pub read_ahead_inflight_kib: u32,
+    /// Read-ahead engine issue cost, ns per 4 KiB unit: the engine starts its prefetch reads one
+    /// after another, each after `units x` this (its serial rate, whatever the data's layout).
+    /// 0 = free (every prefetch read starts when the window is topped up).
+    #[serde(default)]
+    pub read_ahead_issue_ns_per_unit: f64,
+    /// Reach of the read-ahead engine's queue, KiB: a host read whose prefetch is still queued
+    /// (not yet issued) further than this behind the engine's next issue reads it itself.
+    /// 0 = `read_ahead_kib`. Matters only with a budget or an issue cost.
+    #[serde(default)]
+    pub read_ahead_queue_kib: u32,
 }
 
 fn default_flush_idle_ms() -> f64 {
@@ -236,6 +251,22 @@ impl FtlConfig {
             self.write_buffer_flush_idle_ms.is_finite() && self.write_buffer_flush_idle_ms >= 0.0,
             "ftl.write_buffer_flush_idle_ms",
             "must be non-negative",
+        )?;
+        check(
+            self.read_ahead_inflight_kib == 0
+                || (self.read_ahead_inflight_kib % 4 == 0 && self.read_ahead_inflight_kib <= self.read_ahead_kib),
+            "ftl.read_ahead_inflight_kib",
+            "must be 0 (unbounded) or a multiple of 4 KiB no larger than ftl.read_ahead_kib",
+        )?;
+        check(
+            self.read_ahead_issue_ns_per_unit.is_finite() && (0.0..=100_000.0).contains(&self.read_ahead_issue_ns_per_unit),
+            "ftl.read_ahead_issue_ns_per_unit",
+            "must be in [0, 100000] ns",
+        )?;
+        check(
+            self.read_ahead_queue_kib <= self.read_ahead_kib,
+            "ftl.read_ahead_queue_kib",
+            "must be at most ftl.read_ahead_kib (0 = the whole window)",
         )?;
         self.capacity_plan(geo)?;
         Ok(())

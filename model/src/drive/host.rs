@@ -151,13 +151,7 @@ impl Drive {
         let nand_ops = batch.iter().filter(|o| o.purpose == OpPurpose::HostRead).count() as u32;
         // Units served from prefetches still being read wait for those reads: each such
         // ReadAhead op carries a share of the data, like a host-read op.
-        let mut ra_waits = 0u32;
-        for &tag in self.ftl.prefetch_hits() {
-            if let Some(w) = self.ra_inflight.get_mut(&tag) {
-                w.push(cmd);
-                ra_waits += 1;
-            }
-        }
+        let ra_waits = self.claim_prefetch_hits(now, cmd);
         let ra_ops = batch.iter().filter(|o| o.purpose == OpPurpose::ReadAhead).count() as u64;
         self.ra_tag_next = self.ftl.prefetch_tags_issued() - ra_ops;
         let data_ops = nand_ops + ra_waits;

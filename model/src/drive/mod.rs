@@ -25,6 +25,7 @@
 mod background;
 mod host;
 mod nand_path;
+mod prefetch;
 mod reloc_queue;
 mod slots;
 pub mod stats;
@@ -103,6 +104,8 @@ pub(crate) enum Ev {
     Done { cmd: u32 },
     /// Channel sequencer `ch` has an internal event due.
     Channel { ch: u16 },
+    /// The read-ahead engine finished issuing its current prefetch read (`prefetch.rs`).
+    Prefetch,
 }
 
 /// One host command inside the drive.
@@ -201,6 +204,7 @@ pub struct Drive {
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
     ra_tag_next: u64,
     ra_inflight: std::collections::HashMap<u64, Vec<u32>>,
+    prefetch: prefetch::PrefetchEngine,
     unit_bus_bytes: u32,
     stats: DriveStats,
     nand_pj: u64,
@@ -258,6 +262,7 @@ impl Drive {
             reloc_queued: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
+            prefetch: prefetch::PrefetchEngine::new(&cfg.ftl),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
             nand_pj: 0,
@@ -365,6 +370,7 @@ impl Drive {
             Ev::IrqTimer { queue } => self.on_irq_timer(at, queue),
             Ev::Done { cmd } => self.on_done(at, cmd),
             Ev::Channel { ch } => self.on_channel(at, ch),
+            Ev::Prefetch => self.on_prefetch_issued(at),
         }
     }
 }
@@ -377,5 +383,7 @@ mod tests_background;
 mod tests_ftl;
 #[cfg(test)]
 mod tests_nand;
+#[cfg(test)]
+mod tests_prefetch;
 #[cfg(test)]
 mod tests_reloc;

@@ -57,7 +57,7 @@ impl Drive {
             self.cmds[owner as usize].ops_left += 1;
         }
         self.batch_ids.push(id);
-        self.queue_on_die(id, op);
+        self.queue_or_hold(id, op);
     }
 
     /// The record of a newly dispatched op: a host-data program takes the next program sequence
@@ -99,7 +99,7 @@ impl Drive {
     }
 
     /// Appends op `id` to its die's background, relocation or host-path queue.
-    fn queue_on_die(&mut self, id: u32, op: &NandOp) {
+    pub(super) fn queue_on_die(&mut self, id: u32, op: &NandOp) {
         let rec = self.ops[id as usize];
         let slot = &mut self.dies[rec.die as usize];
         if rec.bg {
@@ -273,10 +273,7 @@ impl Drive {
             self.owned_op_done(now, rec.owner, rec.op.purpose);
         }
         if rec.ra_tag != u64::MAX {
-            let waiters = self.ra_inflight.remove(&rec.ra_tag).expect("ReadAhead op not in flight");
-            for cmd in waiters {
-                self.prefetch_ready(now, cmd);
-            }
+            self.prefetch_op_done(now, rec.ra_tag, &rec.op);
         }
         if rec.pseq != u64::MAX {
             self.buf.release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);
