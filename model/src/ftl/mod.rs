@@ -132,7 +132,7 @@ pub struct Ftl {
     cursor: u32,
     /// NAND program time of the host program units sent to each die so far (ps), and the
     /// program time of one SLC and one TLC program unit: the next host program unit goes to the
-    /// die with the least (`write_path::next_host_die`).
+    /// die with the least (`write_path::advance_host_die`).
     host_prog_ps: Vec<u64>,
     prog_ps: [u64; 2],
     /// Open relocation (GC / fold) block per die.

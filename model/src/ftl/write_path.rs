@@ -2,8 +2,9 @@
 //! open block of the die the write cursor points at; the mapping is updated at once (reads of a
 //! staged unit are served from the buffer). When a program unit fills (one word line on all
 //! planes: 3 pages x planes for one-shot TLC, 1 page x planes for SLC) one multi-plane Program op
-//! is emitted and the cursor moves on (`next_host_die`): to the next die, channel first, while all
-//! dies write in one cell mode, so consecutive program units land on different channels. `flush` pads partly filled program units. Trim unmaps.
+//! is emitted and the cursor moves on (`advance_host_die`): to the next die, channel first, while
+//! all dies write in one cell mode, so consecutive program units land on different channels.
+//! `flush` pads partly filled program units. Trim unmaps.
 //! Source: MQSim's TSU/plane-allocation scheme (channel-way-die-plane striping); Micron B16A
 //! one-shot TLC programming.
 
@@ -55,15 +56,15 @@ impl Ftl {
         self.slc_valid_units += (b.mode == CellMode::Slc) as u64;
         // `programmed` is a whole number of program units and `staged` runs at most one ahead.
         if b.staged - b.programmed == self.l.program_units(b.mode) {
-            let tlc = b.mode == CellMode::Tlc;
+            let mode = b.mode;
             self.program_unit(dbid, OpPurpose::HostWrite, ops);
-            self.host_prog_ps[self.cursor as usize] += self.prog_ps[tlc as usize];
-            self.cursor = self.next_host_die();
+            self.advance_host_die(mode);
         }
     }
 
-    /// The die the next host program unit goes to: the one whose host program units so far take
-    /// the least NAND program time, the first after the cursor on ties. With every die in one
+    /// The cursor die has just programmed a host program unit in `mode`: charges its program time
+    /// and moves the cursor to the die the next host program unit goes to, the one whose host
+    /// program units so far take the least NAND program time, the first after the cursor on ties. With every die in one
     /// cell mode this is plain round-robin (channel first); when some dies write SLC blocks and
     /// others TLC (a partly used SLC cache), an SLC die gets tPROG(TLC) / tPROG(SLC) program
     /// units for each TLC one, so that each die stays busy, instead of the whole stripe waiting
@@ -71,8 +72,9 @@ impl Ftl {
     /// Hu et al., "Performance impact and interplay of SSD parallelism through advanced
     /// commands, allocation strategy and data granularity", ICS 2011); program time is the
     /// untimed FTL's measure of when a die frees.
-    fn next_host_die(&self) -> u32 {
-        least_loaded_after(self.cursor, &self.host_prog_ps)
+    fn advance_host_die(&mut self, mode: CellMode) {
+        self.host_prog_ps[self.cursor as usize] += self.prog_ps[(mode == CellMode::Tlc) as usize];
+        self.cursor = least_loaded_after(self.cursor, &self.host_prog_ps);
     }
 
     /// Trim of [lpn, lpn + count): unmapped units read as zeroes without NAND access.
@@ -105,9 +107,7 @@ impl Ftl {
         let dbid = self.host_open[die];
         if self.partial(dbid) {
             self.pad_open(dbid, ops);
-            let mode = self.blocks.info[dbid as usize].mode;
-            self.host_prog_ps[die] += self.prog_ps[(mode == CellMode::Tlc) as usize];
-            self.cursor = self.next_host_die();
+            self.advance_host_die(self.blocks.info[dbid as usize].mode);
         }
         self.refresh_block_stats();
     }
