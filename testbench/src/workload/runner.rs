@@ -134,11 +134,7 @@ impl Clone {
 /// from the offset to the end; `size` absent or 0 is everything from the offset to the end.
 pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) -> Result<(u64, u64), String> {
     assert!(min_len > 0, "block size 0");
-    let pct_of = |v: u64, p: u32| (v as u128 * p as u128 / 100) as u64;
-    let start = match offset {
-        SizeSpec::Bytes(b) => b,
-        SizeSpec::Percent(p) => pct_of(cap, p).div_ceil(min_len).saturating_mul(min_len),
-    };
+    let start = offset_bytes(offset, min_len, cap);
     if start % 512 != 0 || start >= cap {
         return Err(format!("offset {start} must be 512-aligned and inside the {cap}-byte device"));
     }
@@ -156,6 +152,20 @@ pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) 
     Ok((start, len))
 }
 
+/// `p` % of `v` bytes, rounded down.
+fn pct_of(v: u64, p: u32) -> u64 {
+    (v as u128 * p as u128 / 100) as u64
+}
+
+/// An offset (or offset increment) in bytes: `N%` is N % of the `cap`-byte device rounded up to a
+/// block of `block` bytes, as fio's `get_start_offset` computes it.
+fn offset_bytes(s: SizeSpec, block: u64, cap: u64) -> u64 {
+    match s {
+        SizeSpec::Bytes(b) => b,
+        SizeSpec::Percent(p) => pct_of(cap, p).div_ceil(block).saturating_mul(block),
+    }
+}
+
 /// Region of a job (its first clone) on a device of `cap` bytes.
 pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
     clone_region(j, 0, cap)
@@ -166,11 +176,7 @@ pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
 /// that start as for any offset.
 pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String> {
     let bs = j.max_bs();
-    let bytes = |s: SizeSpec| match s {
-        SizeSpec::Bytes(b) => b,
-        SizeSpec::Percent(p) => ((cap as u128 * p as u128 / 100) as u64).div_ceil(bs).saturating_mul(bs),
-    };
-    let start = bytes(j.offset).saturating_add(bytes(j.offset_increment).saturating_mul(k as u64));
+    let start = offset_bytes(j.offset, bs, cap).saturating_add(offset_bytes(j.offset_increment, bs, cap).saturating_mul(k as u64));
     let clone = if k > 0 { format!("clone {k}: ") } else { String::new() };
     region(SizeSpec::Bytes(start), j.size, bs, cap).map_err(|e| format!("{clone}{e}"))
 }
