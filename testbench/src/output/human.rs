@@ -115,7 +115,7 @@ fn sample_lines(out: &mut String, d: &DirStats, j: &JobResult, group_bw: f64) {
     }
     let (bmin, bmax, bmean, bdev) = json::stat(&bws);
     let (imin, imax, imean, idev) = json::stat(&iopss);
-    let per = if group_bw > 1024.0 { (bmean * 100.0 / (group_bw / 1024.0)).min(100.0) } else { 100.0 };
+    let per = json::bw_agg_pct(bmean, group_bw);
     let _ = writeln!(
         out,
         "   bw (  KiB/s): min={bmin:.0}, max={bmax:.0}, per={per:.2}%, avg={bmean:.2}, stdev={bdev:.2}, samples={}",

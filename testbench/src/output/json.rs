@@ -69,6 +69,16 @@ pub(crate) fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
     (min, max, mean, var.sqrt())
 }
 
+/// A job's mean sampled bandwidth `bmean_kib` (KiB/s) in percent of its group's `group_bw_bytes`
+/// (B/s), capped at 100; 100 for a group below 1 KiB/s (fio's `convert_agg_kbytes_percent`).
+pub(super) fn bw_agg_pct(bmean_kib: f64, group_bw_bytes: f64) -> f64 {
+    if group_bw_bytes > 1024.0 {
+        (bmean_kib * 100.0 / (group_bw_bytes / 1024.0)).min(100.0)
+    } else {
+        100.0
+    }
+}
+
 /// One direction's object. As in fio's `add_ddir_status_json`: `runtime` is 0 for a direction
 /// without IO, `bw` (KiB/s) is `bw_bytes / 1024` in integer arithmetic; `bw_bytes` and `iops`
 /// are over the exact simulated runtime (fio divides by whole milliseconds). `bw_agg` is the mean
@@ -82,11 +92,7 @@ fn dir_obj(d: &DirStats, runtime: SimTime, spec: &JobSpec, group_bw_bytes: f64) 
     let (bmin, bmax, bmean, bdev) = stat(&bws);
     let (imin, imax, imean, idev) = stat(&iopss);
     let bw_bytes = d.bw_bytes(runtime).floor() as u64;
-    let bw_agg = match (bws.is_empty(), group_bw_bytes > 1024.0) {
-        (true, _) => 0.0,
-        (false, true) => (bmean * 100.0 / (group_bw_bytes / 1024.0)).min(100.0),
-        (false, false) => 100.0,
-    };
+    let bw_agg = if bws.is_empty() { 0.0 } else { bw_agg_pct(bmean, group_bw_bytes) };
     json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes / 1024,
