@@ -2,6 +2,7 @@
 //! transfer whole multi-plane pages; other reads move only the units asked for.
 
 use super::*;
+use crate::nand::DieId;
 
 /// Writes lpns 0..64 so that lpns 0..8 each land on a different program unit: the write order
 /// 0, 8, 16, .., 56, 1, 9, .. puts lpn k (k < 8) in slot 0 (plane 0) of the k-th SLC program unit
@@ -54,4 +55,43 @@ fn without_the_option_stream_reads_move_only_the_units_asked_for() {
     let (host, ra) = read(&mut f, 4, 4);
     assert_eq!(host, vec![(1, 0, 4648); 4]);
     assert!(!ra.is_empty() && ra.iter().all(|&(_, _, b)| b % 4648 == 0 && b < 37_184), "{ra:?}");
+}
+
+/// A sequential stream of 8-unit reads over lpns 0..64 written in order (8 SLC program units of
+/// one 2-plane page, 8 units each) with a read-ahead window of 40 KiB = 10 units, which ends
+/// inside a page: returns the ReadAhead ops' pages, in issue order.
+fn prefetched_pages(whole_pages: bool) -> Vec<(DieId, u32, u32)> {
+    let mut cfg = small_cfg();
+    cfg.ftl.read_ahead_kib = 40;
+    cfg.ftl.stream_reads_whole_pages = whole_pages;
+    let mut f = ftl(&cfg);
+    let mut ops = Vec::new();
+    for i in 0..8u64 {
+        f.host_write(i * 8, 8, &mut ops);
+    }
+    let mut pages = Vec::new();
+    for i in 0..8u64 {
+        ops.clear();
+        f.host_read(i * 8, 8, &mut ops);
+        let ra = ops.iter().filter(|o| o.purpose == OpPurpose::ReadAhead);
+        pages.extend(ra.map(|o| (o.addr.die, o.addr.block, o.addr.page)));
+    }
+    assert_integrity(&f, "read-ahead page ends");
+    pages
+}
+
+#[test]
+fn a_read_ahead_window_ending_inside_a_page_reads_each_page_once() {
+    // By hand: the second read (lpns 8..16) starts the stream; its window is [16, 26): the
+    // pages of lpns 16..24 and 24..32, the second taken whole (units 26..32 too). Each later
+    // read tops the window up by one page (32..40, 40..48, ...), never re-reading 24..32's page
+    // for units 26..32 as a window cut at unit 26 would. Pages of lpns 16..64: 6, each once.
+    for whole in [false, true] {
+        let pages = prefetched_pages(whole);
+        let mut distinct = pages.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), pages.len(), "a page prefetched twice (whole pages {whole}): {pages:?}");
+        assert_eq!(pages.len(), 6, "whole pages {whole}: {pages:?}");
+    }
 }
