@@ -38,6 +38,20 @@ pub struct ControllerConfig {
     /// `drive::reloc_queue`.
     #[serde(default)]
     pub interleave_relocation: bool,
+    /// With `interleave_relocation`: how many host blocks (times `wordlines_per_block` host
+    /// programs on the die) the queued relocation work is spread over. 1 (the default) = done by
+    /// the time the host fills the block whose opening queued it; K > 1 lets the die's free-block
+    /// reserve carry up to K blocks of cleaning debt (a gentler GC quota), so more of a write
+    /// phase's relocation falls after it. Ops a host program or erase waits for still start at
+    /// once. At least 1; plausible up to `ftl.gc_threshold_free_blocks`, the reserve that
+    /// physically carries the debt (not enforced: a smaller reserve makes host programs wait for
+    /// the relocation their blocks need, which the drive models anyway).
+    #[serde(default = "one")]
+    pub relocation_spread_blocks: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl ControllerConfig {
@@ -56,6 +70,7 @@ impl ControllerConfig {
             "must be 0 (no limit) or at least 4 KiB",
         )?;
         check((1..=64).contains(&self.cpu_cores), "controller.cpu_cores", "must be 1..=64")?;
+        check(self.relocation_spread_blocks >= 1, "controller.relocation_spread_blocks", "must be at least 1")?;
         for (name, v) in [
             ("controller.cpu_ns_per_cmd", self.cpu_ns_per_cmd),
             ("controller.cpu_ns_per_unit", self.cpu_ns_per_unit),

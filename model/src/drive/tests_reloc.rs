@@ -12,6 +12,13 @@ use rand::Rng;
 /// (functional), so GC victims are mostly valid. Then 128 KiB random writes at QD32 for 384 MiB,
 /// timed, then a flush. Returns (host MB/s until the flush completes, write amplification).
 fn steady_random_writes(interleave: bool, buffer_kib: u32) -> (f64, f64) {
+    let (mbps, wa, _) = steady_random_writes_spread(interleave, buffer_kib, 1);
+    (mbps, wa)
+}
+
+/// As [`steady_random_writes`] with `controller.relocation_spread_blocks` = `spread`; also
+/// returns the relocation ops still queued when the last write completed (before the flush).
+fn steady_random_writes_spread(interleave: bool, buffer_kib: u32, spread: u32) -> (f64, f64, u64) {
     let mut c = DriveConfig::default_drive();
     c.geometry.blocks_per_plane = 48;
     c.geometry.wordlines_per_block = 48;
@@ -19,6 +26,7 @@ fn steady_random_writes(interleave: bool, buffer_kib: u32) -> (f64, f64) {
     c.ftl.slc_cache.static_blocks_per_plane = 1;
     c.controller.write_buffer_kib = buffer_kib;
     c.controller.interleave_relocation = interleave;
+    c.controller.relocation_spread_blocks = spread;
     let mut d = Drive::new(&c, 1).unwrap();
     let cap = d.capacity_bytes();
     d.functional_write(0, cap);
@@ -41,6 +49,7 @@ fn steady_random_writes(interleave: bool, buffer_kib: u32) -> (f64, f64) {
         assert!(d.run_until_completion(&mut done), "writes outstanding but nothing completes");
         completed += done.len() as u64;
     }
+    let queued = d.reloc_queued;
     // Writes complete when their data is in the buffer: a flush makes the window end when the
     // data is on flash, so a larger buffer does not count as speed.
     d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
@@ -49,7 +58,7 @@ fn steady_random_writes(interleave: bool, buffer_kib: u32) -> (f64, f64) {
     assert_eq!(done.len(), 1, "flush did not complete (seed 1)");
     let s = d.stats();
     let mbps = (total * (128 << 10)) as f64 / s.elapsed.as_secs_f64() / 1e6;
-    (mbps, s.write_amplification)
+    (mbps, s.write_amplification, queued)
 }
 
 #[test]
@@ -73,4 +82,18 @@ fn interleaved_relocation_needs_no_write_buffer_to_absorb_gc() {
     // (Full-size blocks: ~6 victims of ~320 programs per host block; CALIBRATION.md finding 9.)
     eprintln!("steady random writes (seed 1): interleaved {il_small:.0} MB/s at 2 MiB, {il_big:.0} at 32 MiB; burst {burst_small:.0} at 2 MiB; WA {wa_big:.2}");
     assert!(burst_small < 0.95 * il_small, "burst GC with 2 MiB: {burst_small:.0} vs interleaved {il_small:.0} MB/s (seed 1)");
+}
+
+#[test]
+fn a_wider_relocation_spread_carries_more_cleaning_debt_past_the_writes() {
+    // Same host writes, same FTL decisions (victims and WA do not depend on timing); with the
+    // queued relocation spread over 3 host blocks instead of 1, more of it is still queued when
+    // the last write completes (the debt the next writes or idle time pay), and the writes
+    // themselves, which paid less of it, end sooner.
+    let (mbps1, wa1, left1) = steady_random_writes_spread(true, 8192, 1);
+    let (mbps3, wa3, left3) = steady_random_writes_spread(true, 8192, 3);
+    assert!((wa1 - wa3).abs() < 0.01 * wa1, "WA {wa1} vs {wa3} (seed 1)");
+    eprintln!("relocation spread 1 / 3 (seed 1): {mbps1:.0} / {mbps3:.0} MB/s, {left1} / {left3} ops left queued, WA {wa1:.2}");
+    assert!(left3 > left1, "spread 3 left {left3} relocation ops queued, spread 1 {left1} (seed 1)");
+    assert!(mbps3 > mbps1, "spread 3: {mbps3:.0} MB/s, spread 1: {mbps1:.0} (seed 1)");
 }

@@ -119,3 +119,9 @@ fn gc_threshold_one_would_run_out_of_blocks() {
     let text = msg.downcast_ref::<String>().map(String::as_str).unwrap_or("");
     assert!(text.contains("no free block"), "panicked for another reason: {text}");
 }
+
+#[test]
+fn a_relocation_spread_of_zero_is_named() {
+    let e = err_of(|c| c.controller.relocation_spread_blocks = 0);
+    assert!(e.contains("controller.relocation_spread_blocks") && e.contains("at least 1"), "{e}");
+}
