@@ -109,7 +109,7 @@ impl Drive {
         } else if rec.reloc {
             slot.reloc.push_back(id);
             bg_block_count(&mut slot.reloc_blocks, op.addr.block, 1);
-            slot.reloc_budget = self.cfg.geometry.wordlines_per_block.max(1) * self.cfg.controller.relocation_spread_blocks;
+            slot.reloc_budget = self.cfg.geometry.wordlines_per_block.max(1).saturating_mul(self.cfg.controller.relocation_spread_blocks);
             assert!(slot.reloc.len() < 1 << 20, "die relocation queue overflow");
             self.reloc_queued += 1;
         } else {

@@ -2,7 +2,7 @@
 //! write rate no longer depends on the write buffer absorbing whole-victim GC bursts.
 
 use super::*;
-use crate::rng::SeedTree;
+use crate::rng::{ModelRng, SeedTree};
 use rand::Rng;
 
 /// Default drive with small blocks (48 word lines: 48 one-shot TLC program units of 96 KiB per
@@ -19,46 +19,45 @@ fn steady_random_writes(interleave: bool, buffer_kib: u32) -> (f64, f64) {
 /// As [`steady_random_writes`] with `controller.relocation_spread_blocks` = `spread`; also
 /// returns the relocation ops still queued when the last write completed (before the flush).
 fn steady_random_writes_spread(interleave: bool, buffer_kib: u32, spread: u32) -> (f64, f64, u64) {
-    let mut c = DriveConfig::default_drive();
-    c.geometry.blocks_per_plane = 48;
-    c.geometry.wordlines_per_block = 48;
-    c.ftl.over_provisioning_pct = 22.0;
-    c.ftl.slc_cache.static_blocks_per_plane = 1;
-    c.controller.write_buffer_kib = buffer_kib;
-    c.controller.interleave_relocation = interleave;
-    c.controller.relocation_spread_blocks = spread;
-    let mut d = Drive::new(&c, 1).unwrap();
-    let cap = d.capacity_bytes();
-    d.functional_write(0, cap);
-    let mut rng = SeedTree::new(1).stream("test-reloc", 0);
-    let units = cap / 4096;
-    let offsets: Vec<u64> = (0..2 * units).map(|_| rng.gen_range(0..units) * 4096).collect();
-    d.functional_write_many(&offsets, 4096);
+    let (mut d, mut rng) = steady_drive("test-reloc", |c| {
+        c.controller.write_buffer_kib = buffer_kib;
+        c.controller.interleave_relocation = interleave;
+        c.controller.relocation_spread_blocks = spread;
+    });
     d.reset_stats();
-    let chunks = cap / (128 << 10);
+    let chunks = d.capacity_bytes() / (128 << 10);
     let total = 384 * 8; // 384 MiB of 128 KiB writes: ~5 blocks per die
-    let (mut submitted, mut completed) = (0u64, 0u64);
-    let mut done = Vec::new();
-    while completed < total {
-        while submitted < total && submitted - completed < 32 {
-            let offset = rng.gen_range(0..chunks) * (128 << 10);
-            d.submit(HostIo { op: IoOp::Write, offset, len: 128 << 10, queue: 0 });
-            submitted += 1;
-        }
-        done.clear();
-        assert!(d.run_until_completion(&mut done), "writes outstanding but nothing completes");
-        completed += done.len() as u64;
-    }
+    timed_writes(&mut d, total, || rng.gen_range(0..chunks) * (128 << 10));
     let queued = d.reloc_queued;
     // Writes complete when their data is in the buffer: a flush makes the window end when the
     // data is on flash, so a larger buffer does not count as speed.
     d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
-    done.clear();
+    let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     assert_eq!(done.len(), 1, "flush did not complete (seed 1)");
     let s = d.stats();
     let mbps = (total * (128 << 10)) as f64 / s.elapsed.as_secs_f64() / 1e6;
     (mbps, s.write_amplification, queued)
+}
+
+/// The small-block drive of [`steady_random_writes`] (config edited by `edit`) in steady state:
+/// one sequential pass, then twice the capacity of uniform random 4 KiB writes, both functional.
+/// Returns it with the random stream `stream` that drew the offsets, for the timed writes.
+fn steady_drive(stream: &str, edit: impl FnOnce(&mut DriveConfig)) -> (Drive, ModelRng) {
+    let mut c = DriveConfig::default_drive();
+    c.geometry.blocks_per_plane = 48;
+    c.geometry.wordlines_per_block = 48;
+    c.ftl.over_provisioning_pct = 22.0;
+    c.ftl.slc_cache.static_blocks_per_plane = 1;
+    edit(&mut c);
+    let mut d = Drive::new(&c, 1).unwrap();
+    let cap = d.capacity_bytes();
+    d.functional_write(0, cap);
+    let mut rng = SeedTree::new(1).stream(stream, 0);
+    let units = cap / 4096;
+    let offsets: Vec<u64> = (0..2 * units).map(|_| rng.gen_range(0..units) * 4096).collect();
+    d.functional_write_many(&offsets, 4096);
+    (d, rng)
 }
 
 #[test]
@@ -120,20 +119,11 @@ fn timed_writes(d: &mut Drive, total: u64, mut next: impl FnMut() -> u64) -> f64
 /// a trim of the first quarter of the drive, and 128 MiB of sequential writes into it (nearly no
 /// GC of their own: the trimmed blocks free themselves). Returns the sequential writes' MB/s.
 fn low_wa_writes_after_high_wa_writes(spread: u32) -> f64 {
-    let mut c = DriveConfig::default_drive();
-    c.geometry.blocks_per_plane = 48;
-    c.geometry.wordlines_per_block = 48;
-    c.ftl.over_provisioning_pct = 22.0;
-    c.ftl.slc_cache.static_blocks_per_plane = 1;
-    c.controller.interleave_relocation = true;
-    c.controller.relocation_spread_blocks = spread;
-    let mut d = Drive::new(&c, 1).unwrap();
+    let (mut d, mut rng) = steady_drive("test-reloc-debt", |c| {
+        c.controller.interleave_relocation = true;
+        c.controller.relocation_spread_blocks = spread;
+    });
     let cap = d.capacity_bytes();
-    d.functional_write(0, cap);
-    let mut rng = SeedTree::new(1).stream("test-reloc-debt", 0);
-    let units = cap / 4096;
-    let offsets: Vec<u64> = (0..2 * units).map(|_| rng.gen_range(0..units) * 4096).collect();
-    d.functional_write_many(&offsets, 4096);
     let chunks = cap / (128 << 10);
     timed_writes(&mut d, 384 * 8, || rng.gen_range(0..chunks) * (128 << 10));
     let quarter = cap / 4 / (128 << 10) * (128 << 10);

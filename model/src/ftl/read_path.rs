@@ -116,11 +116,7 @@ impl Ftl {
         for u in start..stop {
             self.map_access(u, None, ops);
             match self.programmed_ppa(u) {
-                Some(ppa) => {
-                    let g = self.group(ppa);
-                    self.ra.push(ppa, self.ra_tag_next + g as u64);
-                    self.st.read_ahead_units += 1;
-                }
+                Some(ppa) => self.prefetch(ppa),
                 // Unmapped or in the write buffer: the host read will find it there.
                 None => self.ra.push(NONE, 0),
             }
@@ -157,10 +153,15 @@ impl Ftl {
                 return;
             }
             self.map_access(u, None, ops);
-            let g = self.group(ppa);
-            self.ra.push(ppa, self.ra_tag_next + g as u64);
-            self.st.read_ahead_units += 1;
+            self.prefetch(ppa);
         }
+    }
+
+    /// Adds NAND unit `ppa` to the read-ahead window and its page's read group.
+    fn prefetch(&mut self, ppa: u32) {
+        let g = self.group(ppa);
+        self.ra.push(ppa, self.ra_tag_next + g as u64);
+        self.st.read_ahead_units += 1;
     }
 
     /// Tags of the ReadAhead ops whose prefetched units the last `host_read` was served from
