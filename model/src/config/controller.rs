@@ -48,6 +48,15 @@ pub struct ControllerConfig {
     /// the relocation their blocks need, which the drive models anyway).
     #[serde(default = "one")]
     pub relocation_spread_blocks: u32,
+    /// Where a read's `cpu_ns_per_unit` (the per-unit mapping work) is done. false (the default):
+    /// up front, for every unit of the command, before the FTL sees it. true: at the lookup, on
+    /// a firmware core: a unit the read-ahead already holds was looked up when its prefetch was
+    /// issued (each ReadAhead op waits for the work of its units), the others after the command
+    /// reaches the FTL (its own NAND reads wait for that work). The cores' total work is the
+    /// same; at queue depth 1 a stream's lookups run ahead of it, behind the link transfer,
+    /// instead of in front of every command. See `drive::prefetch`.
+    #[serde(default)]
+    pub cpu_unit_work_at_lookup: bool,
 }
 
 fn one() -> u32 {

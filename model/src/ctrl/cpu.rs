@@ -52,6 +52,19 @@ impl FirmwareCores {
         self.commands += 1;
         end
     }
+    /// Runs `units` units of per-unit work alone (no command cost; not counted as a command) on
+    /// the core that frees first; returns when it ends (`now` when there is none).
+    pub fn process_units(&mut self, now: SimTime, units: u64) -> SimTime {
+        if units == 0 {
+            return now;
+        }
+        let (core, _) = self.free_at.iter().enumerate().min_by_key(|(i, t)| (**t, *i)).expect("at least one core");
+        let cost = self.per_unit * units;
+        let end = now.max(self.free_at[core]) + cost;
+        self.free_at[core] = end;
+        self.busy += cost;
+        end
+    }
     /// Summed busy time of all cores.
     pub fn busy(&self) -> SimTime {
         self.busy
@@ -110,5 +123,17 @@ mod tests {
         assert_eq!(c.process(SimTime::from_us(7), 32), SimTime::from_us(7) + SimTime::from_ns(10_400));
         // The second core is still idle.
         assert_eq!(c.process(SimTime::from_us(7), 1), SimTime::from_us(7) + SimTime::from_ns(4_200));
+    }
+
+    #[test]
+    fn unit_work_alone_has_no_command_cost_and_shares_the_cores() {
+        let mut c = FirmwareCores::new(&ctrl());
+        // A command of 0 units (4 us) on core 0; 8 units alone (1.6 us) on idle core 1, then
+        // 8 more behind it on core 1 (frees at 3.2 us, before core 0 at 4 us).
+        assert_eq!(c.process(SimTime::ZERO, 0), SimTime::from_ns(4_000));
+        assert_eq!(c.process_units(SimTime::ZERO, 8), SimTime::from_ns(1_600));
+        assert_eq!(c.process_units(SimTime::ZERO, 8), SimTime::from_ns(3_200));
+        assert_eq!(c.process_units(SimTime::from_us(9), 0), SimTime::from_us(9), "no work, no wait");
+        assert_eq!((c.busy(), c.commands()), (SimTime::from_ns(7_200), 1));
     }
 }

@@ -85,6 +85,8 @@ impl Drive {
         self.try_fetch();
         let c = self.cmds[cmd as usize];
         let (cpu_units, extra) = match c.op {
+            // The read's per-unit work comes after its FTL lookup (`start_read`).
+            IoOp::Read if self.cfg.controller.cpu_unit_work_at_lookup => (0, prp_list_bytes(c.len)),
             IoOp::Read | IoOp::Write => (c.units as u64, prp_list_bytes(c.len)),
             // Dataset Management carries its range list (16 B per range) in host memory.
             IoOp::Trim => (0, 16),
@@ -154,7 +156,15 @@ impl Drive {
         let ra_waits = self.claim_prefetch_hits(now, cmd);
         let ra_ops = batch.iter().filter(|o| o.purpose == OpPurpose::ReadAhead).count() as u64;
         self.ra_tag_next = self.ftl.prefetch_tags_issued() - ra_ops;
-        let data_ops = nand_ops + ra_waits;
+        let mut data_ops = nand_ops + ra_waits;
+        // Per-unit work at the lookup: this read's own units now (its page reads wait for it),
+        // and each prefetch's units as it is dispatched (`prefetch::lookup_work`).
+        let own_until = self.lookup_work_of_read(now, c.units, ra_ops);
+        if own_until > now && nand_ops == 0 {
+            // No page read of its own to hold back: its data waits for the work instead.
+            data_ops += 1;
+            self.q.schedule(own_until, Ev::ReadWork { cmd });
+        }
         {
             let m = &mut self.cmds[cmd as usize];
             m.data_ops_left = data_ops;
@@ -163,6 +173,7 @@ impl Drive {
         }
         self.dispatch_batch(&mut batch, cmd);
         self.batch = batch;
+        self.prefetch.end_lookup_work();
         if data_ops == 0 {
             // Everything from the buffer or unmapped (zeroes): straight from DRAM.
             self.schedule_send(now, cmd, c.len);
@@ -186,6 +197,11 @@ impl Drive {
             self.data_share_ready(now, cmd);
         }
         self.check_done(now, cmd);
+    }
+
+    /// The per-unit work of read `cmd`, which has no page read of its own, is done.
+    pub(super) fn on_read_work(&mut self, now: SimTime, cmd: u32) {
+        self.prefetch_ready(now, cmd);
     }
 
     /// A ReadAhead op that `cmd` was served from finished: its share of the data is in DRAM.

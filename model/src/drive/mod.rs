@@ -106,6 +106,11 @@ pub(crate) enum Ev {
     Channel { ch: u16 },
     /// The read-ahead engine finished issuing its current prefetch read (`prefetch.rs`).
     Prefetch,
+    /// The firmware's mapping work for op `id` (a page read or a prefetch) is done: it may go to
+    /// its die (`controller.cpu_unit_work_at_lookup`).
+    LookupDone { id: u32 },
+    /// The mapping work of read `cmd`, which reads no page itself, is done.
+    ReadWork { cmd: u32 },
 }
 
 /// One host command inside the drive.
@@ -262,7 +267,7 @@ impl Drive {
             reloc_queued: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
-            prefetch: prefetch::PrefetchEngine::new(&cfg.ftl),
+            prefetch: prefetch::PrefetchEngine::new(&cfg.ftl, &cfg.controller),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
             nand_pj: 0,
@@ -371,6 +376,8 @@ impl Drive {
             Ev::Done { cmd } => self.on_done(at, cmd),
             Ev::Channel { ch } => self.on_channel(at, ch),
             Ev::Prefetch => self.on_prefetch_issued(at),
+            Ev::LookupDone { id } => self.on_lookup_done(at, id),
+            Ev::ReadWork { cmd } => self.on_read_work(at, cmd),
         }
     }
 }
@@ -387,3 +394,5 @@ mod tests_nand;
 mod tests_prefetch;
 #[cfg(test)]
 mod tests_reloc;
+#[cfg(test)]
+mod tests_lookup;

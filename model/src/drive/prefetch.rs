@@ -15,8 +15,8 @@
 //! this engine).
 
 use super::{Drive, Ev};
-use crate::config::FtlConfig;
-use crate::ftl::NandOp;
+use crate::config::{ControllerConfig, FtlConfig};
+use crate::ftl::{NandOp, OpPurpose};
 use crate::time::SimTime;
 use std::collections::{HashSet, VecDeque};
 
@@ -44,16 +44,29 @@ pub(super) struct PrefetchEngine {
     /// Issue cost per unit (0: none) and the op being issued (its `Ev::Prefetch` is due).
     issue_per_unit: SimTime,
     issuing: Option<u32>,
+    /// `controller.cpu_unit_work_at_lookup`, and while a read's batch is dispatched: when its
+    /// own units' mapping work ends (its page reads wait until then), and the units of each of
+    /// its ReadAhead ops not yet dispatched, in tag order.
+    work_at_lookup: bool,
+    reads_wait_until: SimTime,
+    ra_units: VecDeque<u32>,
 }
 
 impl PrefetchEngine {
-    pub(super) fn new(f: &FtlConfig) -> PrefetchEngine {
+    pub(super) fn new(f: &FtlConfig, c: &ControllerConfig) -> PrefetchEngine {
         PrefetchEngine {
             budget_units: f.read_ahead_inflight_kib as u64 / 4,
             reach_units: if f.read_ahead_queue_kib > 0 { f.read_ahead_queue_kib } else { f.read_ahead_kib } as u64 / 4,
             issue_per_unit: SimTime::from_ns_f64(f.read_ahead_issue_ns_per_unit),
+            work_at_lookup: c.cpu_unit_work_at_lookup,
             ..Default::default()
         }
+    }
+
+    /// The read whose batch was being dispatched is done with: no op waits for its work now.
+    pub(super) fn end_lookup_work(&mut self) {
+        assert!(self.ra_units.is_empty(), "{} ReadAhead ops' lookup work not charged", self.ra_units.len());
+        self.reads_wait_until = SimTime::ZERO;
     }
 
     /// Whether the engine holds prefetch reads back at all.
@@ -71,9 +84,60 @@ impl Drive {
         (op.bus_bytes / self.unit_bus_bytes).max(1) as u64
     }
 
+    /// With the per-unit work at the lookup: charges read `units` (of which the FTL's last
+    /// `host_read` took some from the read-ahead window and emitted `ra_ops` prefetches) its own
+    /// units' work on a core and notes each prefetch's; returns when the read's own work ends
+    /// (`now` without the option or without own units).
+    pub(super) fn lookup_work_of_read(&mut self, now: SimTime, units: u32, ra_ops: u64) -> SimTime {
+        if !self.prefetch.work_at_lookup {
+            return now;
+        }
+        let own = units - self.ftl.read_ahead_held();
+        let until = self.cpu.process_units(now, own as u64);
+        let pf = &mut self.prefetch;
+        pf.reads_wait_until = until;
+        assert!(pf.ra_units.is_empty(), "lookup work of an earlier read not charged");
+        pf.ra_units.extend(self.ftl.prefetch_op_units().iter().copied());
+        assert_eq!(pf.ra_units.len() as u64, ra_ops, "one unit count per ReadAhead op");
+        until
+    }
+
+    /// When op `id` may go to its die, if later than now: a page read of the read being
+    /// dispatched waits for that read's lookups, a prefetch for its own (charged here).
+    fn lookup_wait(&mut self, op: &NandOp) -> Option<SimTime> {
+        if !self.prefetch.work_at_lookup {
+            return None;
+        }
+        let now = self.now();
+        let until = match op.purpose {
+            OpPurpose::HostRead => self.prefetch.reads_wait_until,
+            OpPurpose::ReadAhead => {
+                let units = self.prefetch.ra_units.pop_front().expect("ReadAhead op outside a host read's batch");
+                self.cpu.process_units(now, units as u64)
+            }
+            _ => return None,
+        };
+        (until > now).then_some(until)
+    }
+
+    /// Op `id`'s lookup work is done: it goes on (to the engine or its die).
+    pub(super) fn on_lookup_done(&mut self, now: SimTime, id: u32) {
+        let (op, die) = (self.ops[id as usize].op, self.ops[id as usize].die);
+        self.admit(id, &op);
+        self.start_ready(now, die);
+    }
+
     /// Queues op `id` on its die, or, for a prefetch read beyond the engine's budget, in the
-    /// engine's queue.
+    /// engine's queue; with the per-unit work at the lookup, once that work is done.
     pub(super) fn queue_or_hold(&mut self, id: u32, op: &NandOp) {
+        if let Some(t) = self.lookup_wait(op) {
+            self.q.schedule(t, Ev::LookupDone { id });
+            return;
+        }
+        self.admit(id, op);
+    }
+
+    fn admit(&mut self, id: u32, op: &NandOp) {
         let (tag, units) = (self.ops[id as usize].ra_tag, self.op_units(op));
         let pf = &mut self.prefetch;
         if tag == u64::MAX || !pf.active() {

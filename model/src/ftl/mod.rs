@@ -146,6 +146,10 @@ pub struct Ftl {
     /// Tag of the next ReadAhead op; tags of the prefetches the last host read hit.
     ra_tag_next: u64,
     ra_hits: Vec<u64>,
+    /// Units the last host read took from the read-ahead window; 4 KiB units of each ReadAhead
+    /// op it emitted, in tag order (the firmware's mapping work per prefetch).
+    ra_held: u32,
+    ra_op_units: Vec<u32>,
     checker: Option<Checker>,
     st: FtlStats,
     slc_valid_units: u64,
@@ -196,6 +200,8 @@ impl Ftl {
             ra: ReadAhead::new(cfg.ftl.read_ahead_kib),
             ra_tag_next: 0,
             ra_hits: Vec::new(),
+            ra_held: 0,
+            ra_op_units: Vec::new(),
             checker,
             st: FtlStats::default(),
             slc_valid_units: 0,

@@ -17,6 +17,8 @@ impl Ftl {
         assert!(lpn + count as u64 <= self.logical_units(), "host read [{lpn}, +{count}) beyond capacity");
         ops.append(&mut self.deferred);
         self.ra_hits.clear();
+        self.ra_held = 0;
+        self.ra_op_units.clear();
         let mut out = ReadOutcome::default();
         // The grouping scratch holds at most one entry per unit of this read.
         self.groups.clear();
@@ -44,6 +46,7 @@ impl Ftl {
     fn locate(&mut self, lpn: u64, ops: &mut Vec<NandOp>) -> Located {
         if let Some((ppa, tag)) = self.ra.lookup(lpn) {
             self.check(lpn, Served::At(ppa));
+            self.ra_held += 1;
             // Distinct tags, bounded by the read's units; sequential units share a tag.
             if !self.ra_hits.contains(&tag) {
                 self.ra_hits.push(tag);
@@ -95,6 +98,9 @@ impl Ftl {
     /// (`stream_reads_whole_pages`).
     fn emit_reads(&mut self, purpose: OpPurpose, whole: bool, ops: &mut Vec<NandOp>) -> u64 {
         for &(dbid, page, mask, units) in &self.groups {
+            if purpose == OpPurpose::ReadAhead {
+                self.ra_op_units.push(units);
+            }
             let mode = self.blocks.info[dbid as usize].mode;
             let op = if whole {
                 let all = self.l.units_per_page * self.l.planes;
@@ -175,6 +181,18 @@ impl Ftl {
     /// order, where k is the number of ReadAhead ops in it.
     pub fn prefetch_tags_issued(&self) -> u64 {
         self.ra_tag_next
+    }
+
+    /// Units of the last `host_read` served from the read-ahead window (no mapping lookup of
+    /// their own: the prefetch that fetched them did it).
+    pub fn read_ahead_held(&self) -> u32 {
+        self.ra_held
+    }
+
+    /// The 4 KiB units each ReadAhead op of the last `host_read` prefetches (the units wanted,
+    /// not the page's bus size), in tag order: the mapping lookups behind each prefetch.
+    pub fn prefetch_op_units(&self) -> &[u32] {
+        &self.ra_op_units
     }
 }
 

@@ -1,0 +1,84 @@
+//! `controller.cpu_unit_work_at_lookup`: a read's per-unit firmware work done where its units are
+//! looked up (by the prefetch that fetched them, or by the read itself after the FTL) instead of
+//! up front for every unit of every command. Expected values are hand arithmetic on `flat_cfg`
+//! (2 cores) with the firmware costs pinned below.
+
+use super::tests::{flat_cfg, run_all};
+use super::*;
+
+const KIB: u64 = 1024;
+const CMD_NS: u64 = 4_000;
+const UNIT_NS: u64 = 5_000;
+/// 64 sequential 128 KiB reads: 2048 units.
+const READS: u64 = 64;
+const UNITS: u64 = READS * 32;
+
+fn drive(at_lookup: bool) -> Drive {
+    let mut cfg = flat_cfg();
+    cfg.controller.cpu_ns_per_cmd = CMD_NS as f64;
+    cfg.controller.cpu_ns_per_unit = UNIT_NS as f64;
+    cfg.controller.cpu_unit_work_at_lookup = at_lookup;
+    cfg.ftl.read_ahead_kib = 512;
+    let mut d = Drive::new(&cfg, 1).unwrap();
+    d.functional_write(0, 16 << 20);
+    d.functional_write(32 << 20, 1 << 20); // pushes the range out of the write buffer
+    d
+}
+
+/// A queue-depth-1 pass of `READS` sequential 128 KiB reads: (elapsed, firmware core busy time).
+fn qd1_pass(mut d: Drive) -> (SimTime, SimTime) {
+    d.reset_stats();
+    let start = d.now();
+    let mut end = start;
+    for i in 0..READS {
+        d.submit(HostIo { op: IoOp::Read, offset: i * 128 * KIB, len: 128 * KIB, queue: 0 });
+        let mut done = Vec::new();
+        while d.run_until_completion(&mut done) && done.is_empty() {}
+        assert_eq!(done.len(), 1);
+        end = done[0].completed;
+    }
+    run_all(&mut d);
+    (end - start, d.stats().cpu_busy)
+}
+
+#[test]
+fn a_qd1_stream_overlaps_its_lookups_with_the_link_and_keeps_the_work() {
+    // Up front, every command holds a core for 4 + 32 x 5 = 164 us before any data moves, one
+    // command at a time: >= 64 x 164 us = 10.50 ms, and the cores do exactly that work.
+    let (up_front, busy_up_front) = qd1_pass(drive(false));
+    let per_cmd = SimTime::from_ns(CMD_NS + 32 * UNIT_NS);
+    assert!(up_front >= per_cmd * READS, "up front: {up_front} < 64 x 164 us");
+    assert_eq!(busy_up_front, per_cmd * READS);
+    // At the lookup, reads 3..64 were looked up by the read-ahead (one 8-unit job of 40 us per
+    // 32 KiB page read, spread over both cores) while earlier data crossed the link. The same
+    // work (plus at most the 512 KiB window prefetched past the last read, 128 units) on two
+    // cores bounds it from below: (64 x 4 + 2048 x 5 us) / 2 = 5.25 ms.
+    let (at_lookup, busy_at_lookup) = qd1_pass(drive(true));
+    let work = SimTime::from_ns(READS * CMD_NS + UNITS * UNIT_NS);
+    assert!(busy_at_lookup >= work, "{busy_at_lookup} < {work}: a unit's lookup went unpaid");
+    assert!(busy_at_lookup <= work + SimTime::from_ns(128 * UNIT_NS), "{busy_at_lookup}: a unit was looked up twice");
+    assert!(at_lookup >= SimTime::from_ns((READS * CMD_NS + UNITS * UNIT_NS) / 2), "{at_lookup} beats two cores");
+    assert!(at_lookup < per_cmd * READS, "at the lookup {at_lookup} is no faster than the up-front bound");
+}
+
+/// Latency of one 4 KiB read of lpn 0 after a 4 KiB write of it that stays in the write buffer.
+fn buffered_read_latency(at_lookup: bool) -> SimTime {
+    let mut d = drive(at_lookup);
+    d.submit(HostIo { op: IoOp::Write, offset: 0, len: 4096, queue: 0 });
+    run_all(&mut d);
+    let t0 = d.now();
+    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
+    let done = run_all(&mut d);
+    assert_eq!(done.len(), 1);
+    done[0].completed - t0
+}
+
+#[test]
+fn a_read_with_no_page_read_still_waits_for_its_lookup() {
+    // From the write buffer: no NAND op to hold back, yet its data goes up only once its unit
+    // was looked up (4 us per command + 5 us per unit, in either order on an idle core).
+    let up_front = buffered_read_latency(false);
+    let at_lookup = buffered_read_latency(true);
+    assert_eq!(at_lookup, up_front);
+    assert!(up_front > SimTime::from_ns(CMD_NS + UNIT_NS));
+}
