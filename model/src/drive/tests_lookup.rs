@@ -6,10 +6,9 @@
 use super::tests::{flat_cfg, run_all};
 use super::*;
 
-const KIB: u64 = 1024;
 const CMD_NS: u64 = 4_000;
 const UNIT_NS: u64 = 5_000;
-/// 64 sequential 128 KiB reads: 2048 units.
+/// The 64 sequential 128 KiB reads of `qd1_pass`: 2048 units.
 const READS: u64 = 64;
 const UNITS: u64 = READS * 32;
 
@@ -25,20 +24,13 @@ fn drive(at_lookup: bool) -> Drive {
     d
 }
 
-/// A queue-depth-1 pass of `READS` sequential 128 KiB reads: (elapsed, firmware core busy time).
+/// A queue-depth-1 pass of `READS` sequential 128 KiB reads (`tests_prefetch::qd1_pass`):
+/// (elapsed, firmware core busy time, including work left when the last read completed).
 fn qd1_pass(mut d: Drive) -> (SimTime, SimTime) {
     d.reset_stats();
-    let start = d.now();
-    let mut end = start;
-    for i in 0..READS {
-        d.submit(HostIo { op: IoOp::Read, offset: i * 128 * KIB, len: 128 * KIB, queue: 0 });
-        let mut done = Vec::new();
-        while d.run_until_completion(&mut done) && done.is_empty() {}
-        assert_eq!(done.len(), 1);
-        end = done[0].completed;
-    }
+    let elapsed = super::tests_prefetch::qd1_pass(&mut d);
     run_all(&mut d);
-    (end - start, d.stats().cpu_busy)
+    (elapsed, d.stats().cpu_busy)
 }
 
 #[test]

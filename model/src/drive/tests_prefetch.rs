@@ -38,10 +38,11 @@ fn drive(read_ahead_kib: u32, inflight_kib: u32) -> Drive {
 
 /// Time for a queue-depth-1 sequential pass of 64 reads of 128 KiB (8 MiB).
 fn qd1_stream(read_ahead_kib: u32, inflight_kib: u32) -> SimTime {
-    qd1_pass(drive(read_ahead_kib, inflight_kib))
+    qd1_pass(&mut drive(read_ahead_kib, inflight_kib))
 }
 
-fn qd1_pass(mut d: Drive) -> SimTime {
+/// Time for a queue-depth-1 sequential pass of 64 reads of 128 KiB (8 MiB) on `d`.
+pub(super) fn qd1_pass(d: &mut Drive) -> SimTime {
     let (start, mut end) = (d.now(), d.now());
     for i in 0..64u64 {
         d.submit(HostIo { op: IoOp::Read, offset: i * 128 * KIB, len: 128 * KIB, queue: 0 });
@@ -110,7 +111,7 @@ fn an_issue_cost_per_unit_sets_the_stream_rate_whatever_the_layout() {
     // 2 single-unit reads per die, then 33 us on the link); read 2 overlaps the issuing.
     let issue = SimTime::from_ns(62 * 32 * 5_000);
     for scattered in [false, true] {
-        let t = qd1_pass(drive_with(512, 0, 5_000.0, scattered));
+        let t = qd1_pass(&mut drive_with(512, 0, 5_000.0, scattered));
         assert!(t >= issue, "scattered {scattered}: {t} < {issue} of issuing");
         assert!(t <= issue + SimTime::from_us(350), "scattered {scattered}: {t} > {issue} + 0.35 ms");
     }
