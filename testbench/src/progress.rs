@@ -58,7 +58,7 @@ impl Observer for TermProgress {
     fn progress(&mut self, now: SimTime, host_bytes: u64) {
         self.calls += 1;
         let Some(b) = &self.bar else { return };
-        if self.calls % 512 != 0 {
+        if !self.calls.is_multiple_of(512) {
             return;
         }
         b.set_message(format!("{} | simulated {:.3} s | host {:.2} GiB", self.label, now.as_secs_f64(), host_bytes as f64 / (1u64 << 30) as f64));

@@ -254,7 +254,7 @@ impl FtlConfig {
         )?;
         check(
             self.read_ahead_inflight_kib == 0
-                || (self.read_ahead_inflight_kib % 4 == 0 && self.read_ahead_inflight_kib <= self.read_ahead_kib),
+                || (self.read_ahead_inflight_kib.is_multiple_of(4) && self.read_ahead_inflight_kib <= self.read_ahead_kib),
             "ftl.read_ahead_inflight_kib",
             "must be 0 (unbounded) or a multiple of 4 KiB no larger than ftl.read_ahead_kib",
         )?;

@@ -36,11 +36,11 @@ impl GeometryConfig {
         check(self.blocks_per_plane >= 4, "geometry.blocks_per_plane", "must be at least 4")?;
         check(self.wordlines_per_block >= 1, "geometry.wordlines_per_block", "must be at least 1")?;
         check(
-            self.page_bytes >= 4096 && self.page_bytes % 4096 == 0,
+            self.page_bytes >= 4096 && self.page_bytes.is_multiple_of(4096),
             "geometry.page_bytes",
             "must be a multiple of 4096 (the 4 KiB mapping unit)",
         )?;
-        check(matches!(self.bits_per_cell, 1 | 2 | 3), "geometry.bits_per_cell", "must be 1 (SLC), 2 (MLC) or 3 (TLC)")?;
+        check(matches!(self.bits_per_cell, 1..=3), "geometry.bits_per_cell", "must be 1 (SLC), 2 (MLC) or 3 (TLC)")?;
         Ok(())
     }
     pub fn dies(&self) -> u32 {

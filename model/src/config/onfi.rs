@@ -52,7 +52,7 @@ impl OnfiConfig {
         )?;
         check((25..=1000).contains(&self.core_clock_mhz), "onfi.core_clock_mhz", "must be 25..=1000 MHz")?;
         check(
-            self.transfer_mts % self.core_clock_mhz == 0,
+            self.transfer_mts.is_multiple_of(self.core_clock_mhz),
             "onfi.transfer_mts",
             "must be a whole multiple of onfi.core_clock_mhz (bytes per core cycle)",
         )?;

@@ -224,7 +224,7 @@ impl Drive {
         let c = &mut self.chans[ch as usize];
         if let Some(t) = c.seq.next_event_time() {
             let t = t.max(now);
-            if c.wake_at.map_or(true, |w| t < w) {
+            if c.wake_at.is_none_or(|w| t < w) {
                 c.wake_at = Some(t);
                 self.q.schedule(t, Ev::Channel { ch });
             }

@@ -85,7 +85,7 @@ pub struct MapDecision {
 impl MapDecision {
     /// The victim was dirty: one line burst written to DRAM.
     pub fn wrote_back(&self) -> bool {
-        self.evicted.map_or(false, |e| e.dirty)
+        self.evicted.is_some_and(|e| e.dirty)
     }
 
     /// DRAM line bursts caused (for charging DRAM time): 0 on a hit, 1 fill, +1 write-back.

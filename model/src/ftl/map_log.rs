@@ -72,7 +72,7 @@ impl MapLog {
             budget -= 1;
             assert!(budget > 0, "translation-page log cannot make room");
             let slot = (self.head % slots) as u32;
-            if slot % self.slots_per_block == 0 {
+            if slot.is_multiple_of(self.slots_per_block) {
                 self.recycle(l, slot, ops, st);
             }
             let old = self.gtd[p as usize];

@@ -161,7 +161,7 @@ impl Ftl {
         let b = &mut self.blocks.info[dbid as usize];
         let pu = l.program_units(b.mode);
         assert!(b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
-        debug_assert!(b.programmed % pu == 0, "block {dbid}: program unit misaligned");
+        debug_assert!(b.programmed.is_multiple_of(pu), "block {dbid}: program unit misaligned");
         if self.emit {
             ops.push(NandOp {
                 kind: NandOpKind::Program,

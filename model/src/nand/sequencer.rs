@@ -229,7 +229,7 @@ impl ChannelSequencer {
             guard += 1;
             assert!(guard < 1 << 40, "sequencer event loop does not progress");
         }
-        if self.done_through.map_or(true, |d| d < last) {
+        if self.done_through.is_none_or(|d| d < last) {
             self.done_through = Some(last);
         }
     }

@@ -59,7 +59,7 @@ impl HdlSimChannel {
     pub fn new(t: &HdlTiming) -> Self {
         let mut uut = NandChannel::new(t);
         uut.connect_all();
-        check_all(&mut uut).expect("the channel passes rust_hdl's connection checks");
+        check_all(&uut).expect("the channel passes rust_hdl's connection checks");
         let mut s = HdlSimChannel { uut };
         s.settle();
         s

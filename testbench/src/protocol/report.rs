@@ -51,7 +51,7 @@ impl ReportRow {
 }
 
 fn kib(b: u64) -> String {
-    if b % (1 << 20) == 0 { format!("{}MiB", b >> 20) } else { format!("{}KiB", b / 1024) }
+    if b.is_multiple_of(1 << 20) { format!("{}MiB", b >> 20) } else { format!("{}KiB", b / 1024) }
 }
 
 /// "QD32x4 4KiB randread" for the first job of a step (and "+N jobs" when there are more).

@@ -7,15 +7,9 @@
 pub const EDGES: [u64; 10] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
 
 /// Counts per range: 10 in ns, 10 in us, 10 + 2 in ms (`2000`, `>=2000`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LatDist {
     pub counts: [u64; 32],
-}
-
-impl Default for LatDist {
-    fn default() -> Self {
-        LatDist { counts: [0; 32] }
-    }
 }
 
 /// Index of the range a latency of `ns` falls in.

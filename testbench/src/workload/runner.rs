@@ -135,7 +135,7 @@ impl Clone {
 pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) -> Result<(u64, u64), String> {
     assert!(min_len > 0, "block size 0");
     let start = offset_bytes(offset, min_len, cap);
-    if start % 512 != 0 || start >= cap {
+    if !start.is_multiple_of(512) || start >= cap {
         return Err(format!("offset {start} must be 512-aligned and inside the {cap}-byte device"));
     }
     let len = match size {

@@ -156,7 +156,7 @@ impl FrontEnd {
         if entries < 2 || entries > self.max_entries {
             return Err(Status::INVALID_QSIZE);
         }
-        if base % 4096 != 0 {
+        if !base.is_multiple_of(4096) {
             return Err(Status::PRP_OFFSET_INVALID);
         }
         Ok(())
@@ -181,7 +181,7 @@ impl FrontEnd {
         if self.sqs[qid as usize].is_some() {
             return Err(Status::INVALID_QID);
         }
-        if cqid == 0 || self.cqs.get(cqid as usize).map_or(true, |c| c.is_none()) {
+        if cqid == 0 || self.cqs.get(cqid as usize).is_none_or(|c| c.is_none()) {
             return Err(Status::CQ_INVALID);
         }
         self.sqs[qid as usize] = Some(SqRing::new(base, entries, cqid));
@@ -190,7 +190,7 @@ impl FrontEnd {
 
     /// Delete I/O Submission Queue (section 5.6).
     pub fn delete_io_sq(&mut self, qid: u16) -> Result<(), Status> {
-        if qid == 0 || self.sqs.get(qid as usize).map_or(true, |s| s.is_none()) {
+        if qid == 0 || self.sqs.get(qid as usize).is_none_or(|s| s.is_none()) {
             return Err(Status::INVALID_QID);
         }
         self.sqs[qid as usize] = None;
@@ -199,7 +199,7 @@ impl FrontEnd {
 
     /// Delete I/O Completion Queue (section 5.5): 0Ch Invalid Queue Deletion while an SQ uses it.
     pub fn delete_io_cq(&mut self, qid: u16) -> Result<(), Status> {
-        if qid == 0 || self.cqs.get(qid as usize).map_or(true, |c| c.is_none()) {
+        if qid == 0 || self.cqs.get(qid as usize).is_none_or(|c| c.is_none()) {
             return Err(Status::INVALID_QID);
         }
         if self.sqs.iter().flatten().any(|s| s.cqid == qid) {

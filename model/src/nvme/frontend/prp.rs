@@ -41,7 +41,7 @@ pub fn walk(
     len: u32,
     mut read_list: impl FnMut(u64, u32) -> Vec<u8>,
 ) -> Result<PrpWalk, Status> {
-    if len == 0 || len % 4 != 0 || len > MAX_TRANSFER_BYTES {
+    if len == 0 || !len.is_multiple_of(4) || len > MAX_TRANSFER_BYTES {
         return Err(Status::INVALID_FIELD);
     }
     if prp1 & 0x3 != 0 {

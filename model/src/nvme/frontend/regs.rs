@@ -49,7 +49,7 @@ pub fn cap_value(mqes_entries: u32) -> u64 {
 
 /// Which doorbell a BAR0 offset names, with stride 0: `Some((qid, is_cq))`.
 pub fn doorbell_of(offset: u32) -> Option<(u16, bool)> {
-    if !(DOORBELL_BASE..MSIX_TABLE).contains(&offset) || offset % 4 != 0 {
+    if !(DOORBELL_BASE..MSIX_TABLE).contains(&offset) || !offset.is_multiple_of(4) {
         return None;
     }
     let idx = (offset - DOORBELL_BASE) / 4;

@@ -34,7 +34,7 @@ pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::
     let mut seq = ChannelSequencer::new(onfi, WAYS as u8, 1);
     let mut done = Vec::new();
     let mut per_way: Vec<Vec<u64>> = vec![Vec::new(); WAYS];
-    let mut next_page = vec![[0u32; 4]; WAYS];
+    let mut next_page = [[0u32; 4]; WAYS];
     let mut out = Vec::with_capacity(p.ops);
     let mut now = SimTime::ZERO;
     let cyc = |c: u64| t.to_time(c);

@@ -160,7 +160,7 @@ impl Firmware {
     pub fn pump(&mut self) {
         for w in 0..self.ways.len() {
             let ready = match (&self.ways[w].1, self.ways[w].0.front()) {
-                (None, Some(j)) => self.cmds.get(&j.cmd).map_or(true, |c| c.map_left == 0),
+                (None, Some(j)) => self.cmds.get(&j.cmd).is_none_or(|c| c.map_left == 0),
                 _ => false,
             };
             if ready {
@@ -199,13 +199,12 @@ impl Firmware {
 
     fn nand_done(&mut self, w: usize) {
         match self.ways[w].1.take() {
-            Some(Busy::Nand(j)) => match (j.kind, j.host) {
-                (NandOpKind::Read, Some(h)) => {
+            Some(Busy::Nand(j)) => {
+                if let (NandOpKind::Read, Some(h)) = (j.kind, j.host) {
                     self.dma(w, j, true, h);
                     self.ways[w].1 = Some(Busy::Drain(j));
                 }
-                _ => {}
-            },
+            }
             other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
         }
     }
@@ -269,7 +268,7 @@ impl Firmware {
     /// An NVM Read/Write: 512 B LBAs, 4 KiB aligned (NVM Express 1.4, 6.14/6.15).
     fn io(&mut self, sqid: u16, s: &Sqe) -> Result<(), Status> {
         let (slba, blocks) = (s.cdw10 as u64 | (s.cdw11 as u64) << 32, (s.cdw12 & 0xFFFF) as u64 + 1);
-        if slba % 8 != 0 || blocks % 8 != 0 || s.prp1 % UNIT as u64 != 0 {
+        if !slba.is_multiple_of(8) || !blocks.is_multiple_of(8) || !s.prp1.is_multiple_of(UNIT as u64) {
             return Err(Status::INVALID_FIELD);
         }
         let (lpn, count) = (slba / 8, (blocks / 8) as u32);

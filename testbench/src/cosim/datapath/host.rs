@@ -64,7 +64,7 @@ impl IoPattern {
     pub fn from_job(j: &JobSpec, capacity_units: u64) -> Result<IoPattern, String> {
         let at = |m: String| format!("job `{}` (line {}): {m}", j.name, j.line);
         let bs = j.bs_read.max(j.bs_write);
-        if j.bs_read != j.bs_write || bs % 4096 != 0 || bs > 64 * 4096 {
+        if j.bs_read != j.bs_write || !bs.is_multiple_of(4096) || bs > 64 * 4096 {
             return Err(at(format!("co-simulation needs one block size, a multiple of 4 KiB up to 256 KiB (bs read {}, write {})", j.bs_read, j.bs_write)));
         }
         if !j.bssplit_read.is_empty() || !j.bssplit_write.is_empty() {
