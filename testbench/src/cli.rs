@@ -228,7 +228,19 @@ fn run_protocol_cmd(
             write!(out, "{}", report::table(&p, &preset, cli.seed, &steps)).map_err(io_err)?;
             if let Some(t) = tolerance {
                 let n = rows.iter().filter(|r| r.published.is_some()).count();
-                writeln!(out, "validation: {} of {n} figures within ±{t} %", n - failed.len()).map_err(io_err)?;
+                write!(out, "validation: {} of {n} figures within ±{t} %", n - failed.len()).map_err(io_err)?;
+                // The table rounds errors to 0.1 %; the figures outside are named with two decimals.
+                let outside: Vec<String> = failed
+                    .iter()
+                    .map(|r| match r.error_pct() {
+                        Some(e) => format!("{} ({e:+.2} %)", r.id.as_deref().unwrap_or(&r.label)),
+                        None => format!("{} (no figure)", r.id.as_deref().unwrap_or(&r.label)),
+                    })
+                    .collect();
+                if !outside.is_empty() {
+                    write!(out, "; outside: {}", outside.join(", ")).map_err(io_err)?;
+                }
+                writeln!(out).map_err(io_err)?;
             }
         }
         OutputFormat::Json => {
