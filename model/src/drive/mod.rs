@@ -7,7 +7,9 @@
 //! 2. Doorbell arrives: the queue is ready; the fetch engine (at most [`MAX_FETCHES`] reads in
 //!    flight) picks queues round-robin and reads the 64 B entry (MRd up, completion down).
 //! 3. Fetched: a firmware core processes it (`cpu_ns_per_cmd + units × cpu_ns_per_unit`); PRP
-//!    lists (transfers over 8 KiB) are read from host memory meanwhile.
+//!    lists (transfers over 8 KiB) are read from host memory meanwhile. With
+//!    `controller.cpu_unit_work_at_lookup` a read's per-unit work waits for step 4 instead: its
+//!    own units after the FTL pass, the units it finds prefetched not at all (`prefetch.rs`).
 //! 4. Reads: with a read staging buffer (`controller.read_buffer_kib`), the command first takes
 //!    room for all its units (or waits, in order); the FTL returns the NAND ops; each op runs on its die in order behind the channel
 //!    sequencer; each host-read op's share of the data goes through DRAM and up the link.

@@ -12,7 +12,9 @@
 //! Optionally (`ftl.read_ahead_issue_ns_per_unit`) the engine also issues its reads one after
 //! another at a fixed cost per 4 KiB unit, a serial rate that does not depend on how the data
 //! is laid out. Budget 0 and cost 0: every prefetch read starts at once (the behaviour before
-//! this engine).
+//! this engine). With `controller.cpu_unit_work_at_lookup` every prefetch read first waits for
+//! its units' mapping work on a firmware core (`cpu_ns_per_unit` each), and a host read's own
+//! page reads for its units' (`lookup_work_of_read`): the work is done where the lookup is.
 
 use super::{Drive, Ev};
 use crate::config::{ControllerConfig, FtlConfig};
