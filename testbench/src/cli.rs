@@ -232,9 +232,9 @@ fn run_protocol_cmd(
                 // The table rounds errors to 0.1 %; the figures outside are named with two decimals.
                 let outside: Vec<String> = failed
                     .iter()
-                    .map(|r| match r.error_pct() {
-                        Some(e) => format!("{} ({e:+.2} %)", r.id.as_deref().unwrap_or(&r.label)),
-                        None => format!("{} (no figure)", r.id.as_deref().unwrap_or(&r.label)),
+                    .map(|r| {
+                        let name = r.id.as_deref().unwrap_or(&r.label);
+                        r.error_pct().map_or(format!("{name} (no figure)"), |e| format!("{name} ({e:+.2} %)"))
                     })
                     .collect();
                 if !outside.is_empty() {

@@ -43,14 +43,9 @@ impl FirmwareCores {
     /// As [`Self::process`]; a write command costs `cpu_ns_per_write_cmd` more.
     #[inline]
     pub fn process_cmd(&mut self, now: SimTime, units: u64, write: bool) -> SimTime {
-        let (core, _) = self.free_at.iter().enumerate().min_by_key(|(i, t)| (**t, *i)).expect("at least one core");
-        let start = now.max(self.free_at[core]);
         let cost = self.cost(units) + if write { self.per_write_cmd } else { SimTime::ZERO };
-        let end = start + cost;
-        self.free_at[core] = end;
-        self.busy += cost;
         self.commands += 1;
-        end
+        self.occupy(now, cost)
     }
     /// Runs `units` units of per-unit work alone (no command cost; not counted as a command) on
     /// the core that frees first; returns when it ends (`now` when there is none).
@@ -58,8 +53,11 @@ impl FirmwareCores {
         if units == 0 {
             return now;
         }
+        self.occupy(now, self.per_unit * units)
+    }
+    /// Runs `cost` of work on the core that frees first (lowest index on ties); returns when it ends.
+    fn occupy(&mut self, now: SimTime, cost: SimTime) -> SimTime {
         let (core, _) = self.free_at.iter().enumerate().min_by_key(|(i, t)| (**t, *i)).expect("at least one core");
-        let cost = self.per_unit * units;
         let end = now.max(self.free_at[core]) + cost;
         self.free_at[core] = end;
         self.busy += cost;

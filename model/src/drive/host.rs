@@ -173,7 +173,7 @@ impl Drive {
         }
         self.dispatch_batch(&mut batch, cmd);
         self.batch = batch;
-        self.prefetch.end_lookup_work();
+        self.end_lookup_work();
         if data_ops == 0 {
             // Everything from the buffer or unmapped (zeroes): straight from DRAM.
             self.schedule_send(now, cmd, c.len);

@@ -269,7 +269,7 @@ impl Drive {
             reloc_queued: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
-            prefetch: prefetch::PrefetchEngine::new(&cfg.ftl, &cfg.controller),
+            prefetch: prefetch::PrefetchEngine::new(&cfg.ftl),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
             nand_pj: 0,

@@ -17,7 +17,7 @@
 //! page reads for its units' (`lookup_work_of_read`): the work is done where the lookup is.
 
 use super::{Drive, Ev};
-use crate::config::{ControllerConfig, FtlConfig};
+use crate::config::FtlConfig;
 use crate::ftl::{NandOp, OpPurpose};
 use crate::time::SimTime;
 use std::collections::{HashSet, VecDeque};
@@ -46,29 +46,21 @@ pub(super) struct PrefetchEngine {
     /// Issue cost per unit (0: none) and the op being issued (its `Ev::Prefetch` is due).
     issue_per_unit: SimTime,
     issuing: Option<u32>,
-    /// `controller.cpu_unit_work_at_lookup`, and while a read's batch is dispatched: when its
-    /// own units' mapping work ends (its page reads wait until then), and the units of each of
-    /// its ReadAhead ops not yet dispatched, in tag order.
-    work_at_lookup: bool,
+    /// With `controller.cpu_unit_work_at_lookup`, while a read's batch is dispatched: when its
+    /// own units' mapping work ends (its page reads wait until then), and how many of its
+    /// ReadAhead ops (`Ftl::prefetch_op_units`, in tag order) have been charged theirs.
     reads_wait_until: SimTime,
-    ra_units: VecDeque<u32>,
+    ra_charged: usize,
 }
 
 impl PrefetchEngine {
-    pub(super) fn new(f: &FtlConfig, c: &ControllerConfig) -> PrefetchEngine {
+    pub(super) fn new(f: &FtlConfig) -> PrefetchEngine {
         PrefetchEngine {
             budget_units: f.read_ahead_inflight_kib as u64 / 4,
             reach_units: if f.read_ahead_queue_kib > 0 { f.read_ahead_queue_kib } else { f.read_ahead_kib } as u64 / 4,
             issue_per_unit: SimTime::from_ns_f64(f.read_ahead_issue_ns_per_unit),
-            work_at_lookup: c.cpu_unit_work_at_lookup,
             ..Default::default()
         }
-    }
-
-    /// The read whose batch was being dispatched is done with: no op waits for its work now.
-    pub(super) fn end_lookup_work(&mut self) {
-        assert!(self.ra_units.is_empty(), "{} ReadAhead ops' lookup work not charged", self.ra_units.len());
-        self.reads_wait_until = SimTime::ZERO;
     }
 
     /// Whether the engine holds prefetch reads back at all.
@@ -91,30 +83,40 @@ impl Drive {
     /// units' work on a core and notes each prefetch's; returns when the read's own work ends
     /// (`now` without the option or without own units).
     pub(super) fn lookup_work_of_read(&mut self, now: SimTime, units: u32, ra_ops: u64) -> SimTime {
-        if !self.prefetch.work_at_lookup {
+        if !self.cfg.controller.cpu_unit_work_at_lookup {
             return now;
         }
         let own = units - self.ftl.read_ahead_held();
         let until = self.cpu.process_units(now, own as u64);
-        let pf = &mut self.prefetch;
-        pf.reads_wait_until = until;
-        assert!(pf.ra_units.is_empty(), "lookup work of an earlier read not charged");
-        pf.ra_units.extend(self.ftl.prefetch_op_units().iter().copied());
-        assert_eq!(pf.ra_units.len() as u64, ra_ops, "one unit count per ReadAhead op");
+        assert_eq!(self.prefetch.ra_charged, 0, "lookup work of an earlier read not charged");
+        assert_eq!(self.ftl.prefetch_op_units().len() as u64, ra_ops, "one unit count per ReadAhead op");
+        self.prefetch.reads_wait_until = until;
         until
+    }
+
+    /// The read whose batch was being dispatched is done with: no op waits for its work now.
+    pub(super) fn end_lookup_work(&mut self) {
+        if self.cfg.controller.cpu_unit_work_at_lookup {
+            let left = self.ftl.prefetch_op_units().len() - self.prefetch.ra_charged;
+            assert_eq!(left, 0, "{left} ReadAhead ops' lookup work not charged");
+        }
+        self.prefetch.ra_charged = 0;
+        self.prefetch.reads_wait_until = SimTime::ZERO;
     }
 
     /// When op `id` may go to its die, if later than now: a page read of the read being
     /// dispatched waits for that read's lookups, a prefetch for its own (charged here).
     fn lookup_wait(&mut self, op: &NandOp) -> Option<SimTime> {
-        if !self.prefetch.work_at_lookup {
+        if !self.cfg.controller.cpu_unit_work_at_lookup {
             return None;
         }
         let now = self.now();
         let until = match op.purpose {
             OpPurpose::HostRead => self.prefetch.reads_wait_until,
             OpPurpose::ReadAhead => {
-                let units = self.prefetch.ra_units.pop_front().expect("ReadAhead op outside a host read's batch");
+                let k = self.prefetch.ra_charged;
+                let units = *self.ftl.prefetch_op_units().get(k).expect("ReadAhead op outside a host read's batch");
+                self.prefetch.ra_charged += 1;
                 self.cpu.process_units(now, units as u64)
             }
             _ => return None,
