@@ -6,7 +6,7 @@ use crate::error::InputError;
 use crate::fio::read_job_file;
 use crate::output::{human, json};
 use crate::progress::TermProgress;
-use crate::protocol::{self, report, run::run_protocol};
+use crate::protocol::{self, report, run::run_protocol, seeds};
 use crate::trace::{self, Format, ReplayOptions};
 use crate::workload::{run_jobs, Device, GroupResult, Observer};
 use crate::{plot, presets};
@@ -97,13 +97,22 @@ pub enum Cmd {
         /// Largest accepted error of a figure against the published one, in percent (±).
         #[arg(long, default_value_t = 10.0)]
         tolerance_pct: f64,
+        /// Run at this many consecutive root seeds (--seed, --seed + 1, ...), each a whole
+        /// independent run, and report every figure's spread; passes only if every figure is
+        /// inside the tolerance at every seed.
+        #[arg(long, default_value_t = 1)]
+        seeds: u32,
+        /// With --seeds: runs at once, each on its own thread and drive [default: the CPUs].
+        #[arg(long)]
+        jobs: Option<u32>,
         #[command(flatten)]
         drive: DriveArgs,
     },
 }
 
 /// Makes the device a command runs on (the model's drive; tests may pass another).
-pub type OpenDevice<'a> = &'a dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError>;
+/// Sync: `validate --seeds` opens one drive per run from worker threads.
+pub type OpenDevice<'a> = &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
 
 fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
     match (&d.preset, &d.config) {
@@ -164,15 +173,52 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?;
             0
         }
-        Cmd::Validate { protocol, tolerance_pct, drive } => {
+        Cmd::Validate { protocol, tolerance_pct, seeds: n, jobs, drive } => {
             // NaN would compare false against every error and pass everything.
             if !(tolerance_pct.is_finite() && *tolerance_pct >= 0.0) {
                 return Err(InputError::file("--tolerance-pct", "must be a non-negative number of percent"));
             }
-            run_protocol_cmd(cli, open, out, protocol, drive, Some(*tolerance_pct), &mut progress)?
+            if *n == 0 {
+                return Err(InputError::file("--seeds", "must be at least 1"));
+            }
+            if *jobs == Some(0) {
+                return Err(InputError::file("--jobs", "must be at least 1"));
+            }
+            if *n == 1 {
+                run_protocol_cmd(cli, open, out, protocol, drive, Some(*tolerance_pct), &mut progress)?
+            } else {
+                progress.finish();
+                validate_seeds(cli, open, out, protocol, drive, *tolerance_pct, *n, *jobs)?
+            }
         }
     };
     Ok(code)
+}
+
+/// `validate --seeds N` (N > 1): the runs in parallel, then the spread table or JSON.
+#[allow(clippy::too_many_arguments)]
+fn validate_seeds(cli: &Cli, open: OpenDevice, out: &mut dyn Write, name: &str, drive: &DriveArgs, tol: f64, n: u32, jobs: Option<u32>) -> Result<i32, InputError> {
+    let p = protocol::resolve(name)?;
+    let (preset, cfg) = drive_config(drive)?;
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
+    let jobs = jobs.unwrap_or(cpus).min(n);
+    eprintln!("validate: {n} seeds from {}, {jobs} at a time", cli.seed);
+    let done = |r: &seeds::SeedRun| {
+        let rows = r.rows();
+        let inside = rows.iter().filter(|x| x.error_pct().is_some_and(|e| e.abs() <= tol)).count();
+        let judged = rows.iter().filter(|x| x.published.is_some()).count();
+        eprintln!("seed {}: {inside} of {judged} figures within ±{tol} % ({:.1} s wall)", r.seed, r.wall_s);
+    };
+    let runs = seeds::run_seeds(&p, &cfg, open, cli.seed, n, jobs, &done)?;
+    match cli.output_format {
+        OutputFormat::Normal => write!(out, "{}", seeds::table(&p, &preset, &runs, tol)),
+        OutputFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&seeds::json(&p, &preset, &runs, tol)).expect("JSON values serialize")),
+    }
+    .map_err(io_err)?;
+    for r in &runs {
+        plots(cli, |dir| plot::plot_protocol(&dir.join(format!("seed-{}", r.seed)), &p.name, &p.steps, &r.steps))?;
+    }
+    Ok(if seeds::all_pass(&runs, tol) { 0 } else { 1 })
 }
 
 fn print_groups(cli: &Cli, out: &mut dyn Write, groups: &[GroupResult], meta: serde_json::Value) -> Result<(), InputError> {

@@ -101,3 +101,51 @@ fn output_option_writes_the_report_to_a_file_only_on_success() {
     assert_eq!(code, 2);
     assert!(!path.exists(), "a failed run must not leave a report file");
 }
+
+/// `validate --seeds N`: every run is exactly the one-seed run at its seed (whatever the thread
+/// count), the spread's numbers are arithmetic on those runs, and the exit status and the
+/// seeds named outside follow the tolerance.
+#[test]
+fn validate_over_seeds_reports_each_seed_as_its_own_run() {
+    let proto = "tests/data/validate-seeds.toml";
+    let base = ["validate", "--protocol", proto, "--config", SMALL, "--output-format", "json"];
+    let multi = |extra: &[&str]| {
+        let (code, out, err) = ssdlab(&[&base[..], extra].concat());
+        (code, serde_json::from_str::<serde_json::Value>(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}")), out)
+    };
+    let (_, v, one_thread) = multi(&["--seeds", "3", "--seed", "5", "--jobs", "1", "--tolerance-pct", "1000"]);
+    let (code, _, three_threads) = multi(&["--seeds", "3", "--seed", "5", "--jobs", "3", "--tolerance-pct", "1000"]);
+    assert_eq!(code, 0, "every seed within ±1000 %");
+    assert_eq!(one_thread, three_threads, "the thread count must not change any figure");
+    assert_eq!(v["seeds"], serde_json::json!([5, 6, 7]));
+    for (k, seed) in ["5", "6", "7"].iter().enumerate() {
+        let (_, mut alone, _) = multi(&["--seed", seed]);
+        alone.as_object_mut().unwrap().remove("validation");
+        assert_eq!(v["runs"][k], alone, "run {k} is `validate --seed {seed}`");
+    }
+    let f = &v["figures"][0];
+    let models: Vec<f64> = f["model"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!(models.iter().any(|&m| m != models[0]), "the seed moves a random write: {models:?}");
+    assert!((f["model_mean"].as_f64().unwrap() - models.iter().sum::<f64>() / 3.0).abs() < 1e-9);
+    let errs: Vec<f64> = models.iter().map(|m| (m - 100_000.0) / 100_000.0 * 100.0).collect();
+    for (k, e) in errs.iter().enumerate() {
+        assert!((f["error_pct"][k].as_f64().unwrap() - e).abs() < 1e-9);
+    }
+    // A tolerance between the smallest and the largest |error|: some seeds in, some out.
+    let mut abs: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
+    abs.sort_by(f64::total_cmp);
+    let tol = (abs[0] + abs[2]) / 2.0;
+    let tol_s = format!("{tol}");
+    let (code, v, _) = multi(&["--seeds", "3", "--seed", "5", "--tolerance-pct", &tol_s]);
+    assert_eq!(code, 1);
+    let expect: Vec<u64> = (0..3).filter(|&k| errs[k].abs() > tol).map(|k| 5 + k as u64).collect();
+    assert!(!expect.is_empty() && expect.len() < 3);
+    assert_eq!(v["figures"][0]["outside_at_seeds"], serde_json::json!(expect));
+    assert_eq!(v["validation"]["pass"], false);
+    let (code, text, _) = ssdlab(&["validate", "--protocol", proto, "--config", SMALL, "--seeds", "3", "--seed", "5", "--tolerance-pct", &tol_s]);
+    assert_eq!(code, 1);
+    assert!(text.contains(&format!("validation: {} of 3 seeds with every figure within", 3 - expect.len())), "{text}");
+    let (code, _, err) = ssdlab(&["validate", "--protocol", proto, "--config", SMALL, "--seeds", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--seeds"), "{err}");
+}

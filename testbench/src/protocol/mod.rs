@@ -6,6 +6,7 @@
 pub mod report;
 pub mod run;
 pub mod schema;
+pub mod seeds;
 
 use crate::error::InputError;
 use crate::fio::value::{parse_bytes, parse_size, parse_time, TimeUnit};

@@ -90,7 +90,8 @@ pub fn metric_value(m: Metric, groups: &[GroupResult]) -> f64 {
     }
 }
 
-fn num(v: f64) -> String {
+/// A figure as the tables print it: whole numbers from 100 up, two decimals below.
+pub(crate) fn num(v: f64) -> String {
     if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") }
 }
 
