@@ -17,6 +17,8 @@ pub const MIN_GC_THRESHOLD_FREE_BLOCKS: u32 = 2;
 pub enum GcPolicyKind {
     Greedy,
     CostBenefit,
+    /// Greedy among the `gc_window_blocks` oldest closed blocks of a die.
+    WindowedGreedy,
 }
 
 /// Hybrid SLC cache: a static part plus a dynamic part carved from free native blocks.
@@ -65,6 +67,10 @@ pub struct FtlConfig {
     /// Over-provisioning: physical capacity not exported, as a percentage of raw capacity.
     pub over_provisioning_pct: f64,
     pub gc_policy: GcPolicyKind,
+    /// With `gc_policy = "windowed_greedy"`: how many of a die's closed blocks, oldest first by
+    /// last write, the policy chooses among (>= 1). Must be 0 (absent) with other policies.
+    #[serde(default)]
+    pub gc_window_blocks: u32,
     /// Foreground GC runs when free blocks per plane fall below this; at least
     /// [`MIN_GC_THRESHOLD_FREE_BLOCKS`] (2).
     pub gc_threshold_free_blocks: u32,
@@ -218,6 +224,18 @@ impl FtlConfig {
             "ftl.bg_gc_threshold_free_blocks",
             "must be at least ftl.gc_threshold_free_blocks",
         )?;
+        match self.gc_policy {
+            GcPolicyKind::WindowedGreedy => check(
+                self.gc_window_blocks >= 1,
+                "ftl.gc_window_blocks",
+                "must be at least 1 with gc_policy = \"windowed_greedy\"",
+            )?,
+            _ => check(
+                self.gc_window_blocks == 0,
+                "ftl.gc_window_blocks",
+                "is used only with gc_policy = \"windowed_greedy\"",
+            )?,
+        }
         check(self.bg_gc_idle_ms.is_finite() && self.bg_gc_idle_ms >= 0.0, "ftl.bg_gc_idle_ms", "must be non-negative")?;
         let s = &self.slc_cache;
         check(

@@ -45,6 +45,7 @@ pub mod stats;
 pub mod trans_cache;
 pub mod unit_tables;
 pub mod victim;
+pub mod windowed;
 pub mod write_path;
 #[cfg(test)]
 mod tests;
@@ -188,7 +189,7 @@ impl Ftl {
             blocks: BlockTable::new(&l),
             cache: TransCache::new(&l),
             slc: SlcPolicy::new(&cfg.ftl),
-            victim: victim::policy(cfg.ftl.gc_policy),
+            victim: victim::policy(cfg.ftl.gc_policy, cfg.ftl.gc_window_blocks),
             host_open: vec![NONE; dies],
             cursor: 0,
             host_prog_ps: vec![0; dies],

@@ -1,5 +1,5 @@
 //! Garbage-collection victim selection, a policy behind a trait (one implementation per file:
-//! `greedy.rs`, `cost_benefit.rs`). Source: Rosenblum & Ousterhout, "The Design and
+//! `greedy.rs`, `cost_benefit.rs`, `windowed.rs`). Source: Rosenblum & Ousterhout, "The Design and
 //! Implementation of a Log-Structured File System" (1992) for greedy and cost-benefit cleaning.
 
 /// What a policy sees of one closed block.
@@ -20,9 +20,11 @@ pub trait VictimPolicy: std::fmt::Debug + Send {
     fn pick(&self, cands: &[Candidate]) -> Option<usize>;
 }
 
-pub fn policy(kind: crate::config::GcPolicyKind) -> Box<dyn VictimPolicy> {
+/// The configured policy; `window` is `ftl.gc_window_blocks` (used by windowed greedy only).
+pub fn policy(kind: crate::config::GcPolicyKind, window: u32) -> Box<dyn VictimPolicy> {
     match kind {
         crate::config::GcPolicyKind::Greedy => Box::new(super::greedy::Greedy),
         crate::config::GcPolicyKind::CostBenefit => Box::new(super::cost_benefit::CostBenefit),
+        crate::config::GcPolicyKind::WindowedGreedy => Box::new(super::windowed::WindowedGreedy { window }),
     }
 }

@@ -125,3 +125,11 @@ fn a_relocation_spread_of_zero_is_named() {
     let e = err_of(|c| c.controller.relocation_spread_blocks = 0);
     assert!(e.contains("controller.relocation_spread_blocks") && e.contains("at least 1"), "{e}");
 }
+
+#[test]
+fn a_gc_window_must_match_the_policy() {
+    let e = err_of(|c| c.ftl.gc_policy = crate::config::GcPolicyKind::WindowedGreedy);
+    assert!(e.contains("ftl.gc_window_blocks") && e.contains("at least 1"), "{e}");
+    let e = err_of(|c| c.ftl.gc_window_blocks = 8);
+    assert!(e.contains("ftl.gc_window_blocks") && e.contains("only with"), "{e}");
+}
