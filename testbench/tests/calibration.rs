@@ -6,8 +6,9 @@
 //!
 //! - `sm2262-1t` against `e12-960g`: the same review's words comparing the E12 with the
 //!   SM2262-based HP EX920 (burst read and write, saturation depth, fragmentation loss).
-//! - SSDFans figures: the ±10 % band for the figures the model reaches (CALIBRATION.md lists
-//!   the others and why), expected values copied from reference/sm2262-ssdfans.toml.
+//! - SSDFans figures: the ±10 % band at each of seeds 1-3 for the figures the model reaches
+//!   (CALIBRATION.md lists the other two and why), expected values copied from
+//!   reference/sm2262-ssdfans.toml.
 //! - Fast tier (not ignored): the steady-state mechanism on the tiny test drive — after a
 //!   uniform random (norandommap) fill, GC victims are mostly valid and a sequential write pays
 //!   write amplification; after a random-map pass (every block once) it does not.
@@ -31,16 +32,21 @@ fn protocol_json(name: &str, preset: &str) -> (HashMap<String, f64>, Vec<(String
         if let (Some(id), Some(m)) = (r["id"].as_str(), r["model"].as_f64()) {
             figures.insert(id.to_string(), m);
         }
-        let (mut energy, mut secs) = (0.0, 0.0);
-        for g in s["ssdlab"].as_array().into_iter().flatten() {
-            energy += g["energy_j"].as_f64().unwrap_or(0.0);
-            secs += g["window_s"].as_f64().unwrap_or(0.0);
-        }
-        if secs > 0.0 && s["kind"] == "fio" {
-            power.push((s["label"].as_str().unwrap_or("?").to_string(), energy / secs));
+        if let Some(w) = step_power_w(s) {
+            power.push((s["label"].as_str().unwrap_or("?").to_string(), w));
         }
     }
     (figures, power)
+}
+
+/// Average power of a protocol step's measured windows, W (fio steps only).
+fn step_power_w(s: &serde_json::Value) -> Option<f64> {
+    let (mut energy, mut secs) = (0.0, 0.0);
+    for g in s["ssdlab"].as_array().into_iter().flatten() {
+        energy += g["energy_j"].as_f64().unwrap_or(0.0);
+        secs += g["window_s"].as_f64().unwrap_or(0.0);
+    }
+    (secs > 0.0 && s["kind"] == "fio").then(|| energy / secs)
 }
 
 /// Tiny drive (testbench/tests/corpus/small-drive.toml: 2 dies, 20 % OP, with `ftl_extra`
@@ -204,8 +210,9 @@ const SSDFANS_PUBLISHED: [(&str, f64); 12] = [
     ("seq-overwrite-rand-write", 29_000.0),
 ];
 
-/// The figures `sm2262-512g` reproduces within ±10 % (CALIBRATION.md, final table); the others
-/// are listed there with the measured error and what is known of the cause.
+/// The figures `sm2262-512g` reproduces within ±10 % at every seed judged (CALIBRATION.md,
+/// finding 14); the other two are listed there with the measured error and what is known of
+/// the cause.
 const SSDFANS_WITHIN_10_PCT: &[&str] = &[
     "fresh-seq-read",
     "fresh-seq-write",
@@ -215,25 +222,56 @@ const SSDFANS_WITHIN_10_PCT: &[&str] = &[
     "random-overwrite-seq-write",
     "random-overwrite-rand-read",
     "seq-overwrite-seq-read",
-    // At seed 1 since the sixth session (carried GC debt, CALIBRATION.md finding 11): +7.7 %;
-    // seed 2 puts it at +17.4 %, so this holds for the default seed only.
-    "seq-overwrite-seq-write",
     "seq-overwrite-rand-read",
     "seq-overwrite-rand-write",
 ];
 
+/// Seeds the band is judged over: a figure inside at one seed and outside at the next is not
+/// calibrated (CALIBRATION.md, finding 14).
+const SEEDS: &str = "3";
+
+/// `ssdlab validate --seeds 3 --output-format json` on sm2262-512g (seeds 1-3).
+fn validate_over_seeds() -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
+        .args(["validate", "--preset", "sm2262-512g", "--seeds", SEEDS, "--jobs", "2", "--output-format", "json"])
+        .output()
+        .expect("run ssdlab");
+    // Exit 1 is expected: two figures are outside the band.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "validate --seeds {SEEDS} (seeds 1-{SEEDS}): {stderr}");
+    serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).expect("JSON")
+}
+
 #[test]
-#[ignore = "full-size sm2262-512g ssdfans protocol, ~10 min under load (make test-slow)"]
+#[ignore = "full-size sm2262-512g ssdfans protocol at 3 seeds, ~3-10 min (make test-slow)"]
 fn ssdfans_figures_within_10_percent() {
-    let (f, power) = protocol_json("ssdfans", "sm2262-512g");
+    let v = validate_over_seeds();
+    let seeds = &v["seeds"];
+    let figure = |id: &str| v["figures"].as_array().expect("figures").iter().find(|f| f["id"] == id).unwrap_or_else(|| panic!("no figure {id} (seeds {seeds})")).clone();
     for id in SSDFANS_WITHIN_10_PCT {
         let published = SSDFANS_PUBLISHED.iter().find(|(i, _)| i == id).expect("known id").1;
-        let model = fig(&f, id);
-        let err = (model - published) / published * 100.0;
-        assert!(err.abs() <= 10.0, "{id}: model {model:.0} vs published {published:.0}: {err:+.1} % (seed 1)");
+        let f = figure(id);
+        for (k, m) in f["model"].as_array().expect("model values").iter().enumerate() {
+            let model = m.as_f64().expect("number");
+            let err = (model - published) / published * 100.0;
+            assert!(err.abs() <= 10.0, "{id}: model {model:.0} vs published {published:.0}: {err:+.1} % (seed {})", seeds[k]);
+        }
+    }
+    // Outside the band, guarded against getting worse: the sequential write after the sequential
+    // overwrite (mean +12.8 % over seeds 1-4, seed noise ±7 %) ...
+    let so_sw = figure("seq-overwrite-seq-write")["model"].as_array().expect("model values").iter().map(|m| m.as_f64().expect("number")).sum::<f64>() / 3.0;
+    assert!((212.0 * 0.9..212.0 * 1.2).contains(&so_sw), "seq-overwrite-seq-write mean {so_sw:.0} MB/s vs 212 (seeds {seeds})");
+    // ... and the random write after the random overwrite, which no mechanism found brings
+    // near 11 000 IOPS (CALIBRATION.md, "What remains unexplained"): it must stay a steady-state
+    // collapse, far below the fresh 264 000.
+    for m in figure("random-overwrite-rand-write")["model"].as_array().expect("model values") {
+        assert!(m.as_f64().expect("number") < 264_000.0 * 0.2, "RO random write {m} IOPS: no steady-state collapse (seeds {seeds})");
     }
     // Average power of every test within the M.2 envelope the issue names (2-7 W active).
-    for (label, w) in power {
-        assert!((2.0..7.0).contains(&w), "{label}: {w:.2} W (seed 1)");
+    for run in v["runs"].as_array().expect("runs") {
+        for s in run["steps"].as_array().expect("steps") {
+            let Some(w) = step_power_w(s) else { continue };
+            assert!((2.0..7.0).contains(&w), "{}: {w:.2} W (seed {})", s["label"], run["seed"]);
+        }
     }
 }
