@@ -6,6 +6,7 @@
 //! - the rust_hdl `NvmeFrontEnd`, by driving its CQ/RC streams and taking its RQ/CC streams
 //!   cycle by cycle ([`RootComplex::drive`] before the clock edge, [`RootComplex::observe`]
 //!   after the combinational settle).
+//!
 //! Read completions are returned in request order, split at MPS-aligned boundaries (PCI Express
 //! Base 3.0, 2.3.1.1: completions on RCB boundaries), each a descriptor beat plus payload beats.
 

@@ -10,6 +10,7 @@
 //! - device-to-host: the region's read port follows the row pointer's next value, so after one
 //!   priming cycle (`bd_valid` rises 2 cycles after `take`) one beat per cycle is offered on
 //!   `bd_*` and the pointer advances on every taken beat.
+//!
 //! The row pointer wraps inside the region: a transfer never touches another region. `err`
 //! (sticky) flags a transfer whose offset is not 16-byte aligned or whose `offset + len` exceeds
 //! `PAGE_BUF_BYTES`, a short host-to-device beat that is not the transfer's last, and any

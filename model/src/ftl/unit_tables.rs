@@ -7,6 +7,7 @@
 //! - [`ValidBits`]: one bit per physical unit, set while the mapping points at it (firmware keeps
 //!   such a bitmap per block, e.g. MQSim's `Block_Pool_Slot_Type::Invalid_page_bitmap`), so GC
 //!   finds a victim's valid units by scanning words instead of looking up every spare-area lpn.
+//!
 //! Invariant (debug-asserted by GC): bit `p` set <=> `oob[p].lpn != NONE && l2p[oob[p].lpn].ppa == p`.
 
 use super::layout::NONE;

@@ -13,6 +13,7 @@
 //!   takes rejections first, then requests in arrival order; 16 B CQE with phase tag; the taken
 //!   completion holds the engine while its CQ is full (as in the HDL); then MSI-X with
 //!   count/time coalescing. A rejected command holds its fetch tag until the engine takes it.
+//!
 //! The next stage (firmware/FTL, or [`admin::AdminFirmware`] for admin commands) sits between
 //! `run_until`'s fetched commands and `transfer`/`complete`.
 

@@ -5,6 +5,7 @@
 //! - a transfer ending in the second page uses PRP2 as the second entry (offset must be 0);
 //! - a longer one uses PRP2 as a list pointer (qword aligned); entries run from its offset to the
 //!   end of its page, whose last entry chains to the next list page when more entries are needed.
+//!
 //! List pages are read by [`PrpList`] (MRd ≤ MRRS, one at a time), all of them before any data
 //! moves, so the TLP sequence is the model's. At most 32 list pages are followed (a chain of
 //! pointer-only pages gets 13h instead of looping). Entries after the first with a non-zero offset, or a

@@ -4,6 +4,7 @@
 //! - device→host data (NVM Read): a memory write ≤ MPS per request of the splitter, its
 //!   payload taken from the data-buffer port (16-byte beats in transfer order) and realigned
 //!   to the request's first dword (a residue of up to 3 dwords carries over between requests).
+//!
 //! A descriptor offered in cycle `t` while the stream is free is on `rq_tdata` in `t + 1`; the
 //! stream is free again in the cycle its last beat is taken, so TLPs follow back to back. If the
 //! buffer has no data for the next payload beat, `rq_tvalid` drops inside the packet (AXI4-Stream

@@ -19,6 +19,7 @@ fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
 ///   118 435 (array reads page 3 until 174 435); +40 -> data of page 2 + 3Fh from 118 475 to
 ///   141 740;
 /// - ready at 174 435 + 3 000 = 177 435; +40 -> data of page 3 from 177 475, done 200 715.
+///
 /// Three separate reads on the way would take 3 x (175 + 100 + 56 000 + 40 + 23 240) + 15 +
 /// 2 x 5 = 238 690 ns: the cache read hides two data-outs behind tR.
 #[test]
