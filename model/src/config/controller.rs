@@ -48,6 +48,13 @@ pub struct ControllerConfig {
     /// the relocation their blocks need, which the drive models anyway).
     #[serde(default = "one")]
     pub relocation_spread_blocks: u32,
+    /// With `interleave_relocation`: a die with queued relocation and no host op may run it,
+    /// without the credit host programs earn, while host writes wait for write-buffer room (the
+    /// stream is held up behind another die, so this die would otherwise idle). false (the
+    /// default): relocation is paced by the die's own host programs only, and a die whose
+    /// stream is stalled elsewhere waits idle with its relocation queued.
+    #[serde(default)]
+    pub relocation_while_writes_wait: bool,
     /// Where a read's `cpu_ns_per_unit` (the per-unit mapping work) is done. false (the default):
     /// up front, for every unit of the command, before the FTL sees it. true: at the lookup, on
     /// a firmware core: a unit the read-ahead already holds was looked up when its prefetch was

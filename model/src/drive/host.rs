@@ -119,6 +119,9 @@ impl Drive {
                     self.start_write_dma(now, cmd);
                 } else {
                     self.buf_wait.push_back(cmd);
+                    if self.buf_wait.len() == 1 {
+                        self.start_stalled_relocation(now);
+                    }
                     self.unstick();
                 }
             }

@@ -78,7 +78,12 @@ impl Drive {
             // Host idle (`Drive::idle`) and the die free: FIFO ops left after `start_host_ops`
             // cannot start, so they do not count as host work. Host reads do not pay for the
             // relocation host writes left behind (firmware prefers reads; GC is paced by writes).
-            let idle = self.bg_allowed && self.outstanding == 0 && !host_running && slot.bg_inflight + slot.reloc_inflight < BG_INFLIGHT_PER_DIE;
+            let free_slot = !host_running && slot.bg_inflight + slot.reloc_inflight < BG_INFLIGHT_PER_DIE;
+            let idle = self.bg_allowed && self.outstanding == 0 && free_slot;
+            // Host writes wait for buffer room (held up behind another die) and this die has no
+            // host op to run: it would idle with its relocation queued.
+            let stalled = self.cfg.controller.relocation_while_writes_wait && !self.buf_wait.is_empty() && slot.fifo.is_empty() && free_slot;
+            let idle = idle || stalled;
             if !(needed || idle || slot.reloc_credit > 0) {
                 break;
             }
@@ -95,6 +100,20 @@ impl Drive {
             touched = true;
         }
         (touched, false)
+    }
+
+    /// Host writes have just started waiting for buffer room: dies with queued relocation and
+    /// nothing else to do may start it (`controller.relocation_while_writes_wait`).
+    pub(super) fn start_stalled_relocation(&mut self, now: SimTime) {
+        if !self.cfg.controller.relocation_while_writes_wait {
+            return;
+        }
+        for die in 0..self.dies.len() as u32 {
+            let slot = &self.dies[die as usize];
+            if !slot.reloc.is_empty() && slot.fifo.is_empty() {
+                self.start_ready(now, die);
+            }
+        }
     }
 
     /// The FIFO's head is a program or erase on a block with queued relocation ops.

@@ -19,11 +19,16 @@ fn steady_random_writes(interleave: bool, buffer_kib: u32) -> (f64, f64) {
 /// As [`steady_random_writes`] with `controller.relocation_spread_blocks` = `spread`; also
 /// returns the relocation ops still queued when the last write completed (before the flush).
 fn steady_random_writes_spread(interleave: bool, buffer_kib: u32, spread: u32) -> (f64, f64, u64) {
-    let (mut d, mut rng) = steady_drive("test-reloc", |c| {
+    steady_random_writes_with(|c| {
         c.controller.write_buffer_kib = buffer_kib;
         c.controller.interleave_relocation = interleave;
         c.controller.relocation_spread_blocks = spread;
-    });
+    })
+}
+
+/// As [`steady_random_writes_spread`], the drive's config edited by `edit`.
+fn steady_random_writes_with(edit: impl FnOnce(&mut DriveConfig)) -> (f64, f64, u64) {
+    let (mut d, mut rng) = steady_drive("test-reloc", edit);
     d.reset_stats();
     let chunks = d.capacity_bytes() / (128 << 10);
     let total = 384 * 8; // 384 MiB of 128 KiB writes: ~5 blocks per die
@@ -95,6 +100,32 @@ fn a_wider_relocation_spread_carries_more_cleaning_debt_past_the_writes() {
     eprintln!("relocation spread 1 / 3 (seed 1): {mbps1:.0} / {mbps3:.0} MB/s, {left1} / {left3} ops left queued, WA {wa1:.2}");
     assert!(left3 > left1, "spread 3 left {left3} relocation ops queued, spread 1 {left1} (seed 1)");
     assert!(mbps3 > mbps1, "spread 3: {mbps3:.0} MB/s, spread 1: {mbps1:.0} (seed 1)");
+}
+
+#[test]
+fn dies_idle_behind_a_stalled_stream_may_run_their_relocation() {
+    // Spread 3 on these small blocks: a die's host data regularly waits for the relocation its
+    // next block needs, the buffer fills with that die's data, and the stream stops. With the
+    // option, the other dies run their queued relocation meanwhile instead of idling. Same FTL
+    // decisions (victims, WA); only when the NAND work runs changes.
+    let run = |on: bool| {
+        steady_random_writes_with(|c| {
+            c.controller.write_buffer_kib = 8192;
+            c.controller.interleave_relocation = true;
+            c.controller.relocation_spread_blocks = 3;
+            c.controller.relocation_while_writes_wait = on;
+        })
+    };
+    let (off, wa_off, _) = run(false);
+    let (on, wa_on, _) = run(true);
+    assert!((wa_off - wa_on).abs() < 0.01 * wa_off, "WA {wa_off} vs {wa_on} (seed 1)");
+    // The program bound of `interleaved_relocation_needs_no_write_buffer_to_absorb_gc`, at the
+    // default drive's tPROG.
+    let t_prog_s = DriveConfig::default_drive().nand.tlc.t_prog_us * 1e-6;
+    let bound = 16.0 * 98_304.0 / t_prog_s / 1e6 / wa_on;
+    eprintln!("relocation while writes wait, off / on (seed 1): {off:.0} / {on:.0} MB/s, WA {wa_on:.2}, bound {bound:.0}");
+    assert!(on <= bound, "{on:.0} MB/s above the program bound {bound:.0} (seed 1)");
+    assert!(on > off, "idle dies running their relocation: {on:.0} vs {off:.0} MB/s (seed 1)");
 }
 
 /// Runs `total` writes of 128 KiB at QD32 on `d`, offsets from `next`; returns host MB/s from the
