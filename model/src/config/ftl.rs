@@ -21,6 +21,14 @@ pub enum GcPolicyKind {
     WindowedGreedy,
 }
 
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FreeBlockOrder {
+    #[default]
+    LeastWorn,
+    OldestFreed,
+}
+
 /// Hybrid SLC cache: a static part plus a dynamic part carved from free native blocks.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -67,6 +75,12 @@ pub struct FtlConfig {
     /// Over-provisioning: physical capacity not exported, as a percentage of raw capacity.
     pub over_provisioning_pct: f64,
     pub gc_policy: GcPolicyKind,
+    /// Which free block a die opens next: `least_worn` (the default; on equal wear the one
+    /// freed last) or `oldest_freed` (a queue: the block freed longest ago, wear left to static
+    /// wear levelling). Blocks the FTL frees are erased by the drive after their relocation,
+    /// so with `least_worn` a host block is often a victim whose erase is still queued.
+    #[serde(default)]
+    pub free_block_order: FreeBlockOrder,
     /// With `gc_policy = "windowed_greedy"`: how many of a die's closed blocks, oldest first by
     /// last write, the policy chooses among (>= 1). Must be 0 (absent) with other policies.
     #[serde(default)]

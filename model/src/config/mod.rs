@@ -15,7 +15,7 @@ mod pcie;
 mod power;
 
 pub use controller::ControllerConfig;
-pub use ftl::{CapacityPlan, FtlConfig, GcPolicyKind, MapCacheConfig, SlcCacheConfig};
+pub use ftl::{CapacityPlan, FreeBlockOrder, FtlConfig, GcPolicyKind, MapCacheConfig, SlcCacheConfig};
 pub use geometry::GeometryConfig;
 pub use nand::{CellTiming, NandConfig};
 pub use nvme::NvmeConfig;

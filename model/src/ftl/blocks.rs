@@ -61,6 +61,9 @@ pub struct BlockTable {
     free_total: u64,
     ec_min: u32,
     ec_max: u32,
+    /// `ftl.free_block_order = "oldest_freed"`: host and relocation blocks are taken from the
+    /// front of the free list (the block erased longest ago) instead of by least wear.
+    pub oldest_freed_first: bool,
 }
 
 impl BlockTable {
@@ -113,6 +116,7 @@ impl BlockTable {
             free_total,
             ec_min: 0,
             ec_max: 0,
+            oldest_freed_first: false,
         }
     }
 
@@ -150,16 +154,26 @@ impl BlockTable {
             Pool::StaticSlc => &mut self.free_static[die as usize],
             Pool::Map => unreachable!("map blocks are never on a free list"),
         };
-        let (mut best, mut best_ec) = (None, u32::MAX);
-        for (i, &d) in list.iter().enumerate().rev() {
-            let ec = self.info[d as usize].erase_count;
-            let ec = if most_worn { u32::MAX - ec } else { ec };
-            if ec < best_ec {
-                best = Some(i);
-                best_ec = ec;
+        let dbid = if self.oldest_freed_first && !most_worn {
+            // A queue: released blocks join at the back, so a victim the FTL has just freed is
+            // taken only after every block freed before it (the drive has had that long to
+            // erase it). Wear is left to static wear levelling.
+            if list.is_empty() {
+                return None;
             }
-        }
-        let dbid = list.swap_remove(best?);
+            list.remove(0)
+        } else {
+            let (mut best, mut best_ec) = (None, u32::MAX);
+            for (i, &d) in list.iter().enumerate().rev() {
+                let ec = self.info[d as usize].erase_count;
+                let ec = if most_worn { u32::MAX - ec } else { ec };
+                if ec < best_ec {
+                    best = Some(i);
+                    best_ec = ec;
+                }
+            }
+            list.swap_remove(best?)
+        };
         self.free_total -= 1;
         let b = &mut self.info[dbid as usize];
         assert_eq!(b.state, BlockState::Free, "allocating a non-free block {dbid}");
@@ -208,5 +222,42 @@ impl BlockTable {
     pub fn erase_range(&self, l: &Layout, die: u32) -> (u32, u32) {
         let range = l.dbid(die, 0) as usize..(l.dbid(die, 0) + l.plan.general_blocks) as usize;
         self.info[range].iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.erase_count), hi.max(b.erase_count)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::DriveConfig;
+
+    /// Opens every general block of die 0, then closes and erases the first three in the order
+    /// 2, 0, 1 (each now erased once: equal wear); returns them and the order they reopen in.
+    fn reopen_order(oldest_freed_first: bool) -> (Vec<u32>, Vec<u32>) {
+        let cfg = DriveConfig::default_drive();
+        let l = Layout::new(&cfg.geometry, cfg.ftl.capacity_plan(&cfg.geometry).unwrap());
+        let mut t = BlockTable::new(&l);
+        t.oldest_freed_first = oldest_freed_first;
+        let mut all = Vec::new();
+        while let Some(d) = t.allocate(0, Pool::General, CellMode::Tlc, 0) {
+            all.push(d);
+        }
+        for &i in &[2usize, 0, 1] {
+            t.info[all[i] as usize].state = BlockState::Closed;
+            t.release(&l, all[i]);
+        }
+        let got: Vec<u32> = (0..3).map(|_| t.allocate(0, Pool::General, CellMode::Tlc, 0).unwrap()).collect();
+        assert_eq!(t.allocate(0, Pool::General, CellMode::Tlc, 0), None, "only three were free");
+        (all[..3].to_vec(), got)
+    }
+
+    #[test]
+    fn oldest_freed_order_is_a_queue_and_least_worn_takes_the_last_freed() {
+        // Queue: they come back in the order they were freed, 2, 0, 1.
+        let (b, got) = reopen_order(true);
+        assert_eq!(got, vec![b[2], b[0], b[1]]);
+        // Least worn on equal wear: the one freed last first (1), then 0, then 2: the victim
+        // the FTL has just freed is the next block a die opens (CALIBRATION.md, finding 14).
+        let (b, got) = reopen_order(false);
+        assert_eq!(got, vec![b[1], b[0], b[2]]);
     }
 }
