@@ -7,7 +7,7 @@
 //! - `sm2262-1t` against `e12-960g`: the same review's words comparing the E12 with the
 //!   SM2262-based HP EX920 (burst read and write, saturation depth, fragmentation loss).
 //! - SSDFans figures: the ±10 % band at each of seeds 1-3 for the figures the model reaches
-//!   (CALIBRATION.md lists the other two and why), expected values copied from
+//!   (CALIBRATION.md lists the other one and why), expected values copied from
 //!   reference/sm2262-ssdfans.toml.
 //! - Fast tier (not ignored): the steady-state mechanism on the tiny test drive — after a
 //!   uniform random (norandommap) fill, GC victims are mostly valid and a sequential write pays
@@ -211,8 +211,8 @@ const SSDFANS_PUBLISHED: [(&str, f64); 12] = [
 ];
 
 /// The figures `sm2262-512g` reproduces within ±10 % at every seed judged (CALIBRATION.md,
-/// finding 14); the other two are listed there with the measured error and what is known of
-/// the cause.
+/// findings 14 and 15); the other one is listed there with the measured error and what is known
+/// of the cause.
 const SSDFANS_WITHIN_10_PCT: &[&str] = &[
     "fresh-seq-read",
     "fresh-seq-write",
@@ -222,6 +222,7 @@ const SSDFANS_WITHIN_10_PCT: &[&str] = &[
     "random-overwrite-seq-write",
     "random-overwrite-rand-read",
     "seq-overwrite-seq-read",
+    "seq-overwrite-seq-write",
     "seq-overwrite-rand-read",
     "seq-overwrite-rand-write",
 ];
@@ -236,7 +237,7 @@ fn validate_over_seeds() -> serde_json::Value {
         .args(["validate", "--preset", "sm2262-512g", "--seeds", SEEDS, "--jobs", "2", "--output-format", "json"])
         .output()
         .expect("run ssdlab");
-    // Exit 1 is expected: two figures are outside the band.
+    // Exit 1 is expected: one figure is outside the band.
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(matches!(out.status.code(), Some(0 | 1)), "validate --seeds {SEEDS} (seeds 1-{SEEDS}): {stderr}");
     serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).expect("JSON")
@@ -257,11 +258,8 @@ fn ssdfans_figures_within_10_percent() {
             assert!(err.abs() <= 10.0, "{id}: model {model:.0} vs published {published:.0}: {err:+.1} % (seed {})", seeds[k]);
         }
     }
-    // Outside the band, guarded against getting worse: the sequential write after the sequential
-    // overwrite (mean +12.8 % over seeds 1-4, seed noise ±7 %) ...
-    let so_sw = figure("seq-overwrite-seq-write")["model"].as_array().expect("model values").iter().map(|m| m.as_f64().expect("number")).sum::<f64>() / 3.0;
-    assert!((212.0 * 0.9..212.0 * 1.2).contains(&so_sw), "seq-overwrite-seq-write mean {so_sw:.0} MB/s vs 212 (seeds {seeds})");
-    // ... and the random write after the random overwrite, which no mechanism found brings
+    // Outside the band, guarded against getting worse: the random write after the random
+    // overwrite, which no mechanism found brings
     // near 11 000 IOPS (CALIBRATION.md, "What remains unexplained"): it must stay a steady-state
     // collapse, far below the fresh 264 000.
     for m in figure("random-overwrite-rand-write")["model"].as_array().expect("model values") {

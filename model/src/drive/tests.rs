@@ -16,6 +16,8 @@ pub(super) fn flat_cfg() -> DriveConfig {
     let mut c = DriveConfig::default_drive();
     c.geometry.blocks_per_plane = 128;
     c.ftl.over_provisioning_pct = 15.0;
+    // A reserve sized for 128 blocks per plane (the preset's 16 is sized for 940).
+    c.ftl.gc_threshold_free_blocks = 4;
     // Firmware cost pinned to the figures the hand arithmetic below uses (the preset's are fitted).
     c.controller.cpu_ns_per_cmd = 4000.0;
     c.controller.cpu_ns_per_unit = 200.0;

@@ -54,6 +54,10 @@ fn steady_drive(stream: &str, edit: impl FnOnce(&mut DriveConfig)) -> (Drive, Mo
     c.geometry.wordlines_per_block = 48;
     c.ftl.over_provisioning_pct = 22.0;
     c.ftl.slc_cache.static_blocks_per_plane = 1;
+    // The reserve and free-block order these tests were written against (the preset's 16-block
+    // queue is sized for 940 blocks per plane; CALIBRATION.md, finding 15).
+    c.ftl.gc_threshold_free_blocks = 4;
+    c.ftl.free_block_order = crate::config::FreeBlockOrder::LeastWorn;
     edit(&mut c);
     let mut d = Drive::new(&c, 1).unwrap();
     let cap = d.capacity_bytes();
