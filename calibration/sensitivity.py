@@ -42,8 +42,9 @@ PARAMS = [
     ("wbuf", "write buffer", [("controller", "write_buffer_kib")], "int", (0.8, 1.2)),
     ("slc_dyn", "SLC dynamic fraction", [("ftl.slc_cache", "dynamic_fraction")], "float", (0.8, 1.2)),
     ("read_ahead", "read-ahead window", [("ftl", "read_ahead_kib")], "int", (0.8, 1.2)),
-    ("spread", "relocation_spread_blocks (3: 2 / 4)", [("controller", "relocation_spread_blocks")], "int",
-     (2 / 3, 4 / 3)),
+    ("spread", "relocation_spread_blocks (2: 1 / 3)", [("controller", "relocation_spread_blocks")], "int",
+     (0.5, 1.5)),
+    ("reserve", "gc_threshold_free_blocks (16: 13 / 19)", [("ftl", "gc_threshold_free_blocks")], "int", (0.8, 1.2)),
 ]
 
 LINE = re.compile(r"^(?P<key>[A-Za-z_]+)(?P<eq>\s*=\s*)(?P<val>[-0-9.]+)(?P<rest>.*)$")
