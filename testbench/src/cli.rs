@@ -205,8 +205,8 @@ fn validate_seeds(cli: &Cli, open: OpenDevice, out: &mut dyn Write, name: &str, 
     eprintln!("validate: {n} seeds from {}, {jobs} at a time", cli.seed);
     let done = |r: &seeds::SeedRun| {
         let rows = r.rows();
-        let inside = rows.iter().filter(|x| x.error_pct().is_some_and(|e| e.abs() <= tol)).count();
         let judged = rows.iter().filter(|x| x.published.is_some()).count();
+        let inside = judged - rows.iter().filter(|x| x.outside(tol)).count();
         eprintln!("seed {}: {inside} of {judged} figures within ±{tol} % ({:.1} s wall)", r.seed, r.wall_s);
     };
     let runs = seeds::run_seeds(&p, &cfg, open, cli.seed, n, jobs, &done)?;
@@ -266,7 +266,7 @@ fn run_protocol_cmd(
     eprintln!("{} steps in {:.1} s wall time", steps.len(), wall.elapsed().as_secs_f64());
     let rows: Vec<&report::ReportRow> = steps.iter().filter_map(|s| s.report.as_ref()).collect();
     let failed: Vec<&&report::ReportRow> = match tolerance {
-        Some(t) => rows.iter().filter(|r| r.published.is_some() && r.error_pct().is_none_or(|e| e.abs() > t)).collect(),
+        Some(t) => rows.iter().filter(|r| r.outside(t)).collect(),
         None => Vec::new(),
     };
     match cli.output_format {

@@ -48,6 +48,11 @@ impl ReportRow {
     pub fn error_pct(&self) -> Option<f64> {
         self.published.filter(|p| *p != 0.0).map(|p| (self.model - p) / p * 100.0)
     }
+    /// Judged by validation and outside `tol` percent of the published figure (a published 0
+    /// has no relative error and counts as outside).
+    pub fn outside(&self, tol: f64) -> bool {
+        self.published.is_some() && self.error_pct().is_none_or(|e| e.abs() > tol)
+    }
 }
 
 fn kib(b: u64) -> String {

@@ -87,23 +87,20 @@ pub struct Spread<'a> {
     pub models: Vec<f64>,
     /// Signed errors against the published figure, one per seed (empty without a figure).
     pub errors: Vec<f64>,
+    /// Seeds (positions in the runs) at which the figure is outside the tolerance
+    /// ([`ReportRow::outside`]).
+    pub outside: Vec<usize>,
 }
 
 impl Spread<'_> {
     pub fn mean(&self) -> f64 {
         self.models.iter().sum::<f64>() / self.models.len() as f64
     }
-    /// Seeds (positions) whose error is outside `tol` percent; every seed if there is no figure.
-    pub fn outside(&self, tol: f64) -> Vec<usize> {
-        if self.errors.is_empty() {
-            return (0..self.models.len()).collect();
-        }
-        (0..self.errors.len()).filter(|&i| self.errors[i].abs() > tol).collect()
-    }
 }
 
-/// The figures with a published value (the ones validation judges), across runs.
-pub fn spreads(runs: &[SeedRun]) -> Vec<Spread<'_>> {
+/// The figures with a published value (the ones validation judges), across runs, judged
+/// against `tol` percent.
+pub fn spreads(runs: &[SeedRun], tol: f64) -> Vec<Spread<'_>> {
     let first = runs[0].rows();
     let all: Vec<Vec<&ReportRow>> = runs.iter().map(|r| r.rows()).collect();
     first
@@ -114,7 +111,8 @@ pub fn spreads(runs: &[SeedRun]) -> Vec<Spread<'_>> {
             let models: Vec<f64> = all.iter().map(|rows| rows[i].model).collect();
             let errors: Vec<f64> = all.iter().filter_map(|rows| rows[i].error_pct()).collect();
             let errors = if errors.len() == runs.len() { errors } else { Vec::new() };
-            Spread { row, models, errors }
+            let outside = (0..runs.len()).filter(|&k| all[k][i].outside(tol)).collect();
+            Spread { row, models, errors, outside }
         })
         .collect()
 }
@@ -133,7 +131,7 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
         let _ = writeln!(out, "published figures: {s}");
     }
     let _ = writeln!(out, "{:<44} {:>14} {:>14} {:>20} {:>8} {:>17} {:>7}", "test", "published", "model mean", "model min-max", "error", "error min-max", "inside");
-    let sp = spreads(runs);
+    let sp = spreads(runs, tol);
     for s in &sp {
         let unit = s.row.metric.unit();
         let (lo, hi) = min_max(&s.models);
@@ -145,7 +143,7 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
             let (elo, ehi) = min_max(&s.errors);
             (format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0), format!("{elo:+.1}..{ehi:+.1} %"))
         };
-        let inside = runs.len() - s.outside(tol).len();
+        let inside = runs.len() - s.outside.len();
         let _ = writeln!(
             out,
             "{:<44} {:>14} {:>14} {:>20} {:>8} {:>17} {:>7}",
@@ -158,15 +156,15 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
             format!("{inside}/{}", runs.len())
         );
     }
-    let pass_runs = (0..runs.len()).filter(|&i| sp.iter().all(|s| !s.outside(tol).contains(&i))).count();
-    let pass_figs = sp.iter().filter(|s| s.outside(tol).is_empty()).count();
+    let pass_runs = (0..runs.len()).filter(|&i| sp.iter().all(|s| !s.outside.contains(&i))).count();
+    let pass_figs = sp.iter().filter(|s| s.outside.is_empty()).count();
     let _ = write!(out, "validation: {pass_runs} of {} seeds with every figure within ±{tol} %; {pass_figs} of {} figures within at every seed", runs.len(), sp.len());
     let outside: Vec<String> = sp
         .iter()
-        .filter(|s| !s.outside(tol).is_empty())
+        .filter(|s| !s.outside.is_empty())
         .map(|s| {
             let worst = s.errors.iter().copied().fold(0.0f64, |a, e| if e.abs() > a.abs() { e } else { a });
-            format!("{} (seeds {}; worst {worst:+.2} %)", s.row.id.as_deref().unwrap_or(&s.row.label), seed_list(runs, &s.outside(tol)))
+            format!("{} (seeds {}; worst {worst:+.2} %)", s.row.id.as_deref().unwrap_or(&s.row.label), seed_list(runs, &s.outside))
         })
         .collect();
     if !outside.is_empty() {
@@ -179,16 +177,16 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
 /// JSON: every run's own document (as `validate --seed S` prints it, without its validation
 /// block) and each figure's values across the seeds.
 pub fn json(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> Value {
-    let sp = spreads(runs);
+    let sp = spreads(runs, tol);
     let figures: Vec<Value> = sp
         .iter()
         .map(|s| {
-            let outside: Vec<u64> = s.outside(tol).iter().map(|&i| runs[i].seed).collect();
+            let outside: Vec<u64> = s.outside.iter().map(|&i| runs[i].seed).collect();
             json!({"id": s.row.id, "label": s.row.label, "unit": s.row.metric.unit(), "published": s.row.published,
                    "model": s.models, "error_pct": s.errors, "model_mean": s.mean(), "outside_at_seeds": outside})
         })
         .collect();
-    let failed: Vec<&Option<String>> = sp.iter().filter(|s| !s.outside(tol).is_empty()).map(|s| &s.row.id).collect();
+    let failed: Vec<&Option<String>> = sp.iter().filter(|s| !s.outside.is_empty()).map(|s| &s.row.id).collect();
     json!({"protocol": p.name, "preset": preset, "seeds": runs.iter().map(|r| r.seed).collect::<Vec<_>>(),
            "figures": figures,
            "runs": runs.iter().map(|r| report::json(p, preset, r.seed, &r.steps)).collect::<Vec<_>>(),
@@ -197,7 +195,7 @@ pub fn json(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> Value {
 
 /// Every figure inside the tolerance at every seed.
 pub fn all_pass(runs: &[SeedRun], tol: f64) -> bool {
-    spreads(runs).iter().all(|s| s.outside(tol).is_empty())
+    spreads(runs, tol).iter().all(|s| s.outside.is_empty())
 }
 
 fn min_max(v: &[f64]) -> (f64, f64) {
