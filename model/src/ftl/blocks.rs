@@ -4,6 +4,7 @@
 //! counts as in the ONFI/JEDEC endurance model (one count per erase of the block).
 
 use super::layout::Layout;
+use crate::config::FreeBlockOrder;
 use crate::nand::CellMode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,11 +64,11 @@ pub struct BlockTable {
     ec_max: u32,
     /// `ftl.free_block_order = "oldest_freed"`: host and relocation blocks are taken from the
     /// front of the free list (the block erased longest ago) instead of by least wear.
-    pub oldest_freed_first: bool,
+    oldest_freed_first: bool,
 }
 
 impl BlockTable {
-    pub fn new(l: &Layout) -> BlockTable {
+    pub fn new(l: &Layout, order: FreeBlockOrder) -> BlockTable {
         let p = l.plan;
         let mut info = Vec::with_capacity(l.die_blocks() as usize);
         let mut free = vec![Vec::new(); l.dies as usize];
@@ -116,7 +117,7 @@ impl BlockTable {
             free_total,
             ec_min: 0,
             ec_max: 0,
-            oldest_freed_first: false,
+            oldest_freed_first: order == FreeBlockOrder::OldestFreed,
         }
     }
 
@@ -232,11 +233,10 @@ mod tests {
 
     /// Opens every general block of die 0, then closes and erases the first three in the order
     /// 2, 0, 1 (each now erased once: equal wear); returns them and the order they reopen in.
-    fn reopen_order(oldest_freed_first: bool) -> (Vec<u32>, Vec<u32>) {
+    fn reopen_order(order: FreeBlockOrder) -> (Vec<u32>, Vec<u32>) {
         let cfg = DriveConfig::default_drive();
         let l = Layout::new(&cfg.geometry, cfg.ftl.capacity_plan(&cfg.geometry).unwrap());
-        let mut t = BlockTable::new(&l);
-        t.oldest_freed_first = oldest_freed_first;
+        let mut t = BlockTable::new(&l, order);
         let mut all = Vec::new();
         while let Some(d) = t.allocate(0, Pool::General, CellMode::Tlc, 0) {
             all.push(d);
@@ -253,11 +253,11 @@ mod tests {
     #[test]
     fn oldest_freed_order_is_a_queue_and_least_worn_takes_the_last_freed() {
         // Queue: they come back in the order they were freed, 2, 0, 1.
-        let (b, got) = reopen_order(true);
+        let (b, got) = reopen_order(FreeBlockOrder::OldestFreed);
         assert_eq!(got, vec![b[2], b[0], b[1]]);
         // Least worn on equal wear: the one freed last first (1), then 0, then 2: the victim
         // the FTL has just freed is the next block a die opens (CALIBRATION.md, finding 14).
-        let (b, got) = reopen_order(false);
+        let (b, got) = reopen_order(FreeBlockOrder::LeastWorn);
         assert_eq!(got, vec![b[1], b[0], b[2]]);
     }
 }

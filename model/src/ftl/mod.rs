@@ -186,11 +186,7 @@ impl Ftl {
             l2p: bigvec::big_vec(plan.logical_units as usize, UNMAPPED),
             oob: bigvec::big_vec(l.physical_units() as usize, ERASED),
             valid: ValidBits::new(l.physical_units()),
-            blocks: {
-                let mut b = BlockTable::new(&l);
-                b.oldest_freed_first = cfg.ftl.free_block_order == crate::config::FreeBlockOrder::OldestFreed;
-                b
-            },
+            blocks: BlockTable::new(&l, cfg.ftl.free_block_order),
             cache: TransCache::new(&l),
             slc: SlcPolicy::new(&cfg.ftl),
             victim: victim::policy(cfg.ftl.gc_policy, cfg.ftl.gc_window_blocks),
