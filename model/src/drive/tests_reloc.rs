@@ -77,9 +77,7 @@ fn interleaved_relocation_needs_no_write_buffer_to_absorb_gc() {
     let (burst_small, _) = steady_random_writes(false, 2048);
     assert!((wa_small - wa_big).abs() < 0.01 * wa_big, "WA {wa_small} vs {wa_big} (seed 1)");
     assert!(wa_big > 2.0, "not in a GC-bound steady state: WA {wa_big} (seed 1)");
-    // Upper bound by hand: 16 dies x 96 KiB one-shot TLC program units per 1.6 ms = 983 MB/s of
-    // NAND writes, of which 1 / WA is host data.
-    let bound = 16.0 * 98_304.0 / 1.6e-3 / 1e6 / wa_big;
+    let bound = program_bound_mbps(wa_big);
     assert!(il_big <= bound, "interleaved {il_big:.0} MB/s above the program bound {bound:.0} (seed 1)");
     // A 2 MiB buffer holds a program unit for every die (16 x 96 KiB = 1.5 MiB): with GC in
     // small steps between host programs no die's host data waits behind a whole victim, so it
@@ -123,13 +121,18 @@ fn dies_idle_behind_a_stalled_stream_may_run_their_relocation() {
     let (off, wa_off, _) = run(false);
     let (on, wa_on, _) = run(true);
     assert!((wa_off - wa_on).abs() < 0.01 * wa_off, "WA {wa_off} vs {wa_on} (seed 1)");
-    // The program bound of `interleaved_relocation_needs_no_write_buffer_to_absorb_gc`, at the
-    // default drive's tPROG.
-    let t_prog_s = DriveConfig::default_drive().nand.tlc.t_prog_us * 1e-6;
-    let bound = 16.0 * 98_304.0 / t_prog_s / 1e6 / wa_on;
+    let bound = program_bound_mbps(wa_on);
     eprintln!("relocation while writes wait, off / on (seed 1): {off:.0} / {on:.0} MB/s, WA {wa_on:.2}, bound {bound:.0}");
     assert!(on <= bound, "{on:.0} MB/s above the program bound {bound:.0} (seed 1)");
     assert!(on > off, "idle dies running their relocation: {on:.0} vs {off:.0} MB/s (seed 1)");
+}
+
+/// Upper bound on host MB/s at write amplification `wa`, by hand: 16 dies each programming a
+/// 96 KiB one-shot TLC unit per tPROG (the default drive's, 2.1 ms: 749 MB/s of NAND writes), of
+/// which 1 / WA is host data.
+fn program_bound_mbps(wa: f64) -> f64 {
+    let t_prog_s = DriveConfig::default_drive().nand.tlc.t_prog_us * 1e-6;
+    16.0 * 98_304.0 / t_prog_s / 1e6 / wa
 }
 
 /// Runs `total` writes of 128 KiB at QD32 on `d`, offsets from `next`; returns host MB/s from the
