@@ -56,7 +56,10 @@ pub fn is_top(block: &str) -> bool {
 /// SB_RAM40_4K an EBR. Placement (only the NAND channel is placed here) decides the rest.
 pub fn ice40_fit(c: &Counts) -> String {
     let fits = |cells: u64, bram: u64| c.lut.max(c.ff) <= cells && c.bram <= bram;
-    match (fits(devices::HX8K_CELLS, devices::HX8K_BRAM), fits(devices::UP5K_CELLS, devices::UP5K_BRAM)) {
+    match (
+        fits(devices::HX8K_CELLS, devices::HX8K_BRAM),
+        fits(devices::UP5K_CELLS, devices::UP5K_BRAM),
+    ) {
         (true, true) => "fits HX8K and UP5K".to_string(),
         (true, false) => "fits HX8K; exceeds UP5K".to_string(),
         (false, true) => "fits UP5K; exceeds HX8K".to_string(),
@@ -84,7 +87,12 @@ mod tests {
     use super::*;
 
     fn counts(lut: u64, ff: u64, bram: u64) -> Counts {
-        Counts { lut, lutram: 0, ff, bram }
+        Counts {
+            lut,
+            lutram: 0,
+            ff,
+            bram,
+        }
     }
 
     #[test]
@@ -93,7 +101,9 @@ mod tests {
         assert_eq!(ice40_fit(&counts(5280, 100, 30)), "fits HX8K and UP5K");
         assert_eq!(ice40_fit(&counts(5281, 100, 0)), "fits HX8K; exceeds UP5K");
         assert_eq!(ice40_fit(&counts(100, 100, 31)), "fits HX8K; exceeds UP5K");
-        assert!(ice40_fit(&counts(100, 7681, 0)).starts_with("does not fit: needs 7681 cells / 0 EBR"));
+        assert!(
+            ice40_fit(&counts(100, 7681, 0)).starts_with("does not fit: needs 7681 cells / 0 EBR")
+        );
         assert!(ice40_fit(&counts(100, 100, 33)).starts_with("does not fit"));
     }
 

@@ -111,7 +111,12 @@ pub use datapath::Datapath;
 pub fn small_drive_config() -> DriveConfig {
     let mut cfg = DriveConfig::default_drive();
     let g = &mut cfg.geometry;
-    (g.channels, g.ways_per_channel, g.dies_per_way, g.planes_per_die) = (8, 4, 1, 2);
+    (
+        g.channels,
+        g.ways_per_channel,
+        g.dies_per_way,
+        g.planes_per_die,
+    ) = (8, 4, 1, 2);
     (g.page_bytes, g.spare_bytes) = (4096, 256);
     cfg.onfi.core_clock_mhz = CORE_CLOCK_MHZ;
     cfg.onfi.transfer_mts = 4 * CORE_CLOCK_MHZ;
@@ -150,22 +155,36 @@ impl Datapath {
                 g.page_bytes, g.spare_bytes
             ));
         }
-        if cfg.geometry.channels as usize != CHANNELS || cfg.geometry.ways_per_channel != 4 || cfg.geometry.dies_per_way != 1 {
+        if cfg.geometry.channels as usize != CHANNELS
+            || cfg.geometry.ways_per_channel != 4
+            || cfg.geometry.dies_per_way != 1
+        {
             return Err(format!(
                 "geometry.channels / ways_per_channel / dies_per_way: {} x {} x {}; the datapath has {CHANNELS} channels x 4 ways x 1 die",
                 cfg.geometry.channels, cfg.geometry.ways_per_channel, cfg.geometry.dies_per_way
             ));
         }
-        let bus = cfg.geometry.planes_per_die * (cfg.geometry.page_bytes + cfg.geometry.spare_bytes);
+        let bus =
+            cfg.geometry.planes_per_die * (cfg.geometry.page_bytes + cfg.geometry.spare_bytes);
         if bus as usize > PAGE_BUF_BYTES {
             return Err(format!(
                 "geometry.page_bytes: planes x (page + spare) = {bus} B exceeds the {PAGE_BUF_BYTES} B page-buffer region"
             ));
         }
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
-        let fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, Arbitration::RoundRobin);
+        let fe = NvmeFrontEnd::new(
+            cfg.nvme.queue_entries,
+            cfg.nvme.irq_coalesce_count,
+            time,
+            Arbitration::RoundRobin,
+        );
         let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
-        Ok(Datapath::assemble(fe, NandArray::new(&t), map, PageBuffer::new(bpc)))
+        Ok(Datapath::assemble(
+            fe,
+            NandArray::new(&t),
+            map,
+            PageBuffer::new(bpc),
+        ))
     }
 }
 
@@ -211,7 +230,10 @@ pub const BUILD_STACK_BYTES: usize = 256 << 20;
 
 /// Runs `f` on a thread with [`BUILD_STACK_BYTES`] of stack.
 fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let h = std::thread::Builder::new().stack_size(BUILD_STACK_BYTES).spawn(f).expect("spawn the elaboration thread");
+    let h = std::thread::Builder::new()
+        .stack_size(BUILD_STACK_BYTES)
+        .spawn(f)
+        .expect("spawn the elaboration thread");
     h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 

@@ -11,16 +11,26 @@ mod constraints;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use ssdlab_hdl::synth_report::collect::{checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version};
+use ssdlab_hdl::synth_report::collect::{
+    checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version,
+};
 use ssdlab_hdl::synth_report::{compare, is_top, Family, Report};
 
 /// Removes this test's folders (`synth-report-*`) that earlier runs left in the target's tmp
 /// folder more than an hour ago (a running test's folder is younger).
 fn remove_old_runs(tmp: &Path) {
-    let Ok(rd) = std::fs::read_dir(tmp) else { return };
+    let Ok(rd) = std::fs::read_dir(tmp) else {
+        return;
+    };
     for e in rd.flatten() {
-        let old = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
-        if e.file_name().to_string_lossy().starts_with("synth-report-") && old.is_some_and(|a| a.as_secs() > 3600) {
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok());
+        if e.file_name().to_string_lossy().starts_with("synth-report-")
+            && old.is_some_and(|a| a.as_secs() > 3600)
+        {
             let _ = std::fs::remove_dir_all(e.path());
         }
     }
@@ -31,9 +41,17 @@ fn verilog_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         remove_old_runs(Path::new(env!("CARGO_TARGET_TMPDIR")));
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("synth-report-verilog-{}", std::process::id()));
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_export-verilog")).arg(&dir).output().unwrap();
-        assert!(out.status.success(), "export-verilog failed: {}", String::from_utf8_lossy(&out.stderr));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("synth-report-verilog-{}", std::process::id()));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_export-verilog"))
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "export-verilog failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         dir
     })
 }
@@ -47,9 +65,17 @@ fn checked_in() -> Report {
 #[test]
 fn report_names_its_command_date_and_yosys() {
     let r = checked_in();
-    assert!(r.command.starts_with("make synth"), "command: {}", r.command);
+    assert!(
+        r.command.starts_with("make synth"),
+        "command: {}",
+        r.command
+    );
     let d = r.date.as_bytes();
-    assert!(d.len() == 10 && d[4] == b'-' && d[7] == b'-' && r.date.as_str() >= "2026-11-30", "date: {}", r.date);
+    assert!(
+        d.len() == 10 && d[4] == b'-' && d[7] == b'-' && r.date.as_str() >= "2026-11-30",
+        "date: {}",
+        r.date
+    );
     assert!(r.yosys.starts_with("Yosys "), "yosys: {}", r.yosys);
 }
 
@@ -59,47 +85,87 @@ fn report_covers_exactly_the_exported_blocks() {
     let exported = exported_blocks(verilog_dir()).unwrap();
     let mut in_report: Vec<String> = r.rows.iter().map(|row| row.block.clone()).collect();
     in_report.dedup();
-    assert_eq!(in_report, exported, "refresh with UPDATE_EXPECT=1 make synth");
+    assert_eq!(
+        in_report, exported,
+        "refresh with UPDATE_EXPECT=1 make synth"
+    );
     for b in &exported {
-        let xcu = r.row(b, Family::Xcu).unwrap_or_else(|| panic!("{b}: no xcu line"));
+        let xcu = r
+            .row(b, Family::Xcu)
+            .unwrap_or_else(|| panic!("{b}: no xcu line"));
         assert!(xcu.counts.is_some(), "{b}: every block has xcu figures");
-        let ice = r.row(b, Family::Ice40).unwrap_or_else(|| panic!("{b}: no ice40 line"));
-        assert!(ice.counts.is_some() || is_top(b), "{b}: only the whole datapath may skip iCE40");
-        assert!(!ice.note.is_empty(), "{b}: the ice40 line says whether it fits or why it was skipped");
+        let ice = r
+            .row(b, Family::Ice40)
+            .unwrap_or_else(|| panic!("{b}: no ice40 line"));
+        assert!(
+            ice.counts.is_some() || is_top(b),
+            "{b}: only the whole datapath may skip iCE40"
+        );
+        assert!(
+            !ice.note.is_empty(),
+            "{b}: the ice40 line says whether it fits or why it was skipped"
+        );
     }
 }
 
 /// The blocks `top` is made of (DATAPATH.md, hdl/src/top.rs), each exported on its own.
-const TOP_PARTS: [&str; 4] = ["nvme_frontend", "nand_array", "map_cache", "top_page_buffer"];
+const TOP_PARTS: [&str; 4] = [
+    "nvme_frontend",
+    "nand_array",
+    "map_cache",
+    "top_page_buffer",
+];
 
 #[test]
 fn whole_datapath_line_contains_its_parts() {
     let r = checked_in();
-    let Some(top) = r.rows.iter().find(|row| is_top(&row.block) && row.family == Family::Xcu) else {
+    let Some(top) = r
+        .rows
+        .iter()
+        .find(|row| is_top(&row.block) && row.family == Family::Xcu)
+    else {
         panic!("no whole-datapath line (top.v / datapath.v) in the report");
     };
     let t = top.counts.unwrap();
-    let parts: Vec<_> = TOP_PARTS.iter().map(|p| r.row(p, Family::Xcu).and_then(|x| x.counts).unwrap()).collect();
-    let (ff, bram): (u64, u64) = (parts.iter().map(|c| c.ff).sum(), parts.iter().map(|c| c.bram).sum());
+    let parts: Vec<_> = TOP_PARTS
+        .iter()
+        .map(|p| r.row(p, Family::Xcu).and_then(|x| x.counts).unwrap())
+        .collect();
+    let (ff, bram): (u64, u64) = (
+        parts.iter().map(|c| c.ff).sum(),
+        parts.iter().map(|c| c.bram).sum(),
+    );
     // Flattening may drop a register with no load, never add one: the whole has at least 95 %
     // of its parts' FFs, and at least their block RAM (a RAM is not optimized into logic).
     assert!(t.ff * 100 >= ff * 95, "top has {} FF, its parts {ff}", t.ff);
-    assert!(t.bram >= bram, "top has {} RAMB18, its parts {bram}", t.bram);
+    assert!(
+        t.bram >= bram,
+        "top has {} RAMB18, its parts {bram}",
+        t.bram
+    );
 }
 
 #[test]
 fn constraint_ports_exist_in_the_generated_verilog() {
     let files = constraints::constraint_files();
-    assert!(files.len() >= 2, "constraints/ holds the iCE40 .pcf and the KCU105 .xdc: {files:?}");
+    assert!(
+        files.len() >= 2,
+        "constraints/ holds the iCE40 .pcf and the KCU105 .xdc: {files:?}"
+    );
     for f in &files {
         let c = constraints::read(f);
         let Some(block) = &c.block else { continue };
         let v = verilog_dir().join(format!("{block}.v"));
-        let text = std::fs::read_to_string(&v).unwrap_or_else(|e| panic!("{}: block {block}: {e}", f.display()));
+        let text = std::fs::read_to_string(&v)
+            .unwrap_or_else(|e| panic!("{}: block {block}: {e}", f.display()));
         let ports = constraints::verilog_ports(&text);
         assert!(!c.ports.is_empty(), "{}: names no port", f.display());
         for p in &c.ports {
-            assert!(ports.contains(p), "{}: port `{p}` is not a port of {block}.v", f.display());
+            assert!(
+                ports.contains(p),
+                "{}: port `{p}` is not a port of {block}.v",
+                f.display()
+            );
         }
     }
 }
@@ -108,12 +174,23 @@ fn constraint_ports_exist_in_the_generated_verilog() {
 #[ignore = "slow tier: yosys on every block, ~20 min CPU (make test-slow)"]
 fn current_build_matches_the_checked_in_report() {
     let vdir = verilog_dir();
-    let sdir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("synth-report-out-{}", std::process::id()));
+    let sdir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("synth-report-out-{}", std::process::id()));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/synth.sh");
-    let st = std::process::Command::new("bash").arg(&script).arg(vdir).arg(&sdir).env("SSDLAB_PNR_SEEDS", "").status().unwrap();
+    let st = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(vdir)
+        .arg(&sdir)
+        .env("SSDLAB_PNR_SEEDS", "")
+        .status()
+        .unwrap();
     let blocks = exported_blocks(vdir).unwrap();
     let (now, problems) = collect(&blocks, &sdir, today_utc(), yosys_version().unwrap()).unwrap();
-    assert!(st.success() && problems.is_empty(), "synth.sh: {st}; {problems:?} (logs in {})", sdir.display());
+    assert!(
+        st.success() && problems.is_empty(),
+        "synth.sh: {st}; {problems:?} (logs in {})",
+        sdir.display()
+    );
     if update_requested() {
         std::fs::write(checked_in_path(), now.render()).unwrap();
         return;
@@ -123,6 +200,16 @@ fn current_build_matches_the_checked_in_report() {
     for f in &findings {
         println!("{}", f.describe());
     }
-    let failures: Vec<String> = findings.iter().filter(|f| f.is_failure()).map(|f| f.describe()).collect();
-    assert!(failures.is_empty(), "report {} vs this build ({}):\n{}", report.yosys, now.yosys, failures.join("\n"));
+    let failures: Vec<String> = findings
+        .iter()
+        .filter(|f| f.is_failure())
+        .map(|f| f.describe())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "report {} vs this build ({}):\n{}",
+        report.yosys,
+        now.yosys,
+        failures.join("\n")
+    );
 }

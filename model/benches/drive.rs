@@ -15,10 +15,16 @@ fn main() {
     }
     for op in [IoOp::Read, IoOp::Write] {
         let cfg = qd_loop::unchecked_config();
-        println!("{}", qd_loop::measure_with(cfg, " (FTL integrity checker off)", op, 200_000).line());
+        println!(
+            "{}",
+            qd_loop::measure_with(cfg, " (FTL integrity checker off)", op, 200_000).line()
+        );
     }
     let mut c = Criterion::default().configure_from_args().sample_size(10);
-    for (name, op) in [("randread_4k_qd32_20k_ios", IoOp::Read), ("randwrite_4k_qd32_20k_ios", IoOp::Write)] {
+    for (name, op) in [
+        ("randread_4k_qd32_20k_ios", IoOp::Read),
+        ("randwrite_4k_qd32_20k_ios", IoOp::Write),
+    ] {
         let (mut d, span) = qd_loop::prepared_drive(1);
         let mut rng = SeedTree::new(1).stream("bench", 0);
         c.bench_function(name, |b| {

@@ -17,7 +17,10 @@ use ssdlab_model::{DriveConfig, SeedTree};
 use std::time::Instant;
 
 fn main() {
-    let passes: u32 = std::env::args().nth(1).map(|a| a.parse().expect("PASSES must be a number")).unwrap_or(1);
+    let passes: u32 = std::env::args()
+        .nth(1)
+        .map(|a| a.parse().expect("PASSES must be a number"))
+        .unwrap_or(1);
     let checks: &[bool] = match std::env::args().nth(2).as_deref() {
         None | Some("both") => &[true, false],
         Some("on") => &[true],
@@ -29,12 +32,17 @@ fn main() {
         cfg.ftl.integrity_check = check;
         let reduced = std::env::var("SSDLAB_WARMUP_BLOCKS").ok();
         if let Some(b) = &reduced {
-            cfg.geometry.blocks_per_plane = b.parse().expect("SSDLAB_WARMUP_BLOCKS must be a number");
+            cfg.geometry.blocks_per_plane =
+                b.parse().expect("SSDLAB_WARMUP_BLOCKS must be a number");
         }
         let (t, cpu0) = (Instant::now(), cpu_secs());
         let mut f = Ftl::new(&cfg, &SeedTree::new(1)).expect("preset is valid");
         let n = f.logical_units();
-        println!("integrity_check = {check}: {} logical units, FTL built in {:.2} s", n, t.elapsed().as_secs_f64());
+        println!(
+            "integrity_check = {check}: {} logical units, FTL built in {:.2} s",
+            n,
+            t.elapsed().as_secs_f64()
+        );
         for pass in 1..=passes {
             let w = Window::start(&f);
             let mut lpn = 0;
@@ -61,7 +69,11 @@ fn main() {
             }
             w.report(&format!("  random 4 KiB, pass {pass}   "), &f);
         }
-        println!("  total (FTL build + all passes): {:.2} s wall, {:.2} s CPU", t.elapsed().as_secs_f64(), cpu_secs() - cpu0);
+        println!(
+            "  total (FTL build + all passes): {:.2} s wall, {:.2} s CPU",
+            t.elapsed().as_secs_f64(),
+            cpu_secs() - cpu0
+        );
         let s = f.stats();
         println!(
             "  after: WA {:.2}, GC blocks {}, fold blocks {}, free blocks {}, SLC blocks {}, violations {}",
@@ -74,7 +86,10 @@ fn main() {
         );
         if reduced.is_some() {
             let moved = s.gc_units_moved + s.fold_units_moved + s.wl_units_moved;
-            println!("  host units {}, relocated units {moved}", s.host_units_written);
+            println!(
+                "  host units {}, relocated units {moved}",
+                s.host_units_written
+            );
         }
     }
 }
@@ -99,7 +114,12 @@ struct Window {
 impl Window {
     fn start(f: &Ftl) -> Window {
         let s = f.stats();
-        Window { wall: Instant::now(), cpu: cpu_secs(), host: s.host_units_written, nand: s.nand_units_written }
+        Window {
+            wall: Instant::now(),
+            cpu: cpu_secs(),
+            host: s.host_units_written,
+            nand: s.nand_units_written,
+        }
     }
     fn report(&self, what: &str, f: &Ftl) {
         let (wall, cpu) = (self.wall.elapsed().as_secs_f64(), cpu_secs() - self.cpu);

@@ -14,7 +14,10 @@ pub enum ConfigError {
 
 impl ConfigError {
     pub fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
-        ConfigError::Invalid { field: field.into(), reason: reason.into() }
+        ConfigError::Invalid {
+            field: field.into(),
+            reason: reason.into(),
+        }
     }
 }
 

@@ -52,6 +52,9 @@ mod tests {
         assert_eq!(t.stream("ftl", 0).next_u64(), t.stream("ftl", 0).next_u64());
         assert_ne!(t.stream("ftl", 0).next_u64(), t.stream("ftl", 1).next_u64());
         assert_ne!(t.stream("ftl", 0).next_u64(), t.stream("gc", 0).next_u64());
-        assert_ne!(t.stream("ftl", 0).next_u64(), SeedTree::new(43).stream("ftl", 0).next_u64());
+        assert_ne!(
+            t.stream("ftl", 0).next_u64(),
+            SeedTree::new(43).stream("ftl", 0).next_u64()
+        );
     }
 }

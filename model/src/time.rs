@@ -82,7 +82,11 @@ impl AddAssign for SimTime {
 impl Sub for SimTime {
     type Output = SimTime;
     fn sub(self, rhs: SimTime) -> SimTime {
-        SimTime(self.0.checked_sub(rhs.0).expect("negative simulated duration"))
+        SimTime(
+            self.0
+                .checked_sub(rhs.0)
+                .expect("negative simulated duration"),
+        )
     }
 }
 impl SubAssign for SimTime {
@@ -123,7 +127,10 @@ mod tests {
     #[test]
     fn bytes_time_rounds_up() {
         // 16 KiB at 800 MB/s = 20.48 us
-        assert_eq!(SimTime::for_bytes(16_384, 800_000_000), SimTime::from_ns(20_480));
+        assert_eq!(
+            SimTime::for_bytes(16_384, 800_000_000),
+            SimTime::from_ns(20_480)
+        );
         // 1 byte at 3 B/s = 333_333_333_333.33 ps -> rounds up
         assert_eq!(SimTime::for_bytes(1, 3).as_ps(), 333_333_333_334);
     }

@@ -17,7 +17,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "ssdlab", version, about = "Cycle-approximate NVMe SSD model: fio job files, protocols and traces on modelled drives")]
+#[command(
+    name = "ssdlab",
+    version,
+    about = "Cycle-approximate NVMe SSD model: fio job files, protocols and traces on modelled drives"
+)]
 pub struct Cli {
     /// Root seed of every random choice (same seed, same output).
     #[arg(long, global = true, default_value_t = 1)]
@@ -112,13 +116,17 @@ pub enum Cmd {
 
 /// Makes the device a command runs on (the model's drive; tests may pass another).
 /// Sync: `validate --seeds` opens one drive per run from worker threads.
-pub type OpenDevice<'a> = &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
+pub type OpenDevice<'a> =
+    &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
 
 fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
     match (&d.preset, &d.config) {
         (_, Some(path)) => Ok((path.clone(), presets::load_file(path)?)),
         (Some(name), None) => Ok((name.clone(), presets::load(name)?)),
-        (None, None) => Ok((presets::DEFAULT_PRESET.to_string(), presets::load(presets::DEFAULT_PRESET)?)),
+        (None, None) => Ok((
+            presets::DEFAULT_PRESET.to_string(),
+            presets::load(presets::DEFAULT_PRESET)?,
+        )),
     }
 }
 
@@ -150,11 +158,22 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
-            print_groups(cli, out, &groups, json!({"preset": preset, "seed": cli.seed, "job_file": job}))?;
+            print_groups(
+                cli,
+                out,
+                &groups,
+                json!({"preset": preset, "seed": cli.seed, "job_file": job}),
+            )?;
             plots(cli, |dir| plot::plot_run(dir, job, &groups))?;
             0
         }
-        Cmd::Replay { trace: path, format, speed, wrap, drive } => {
+        Cmd::Replay {
+            trace: path,
+            format,
+            speed,
+            wrap,
+            drive,
+        } => {
             if !(speed.is_finite() && *speed > 0.0) {
                 return Err(InputError::file("--speed", "must be a positive number"));
             }
@@ -162,10 +181,24 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             let (preset, cfg) = drive_config(drive)?;
             let mut dev = open(&cfg, cli.seed)?;
             progress.set_label(path);
-            let g = trace::replay(dev.as_mut(), &ios, path, ReplayOptions { speed: *speed, wrap: *wrap }, &mut progress)?;
+            let g = trace::replay(
+                dev.as_mut(),
+                &ios,
+                path,
+                ReplayOptions {
+                    speed: *speed,
+                    wrap: *wrap,
+                },
+                &mut progress,
+            )?;
             progress.finish();
             let groups = vec![g];
-            print_groups(cli, out, &groups, json!({"preset": preset, "seed": cli.seed, "trace": path}))?;
+            print_groups(
+                cli,
+                out,
+                &groups,
+                json!({"preset": preset, "seed": cli.seed, "trace": path}),
+            )?;
             plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
             0
         }
@@ -173,10 +206,19 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?;
             0
         }
-        Cmd::Validate { protocol, tolerance_pct, seeds: n, jobs, drive } => {
+        Cmd::Validate {
+            protocol,
+            tolerance_pct,
+            seeds: n,
+            jobs,
+            drive,
+        } => {
             // NaN would compare false against every error and pass everything.
             if !(tolerance_pct.is_finite() && *tolerance_pct >= 0.0) {
-                return Err(InputError::file("--tolerance-pct", "must be a non-negative number of percent"));
+                return Err(InputError::file(
+                    "--tolerance-pct",
+                    "must be a non-negative number of percent",
+                ));
             }
             if *n == 0 {
                 return Err(InputError::file("--seeds", "must be at least 1"));
@@ -185,7 +227,15 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
                 return Err(InputError::file("--jobs", "must be at least 1"));
             }
             if *n == 1 {
-                run_protocol_cmd(cli, open, out, protocol, drive, Some(*tolerance_pct), &mut progress)?
+                run_protocol_cmd(
+                    cli,
+                    open,
+                    out,
+                    protocol,
+                    drive,
+                    Some(*tolerance_pct),
+                    &mut progress,
+                )?
             } else {
                 progress.finish();
                 validate_seeds(cli, open, out, protocol, drive, *tolerance_pct, *n, *jobs)?
@@ -197,7 +247,16 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
 
 /// `validate --seeds N` (N > 1): the runs in parallel, then the spread table or JSON.
 #[allow(clippy::too_many_arguments)]
-fn validate_seeds(cli: &Cli, open: OpenDevice, out: &mut dyn Write, name: &str, drive: &DriveArgs, tol: f64, n: u32, jobs: Option<u32>) -> Result<i32, InputError> {
+fn validate_seeds(
+    cli: &Cli,
+    open: OpenDevice,
+    out: &mut dyn Write,
+    name: &str,
+    drive: &DriveArgs,
+    tol: f64,
+    n: u32,
+    jobs: Option<u32>,
+) -> Result<i32, InputError> {
     let p = protocol::resolve(name)?;
     let (preset, cfg) = drive_config(drive)?;
     let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
@@ -207,31 +266,64 @@ fn validate_seeds(cli: &Cli, open: OpenDevice, out: &mut dyn Write, name: &str, 
         let rows = r.rows();
         let judged = rows.iter().filter(|x| x.published.is_some()).count();
         let inside = judged - rows.iter().filter(|x| x.outside(tol)).count();
-        eprintln!("seed {}: {inside} of {judged} figures within ±{tol} % ({:.1} s wall)", r.seed, r.wall_s);
+        eprintln!(
+            "seed {}: {inside} of {judged} figures within ±{tol} % ({:.1} s wall)",
+            r.seed, r.wall_s
+        );
     };
     let runs = seeds::run_seeds(&p, &cfg, open, cli.seed, n, jobs, &done)?;
     match cli.output_format {
         OutputFormat::Normal => write!(out, "{}", seeds::table(&p, &preset, &runs, tol)),
-        OutputFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&seeds::json(&p, &preset, &runs, tol)).expect("JSON values serialize")),
+        OutputFormat::Json => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&seeds::json(&p, &preset, &runs, tol))
+                .expect("JSON values serialize")
+        ),
     }
     .map_err(io_err)?;
     for r in &runs {
-        plots(cli, |dir| plot::plot_protocol(&dir.join(format!("seed-{}", r.seed)), &p.name, &p.steps, &r.steps))?;
+        plots(cli, |dir| {
+            plot::plot_protocol(
+                &dir.join(format!("seed-{}", r.seed)),
+                &p.name,
+                &p.steps,
+                &r.steps,
+            )
+        })?;
     }
     Ok(if seeds::all_pass(&runs, tol) { 0 } else { 1 })
 }
 
-fn print_groups(cli: &Cli, out: &mut dyn Write, groups: &[GroupResult], meta: serde_json::Value) -> Result<(), InputError> {
+fn print_groups(
+    cli: &Cli,
+    out: &mut dyn Write,
+    groups: &[GroupResult],
+    meta: serde_json::Value,
+) -> Result<(), InputError> {
     match cli.output_format {
         OutputFormat::Normal => write!(out, "{}", human::summary(groups)),
-        OutputFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&json::document(groups, meta)).expect("JSON values serialize")),
+        OutputFormat::Json => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&json::document(groups, meta))
+                .expect("JSON values serialize")
+        ),
     }
     .map_err(io_err)
 }
 
-fn plots(cli: &Cli, f: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, String>) -> Result<(), InputError> {
+fn plots(
+    cli: &Cli,
+    f: impl FnOnce(&std::path::Path) -> Result<Vec<PathBuf>, String>,
+) -> Result<(), InputError> {
     if let Some(dir) = &cli.plot {
-        let files = f(dir).map_err(|e| InputError::file(&dir.display().to_string(), format!("cannot write plots: {e}")))?;
+        let files = f(dir).map_err(|e| {
+            InputError::file(
+                &dir.display().to_string(),
+                format!("cannot write plots: {e}"),
+            )
+        })?;
         for f in files {
             eprintln!("plot: {}", f.display());
         }
@@ -257,13 +349,28 @@ fn run_protocol_cmd(
     let mut on_step = |o: &protocol::run::StepOutcome, obs: &mut dyn Observer| {
         let line = match &o.report {
             Some(r) => format!("[{:>2}/{total}] {}", o.index + 1, report::row_line(r)),
-            None => format!("[{:>2}/{total}] {} ({:.1} s simulated)", o.index + 1, o.label, (o.sim_end - o.sim_start).as_secs_f64()),
+            None => format!(
+                "[{:>2}/{total}] {} ({:.1} s simulated)",
+                o.index + 1,
+                o.label,
+                (o.sim_end - o.sim_start).as_secs_f64()
+            ),
         };
         obs.note(&format!("{line}\n        {}", o.ftl.ftl_summary()));
     };
-    let steps = run_protocol(dev.as_mut(), &p, &SeedTree::new(cli.seed), progress, &mut on_step)?;
+    let steps = run_protocol(
+        dev.as_mut(),
+        &p,
+        &SeedTree::new(cli.seed),
+        progress,
+        &mut on_step,
+    )?;
     progress.finish();
-    eprintln!("{} steps in {:.1} s wall time", steps.len(), wall.elapsed().as_secs_f64());
+    eprintln!(
+        "{} steps in {:.1} s wall time",
+        steps.len(),
+        wall.elapsed().as_secs_f64()
+    );
     let rows: Vec<&report::ReportRow> = steps.iter().filter_map(|s| s.report.as_ref()).collect();
     let failed: Vec<&&report::ReportRow> = match tolerance {
         Some(t) => rows.iter().filter(|r| r.outside(t)).collect(),
@@ -274,13 +381,20 @@ fn run_protocol_cmd(
             write!(out, "{}", report::table(&p, &preset, cli.seed, &steps)).map_err(io_err)?;
             if let Some(t) = tolerance {
                 let n = rows.iter().filter(|r| r.published.is_some()).count();
-                write!(out, "validation: {} of {n} figures within ±{t} %", n - failed.len()).map_err(io_err)?;
+                write!(
+                    out,
+                    "validation: {} of {n} figures within ±{t} %",
+                    n - failed.len()
+                )
+                .map_err(io_err)?;
                 // The table rounds errors to 0.1 %; the figures outside are named with two decimals.
                 let outside: Vec<String> = failed
                     .iter()
                     .map(|r| {
                         let name = r.id.as_deref().unwrap_or(&r.label);
-                        r.error_pct().map_or(format!("{name} (no figure)"), |e| format!("{name} ({e:+.2} %)"))
+                        r.error_pct().map_or(format!("{name} (no figure)"), |e| {
+                            format!("{name} ({e:+.2} %)")
+                        })
                     })
                     .collect();
                 if !outside.is_empty() {
@@ -293,11 +407,19 @@ fn run_protocol_cmd(
             let mut doc = report::json(&p, &preset, cli.seed, &steps);
             if let Some(t) = tolerance {
                 let ids: Vec<Option<String>> = failed.iter().map(|r| r.id.clone()).collect();
-                doc["validation"] = json!({"tolerance_pct": t, "failed": ids, "pass": failed.is_empty()});
+                doc["validation"] =
+                    json!({"tolerance_pct": t, "failed": ids, "pass": failed.is_empty()});
             }
-            writeln!(out, "{}", serde_json::to_string_pretty(&doc).expect("JSON values serialize")).map_err(io_err)?;
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).expect("JSON values serialize")
+            )
+            .map_err(io_err)?;
         }
     }
-    plots(cli, |dir| plot::plot_protocol(dir, &p.name, &p.steps, &steps))?;
+    plots(cli, |dir| {
+        plot::plot_protocol(dir, &p.name, &p.steps, &steps)
+    })?;
     Ok(if failed.is_empty() { 0 } else { 1 })
 }

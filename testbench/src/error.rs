@@ -10,17 +10,28 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum InputError {
     #[error("{file}:{line}: {reason}")]
-    At { file: String, line: usize, reason: String },
+    At {
+        file: String,
+        line: usize,
+        reason: String,
+    },
     #[error("{file}: {reason}")]
     File { file: String, reason: String },
 }
 
 impl InputError {
     pub fn at(file: &str, line: usize, reason: impl Into<String>) -> Self {
-        InputError::At { file: file.to_string(), line, reason: reason.into() }
+        InputError::At {
+            file: file.to_string(),
+            line,
+            reason: reason.into(),
+        }
     }
     pub fn file(file: &str, reason: impl Into<String>) -> Self {
-        InputError::File { file: file.to_string(), reason: reason.into() }
+        InputError::File {
+            file: file.to_string(),
+            reason: reason.into(),
+        }
     }
     /// A drive config error, attributed to the file it came from.
     pub fn config(file: &str, e: ConfigError) -> Self {
@@ -28,7 +39,11 @@ impl InputError {
             // `toml`'s message starts "TOML parse error at line L, column C" and ends with the reason.
             ConfigError::Parse { message, .. } => match toml_position(&message) {
                 Some((line, col)) => {
-                    let reason = message.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("invalid TOML").trim();
+                    let reason = message
+                        .lines()
+                        .rfind(|l| !l.trim().is_empty())
+                        .unwrap_or("invalid TOML")
+                        .trim();
                     InputError::at(file, line, format!("column {col}: {reason}"))
                 }
                 None => InputError::file(file, one_line(&message)),
@@ -77,14 +92,20 @@ mod tests {
 
     #[test]
     fn display_names_file_and_line() {
-        assert_eq!(InputError::at("a.fio", 3, "bad").to_string(), "a.fio:3: bad");
+        assert_eq!(
+            InputError::at("a.fio", 3, "bad").to_string(),
+            "a.fio:3: bad"
+        );
         assert_eq!(InputError::file("a.fio", "bad").to_string(), "a.fio: bad");
     }
 
     #[test]
     fn config_parse_error_gets_its_line() {
         let e = ConfigError::Parse { origin: "c.toml".into(), message: "TOML parse error at line 52, column 6\n   |\n52 | [pcie\n   |      ^\nexpected `.`, `]`\n".into() };
-        assert_eq!(InputError::config("c.toml", e).to_string(), "c.toml:52: column 6: expected `.`, `]`");
+        assert_eq!(
+            InputError::config("c.toml", e).to_string(),
+            "c.toml:52: column 6: expected `.`, `]`"
+        );
     }
 
     #[test]

@@ -2,12 +2,12 @@
 //! against the model, and the `ssdlab` command line.
 
 pub mod cli;
+pub mod cosim;
 pub mod error;
 pub mod fio;
 pub mod output;
 pub mod plot;
 pub mod presets;
-pub mod cosim;
 pub mod progress;
 pub mod protocol;
 pub mod trace;

@@ -44,7 +44,10 @@ pub fn find(name: &str) -> Option<&'static Preset> {
 pub fn load(name: &str) -> Result<DriveConfig, InputError> {
     let p = find(name).ok_or_else(|| {
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-        InputError::file("--preset", format!("unknown preset `{name}` (known: {})", names.join(", ")))
+        InputError::file(
+            "--preset",
+            format!("unknown preset `{name}` (known: {})", names.join(", ")),
+        )
     })?;
     DriveConfig::from_toml_str(p.toml, p.file).map_err(|e| InputError::config(p.file, e))
 }
@@ -97,7 +100,11 @@ mod tests {
         for (name, dies) in [("sm2262-512g", 16), ("sm2262-1t", 32), ("e12-960g", 32)] {
             let c = load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
             let g = &c.geometry;
-            assert_eq!(g.channels * g.ways_per_channel * g.dies_per_way, dies, "{name}");
+            assert_eq!(
+                g.channels * g.ways_per_channel * g.dies_per_way,
+                dies,
+                "{name}"
+            );
             assert_eq!(g.channels, 8, "{name}");
         }
     }
@@ -116,9 +123,20 @@ mod tests {
             for (i, l) in p.toml.lines().enumerate() {
                 let l = l.trim();
                 let is_param = l.contains('=') && !l.starts_with('#') && !l.starts_with("name");
-                let exempt = ["t_read_csb_us", "t_read_msb_us", "encoding_total_bits", "irq_coalesce_time_us", "enabled"];
+                let exempt = [
+                    "t_read_csb_us",
+                    "t_read_msb_us",
+                    "encoding_total_bits",
+                    "irq_coalesce_time_us",
+                    "enabled",
+                ];
                 if is_param && !exempt.iter().any(|e| l.starts_with(e)) {
-                    assert!(l.contains("# ["), "{}:{}: `{l}` lacks a [source] comment", p.file, i + 1);
+                    assert!(
+                        l.contains("# ["),
+                        "{}:{}: `{l}` lacks a [source] comment",
+                        p.file,
+                        i + 1
+                    );
                 }
             }
         }
@@ -127,6 +145,9 @@ mod tests {
     #[test]
     fn unknown_preset_lists_known() {
         let e = load("sm9999").unwrap_err().to_string();
-        assert_eq!(e, "--preset: unknown preset `sm9999` (known: sm2262-512g, sm2262-1t, e12-960g)");
+        assert_eq!(
+            e,
+            "--preset: unknown preset `sm9999` (known: sm2262-512g, sm2262-1t, e12-960g)"
+        );
     }
 }

@@ -17,10 +17,17 @@ impl TermProgress {
     pub fn new() -> Self {
         let bar = std::io::stderr().is_terminal().then(|| {
             let b = ProgressBar::new_spinner();
-            b.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("static template"));
+            b.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                    .expect("static template"),
+            );
             b
         });
-        TermProgress { bar, label: String::new(), calls: 0 }
+        TermProgress {
+            bar,
+            label: String::new(),
+            calls: 0,
+        }
     }
     pub fn set_label(&mut self, label: &str) {
         self.label = label.to_string();
@@ -61,7 +68,12 @@ impl Observer for TermProgress {
         if !self.calls.is_multiple_of(512) {
             return;
         }
-        b.set_message(format!("{} | simulated {:.3} s | host {:.2} GiB", self.label, now.as_secs_f64(), host_bytes as f64 / (1u64 << 30) as f64));
+        b.set_message(format!(
+            "{} | simulated {:.3} s | host {:.2} GiB",
+            self.label,
+            now.as_secs_f64(),
+            host_bytes as f64 / (1u64 << 30) as f64
+        ));
         b.tick();
     }
 }

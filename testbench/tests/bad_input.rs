@@ -44,22 +44,40 @@ fn every_broken_input_is_named_with_exit_code_2() {
     assert!(all.len() >= 40, "corpus shrank to {} cases", all.len());
     for (cat, file) in &all {
         let f = file.display().to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(args_for(cat, &f)).output().expect("run ssdlab");
+        let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
+            .args(args_for(cat, &f))
+            .output()
+            .expect("run ssdlab");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr.lines().find(|l| l.starts_with("ssdlab: error: ")).unwrap_or("<no error line>").to_string();
+        let first = stderr
+            .lines()
+            .find(|l| l.starts_with("ssdlab: error: "))
+            .unwrap_or("<no error line>")
+            .to_string();
         let golden = PathBuf::from(format!("{f}.expected"));
         if update {
             std::fs::write(&golden, format!("{first}\n")).unwrap();
         }
-        let expected = std::fs::read_to_string(&golden).unwrap_or_default().trim_end().to_string();
+        let expected = std::fs::read_to_string(&golden)
+            .unwrap_or_default()
+            .trim_end()
+            .to_string();
         // A config error names the file inside the message; an error inside an included job
         // file names that file (its path starts with the including file's directory).
         let named = match cat.as_str() {
             "config" => first.contains(&f),
-            _ if f.contains("include-") => first.starts_with(&format!("ssdlab: error: {}", file.parent().unwrap().display())),
+            _ if f.contains("include-") => first.starts_with(&format!(
+                "ssdlab: error: {}",
+                file.parent().unwrap().display()
+            )),
             _ => first.starts_with(&format!("ssdlab: error: {f}")),
         };
-        if out.status.code() != Some(2) || !out.stdout.is_empty() || first != expected || !named || stderr.contains("panicked") {
+        if out.status.code() != Some(2)
+            || !out.stdout.is_empty()
+            || first != expected
+            || !named
+            || stderr.contains("panicked")
+        {
             failures.push(format!(
                 "{f}: exit {:?}, stdout {} bytes\n  got:      {first}\n  expected: {expected}\n  stderr: {stderr}",
                 out.status.code(),
@@ -67,7 +85,13 @@ fn every_broken_input_is_named_with_exit_code_2() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), all.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -79,12 +103,35 @@ fn unknown_preset_and_protocol_are_exit_code_2() {
         // A directory where a job file belongs.
         vec!["run", "tests/corpus", "--config", SMALL],
         // NaN would pass every figure; a negative band none.
-        vec!["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct", "NaN"],
-        vec!["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct=-5"],
+        vec![
+            "validate",
+            "--protocol",
+            "tests/data/validate-protocol.toml",
+            "--config",
+            SMALL,
+            "--tolerance-pct",
+            "NaN",
+        ],
+        vec![
+            "validate",
+            "--protocol",
+            "tests/data/validate-protocol.toml",
+            "--config",
+            SMALL,
+            "--tolerance-pct=-5",
+        ],
     ];
     for args in cases {
-        let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }

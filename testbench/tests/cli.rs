@@ -6,8 +6,15 @@ use std::process::Command;
 const SMALL: &str = "tests/corpus/small-drive.toml";
 
 fn ssdlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(args).output().expect("run ssdlab");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
+        .args(args)
+        .output()
+        .expect("run ssdlab");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -22,17 +29,43 @@ fn presets_lists_the_three_drives() {
 #[test]
 fn run_json_has_fio_shape_and_is_deterministic() {
     let job = "tests/data/mixed.fio";
-    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json", "--seed", "7"]);
+    let (code, out, err) = ssdlab(&[
+        "run",
+        job,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+        "--seed",
+        "7",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
     let j = &v["jobs"][0];
-    let (r, w) = (j["read"]["total_ios"].as_u64().unwrap(), j["write"]["total_ios"].as_u64().unwrap());
+    let (r, w) = (
+        j["read"]["total_ios"].as_u64().unwrap(),
+        j["write"]["total_ios"].as_u64().unwrap(),
+    );
     // number_ios=2000: every issued IO completes and is counted.
     assert_eq!(r + w, 2000);
-    assert!(j["read"]["clat_ns"]["percentile"]["50.000000"].as_u64().unwrap() > 0);
+    assert!(
+        j["read"]["clat_ns"]["percentile"]["50.000000"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
     assert!(j["read"]["iops"].as_f64().unwrap() > 0.0);
     assert!(v["ssdlab"]["groups"][0]["nand_ops"].is_object());
-    let (_, again, _) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json", "--seed", "7"]);
+    let (_, again, _) = ssdlab(&[
+        "run",
+        job,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+        "--seed",
+        "7",
+    ]);
     assert_eq!(out, again, "same seed, same output");
 }
 
@@ -40,7 +73,12 @@ fn run_json_has_fio_shape_and_is_deterministic() {
 fn run_text_output_is_fio_like() {
     let (code, out, err) = ssdlab(&["run", "tests/corpus/ok.fio", "--config", SMALL]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("job: (groupid=0, jobs=1)") && out.contains("read: IOPS=") && out.contains("clat percentiles (usec)"), "{out}");
+    assert!(
+        out.contains("job: (groupid=0, jobs=1)")
+            && out.contains("read: IOPS=")
+            && out.contains("clat percentiles (usec)"),
+        "{out}"
+    );
     assert!(out.contains("Run status group 0 (all jobs):"), "{out}");
 }
 
@@ -48,14 +86,32 @@ fn run_text_output_is_fio_like() {
 fn protocol_with_every_step_kind_and_plots() {
     let dir = std::env::temp_dir().join(format!("ssdlab-cli-plots-{}", std::process::id()));
     let d = dir.display().to_string();
-    let (code, out, err) = ssdlab(&["protocol", "tests/data/small-protocol.toml", "--config", SMALL, "--plot", &d]);
+    let (code, out, err) = ssdlab(&[
+        "protocol",
+        "tests/data/small-protocol.toml",
+        "--config",
+        SMALL,
+        "--plot",
+        &d,
+    ]);
     assert_eq!(code, 0, "{err}");
-    for label in ["Sequential read, QD1", "Sequential read, QD4", "Burst write", "Read score"] {
+    for label in [
+        "Sequential read, QD1",
+        "Sequential read, QD4",
+        "Burst write",
+        "Read score",
+    ] {
         assert!(out.contains(label), "{label} missing:\n{out}");
     }
     assert!(out.contains("QD4x1 128KiB read"), "{out}");
-    let svgs: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    assert!(svgs.iter().any(|f| f.ends_with("throughput-vs-qd.svg")), "{svgs:?}");
+    let svgs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        svgs.iter().any(|f| f.ends_with("throughput-vs-qd.svg")),
+        "{svgs:?}"
+    );
     assert!(svgs.iter().any(|f| f.ends_with("latency.svg")), "{svgs:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -73,11 +129,30 @@ fn replay_msr_trace() {
 #[test]
 fn validate_exit_status_follows_the_tolerance() {
     // No drive reads at 1 TB/s: the figure is off by nearly -100 %, outside ±10 %.
-    let (code, out, err) = ssdlab(&["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL]);
+    let (code, out, err) = ssdlab(&[
+        "validate",
+        "--protocol",
+        "tests/data/validate-protocol.toml",
+        "--config",
+        SMALL,
+    ]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("validation: 0 of 1 figures within ±10 %; outside: sr (-9"), "{out}");
+    assert!(
+        out.contains("validation: 0 of 1 figures within ±10 %; outside: sr (-9"),
+        "{out}"
+    );
     // ... but inside a ±100 % band (the error is above -100 % for any positive throughput).
-    let (code, out, _) = ssdlab(&["validate", "--protocol", "tests/data/validate-protocol.toml", "--config", SMALL, "--tolerance-pct", "100", "--output-format", "json"]);
+    let (code, out, _) = ssdlab(&[
+        "validate",
+        "--protocol",
+        "tests/data/validate-protocol.toml",
+        "--config",
+        SMALL,
+        "--tolerance-pct",
+        "100",
+        "--output-format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["validation"]["pass"], true);
@@ -88,16 +163,34 @@ fn validate_exit_status_follows_the_tolerance() {
 fn output_option_writes_the_report_to_a_file_only_on_success() {
     let path = std::env::temp_dir().join(format!("ssdlab-cli-output-{}.json", std::process::id()));
     let p = path.display().to_string();
-    let args = ["run", "tests/corpus/ok.fio", "--config", SMALL, "--output-format", "json"];
+    let args = [
+        "run",
+        "tests/corpus/ok.fio",
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+    ];
     let (code, stdout, err) = ssdlab(&args);
     assert_eq!(code, 0, "{err}");
     let (code, nothing, err) = ssdlab(&[&args[..], &["--output", &p]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(nothing.is_empty(), "stdout must stay empty with --output");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), stdout, "the file holds what stdout would have");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        stdout,
+        "the file holds what stdout would have"
+    );
     std::fs::remove_file(&path).unwrap();
     // Bad input: exit 2 and no file at all.
-    let (code, _, _) = ssdlab(&["run", "tests/corpus/fio/empty.fio", "--config", SMALL, "--output", &p]);
+    let (code, _, _) = ssdlab(&[
+        "run",
+        "tests/corpus/fio/empty.fio",
+        "--config",
+        SMALL,
+        "--output",
+        &p,
+    ]);
     assert_eq!(code, 2);
     assert!(!path.exists(), "a failed run must not leave a report file");
 }
@@ -108,15 +201,49 @@ fn output_option_writes_the_report_to_a_file_only_on_success() {
 #[test]
 fn validate_over_seeds_reports_each_seed_as_its_own_run() {
     let proto = "tests/data/validate-seeds.toml";
-    let base = ["validate", "--protocol", proto, "--config", SMALL, "--output-format", "json"];
+    let base = [
+        "validate",
+        "--protocol",
+        proto,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+    ];
     let multi = |extra: &[&str]| {
         let (code, out, err) = ssdlab(&[&base[..], extra].concat());
-        (code, serde_json::from_str::<serde_json::Value>(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}")), out)
+        (
+            code,
+            serde_json::from_str::<serde_json::Value>(&out)
+                .unwrap_or_else(|e| panic!("{e}: {out}{err}")),
+            out,
+        )
     };
-    let (_, v, one_thread) = multi(&["--seeds", "3", "--seed", "5", "--jobs", "1", "--tolerance-pct", "1000"]);
-    let (code, _, three_threads) = multi(&["--seeds", "3", "--seed", "5", "--jobs", "3", "--tolerance-pct", "1000"]);
+    let (_, v, one_thread) = multi(&[
+        "--seeds",
+        "3",
+        "--seed",
+        "5",
+        "--jobs",
+        "1",
+        "--tolerance-pct",
+        "1000",
+    ]);
+    let (code, _, three_threads) = multi(&[
+        "--seeds",
+        "3",
+        "--seed",
+        "5",
+        "--jobs",
+        "3",
+        "--tolerance-pct",
+        "1000",
+    ]);
     assert_eq!(code, 0, "every seed within ±1000 %");
-    assert_eq!(one_thread, three_threads, "the thread count must not change any figure");
+    assert_eq!(
+        one_thread, three_threads,
+        "the thread count must not change any figure"
+    );
     assert_eq!(v["seeds"], serde_json::json!([5, 6, 7]));
     for (k, seed) in ["5", "6", "7"].iter().enumerate() {
         let (_, mut alone, _) = multi(&["--seed", seed]);
@@ -124,10 +251,21 @@ fn validate_over_seeds_reports_each_seed_as_its_own_run() {
         assert_eq!(v["runs"][k], alone, "run {k} is `validate --seed {seed}`");
     }
     let f = &v["figures"][0];
-    let models: Vec<f64> = f["model"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
-    assert!(models.iter().any(|&m| m != models[0]), "the seed moves a random write: {models:?}");
+    let models: Vec<f64> = f["model"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(
+        models.iter().any(|&m| m != models[0]),
+        "the seed moves a random write: {models:?}"
+    );
     assert!((f["model_mean"].as_f64().unwrap() - models.iter().sum::<f64>() / 3.0).abs() < 1e-9);
-    let errs: Vec<f64> = models.iter().map(|m| (m - 100_000.0) / 100_000.0 * 100.0).collect();
+    let errs: Vec<f64> = models
+        .iter()
+        .map(|m| (m - 100_000.0) / 100_000.0 * 100.0)
+        .collect();
     for (k, e) in errs.iter().enumerate() {
         assert!((f["error_pct"][k].as_f64().unwrap() - e).abs() < 1e-9);
     }
@@ -138,14 +276,46 @@ fn validate_over_seeds_reports_each_seed_as_its_own_run() {
     let tol_s = format!("{tol}");
     let (code, v, _) = multi(&["--seeds", "3", "--seed", "5", "--tolerance-pct", &tol_s]);
     assert_eq!(code, 1);
-    let expect: Vec<u64> = (0..3).filter(|&k| errs[k].abs() > tol).map(|k| 5 + k as u64).collect();
+    let expect: Vec<u64> = (0..3)
+        .filter(|&k| errs[k].abs() > tol)
+        .map(|k| 5 + k as u64)
+        .collect();
     assert!(!expect.is_empty() && expect.len() < 3);
-    assert_eq!(v["figures"][0]["outside_at_seeds"], serde_json::json!(expect));
+    assert_eq!(
+        v["figures"][0]["outside_at_seeds"],
+        serde_json::json!(expect)
+    );
     assert_eq!(v["validation"]["pass"], false);
-    let (code, text, _) = ssdlab(&["validate", "--protocol", proto, "--config", SMALL, "--seeds", "3", "--seed", "5", "--tolerance-pct", &tol_s]);
+    let (code, text, _) = ssdlab(&[
+        "validate",
+        "--protocol",
+        proto,
+        "--config",
+        SMALL,
+        "--seeds",
+        "3",
+        "--seed",
+        "5",
+        "--tolerance-pct",
+        &tol_s,
+    ]);
     assert_eq!(code, 1);
-    assert!(text.contains(&format!("validation: {} of 3 seeds with every figure within", 3 - expect.len())), "{text}");
-    let (code, _, err) = ssdlab(&["validate", "--protocol", proto, "--config", SMALL, "--seeds", "0"]);
+    assert!(
+        text.contains(&format!(
+            "validation: {} of 3 seeds with every figure within",
+            3 - expect.len()
+        )),
+        "{text}"
+    );
+    let (code, _, err) = ssdlab(&[
+        "validate",
+        "--protocol",
+        proto,
+        "--config",
+        SMALL,
+        "--seeds",
+        "0",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("--seeds"), "{err}");
 }

@@ -16,26 +16,48 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 /// The datapath's Verilog for the drive at `mts` MT/s, elaborated once per rate.
 fn verilog(mts: u32) -> &'static str {
     static CACHE: Mutex<BTreeMap<u32, &'static str>> = Mutex::new(BTreeMap::new());
     let mut c = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    c.entry(mts).or_insert_with(|| Box::leak(ssdlab_hdl::top::export_verilog(&seqread_config(mts)).expect("the drive fits the datapath").into_boxed_str()))
+    c.entry(mts).or_insert_with(|| {
+        Box::leak(
+            ssdlab_hdl::top::export_verilog(&seqread_config(mts))
+                .expect("the drive fits the datapath")
+                .into_boxed_str(),
+        )
+    })
 }
 
 /// Model and Verilator runs of `job` on the drive at `mts` MT/s: (streams, bus log, wall s).
-fn both(mts: u32, job: &str, seed: u64, max_cycles: u64) -> [(ssdlab_testbench::cosim::datapath::port::Streams, BusLog, f64); 2] {
+fn both(
+    mts: u32,
+    job: &str,
+    seed: u64,
+    max_cycles: u64,
+) -> [(
+    ssdlab_testbench::cosim::datapath::port::Streams,
+    BusLog,
+    f64,
+); 2] {
     let cfg = seqread_config(mts);
     let t0 = std::time::Instant::now();
     let mut mx = ModelExec::new(&cfg, Glue::TOP).expect("model execution");
-    let (ms, ml) = run_metered(&mut mx, &cfg, job, seed, max_cycles).unwrap_or_else(|e| panic!("model: {e}"));
+    let (ms, ml) =
+        run_metered(&mut mx, &cfg, job, seed, max_cycles).unwrap_or_else(|e| panic!("model: {e}"));
     let model_s = t0.elapsed().as_secs_f64();
-    let mut vx = VerilatorExec::verilated(&cfg, verilog(mts), map_cache_config().line_entries, None).expect("Verilator build");
+    let mut vx =
+        VerilatorExec::verilated(&cfg, verilog(mts), map_cache_config().line_entries, None)
+            .expect("Verilator build");
     let t0 = std::time::Instant::now();
-    let (vs, vl) = run_metered(&mut vx, &cfg, job, seed, max_cycles).unwrap_or_else(|e| panic!("verilator: {e}"));
+    let (vs, vl) = run_metered(&mut vx, &cfg, job, seed, max_cycles)
+        .unwrap_or_else(|e| panic!("verilator: {e}"));
     [(ms, ml, model_s), (vs, vl, t0.elapsed().as_secs_f64())]
 }
 
@@ -47,30 +69,66 @@ fn one_byte_nand_beats_match_the_model_and_hold_the_bus_as_derived() {
     for (name, s, l) in [("model", &ms, &ml), ("verilator", &vs, &vl)] {
         assert_eq!(s.nand.len(), 1, "{name}: one NAND read");
         let ch = s.nand[0].channel as usize;
-        let busy: Vec<u64> = (0..CHANNELS).map(|c| l.busy_cycles(c, 0, s.cycles)).collect();
-        let want: Vec<u64> = (0..CHANNELS).map(|c| if c == ch { 49 + 4096 } else { 0 }).collect();
-        assert_eq!(busy, want, "{name}: busy cycles per channel ({:?})", l.busy[ch]);
+        let busy: Vec<u64> = (0..CHANNELS)
+            .map(|c| l.busy_cycles(c, 0, s.cycles))
+            .collect();
+        let want: Vec<u64> = (0..CHANNELS)
+            .map(|c| if c == ch { 49 + 4096 } else { 0 })
+            .collect();
+        assert_eq!(
+            busy, want,
+            "{name}: busy cycles per channel ({:?})",
+            l.busy[ch]
+        );
     }
     let a = agreement(&ms, &vs, 1);
-    let c = a.events.unwrap_or_else(|d| panic!("4 KiB read at 1 byte per beat: {d}"));
-    assert!(a.worst_latency <= 0.02, "QD1 latency within 2 %: {:.3} %", 100.0 * a.worst_latency);
-    println!("4 KiB read: {} transactions match, latency difference {:.3} %", c.transactions, 100.0 * a.worst_latency);
+    let c = a
+        .events
+        .unwrap_or_else(|d| panic!("4 KiB read at 1 byte per beat: {d}"));
+    assert!(
+        a.worst_latency <= 0.02,
+        "QD1 latency within 2 %: {:.3} %",
+        100.0 * a.worst_latency
+    );
+    println!(
+        "4 KiB read: {} transactions match, latency difference {:.3} %",
+        c.transactions,
+        100.0 * a.worst_latency
+    );
     // Sequential 128 KiB reads at QD1: 32 units each, one per (channel, way) of the drive.
     let seed = env_or("SSDLAB_SEED", 5);
     let [(ms, _, _), (vs, _, _)] = both(SEQREAD_MTS, &seqread_job(128, 1, 3, 4), seed, 2_000_000);
-    assert_eq!((ms.cpl.len(), vs.cpl.len()), (3, 3), "three commands completed in both");
+    assert_eq!(
+        (ms.cpl.len(), vs.cpl.len()),
+        (3, 3),
+        "three commands completed in both"
+    );
     assert_eq!(vs.nand.len(), 96, "3 x 128 KiB = 96 page reads");
     let a = agreement(&ms, &vs, seed);
-    let c = a.events.unwrap_or_else(|d| panic!("sequential 128 KiB reads at 1 byte per beat: {d}"));
-    assert!(a.worst_latency <= 0.02, "QD1 latency within 2 % (seed {seed}): {:.3} %", 100.0 * a.worst_latency);
-    println!("3 x 128 KiB QD1: {} transactions match, worst latency difference {:.3} %", c.transactions, 100.0 * a.worst_latency);
+    let c = a
+        .events
+        .unwrap_or_else(|d| panic!("sequential 128 KiB reads at 1 byte per beat: {d}"));
+    assert!(
+        a.worst_latency <= 0.02,
+        "QD1 latency within 2 % (seed {seed}): {:.3} %",
+        100.0 * a.worst_latency
+    );
+    println!(
+        "3 x 128 KiB QD1: {} transactions match, worst latency difference {:.3} %",
+        c.transactions,
+        100.0 * a.worst_latency
+    );
 }
 
 /// `make sim`: sequential 128 KiB reads at QD32 on the NAND-bound drive, both executions.
 #[test]
 #[ignore]
 fn seqread_figures() {
-    let (seed, ios, qd) = (env_or("SSDLAB_SEED", 2026), env_or("SSDLAB_SEQ_IOS", 128), 32u32);
+    let (seed, ios, qd) = (
+        env_or("SSDLAB_SEED", 2026),
+        env_or("SSDLAB_SEQ_IOS", 128),
+        32u32,
+    );
     let mts = env_or("SSDLAB_SEQ_MTS", SEQREAD_MTS as u64) as u32;
     let job = seqread_job(128, qd, ios, (ios * 128 / 1024).max(1) as u32);
     let runs = both(mts, &job, seed, 40_000 * ios + 2_000_000);
@@ -86,7 +144,11 @@ fn seqread_figures() {
     let mut gbps = Vec::new();
     for ((s, l, wall), name) in runs.iter().zip(["model blocks", "verilator"]) {
         let f = figures(s, l, qd as usize).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let per: Vec<String> = f.bus_busy.iter().map(|b| format!("{:.2}", 100.0 * b)).collect();
+        let per: Vec<String> = f
+            .bus_busy
+            .iter()
+            .map(|b| format!("{:.2}", 100.0 * b))
+            .collect();
         println!(
             "{name}: window cycles {}..{} ({} commands), NAND bus busy min {:.2} % mean {:.2} % [{}], PCIe payload {:.4} GB/s; {} cycles in {:.1} s wall",
             f.window.0,
@@ -101,11 +163,18 @@ fn seqread_figures() {
         );
         gbps.push(f.gbps());
     }
-    println!("throughput verilator / model = {:.4} ({:+.2} %; target within 5 %)", gbps[1] / gbps[0], 100.0 * (gbps[1] / gbps[0] - 1.0));
+    println!(
+        "throughput verilator / model = {:.4} ({:+.2} %; target within 5 %)",
+        gbps[1] / gbps[0],
+        100.0 * (gbps[1] / gbps[0] - 1.0)
+    );
     let a = agreement(&runs[0].0, &runs[1].0, seed);
     match &a.events {
         Ok(c) => println!("event streams: {} transactions match; worst completion-latency difference {:.3} % (the +-2 % check at QD > 1 is helper qd's)", c.transactions, 100.0 * a.worst_latency),
         Err(d) => println!("event streams: {d}"),
     }
-    assert!(a.events.is_ok(), "event streams of the two executions differ (seed {seed})");
+    assert!(
+        a.events.is_ok(),
+        "event streams of the two executions differ (seed {seed})"
+    );
 }

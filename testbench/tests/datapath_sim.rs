@@ -12,17 +12,24 @@ use ssdlab_testbench::cosim::datapath::setup::{cosim_config, run_model, stimulus
 use ssdlab_testbench::cosim::datapath::sim::{random_job, random_job_at, three_way};
 
 fn verilog() -> String {
-    ssdlab_hdl::top::export_verilog(&cosim_config()).expect("the co-simulation drive fits the datapath")
+    ssdlab_hdl::top::export_verilog(&cosim_config())
+        .expect("the co-simulation drive fits the datapath")
 }
 
 /// Runs `f` on a thread with the stack rust-hdl needs for the datapath.
 fn big_stack(f: impl FnOnce() + Send + 'static) {
-    let h = std::thread::Builder::new().stack_size(ssdlab_hdl::top::BUILD_STACK_BYTES).spawn(f).expect("spawn");
+    let h = std::thread::Builder::new()
+        .stack_size(ssdlab_hdl::top::BUILD_STACK_BYTES)
+        .spawn(f)
+        .expect("spawn");
     h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 fn seed_or(default: u64) -> u64 {
-    std::env::var("SSDLAB_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var("SSDLAB_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 #[test]
@@ -30,18 +37,33 @@ fn verilator_matches_model_on_directed_and_random_jobs() {
     let v = verilog();
     let cfg = cosim_config();
     let jobs = [
-        ("[w]\nrw=write\nbs=4k\niodepth=1\nnumber_ios=16\n".to_string(), 1, 16),
-        ("[r]\nrw=randread\nbs=16k\niodepth=1\nnumber_ios=24\n".to_string(), 2, 24),
+        (
+            "[w]\nrw=write\nbs=4k\niodepth=1\nnumber_ios=16\n".to_string(),
+            1,
+            16,
+        ),
+        (
+            "[r]\nrw=randread\nbs=16k\niodepth=1\nnumber_ios=24\n".to_string(),
+            2,
+            24,
+        ),
         (random_job(seed_or(3)), seed_or(3), 0),
     ];
     for (job, seed, ios) in jobs {
-        let lim = RunLimits { submit_until: 200_000, max_cycles: 2_000_000, seed };
+        let lim = RunLimits {
+            submit_until: 200_000,
+            max_cycles: 2_000_000,
+            seed,
+        };
         let r = three_way(&cfg, &job, lim, &v, None).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         println!("{r}");
         assert_eq!(r.mismatches(), 0, "{r}");
         assert!(r.completions > 0 && r.transactions > r.completions, "{r}");
         if ios > 0 {
-            assert_eq!(r.completions, ios, "every command of the directed job completed: {r}");
+            assert_eq!(
+                r.completions, ios,
+                "every command of the directed job completed: {r}"
+            );
         }
     }
 }
@@ -54,13 +76,26 @@ fn rust_hdl_matches_model_on_a_short_job() {
 fn rust_hdl_short() {
     let cfg = cosim_config();
     let job = "[w]\nrw=randrw\nbs=4k\niodepth=1\nnumber_ios=3\n";
-    let lim = RunLimits { submit_until: u64::MAX, max_cycles: 200_000, seed: 4 };
+    let lim = RunLimits {
+        submit_until: u64::MAX,
+        max_cycles: 200_000,
+        seed: 4,
+    };
     let want = run_model(&cfg, job, lim, true).expect("model runs");
     let (mut fw, mut host) = stimulus(&cfg, job, lim.seed, true).expect("stimulus");
-    let mut x = HdlExec::new(&cfg, HdlSimDut::new(&cfg).expect("elaborates"), map_cache_config().line_entries);
+    let mut x = HdlExec::new(
+        &cfg,
+        HdlSimDut::new(&cfg).expect("elaborates"),
+        map_cache_config().line_entries,
+    );
     let got = run(&mut x, &mut fw, &mut host, lim).expect("rust_hdl runs");
     let c = compare(&want, &got, lim.seed).unwrap_or_else(|d| panic!("{d}"));
-    println!("rust_hdl: {} cycles, {} transactions checked, worst time {:.3} %", got.cycles, c.transactions, 100.0 * c.worst_time);
+    println!(
+        "rust_hdl: {} cycles, {} transactions checked, worst time {:.3} %",
+        got.cycles,
+        c.transactions,
+        100.0 * c.worst_time
+    );
     assert_eq!(got.cpl.len(), 3);
 }
 
@@ -74,15 +109,28 @@ fn rust_hdl_short() {
 fn verilator_matches_model_at_queue_depth_above_one() {
     let v = verilog();
     let cfg = cosim_config();
-    let jobs = [("randread", 4, 4, 64), ("randwrite", 4, 8, 64), ("randrw", 4, 32, 96), ("randrw", 16, 8, 32), ("randrw", 32, 32, 40)];
+    let jobs = [
+        ("randread", 4, 4, 64),
+        ("randwrite", 4, 8, 64),
+        ("randrw", 4, 32, 96),
+        ("randrw", 16, 8, 32),
+        ("randrw", 32, 32, 40),
+    ];
     for (i, (rw, bs_k, qd, ios)) in jobs.into_iter().enumerate() {
         let seed = seed_or(10 + i as u64);
         let job = format!("[q]\nrw={rw}\nbs={bs_k}k\niodepth={qd}\nnumber_ios={ios}\n");
-        let lim = RunLimits { submit_until: u64::MAX, max_cycles: 2_000_000, seed };
+        let lim = RunLimits {
+            submit_until: u64::MAX,
+            max_cycles: 2_000_000,
+            seed,
+        };
         let r = three_way(&cfg, &job, lim, &v, None).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         println!("{r}");
         assert_eq!(r.mismatches(), 0, "{r}");
-        assert_eq!(r.completions, ios as usize, "every command of the job completed: {r}");
+        assert_eq!(
+            r.completions, ios as usize,
+            "every command of the job completed: {r}"
+        );
     }
 }
 
@@ -93,15 +141,23 @@ fn verilator_matches_model_at_queue_depth_above_one() {
 #[ignore]
 fn sim_long() {
     let seed = seed_or(2026);
-    let cycles: u64 = std::env::var("SSDLAB_SIM_CYCLES").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
+    let cycles: u64 = std::env::var("SSDLAB_SIM_CYCLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000_000);
     let job = match std::env::var("SSDLAB_QD").ok().map(|s| s.parse::<u32>()) {
         Some(Ok(qd)) => random_job_at(seed, qd),
         Some(Err(e)) => panic!("SSDLAB_QD: {e}"),
         None => random_job(seed),
     };
     let wave = std::env::var_os("SSDLAB_WAVE").map(std::path::PathBuf::from);
-    let lim = RunLimits { submit_until: cycles, max_cycles: cycles + 5_000_000, seed };
-    let r = three_way(&cosim_config(), &job, lim, &verilog(), wave.as_deref()).unwrap_or_else(|e| panic!("{e}"));
+    let lim = RunLimits {
+        submit_until: cycles,
+        max_cycles: cycles + 5_000_000,
+        seed,
+    };
+    let r = three_way(&cosim_config(), &job, lim, &verilog(), wave.as_deref())
+        .unwrap_or_else(|e| panic!("{e}"));
     println!("{r}");
     assert!(r.cycles >= cycles, "ran {} cycles", r.cycles);
     assert_eq!(r.mismatches(), 0, "{r}");

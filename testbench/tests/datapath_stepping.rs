@@ -13,36 +13,72 @@ use ssdlab_testbench::cosim::datapath::setup::{cosim_config, stimulus};
 fn run_with(verilog: &str, job: &str, seed: u64, s: Stepping) -> (Streams, u64) {
     let cfg = cosim_config();
     let (mut fw, mut host) = stimulus(&cfg, job, seed, true).expect("stimulus");
-    let mut x = VerilatorExec::verilated(&cfg, verilog, map_cache_config().line_entries, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut x = VerilatorExec::verilated(&cfg, verilog, map_cache_config().line_entries, None)
+        .unwrap_or_else(|e| panic!("{e}"));
     x.set_stepping(s).unwrap_or_else(|e| panic!("{e}"));
-    let lim = RunLimits { submit_until: u64::MAX, max_cycles: 2_000_000, seed };
+    let lim = RunLimits {
+        submit_until: u64::MAX,
+        max_cycles: 2_000_000,
+        seed,
+    };
     let got = run(&mut x, &mut fw, &mut host, lim).unwrap_or_else(|e| panic!("{s:?}: {e}"));
     (got, x.ahead)
 }
 
 #[test]
 fn run_ahead_and_fast_forward_give_the_per_cycle_streams() {
-    let verilog = ssdlab_hdl::top::export_verilog(&cosim_config()).expect("the co-simulation drive fits the datapath");
+    let verilog = ssdlab_hdl::top::export_verilog(&cosim_config())
+        .expect("the co-simulation drive fits the datapath");
     // Every memory of the generated top is read synchronously, so the fast-forward is exact
     // (and allowed): the check that refuses it for an asynchronous read passes the real RTL.
     let hazards = ssdlab_testbench::verilator::async_memory_reads(&verilog);
-    assert!(hazards.is_empty(), "asynchronous memory reads in top: {}", hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("; "));
-    assert!(verilog.contains("read_data <= mem[read_address];"), "the top has rust_hdl RAMs, so the check had memories to look at");
+    assert!(
+        hazards.is_empty(),
+        "asynchronous memory reads in top: {}",
+        hazards
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    assert!(
+        verilog.contains("read_data <= mem[read_address];"),
+        "the top has rust_hdl RAMs, so the check had memories to look at"
+    );
     let seed = 9;
     // Reads and writes on a preconditioned drive; the quiet stretches are the array waits,
     // DRAM latency and the host's read latency.
     let job = "[m]\nrw=randrw\nrwmixread=50\nbs=8k\niodepth=1\nnumber_ios=6\n";
     let (per_cycle, a0) = run_with(&verilog, job, seed, Stepping::PerCycle);
     assert_eq!(a0, 0, "per-cycle stepping never runs ahead");
-    assert_eq!(per_cycle.cpl.len(), 6, "all six commands complete (seed {seed})");
+    assert_eq!(
+        per_cycle.cpl.len(),
+        6,
+        "all six commands complete (seed {seed})"
+    );
     for s in [Stepping::Quiet, Stepping::FastForward] {
         let (got, ahead) = run_with(&verilog, job, seed, s);
-        assert_eq!(got.cycles, per_cycle.cycles, "{s:?}: cycles run (seed {seed})");
-        assert_eq!(got, per_cycle, "{s:?}: streams differ from per-cycle stepping (seed {seed})");
+        assert_eq!(
+            got.cycles, per_cycle.cycles,
+            "{s:?}: cycles run (seed {seed})"
+        );
+        assert_eq!(
+            got, per_cycle,
+            "{s:?}: streams differ from per-cycle stepping (seed {seed})"
+        );
         // Every NAND read waits tR = 8 us = 2000 cycles at 250 MHz (a program tPROG = 10 000)
         // with nothing but R/B# moving; the job has at least one NAND op.
-        assert!(!per_cycle.nand.is_empty(), "the job reached the NAND (seed {seed})");
-        assert!(ahead >= 2000, "{s:?}: only {ahead} cycles run ahead (seed {seed})");
-        println!("{s:?}: {} cycles, {ahead} run ahead of the bench", got.cycles);
+        assert!(
+            !per_cycle.nand.is_empty(),
+            "the job reached the NAND (seed {seed})"
+        );
+        assert!(
+            ahead >= 2000,
+            "{s:?}: only {ahead} cycles run ahead (seed {seed})"
+        );
+        println!(
+            "{s:?}: {} cycles, {ahead} run ahead of the bench",
+            got.cycles
+        );
     }
 }

@@ -93,9 +93,19 @@ impl Firmware {
         if self.cur.is_none() {
             if let Some(s) = self.io.pop_front() {
                 let script = if s.opc == opc::NVM_WRITE {
-                    [Step::Dma(false), Step::Nand(NandOpKind::Program), Step::Map(true), Step::Complete]
+                    [
+                        Step::Dma(false),
+                        Step::Nand(NandOpKind::Program),
+                        Step::Map(true),
+                        Step::Complete,
+                    ]
                 } else {
-                    [Step::Map(false), Step::Nand(NandOpKind::Read), Step::Dma(true), Step::Complete]
+                    [
+                        Step::Map(false),
+                        Step::Nand(NandOpKind::Read),
+                        Step::Dma(true),
+                        Step::Complete,
+                    ]
                 };
                 self.cur = Some((s, script.into(), true));
             }
@@ -113,24 +123,51 @@ impl Firmware {
         }
         u.cpl_valid.next = !self.cpl.is_empty();
         let (sq, cid) = self.cpl.front().copied().unwrap_or((0, 0));
-        (u.cpl_sqid.next, u.cpl_cid.next, u.cpl_status.next, u.cpl_dw0.next) = (bits::<4>(sq as u64), bits::<16>(cid as u64), bits::<11>(0), bits::<32>(0));
-        let (offer, s) = self.cur.as_ref().map_or((false, Sqe::new(0, 0, 0, 0, 0)), |c| (c.2, c.0));
+        (
+            u.cpl_sqid.next,
+            u.cpl_cid.next,
+            u.cpl_status.next,
+            u.cpl_dw0.next,
+        ) = (
+            bits::<4>(sq as u64),
+            bits::<16>(cid as u64),
+            bits::<11>(0),
+            bits::<32>(0),
+        );
+        let (offer, s) = self
+            .cur
+            .as_ref()
+            .map_or((false, Sqe::new(0, 0, 0, 0, 0)), |c| (c.2, c.0));
         u.dma_valid.next = offer && matches!(self.step(), Some(Step::Dma(_)));
         u.dma_to_host.next = self.step() == Some(Step::Dma(true));
-        (u.dma_prp1.next, u.dma_prp2.next, u.dma_len.next) = (bits::<64>(s.prp1), bits::<64>(s.prp2), bits::<32>(4096));
-        (u.dma_channel.next, u.dma_way.next, u.dma_offset.next) = (bits::<3>(CH as u64), bits::<2>(WAY as u64), bits::<32>(0));
+        (u.dma_prp1.next, u.dma_prp2.next, u.dma_len.next) =
+            (bits::<64>(s.prp1), bits::<64>(s.prp2), bits::<32>(4096));
+        (u.dma_channel.next, u.dma_way.next, u.dma_offset.next) =
+            (bits::<3>(CH as u64), bits::<2>(WAY as u64), bits::<32>(0));
         u.nand_cmd_valid.next = false;
         if let (true, Some(Step::Nand(kind))) = (offer, self.step()) {
-            let r = if kind == NandOpKind::Read { self.resps.last().expect("lookup before the read").1 } else { row() };
-            let op = HdlOp { kind, planes: 1, row: r, data_cycles: 1024, pages: 1 };
+            let r = if kind == NandOpKind::Read {
+                self.resps.last().expect("lookup before the read").1
+            } else {
+                row()
+            };
+            let op = HdlOp {
+                kind,
+                planes: 1,
+                row: r,
+                data_cycles: 1024,
+                pages: 1,
+            };
             u.nand_cmd_valid.next = true;
-            (u.nand_cmd_channel.next, u.nand_cmd_way.next) = (bits::<3>(CH as u64), bits::<2>(WAY as u64));
+            (u.nand_cmd_channel.next, u.nand_cmd_way.next) =
+                (bits::<3>(CH as u64), bits::<2>(WAY as u64));
             u.nand_cmd_op.next = bits::<52>(pack_op(&op));
         }
         u.map_req_valid.next = false;
         if let (true, Some(Step::Map(update))) = (offer, self.step()) {
             (u.map_req_valid.next, u.map_req_update.next) = (true, update);
-            (u.map_req_lpn.next, u.map_req_value.next) = (bits::<32>(lpn(&s)), bits::<32>(row() as u64));
+            (u.map_req_lpn.next, u.map_req_value.next) =
+                (bits::<32>(lpn(&s)), bits::<32>(row() as u64));
             u.map_req_id.next = bits::<8>(s.cid as u64 & 0xFF);
         }
     }
@@ -139,7 +176,10 @@ impl Firmware {
     fn observe(&mut self, n: u64, u: &Datapath) -> Option<u64> {
         if u.cmd_valid.val() {
             let mut raw = [0u8; 64];
-            for (i, w) in [&u.cmd_w0, &u.cmd_w1, &u.cmd_w2, &u.cmd_w3].iter().enumerate() {
+            for (i, w) in [&u.cmd_w0, &u.cmd_w1, &u.cmd_w2, &u.cmd_w3]
+                .iter()
+                .enumerate()
+            {
                 raw[16 * i..16 * i + 16].copy_from_slice(&w.val().to_u128().to_le_bytes());
             }
             self.handed(u.cmd_sqid.val().to_u64() as u16, Sqe::decode(&raw));
@@ -153,11 +193,17 @@ impl Firmware {
         }
         assert!(!u.pb_err.val(), "cycle {n}: page-buffer error");
         if u.map_dec_valid.val() {
-            self.decs.push((u.map_dec_hit.val(), u.map_dec_way.val().to_u64(), u.map_dec_evict.val()));
+            self.decs.push((
+                u.map_dec_hit.val(),
+                u.map_dec_way.val().to_u64(),
+                u.map_dec_evict.val(),
+            ));
         }
         let mut array = None;
         let step = self.step();
-        let Some(cur) = self.cur.as_mut() else { return None };
+        let Some(cur) = self.cur.as_mut() else {
+            return None;
+        };
         match step {
             Some(Step::Dma(_)) if u.dma_valid.val() && u.dma_ready.val() => cur.2 = false,
             Some(Step::Dma(_)) if u.dma_done.val() => {
@@ -168,17 +214,29 @@ impl Firmware {
             Some(Step::Nand(k)) if u.nand_cmd_valid.val() && u.nand_cmd_ready.val() => {
                 self.nand_acc.push((n, k));
                 cur.2 = false;
-                array = Some(if k == NandOpKind::Program { T_PROG } else { T_READ });
+                array = Some(if k == NandOpKind::Program {
+                    T_PROG
+                } else {
+                    T_READ
+                });
             }
             Some(Step::Nand(_)) if u.nand_done_valid[CH].val() => {
-                assert_eq!(u.nand_done_way[CH].val().to_u64(), WAY as u64, "cycle {n}: completion way");
+                assert_eq!(
+                    u.nand_done_way[CH].val().to_u64(),
+                    WAY as u64,
+                    "cycle {n}: completion way"
+                );
                 self.nand_done.push(n);
                 cur.1.pop_front();
                 cur.2 = true;
             }
             Some(Step::Map(_)) if u.map_req_valid.val() && u.map_req_ready.val() => cur.2 = false,
             Some(Step::Map(_)) if u.map_resp_valid.val() => {
-                assert_eq!(u.map_resp_id.val().to_u64(), cur.0.cid as u64 & 0xFF, "cycle {n}: response tag");
+                assert_eq!(
+                    u.map_resp_id.val().to_u64(),
+                    cur.0.cid as u64 & 0xFF,
+                    "cycle {n}: response tag"
+                );
                 self.resps.push((n, u.map_resp_data.val().to_u64() as u32));
                 cur.1.pop_front();
                 cur.2 = true;
@@ -219,9 +277,23 @@ impl Bench {
         let mut u = Datapath::new_boxed(cfg).expect("small drive fits the datapath");
         u.connect_all();
         let t = SeqTiming::new(&cfg.onfi);
-        let targets = (0..4).map(|w| NandTarget::new(t, plane_stride(cfg), w as u8, 4096)).collect();
+        let targets = (0..4)
+            .map(|w| NandTarget::new(t, plane_stride(cfg), w as u8, 4096))
+            .collect();
         let (wr_beats, rd_beats) = (Vec::new(), Vec::new());
-        Bench { u, rc: RootComplex::new(&cfg.pcie), fw: Firmware::default(), targets, pending_read: None, n: 0, wr_beats, rd_beats, other_ce: 0, dram_beats: VecDeque::new(), dram_cmds: Vec::new() }
+        Bench {
+            u,
+            rc: RootComplex::new(&cfg.pcie),
+            fw: Firmware::default(),
+            targets,
+            pending_read: None,
+            n: 0,
+            wr_beats,
+            rd_beats,
+            other_ce: 0,
+            dram_beats: VecDeque::new(),
+            dram_cmds: Vec::new(),
+        }
     }
 
     fn step(&mut self) {
@@ -230,17 +302,30 @@ impl Bench {
         u.drive_pcie(&self.rc.drive_user(n));
         // MPS 256, MRRS 512 (Device Control encodings 1 and 2).
         (u.mps_code.next, u.mrrs_code.next, u.cmd_stall.next) = (bits::<3>(1), bits::<3>(2), false);
-        (u.map_tp_done.next, u.dram_cmd_ready.next, u.dram_wdata_ready.next) = (false, true, true);
+        (
+            u.map_tp_done.next,
+            u.dram_cmd_ready.next,
+            u.dram_wdata_ready.next,
+        ) = (false, true, true);
         let beat = self.dram_beats.front().filter(|b| b.0 == n).copied();
-        (u.dram_rdata_valid.next, u.dram_rdata.next) = (beat.is_some(), bits::<32>(beat.map_or(0, |b| b.1) as u64));
+        (u.dram_rdata_valid.next, u.dram_rdata.next) =
+            (beat.is_some(), bits::<32>(beat.map_or(0, |b| b.1) as u64));
         if beat.is_some() {
             self.dram_beats.pop_front();
         }
         self.fw.drive(u);
         for c in 0..8 {
-            (u.phy[c].rb.next, u.phy[c].dq_in_valid.next, u.phy[c].dq_in.next) = (bits::<4>(0xF), false, bits::<32>(0));
+            (
+                u.phy[c].rb.next,
+                u.phy[c].dq_in_valid.next,
+                u.phy[c].dq_in.next,
+            ) = (bits::<4>(0xF), false, bits::<32>(0));
         }
-        let rb = self.targets.iter().enumerate().fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
+        let rb = self
+            .targets
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
         u.phy[CH].rb.next = bits::<4>(rb);
         if let Some(d) = self.pending_read.take() {
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
@@ -249,11 +334,19 @@ impl Bench {
         self.rc.observe_user(n, &u.pcie_out());
         if u.dram_cmd_valid.val() {
             // A fresh table (entries 0): a line read returns 8 zero entries.
-            self.dram_cmds.push((u.dram_cmd_write.val(), u.dram_cmd_addr.val().to_u64()));
-            assert!(!u.dram_cmd_write.val(), "cycle {n}: no dirty line is evicted in this run");
-            self.dram_beats.extend((0..8).map(|k| (n + DRAM_LATENCY + k, 0)));
+            self.dram_cmds
+                .push((u.dram_cmd_write.val(), u.dram_cmd_addr.val().to_u64()));
+            assert!(
+                !u.dram_cmd_write.val(),
+                "cycle {n}: no dirty line is evicted in this run"
+            );
+            self.dram_beats
+                .extend((0..8).map(|k| (n + DRAM_LATENCY + k, 0)));
         }
-        assert!(!u.map_tp_req_valid.val(), "cycle {n}: translation page 0 is resident at boot");
+        assert!(
+            !u.map_tp_req_valid.val(),
+            "cycle {n}: translation page 0 is resident at boot"
+        );
         if let Some(array) = self.fw.observe(n, u) {
             self.targets[WAY].push_array_cycles(array);
         }
@@ -267,7 +360,9 @@ impl Bench {
     /// Plays the targets on channel CH's pins (as `cosim::channel_bench` does).
     fn nand_pins(&mut self, n: u64) {
         let u = &*self.u;
-        self.other_ce += (0..8).filter(|&c| c != CH && u.phy[c].ce.val().to_u64() != 0).count() as u64;
+        self.other_ce += (0..8)
+            .filter(|&c| c != CH && u.phy[c].ce.val().to_u64() != 0)
+            .count() as u64;
         let p = &u.phy[CH];
         let ce = p.ce.val().to_u64() as u8;
         assert!(ce.count_ones() <= 1, "cycle {n}: chip enables {ce:04b}");
@@ -289,14 +384,22 @@ impl Bench {
             self.rd_beats.push(n);
         }
         for t in &self.targets {
-            assert!(t.violations.is_empty(), "ONFI violation: {:?}", t.violations);
+            assert!(
+                t.violations.is_empty(),
+                "ONFI violation: {:?}",
+                t.violations
+            );
         }
     }
 
     fn run_till(&mut self, limit: u64, what: &str, done: impl Fn(&Bench) -> bool) {
         let end = self.n + limit;
         while !done(self) {
-            assert!(self.n < end, "{what}: not within {limit} cycles (now cycle {})", self.n);
+            assert!(
+                self.n < end,
+                "{what}: not within {limit} cycles (now cycle {})",
+                self.n
+            );
             self.step();
         }
     }
@@ -318,7 +421,9 @@ fn init(b: &mut Bench) {
             Act::Put(addr, bytes) => b.rc.put(addr, &bytes),
         }
     }
-    b.run_till(2_000, "Create I/O CQ/SQ completions", |b| b.cqe(ACQ_BASE + 16).cid == 101);
+    b.run_till(2_000, "Create I/O CQ/SQ completions", |b| {
+        b.cqe(ACQ_BASE + 16).cid == 101
+    });
 }
 
 /// NVM command on SQ 1: 8 blocks (4 KiB) at LBA 0x40 (LPN 8), PRP1 page aligned (PRP2 unused).
@@ -331,10 +436,16 @@ fn nvm(op: u8, cid: u16, prp1: u64) -> Sqe {
 #[test]
 fn host_write_then_read_back_4k_through_page_buffer_and_nand() {
     let cfg = small_drive_config();
-    assert_eq!((cfg.pcie.mps_bytes, cfg.pcie.mrrs_bytes), (256, 512), "the derivation below assumes MPS 256, MRRS 512");
+    assert_eq!(
+        (cfg.pcie.mps_bytes, cfg.pcie.mrrs_bytes),
+        (256, 512),
+        "the derivation below assumes MPS 256, MRRS 512"
+    );
     let mut b = Bench::new(&cfg);
     init(&mut b);
-    let src: Vec<u8> = (0..4096u32).map(|i| (i * 37 + (i >> 8) * 11 + 5) as u8).collect();
+    let src: Vec<u8> = (0..4096u32)
+        .map(|i| (i * 37 + (i >> 8) * 11 + 5) as u8)
+        .collect();
     b.rc.put(WBUF, &src);
     b.rc.put(SQ1, &nvm(opc::NVM_WRITE, 0x21, WBUF).encode());
     let n0 = b.rc.seen.len();
@@ -343,17 +454,29 @@ fn host_write_then_read_back_4k_through_page_buffer_and_nand() {
     b.rc.put(SQ1 + 64, &nvm(opc::NVM_READ, 0x22, RBUF).encode());
     b.rc.mmio_write(b.n, sq_doorbell(1), 2);
     b.run_till(20_000, "NVM Read CQE", |b| b.cqe(CQ1 + 16).cid == 0x22);
-    assert!(b.rc.get(RBUF, 4096) == src, "NVM Read returns the 4096 bytes written, through region (3, 1) and the flash page");
+    assert!(
+        b.rc.get(RBUF, 4096) == src,
+        "NVM Read returns the 4096 bytes written, through region (3, 1) and the flash page"
+    );
     // Data TLPs: the write's 4 KiB in MRd of MRRS 512 (8), the read's in MWr of MPS 256 (16).
-    let data: Vec<(TlpKind, u64, u32)> =
-        b.rc.seen[n0..].iter().filter(|t| (WBUF..RBUF + 4096).contains(&t.addr)).map(|t| (t.kind, t.addr, t.len)).collect();
-    let mut want: Vec<(TlpKind, u64, u32)> = (0..8).map(|k| (TlpKind::MemRead, WBUF + 512 * k, 512)).collect();
+    let data: Vec<(TlpKind, u64, u32)> = b.rc.seen[n0..]
+        .iter()
+        .filter(|t| (WBUF..RBUF + 4096).contains(&t.addr))
+        .map(|t| (t.kind, t.addr, t.len))
+        .collect();
+    let mut want: Vec<(TlpKind, u64, u32)> = (0..8)
+        .map(|k| (TlpKind::MemRead, WBUF + 512 * k, 512))
+        .collect();
     want.extend((0..16).map(|k| (TlpKind::MemWrite, RBUF + 256 * k, 256)));
     assert_eq!(data, want, "data TLPs");
     // CQEs (section 4.6): slot 0 write, slot 1 read, phase 1, SQ head 1 then 2.
     for (slot, cid, sqhd) in [(0u64, 0x21u16, 1u16), (1, 0x22, 2)] {
         let c = b.cqe(CQ1 + 16 * slot);
-        assert_eq!((c.cid, c.sqid, c.sqhd, c.status.field(), c.phase), (cid, 1, sqhd, 0, true), "CQE slot {slot}");
+        assert_eq!(
+            (c.cid, c.sqid, c.sqhd, c.status.field(), c.phase),
+            (cid, 1, sqhd, 0, true),
+            "CQE slot {slot}"
+        );
     }
     // NAND: one program then one read on (3, 1). Data in: 4096 B = 1024 beats of 4 bytes, one
     // contiguous burst (single plane). Data out: the program's status byte after 70h (1 beat),
@@ -361,17 +484,51 @@ fn host_write_then_read_back_4k_through_page_buffer_and_nand() {
     let kinds: Vec<NandOpKind> = b.fw.nand_acc.iter().map(|a| a.1).collect();
     assert_eq!(kinds, vec![NandOpKind::Program, NandOpKind::Read]);
     assert_eq!(b.fw.nand_done.len(), 2);
-    assert_eq!((b.wr_beats.len(), b.rd_beats.len()), (1024, 1 + 1024), "data-in and data-out beats");
-    assert_eq!(b.wr_beats[1023] - b.wr_beats[0], 1023, "data in: contiguous burst");
-    assert_eq!(b.rd_beats[1024] - b.rd_beats[1], 1023, "data out: contiguous burst");
-    assert!(b.rd_beats[0] < b.fw.nand_done[0] && b.rd_beats[1] > b.fw.nand_acc[1].0, "status beat in the program, data in the read");
+    assert_eq!(
+        (b.wr_beats.len(), b.rd_beats.len()),
+        (1024, 1 + 1024),
+        "data-in and data-out beats"
+    );
+    assert_eq!(
+        b.wr_beats[1023] - b.wr_beats[0],
+        1023,
+        "data in: contiguous burst"
+    );
+    assert_eq!(
+        b.rd_beats[1024] - b.rd_beats[1],
+        1023,
+        "data out: contiguous burst"
+    );
+    assert!(
+        b.rd_beats[0] < b.fw.nand_done[0] && b.rd_beats[1] > b.fw.nand_acc[1].0,
+        "status beat in the program, data in the read"
+    );
     assert_eq!(b.other_ce, 0, "channels other than {CH} stay idle");
     // Mapping (64 sets x 4 ways x 8 entries; LPN 8 = line 1, set 1): the write's update misses
     // into the empty cache's lowest invalid way 0 (one DRAM line read at word 8: slot 0 x 1024
     // + 8); the read's lookup hits way 0 and returns the programmed row, which the read used.
-    assert_eq!(b.fw.decs, vec![(false, 0, false), (true, 0, false)], "map decisions (hit, way, evict)");
-    assert_eq!(b.dram_cmds, vec![(false, 8)], "DRAM commands (write, word address)");
-    assert_eq!(b.fw.resps.iter().map(|r| r.1).collect::<Vec<_>>(), vec![row(), row()], "map responses");
-    assert_eq!(b.fw.dma_done.iter().map(|d| d.1).collect::<Vec<_>>(), vec![0, 0], "both moves status 0");
-    println!("cycles {}: dma done {:?}, nand accepted {:?}, nand done {:?}", b.n, b.fw.dma_done, b.fw.nand_acc, b.fw.nand_done);
+    assert_eq!(
+        b.fw.decs,
+        vec![(false, 0, false), (true, 0, false)],
+        "map decisions (hit, way, evict)"
+    );
+    assert_eq!(
+        b.dram_cmds,
+        vec![(false, 8)],
+        "DRAM commands (write, word address)"
+    );
+    assert_eq!(
+        b.fw.resps.iter().map(|r| r.1).collect::<Vec<_>>(),
+        vec![row(), row()],
+        "map responses"
+    );
+    assert_eq!(
+        b.fw.dma_done.iter().map(|d| d.1).collect::<Vec<_>>(),
+        vec![0, 0],
+        "both moves status 0"
+    );
+    println!(
+        "cycles {}: dma done {:?}, nand accepted {:?}, nand done {:?}",
+        b.n, b.fw.dma_done, b.fw.nand_acc, b.fw.nand_done
+    );
 }

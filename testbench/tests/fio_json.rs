@@ -10,21 +10,49 @@ use std::process::Command;
 const SMALL: &str = "tests/corpus/small-drive.toml";
 const JOB: &str = "tests/data/units.fio";
 const PERCENTILES: [&str; 17] = [
-    "1.000000", "5.000000", "10.000000", "20.000000", "30.000000", "40.000000", "50.000000", "60.000000", "70.000000",
-    "80.000000", "90.000000", "95.000000", "99.000000", "99.500000", "99.900000", "99.950000", "99.990000",
+    "1.000000",
+    "5.000000",
+    "10.000000",
+    "20.000000",
+    "30.000000",
+    "40.000000",
+    "50.000000",
+    "60.000000",
+    "70.000000",
+    "80.000000",
+    "90.000000",
+    "95.000000",
+    "99.000000",
+    "99.500000",
+    "99.900000",
+    "99.950000",
+    "99.990000",
 ];
 
 fn ssdlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(args).output().expect("run ssdlab");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
+        .args(args)
+        .output()
+        .expect("run ssdlab");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn u(v: &Value, key: &str) -> u64 {
-    v[key].as_u64().unwrap_or_else(|| panic!("`{key}` is not an unsigned integer: {}", v[key]))
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("`{key}` is not an unsigned integer: {}", v[key]))
 }
 
 fn f(v: &Value, key: &str) -> f64 {
-    assert!(v[key].is_f64(), "`{key}` is not a float (fio prints a double): {}", v[key]);
+    assert!(
+        v[key].is_f64(),
+        "`{key}` is not a float (fio prints a double): {}",
+        v[key]
+    );
     v[key].as_f64().unwrap()
 }
 
@@ -38,10 +66,19 @@ fn check_dir(d: &Value, ios: u64, bs: u64) {
     assert!(runtime > 0);
     // runtime is rounded up to a whole ms: the exact runtime is in (runtime - 1, runtime] ms.
     let iops = f(d, "iops");
-    let (lo, hi) = (iops * (runtime - 1) as f64 / 1000.0, iops * runtime as f64 / 1000.0);
-    assert!(lo <= ios as f64 && ios as f64 <= hi + 1e-6, "iops {iops} x runtime {runtime} ms vs {ios} IOs");
+    let (lo, hi) = (
+        iops * (runtime - 1) as f64 / 1000.0,
+        iops * runtime as f64 / 1000.0,
+    );
+    assert!(
+        lo <= ios as f64 && ios as f64 <= hi + 1e-6,
+        "iops {iops} x runtime {runtime} ms vs {ios} IOs"
+    );
     let bytes = (ios * bs) as f64;
-    assert!(bw_bytes as f64 * (runtime - 1) as f64 / 1000.0 <= bytes && bytes <= (bw_bytes + 1) as f64 * runtime as f64 / 1000.0);
+    assert!(
+        bw_bytes as f64 * (runtime - 1) as f64 / 1000.0 <= bytes
+            && bytes <= (bw_bytes + 1) as f64 * runtime as f64 / 1000.0
+    );
     for lat in ["slat_ns", "clat_ns", "lat_ns"] {
         for k in ["min", "max", "N"] {
             u(&d[lat], k);
@@ -52,14 +89,28 @@ fn check_dir(d: &Value, ios: u64, bs: u64) {
     assert_eq!(u(&d["clat_ns"], "N"), ios);
     assert_eq!(u(&d["lat_ns"], "N"), ios);
     let (min, max) = (u(&d["clat_ns"], "min"), u(&d["clat_ns"], "max"));
-    let pct = d["clat_ns"]["percentile"].as_object().expect("clat_ns.percentile");
+    let pct = d["clat_ns"]["percentile"]
+        .as_object()
+        .expect("clat_ns.percentile");
     let mut last = 0;
     for k in PERCENTILES {
         let p = pct[k].as_u64().unwrap_or_else(|| panic!("percentile {k}"));
-        assert!(p >= last && p >= min && p <= max, "{k}: {p} outside [{min}, {max}] or not monotonic");
+        assert!(
+            p >= last && p >= min && p <= max,
+            "{k}: {p} outside [{min}, {max}] or not monotonic"
+        );
         last = p;
     }
-    for k in ["bw_min", "bw_max", "bw_samples", "iops_min", "iops_max", "iops_samples", "short_ios", "drop_ios"] {
+    for k in [
+        "bw_min",
+        "bw_max",
+        "bw_samples",
+        "iops_min",
+        "iops_max",
+        "iops_samples",
+        "short_ios",
+        "drop_ios",
+    ] {
         u(d, k);
     }
     for k in ["bw_mean", "bw_dev", "bw_agg", "iops_mean", "iops_stddev"] {
@@ -77,7 +128,16 @@ fn check_idle(d: &Value) {
 
 #[test]
 fn json_fields_types_and_units_follow_fio() {
-    let (code, out, err) = ssdlab(&["run", JOB, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
+    let (code, out, err) = ssdlab(&[
+        "run",
+        JOB,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+        "--seed",
+        "3",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).expect("stdout is one JSON document");
     assert!(v["fio version"].is_string());
@@ -101,19 +161,38 @@ fn json_fields_types_and_units_follow_fio() {
         let mut sum = 0.0;
         for unit in ["latency_ns", "latency_us", "latency_ms"] {
             let o = j[unit].as_object().unwrap_or_else(|| panic!("{unit}"));
-            assert_eq!(o.len(), if unit == "latency_ms" { 12 } else { 10 }, "{unit}");
+            assert_eq!(
+                o.len(),
+                if unit == "latency_ms" { 12 } else { 10 },
+                "{unit}"
+            );
             sum += o.values().map(|v| v.as_f64().unwrap()).sum::<f64>();
         }
         assert!((sum - 100.0).abs() < 0.32, "latency ranges sum to {sum}");
     }
     // fio prints each section's options as written, values as strings.
-    assert_eq!(rr["job options"], serde_json::json!({"rw": "randread", "bs": "4k", "iodepth": "8"}));
-    assert_eq!(sw["job options"], serde_json::json!({"stonewall": "", "rw": "write", "bs": "128k", "iodepth": "2"}));
-    assert_eq!(v["global options"], serde_json::json!({"ioengine": "io_uring", "direct": "1", "filename": "/dev/nvme0n1", "size": "4m"}));
+    assert_eq!(
+        rr["job options"],
+        serde_json::json!({"rw": "randread", "bs": "4k", "iodepth": "8"})
+    );
+    assert_eq!(
+        sw["job options"],
+        serde_json::json!({"stonewall": "", "rw": "write", "bs": "128k", "iodepth": "2"})
+    );
+    assert_eq!(
+        v["global options"],
+        serde_json::json!({"ioengine": "io_uring", "direct": "1", "filename": "/dev/nvme0n1", "size": "4m"})
+    );
     // fio's disk_util, named after filename=/dev/nvme0n1, counts every IO of both groups.
     let du = &v["disk_util"][0];
-    assert_eq!((du["name"].as_str(), u(du, "read_ios"), u(du, "write_ios")), (Some("nvme0n1"), 1024, 32));
-    assert_eq!((u(du, "read_sectors"), u(du, "write_sectors")), (8192, 8192));
+    assert_eq!(
+        (du["name"].as_str(), u(du, "read_ios"), u(du, "write_ios")),
+        (Some("nvme0n1"), 1024, 32)
+    );
+    assert_eq!(
+        (u(du, "read_sectors"), u(du, "write_sectors")),
+        (8192, 8192)
+    );
     let util = f(du, "util");
     assert!(util > 0.0 && util <= 100.0, "{util}");
     // Same figures in the text output of the same run and seed (fio spells 4 MiB "4096KiB").
@@ -125,13 +204,29 @@ fn json_fields_types_and_units_follow_fio() {
         // fio prints clat min/max in us as integer divisions of the ns figures, and the
         // percentiles rounded up: the 99th of the JSON, (ns + 999) / 1000, in the table.
         let c = &j[dir]["clat_ns"];
-        let lat = format!("clat (usec): min={}, max={},", u(c, "min") / 1000, u(c, "max") / 1000);
+        let lat = format!(
+            "clat (usec): min={}, max={},",
+            u(c, "min") / 1000,
+            u(c, "max") / 1000
+        );
         assert!(text.contains(&lat), "{lat} not in:\n{text}");
-        let p99 = format!("99.00th=[{:>6}]", u(&c["percentile"], "99.000000").div_ceil(1000));
+        let p99 = format!(
+            "99.00th=[{:>6}]",
+            u(&c["percentile"], "99.000000").div_ceil(1000)
+        );
         assert!(text.contains(&p99), "{p99} not in:\n{text}");
     }
     // Same seed, byte-identical JSON (timestamps are fixed at 0: simulated time has no date).
-    let (_, again, _) = ssdlab(&["run", JOB, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
+    let (_, again, _) = ssdlab(&[
+        "run",
+        JOB,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+        "--seed",
+        "3",
+    ]);
     assert_eq!(out, again);
 }
 
@@ -140,7 +235,16 @@ fn include_gives_the_same_jobs_as_the_included_file() {
     // tests/data/include-units.fio is one `include units.fio` line (fio resolves it beside the
     // including file): same jobs, same figures for the same seed.
     let run = |job: &str| {
-        let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json", "--seed", "3"]);
+        let (code, out, err) = ssdlab(&[
+            "run",
+            job,
+            "--config",
+            SMALL,
+            "--output-format",
+            "json",
+            "--seed",
+            "3",
+        ]);
         assert_eq!(code, 0, "{err}");
         serde_json::from_str::<Value>(&out).unwrap()
     };

@@ -8,7 +8,9 @@ use ssdlab_model::config::OnfiConfig;
 use ssdlab_model::nand::sequencer::{run_op_list_traced, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::{DriveConfig, SimTime};
-use ssdlab_testbench::cosim::channel_bench::{compare_with_model, random_mix, run_bench, BenchOp, MixParams};
+use ssdlab_testbench::cosim::channel_bench::{
+    compare_with_model, random_mix, run_bench, BenchOp, MixParams,
+};
 use ssdlab_testbench::cosim::channel_dut::{ChannelDut, HdlSimChannel, VerilatedChannel};
 
 const STRIDE: u32 = 2048;
@@ -22,24 +24,58 @@ fn timing() -> (HdlTiming, SeqTiming) {
     (h, h.seq)
 }
 
-fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, page: u32, array_cycles: u64, t: &SeqTiming) -> SeqOp {
-    let bus_bytes = if kind == NandOpKind::Erase { 0 } else { page * planes as u32 };
-    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: t.to_time(array_cycles), pages: 1 }
+fn op(
+    id: u64,
+    way: u8,
+    kind: NandOpKind,
+    planes: u8,
+    page: u32,
+    array_cycles: u64,
+    t: &SeqTiming,
+) -> SeqOp {
+    let bus_bytes = if kind == NandOpKind::Erase {
+        0
+    } else {
+        page * planes as u32
+    };
+    SeqOp {
+        id,
+        way,
+        die: 0,
+        kind,
+        planes,
+        bus_bytes,
+        array_time: t.to_time(array_cycles),
+        pages: 1,
+    }
 }
 
 /// Runs `ops` on the model and on `dut`; asserts equal traces and completions; returns the
 /// bench result's bus occupancy and cycles.
-fn check_against_model(dut: &mut dyn ChannelDut, ops: &[BenchOp], page: usize, ctx: &str) -> (u64, u64) {
+fn check_against_model(
+    dut: &mut dyn ChannelDut,
+    ops: &[BenchOp],
+    page: usize,
+    ctx: &str,
+) -> (u64, u64) {
     check_with(&onfi(), dut, ops, page, ctx)
 }
 
 /// [`check_against_model`] under the ONFI timing `cfg`.
-fn check_with(cfg: &OnfiConfig, dut: &mut dyn ChannelDut, ops: &[BenchOp], page: usize, ctx: &str) -> (u64, u64) {
+fn check_with(
+    cfg: &OnfiConfig,
+    dut: &mut dyn ChannelDut,
+    ops: &[BenchOp],
+    page: usize,
+    ctx: &str,
+) -> (u64, u64) {
     let t = HdlTiming::new(cfg, STRIDE).unwrap().seq;
     let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
     let (model_done, model_trace, model_busy) = run_op_list_traced(cfg, 4, 1, &list);
-    let res = run_bench(dut, &t, STRIDE, page, ops, 50_000_000).unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
-    let worst = compare_with_model(&res, &model_done, &model_trace, &t).unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
+    let res = run_bench(dut, &t, STRIDE, page, ops, 50_000_000)
+        .unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
+    let worst = compare_with_model(&res, &model_done, &model_trace, &t)
+        .unwrap_or_else(|e| panic!("{ctx} on {}: {e}", dut.name()));
     println!(
         "{ctx} on {}: {} ops, {} bus events, {} cycles; worst completion difference vs model {:.4} %",
         dut.name(),
@@ -49,13 +85,20 @@ fn check_with(cfg: &OnfiConfig, dut: &mut dyn ChannelDut, ops: &[BenchOp], page:
         worst * 100.0
     );
     assert_eq!(worst, 0.0, "{ctx}: completion cycles differ from the model");
-    assert_eq!(res.bus_cycles, model_busy, "{ctx}: bus occupancy differs from the model");
+    assert_eq!(
+        res.bus_cycles, model_busy,
+        "{ctx}: bus occupancy differs from the model"
+    );
     (res.bus_cycles, res.cycles)
 }
 
 /// An N-page sequential cache read (31h/3Fh) of `page` bytes per page.
 fn cache(id: u64, way: u8, pages: u8, page: u32, array_cycles: u64, t: &SeqTiming) -> SeqOp {
-    SeqOp { bus_bytes: page * pages as u32, pages, ..op(id, way, NandOpKind::Read, 1, page, array_cycles, t) }
+    SeqOp {
+        bus_bytes: page * pages as u32,
+        pages,
+        ..op(id, way, NandOpKind::Read, 1, page, array_cycles, t)
+    }
 }
 
 /// A short directed stream: program, read back (1 and 2 planes, and by cache reads over
@@ -64,7 +107,11 @@ fn cache(id: u64, way: u8, pages: u8, page: u32, array_cycles: u64, t: &SeqTimin
 fn directed_ops(t: &SeqTiming) -> Vec<BenchOp> {
     let p = 64;
     let at = |c: u64| t.to_time(c);
-    let b = |issue: u64, o: SeqOp, row: u32| BenchOp { issue: at(issue), op: o, row };
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp {
+        issue: at(issue),
+        op: o,
+        row,
+    };
     vec![
         b(0, op(0, 0, NandOpKind::Program, 2, p, 400, t), 0x0005),
         b(0, op(1, 1, NandOpKind::Program, 1, p, 300, t), 0x0003),
@@ -73,7 +120,11 @@ fn directed_ops(t: &SeqTiming) -> Vec<BenchOp> {
         b(20, op(4, 1, NandOpKind::Read, 1, p, 100, t), 0x0003),
         b(30, op(5, 3, NandOpKind::Erase, 2, p, 500, t), 0x0000),
         b(40, op(6, 0, NandOpKind::Erase, 2, p, 300, t), 0x0000),
-        b(40, op(7, 0, NandOpKind::Read, 1, p, 100, t), STRIDE + 0x0005),
+        b(
+            40,
+            op(7, 0, NandOpKind::Read, 1, p, 100, t),
+            STRIDE + 0x0005,
+        ),
         b(50, cache(8, 1, 3, p, 90, t), 0x0002),
         b(60, cache(9, 2, 2, p, 30, t), 0x0009),
         b(70, cache(10, 3, 4, p, 60, t), 0x0000),
@@ -145,10 +196,22 @@ fn verilator_matches_model_on_long_random_mixes() {
 fn rust_hdl_sim_matches_model_on_short_random_mix() {
     let (h, t) = timing();
     let seed = 0x5EC0_0003;
-    let p = MixParams { ops: 80, page_bytes: 64, t_read: (100, 300), t_prog: (200, 600), t_erase: (300, 800), mean_gap: 40 };
+    let p = MixParams {
+        ops: 80,
+        page_bytes: 64,
+        t_read: (100, 300),
+        t_prog: (200, 600),
+        t_erase: (300, 800),
+        mean_gap: 40,
+    };
     let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
     let mut dut = HdlSimChannel::new(&h);
-    check_against_model(&mut dut, &ops, 64, &format!("short random mix seed {seed:#x}"));
+    check_against_model(
+        &mut dut,
+        &ops,
+        64,
+        &format!("short random mix seed {seed:#x}"),
+    );
 }
 
 /// Edge timing for the bus engine's registered `phase_end` lookahead: at 25 MHz (40 ns cycles)
@@ -176,14 +239,37 @@ fn one_cycle_segments_match_model() {
     cfg.validate().unwrap();
     let h = HdlTiming::new(&cfg, STRIDE).unwrap();
     let t = h.seq;
-    assert_eq!((t.latch, t.t_adl, t.t_ccs, t.t_whr), (1, 1, 1, 1), "40 ns cycles: every wait is 1 cycle");
-    let p = MixParams { ops: 60, page_bytes: 4, t_read: (5, 40), t_prog: (10, 60), t_erase: (20, 80), mean_gap: 6 };
+    assert_eq!(
+        (t.latch, t.t_adl, t.t_ccs, t.t_whr),
+        (1, 1, 1, 1),
+        "40 ns cycles: every wait is 1 cycle"
+    );
+    let p = MixParams {
+        ops: 60,
+        page_bytes: 4,
+        t_read: (5, 40),
+        t_prog: (10, 60),
+        t_erase: (20, 80),
+        mean_gap: 6,
+    };
     let seed = 0x5EC0_0004;
     let ops = random_mix(seed, &p, &t, &cfg, STRIDE);
     let mut sim = HdlSimChannel::new(&h);
-    check_with(&cfg, &mut sim, &ops, 4, &format!("1-cycle segments seed {seed:#x}"));
+    check_with(
+        &cfg,
+        &mut sim,
+        &ops,
+        4,
+        &format!("1-cycle segments seed {seed:#x}"),
+    );
     let mut dut = VerilatedChannel::new(&h).expect("verilator build");
-    check_with(&cfg, &mut dut, &ops, 4, &format!("1-cycle segments seed {seed:#x}"));
+    check_with(
+        &cfg,
+        &mut dut,
+        &ops,
+        4,
+        &format!("1-cycle segments seed {seed:#x}"),
+    );
 }
 
 /// Bus saturation on 4 ways of back-to-back full-page reads: each read holds the bus for
@@ -209,7 +295,10 @@ fn verilator_four_way_back_to_back_reads_keep_bus_busy() {
     let mut dut = VerilatedChannel::new(&h).expect("verilator build");
     let (busy, cycles) = check_against_model(&mut dut, &ops, page as usize, "4-way reads");
     let frac = busy as f64 / cycles as f64;
-    println!("4-way back-to-back 18592 B reads, tR 56 us: bus busy {:.2} % ({busy} of {cycles} cycles)", frac * 100.0);
+    println!(
+        "4-way back-to-back 18592 B reads, tR 56 us: bus busy {:.2} % ({busy} of {cycles} cycles)",
+        frac * 100.0
+    );
     assert_eq!(busy, 64 * (35 + 4648));
     assert_eq!(cycles, 310_961 + 1);
     assert!(frac >= 0.95, "bus busy {frac}");
@@ -224,8 +313,14 @@ fn space_for_queue(ops: Vec<BenchOp>, _t: &SeqTiming) -> Vec<BenchOp> {
         if k >= 16 {
             let prev: Vec<(SimTime, SeqOp)> = out.iter().map(|x| (x.issue, x.op)).collect();
             let done = ssdlab_model::nand::sequencer::run_op_list(&onfi(), 4, 1, &prev);
-            let c = done.iter().find(|c| c.id == ops[k - 16].op.id).expect("earlier op completes");
-            b.issue = b.issue.max(c.completed).max(out.last().map_or(SimTime::ZERO, |x| x.issue));
+            let c = done
+                .iter()
+                .find(|c| c.id == ops[k - 16].op.id)
+                .expect("earlier op completes");
+            b.issue = b
+                .issue
+                .max(c.completed)
+                .max(out.last().map_or(SimTime::ZERO, |x| x.issue));
         }
         out.push(b);
     }
@@ -243,8 +338,13 @@ fn space_for_queue(ops: Vec<BenchOp>, _t: &SeqTiming) -> Vec<BenchOp> {
 fn verilator_four_way_back_to_back_cache_reads_keep_bus_busy() {
     let (h, t) = timing();
     let page = 16384 + 2208;
-    let ops: Vec<BenchOp> =
-        (0..8u64).map(|k| BenchOp { issue: SimTime::ZERO, op: cache(k, (k % 4) as u8, 8, page, 11200, &t), row: 16 * (k / 4) as u32 }).collect();
+    let ops: Vec<BenchOp> = (0..8u64)
+        .map(|k| BenchOp {
+            issue: SimTime::ZERO,
+            op: cache(k, (k % 4) as u8, 8, page, 11200, &t),
+            row: 16 * (k / 4) as u32,
+        })
+        .collect();
     let mut dut = VerilatedChannel::new(&h).expect("verilator build");
     let (busy, cycles) = check_against_model(&mut dut, &ops, page as usize, "4-way cache reads");
     let frac = busy as f64 / cycles as f64;

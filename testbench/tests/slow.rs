@@ -4,9 +4,17 @@
 use std::process::Command;
 
 fn protocol(name: &str, preset: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab")).args(["protocol", name, "--preset", preset]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
+        .args(["protocol", name, "--preset", preset])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert_eq!(out.status.code(), Some(0), "{name} on {preset}: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{name} on {preset}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     stdout
 }
 
@@ -15,7 +23,20 @@ fn protocol(name: &str, preset: &str) -> String {
 fn ssdfans_on_sm2262_512g_prints_all_twelve_figures() {
     let out = protocol("ssdfans", "sm2262-512g");
     // The 12 published SSDFans figures appear beside the model's values.
-    for published in ["3222 MB/s", "1722 MB/s", "428000 IOPS", "264000 IOPS", "580 MB/s", "112 MB/s", "229000 IOPS", "11000 IOPS", "2828 MB/s", "212 MB/s", "224000 IOPS", "29000 IOPS"] {
+    for published in [
+        "3222 MB/s",
+        "1722 MB/s",
+        "428000 IOPS",
+        "264000 IOPS",
+        "580 MB/s",
+        "112 MB/s",
+        "229000 IOPS",
+        "11000 IOPS",
+        "2828 MB/s",
+        "212 MB/s",
+        "224000 IOPS",
+        "29000 IOPS",
+    ] {
         assert!(out.contains(published), "{published} missing:\n{out}");
     }
 }
@@ -25,7 +46,10 @@ fn ssdfans_on_sm2262_512g_prints_all_twelve_figures() {
 fn anandtech_protocols_on_e12_and_sm2262_1t() {
     for preset in ["e12-960g", "sm2262-1t"] {
         let out = protocol("anandtech-burst", preset);
-        assert!(out.contains("Burst sequential read") && out.contains("Burst sequential write"), "{out}");
+        assert!(
+            out.contains("Burst sequential read") && out.contains("Burst sequential write"),
+            "{out}"
+        );
         let out = protocol("anandtech-sustained", preset);
         assert!(out.contains("score (mean of QD1, QD2, QD4)"), "{out}");
     }
@@ -48,7 +72,11 @@ fn functional_precondition_rate_on_sm2262_512g() {
         d.functional_write(off, 1 << 20);
     }
     let seq = t.elapsed().as_secs_f64();
-    println!("sequential fill: {:.1} M units/s ({:.1} s)", cap as f64 / 4096.0 / seq / 1e6, seq);
+    println!(
+        "sequential fill: {:.1} M units/s ({:.1} s)",
+        cap as f64 / 4096.0 / seq / 1e6,
+        seq
+    );
     let n = 20_000_000u64;
     let mut g = OffsetGen::new(0, cap, 4096, true, false, SeedTree::new(1).stream("p", 0));
     let t = std::time::Instant::now();
@@ -56,5 +84,8 @@ fn functional_precondition_rate_on_sm2262_512g() {
         d.functional_write(g.next_offset(), 4096);
     }
     let rnd = t.elapsed().as_secs_f64();
-    println!("random 4 KiB overwrite: {:.2} M units/s ({n} units in {rnd:.1} s)", n as f64 / rnd / 1e6);
+    println!(
+        "random 4 KiB overwrite: {:.2} M units/s ({n} units in {rnd:.1} s)",
+        n as f64 / rnd / 1e6
+    );
 }

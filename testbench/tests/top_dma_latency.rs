@@ -27,7 +27,10 @@ struct Run {
 fn run(to_host: bool, limit: u64) -> Run {
     let cfg = small_drive_config();
     let mut rc = RootComplex::new(&cfg.pcie);
-    rc.put(HOST, &(0..4096u32).map(|i| (i * 5 + 1) as u8).collect::<Vec<u8>>());
+    rc.put(
+        HOST,
+        &(0..4096u32).map(|i| (i * 5 + 1) as u8).collect::<Vec<u8>>(),
+    );
     let mut u = Datapath::new_boxed(&cfg).expect("small drive fits the datapath");
     u.connect_all();
     let (mut take, mut last_rc) = (None, None);
@@ -39,13 +42,23 @@ fn run(to_host: bool, limit: u64) -> Run {
         }
         u.drive_pcie(&i);
         (u.mps_code.next, u.mrrs_code.next, u.cmd_stall.next) = (bits::<3>(1), bits::<3>(2), false);
-        (u.map_tp_done.next, u.dram_cmd_ready.next, u.dram_wdata_ready.next) = (false, true, true);
+        (
+            u.map_tp_done.next,
+            u.dram_cmd_ready.next,
+            u.dram_wdata_ready.next,
+        ) = (false, true, true);
         for c in 0..8 {
             (u.phy[c].rb.next, u.phy[c].dq_in_valid.next) = (bits::<4>(0xF), false);
         }
         u.dma_valid.next = n >= 2 && take.is_none();
-        (u.dma_to_host.next, u.dma_prp1.next, u.dma_prp2.next) = (to_host, bits::<64>(HOST), bits::<64>(0));
-        (u.dma_len.next, u.dma_channel.next, u.dma_way.next, u.dma_offset.next) = (bits::<32>(4096), bits::<3>(0), bits::<2>(0), bits::<32>(0));
+        (u.dma_to_host.next, u.dma_prp1.next, u.dma_prp2.next) =
+            (to_host, bits::<64>(HOST), bits::<64>(0));
+        (
+            u.dma_len.next,
+            u.dma_channel.next,
+            u.dma_way.next,
+            u.dma_offset.next,
+        ) = (bits::<32>(4096), bits::<3>(0), bits::<2>(0), bits::<32>(0));
         u.settle();
         rc.observe_user(n, &u.pcie_out());
         assert!(!u.pb_err.val(), "cycle {n}: page-buffer error");
@@ -57,7 +70,13 @@ fn run(to_host: bool, limit: u64) -> Run {
         u.settle();
         if let Some(status) = done {
             let headers = rc.seen.iter().map(|t| (t.kind, t.cycle)).collect();
-            return Run { take: take.expect("done after the handshake"), headers, last_rc, done: n, status };
+            return Run {
+                take: take.expect("done after the handshake"),
+                headers,
+                last_rc,
+                done: n,
+                status,
+            };
         }
     }
     panic!("4 KiB move (to_host {to_host}) not done within {limit} cycles");
@@ -74,16 +93,44 @@ fn run(to_host: bool, limit: u64) -> Run {
 fn mwr_move_first_tlp_spacing_and_done() {
     let r = run(true, 600);
     assert_eq!(r.status, 0);
-    let offsets = [0u64, 18, 36, 54, 72, 89, 107, 125, 143, 161, 178, 196, 214, 232, 250, 267];
-    let want: Vec<(TlpKind, u64)> = offsets.iter().map(|k| (TlpKind::MemWrite, r.take + DMA_START_CYCLES + k)).collect();
-    assert_eq!(r.headers, want, "MWr headers (handshake at cycle {})", r.take);
-    assert_eq!(r.done, r.take + 289, "dma_done (handshake at cycle {})", r.take);
+    let offsets = [
+        0u64, 18, 36, 54, 72, 89, 107, 125, 143, 161, 178, 196, 214, 232, 250, 267,
+    ];
+    let want: Vec<(TlpKind, u64)> = offsets
+        .iter()
+        .map(|k| (TlpKind::MemWrite, r.take + DMA_START_CYCLES + k))
+        .collect();
+    assert_eq!(
+        r.headers, want,
+        "MWr headers (handshake at cycle {})",
+        r.take
+    );
+    assert_eq!(
+        r.done,
+        r.take + 289,
+        "dma_done (handshake at cycle {})",
+        r.take
+    );
     // The behavioural transfer started at 5 (`Glue::TOP`) ends at the same cycle.
     let cfg = small_drive_config();
     let mut rc = RootComplex::new(&cfg.pcie);
     let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
-    let (_, end) = fe.transfer(DMA_START_CYCLES, HOST, 0, 4096, Direction::ToHost, &[0u8; 4096], &mut rc).expect("valid PRPs");
-    assert_eq!(end + DMA_END_CYCLES, 289, "behavioural end, handshake at cycle 0");
+    let (_, end) = fe
+        .transfer(
+            DMA_START_CYCLES,
+            HOST,
+            0,
+            4096,
+            Direction::ToHost,
+            &[0u8; 4096],
+            &mut rc,
+        )
+        .expect("valid PRPs");
+    assert_eq!(
+        end + DMA_END_CYCLES,
+        289,
+        "behavioural end, handshake at cycle 0"
+    );
 }
 
 /// Host->device: 8 MRd of 512 B. First header 5 after the handshake; then the data path offers
@@ -99,16 +146,41 @@ fn mwr_move_first_tlp_spacing_and_done() {
 fn mrd_move_first_tlp_spacing_and_done() {
     let r = run(false, 2_000);
     assert_eq!(r.status, 0);
-    assert_eq!(r.headers.first(), Some(&(TlpKind::MemRead, r.take + DMA_START_CYCLES)), "first MRd (handshake at cycle {})", r.take);
+    assert_eq!(
+        r.headers.first(),
+        Some(&(TlpKind::MemRead, r.take + DMA_START_CYCLES)),
+        "first MRd (handshake at cycle {})",
+        r.take
+    );
     let cfg = small_drive_config();
-    let (mut rc, mut fe) = (RootComplex::new(&cfg.pcie), FrontEnd::new(&cfg.pcie, &cfg.nvme));
-    let mut mv = fe.start_move(r.take + DMA_START_CYCLES - 1, HOST, 0, 4096, Direction::FromHost, &mut rc).expect("valid PRPs");
+    let (mut rc, mut fe) = (
+        RootComplex::new(&cfg.pcie),
+        FrontEnd::new(&cfg.pcie, &cfg.nvme),
+    );
+    let mut mv = fe
+        .start_move(
+            r.take + DMA_START_CYCLES - 1,
+            HOST,
+            0,
+            4096,
+            Direction::FromHost,
+            &mut rc,
+        )
+        .expect("valid PRPs");
     for c in 0..r.take + 100 {
         fe.step_move(&mut mv, c, &[], &mut rc);
     }
     assert!(mv.finished(), "behavioural move sent its 8 MRd");
     let want: Vec<(TlpKind, u64)> = fe.tlps().iter().map(|t| (t.kind, t.cycle)).collect();
     assert_eq!(want.len(), 8);
-    assert_eq!(r.headers, want, "MRd headers (handshake at cycle {}) against the behavioural data path", r.take);
-    assert_eq!(Some(r.done), r.last_rc.map(|c| c + 1), "dma_done vs the last completion beat");
+    assert_eq!(
+        r.headers, want,
+        "MRd headers (handshake at cycle {}) against the behavioural data path",
+        r.take
+    );
+    assert_eq!(
+        Some(r.done),
+        r.last_rc.map(|c| c + 1),
+        "dma_done vs the last completion beat"
+    );
 }

@@ -7,7 +7,9 @@
 use std::path::PathBuf;
 use std::process::exit;
 
-use ssdlab_hdl::synth_report::collect::{checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version};
+use ssdlab_hdl::synth_report::collect::{
+    checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version,
+};
 use ssdlab_hdl::synth_report::{compare, Report};
 
 fn bad(msg: String) -> ! {
@@ -23,7 +25,10 @@ fn main() {
     let (vdir, sdir) = (PathBuf::from(&args[0]), PathBuf::from(&args[1]));
     let blocks = exported_blocks(&vdir).unwrap_or_else(|e| bad(e));
     if blocks.is_empty() {
-        bad(format!("no Verilog in {} (run make verilog)", vdir.display()));
+        bad(format!(
+            "no Verilog in {} (run make verilog)",
+            vdir.display()
+        ));
     }
     let yosys = yosys_version().unwrap_or_else(|e| bad(e));
     let (now, problems) = collect(&blocks, &sdir, today_utc(), yosys).unwrap_or_else(|e| bad(e));
@@ -33,7 +38,10 @@ fn main() {
         bad(format!("cannot write {}: {e}", resources.display()));
     }
     // The rows under their column titles, then the TOTAL lines (the header is in the file).
-    for l in table.lines().filter(|l| !l.starts_with('#') || l.starts_with("# block")) {
+    for l in table
+        .lines()
+        .filter(|l| !l.starts_with('#') || l.starts_with("# block"))
+    {
         println!("{l}");
     }
     for l in now.total_lines() {
@@ -53,7 +61,8 @@ fn main() {
         println!("synth-report: UPDATE_EXPECT=1: wrote {}", path.display());
         return;
     }
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| bad(format!("{}: {e}", path.display())));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| bad(format!("{}: {e}", path.display())));
     let report = Report::parse(&text).unwrap_or_else(|e| bad(format!("{}: {e}", path.display())));
     let findings = compare(&report, &now);
     let failures = findings.iter().filter(|f| f.is_failure()).count();
@@ -66,7 +75,10 @@ fn main() {
         findings.len() - failures
     );
     if report.yosys != now.yosys {
-        println!("note: the report was made with {}, this run with {}", report.yosys, now.yosys);
+        println!(
+            "note: the report was made with {}, this run with {}",
+            report.yosys, now.yosys
+        );
     }
     for f in &findings {
         println!("  {}", f.describe());

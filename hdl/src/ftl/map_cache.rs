@@ -255,10 +255,17 @@ pub type MapCacheExport = MapCache<6, 3, 9, 8, 4, 2, 3>;
 
 /// Config matching [`MapCacheExport`].
 pub fn export_config() -> MapCacheConfig {
-    MapCacheConfig { sets: 64, ways: 4, line_entries: 8, dram_table_mb: 1 }
+    MapCacheConfig {
+        sets: 64,
+        ways: 4,
+        line_entries: 8,
+        dram_table_mb: 1,
+    }
 }
 
 /// Generated Verilog of the exported instance (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(MapCacheExport::new(&export_config()).expect("export config matches the export instance"))
+    crate::verilog_of(
+        MapCacheExport::new(&export_config()).expect("export config matches the export instance"),
+    )
 }

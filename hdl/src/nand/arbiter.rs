@@ -67,17 +67,53 @@ impl Logic for Arbiter {
         self.l3.next = self.last3.val();
         self.any_f.next = self.rf0.val() | self.rf1.val() | self.rf2.val() | self.rf3.val();
         self.any_s.next = self.rs0.val() | self.rs1.val() | self.rs2.val() | self.rs3.val();
-        self.gf0.next = self.rf0.val() & ((self.l0.val() & !self.rf1.val() & !self.rf2.val() & !self.rf3.val()) | (self.l1.val() & !self.rf2.val() & !self.rf3.val()) | (self.l2.val() & !self.rf3.val()) | (self.l3.val()));
-        self.gs0.next = self.rs0.val() & !self.any_f.val() & ((self.l0.val() & !self.rs1.val() & !self.rs2.val() & !self.rs3.val()) | (self.l1.val() & !self.rs2.val() & !self.rs3.val()) | (self.l2.val() & !self.rs3.val()) | (self.l3.val()));
+        self.gf0.next = self.rf0.val()
+            & ((self.l0.val() & !self.rf1.val() & !self.rf2.val() & !self.rf3.val())
+                | (self.l1.val() & !self.rf2.val() & !self.rf3.val())
+                | (self.l2.val() & !self.rf3.val())
+                | (self.l3.val()));
+        self.gs0.next = self.rs0.val()
+            & !self.any_f.val()
+            & ((self.l0.val() & !self.rs1.val() & !self.rs2.val() & !self.rs3.val())
+                | (self.l1.val() & !self.rs2.val() & !self.rs3.val())
+                | (self.l2.val() & !self.rs3.val())
+                | (self.l3.val()));
         self.g0.next = self.gf0.val() | self.gs0.val();
-        self.gf1.next = self.rf1.val() & ((self.l0.val()) | (self.l1.val() & !self.rf2.val() & !self.rf3.val() & !self.rf0.val()) | (self.l2.val() & !self.rf3.val() & !self.rf0.val()) | (self.l3.val() & !self.rf0.val()));
-        self.gs1.next = self.rs1.val() & !self.any_f.val() & ((self.l0.val()) | (self.l1.val() & !self.rs2.val() & !self.rs3.val() & !self.rs0.val()) | (self.l2.val() & !self.rs3.val() & !self.rs0.val()) | (self.l3.val() & !self.rs0.val()));
+        self.gf1.next = self.rf1.val()
+            & ((self.l0.val())
+                | (self.l1.val() & !self.rf2.val() & !self.rf3.val() & !self.rf0.val())
+                | (self.l2.val() & !self.rf3.val() & !self.rf0.val())
+                | (self.l3.val() & !self.rf0.val()));
+        self.gs1.next = self.rs1.val()
+            & !self.any_f.val()
+            & ((self.l0.val())
+                | (self.l1.val() & !self.rs2.val() & !self.rs3.val() & !self.rs0.val())
+                | (self.l2.val() & !self.rs3.val() & !self.rs0.val())
+                | (self.l3.val() & !self.rs0.val()));
         self.g1.next = self.gf1.val() | self.gs1.val();
-        self.gf2.next = self.rf2.val() & ((self.l0.val() & !self.rf1.val()) | (self.l1.val()) | (self.l2.val() & !self.rf3.val() & !self.rf0.val() & !self.rf1.val()) | (self.l3.val() & !self.rf0.val() & !self.rf1.val()));
-        self.gs2.next = self.rs2.val() & !self.any_f.val() & ((self.l0.val() & !self.rs1.val()) | (self.l1.val()) | (self.l2.val() & !self.rs3.val() & !self.rs0.val() & !self.rs1.val()) | (self.l3.val() & !self.rs0.val() & !self.rs1.val()));
+        self.gf2.next = self.rf2.val()
+            & ((self.l0.val() & !self.rf1.val())
+                | (self.l1.val())
+                | (self.l2.val() & !self.rf3.val() & !self.rf0.val() & !self.rf1.val())
+                | (self.l3.val() & !self.rf0.val() & !self.rf1.val()));
+        self.gs2.next = self.rs2.val()
+            & !self.any_f.val()
+            & ((self.l0.val() & !self.rs1.val())
+                | (self.l1.val())
+                | (self.l2.val() & !self.rs3.val() & !self.rs0.val() & !self.rs1.val())
+                | (self.l3.val() & !self.rs0.val() & !self.rs1.val()));
         self.g2.next = self.gf2.val() | self.gs2.val();
-        self.gf3.next = self.rf3.val() & ((self.l0.val() & !self.rf1.val() & !self.rf2.val()) | (self.l1.val() & !self.rf2.val()) | (self.l2.val()) | (self.l3.val() & !self.rf0.val() & !self.rf1.val() & !self.rf2.val()));
-        self.gs3.next = self.rs3.val() & !self.any_f.val() & ((self.l0.val() & !self.rs1.val() & !self.rs2.val()) | (self.l1.val() & !self.rs2.val()) | (self.l2.val()) | (self.l3.val() & !self.rs0.val() & !self.rs1.val() & !self.rs2.val()));
+        self.gf3.next = self.rf3.val()
+            & ((self.l0.val() & !self.rf1.val() & !self.rf2.val())
+                | (self.l1.val() & !self.rf2.val())
+                | (self.l2.val())
+                | (self.l3.val() & !self.rf0.val() & !self.rf1.val() & !self.rf2.val()));
+        self.gs3.next = self.rs3.val()
+            & !self.any_f.val()
+            & ((self.l0.val() & !self.rs1.val() & !self.rs2.val())
+                | (self.l1.val() & !self.rs2.val())
+                | (self.l2.val())
+                | (self.l3.val() & !self.rs0.val() & !self.rs1.val() & !self.rs2.val()));
         self.g3.next = self.gf3.val() | self.gs3.val();
         self.valid.next = self.any_f.val() | self.any_s.val();
         self.pick_second.next = !self.any_f.val() & self.any_s.val();

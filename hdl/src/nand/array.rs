@@ -70,7 +70,8 @@ impl Logic for NandArray {
         NandPhy::link(&mut self.phy[7], &mut self.channels[7].phy);
         for i in 0..CHANNELS {
             self.channels[i].clock.next = self.clock.val();
-            self.channels[i].cmd_valid.next = self.cmd_valid.val() & (self.cmd_channel.val().index() == i);
+            self.channels[i].cmd_valid.next =
+                self.cmd_valid.val() & (self.cmd_channel.val().index() == i);
             self.channels[i].cmd_way.next = self.cmd_way.val();
             self.channels[i].cmd_op.next = self.cmd_op.val();
             if self.cmd_channel.val().index() == i {

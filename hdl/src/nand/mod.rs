@@ -31,11 +31,23 @@ pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, String)> {
         std::process::exit(2)
     });
     vec![
-        ("nand_way_queue", crate::verilog_of(way_queue::WayQueue::default())),
+        (
+            "nand_way_queue",
+            crate::verilog_of(way_queue::WayQueue::default()),
+        ),
         ("nand_way_fsm", crate::verilog_of(way_fsm::WayFsm::new(&t))),
-        ("nand_arbiter", crate::verilog_of(arbiter::Arbiter::default())),
-        ("nand_bus_engine", crate::verilog_of(bus_engine::BusEngine::new(&t))),
-        ("nand_channel", crate::verilog_of(sequencer::NandChannel::new(&t))),
+        (
+            "nand_arbiter",
+            crate::verilog_of(arbiter::Arbiter::default()),
+        ),
+        (
+            "nand_bus_engine",
+            crate::verilog_of(bus_engine::BusEngine::new(&t)),
+        ),
+        (
+            "nand_channel",
+            crate::verilog_of(sequencer::NandChannel::new(&t)),
+        ),
         ("nand_array", crate::verilog_of(array::NandArray::new(&t))),
     ]
 }

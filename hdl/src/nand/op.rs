@@ -43,11 +43,25 @@ pub struct HdlOp {
 
 /// Packs an op into the command word; panics on out-of-range fields (caller bug).
 pub fn pack_op(op: &HdlOp) -> u64 {
-    assert!((1..=4).contains(&op.planes), "planes must be 1..=4, got {}", op.planes);
-    assert!(op.row < 1 << 24, "row address {:#x} exceeds 24 bits", op.row);
-    assert!(op.kind == NandOpKind::Erase || op.data_cycles > 0, "a read or program moves at least one data cycle");
+    assert!(
+        (1..=4).contains(&op.planes),
+        "planes must be 1..=4, got {}",
+        op.planes
+    );
+    assert!(
+        op.row < 1 << 24,
+        "row address {:#x} exceeds 24 bits",
+        op.row
+    );
+    assert!(
+        op.kind == NandOpKind::Erase || op.data_cycles > 0,
+        "a read or program moves at least one data cycle"
+    );
     assert!(op.pages >= 1, "an op reads at least one page");
-    assert!(op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1), "only single-plane reads have more than one page");
+    assert!(
+        op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1),
+        "only single-plane reads have more than one page"
+    );
     let kind = match op.kind {
         NandOpKind::Read if op.pages > 1 => KIND_CACHE_READ,
         NandOpKind::Read => KIND_READ,
@@ -66,13 +80,25 @@ mod tests {
     use super::*;
     #[test]
     fn fields_land_at_documented_offsets() {
-        let w = pack_op(&HdlOp { kind: NandOpKind::Erase, planes: 2, row: 0xABCDEF, data_cycles: 0x1234, pages: 1 });
+        let w = pack_op(&HdlOp {
+            kind: NandOpKind::Erase,
+            planes: 2,
+            row: 0xABCDEF,
+            data_cycles: 0x1234,
+            pages: 1,
+        });
         assert_eq!(w & 3, 2);
         assert_eq!((w >> 2) & 3, 1);
         assert_eq!((w >> 4) & 0xFF_FFFF, 0xABCDEF);
         assert_eq!(w >> 28, 0x1234);
         assert!(w < 1 << OP_BITS);
-        let c = pack_op(&HdlOp { kind: NandOpKind::Read, planes: 1, row: 7, data_cycles: 16, pages: 200 });
+        let c = pack_op(&HdlOp {
+            kind: NandOpKind::Read,
+            planes: 1,
+            row: 7,
+            data_cycles: 16,
+            pages: 200,
+        });
         assert_eq!((c & 3, c >> 44), (3, 199));
     }
 }
@@ -82,7 +108,20 @@ mod offsets {
     /// The kernels of `bus_engine` and `way_fsm` use these offsets as literals.
     #[test]
     fn kernel_literals_match_layout() {
-        assert_eq!((super::KIND_LSB, super::PLANES_LSB, super::ROW_LSB, super::DCYC_LSB, super::PAGES_LSB), (0, 2, 4, 28, 44));
-        assert_eq!(super::ENGINE_OP_BITS, super::PAGES_LSB, "the engine takes every field below the page count");
+        assert_eq!(
+            (
+                super::KIND_LSB,
+                super::PLANES_LSB,
+                super::ROW_LSB,
+                super::DCYC_LSB,
+                super::PAGES_LSB
+            ),
+            (0, 2, 4, 28, 44)
+        );
+        assert_eq!(
+            super::ENGINE_OP_BITS,
+            super::PAGES_LSB,
+            "the engine takes every field below the page count"
+        );
     }
 }

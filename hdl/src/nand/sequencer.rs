@@ -97,7 +97,10 @@ impl NandChannel {
 impl Logic for NandChannel {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r, psec_r);
+        dff_setup!(
+            self, clock, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r,
+            g2_r, g3_r, psec_r
+        );
         self.engine.clock.next = self.clock.val();
         NandPhy::link(&mut self.phy, &mut self.engine.phy);
         self.cmd_ready.next = false;
@@ -110,7 +113,8 @@ impl Logic for NandChannel {
             self.ways[i].q_valid.next = !self.queues[i].empty.val();
             self.ways[i].q_op.next = self.queues[i].data_out.val();
             self.ways[i].rb.next = self.engine.rb.val().get_bit(i);
-            self.ways[i].phase_end.next = self.engine.phase_end.val() & (self.engine.way.val().index() == i);
+            self.ways[i].phase_end.next =
+                self.engine.phase_end.val() & (self.engine.way.val().index() == i);
             if self.cmd_way.val().index() == i {
                 self.cmd_ready.next = !self.queues[i].full.val();
             }
@@ -150,7 +154,8 @@ impl Logic for NandChannel {
         self.arbiter.last1.next = self.last1.d.val();
         self.arbiter.last2.next = self.last2.d.val();
         self.arbiter.last3.next = self.last3.d.val();
-        self.busy_next.next = (self.engine.busy.val() & !self.engine.phase_end.val()) | self.grant_r.q.val();
+        self.busy_next.next =
+            (self.engine.busy.val() & !self.engine.phase_end.val()) | self.grant_r.q.val();
         self.grant_r.d.next = self.arbiter.valid.val() & !self.busy_next.val();
         self.g0_r.d.next = self.arbiter.g0.val();
         self.g1_r.d.next = self.arbiter.g1.val();
@@ -191,7 +196,9 @@ impl Logic for NandChannel {
         self.rd_data.next = self.engine.rd_data.val();
         self.rd_valid.next = self.engine.rd_valid.val();
         // An op completes with its last phase: a second phase that is not a cache step with 31h/3Fh.
-        self.done_r.d.next = self.engine.phase_end.val() & self.engine.phase_second.val() & !self.engine.phase_more.val();
+        self.done_r.d.next = self.engine.phase_end.val()
+            & self.engine.phase_second.val()
+            & !self.engine.phase_more.val();
         self.done_way_r.d.next = self.engine.way.val();
         self.done_valid.next = self.done_r.q.val();
         self.done_way.next = self.done_way_r.q.val();

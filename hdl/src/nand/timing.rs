@@ -28,17 +28,28 @@ impl HdlTiming {
             ("onfi.t_rr_ns", seq.t_rr),
         ] {
             if v > 0xFFFF {
-                return Err(format!("{name}: {v} cycles exceed the sequencer's 16-bit counters"));
+                return Err(format!(
+                    "{name}: {v} cycles exceed the sequencer's 16-bit counters"
+                ));
             }
         }
         if seq.t_wb < 2 {
-            return Err(format!("onfi.t_wb_ns: {} cycles; the R/B# synchronizer needs at least 2", seq.t_wb));
+            return Err(format!(
+                "onfi.t_wb_ns: {} cycles; the R/B# synchronizer needs at least 2",
+                seq.t_wb
+            ));
         }
         if seq.row_cycles != 3 {
-            return Err(format!("onfi.addr_cycles: {} (the HDL sequencer drives 2 column + 3 row cycles)", onfi.addr_cycles));
+            return Err(format!(
+                "onfi.addr_cycles: {} (the HDL sequencer drives 2 column + 3 row cycles)",
+                onfi.addr_cycles
+            ));
         }
         if !(1..=4).contains(&seq.bytes_per_cycle) {
-            return Err(format!("onfi.transfer_mts: {} bytes per cycle; the data path is 4 bytes wide", seq.bytes_per_cycle));
+            return Err(format!(
+                "onfi.transfer_mts: {} bytes per cycle; the data path is 4 bytes wide",
+                seq.bytes_per_cycle
+            ));
         }
         if plane_stride == 0 || plane_stride >= 1 << 22 {
             return Err(format!("plane stride {plane_stride} must be 1..2^22"));

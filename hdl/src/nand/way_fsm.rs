@@ -133,7 +133,10 @@ impl WayFsm {
 impl Logic for WayFsm {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w);
+        dff_setup!(
+            self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r,
+            st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w
+        );
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
         self.op.next = self.cur.q.val().get_bits::<44>(0);
@@ -174,7 +177,9 @@ impl Logic for WayFsm {
                 // while this one runs (rewritten every cycle; no `grant`/`phase_end` in the
                 // enables). A single-plane read's second phase starts with its data (and is
                 // only that).
-                if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val()) {
+                if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val())
+                    & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val())
+                {
                     self.st_data_r.d.next = true;
                     self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
                     self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
@@ -206,7 +211,9 @@ impl Logic for WayFsm {
                     self.state.d.next = WayState::ReqSecond;
                     self.rq_s.d.next = true;
                     // tRR before data out: every read; a cache step only when it starts with data.
-                    if ((self.cur.q.val().get_bits::<2>(0) == self.k_read.val()) | ((self.cur.q.val().get_bits::<2>(0) == self.k_cache.val()) & self.st_data_r.q.val()))
+                    if ((self.cur.q.val().get_bits::<2>(0) == self.k_read.val())
+                        | ((self.cur.q.val().get_bits::<2>(0) == self.k_cache.val())
+                            & self.st_data_r.q.val()))
                         & (self.t_rr.val() != self.zero16.val())
                     {
                         self.state.d.next = WayState::Trr;

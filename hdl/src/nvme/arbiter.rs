@@ -74,7 +74,10 @@ impl SqArbiter {
         let (on, w) = match arb {
             Arbitration::RoundRobin => (false, [1u8; 3]),
             Arbitration::Weighted(w) => {
-                assert!(w.iter().all(|x| *x >= 1), "WRR weights must be at least 1: {w:?}");
+                assert!(
+                    w.iter().all(|x| *x >= 1),
+                    "WRR weights must be at least 1: {w:?}"
+                );
                 (true, w)
             }
         };
@@ -138,13 +141,19 @@ impl Logic for SqArbiter {
             self.wfound[c].next = false;
             self.wpick[c].next = self.kq[0].val();
             for j in 0..8 {
-                if self.qr[8 - j].val() & (self.prio[8 - j].q.val() == self.kc[c].val()) & !(self.kq[8 - j].val() > self.wlast[c].q.val()) {
+                if self.qr[8 - j].val()
+                    & (self.prio[8 - j].q.val() == self.kc[c].val())
+                    & !(self.kq[8 - j].val() > self.wlast[c].q.val())
+                {
                     self.wfound[c].next = true;
                     self.wpick[c].next = self.kq[8 - j].val();
                 }
             }
             for j in 0..8 {
-                if self.qr[8 - j].val() & (self.prio[8 - j].q.val() == self.kc[c].val()) & (self.kq[8 - j].val() > self.wlast[c].q.val()) {
+                if self.qr[8 - j].val()
+                    & (self.prio[8 - j].q.val() == self.kc[c].val())
+                    & (self.kq[8 - j].val() > self.wlast[c].q.val())
+                {
                     self.wfound[c].next = true;
                     self.wpick[c].next = self.kq[8 - j].val();
                 }
@@ -233,7 +242,7 @@ impl Logic for SqArbiter {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog(arb: Arbitration) -> String {
-        crate::verilog_of(SqArbiter::new(arb))
+    crate::verilog_of(SqArbiter::new(arb))
 }
 
 #[cfg(test)]
@@ -243,7 +252,11 @@ mod tests {
 
     #[test]
     fn sq_arbiter_is_synthesizable() {
-        yosys_validate("ssdlab_sq_arbiter", &export_verilog(Arbitration::Weighted([3, 2, 1]))).unwrap();
+        yosys_validate(
+            "ssdlab_sq_arbiter",
+            &export_verilog(Arbitration::Weighted([3, 2, 1])),
+        )
+        .unwrap();
     }
 
     /// Weights 3/2/1, SQ1 high, SQ2 medium, SQ3 low, SQ4 urgent (ready for the first two

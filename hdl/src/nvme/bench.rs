@@ -23,7 +23,9 @@ pub type Handed = (Cycle, u16, Sqe);
 /// Firmware decision for a handed command: queue config to apply, completion to post.
 fn firmware(sqid: u16, s: &Sqe) -> (Option<QueueOp>, Option<(u16, Status, u32)>) {
     match (sqid, s.opc) {
-        (0, opc::ADMIN_CREATE_IO_CQ | opc::ADMIN_CREATE_IO_SQ) => (QueueOp::from_admin(s), Some((s.cid, Status::SUCCESS, 0))),
+        (0, opc::ADMIN_CREATE_IO_CQ | opc::ADMIN_CREATE_IO_SQ) => {
+            (QueueOp::from_admin(s), Some((s.cid, Status::SUCCESS, 0)))
+        }
         (0, opc::ADMIN_ASYNC_EVENT) => (None, None),
         _ => (None, Some((s.cid, Status::SUCCESS, 0))),
     }
@@ -80,24 +82,67 @@ impl HdlBench {
 
     pub fn with_arbitration(cfg: &DriveConfig, arb: Arbitration) -> Self {
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
-        let mut uut = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, time, arb);
+        let mut uut = NvmeFrontEnd::new(
+            cfg.nvme.queue_entries,
+            cfg.nvme.irq_coalesce_count,
+            time,
+            arb,
+        );
         uut.connect_all();
         let code = |b: u32| (b / 128).trailing_zeros() as u64;
         let mps_mrrs = (code(cfg.pcie.mps_bytes), code(cfg.pcie.mrrs_bytes));
-        let (handed, events, mmio_log, cpl, qc) = (Vec::new(), Vec::new(), Vec::new(), VecDeque::new(), VecDeque::new());
-        HdlBench { uut, rc: RootComplex::new(&cfg.pcie), cycle: 0, handed, events, mmio_log, cpl, qc, mps_mrrs, stage: NoStage }
+        let (handed, events, mmio_log, cpl, qc) = (
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            VecDeque::new(),
+            VecDeque::new(),
+        );
+        HdlBench {
+            uut,
+            rc: RootComplex::new(&cfg.pcie),
+            cycle: 0,
+            handed,
+            events,
+            mmio_log,
+            cpl,
+            qc,
+            mps_mrrs,
+            stage: NoStage,
+        }
     }
 
     /// This bench with next stage `stage` (before any cycle has run).
     pub fn with_stage<S: NextStage>(self, stage: S) -> HdlBench<S> {
         assert_eq!(self.cycle, 0, "the next stage is plugged in before the run");
-        let HdlBench { uut, rc, cycle, handed, events, mmio_log, cpl, qc, mps_mrrs, .. } = self;
-        HdlBench { uut, rc, cycle, handed, events, mmio_log, cpl, qc, mps_mrrs, stage }
+        let HdlBench {
+            uut,
+            rc,
+            cycle,
+            handed,
+            events,
+            mmio_log,
+            cpl,
+            qc,
+            mps_mrrs,
+            ..
+        } = self;
+        HdlBench {
+            uut,
+            rc,
+            cycle,
+            handed,
+            events,
+            mmio_log,
+            cpl,
+            qc,
+            mps_mrrs,
+            stage,
+        }
     }
 }
 
 impl<S: NextStage> HdlBench<S> {
-
     fn step(&mut self) {
         let c = self.cycle;
         self.uut.clock.next = Clock { clk: false };
@@ -141,11 +186,17 @@ impl<S: NextStage> HdlBench<S> {
             self.cpl.pop_front();
         }
         if self.uut.evt_valid.val() {
-            self.events.push((c, self.uut.evt_info.val().to_u64() as u8));
+            self.events
+                .push((c, self.uut.evt_info.val().to_u64() as u8));
         }
         if self.uut.cmd_valid.val() {
             let mut raw = [0u8; 64];
-            let ws = [self.uut.cmd_w0.val(), self.uut.cmd_w1.val(), self.uut.cmd_w2.val(), self.uut.cmd_w3.val()];
+            let ws = [
+                self.uut.cmd_w0.val(),
+                self.uut.cmd_w1.val(),
+                self.uut.cmd_w2.val(),
+                self.uut.cmd_w3.val(),
+            ];
             for (i, w) in ws.iter().enumerate() {
                 raw[16 * i..16 * i + 16].copy_from_slice(&w.to_u128().to_le_bytes());
             }
@@ -153,7 +204,11 @@ impl<S: NextStage> HdlBench<S> {
             let sqe = Sqe::decode(&raw);
             self.handed.push((c, sqid, sqe));
             let taken = self.stage.take(c, sqid, &sqe);
-            let (qc, cpl) = if taken { (None, None) } else { firmware(sqid, &sqe) };
+            let (qc, cpl) = if taken {
+                (None, None)
+            } else {
+                firmware(sqid, &sqe)
+            };
             if let Some(q) = qc {
                 self.qc.push_back((c + FW_LATENCY - 1, q));
             }
@@ -186,7 +241,13 @@ pub struct ModelBench {
 
 impl ModelBench {
     pub fn new(cfg: &DriveConfig) -> Self {
-        ModelBench { fe: FrontEnd::new(&cfg.pcie, &cfg.nvme), rc: RootComplex::new(&cfg.pcie), handed: Vec::new(), events: Vec::new(), now: 0 }
+        ModelBench {
+            fe: FrontEnd::new(&cfg.pcie, &cfg.nvme),
+            rc: RootComplex::new(&cfg.pcie),
+            handed: Vec::new(),
+            events: Vec::new(),
+            now: 0,
+        }
     }
 
     /// Host MMIO write queued at `cycle`, applied at the cycle its data beat reaches the block.
@@ -218,7 +279,9 @@ impl ModelBench {
         self.handed.push((c.cycle, c.sqid, c.sqe));
         let (qc, cpl) = firmware(c.sqid, &c.sqe);
         if let Some(q) = qc {
-            self.fe.apply_queue_op(&q).expect("bench creates valid queues");
+            self.fe
+                .apply_queue_op(&q)
+                .expect("bench creates valid queues");
         }
         if let Some((cid, st, dw0)) = cpl {
             self.fe.complete(c.cycle + FW_LATENCY, c.sqid, cid, st, dw0);

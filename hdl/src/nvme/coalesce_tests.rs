@@ -18,29 +18,62 @@ fn aggregation_time_fires_the_interrupt_the_threshold_did_not() {
     // Batch 1: three flushes, below the threshold of 4. Batch 2 (after the timer fired): five,
     // the fourth reaches the threshold, the fifth starts a new aggregation time.
     for (i, cid) in (1..=3u16).enumerate() {
-        acts.push((800, Act::Put(sq_base(1) + 64 * i as u64, Sqe::new(opc::NVM_FLUSH, cid, 1, 0, 0).encode().to_vec())));
+        acts.push((
+            800,
+            Act::Put(
+                sq_base(1) + 64 * i as u64,
+                Sqe::new(opc::NVM_FLUSH, cid, 1, 0, 0).encode().to_vec(),
+            ),
+        ));
     }
     acts.push((800, Act::Mmio(sq_doorbell(1), 3)));
     for (i, cid) in (4..=8u16).enumerate() {
-        acts.push((1700, Act::Put(sq_base(1) + 64 * (3 + i as u64), Sqe::new(opc::NVM_FLUSH, cid, 1, 0, 0).encode().to_vec())));
+        acts.push((
+            1700,
+            Act::Put(
+                sq_base(1) + 64 * (3 + i as u64),
+                Sqe::new(opc::NVM_FLUSH, cid, 1, 0, 0).encode().to_vec(),
+            ),
+        ));
     }
     acts.push((1700, Act::Mmio(sq_doorbell(1), 8)));
     let (h, m) = run_both_cfg(&cfg, &acts, 2700);
     compare(&h, &m);
-    let cqes: Vec<u64> = h.rc.seen.iter().filter(|s| s.kind == TlpKind::MemWrite && s.addr >= cq_base(1) && s.addr < cq_base(1) + 256).map(|s| s.cycle).collect();
-    let msi1: Vec<u64> = h.rc.seen.iter().filter(|s| s.addr == MSI_ADDR + 4).map(|s| s.cycle).collect();
+    let cqes: Vec<u64> =
+        h.rc.seen
+            .iter()
+            .filter(|s| {
+                s.kind == TlpKind::MemWrite && s.addr >= cq_base(1) && s.addr < cq_base(1) + 256
+            })
+            .map(|s| s.cycle)
+            .collect();
+    let msi1: Vec<u64> =
+        h.rc.seen
+            .iter()
+            .filter(|s| s.addr == MSI_ADDR + 4)
+            .map(|s| s.cycle)
+            .collect();
     let msi0 = h.rc.seen.iter().filter(|s| s.addr == MSI_ADDR).count();
     assert_eq!(cqes.len(), 8, "eight I/O completions");
     // Vector 1: timer after batch 1, threshold at the 7th completion (4th of batch 2), timer
     // after the 8th. The admin CQ (2 creates) is never coalesced: 2 on vector 0.
-    assert_eq!((msi1.len(), msi0), (3, 2), "vector-1 interrupts at {msi1:?}, CQEs at {cqes:?}");
+    assert_eq!(
+        (msi1.len(), msi0),
+        (3, 2),
+        "vector-1 interrupts at {msi1:?}, CQEs at {cqes:?}"
+    );
     // Deadline = cycle after the mux took the first CQE (its header cycle) + 500; the expiry
     // sets the pending bit (+1), the idle engine takes it (+1), the mux takes the MSI and its
     // header follows (+1): header = first CQE header + 503.
     assert_eq!(msi1[0], cqes[0] + 503);
     assert_eq!(msi1[2], cqes[7] + 503);
     // Threshold interrupt: right behind the 7th CQE (its 2 beats, then the MSI-X MWr).
-    assert!(msi1[1] > cqes[6] && msi1[1] <= cqes[6] + 4, "threshold MSI at {} after CQE at {}", msi1[1], cqes[6]);
+    assert!(
+        msi1[1] > cqes[6] && msi1[1] <= cqes[6] + 4,
+        "threshold MSI at {} after CQE at {}",
+        msi1[1],
+        cqes[6]
+    );
 }
 
 /// Weighted round robin (NVMe 1.4 section 4.13.2) with weights high 3, medium 2, low 1: SQ1
@@ -58,7 +91,10 @@ fn weighted_round_robin_fetch_order_matches_model() {
     for q in 1..=3u16 {
         for i in 0..6u16 {
             let s = Sqe::new(opc::NVM_FLUSH, 10 * q + i, 1, 0, 0);
-            acts.push((1200, Act::Put(sq_base(q) + 64 * i as u64, s.encode().to_vec())));
+            acts.push((
+                1200,
+                Act::Put(sq_base(q) + 64 * i as u64, s.encode().to_vec()),
+            ));
         }
     }
     for q in 1..=3u16 {
@@ -67,9 +103,22 @@ fn weighted_round_robin_fetch_order_matches_model() {
     let h = HdlBench::with_arbitration(&cfg, Arbitration::Weighted([3, 2, 1]));
     let mut m = ModelBench::new(&cfg);
     use Priority::*;
-    m.fe.set_arbiter(Box::new(WeightedRoundRobin::new(vec![Urgent, High, Medium, Low, Urgent, Urgent, Urgent, Urgent, Urgent], [3, 2, 1])));
+    m.fe.set_arbiter(Box::new(WeightedRoundRobin::new(
+        vec![
+            Urgent, High, Medium, Low, Urgent, Urgent, Urgent, Urgent, Urgent,
+        ],
+        [3, 2, 1],
+    )));
     let (h, m) = run_both_benches(h, m, &acts, 3200);
     compare(&h, &m);
-    let cids: Vec<u16> = h.handed.iter().filter(|x| x.1 != 0).map(|x| x.2.cid).collect();
-    assert_eq!(cids, vec![10, 11, 12, 20, 21, 30, 13, 14, 15, 22, 23, 31, 24, 25, 32, 33, 34, 35]);
+    let cids: Vec<u16> = h
+        .handed
+        .iter()
+        .filter(|x| x.1 != 0)
+        .map(|x| x.2.cid)
+        .collect();
+    assert_eq!(
+        cids,
+        vec![10, 11, 12, 20, 21, 30, 13, 14, 15, 22, 23, 31, 24, 25, 32, 33, 34, 35]
+    );
 }

@@ -185,7 +185,7 @@ pub struct CompletionPath {
 /// Generated Verilog of the block (top module `top`) with aggregation threshold `threshold`
 /// and aggregation time `time_cycles`.
 pub fn export_verilog(threshold: u32, time_cycles: u64) -> String {
-        crate::verilog_of(CompletionPath::new(threshold, time_cycles))
+    crate::verilog_of(CompletionPath::new(threshold, time_cycles))
 }
 
 #[cfg(test)]

@@ -318,8 +318,18 @@ impl Logic for NvmeFrontEnd {
 }
 
 /// Generated Verilog of the composed front end (top module `top`).
-pub fn export_verilog(queue_entries: u32, threshold: u32, time_cycles: u64, arb: Arbitration) -> String {
-        crate::verilog_of(NvmeFrontEnd::new(queue_entries, threshold, time_cycles, arb))
+pub fn export_verilog(
+    queue_entries: u32,
+    threshold: u32,
+    time_cycles: u64,
+    arb: Arbitration,
+) -> String {
+    crate::verilog_of(NvmeFrontEnd::new(
+        queue_entries,
+        threshold,
+        time_cycles,
+        arb,
+    ))
 }
 
 #[cfg(test)]
@@ -328,6 +338,10 @@ mod tests {
 
     #[test]
     fn nvme_frontend_is_synthesizable() {
-        yosys_validate("ssdlab_nvme_frontend", &export_verilog(1024, 1, 0, Arbitration::RoundRobin)).unwrap();
+        yosys_validate(
+            "ssdlab_nvme_frontend",
+            &export_verilog(1024, 1, 0, Arbitration::RoundRobin),
+        )
+        .unwrap();
     }
 }

@@ -6,20 +6,20 @@
 pub mod arbiter;
 #[cfg(test)]
 pub(crate) mod bench;
+#[cfg(test)]
+mod coalesce_tests;
 pub mod cq_post;
 pub mod frontend;
 pub mod prp;
 pub mod regfile;
 #[cfg(test)]
-mod coalesce_tests;
-#[cfg(test)]
 mod regs_tests;
 #[cfg(test)]
 mod reject_tests;
 pub mod root_complex;
+pub mod sq_fetch;
 #[cfg(test)]
 mod tests;
-pub mod sq_fetch;
 
 /// Queue pairs the HDL front end supports: the admin pair and 8 I/O pairs (qid 0..=8).
 pub const QUEUE_PAIRS: usize = 9;
@@ -32,9 +32,15 @@ pub fn verilog_blocks(cfg: &ssdlab_model::DriveConfig) -> Vec<(&'static str, Str
     vec![
         ("nvme_rq_mux", crate::pcie::rq_mux::export_verilog()),
         ("nvme_regs", regfile::export_verilog(entries)),
-        ("nvme_sq_arbiter", arbiter::export_verilog(arbiter::Arbitration::Weighted([3, 2, 1]))),
+        (
+            "nvme_sq_arbiter",
+            arbiter::export_verilog(arbiter::Arbitration::Weighted([3, 2, 1])),
+        ),
         ("nvme_sq_fetch", sq_fetch::export_verilog()),
         ("nvme_cq_post", cq_post::export_verilog(threshold, time)),
-        ("nvme_frontend", frontend::export_verilog(entries, threshold, time, arbiter::Arbitration::RoundRobin)),
+        (
+            "nvme_frontend",
+            frontend::export_verilog(entries, threshold, time, arbiter::Arbitration::RoundRobin),
+        ),
     ]
 }

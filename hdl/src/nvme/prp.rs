@@ -18,23 +18,23 @@
 //! pages. Completions must arrive in request order (tags are checked; a reordered, failed or
 //! missing completion ends the command with Data Transfer Error 04h instead of hanging).
 
-pub mod dma;
-pub mod list;
-pub mod ports;
-pub mod rd;
-pub mod split;
-pub mod walk;
-pub mod wr;
 #[cfg(test)]
 pub(crate) mod bench;
+pub mod dma;
 #[cfg(test)]
 mod e2e;
 #[cfg(test)]
 mod faults;
+pub mod list;
 #[cfg(test)]
 mod loop_tests;
+pub mod ports;
+pub mod rd;
+pub mod split;
 #[cfg(test)]
 mod tests;
+pub mod walk;
+pub mod wr;
 
 use rust_hdl::prelude::*;
 

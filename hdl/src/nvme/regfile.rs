@@ -189,7 +189,7 @@ pub struct NvmeRegs {
 
 /// Generated Verilog of the block for `queue_entries`-entry queues (top module `top`).
 pub fn export_verilog(queue_entries: u32) -> String {
-        crate::verilog_of(NvmeRegs::new(queue_entries))
+    crate::verilog_of(NvmeRegs::new(queue_entries))
 }
 
 #[cfg(test)]

@@ -60,7 +60,9 @@ pub struct RootComplex {
 impl RootComplex {
     /// A root complex for link `pcie` with `pcie.host_read_latency_ns` of read latency.
     pub fn new(pcie: &PcieConfig) -> Self {
-        let latency = SimTime::from_ns_f64(pcie.host_read_latency_ns).as_ps().div_ceil(CLOCK_PS);
+        let latency = SimTime::from_ns_f64(pcie.host_read_latency_ns)
+            .as_ps()
+            .div_ceil(CLOCK_PS);
         RootComplex {
             pages: HashMap::new(),
             link: Link::new(pcie),
@@ -82,12 +84,18 @@ impl RootComplex {
     pub fn put(&mut self, addr: u64, data: &[u8]) {
         for (i, b) in data.iter().enumerate() {
             let a = addr + i as u64;
-            self.pages.entry(a / 4096).or_insert_with(|| Box::new([0; 4096]))[(a % 4096) as usize] = *b;
+            self.pages
+                .entry(a / 4096)
+                .or_insert_with(|| Box::new([0; 4096]))[(a % 4096) as usize] = *b;
         }
     }
     pub fn get(&self, addr: u64, len: usize) -> Vec<u8> {
         (0..len as u64)
-            .map(|i| self.pages.get(&((addr + i) / 4096)).map_or(0, |p| p[((addr + i) % 4096) as usize]))
+            .map(|i| {
+                self.pages
+                    .get(&((addr + i) / 4096))
+                    .map_or(0, |p| p[((addr + i) % 4096) as usize])
+            })
             .collect()
     }
 
@@ -100,7 +108,11 @@ impl RootComplex {
 
     /// A device TLP offered from cycle `ready`: the link takes its header when free.
     fn take_upstream(&mut self, ready: Cycle, kind: TlpKind, len: u32) -> Cycle {
-        let payload = if kind == TlpKind::MemWrite { len as u64 } else { 0 };
+        let payload = if kind == TlpKind::MemWrite {
+            len as u64
+        } else {
+            0
+        };
         let (start, end) = self.link.send_tlp(Self::ps(ready), Dir::Up, 16, payload);
         self.up_end = end;
         Self::cyc(start)
@@ -119,21 +131,38 @@ impl RootComplex {
             let n = (stop - a) as u32;
             let (start, _) = self.link.send_tlp(ready, Dir::Down, 12, n as u64);
             let first = Self::cyc(start).max(self.rc_free);
-            let desc = CplDesc { lower_addr: (a & 0xFFF) as u16, byte_count: remaining as u16, dwords: (n / 4) as u16, status: 0, tag };
-            beats.push(Beat { cycle: first, data: desc.pack(), last: false });
+            let desc = CplDesc {
+                lower_addr: (a & 0xFFF) as u16,
+                byte_count: remaining as u16,
+                dwords: (n / 4) as u16,
+                status: 0,
+                tag,
+            };
+            beats.push(Beat {
+                cycle: first,
+                data: desc.pack(),
+                last: false,
+            });
             for k in 0..n.div_ceil(16) as usize {
                 let mut w = [0u8; 16];
                 let chunk = &data[off + 16 * k..(off + 16 * k + 16).min(off + n as usize)];
                 w[..chunk.len()].copy_from_slice(chunk);
                 let last = k + 1 == n.div_ceil(16) as usize;
-                beats.push(Beat { cycle: first + 1 + k as u64, data: u128::from_le_bytes(w), last });
+                beats.push(Beat {
+                    cycle: first + 1 + k as u64,
+                    data: u128::from_le_bytes(w),
+                    last,
+                });
             }
             self.rc_free = first + cpld_beats(n);
             remaining -= n;
             off += n as usize;
             a = stop;
         }
-        let last = beats.last().expect("a read has at least one completion").cycle;
+        let last = beats
+            .last()
+            .expect("a read has at least one completion")
+            .cycle;
         (beats, last)
     }
 
@@ -145,13 +174,23 @@ impl RootComplex {
     /// hold a doorbell behind a completion that is not yet on the wire. A 4-byte MWr is 28 wire
     /// bytes against 4.4 KB per 4 KiB of read completions, so the approximation is small.
     pub fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) -> Cycle {
-        let d = ReqDesc { addr: offset as u64, dwords: 1, req_type: REQ_MWR, tag: 0 };
+        let d = ReqDesc {
+            addr: offset as u64,
+            dwords: 1,
+            req_type: REQ_MWR,
+            tag: 0,
+        };
         self.completer_request(cycle, CqReq::bar0(d), &[value as u128])
     }
 
     /// Queues a host MMIO read of `dwords` (1 or 2) at BAR0 `offset`; data lands in `mmio_reads`.
     pub fn mmio_read(&mut self, cycle: Cycle, offset: u32, dwords: u16) {
-        let d = ReqDesc { addr: offset as u64, dwords, req_type: REQ_MRD, tag: 0 };
+        let d = ReqDesc {
+            addr: offset as u64,
+            dwords,
+            req_type: REQ_MRD,
+            tag: 0,
+        };
         self.completer_request(cycle, CqReq::bar0(d), &[]);
     }
 
@@ -159,9 +198,17 @@ impl RootComplex {
     /// `cycle`; returns the cycle of its last beat.
     pub fn completer_request(&mut self, cycle: Cycle, req: CqReq, payload: &[u128]) -> Cycle {
         let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
-        self.cq_beats.push_back(Beat { cycle: first, data: req.pack(), last: payload.is_empty() });
+        self.cq_beats.push_back(Beat {
+            cycle: first,
+            data: req.pack(),
+            last: payload.is_empty(),
+        });
         for (i, w) in payload.iter().enumerate() {
-            self.cq_beats.push_back(Beat { cycle: first + 1 + i as u64, data: *w, last: i + 1 == payload.len() });
+            self.cq_beats.push_back(Beat {
+                cycle: first + 1 + i as u64,
+                data: *w,
+                last: i + 1 == payload.len(),
+            });
         }
         first + payload.len() as u64
     }
@@ -180,13 +227,23 @@ impl RootComplex {
 
 impl HostPort for RootComplex {
     fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
-        self.seen.push(SeenTlp { kind: TlpKind::MemRead, addr, len, cycle });
+        self.seen.push(SeenTlp {
+            kind: TlpKind::MemRead,
+            addr,
+            len,
+            cycle,
+        });
         let data = self.get(addr, len as usize);
         let (_, last) = self.schedule_read(addr, len, 0);
         (data, last)
     }
     fn write(&mut self, cycle: Cycle, addr: u64, data: &[u8]) {
-        self.seen.push(SeenTlp { kind: TlpKind::MemWrite, addr, len: data.len() as u32, cycle });
+        self.seen.push(SeenTlp {
+            kind: TlpKind::MemWrite,
+            addr,
+            len: data.len() as u32,
+            cycle,
+        });
         self.put(addr, data);
     }
     fn upstream(&mut self, ready: Cycle, kind: TlpKind, len: u32) -> Cycle {
@@ -196,6 +253,6 @@ impl HostPort for RootComplex {
 
 mod drive;
 pub mod host_init;
-pub use drive::{UserIn, UserOut};
 pub(crate) use drive::impl_pcie_user_side;
+pub use drive::{UserIn, UserOut};
 mod streams;

@@ -194,7 +194,7 @@ pub struct SubmissionPath {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(SubmissionPath::default())
+    crate::verilog_of(SubmissionPath::default())
 }
 
 #[cfg(test)]

@@ -34,12 +34,21 @@ pub fn run_both(acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
 }
 
 /// [`run_both`] with a given drive config.
-pub fn run_both_cfg(cfg: &DriveConfig, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
+pub fn run_both_cfg(
+    cfg: &DriveConfig,
+    acts: &[(Cycle, Act)],
+    until: Cycle,
+) -> (HdlBench, ModelBench) {
     run_both_benches(HdlBench::new(cfg), ModelBench::new(cfg), acts, until)
 }
 
 /// [`run_both`] on benches built by the caller (e.g. with weighted round robin).
-pub fn run_both_benches(mut h: HdlBench, mut m: ModelBench, acts: &[(Cycle, Act)], until: Cycle) -> (HdlBench, ModelBench) {
+pub fn run_both_benches(
+    mut h: HdlBench,
+    mut m: ModelBench,
+    acts: &[(Cycle, Act)],
+    until: Cycle,
+) -> (HdlBench, ModelBench) {
     for (t, a) in acts {
         h.run_until(*t);
         m.run_until(*t);
@@ -66,40 +75,82 @@ pub fn run_both_benches(mut h: HdlBench, mut m: ModelBench, acts: &[(Cycle, Act)
 pub fn compare(h: &HdlBench, m: &ModelBench) -> f64 {
     // The model computes a fetch's outcome when it issues the MRd; compare only what the HDL
     // run reached (cycles before its end).
-    let mut ms: Vec<SeenTlp> = m.rc.seen.iter().copied().filter(|s| s.cycle < h.cycle).collect();
+    let mut ms: Vec<SeenTlp> =
+        m.rc.seen
+            .iter()
+            .copied()
+            .filter(|s| s.cycle < h.cycle)
+            .collect();
     ms.sort_by_key(|s| s.cycle);
     if std::env::var("SSDLAB_TRACE").is_ok() {
         for (a, b) in h.rc.seen.iter().zip(ms.iter()) {
-            eprintln!("hdl {:?} {:#x} {} @{}  model {:?} {:#x} {} @{}", a.kind, a.addr, a.len, a.cycle, b.kind, b.addr, b.len, b.cycle);
+            eprintln!(
+                "hdl {:?} {:#x} {} @{}  model {:?} {:#x} {} @{}",
+                a.kind, a.addr, a.len, a.cycle, b.kind, b.addr, b.len, b.cycle
+            );
         }
         for (a, b) in h.handed.iter().zip(m.handed.iter()) {
             eprintln!("cmd q{} cid {} hdl {} model {}", a.1, a.2.cid, a.0, b.0);
         }
-        for s in h.rc.seen.iter().filter(|s| s.kind == TlpKind::MemWrite && s.len == 16) {
-            eprintln!("cqe {:#x} hdl {:?} model {:?}", s.addr, Cqe::decode(&h.rc.get(s.addr, 16)), Cqe::decode(&m.rc.get(s.addr, 16)));
+        for s in
+            h.rc.seen
+                .iter()
+                .filter(|s| s.kind == TlpKind::MemWrite && s.len == 16)
+        {
+            eprintln!(
+                "cqe {:#x} hdl {:?} model {:?}",
+                s.addr,
+                Cqe::decode(&h.rc.get(s.addr, 16)),
+                Cqe::decode(&m.rc.get(s.addr, 16))
+            );
         }
         for s in h.rc.seen.iter().filter(|s| s.kind == TlpKind::MemRead) {
             let q = Sqe::decode(&h.rc.get(s.addr, 64).try_into().unwrap());
-            eprintln!("sqe {:#x} cid {} opc {:#x} psdt {}", s.addr, q.cid, q.opc, q.psdt);
+            eprintln!(
+                "sqe {:#x} cid {} opc {:#x} psdt {}",
+                s.addr, q.cid, q.opc, q.psdt
+            );
         }
     }
     let hk: Vec<_> = h.handed.iter().map(|(_, q, s)| (*q, s.cid)).collect();
-    let mk: Vec<_> = m.handed.iter().filter(|(c, _, _)| *c < h.cycle).map(|(_, q, s)| (*q, s.cid)).collect();
+    let mk: Vec<_> = m
+        .handed
+        .iter()
+        .filter(|(c, _, _)| *c < h.cycle)
+        .map(|(_, q, s)| (*q, s.cid))
+        .collect();
     assert_eq!(hk, mk, "fetch order / commands handed on");
     let key = |s: &SeenTlp| (s.kind, s.addr, s.len);
     let ht: Vec<_> = h.rc.seen.iter().map(key).collect();
     let mt: Vec<_> = ms.iter().map(key).collect();
     let first_diff = ht.iter().zip(mt.iter()).position(|(a, b)| a != b);
-    assert_eq!(ht, mt, "TLP sequence (type, address, length); {} vs {} TLPs, first difference at {first_diff:?}", ht.len(), mt.len());
+    assert_eq!(
+        ht,
+        mt,
+        "TLP sequence (type, address, length); {} vs {} TLPs, first difference at {first_diff:?}",
+        ht.len(),
+        mt.len()
+    );
     let mut worst = 0.0f64;
     for (a, b) in h.rc.seen.iter().zip(ms.iter()) {
         let d = (a.cycle as f64 - b.cycle as f64).abs() / (b.cycle.max(1) as f64);
         worst = worst.max(d);
     }
-    assert!(worst <= 0.02, "TLP header cycles differ by {:.3} % (> 2 %)", worst * 100.0);
+    assert!(
+        worst <= 0.02,
+        "TLP header cycles differ by {:.3} % (> 2 %)",
+        worst * 100.0
+    );
     for s in h.rc.seen.iter().filter(|s| s.kind == TlpKind::MemWrite) {
-        let (a, b) = (h.rc.get(s.addr, s.len as usize), m.rc.get(s.addr, s.len as usize));
-        assert_eq!(a, b, "host memory written at {:#x} (CQE / MSI-X data)", s.addr);
+        let (a, b) = (
+            h.rc.get(s.addr, s.len as usize),
+            m.rc.get(s.addr, s.len as usize),
+        );
+        assert_eq!(
+            a, b,
+            "host memory written at {:#x} (CQE / MSI-X data)",
+            s.addr
+        );
     }
     worst
 }
@@ -115,14 +166,20 @@ fn driver_init_creates_queues_and_round_robins_two_sqs() {
     for (q, n) in [(1u16, 3u32), (2, 2)] {
         for i in 0..n {
             let s = Sqe::new(opc::NVM_FLUSH, (q * 10) + i as u16, 1, 0, 0);
-            acts.push((1200, Act::Put(sq_base(q) + 64 * i as u64, s.encode().to_vec())));
+            acts.push((
+                1200,
+                Act::Put(sq_base(q) + 64 * i as u64, s.encode().to_vec()),
+            ));
         }
     }
     acts.push((1200, Act::Mmio(sq_doorbell(1), 3)));
     acts.push((1202, Act::Mmio(sq_doorbell(2), 2)));
     let (h, m) = run_both(&acts, 2000);
     let worst = compare(&h, &m);
-    println!("init + RR scenario: worst header-cycle difference {:.3} %", worst * 100.0);
+    println!(
+        "init + RR scenario: worst header-cycle difference {:.3} %",
+        worst * 100.0
+    );
     // Controller ready, CAP.MQES = 1023 read back over the CC stream is checked elsewhere.
     assert!(h.uut.rdy.val(), "CSTS.RDY after CC.EN");
     // 4 admin commands, then round robin after SQ1 was served first (its doorbell landed 2
@@ -132,18 +189,32 @@ fn driver_init_creates_queues_and_round_robins_two_sqs() {
     // First admin fetch: doorbell data beat in cycle 35 (descriptor 34, data 35) → arbiter
     // sees it in 37 → MRd header in 39, 64 bytes at ASQ.
     let first = h.rc.seen[0];
-    assert_eq!((first.kind, first.addr, first.len, first.cycle), (TlpKind::MemRead, ASQ_BASE, 64, 39));
+    assert_eq!(
+        (first.kind, first.addr, first.len, first.cycle),
+        (TlpKind::MemRead, ASQ_BASE, 64, 39)
+    );
     // Admin CQEs: phase 1, success; all four were fetched before the first CQE was posted, so
     // every SQHD reports head 4 (section 4.6: the SQ head at the time the entry is created).
     for i in 0..4u64 {
         let c = cqe_at(&h, ACQ_BASE + 16 * i);
-        assert_eq!((c.cid, c.phase, c.status, c.sqhd, c.sqid), (100 + i as u16, true, Status::SUCCESS, 4, 0));
+        assert_eq!(
+            (c.cid, c.phase, c.status, c.sqhd, c.sqid),
+            (100 + i as u16, true, Status::SUCCESS, 4, 0)
+        );
     }
     let c = cqe_at(&h, cq_base(2) + 16);
     assert_eq!((c.cid, c.sqid, c.phase), (21, 2, true));
     // One MSI-X per completion (threshold 1): 4 on vector 0, 3 on vector 1, 2 on vector 2.
-    let msi = |a: u64| h.rc.seen.iter().filter(|s| s.addr == a && s.len == 4).count();
-    assert_eq!((msi(MSI_ADDR), msi(MSI_ADDR + 4), msi(MSI_ADDR + 8)), (4, 3, 2));
+    let msi = |a: u64| {
+        h.rc.seen
+            .iter()
+            .filter(|s| s.addr == a && s.len == 4)
+            .count()
+    };
+    assert_eq!(
+        (msi(MSI_ADDR), msi(MSI_ADDR + 4), msi(MSI_ADDR + 8)),
+        (4, 3, 2)
+    );
     assert_eq!(h.rc.get(MSI_ADDR + 4, 4), 0x41u32.to_le_bytes());
 }
 
@@ -152,7 +223,13 @@ fn flushes(q: u16, first_slot: u32, cids: &[u16], at: Cycle) -> Vec<(Cycle, Act)
         .enumerate()
         .map(|(i, c)| {
             let s = Sqe::new(opc::NVM_FLUSH, *c, 1, 0, 0);
-            (at, Act::Put(sq_base(q) + 64 * (first_slot as u64 + i as u64), s.encode().to_vec()))
+            (
+                at,
+                Act::Put(
+                    sq_base(q) + 64 * (first_slot as u64 + i as u64),
+                    s.encode().to_vec(),
+                ),
+            )
         })
         .collect()
 }
@@ -174,16 +251,35 @@ fn phase_flips_on_wrap_and_full_cq_holds_until_head_doorbell() {
     let (h, m) = run_both(&acts, 2100);
     compare(&h, &m);
     let slots: Vec<u64> =
-        h.rc.seen.iter().filter(|s| s.addr >= cq_base(1) && s.addr < cq_base(1) + 64).map(|s| (s.addr - cq_base(1)) / 16).collect();
+        h.rc.seen
+            .iter()
+            .filter(|s| s.addr >= cq_base(1) && s.addr < cq_base(1) + 64)
+            .map(|s| (s.addr - cq_base(1)) / 16)
+            .collect();
     // Slots 0, 1, 2, then slot 3 only after the head doorbell, then slot 0 again (wrap).
     assert_eq!(slots, vec![0, 1, 2, 3, 0]);
-    let phases: Vec<bool> = (0..4).map(|i| cqe_at(&h, cq_base(1) + 16 * i).phase).collect();
+    let phases: Vec<bool> = (0..4)
+        .map(|i| cqe_at(&h, cq_base(1) + 16 * i).phase)
+        .collect();
     // Slot 0 now holds the 5th entry of the second pass (phase 0); slots 1-3 the first (1).
     assert_eq!(phases, vec![false, true, true, true]);
-    let db = h.mmio_log.iter().find(|(o, _)| *o == cq_doorbell(1)).expect("head doorbell").1;
-    let slot3 = h.rc.seen.iter().find(|s| s.addr == cq_base(1) + 48).expect("slot 3 posted");
+    let db = h
+        .mmio_log
+        .iter()
+        .find(|(o, _)| *o == cq_doorbell(1))
+        .expect("head doorbell")
+        .1;
+    let slot3 =
+        h.rc.seen
+            .iter()
+            .find(|s| s.addr == cq_base(1) + 48)
+            .expect("slot 3 posted");
     // Doorbell data beat in `db`, strobe db+1, head updated for db+2, CQE header db+3.
-    assert_eq!(slot3.cycle, db + 3, "held CQE leaves 3 cycles after the head doorbell");
+    assert_eq!(
+        slot3.cycle,
+        db + 3,
+        "held CQE leaves 3 cycles after the head doorbell"
+    );
     let last = cqe_at(&h, cq_base(1));
     assert_eq!((last.cid, last.phase), (5, false));
 }
@@ -208,17 +304,37 @@ fn malformed_host_input_gets_spec_status_and_nothing_hangs() {
     acts.push((1340, Act::Mmio(sq_doorbell(1), 4)));
     let (h, m) = run_both(&acts, 1900);
     compare(&h, &m);
-    let st: Vec<(u16, Status)> = (0..4).map(|i| cqe_at(&h, cq_base(1) + 16 * i)).map(|c| (c.cid, c.status)).collect();
+    let st: Vec<(u16, Status)> = (0..4)
+        .map(|i| cqe_at(&h, cq_base(1) + 16 * i))
+        .map(|c| (c.cid, c.status))
+        .collect();
     assert_eq!(
         st,
-        vec![(1, Status::INVALID_OPCODE), (2, Status::INVALID_FIELD), (3, Status::SUCCESS), (4, Status::SUCCESS)],
+        vec![
+            (1, Status::INVALID_OPCODE),
+            (2, Status::INVALID_FIELD),
+            (3, Status::SUCCESS),
+            (4, Status::SUCCESS)
+        ],
         "01h Invalid Command Opcode, 02h Invalid Field (SGL), then normal service"
     );
-    let handed: Vec<u16> = h.handed.iter().filter(|x| x.1 == 1).map(|x| x.2.cid).collect();
+    let handed: Vec<u16> = h
+        .handed
+        .iter()
+        .filter(|x| x.1 == 1)
+        .map(|x| x.2.cid)
+        .collect();
     assert_eq!(handed, vec![3, 4], "rejected commands are not handed on");
     let infos: Vec<u8> = h.events.iter().map(|e| e.1).collect();
-    assert_eq!(infos, vec![0x01, 0x00, 0x00, 0x01], "AER error info: 01h invalid value, 00h invalid register");
-    assert_eq!(infos, m.events, "model reports the same asynchronous events");
+    assert_eq!(
+        infos,
+        vec![0x01, 0x00, 0x00, 0x01],
+        "AER error info: 01h invalid value, 00h invalid register"
+    );
+    assert_eq!(
+        infos, m.events,
+        "model reports the same asynchronous events"
+    );
 }
 
 #[test]
@@ -267,9 +383,16 @@ fn registers_read_back_and_enable_shutdown_handshakes() {
     assert_eq!(r[1] as u32, 0x0001_0400, "VS 1.4.0");
     assert_eq!(r[2] as u32, 0, "CSTS before enable");
     assert_eq!(r[3] as u32, CSTS_CFS, "EN without admin queues: CFS");
-    assert_eq!(r[4] as u32, CSTS_RDY, "RDY after EN with admin queues (CFS cleared)");
+    assert_eq!(
+        r[4] as u32, CSTS_RDY,
+        "RDY after EN with admin queues (CFS cleared)"
+    );
     assert_eq!(r[5], ASQ_BASE, "ASQ 64-bit read");
-    assert_eq!(r[6] as u32, CSTS_RDY | CSTS_SHST_COMPLETE, "shutdown complete");
+    assert_eq!(
+        r[6] as u32,
+        CSTS_RDY | CSTS_SHST_COMPLETE,
+        "shutdown complete"
+    );
     assert_eq!(r[7] as u32, CSTS_SHST_COMPLETE, "EN = 0 clears RDY");
 }
 
@@ -341,7 +464,13 @@ fn random_mixes(seeds: &[u64]) {
                     1 => s.psdt = 0b10,
                     _ => {}
                 }
-                acts.push((t, Act::Put(sq_base(q) + 64 * tails[q as usize] as u64, s.encode().to_vec())));
+                acts.push((
+                    t,
+                    Act::Put(
+                        sq_base(q) + 64 * tails[q as usize] as u64,
+                        s.encode().to_vec(),
+                    ),
+                ));
                 tails[q as usize] = (tails[q as usize] + 1) % SQ_ENTRIES;
                 cid += 1;
             }
@@ -356,7 +485,14 @@ fn random_mixes(seeds: &[u64]) {
         cfg.nvme.irq_coalesce_time_us = [0.0, 1.0, 2.0][irq.gen_range(0..3usize)];
         let (h, m) = if wrr {
             use ssdlab_model::nvme::frontend::wrr::{Priority, WeightedRoundRobin};
-            let class = |p: u32| [Priority::Urgent, Priority::High, Priority::Medium, Priority::Low][p as usize];
+            let class = |p: u32| {
+                [
+                    Priority::Urgent,
+                    Priority::High,
+                    Priority::Medium,
+                    Priority::Low,
+                ][p as usize]
+            };
             let mut prio = vec![Priority::Urgent; 9];
             for (q, p) in qprio.iter().enumerate() {
                 prio[q + 1] = class(*p);
@@ -364,14 +500,26 @@ fn random_mixes(seeds: &[u64]) {
             let w = weights.map(|x| x as u32);
             let mut m = ModelBench::new(&cfg);
             m.fe.set_arbiter(Box::new(WeightedRoundRobin::new(prio, w)));
-            run_both_benches(HdlBench::with_arbitration(&cfg, super::arbiter::Arbitration::Weighted(weights)), m, &acts, t + 1500)
+            run_both_benches(
+                HdlBench::with_arbitration(&cfg, super::arbiter::Arbitration::Weighted(weights)),
+                m,
+                &acts,
+                t + 1500,
+            )
         } else {
             run_both_cfg(&cfg, &acts, t + 1500)
         };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compare(&h, &m)));
-        assert!(r.is_ok(), "seed {seed}: HDL and model disagree (see the message above)");
+        assert!(
+            r.is_ok(),
+            "seed {seed}: HDL and model disagree (see the message above)"
+        );
         let (thr, us) = (cfg.nvme.irq_coalesce_count, cfg.nvme.irq_coalesce_time_us);
-        let arb = if wrr { format!("WRR {weights:?} QPRIO {qprio:?}") } else { "RR".to_string() };
+        let arb = if wrr {
+            format!("WRR {weights:?} QPRIO {qprio:?}")
+        } else {
+            "RR".to_string()
+        };
         println!("seed {seed} ({arb}, coalescing {thr} / {us} µs): {} TLPs agree, worst header-cycle difference {:.3} %", h.rc.seen.len(), r.unwrap() * 100.0);
         assert!(h.handed.len() > 4, "seed {seed}: commands were handed on");
     }

@@ -77,8 +77,12 @@ impl Logic for RqMux {
         // source-2 packet's, so a request may follow it without an idle beat), or when the
         // lock held after a source-2 packet finds no packet following.
         self.req01.next = self.s0_valid.val() | self.s1_valid.val();
-        self.free.next = (!self.lock.q.val() & (!self.tvalid.q.val() | (self.rq_tready.val() & self.tlast.q.val())))
-            | (self.lock.q.val() & self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val())
+        self.free.next = (!self.lock.q.val()
+            & (!self.tvalid.q.val() | (self.rq_tready.val() & self.tlast.q.val())))
+            | (self.lock.q.val()
+                & self.s2_tvalid.val()
+                & self.rq_tready.val()
+                & self.s2_tlast.val())
             | (self.lock.q.val() & self.tail.q.val() & !self.s2_tvalid.val());
         if self.tvalid.q.val() & self.rq_tready.val() {
             if self.tlast.q.val() {
@@ -142,15 +146,41 @@ mod tests {
     /// 0xD0) offered when `s0`, source 1 (descriptor 0xB1, no payload) when `s1`, source 2
     /// offering beat `s2` (data, last). Returns the RQ beat of the cycle and which sources'
     /// offers were taken.
-    fn cycle(uut: &mut RqMux, s0: bool, s1: bool, s2: Option<(u128, bool)>) -> (Option<(u128, bool)>, [bool; 3]) {
+    fn cycle(
+        uut: &mut RqMux,
+        s0: bool,
+        s1: bool,
+        s2: Option<(u128, bool)>,
+    ) -> (Option<(u128, bool)>, [bool; 3]) {
         uut.rq_tready.next = true;
-        (uut.s0_valid.next, uut.s0_desc.next, uut.s0_has_data.next, uut.s0_data.next) = (s0, 0xA0u128.to_bits(), true, 0xD0u128.to_bits());
-        (uut.s1_valid.next, uut.s1_desc.next, uut.s1_has_data.next, uut.s1_data.next) = (s1, 0xB1u128.to_bits(), false, 0u128.to_bits());
-        (uut.s2_tvalid.next, uut.s2_tdata.next, uut.s2_tlast.next) = (s2.is_some(), s2.map_or(0, |b| b.0).to_bits(), s2.map_or(false, |b| b.1));
+        (
+            uut.s0_valid.next,
+            uut.s0_desc.next,
+            uut.s0_has_data.next,
+            uut.s0_data.next,
+        ) = (s0, 0xA0u128.to_bits(), true, 0xD0u128.to_bits());
+        (
+            uut.s1_valid.next,
+            uut.s1_desc.next,
+            uut.s1_has_data.next,
+            uut.s1_data.next,
+        ) = (s1, 0xB1u128.to_bits(), false, 0u128.to_bits());
+        (uut.s2_tvalid.next, uut.s2_tdata.next, uut.s2_tlast.next) = (
+            s2.is_some(),
+            s2.map_or(0, |b| b.0).to_bits(),
+            s2.map_or(false, |b| b.1),
+        );
         uut.clock.next = Clock { clk: false };
         simulate_settle(uut);
-        let beat = uut.rq_tvalid.val().then(|| (uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
-        let taken = [s0 && uut.s0_ready.val(), s1 && uut.s1_ready.val(), s2.is_some() && uut.s2_tready.val()];
+        let beat = uut
+            .rq_tvalid
+            .val()
+            .then(|| (uut.rq_tdata.val().to_u128(), uut.rq_tlast.val()));
+        let taken = [
+            s0 && uut.s0_ready.val(),
+            s1 && uut.s1_ready.val(),
+            s2.is_some() && uut.s2_tready.val(),
+        ];
         uut.clock.next = Clock { clk: true };
         simulate_settle(uut);
         (beat, taken)
@@ -158,7 +188,12 @@ mod tests {
 
     /// Runs `cycles` cycles: source 0 offered from the cycles in `s0_at` until taken, source 1
     /// from cycle 0 when `s1`, source 2's beats (data, last, offered from cycle) in order.
-    fn run(cycles: u64, s0_at: &[u64], s1: bool, s2: &[(u128, bool, u64)]) -> Vec<(u64, u128, bool)> {
+    fn run(
+        cycles: u64,
+        s0_at: &[u64],
+        s1: bool,
+        s2: &[(u128, bool, u64)],
+    ) -> Vec<(u64, u128, bool)> {
         let mut uut = RqMux::default();
         uut.connect_all();
         let (mut k, mut o0, mut o1) = (0usize, false, s1);
@@ -181,7 +216,10 @@ mod tests {
     /// descriptor 0 in cycle 1, its payload in cycle 2, descriptor 1 in cycle 3 (hand timeline).
     #[test]
     fn serialises_two_sources_back_to_back() {
-        assert_eq!(run(6, &[0], true, &[]), vec![(1, 0xA0, false), (2, 0xD0, true), (3, 0xB1, true)]);
+        assert_eq!(
+            run(6, &[0], true, &[]),
+            vec![(1, 0xA0, false), (2, 0xD0, true), (3, 0xB1, true)]
+        );
     }
 
     /// A 3-beat source-2 packet offered in cycle 0 is locked in cycle 0 and passed through in
@@ -190,7 +228,16 @@ mod tests {
     #[test]
     fn stream_source_is_held_to_its_last_beat() {
         let s2 = [(0x21u128, false, 0u64), (0x22, false, 0), (0x23, true, 0)];
-        assert_eq!(run(7, &[2], false, &s2), vec![(1, 0x21, false), (2, 0x22, false), (3, 0x23, true), (4, 0xA0, false), (5, 0xD0, true)]);
+        assert_eq!(
+            run(7, &[2], false, &s2),
+            vec![
+                (1, 0x21, false),
+                (2, 0x22, false),
+                (3, 0x23, true),
+                (4, 0xA0, false),
+                (5, 0xD0, true)
+            ]
+        );
     }
 
     /// Source-2 packets back to back pass without an idle beat; a source-0 request waiting when
@@ -203,8 +250,24 @@ mod tests {
     /// held in 8 with nothing from source 2: released, source 0 taken in 8: 0xA0 in 9, 0xD0 in 10.
     #[test]
     fn stream_packets_back_to_back_and_released_when_idle() {
-        let s2 = [(0x31u128, false, 0u64), (0x32, true, 0), (0x41, true, 0), (0x51, false, 4), (0x52, true, 4)];
-        let want = vec![(1, 0x31, false), (2, 0x32, true), (3, 0x41, true), (4, 0xA0, false), (5, 0xD0, true), (6, 0x51, false), (7, 0x52, true), (9, 0xA0, false), (10, 0xD0, true)];
+        let s2 = [
+            (0x31u128, false, 0u64),
+            (0x32, true, 0),
+            (0x41, true, 0),
+            (0x51, false, 4),
+            (0x52, true, 4),
+        ];
+        let want = vec![
+            (1, 0x31, false),
+            (2, 0x32, true),
+            (3, 0x41, true),
+            (4, 0xA0, false),
+            (5, 0xD0, true),
+            (6, 0x51, false),
+            (7, 0x52, true),
+            (9, 0xA0, false),
+            (10, 0xD0, true),
+        ];
         assert_eq!(run(12, &[3, 8], false, &s2), want);
     }
 }
@@ -217,5 +280,5 @@ pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(RqMux::default())
+    crate::verilog_of(RqMux::default())
 }

@@ -27,8 +27,16 @@ pub struct ReqDesc {
 
 impl ReqDesc {
     pub fn pack(&self) -> u128 {
-        assert!(self.addr & 3 == 0, "request address {:#x} not dword aligned", self.addr);
-        assert!(self.dwords >= 1 && self.dwords <= 1024, "dword count {}", self.dwords);
+        assert!(
+            self.addr & 3 == 0,
+            "request address {:#x} not dword aligned",
+            self.addr
+        );
+        assert!(
+            self.dwords >= 1 && self.dwords <= 1024,
+            "dword count {}",
+            self.dwords
+        );
         (self.addr as u128)
             | (((self.dwords & 0x7FF) as u128) << 64)
             | (((self.req_type & 0xF) as u128) << 75)
@@ -72,10 +80,22 @@ impl CqReq {
     /// A request from the root port (requester ID 0000h, tag `tag`) to BAR0 (16 KiB) of
     /// function 0, TC 0, no attributes.
     pub fn bar0(desc: ReqDesc) -> CqReq {
-        CqReq { desc, at: 0, rid: 0, func: 0, bar: 0, aperture: 14, tc: 0, attr: 0 }
+        CqReq {
+            desc,
+            at: 0,
+            rid: 0,
+            func: 0,
+            bar: 0,
+            aperture: 14,
+            tc: 0,
+            attr: 0,
+        }
     }
     pub fn pack(&self) -> u128 {
-        assert!(self.at < 4 && self.bar < 8 && self.aperture < 64 && self.tc < 8 && self.attr < 8, "field out of range: {self:?}");
+        assert!(
+            self.at < 4 && self.bar < 8 && self.aperture < 64 && self.tc < 8 && self.attr < 8,
+            "field out of range: {self:?}"
+        );
         self.desc.pack()
             | self.at as u128
             | ((self.rid as u128) << 80)
@@ -150,19 +170,36 @@ mod tests {
 
     #[test]
     fn request_descriptor_fields_sit_where_pg213_puts_them() {
-        let d = ReqDesc { addr: 0x1_2345_6780, dwords: 16, req_type: REQ_MRD, tag: 3 };
+        let d = ReqDesc {
+            addr: 0x1_2345_6780,
+            dwords: 16,
+            req_type: REQ_MRD,
+            tag: 3,
+        };
         let w = d.pack();
         assert_eq!((w >> 64) & 0x7FF, 16);
         assert_eq!((w >> 96) & 0xFF, 3);
         assert_eq!(w as u64, 0x1_2345_6780);
         assert_eq!(ReqDesc::unpack(w), d);
-        let w = ReqDesc { addr: 0x1000, dwords: 1, req_type: REQ_MWR, tag: 0 }.pack();
+        let w = ReqDesc {
+            addr: 0x1000,
+            dwords: 1,
+            req_type: REQ_MWR,
+            tag: 0,
+        }
+        .pack();
         assert_eq!((w >> 75) & 0xF, 1);
     }
 
     #[test]
     fn completion_descriptor_roundtrips() {
-        let c = CplDesc { lower_addr: 0x40, byte_count: 64, dwords: 16, status: 0, tag: 2 };
+        let c = CplDesc {
+            lower_addr: 0x40,
+            byte_count: 64,
+            dwords: 16,
+            status: 0,
+            tag: 2,
+        };
         assert_eq!(CplDesc::unpack(c.pack()), c);
         assert_eq!((c.pack() >> 64) & 0xFF, 2);
     }

@@ -122,14 +122,31 @@ mod tests {
         r.req_type = bits::<4>(1);
         r.tag = bits::<8>(3);
         let w: Bits<128> = r.into();
-        assert_eq!(ReqDesc::unpack(w.to_u128()), ReqDesc { addr: 0x1_2345_6780, dwords: 16, req_type: 1, tag: 3 });
+        assert_eq!(
+            ReqDesc::unpack(w.to_u128()),
+            ReqDesc {
+                addr: 0x1_2345_6780,
+                dwords: 16,
+                req_type: 1,
+                tag: 3
+            }
+        );
         let mut c = CplDescWord::default();
         c.lower_addr = bits::<12>(0x40);
         c.byte_count = bits::<13>(64);
         c.dwords = bits::<11>(16);
         c.tag = bits::<8>(2);
         let w: Bits<128> = c.into();
-        assert_eq!(CplDesc::unpack(w.to_u128()), CplDesc { lower_addr: 0x40, byte_count: 64, dwords: 16, status: 0, tag: 2 });
+        assert_eq!(
+            CplDesc::unpack(w.to_u128()),
+            CplDesc {
+                lower_addr: 0x40,
+                byte_count: 64,
+                dwords: 16,
+                status: 0,
+                tag: 2
+            }
+        );
         let mut cc = CcDescWord::default();
         cc.lower_addr = bits::<7>(0x14);
         cc.byte_count = bits::<13>(8);
@@ -140,7 +157,16 @@ mod tests {
         cc.tc = bits::<3>(3);
         cc.attr = bits::<3>(6);
         let w: Bits<128> = cc.into();
-        let want = CcDesc { lower_addr: 0x14, byte_count: 8, dwords: 2, status: 1, rid: 0x0100, tag: 0x5A, tc: 3, attr: 6 };
+        let want = CcDesc {
+            lower_addr: 0x14,
+            byte_count: 8,
+            dwords: 2,
+            status: 1,
+            rid: 0x0100,
+            tag: 0x5A,
+            tc: 3,
+            attr: 6,
+        };
         assert_eq!(CcDesc::unpack(w.to_u128()), want);
         // PG213 positions by hand: TC at 91:89, attributes at 94:92, requester ID at 63:48.
         assert_eq!((w.to_u128() >> 89) & 7, 3);

@@ -19,18 +19,30 @@ pub fn checked_in_path() -> PathBuf {
 
 /// `UPDATE_EXPECT=1` (rust-analyzer's expect-test convention): rewrite the checked-in report.
 pub fn update_requested() -> bool {
-    std::env::var("UPDATE_EXPECT").map(|v| v == "1").unwrap_or(false)
+    std::env::var("UPDATE_EXPECT")
+        .map(|v| v == "1")
+        .unwrap_or(false)
 }
 
 /// First line of `yosys -V`, or Err if yosys cannot be run.
 pub fn yosys_version() -> Result<String, String> {
-    let out = std::process::Command::new("yosys").arg("-V").output().map_err(|e| format!("yosys -V: {e}"))?;
-    Ok(String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").trim().to_string())
+    let out = std::process::Command::new("yosys")
+        .arg("-V")
+        .output()
+        .map_err(|e| format!("yosys -V: {e}"))?;
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string())
 }
 
 /// Today's UTC date, `YYYY-MM-DD` (civil-from-days, H. Hinnant's algorithm).
 pub fn today_utc() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -45,7 +57,8 @@ pub fn today_utc() -> String {
 
 /// Sorted stems of the `.v` files in `verilog_dir`.
 pub fn exported_blocks(verilog_dir: &Path) -> Result<Vec<String>, String> {
-    let rd = std::fs::read_dir(verilog_dir).map_err(|e| format!("{}: {e}", verilog_dir.display()))?;
+    let rd =
+        std::fs::read_dir(verilog_dir).map_err(|e| format!("{}: {e}", verilog_dir.display()))?;
     let mut v: Vec<String> = rd
         .filter_map(|e| e.ok())
         .map(|e| e.path())
@@ -59,14 +72,22 @@ pub fn exported_blocks(verilog_dir: &Path) -> Result<Vec<String>, String> {
 /// CPU seconds (user + sys) of a `.time` file (`wall user sys`).
 fn cpu_seconds(path: &Path) -> Option<f64> {
     let text = std::fs::read_to_string(path).ok()?;
-    let t: Vec<f64> = text.split_whitespace().filter_map(|v| v.parse().ok()).collect();
+    let t: Vec<f64> = text
+        .split_whitespace()
+        .filter_map(|v| v.parse().ok())
+        .collect();
     (t.len() == 3).then(|| t[1] + t[2])
 }
 
 /// The current report of `blocks` from `synth_dir`, and one problem line per (block, family)
 /// that has neither a stat nor a skip file (yosys failed: the comparison will say NotBuilt).
 /// Err: a stat file that does not parse (named).
-pub fn collect(blocks: &[String], synth_dir: &Path, date: String, yosys: String) -> Result<(Report, Vec<String>), String> {
+pub fn collect(
+    blocks: &[String],
+    synth_dir: &Path,
+    date: String,
+    yosys: String,
+) -> Result<(Report, Vec<String>), String> {
     let mut rows = vec![];
     let mut problems = vec![];
     for b in blocks {
@@ -74,22 +95,45 @@ pub fn collect(blocks: &[String], synth_dir: &Path, date: String, yosys: String)
             let file = |ext: &str| synth_dir.join(format!("{b}.{}.{ext}", family.name()));
             let (stat, skip) = (file("stat"), file("skip"));
             if let Ok(text) = std::fs::read_to_string(&stat) {
-                let c = parse_stat(family, &text).map_err(|e| format!("{}: {e}", stat.display()))?;
+                let c =
+                    parse_stat(family, &text).map_err(|e| format!("{}: {e}", stat.display()))?;
                 let note = match family {
                     Family::Ice40 => super::ice40_fit(&c),
                     Family::Xcu if super::is_top(b) => "whole datapath (TOTAL)".to_string(),
                     Family::Xcu => String::new(),
                 };
                 let cpu_s = cpu_seconds(&file("time"));
-                rows.push(Row { block: b.clone(), family, counts: Some(c), cpu_s, note });
+                rows.push(Row {
+                    block: b.clone(),
+                    family,
+                    counts: Some(c),
+                    cpu_s,
+                    note,
+                });
             } else if let Ok(why) = std::fs::read_to_string(&skip) {
-                rows.push(Row { block: b.clone(), family, counts: None, cpu_s: None, note: why.trim().to_string() });
+                rows.push(Row {
+                    block: b.clone(),
+                    family,
+                    counts: None,
+                    cpu_s: None,
+                    note: why.trim().to_string(),
+                });
             } else {
-                problems.push(format!("no {} result for {b} (see {}.{}.log)", family.name(), b, family.name()));
+                problems.push(format!(
+                    "no {} result for {b} (see {}.{}.log)",
+                    family.name(),
+                    b,
+                    family.name()
+                ));
             }
         }
     }
-    let mut rep = Report { date, yosys, command: COMMAND.to_string(), rows };
+    let mut rep = Report {
+        date,
+        yosys,
+        command: COMMAND.to_string(),
+        rows,
+    };
     rep.sort();
     Ok((rep, problems))
 }
@@ -102,7 +146,10 @@ mod tests {
     fn today_is_a_plausible_date() {
         let d = today_utc();
         assert_eq!(d.len(), 10, "{d}");
-        assert!(d.as_str() >= "2026-01-01" && &d[4..5] == "-" && &d[7..8] == "-", "{d}");
+        assert!(
+            d.as_str() >= "2026-01-01" && &d[4..5] == "-" && &d[7..8] == "-",
+            "{d}"
+        );
     }
 
     #[test]
@@ -113,11 +160,29 @@ mod tests {
         std::fs::write(dir.join("a.xcu.stat"), stat).unwrap();
         std::fs::write(dir.join("a.xcu.time"), "2.0 1.5 0.25\n").unwrap();
         std::fs::write(dir.join("a.ice40.skip"), "not run: too big\n").unwrap();
-        let (rep, problems) = collect(&["a".to_string(), "b".to_string()], &dir, "d".into(), "y".into()).unwrap();
+        let (rep, problems) = collect(
+            &["a".to_string(), "b".to_string()],
+            &dir,
+            "d".into(),
+            "y".into(),
+        )
+        .unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         let a = rep.row("a", Family::Xcu).unwrap();
-        assert_eq!((a.counts.unwrap().lut, a.counts.unwrap().ff, a.cpu_s), (10, 4, Some(1.75)));
-        assert_eq!(rep.row("a", Family::Ice40).unwrap().note, "not run: too big");
-        assert_eq!(problems, vec!["no xcu result for b (see b.xcu.log)", "no ice40 result for b (see b.ice40.log)"]);
+        assert_eq!(
+            (a.counts.unwrap().lut, a.counts.unwrap().ff, a.cpu_s),
+            (10, 4, Some(1.75))
+        );
+        assert_eq!(
+            rep.row("a", Family::Ice40).unwrap().note,
+            "not run: too big"
+        );
+        assert_eq!(
+            problems,
+            vec![
+                "no xcu result for b (see b.xcu.log)",
+                "no ice40 result for b (see b.ice40.log)"
+            ]
+        );
     }
 }

@@ -14,9 +14,21 @@ pub const TOLERANCE_PCT: u64 = 5;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Finding {
     /// A count grew beyond the tolerance (failure).
-    Grew { block: String, family: Family, metric: &'static str, was: u64, now: u64 },
+    Grew {
+        block: String,
+        family: Family,
+        metric: &'static str,
+        was: u64,
+        now: u64,
+    },
     /// A count shrank beyond the tolerance (not a failure: refresh the report).
-    Shrank { block: String, family: Family, metric: &'static str, was: u64, now: u64 },
+    Shrank {
+        block: String,
+        family: Family,
+        metric: &'static str,
+        was: u64,
+        now: u64,
+    },
     /// Built now (with figures) but absent from the report, or without figures there (failure).
     NotInReport { block: String, family: Family },
     /// In the report with figures but not built now: block gone or synthesis failed (failure).
@@ -67,8 +79,12 @@ fn metrics(c: &Counts) -> [(&'static str, u64); 3] {
 /// Every difference between `report` (checked in) and `now` (this build), in row order.
 pub fn compare(report: &Report, now: &Report) -> Vec<Finding> {
     let mut out = vec![];
-    let mut keys: Vec<(String, Family)> =
-        report.rows.iter().chain(now.rows.iter()).map(|r| (r.block.clone(), r.family)).collect();
+    let mut keys: Vec<(String, Family)> = report
+        .rows
+        .iter()
+        .chain(now.rows.iter())
+        .map(|r| (r.block.clone(), r.family))
+        .collect();
     keys.sort();
     keys.dedup();
     for (block, family) in keys {
@@ -78,9 +94,21 @@ pub fn compare(report: &Report, now: &Report) -> Vec<Finding> {
             (Some(w), Some(n)) => {
                 for ((metric, w), (_, n)) in metrics(&w).into_iter().zip(metrics(&n)) {
                     if n * 100 > w * (100 + TOLERANCE_PCT) {
-                        out.push(Finding::Grew { block: block.clone(), family, metric, was: w, now: n });
+                        out.push(Finding::Grew {
+                            block: block.clone(),
+                            family,
+                            metric,
+                            was: w,
+                            now: n,
+                        });
                     } else if n * 100 < w * (100 - TOLERANCE_PCT) {
-                        out.push(Finding::Shrank { block: block.clone(), family, metric, was: w, now: n });
+                        out.push(Finding::Shrank {
+                            block: block.clone(),
+                            family,
+                            metric,
+                            was: w,
+                            now: n,
+                        });
                     }
                 }
             }
@@ -115,7 +143,12 @@ mod tests {
                 .map(|(b, c)| Row {
                     block: b.to_string(),
                     family: Family::Xcu,
-                    counts: c.map(|(lut, ff, bram)| Counts { lut, lutram: 0, ff, bram }),
+                    counts: c.map(|(lut, ff, bram)| Counts {
+                        lut,
+                        lutram: 0,
+                        ff,
+                        bram,
+                    }),
                     cpu_s: None,
                     note: String::new(),
                 })
@@ -129,9 +162,21 @@ mod tests {
         let was = rep(&[("a", Some((1000, 200, 4)))]);
         assert_eq!(compare(&was, &rep(&[("a", Some((1050, 210, 4)))])), vec![]);
         let f = compare(&was, &rep(&[("a", Some((1051, 200, 4)))]));
-        assert_eq!(f, vec![Finding::Grew { block: "a".into(), family: Family::Xcu, metric: "LUT", was: 1000, now: 1051 }]);
+        assert_eq!(
+            f,
+            vec![Finding::Grew {
+                block: "a".into(),
+                family: Family::Xcu,
+                metric: "LUT",
+                was: 1000,
+                now: 1051
+            }]
+        );
         assert!(f[0].is_failure());
-        assert_eq!(f[0].describe(), "FAIL a xcu: LUT 1000 -> 1051 (+5.1 %, more than 5 %)");
+        assert_eq!(
+            f[0].describe(),
+            "FAIL a xcu: LUT 1000 -> 1051 (+5.1 %, more than 5 %)"
+        );
     }
 
     #[test]
@@ -141,24 +186,58 @@ mod tests {
         // LUT 1000 -> 900 is -10 % (note); BRAM 0 -> 1 grows from zero (failure).
         assert_eq!(f.len(), 2);
         assert!(!f[0].is_failure() && matches!(f[0], Finding::Shrank { metric: "LUT", .. }));
-        assert!(f[1].is_failure() && matches!(f[1], Finding::Grew { metric: "BRAM", was: 0, now: 1, .. }));
+        assert!(
+            f[1].is_failure()
+                && matches!(
+                    f[1],
+                    Finding::Grew {
+                        metric: "BRAM",
+                        was: 0,
+                        now: 1,
+                        ..
+                    }
+                )
+        );
     }
 
     #[test]
     fn a_block_on_one_side_only_fails() {
-        let was = rep(&[("a", Some((1, 1, 0))), ("gone", Some((1, 1, 0))), ("top", None)]);
-        let now = rep(&[("a", Some((1, 1, 0))), ("new", Some((1, 1, 0))), ("top", None)]);
+        let was = rep(&[
+            ("a", Some((1, 1, 0))),
+            ("gone", Some((1, 1, 0))),
+            ("top", None),
+        ]);
+        let now = rep(&[
+            ("a", Some((1, 1, 0))),
+            ("new", Some((1, 1, 0))),
+            ("top", None),
+        ]);
         let f = compare(&was, &now);
         assert_eq!(
             f,
             vec![
-                Finding::NotBuilt { block: "gone".into(), family: Family::Xcu },
-                Finding::NotInReport { block: "new".into(), family: Family::Xcu },
+                Finding::NotBuilt {
+                    block: "gone".into(),
+                    family: Family::Xcu
+                },
+                Finding::NotInReport {
+                    block: "new".into(),
+                    family: Family::Xcu
+                },
             ]
         );
         // A line without figures on both sides (not synthesized) is no difference; one that is
         // missing on one side is.
-        let f = compare(&was, &rep(&[("a", Some((1, 1, 0))), ("gone", Some((1, 1, 0)))]));
-        assert_eq!(f, vec![Finding::NotBuilt { block: "top".into(), family: Family::Xcu }]);
+        let f = compare(
+            &was,
+            &rep(&[("a", Some((1, 1, 0))), ("gone", Some((1, 1, 0)))]),
+        );
+        assert_eq!(
+            f,
+            vec![Finding::NotBuilt {
+                block: "top".into(),
+                family: Family::Xcu
+            }]
+        );
     }
 }

@@ -38,19 +38,24 @@ const TITLES: &str = "# block              family      LUT   LUTRAM       FF   B
 impl Report {
     /// Sorts the rows by (block, family): the order of `render` and of comparisons.
     pub fn sort(&mut self) {
-        self.rows.sort_by(|a, b| (a.block.as_str(), a.family).cmp(&(b.block.as_str(), b.family)));
+        self.rows
+            .sort_by(|a, b| (a.block.as_str(), a.family).cmp(&(b.block.as_str(), b.family)));
     }
 
     /// The row of `block` on `family`.
     pub fn row(&self, block: &str, family: Family) -> Option<&Row> {
-        self.rows.iter().find(|r| r.block == block && r.family == family)
+        self.rows
+            .iter()
+            .find(|r| r.block == block && r.family == family)
     }
 
     /// The report as checked in: header, titles, one line per row, then TOTAL lines (the whole
     /// datapath's row against the xcku040, and the yosys CPU time of the run).
     pub fn render(&self) -> String {
         let mut s = String::new();
-        s.push_str("# ssdlab synthesis report: LUT / FF / BRAM of every exported block (make verilog)\n");
+        s.push_str(
+            "# ssdlab synthesis report: LUT / FF / BRAM of every exported block (make verilog)\n",
+        );
         s.push_str(&format!("# command: {}\n", self.command));
         s.push_str("# refresh: UPDATE_EXPECT=1 make synth  (or UPDATE_EXPECT=1 make test-slow)\n");
         s.push_str(&format!("# date: {}\n", self.date));
@@ -82,7 +87,11 @@ impl Report {
     pub fn total_lines(&self) -> Vec<String> {
         use super::{devices as d, pct};
         let mut out = vec![];
-        for r in self.rows.iter().filter(|r| super::is_top(&r.block) && r.family == Family::Xcu) {
+        for r in self
+            .rows
+            .iter()
+            .filter(|r| super::is_top(&r.block) && r.family == Family::Xcu)
+        {
             if let Some(c) = r.counts {
                 out.push(format!(
                     "TOTAL (whole datapath `{}`, xcu, flattened): {} LUT ({} of xcku040), {} FF ({}), {} RAMB18 ({})",
@@ -97,7 +106,9 @@ impl Report {
             }
         }
         if !self.rows.iter().any(|r| super::is_top(&r.block)) {
-            out.push("TOTAL: no whole-datapath block (top.v / datapath.v) was exported".to_string());
+            out.push(
+                "TOTAL: no whole-datapath block (top.v / datapath.v) was exported".to_string(),
+            );
         }
         let cpu: f64 = self.rows.iter().filter_map(|r| r.cpu_s).sum();
         out.push(format!("yosys CPU time of all lines: {cpu:.0} s"));
@@ -106,7 +117,12 @@ impl Report {
 
     /// Parses a rendered report. Err names the line.
     pub fn parse(text: &str) -> Result<Report, String> {
-        let mut rep = Report { date: String::new(), yosys: String::new(), command: String::new(), rows: vec![] };
+        let mut rep = Report {
+            date: String::new(),
+            yosys: String::new(),
+            command: String::new(),
+            rows: vec![],
+        };
         for (i, line) in text.lines().enumerate() {
             let at = |e: String| format!("line {}: {e}", i + 1);
             if let Some(h) = line.strip_prefix("# ") {
@@ -124,11 +140,19 @@ impl Report {
             }
             let row = parse_row(line).map_err(at)?;
             if rep.row(&row.block, row.family).is_some() {
-                return Err(at(format!("second line for {} {}", row.block, row.family.name())));
+                return Err(at(format!(
+                    "second line for {} {}",
+                    row.block,
+                    row.family.name()
+                )));
             }
             rep.rows.push(row);
         }
-        for (field, v) in [("date", &rep.date), ("yosys", &rep.yosys), ("command", &rep.command)] {
+        for (field, v) in [
+            ("date", &rep.date),
+            ("yosys", &rep.yosys),
+            ("command", &rep.command),
+        ] {
             if v.is_empty() {
                 return Err(format!("header has no `# {field}:` line"));
             }
@@ -161,22 +185,43 @@ fn render_row(r: &Row) -> String {
 fn parse_row(line: &str) -> Result<Row, String> {
     let t: Vec<&str> = line.split_whitespace().collect();
     if t.len() < 7 {
-        return Err(format!("expected block, family, LUT, LUTRAM, FF, BRAM, cpu_s: `{line}`"));
+        return Err(format!(
+            "expected block, family, LUT, LUTRAM, FF, BRAM, cpu_s: `{line}`"
+        ));
     }
     let family = Family::from_name(t[1]).ok_or_else(|| format!("unknown family `{}`", t[1]))?;
     let nums: Vec<Option<u64>> = t[2..6]
         .iter()
-        .map(|v| if *v == "-" { Ok(None) } else { v.parse().map(Some).map_err(|_| format!("bad count `{v}`")) })
+        .map(|v| {
+            if *v == "-" {
+                Ok(None)
+            } else {
+                v.parse().map(Some).map_err(|_| format!("bad count `{v}`"))
+            }
+        })
         .collect::<Result<_, _>>()?;
     let counts = match nums.as_slice() {
-        [Some(lut), Some(lutram), Some(ff), Some(bram)] => {
-            Some(Counts { lut: *lut, lutram: *lutram, ff: *ff, bram: *bram })
-        }
+        [Some(lut), Some(lutram), Some(ff), Some(bram)] => Some(Counts {
+            lut: *lut,
+            lutram: *lutram,
+            ff: *ff,
+            bram: *bram,
+        }),
         [None, None, None, None] => None,
         _ => return Err("counts are all numbers or all `-`".to_string()),
     };
-    let cpu_s = if t[6] == "-" { None } else { Some(t[6].parse().map_err(|_| format!("bad cpu_s `{}`", t[6]))?) };
-    Ok(Row { block: t[0].to_string(), family, counts, cpu_s, note: t[7..].join(" ") })
+    let cpu_s = if t[6] == "-" {
+        None
+    } else {
+        Some(t[6].parse().map_err(|_| format!("bad cpu_s `{}`", t[6]))?)
+    };
+    Ok(Row {
+        block: t[0].to_string(),
+        family,
+        counts,
+        cpu_s,
+        note: t[7..].join(" "),
+    })
 }
 
 #[cfg(test)]
@@ -184,15 +229,38 @@ mod tests {
     use super::*;
 
     fn sample() -> Report {
-        let c = Counts { lut: 1220, lutram: 188, ff: 837, bram: 5 };
+        let c = Counts {
+            lut: 1220,
+            lutram: 188,
+            ff: 837,
+            bram: 5,
+        };
         let mut r = Report {
             date: "2026-11-30".into(),
             yosys: "Yosys 0.23 (git sha1 7ce5011c24b)".into(),
             command: "make synth".into(),
             rows: vec![
-                Row { block: "top".into(), family: Family::Ice40, counts: None, cpu_s: None, note: "not synthesized".into() },
-                Row { block: "map_cache".into(), family: Family::Xcu, counts: Some(c), cpu_s: Some(7.8), note: String::new() },
-                Row { block: "top".into(), family: Family::Xcu, counts: Some(c), cpu_s: Some(100.0), note: "whole datapath".into() },
+                Row {
+                    block: "top".into(),
+                    family: Family::Ice40,
+                    counts: None,
+                    cpu_s: None,
+                    note: "not synthesized".into(),
+                },
+                Row {
+                    block: "map_cache".into(),
+                    family: Family::Xcu,
+                    counts: Some(c),
+                    cpu_s: Some(7.8),
+                    note: String::new(),
+                },
+                Row {
+                    block: "top".into(),
+                    family: Family::Xcu,
+                    counts: Some(c),
+                    cpu_s: Some(100.0),
+                    note: "whole datapath".into(),
+                },
             ],
         };
         r.sort();
@@ -216,11 +284,23 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        let text = sample().render().replace("map_cache            xcu", "map_cache            xc9");
-        assert!(Report::parse(&text).unwrap_err().contains("unknown family `xc9`"), "{text}");
+        let text = sample()
+            .render()
+            .replace("map_cache            xcu", "map_cache            xc9");
+        assert!(
+            Report::parse(&text)
+                .unwrap_err()
+                .contains("unknown family `xc9`"),
+            "{text}"
+        );
         let text = sample().render().replace("# date: 2026-11-30\n", "");
-        assert_eq!(Report::parse(&text).unwrap_err(), "header has no `# date:` line");
+        assert_eq!(
+            Report::parse(&text).unwrap_err(),
+            "header has no `# date:` line"
+        );
         let dup = format!("{}map_cache xcu 1 0 1 0 -\n", sample().render());
-        assert!(Report::parse(&dup).unwrap_err().contains("second line for map_cache xcu"));
+        assert!(Report::parse(&dup)
+            .unwrap_err()
+            .contains("second line for map_cache xcu"));
     }
 }

@@ -66,7 +66,10 @@ const UNCOUNTED: [&str; 17] = [
 fn add_cell(family: Family, c: &mut Counts, cell: &str, n: u64) -> Result<(), String> {
     match family {
         Family::Xcu => {
-            if matches!(cell, "LUT1" | "LUT2" | "LUT3" | "LUT4" | "LUT5" | "LUT6" | "INV") {
+            if matches!(
+                cell,
+                "LUT1" | "LUT2" | "LUT3" | "LUT4" | "LUT5" | "LUT6" | "INV"
+            ) {
                 c.lut += n;
             } else if let Some(k) = xcu_lutram_luts(cell) {
                 c.lut += k * n;
@@ -99,9 +102,14 @@ fn add_cell(family: Family, c: &mut Counts, cell: &str, n: u64) -> Result<(), St
 /// Counts of one flattened yosys `stat` (one `=== top ===` module). Err: not a stat of one
 /// module, no cell list, or a cell type without a rule.
 pub fn parse_stat(family: Family, text: &str) -> Result<Counts, String> {
-    let modules = text.lines().filter(|l| l.trim_start().starts_with("=== ")).count();
+    let modules = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("=== "))
+        .count();
     if modules != 1 {
-        return Err(format!("expected the stat of one flattened module, found {modules} modules"));
+        return Err(format!(
+            "expected the stat of one flattened module, found {modules} modules"
+        ));
     }
     let mut c = Counts::default();
     let mut in_cells = false;
@@ -116,7 +124,9 @@ pub fn parse_stat(family: Family, text: &str) -> Result<Counts, String> {
         }
         match t.as_slice() {
             [cell, n] => {
-                let n: u64 = n.parse().map_err(|_| format!("bad cell count in `{}`", line.trim()))?;
+                let n: u64 = n
+                    .parse()
+                    .map_err(|_| format!("bad cell count in `{}`", line.trim()))?;
                 add_cell(family, &mut c, cell, n)?;
             }
             [] => {}
@@ -157,21 +167,44 @@ mod tests {
     fn xcu_counts_luts_with_lut_memory_and_brams_in_ramb18_units() {
         let c = parse_stat(Family::Xcu, XCU).unwrap();
         // LUTRAM: 1 x 4 + 23 x 8 = 188; LUT: 2 + 6 + 395 + 188 = 591; FF 837 + 3; BRAM 5 + 2 x 2.
-        assert_eq!(c, Counts { lut: 591, lutram: 188, ff: 840, bram: 9 });
+        assert_eq!(
+            c,
+            Counts {
+                lut: 591,
+                lutram: 188,
+                ff: 840,
+                bram: 9
+            }
+        );
     }
 
     #[test]
     fn ice40_counts_lut4_dff_variants_and_ebr() {
         let s = "=== top ===\n   Number of cells: 9\n     SB_CARRY 30\n     SB_DFF 304\n     SB_DFFESR 5\n     SB_LUT4 1795\n     SB_RAM40_4K 30\n";
-        assert_eq!(parse_stat(Family::Ice40, s).unwrap(), Counts { lut: 1795, lutram: 0, ff: 309, bram: 30 });
+        assert_eq!(
+            parse_stat(Family::Ice40, s).unwrap(),
+            Counts {
+                lut: 1795,
+                lutram: 0,
+                ff: 309,
+                bram: 30
+            }
+        );
     }
 
     #[test]
     fn unknown_cells_and_unflattened_stats_are_errors() {
         let dsp = "=== top ===\n   Number of cells: 1\n     DSP48E2 1\n";
-        assert_eq!(parse_stat(Family::Xcu, dsp).unwrap_err(), "cell type DSP48E2 has no xcu counting rule");
+        assert_eq!(
+            parse_stat(Family::Xcu, dsp).unwrap_err(),
+            "cell type DSP48E2 has no xcu counting rule"
+        );
         let two = "=== top ===\n Number of cells: 1\n LUT1 1\n=== sub ===\n Number of cells: 1\n LUT1 1\n";
-        assert!(parse_stat(Family::Xcu, two).unwrap_err().contains("found 2 modules"));
-        assert!(parse_stat(Family::Xcu, "=== top ===\n").unwrap_err().contains("no `Number of cells:`"));
+        assert!(parse_stat(Family::Xcu, two)
+            .unwrap_err()
+            .contains("found 2 modules"));
+        assert!(parse_stat(Family::Xcu, "=== top ===\n")
+            .unwrap_err()
+            .contains("no `Number of cells:`"));
     }
 }

@@ -137,7 +137,10 @@ pub struct ChannelBuffer {
 impl ChannelBuffer {
     /// A channel buffer for a NAND bus of `bytes_per_beat` bytes per core cycle (1, 2 or 4).
     pub fn new(bytes_per_beat: u32) -> Self {
-        assert!(matches!(bytes_per_beat, 1 | 2 | 4), "bytes per NAND beat must be 1, 2 or 4, got {bytes_per_beat}");
+        assert!(
+            matches!(bytes_per_beat, 1 | 2 | 4),
+            "bytes per NAND beat must be 1, 2 or 4, got {bytes_per_beat}"
+        );
         let field = (1u64 << (8 * bytes_per_beat)) - 1;
         let mask = |p: usize| (field << (8 * p)) & 0xFFFF_FFFF;
         let mut b = ChannelBuffer::default();
@@ -198,7 +201,8 @@ impl Logic for ChannelBuffer {
         self.rword.next = self.rd_data.val();
         for p in 0..4 {
             if self.rpos.q.val() == self.lane[p].val() {
-                self.rword.next = (self.rasm.q.val() & self.rkeep[p].val()) | ((self.rd_data.val() << self.sh8[p].val()) & self.rmask[p].val());
+                self.rword.next = (self.rasm.q.val() & self.rkeep[p].val())
+                    | ((self.rd_data.val() << self.sh8[p].val()) & self.rmask[p].val());
             }
         }
         self.nand_word.next.l0 = self.rword.val();
@@ -214,7 +218,10 @@ impl Logic for ChannelBuffer {
         }
         // (A word's last read byte may still arrive with the next phase's first latch: PHY
         // read latency 2 after the one turnaround cycle.)
-        if self.cmd_we.val() & ((!self.fill_beat.val() & (self.rpos.q.val() != self.lane[0].val())) | (self.wpos.q.val() != self.lane[0].val())) {
+        if self.cmd_we.val()
+            & ((!self.fill_beat.val() & (self.rpos.q.val() != self.lane[0].val()))
+                | (self.wpos.q.val() != self.lane[0].val()))
+        {
             self.err_r.d.next = true;
         }
         self.wsel.next = self.regions[0].rd_data.val();
@@ -232,7 +239,8 @@ impl Logic for ChannelBuffer {
             }
             if self.acc_valid.val()
                 & (self.acc_way.val().index() == w)
-                & ((self.acc_kind.val() == self.k_read.val()) | (self.acc_kind.val() == self.k_cache.val()))
+                & ((self.acc_kind.val() == self.k_read.val())
+                    | (self.acc_kind.val() == self.k_cache.val()))
             {
                 self.fill[w].d.next = self.zero_ptr.val();
             }
@@ -241,7 +249,10 @@ impl Logic for ChannelBuffer {
             if self.wr_beat.val() & self.wword_end.val() & (self.data_way.val().index() == w) {
                 self.drain[w].d.next = self.drain[w].q.val() + self.one_ptr.val();
             }
-            if self.acc_valid.val() & (self.acc_way.val().index() == w) & (self.acc_kind.val() == self.k_prog.val()) {
+            if self.acc_valid.val()
+                & (self.acc_way.val().index() == w)
+                & (self.acc_kind.val() == self.k_prog.val())
+            {
                 self.drain[w].d.next = self.zero_ptr.val();
             }
             // Write port: the NAND fill, else the DMA beat.
@@ -272,10 +283,13 @@ impl Logic for ChannelBuffer {
             if self.dma_way.val().index() == w {
                 self.dma_rdata.next = self.regions[w].rd_data.val();
             }
-            if (self.fill_now[w].val() & ((self.fill[w].q.val() >= self.end_ptr.val()) | (self.dma_we.val() & (self.dma_way.val().index() == w))))
+            if (self.fill_now[w].val()
+                & ((self.fill[w].q.val() >= self.end_ptr.val())
+                    | (self.dma_we.val() & (self.dma_way.val().index() == w))))
                 | (self.wr_beat.val()
                     & (self.data_way.val().index() == w)
-                    & ((self.drain[w].q.val() >= self.end_ptr.val()) | (self.dma_rd.val() & (self.dma_way.val().index() == w))))
+                    & ((self.drain[w].q.val() >= self.end_ptr.val())
+                        | (self.dma_rd.val() & (self.dma_way.val().index() == w))))
             {
                 self.err_r.d.next = true;
             }
@@ -304,7 +318,15 @@ mod tests {
 
     #[test]
     fn channel_buffer_is_synthesizable() {
-        yosys_validate("ssdlab_top_channel_buffer", &crate::verilog_of(ChannelBuffer::default())).unwrap();
-        yosys_validate("ssdlab_top_channel_buffer_1b", &crate::verilog_of(ChannelBuffer::new(1))).unwrap();
+        yosys_validate(
+            "ssdlab_top_channel_buffer",
+            &crate::verilog_of(ChannelBuffer::default()),
+        )
+        .unwrap();
+        yosys_validate(
+            "ssdlab_top_channel_buffer_1b",
+            &crate::verilog_of(ChannelBuffer::new(1)),
+        )
+        .unwrap();
     }
 }

@@ -174,14 +174,20 @@ impl Logic for PageBuffer {
         } else if self.wd_dwords.val() == self.dw3.val() {
             self.lanes.next = self.m3.val();
         }
-        if self.active.q.val() & !self.th.q.val() & self.wd_valid.val() & !self.wd_last.val() & (self.lanes.val() != self.m4.val()) {
+        if self.active.q.val()
+            & !self.th.q.val()
+            & self.wd_valid.val()
+            & !self.wd_last.val()
+            & (self.lanes.val() != self.m4.val())
+        {
             self.err_r.d.next = true;
         }
         self.bd_data.next = self.chans[0].dma_rdata.val();
         self.err.next = self.err_r.q.val();
         for c in 0..CHANNELS {
             self.chans[c].clock.next = self.clock.val();
-            self.chans[c].acc_valid.next = self.op_valid.val() & (self.op_channel.val().index() == c);
+            self.chans[c].acc_valid.next =
+                self.op_valid.val() & (self.op_channel.val().index() == c);
             self.chans[c].acc_way.next = self.op_way.val();
             self.chans[c].acc_kind.next = self.op_kind.val();
             self.chans[c].data_way.next = self.data_way[c].val();
@@ -193,12 +199,15 @@ impl Logic for PageBuffer {
             self.chans[c].wr_beat.next = self.wr_beat[c].val();
             self.wr_data[c].next = self.chans[c].wr_data.val();
             self.chans[c].dma_way.next = self.wy.q.val();
-            self.chans[c].dma_we.next =
-                self.active.q.val() & !self.th.q.val() & self.wd_valid.val() & (self.ch.q.val().index() == c);
+            self.chans[c].dma_we.next = self.active.q.val()
+                & !self.th.q.val()
+                & self.wd_valid.val()
+                & (self.ch.q.val().index() == c);
             self.chans[c].dma_wrow.next = self.row.q.val();
             self.chans[c].dma_lanes.next = self.lanes.val();
             self.chans[c].dma_wdata.next = self.wd_data.val();
-            self.chans[c].dma_rd.next = self.active.q.val() & self.th.q.val() & (self.ch.q.val().index() == c);
+            self.chans[c].dma_rd.next =
+                self.active.q.val() & self.th.q.val() & (self.ch.q.val().index() == c);
             self.chans[c].dma_rrow.next = self.row.d.val();
             if self.ch.q.val().index() == c {
                 self.bd_data.next = self.chans[c].dma_rdata.val();
@@ -216,6 +225,10 @@ mod tests {
 
     #[test]
     fn page_buffer_is_synthesizable() {
-        yosys_validate("ssdlab_top_page_buffer", &crate::verilog_of(PageBuffer::default())).unwrap();
+        yosys_validate(
+            "ssdlab_top_page_buffer",
+            &crate::verilog_of(PageBuffer::default()),
+        )
+        .unwrap();
     }
 }

@@ -43,7 +43,8 @@ impl Pb {
             self.u.data_way[c].next = bits::<2>(w as u64);
             self.u.rd_beat[c].next = k < beats.len();
             if k > 0 {
-                (self.u.rd_valid[c].next, self.u.rd_data[c].next) = (true, bits::<32>(beats[k - 1] as u64));
+                (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
+                    (true, bits::<32>(beats[k - 1] as u64));
             }
             self.clock();
         }
@@ -53,7 +54,14 @@ impl Pb {
     fn idle(&mut self) {
         let u = &mut self.u;
         u.clock.next = Clock { clk: false };
-        (u.op_valid.next, u.take.next, u.done.next, u.wd_valid.next, u.wd_last.next, u.bd_ready.next) = (false, false, false, false, false, false);
+        (
+            u.op_valid.next,
+            u.take.next,
+            u.done.next,
+            u.wd_valid.next,
+            u.wd_last.next,
+            u.bd_ready.next,
+        ) = (false, false, false, false, false, false);
         for c in 0..8 {
             (u.rd_beat[c].next, u.rd_valid[c].next, u.wr_beat[c].next) = (false, false, false);
         }
@@ -74,7 +82,17 @@ impl Pb {
 
     fn op(&mut self, c: usize, w: usize, kind: u64) {
         self.idle();
-        (self.u.op_valid.next, self.u.op_channel.next, self.u.op_way.next, self.u.op_kind.next) = (true, bits::<3>(c as u64), bits::<2>(w as u64), bits::<2>(kind));
+        (
+            self.u.op_valid.next,
+            self.u.op_channel.next,
+            self.u.op_way.next,
+            self.u.op_kind.next,
+        ) = (
+            true,
+            bits::<3>(c as u64),
+            bits::<2>(w as u64),
+            bits::<2>(kind),
+        );
         self.clock();
     }
 
@@ -87,7 +105,8 @@ impl Pb {
             self.u.data_way[c].next = bits::<2>(if k < n { w } else { next } as u64);
             self.u.rd_beat[c].next = k < n;
             if k > 0 {
-                (self.u.rd_valid[c].next, self.u.rd_data[c].next) = (true, bits::<32>(word(c, w, k - 1) as u64));
+                (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
+                    (true, bits::<32>(word(c, w, k - 1) as u64));
             }
             self.clock();
         }
@@ -96,7 +115,8 @@ impl Pb {
     fn take(&mut self, c: usize, w: usize, to_host: bool, offset: u64, len: u64) {
         self.idle();
         let u = &mut self.u;
-        (u.take.next, u.channel.next, u.way.next, u.to_host.next) = (true, bits::<3>(c as u64), bits::<2>(w as u64), to_host);
+        (u.take.next, u.channel.next, u.way.next, u.to_host.next) =
+            (true, bits::<3>(c as u64), bits::<2>(w as u64), to_host);
         (u.offset.next, u.len.next) = (bits::<32>(offset), bits::<32>(len));
         self.clock();
     }
@@ -129,7 +149,9 @@ impl Pb {
 
 /// Expected 16-byte beat: words 4r..4r+3 of (c, w), word 4r in bits 31:0.
 fn beat(c: usize, w: usize, r: u32) -> u128 {
-    (0..4).fold(0u128, |acc, l| acc | (word(c, w, 4 * r + l) as u128) << (32 * l))
+    (0..4).fold(0u128, |acc, l| {
+        acc | (word(c, w, 4 * r + l) as u128) << (32 * l)
+    })
 }
 
 #[test]
@@ -142,15 +164,27 @@ fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
     let got = pb.read_beats(16);
     // Handshake at cycle t, one priming cycle, first beat at t + 2, then one per cycle.
     let cycles: Vec<u64> = got.iter().map(|g| g.0).collect();
-    assert_eq!(cycles, (0..16).map(|r| t_take + 2 + r).collect::<Vec<_>>(), "beat cycles");
+    assert_eq!(
+        cycles,
+        (0..16).map(|r| t_take + 2 + r).collect::<Vec<_>>(),
+        "beat cycles"
+    );
     for (r, g) in got.iter().enumerate() {
-        assert_eq!(g.1, beat(2, 1, r as u32), "row {r}: words 4r..4r+3, word 4r in bits 31:0");
+        assert_eq!(
+            g.1,
+            beat(2, 1, r as u32),
+            "row {r}: words 4r..4r+3, word 4r in bits 31:0"
+        );
     }
     pb.done();
     // Offset 64 B = row 4: the first beat is words 16..19.
     pb.take(2, 1, true, 64, 32);
     let got = pb.read_beats(2);
-    assert_eq!((got[0].1, got[1].1), (beat(2, 1, 4), beat(2, 1, 5)), "offset 64 starts at row 4");
+    assert_eq!(
+        (got[0].1, got[1].1),
+        (beat(2, 1, 4), beat(2, 1, 5)),
+        "offset 64 starts at row 4"
+    );
     pb.done();
     assert!(!pb.settled().err.val(), "no error in a rule-abiding run");
 }
@@ -160,14 +194,18 @@ fn back_to_back_read_phases_of_two_ways_land_in_their_regions() {
     let mut pb = Pb::new();
     pb.op(0, 3, 3); // cache read on way 3
     pb.op(0, 0, 0); // read on way 0
-    // Way 3's phase, one turnaround cycle (its last word arrives in it while the bus shows way
-    // 0), way 0's phase.
+                    // Way 3's phase, one turnaround cycle (its last word arrives in it while the bus shows way
+                    // 0), way 0's phase.
     pb.read_phase(0, 3, 8, 0);
     pb.read_phase(0, 0, 8, 3);
     for w in [3usize, 0] {
         pb.take(0, w, true, 0, 32);
         let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
-        assert_eq!(got, vec![beat(0, w, 0), beat(0, w, 1)], "way {w}'s words in its region");
+        assert_eq!(
+            got,
+            vec![beat(0, w, 0), beat(0, w, 1)],
+            "way {w}'s words in its region"
+        );
         pb.done();
     }
     assert!(!pb.settled().err.val());
@@ -193,7 +231,12 @@ fn dma_write_then_program_drains_words_in_order_with_gaps() {
     // From cycle a + 1 the first word waits on wr_data (before any beat).
     pb.idle();
     pb.u.data_way[c].next = bits::<2>(w as u64);
-    assert_eq!(pb.settled().wr_data[c].val().to_u64() as u32, word(c, w, 0), "word 0 on wr_data at cycle a + 1 = {}", a + 1);
+    assert_eq!(
+        pb.settled().wr_data[c].val().to_u64() as u32,
+        word(c, w, 0),
+        "word 0 on wr_data at cycle a + 1 = {}",
+        a + 1
+    );
     pb.clock();
     // 34 program beats, a gap cycle after every 5th (words must not skip or repeat).
     let mut k = 0u32;
@@ -243,9 +286,16 @@ fn regions_are_isolated_and_rule_violations_are_flagged() {
     pb.u.rd_beat[3].next = true;
     pb.clock();
     pb.idle();
-    (pb.u.rd_valid[3].next, pb.u.wd_valid.next, pb.u.wd_dwords.next) = (true, true, bits::<3>(4));
+    (
+        pb.u.rd_valid[3].next,
+        pb.u.wd_valid.next,
+        pb.u.wd_dwords.next,
+    ) = (true, true, bits::<3>(4));
     pb.clock();
-    assert!(pb.settled().err.val(), "fill and DMA write collide on region (3, 2)");
+    assert!(
+        pb.settled().err.val(),
+        "fill and DMA write collide on region (3, 2)"
+    );
 }
 
 #[test]
@@ -254,7 +304,7 @@ fn status_byte_after_70h_is_not_stored() {
     let (c, w) = (4usize, 0usize);
     pb.op(c, w, 0);
     pb.read_phase(c, w, 8, w); // words 0..7 at rows 0, 1
-    // A program's status read on the same way: 70h latch, then one data-out beat (E0h).
+                               // A program's status read on the same way: 70h latch, then one data-out beat (E0h).
     for (cmd, byte) in [(true, 0x70u64), (false, 0)] {
         pb.idle();
         (pb.u.cmd_we[c].next, pb.u.cmd_byte[c].next) = (cmd, bits::<8>(byte));
@@ -268,7 +318,11 @@ fn status_byte_after_70h_is_not_stored() {
     pb.clock();
     pb.take(c, w, true, 0, 48);
     let got: Vec<u128> = pb.read_beats(3).into_iter().map(|g| g.1).collect();
-    assert_eq!(got, vec![beat(c, w, 0), beat(c, w, 1), 0], "status E0h not written at word 8");
+    assert_eq!(
+        got,
+        vec![beat(c, w, 0), beat(c, w, 1), 0],
+        "status E0h not written at word 8"
+    );
     pb.done();
     // Any other command clears the status mark: the next data-out words are stored from word 8.
     pb.idle();
@@ -276,30 +330,48 @@ fn status_byte_after_70h_is_not_stored() {
     pb.clock();
     pb.read_phase(c, w, 4, w);
     pb.take(c, w, true, 32, 16);
-    assert_eq!(pb.read_beats(1)[0].1, beat(c, w, 0), "words 8..11 = the phase's words 0..3");
+    assert_eq!(
+        pb.read_beats(1)[0].1,
+        beat(c, w, 0),
+        "words 8..11 = the phase's words 0..3"
+    );
     assert!(!pb.settled().err.val());
 }
 
 /// Bytes 0x01..=0x20 as `bytes`-byte beats (first byte lowest).
 fn byte_beats(bytes: usize) -> Vec<u32> {
     let b: Vec<u8> = (1..=32u8).collect();
-    b.chunks(bytes).map(|c| c.iter().rev().fold(0u32, |a, &x| a << 8 | x as u32)).collect()
+    b.chunks(bytes)
+        .map(|c| c.iter().rev().fold(0u32, |a, &x| a << 8 | x as u32))
+        .collect()
 }
 
 #[test]
 fn one_and_two_byte_nand_beats_pack_into_words_in_transfer_order() {
     // Region bytes 0..31 must be 0x01..0x20: row 0 = bytes 0x01..0x10 (byte 0 in bits 7:0).
-    let row = |r: u8| (1..=16u8).rev().fold(0u128, |a, x| a << 8 | (16 * r + x) as u128);
+    let row = |r: u8| {
+        (1..=16u8)
+            .rev()
+            .fold(0u128, |a, x| a << 8 | (16 * r + x) as u128)
+    };
     for bytes in [1usize, 2] {
         let mut pb = Pb::with_beat(bytes as u32);
         let beats = byte_beats(bytes);
         assert_eq!(beats.len(), 32 / bytes);
-        assert_eq!(beats[0], if bytes == 1 { 0x01 } else { 0x0201 }, "beat 0 carries bytes 1 (and 2)");
+        assert_eq!(
+            beats[0],
+            if bytes == 1 { 0x01 } else { 0x0201 },
+            "beat 0 carries bytes 1 (and 2)"
+        );
         pb.op(1, 2, 0);
         pb.read_beat_phase(1, 2, &beats);
         pb.take(1, 2, true, 0, 32);
         let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
-        assert_eq!(got, vec![row(0), row(1)], "{bytes}-byte beats: 32 bytes in transfer order");
+        assert_eq!(
+            got,
+            vec![row(0), row(1)],
+            "{bytes}-byte beats: 32 bytes in transfer order"
+        );
         pb.done();
         assert!(!pb.settled().err.val(), "{bytes}-byte beats: no error");
     }
@@ -314,8 +386,12 @@ fn program_drains_one_and_two_byte_beats_in_transfer_order() {
         pb.take(c, w, false, 0, 32);
         for r in 0..2u8 {
             pb.idle();
-            (pb.u.wd_valid.next, pb.u.wd_last.next, pb.u.wd_dwords.next) = (true, r == 1, bits::<3>(4));
-            pb.u.wd_data.next = (1..=16u8).rev().fold(0u128, |a, x| a << 8 | (16 * r + x) as u128).to_bits();
+            (pb.u.wd_valid.next, pb.u.wd_last.next, pb.u.wd_dwords.next) =
+                (true, r == 1, bits::<3>(4));
+            pb.u.wd_data.next = (1..=16u8)
+                .rev()
+                .fold(0u128, |a, x| a << 8 | (16 * r + x) as u128)
+                .to_bits();
             pb.clock();
         }
         pb.done();
@@ -347,7 +423,10 @@ fn a_command_latch_inside_a_word_is_flagged() {
     let mut pb = Pb::with_beat(1);
     pb.op(0, 0, 0);
     pb.read_beat_phase(0, 0, &[0x11, 0x22, 0x33]); // 3 of the word's 4 bytes
-    assert!(!pb.settled().err.val(), "a word may be half assembled between beats");
+    assert!(
+        !pb.settled().err.val(),
+        "a word may be half assembled between beats"
+    );
     pb.idle();
     (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
     pb.clock();
@@ -361,14 +440,22 @@ fn a_command_latch_inside_a_word_is_flagged() {
         pb.u.data_way[0].next = bits::<2>(1);
         pb.u.rd_beat[0].next = k < 4;
         if k >= 2 {
-            (pb.u.rd_valid[0].next, pb.u.rd_data[0].next) = (true, bits::<32>(0x11 * (k as u64 - 1)));
+            (pb.u.rd_valid[0].next, pb.u.rd_data[0].next) =
+                (true, bits::<32>(0x11 * (k as u64 - 1)));
         }
         if k == 5 {
             (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
         }
         pb.clock();
     }
-    assert!(!pb.settled().err.val(), "the last byte and the next latch in one cycle are not an error");
+    assert!(
+        !pb.settled().err.val(),
+        "the last byte and the next latch in one cycle are not an error"
+    );
     pb.take(0, 1, true, 0, 16);
-    assert_eq!(pb.read_beats(1)[0].1, 0x4433_2211, "bytes 11h, 22h, 33h, 44h in word 0");
+    assert_eq!(
+        pb.read_beats(1)[0].1,
+        0x4433_2211,
+        "bytes 11h, 22h, 33h, 44h in word 0"
+    );
 }

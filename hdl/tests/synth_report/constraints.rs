@@ -36,7 +36,10 @@ fn xdc_ports(line: &str, out: &mut Vec<String>) {
     let mut rest = line;
     while let Some(i) = rest.find("get_ports") {
         rest = rest[i + "get_ports".len()..].trim_start();
-        while let Some(r) = rest.strip_prefix('-').map(|r| r.split_once(' ').map_or("", |(_, t)| t.trim_start())) {
+        while let Some(r) = rest
+            .strip_prefix('-')
+            .map(|r| r.split_once(' ').map_or("", |(_, t)| t.trim_start()))
+        {
             rest = r;
         }
         let (names, tail) = if let Some(r) = rest.strip_prefix('{') {
@@ -64,12 +67,19 @@ pub fn read(path: &Path) -> Constraints {
         Some("none") | None => None,
         Some(stem) => Some(stem.to_string()),
     };
-    assert!(text.lines().any(|l| l.starts_with("# checked")), "{}: no `# checked ...` line naming the tool", path.display());
+    assert!(
+        text.lines().any(|l| l.starts_with("# checked")),
+        "{}: no `# checked ...` line naming the tool",
+        path.display()
+    );
     let mut ports = vec![];
     let pcf = path.extension().is_some_and(|x| x == "pcf");
     for line in text.lines().map(|l| l.split('#').next().unwrap_or("")) {
         if pcf {
-            let t: Vec<&str> = line.split_whitespace().filter(|w| !w.starts_with('-')).collect();
+            let t: Vec<&str> = line
+                .split_whitespace()
+                .filter(|w| !w.starts_with('-'))
+                .collect();
             if t.first() == Some(&"set_io") && t.len() >= 3 {
                 ports.push(strip_index(t[1]));
             }
@@ -84,15 +94,28 @@ pub fn read(path: &Path) -> Constraints {
 pub fn verilog_ports(verilog: &str) -> Vec<String> {
     let start = verilog.find("module top(").expect("no `module top(`") + "module top(".len();
     let end = start + verilog[start..].find(");").expect("unterminated port list");
-    verilog[start..end].split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()
+    verilog[start..end]
+        .split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 #[test]
 fn xdc_and_pcf_port_names_are_found() {
     let mut v = vec![];
-    xdc_ports("set_property -dict {LOC K22 IOSTANDARD LVCMOS18} [get_ports {a[0] b}] ;# x", &mut v);
-    xdc_ports("create_clock -period 5.000 -name core [get_ports clock]", &mut v);
+    xdc_ports(
+        "set_property -dict {LOC K22 IOSTANDARD LVCMOS18} [get_ports {a[0] b}] ;# x",
+        &mut v,
+    );
+    xdc_ports(
+        "create_clock -period 5.000 -name core [get_ports clock]",
+        &mut v,
+    );
     xdc_ports("set_input_delay 1 [get_ports -quiet {phy$0$rb[*]}] ; set_false_path -from [get_ports \"c\"]", &mut v);
     assert_eq!(v, ["a", "b", "clock", "phy$0$rb", "c"]);
-    assert_eq!(verilog_ports("\nmodule top(clock,phy$ce,rd_data);\n input wire clock;"), ["clock", "phy$ce", "rd_data"]);
+    assert_eq!(
+        verilog_ports("\nmodule top(clock,phy$ce,rd_data);\n input wire clock;"),
+        ["clock", "phy$ce", "rd_data"]
+    );
 }

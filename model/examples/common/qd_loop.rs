@@ -35,7 +35,12 @@ pub fn run_qd(d: &mut Drive, op: IoOp, qd: u32, n: u64, span: u64, rng: &mut Mod
     let mut completed = 0u64;
     let queues = d.config().nvme.io_queues as u64;
     while submitted < qd as u64 {
-        d.submit(HostIo { op, offset: rng.gen_range(0..span / 4096) * 4096, len: 4096, queue: (submitted % queues) as u16 });
+        d.submit(HostIo {
+            op,
+            offset: rng.gen_range(0..span / 4096) * 4096,
+            len: 4096,
+            queue: (submitted % queues) as u16,
+        });
         submitted += 1;
     }
     while completed < n {
@@ -47,7 +52,12 @@ pub fn run_qd(d: &mut Drive, op: IoOp, qd: u32, n: u64, span: u64, rng: &mut Mod
             completed += 1;
             if submitted < n {
                 let q = (c.id.0 % queues) as u16;
-                d.submit(HostIo { op, offset: rng.gen_range(0..span / 4096) * 4096, len: 4096, queue: q });
+                d.submit(HostIo {
+                    op,
+                    offset: rng.gen_range(0..span / 4096) * 4096,
+                    len: 4096,
+                    queue: q,
+                });
                 submitted += 1;
             }
         }
@@ -75,7 +85,9 @@ fn cpu_ns() -> Option<u64> {
 impl Rate {
     pub fn line(&self) -> String {
         let cpu = match self.cpu_s {
-            Some(c) if c > 0.0 => format!("{:.0} simulated IO/s per CPU-second, ", self.ios as f64 / c),
+            Some(c) if c > 0.0 => {
+                format!("{:.0} simulated IO/s per CPU-second, ", self.ios as f64 / c)
+            }
             _ => String::new(),
         };
         format!(
@@ -106,5 +118,12 @@ pub fn measure_with(cfg: DriveConfig, label: &'static str, op: IoOp, n: u64) -> 
     let ios = run_qd(&mut d, op, 32, n, span, &mut rng);
     let wall_s = start.elapsed().as_secs_f64();
     let cpu_s = cpu0.zip(cpu_ns()).map(|(a, b)| (b - a) as f64 / 1e9);
-    Rate { label, op, ios, wall_s, cpu_s, sim_s: (d.now() - t0).as_secs_f64() }
+    Rate {
+        label,
+        op,
+        ios,
+        wall_s,
+        cpu_s,
+        sim_s: (d.now() - t0).as_secs_f64(),
+    }
 }

@@ -72,21 +72,41 @@ fn one() -> u32 {
 
 impl ControllerConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check(self.dram_mb <= 65536, "controller.dram_mb", "must be at most 65536 MiB")?;
-        check(self.dram_bandwidth_mbps > 0, "controller.dram_bandwidth_mbps", "must be positive")?;
+        check(
+            self.dram_mb <= 65536,
+            "controller.dram_mb",
+            "must be at most 65536 MiB",
+        )?;
+        check(
+            self.dram_bandwidth_mbps > 0,
+            "controller.dram_bandwidth_mbps",
+            "must be positive",
+        )?;
         check(
             self.dram_latency_ns.is_finite() && self.dram_latency_ns >= 0.0,
             "controller.dram_latency_ns",
             "must be non-negative",
         )?;
-        check(self.write_buffer_kib >= 4, "controller.write_buffer_kib", "must be at least 4 KiB")?;
+        check(
+            self.write_buffer_kib >= 4,
+            "controller.write_buffer_kib",
+            "must be at least 4 KiB",
+        )?;
         check(
             self.read_buffer_kib == 0 || self.read_buffer_kib >= 4,
             "controller.read_buffer_kib",
             "must be 0 (no limit) or at least 4 KiB",
         )?;
-        check((1..=64).contains(&self.cpu_cores), "controller.cpu_cores", "must be 1..=64")?;
-        check(self.relocation_spread_blocks >= 1, "controller.relocation_spread_blocks", "must be at least 1")?;
+        check(
+            (1..=64).contains(&self.cpu_cores),
+            "controller.cpu_cores",
+            "must be 1..=64",
+        )?;
+        check(
+            self.relocation_spread_blocks >= 1,
+            "controller.relocation_spread_blocks",
+            "must be at least 1",
+        )?;
         for (name, v) in [
             ("controller.cpu_ns_per_cmd", self.cpu_ns_per_cmd),
             ("controller.cpu_ns_per_unit", self.cpu_ns_per_unit),

@@ -59,8 +59,16 @@ impl MapCacheConfig {
     /// Sets, ways and line size the SRAM cache (model and HDL) can be built with. Shared by
     /// `FtlConfig::validate` and `ftl::map_cache::MapCache::new`.
     pub fn validate_geometry(&self) -> Result<(), ConfigError> {
-        check(self.sets.is_power_of_two(), "ftl.map_cache.sets", "must be a power of two")?;
-        check(matches!(self.ways, 1 | 2 | 4 | 8 | 16), "ftl.map_cache.ways", "must be 1, 2, 4, 8 or 16")?;
+        check(
+            self.sets.is_power_of_two(),
+            "ftl.map_cache.sets",
+            "must be a power of two",
+        )?;
+        check(
+            matches!(self.ways, 1 | 2 | 4 | 8 | 16),
+            "ftl.map_cache.ways",
+            "must be 1, 2, 4, 8 or 16",
+        )?;
         check(
             self.line_entries.is_power_of_two() && self.line_entries <= 64,
             "ftl.map_cache.line_entries",
@@ -165,12 +173,18 @@ impl FtlConfig {
         let upp = geo.units_per_page() as u64;
         let block_units = geo.pages_per_block() as u64 * geo.planes_per_die as u64 * upp;
         let raw_units = dies * geo.blocks_per_plane as u64 * block_units;
-        check(raw_units < u32::MAX as u64, "geometry", "more than 2^32 - 1 physical 4 KiB units")?;
-        let logical_units = ((raw_units as f64) * (1.0 - self.over_provisioning_pct / 100.0)).floor() as u64;
+        check(
+            raw_units < u32::MAX as u64,
+            "geometry",
+            "more than 2^32 - 1 physical 4 KiB units",
+        )?;
+        let logical_units =
+            ((raw_units as f64) * (1.0 - self.over_provisioning_pct / 100.0)).floor() as u64;
         let entries_per_page = geo.page_bytes as u64 / 4;
         let table_pages = logical_units.div_ceil(entries_per_page);
         // At least one table page is cached (in controller SRAM on a DRAM-less drive).
-        let cached_table_pages = (self.map_cache.dram_table_mb as u64 * (1 << 20) / geo.page_bytes as u64).max(1);
+        let cached_table_pages =
+            (self.map_cache.dram_table_mb as u64 * (1 << 20) / geo.page_bytes as u64).max(1);
         let slc_pages_per_block = geo.wordlines_per_block as u64 * geo.planes_per_die as u64;
         let map_blocks = if cached_table_pages >= table_pages {
             0
@@ -178,7 +192,11 @@ impl FtlConfig {
             // A log twice the table plus one block being recycled, spread over the dies.
             ((2 * table_pages).div_ceil(slc_pages_per_block) + 1).div_ceil(dies) as u32
         };
-        let static_slc_blocks = if self.slc_cache.enabled { self.slc_cache.static_blocks_per_plane } else { 0 };
+        let static_slc_blocks = if self.slc_cache.enabled {
+            self.slc_cache.static_blocks_per_plane
+        } else {
+            0
+        };
         let reserved = static_slc_blocks as u64 + map_blocks as u64;
         check(
             reserved < geo.blocks_per_plane as u64,
@@ -210,9 +228,14 @@ impl FtlConfig {
         })
     }
 
-    pub fn validate(&self, geo: &GeometryConfig, ctrl: &ControllerConfig) -> Result<(), ConfigError> {
+    pub fn validate(
+        &self,
+        geo: &GeometryConfig,
+        ctrl: &ControllerConfig,
+    ) -> Result<(), ConfigError> {
         check(
-            self.over_provisioning_pct.is_finite() && (0.0..60.0).contains(&self.over_provisioning_pct),
+            self.over_provisioning_pct.is_finite()
+                && (0.0..60.0).contains(&self.over_provisioning_pct),
             "ftl.over_provisioning_pct",
             "must be in [0, 60)",
         )?;
@@ -250,7 +273,11 @@ impl FtlConfig {
                 "is used only with gc_policy = \"windowed_greedy\"",
             )?,
         }
-        check(self.bg_gc_idle_ms.is_finite() && self.bg_gc_idle_ms >= 0.0, "ftl.bg_gc_idle_ms", "must be non-negative")?;
+        check(
+            self.bg_gc_idle_ms.is_finite() && self.bg_gc_idle_ms >= 0.0,
+            "ftl.bg_gc_idle_ms",
+            "must be non-negative",
+        )?;
         let s = &self.slc_cache;
         check(
             s.dynamic_fraction.is_finite() && (0.0..=1.0).contains(&s.dynamic_fraction),
@@ -275,7 +302,9 @@ impl FtlConfig {
             "the mapping cache cannot be larger than controller.dram_mb",
         )?;
         check(
-            ctrl.dram_mb == 0 || m.dram_table_mb as u64 * 1024 + ctrl.write_buffer_kib as u64 <= ctrl.dram_mb as u64 * 1024,
+            ctrl.dram_mb == 0
+                || m.dram_table_mb as u64 * 1024 + ctrl.write_buffer_kib as u64
+                    <= ctrl.dram_mb as u64 * 1024,
             "ftl.map_cache.dram_table_mb",
             "the mapping cache plus controller.write_buffer_kib do not fit in controller.dram_mb",
         )?;
@@ -286,12 +315,14 @@ impl FtlConfig {
         )?;
         check(
             self.read_ahead_inflight_kib == 0
-                || (self.read_ahead_inflight_kib.is_multiple_of(4) && self.read_ahead_inflight_kib <= self.read_ahead_kib),
+                || (self.read_ahead_inflight_kib.is_multiple_of(4)
+                    && self.read_ahead_inflight_kib <= self.read_ahead_kib),
             "ftl.read_ahead_inflight_kib",
             "must be 0 (unbounded) or a multiple of 4 KiB no larger than ftl.read_ahead_kib",
         )?;
         check(
-            self.read_ahead_issue_ns_per_unit.is_finite() && (0.0..=100_000.0).contains(&self.read_ahead_issue_ns_per_unit),
+            self.read_ahead_issue_ns_per_unit.is_finite()
+                && (0.0..=100_000.0).contains(&self.read_ahead_issue_ns_per_unit),
             "ftl.read_ahead_issue_ns_per_unit",
             "must be in [0, 100000] ns",
         )?;

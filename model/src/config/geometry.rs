@@ -29,18 +29,46 @@ pub struct GeometryConfig {
 
 impl GeometryConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check(self.channels >= 1 && self.channels <= 64, "geometry.channels", "must be 1..=64")?;
-        check(self.ways_per_channel >= 1 && self.ways_per_channel <= 16, "geometry.ways_per_channel", "must be 1..=16")?;
-        check(self.dies_per_way >= 1 && self.dies_per_way <= 8, "geometry.dies_per_way", "must be 1..=8")?;
-        check(matches!(self.planes_per_die, 1 | 2 | 4), "geometry.planes_per_die", "must be 1, 2 or 4")?;
-        check(self.blocks_per_plane >= 4, "geometry.blocks_per_plane", "must be at least 4")?;
-        check(self.wordlines_per_block >= 1, "geometry.wordlines_per_block", "must be at least 1")?;
+        check(
+            self.channels >= 1 && self.channels <= 64,
+            "geometry.channels",
+            "must be 1..=64",
+        )?;
+        check(
+            self.ways_per_channel >= 1 && self.ways_per_channel <= 16,
+            "geometry.ways_per_channel",
+            "must be 1..=16",
+        )?;
+        check(
+            self.dies_per_way >= 1 && self.dies_per_way <= 8,
+            "geometry.dies_per_way",
+            "must be 1..=8",
+        )?;
+        check(
+            matches!(self.planes_per_die, 1 | 2 | 4),
+            "geometry.planes_per_die",
+            "must be 1, 2 or 4",
+        )?;
+        check(
+            self.blocks_per_plane >= 4,
+            "geometry.blocks_per_plane",
+            "must be at least 4",
+        )?;
+        check(
+            self.wordlines_per_block >= 1,
+            "geometry.wordlines_per_block",
+            "must be at least 1",
+        )?;
         check(
             self.page_bytes >= 4096 && self.page_bytes.is_multiple_of(4096),
             "geometry.page_bytes",
             "must be a multiple of 4096 (the 4 KiB mapping unit)",
         )?;
-        check(matches!(self.bits_per_cell, 1..=3), "geometry.bits_per_cell", "must be 1 (SLC), 2 (MLC) or 3 (TLC)")?;
+        check(
+            matches!(self.bits_per_cell, 1..=3),
+            "geometry.bits_per_cell",
+            "must be 1 (SLC), 2 (MLC) or 3 (TLC)",
+        )?;
         Ok(())
     }
     pub fn dies(&self) -> u32 {
@@ -55,7 +83,10 @@ impl GeometryConfig {
     }
     /// Raw user capacity in bytes in the native mode.
     pub fn raw_bytes(&self) -> u64 {
-        self.planes() as u64 * self.blocks_per_plane as u64 * self.pages_per_block() as u64 * self.page_bytes as u64
+        self.planes() as u64
+            * self.blocks_per_plane as u64
+            * self.pages_per_block() as u64
+            * self.page_bytes as u64
     }
     /// 4 KiB mapping units per page.
     pub fn units_per_page(&self) -> u32 {

@@ -15,7 +15,9 @@ mod pcie;
 mod power;
 
 pub use controller::ControllerConfig;
-pub use ftl::{CapacityPlan, FreeBlockOrder, FtlConfig, GcPolicyKind, MapCacheConfig, SlcCacheConfig};
+pub use ftl::{
+    CapacityPlan, FreeBlockOrder, FtlConfig, GcPolicyKind, MapCacheConfig, SlcCacheConfig,
+};
 pub use geometry::GeometryConfig;
 pub use nand::{CellTiming, NandConfig};
 pub use nvme::NvmeConfig;
@@ -45,8 +47,10 @@ pub struct DriveConfig {
 impl DriveConfig {
     /// Parses and validates a TOML config. `origin` (a file name) is used in error messages.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self, ConfigError> {
-        let cfg: DriveConfig = toml::from_str(text)
-            .map_err(|e| ConfigError::Parse { origin: origin.to_string(), message: e.to_string() })?;
+        let cfg: DriveConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            origin: origin.to_string(),
+            message: e.to_string(),
+        })?;
         cfg.validate()?;
         Ok(cfg)
     }
@@ -87,14 +91,18 @@ mod tests {
     #[test]
     fn unknown_field_is_named() {
         let text = DEFAULT_PRESET_TOML.replace("[onfi]", "[onfi]\nbogus_mts = 3");
-        let err = DriveConfig::from_toml_str(&text, "x.toml").unwrap_err().to_string();
+        let err = DriveConfig::from_toml_str(&text, "x.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("bogus_mts") && err.contains("x.toml"), "{err}");
     }
 
     #[test]
     fn zero_channels_is_named() {
         let text = DEFAULT_PRESET_TOML.replace("channels = 8", "channels = 0");
-        let err = DriveConfig::from_toml_str(&text, "x.toml").unwrap_err().to_string();
+        let err = DriveConfig::from_toml_str(&text, "x.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("geometry.channels"), "{err}");
     }
 }

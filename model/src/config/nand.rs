@@ -33,14 +33,22 @@ impl CellTiming {
             ("t_prog_us", self.t_prog_us),
             ("t_erase_ms", self.t_erase_ms),
         ] {
-            check(v.is_finite() && v > 0.0 && v < 1e6, &f(name), "must be a positive time below 1 s")?;
+            check(
+                v.is_finite() && v > 0.0 && v < 1e6,
+                &f(name),
+                "must be a positive time below 1 s",
+            )?;
         }
         for (name, v) in [
             ("read_energy_uj", self.read_energy_uj),
             ("prog_energy_uj", self.prog_energy_uj),
             ("erase_energy_uj", self.erase_energy_uj),
         ] {
-            check(v.is_finite() && v >= 0.0, &f(name), "must be a non-negative energy")?;
+            check(
+                v.is_finite() && v >= 0.0,
+                &f(name),
+                "must be a non-negative energy",
+            )?;
         }
         Ok(())
     }
@@ -77,7 +85,11 @@ impl NandConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.slc.validate("nand.slc")?;
         self.tlc.validate("nand.tlc")?;
-        check(self.endurance_pe_cycles > 0, "nand.endurance_pe_cycles", "must be positive")?;
+        check(
+            self.endurance_pe_cycles > 0,
+            "nand.endurance_pe_cycles",
+            "must be positive",
+        )?;
         Ok(())
     }
 }

@@ -21,8 +21,16 @@ pub const MAX_COALESCE_TIME_US: f64 = 25_500.0;
 
 impl NvmeConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check((1..=65535).contains(&self.io_queues), "nvme.io_queues", "must be 1..=65535")?;
-        check((2..=65536).contains(&self.queue_entries), "nvme.queue_entries", "must be 2..=65536")?;
+        check(
+            (1..=65535).contains(&self.io_queues),
+            "nvme.io_queues",
+            "must be 1..=65535",
+        )?;
+        check(
+            (2..=65536).contains(&self.queue_entries),
+            "nvme.queue_entries",
+            "must be 2..=65536",
+        )?;
         // Set Features 08h (Interrupt Coalescing): THR is an 8-bit field, TIME is 8 bits in
         // 100 µs units (at most 25.5 ms). The HDL's completion path holds thresholds 1..=255.
         check(
@@ -31,7 +39,8 @@ impl NvmeConfig {
             "must be 1..=255 (Feature 08h aggregation threshold)",
         )?;
         check(
-            self.irq_coalesce_time_us.is_finite() && (0.0..=MAX_COALESCE_TIME_US).contains(&self.irq_coalesce_time_us),
+            self.irq_coalesce_time_us.is_finite()
+                && (0.0..=MAX_COALESCE_TIME_US).contains(&self.irq_coalesce_time_us),
             "nvme.irq_coalesce_time_us",
             "must be 0..=25500 (Feature 08h aggregation time: 255 x 100 us)",
         )?;
@@ -51,9 +60,19 @@ mod tests {
         c.nvme.irq_coalesce_count = 255;
         assert!(c.nvme.validate().is_ok());
         c.nvme.irq_coalesce_time_us = 25_600.0;
-        assert!(c.nvme.validate().unwrap_err().to_string().contains("nvme.irq_coalesce_time_us"));
+        assert!(c
+            .nvme
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("nvme.irq_coalesce_time_us"));
         c.nvme.irq_coalesce_time_us = 0.0;
         c.nvme.irq_coalesce_count = 256;
-        assert!(c.nvme.validate().unwrap_err().to_string().contains("nvme.irq_coalesce_count"));
+        assert!(c
+            .nvme
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("nvme.irq_coalesce_count"));
     }
 }

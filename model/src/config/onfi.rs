@@ -50,7 +50,11 @@ impl OnfiConfig {
             "onfi.transfer_mts",
             "must be between 10 and 3600 MT/s",
         )?;
-        check((25..=1000).contains(&self.core_clock_mhz), "onfi.core_clock_mhz", "must be 25..=1000 MHz")?;
+        check(
+            (25..=1000).contains(&self.core_clock_mhz),
+            "onfi.core_clock_mhz",
+            "must be 25..=1000 MHz",
+        )?;
         check(
             self.transfer_mts.is_multiple_of(self.core_clock_mhz),
             "onfi.transfer_mts",
@@ -64,14 +68,22 @@ impl OnfiConfig {
             ("onfi.t_ccs_ns", self.t_ccs_ns),
             ("onfi.t_rr_ns", self.t_rr_ns),
         ] {
-            check(v.is_finite() && (0.0..10_000.0).contains(&v), name, "must be 0..10000 ns")?;
+            check(
+                v.is_finite() && (0.0..10_000.0).contains(&v),
+                name,
+                "must be 0..10000 ns",
+            )?;
         }
         check(
             self.t_rcbsy_us.is_finite() && (0.0..=1000.0).contains(&self.t_rcbsy_us),
             "onfi.t_rcbsy_us",
             "must be 0..=1000 us",
         )?;
-        check((3..=6).contains(&self.addr_cycles), "onfi.addr_cycles", "must be 3..=6")?;
+        check(
+            (3..=6).contains(&self.addr_cycles),
+            "onfi.addr_cycles",
+            "must be 3..=6",
+        )?;
         Ok(())
     }
     /// One sequencer clock period.
@@ -131,7 +143,10 @@ mod tests {
     fn t_rcbsy_defaults_and_is_checked() {
         let toml = "transfer_mts = 800\ncore_clock_mhz = 200\nt_wc_ns = 25.0\nt_adl_ns = 150.0\nt_wb_ns = 100.0\nt_whr_ns = 80.0\nt_ccs_ns = 300.0\nt_rr_ns = 20.0\naddr_cycles = 5\n";
         let mut o: OnfiConfig = toml::from_str(toml).unwrap();
-        assert_eq!(o.t_rcbsy_us, 3.0, "omitted tRCBSY defaults to the datasheet's 3 us");
+        assert_eq!(
+            o.t_rcbsy_us, 3.0,
+            "omitted tRCBSY defaults to the datasheet's 3 us"
+        );
         o.t_rcbsy_us = -1.0;
         let e = o.validate().unwrap_err().to_string();
         assert!(e.contains("onfi.t_rcbsy_us"), "{e}");

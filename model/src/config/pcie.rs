@@ -31,10 +31,19 @@ pub struct PcieConfig {
 
 impl PcieConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check(matches!(self.lanes, 1 | 2 | 4 | 8 | 16), "pcie.lanes", "must be 1, 2, 4, 8 or 16")?;
-        check(self.lane_gts.is_finite() && self.lane_gts > 0.0 && self.lane_gts <= 64.0, "pcie.lane_gts", "must be in (0, 64]")?;
         check(
-            self.encoding_payload_bits > 0 && self.encoding_payload_bits <= self.encoding_total_bits,
+            matches!(self.lanes, 1 | 2 | 4 | 8 | 16),
+            "pcie.lanes",
+            "must be 1, 2, 4, 8 or 16",
+        )?;
+        check(
+            self.lane_gts.is_finite() && self.lane_gts > 0.0 && self.lane_gts <= 64.0,
+            "pcie.lane_gts",
+            "must be in (0, 64]",
+        )?;
+        check(
+            self.encoding_payload_bits > 0
+                && self.encoding_payload_bits <= self.encoding_total_bits,
             "pcie.encoding_payload_bits",
             "must be positive and at most pcie.encoding_total_bits",
         )?;
@@ -48,8 +57,16 @@ impl PcieConfig {
             "pcie.mrrs_bytes",
             "must be a power of two from 128 to 4096",
         )?;
-        check(matches!(self.tlp_header_bytes, 12 | 16), "pcie.tlp_header_bytes", "must be 12 or 16")?;
-        check(self.tlps_per_ack >= 1, "pcie.tlps_per_ack", "must be at least 1")?;
+        check(
+            matches!(self.tlp_header_bytes, 12 | 16),
+            "pcie.tlp_header_bytes",
+            "must be 12 or 16",
+        )?;
+        check(
+            self.tlps_per_ack >= 1,
+            "pcie.tlps_per_ack",
+            "must be at least 1",
+        )?;
         check(
             self.host_read_latency_ns.is_finite() && self.host_read_latency_ns >= 0.0,
             "pcie.host_read_latency_ns",

@@ -32,7 +32,12 @@ impl PowerConfig {
             ("power.link_idle_w", self.link_idle_w),
             ("power.onfi_pj_per_byte", self.onfi_pj_per_byte),
         ] {
-            check(v.is_finite() && (0.0..=50.0).contains(&v) || name.ends_with("pj_per_byte") && v.is_finite() && v >= 0.0, name, "must be a plausible non-negative value")?;
+            check(
+                v.is_finite() && (0.0..=50.0).contains(&v)
+                    || name.ends_with("pj_per_byte") && v.is_finite() && v >= 0.0,
+                name,
+                "must be a plausible non-negative value",
+            )?;
         }
         Ok(())
     }

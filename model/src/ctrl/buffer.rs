@@ -21,7 +21,11 @@ impl DataBuffer {
     pub fn with_kib(kib: u32) -> Self {
         let capacity_units = kib as u64 / 4;
         assert!(capacity_units >= 1, "validated config: at least 4 KiB");
-        DataBuffer { capacity_units, used_units: 0, peak_units: 0 }
+        DataBuffer {
+            capacity_units,
+            used_units: 0,
+            peak_units: 0,
+        }
     }
     pub fn capacity_units(&self) -> u64 {
         self.capacity_units
@@ -66,7 +70,10 @@ mod tests {
         assert!(!b.try_reserve(2), "3 + 2 > 4");
         assert!(b.try_reserve(1));
         b.release(4);
-        assert!(b.try_reserve(9), "an empty buffer admits an oversized request");
+        assert!(
+            b.try_reserve(9),
+            "an empty buffer admits an oversized request"
+        );
         assert!(!b.try_reserve(1));
         assert_eq!(b.peak_units(), 9);
     }

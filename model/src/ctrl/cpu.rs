@@ -43,7 +43,12 @@ impl FirmwareCores {
     /// As [`Self::process`]; a write command costs `cpu_ns_per_write_cmd` more.
     #[inline]
     pub fn process_cmd(&mut self, now: SimTime, units: u64, write: bool) -> SimTime {
-        let cost = self.cost(units) + if write { self.per_write_cmd } else { SimTime::ZERO };
+        let cost = self.cost(units)
+            + if write {
+                self.per_write_cmd
+            } else {
+                SimTime::ZERO
+            };
         self.commands += 1;
         self.occupy(now, cost)
     }
@@ -57,7 +62,12 @@ impl FirmwareCores {
     }
     /// Runs `cost` of work on the core that frees first (lowest index on ties); returns when it ends.
     fn occupy(&mut self, now: SimTime, cost: SimTime) -> SimTime {
-        let (core, _) = self.free_at.iter().enumerate().min_by_key(|(i, t)| (**t, *i)).expect("at least one core");
+        let (core, _) = self
+            .free_at
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, t)| (**t, *i))
+            .expect("at least one core");
         let end = now.max(self.free_at[core]) + cost;
         self.free_at[core] = end;
         self.busy += cost;
@@ -110,17 +120,29 @@ mod tests {
         let mut cfg = ctrl();
         cfg.cpu_ns_per_write_cmd = 2000.0;
         let mut c = FirmwareCores::new(&cfg);
-        assert_eq!(c.process_cmd(SimTime::ZERO, 1, true), SimTime::from_ns(6_200));
-        assert_eq!(c.process_cmd(SimTime::ZERO, 1, false), SimTime::from_ns(4_200));
+        assert_eq!(
+            c.process_cmd(SimTime::ZERO, 1, true),
+            SimTime::from_ns(6_200)
+        );
+        assert_eq!(
+            c.process_cmd(SimTime::ZERO, 1, false),
+            SimTime::from_ns(4_200)
+        );
     }
 
     #[test]
     fn an_idle_core_starts_at_once() {
         let mut c = FirmwareCores::new(&ctrl());
         // 32 units: 4000 + 32 × 200 = 10_400 ns.
-        assert_eq!(c.process(SimTime::from_us(7), 32), SimTime::from_us(7) + SimTime::from_ns(10_400));
+        assert_eq!(
+            c.process(SimTime::from_us(7), 32),
+            SimTime::from_us(7) + SimTime::from_ns(10_400)
+        );
         // The second core is still idle.
-        assert_eq!(c.process(SimTime::from_us(7), 1), SimTime::from_us(7) + SimTime::from_ns(4_200));
+        assert_eq!(
+            c.process(SimTime::from_us(7), 1),
+            SimTime::from_us(7) + SimTime::from_ns(4_200)
+        );
     }
 
     #[test]
@@ -131,7 +153,11 @@ mod tests {
         assert_eq!(c.process(SimTime::ZERO, 0), SimTime::from_ns(4_000));
         assert_eq!(c.process_units(SimTime::ZERO, 8), SimTime::from_ns(1_600));
         assert_eq!(c.process_units(SimTime::ZERO, 8), SimTime::from_ns(3_200));
-        assert_eq!(c.process_units(SimTime::from_us(9), 0), SimTime::from_us(9), "no work, no wait");
+        assert_eq!(
+            c.process_units(SimTime::from_us(9), 0),
+            SimTime::from_us(9),
+            "no work, no wait"
+        );
         assert_eq!((c.busy(), c.commands()), (SimTime::from_ns(7_200), 1));
     }
 }

@@ -58,7 +58,9 @@ impl Drive {
                 continue;
             }
             match self.ftl.next_idle_work_at(idle_for) {
-                Some(at) if self.host_idle_since + at <= end => target = (self.host_idle_since + at).max(self.now()),
+                Some(at) if self.host_idle_since + at <= end => {
+                    target = (self.host_idle_since + at).max(self.now())
+                }
                 _ => break,
             }
         }
@@ -128,5 +130,4 @@ impl Drive {
         let end = (offset + len) / 4096;
         (first, end.saturating_sub(first))
     }
-
 }

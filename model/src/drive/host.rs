@@ -2,8 +2,8 @@
 //! read-data return, completion entries, interrupts, and the statistics window.
 
 use super::{Cmd, Drive, Ev, HostIo, IoCompletion, IoId, IoOp, MAX_COMMANDS, NONE};
-use crate::nvme::{prp_list_bytes, IrqDecision, CQE_BYTES, DOORBELL_BYTES, MSIX_BYTES, SQE_BYTES};
 use crate::ftl::OpPurpose;
+use crate::nvme::{prp_list_bytes, IrqDecision, CQE_BYTES, DOORBELL_BYTES, MSIX_BYTES, SQE_BYTES};
 use crate::pcie::Dir;
 use crate::time::SimTime;
 
@@ -14,11 +14,20 @@ impl Drive {
             IoOp::Flush => (0, 0),
             IoOp::Trim => self.whole_units_in(io.offset, io.len),
             _ => {
-                assert!(io.len > 0, "zero-length {:?} at offset {}", io.op, io.offset);
+                assert!(
+                    io.len > 0,
+                    "zero-length {:?} at offset {}",
+                    io.op,
+                    io.offset
+                );
                 self.units_of(io.offset, io.len)
             }
         };
-        assert!(io.len < u32::MAX as u64, "IO length {} too large (max 4 GiB)", io.len);
+        assert!(
+            io.len < u32::MAX as u64,
+            "IO length {} too large (max 4 GiB)",
+            io.len
+        );
         let id = self.next_id;
         self.next_id += 1;
         let queue = io.queue % self.nvme.count();
@@ -44,7 +53,10 @@ impl Drive {
                 s
             }
             None => {
-                assert!(self.cmds.len() < MAX_COMMANDS, "more than {MAX_COMMANDS} commands outstanding");
+                assert!(
+                    self.cmds.len() < MAX_COMMANDS,
+                    "more than {MAX_COMMANDS} commands outstanding"
+                );
                 self.cmds.push(c);
                 (self.cmds.len() - 1) as u32
             }
@@ -73,7 +85,9 @@ impl Drive {
     fn try_fetch(&mut self) {
         let now = self.now();
         while self.fetches < super::MAX_FETCHES {
-            let Some((_q, cmd)) = self.nvme.fetch_next() else { break };
+            let Some((_q, cmd)) = self.nvme.fetch_next() else {
+                break;
+            };
             let t = self.link.device_read(now, SQE_BYTES);
             self.q.schedule(t, Ev::Fetched { cmd });
             self.fetches += 1;
@@ -153,11 +167,17 @@ impl Drive {
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         self.ftl.host_read(c.lpn, c.units, &mut batch);
-        let nand_ops = batch.iter().filter(|o| o.purpose == OpPurpose::HostRead).count() as u32;
+        let nand_ops = batch
+            .iter()
+            .filter(|o| o.purpose == OpPurpose::HostRead)
+            .count() as u32;
         // Units served from prefetches still being read wait for those reads: each such
         // ReadAhead op carries a share of the data, like a host-read op.
         let ra_waits = self.claim_prefetch_hits(now, cmd);
-        let ra_ops = batch.iter().filter(|o| o.purpose == OpPurpose::ReadAhead).count() as u64;
+        let ra_ops = batch
+            .iter()
+            .filter(|o| o.purpose == OpPurpose::ReadAhead)
+            .count() as u64;
         self.ra_tag_next = self.ftl.prefetch_tags_issued() - ra_ops;
         let mut data_ops = nand_ops + ra_waits;
         // Per-unit work at the lookup: this read's own units now (its page reads wait for it),
@@ -172,7 +192,11 @@ impl Drive {
             let m = &mut self.cmds[cmd as usize];
             m.data_ops_left = data_ops;
             m.unsent = c.len;
-            m.share = if data_ops == 0 { 0 } else { (c.len / data_ops as u64) as u32 };
+            m.share = if data_ops == 0 {
+                0
+            } else {
+                (c.len / data_ops as u64) as u32
+            };
         }
         self.dispatch_batch(&mut batch, cmd);
         self.batch = batch;
@@ -188,13 +212,22 @@ impl Drive {
         m.unsent -= bytes;
         m.sends_left += 1;
         let t = self.dram.access(now, bytes);
-        self.q.schedule(t, Ev::SendData { cmd, bytes: bytes as u32 });
+        self.q.schedule(
+            t,
+            Ev::SendData {
+                cmd,
+                bytes: bytes as u32,
+            },
+        );
     }
 
     /// An op owned by `cmd` (a read's map/page read, a flush's program) finished.
     pub(super) fn owned_op_done(&mut self, now: SimTime, cmd: u32, purpose: OpPurpose) {
         let m = &mut self.cmds[cmd as usize];
-        assert!(m.live && m.ops_left > 0, "op completion for command {cmd} that expects none");
+        assert!(
+            m.live && m.ops_left > 0,
+            "op completion for command {cmd} that expects none"
+        );
         m.ops_left -= 1;
         if m.op == IoOp::Read && purpose == OpPurpose::HostRead {
             self.data_share_ready(now, cmd);
@@ -210,7 +243,10 @@ impl Drive {
     /// A ReadAhead op that `cmd` was served from finished: its share of the data is in DRAM.
     pub(super) fn prefetch_ready(&mut self, now: SimTime, cmd: u32) {
         let m = &self.cmds[cmd as usize];
-        assert!(m.live && m.op == IoOp::Read && m.data_ops_left > 0, "prefetch wait for command {cmd} that expects none");
+        assert!(
+            m.live && m.op == IoOp::Read && m.data_ops_left > 0,
+            "prefetch wait for command {cmd} that expects none"
+        );
         self.data_share_ready(now, cmd);
         self.check_done(now, cmd);
     }
@@ -220,7 +256,11 @@ impl Drive {
     fn data_share_ready(&mut self, now: SimTime, cmd: u32) {
         let m = &mut self.cmds[cmd as usize];
         m.data_ops_left -= 1;
-        let bytes = if m.data_ops_left == 0 { m.unsent } else { m.share as u64 };
+        let bytes = if m.data_ops_left == 0 {
+            m.unsent
+        } else {
+            m.share as u64
+        };
         self.schedule_send(now, cmd, bytes);
     }
 
@@ -232,7 +272,10 @@ impl Drive {
 
     /// A host-data program finished: release flushes no longer waiting for earlier programs.
     pub(super) fn host_program_done(&mut self, now: SimTime, pseq: u64) {
-        assert!(self.host_progs.remove(&pseq), "host program {pseq} not in flight");
+        assert!(
+            self.host_progs.remove(&pseq),
+            "host program {pseq} not in flight"
+        );
         while let Some(&(snap, cmd)) = self.flush_wait.front() {
             if self.host_progs.first().is_some_and(|&p| p < snap) {
                 break;
@@ -364,7 +407,13 @@ impl Drive {
         if c.submitted >= self.stats.window_start {
             st.record(len, latency);
         }
-        self.done_buf.push(IoCompletion { id: IoId(c.id), op: c.op, len, submitted: c.submitted, completed: now });
+        self.done_buf.push(IoCompletion {
+            id: IoId(c.id),
+            op: c.op,
+            len,
+            submitted: c.submitted,
+            completed: now,
+        });
         self.outstanding -= 1;
         if self.outstanding == 0 {
             self.host_idle_since = now;

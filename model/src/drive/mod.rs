@@ -40,6 +40,7 @@ use crate::config::DriveConfig;
 use crate::ctrl::{DataBuffer, Dram, FirmwareCores};
 use crate::engine::EventQueue;
 use crate::error::ConfigError;
+use crate::ftl::Ftl;
 use crate::ftl::NandOp;
 use crate::nand::sequencer::SeqCompletion;
 use crate::nand::NandTiming;
@@ -47,7 +48,6 @@ use crate::nvme::NvmeQueues;
 use crate::pcie::Link;
 use crate::rng::SeedTree;
 use crate::time::SimTime;
-use crate::ftl::Ftl;
 use std::collections::VecDeque;
 
 /// Fetch reads the controller keeps in flight at once.
@@ -237,7 +237,8 @@ impl Drive {
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
             buf: DataBuffer::new(&cfg.controller),
-            rbuf: (cfg.controller.read_buffer_kib > 0).then(|| DataBuffer::with_kib(cfg.controller.read_buffer_kib)),
+            rbuf: (cfg.controller.read_buffer_kib > 0)
+                .then(|| DataBuffer::with_kib(cfg.controller.read_buffer_kib)),
             rbuf_wait: VecDeque::new(),
             timing: NandTiming::new(&cfg.nand, &cfg.onfi),
             dies: slots::die_slots(g),
@@ -306,7 +307,11 @@ impl Drive {
 
     /// Processes events up to and including `t`; the clock ends at `t`.
     pub fn run_until(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
-        assert!(t >= self.now(), "run_until({t}) is before now ({})", self.now());
+        assert!(
+            t >= self.now(),
+            "run_until({t}) is before now ({})",
+            self.now()
+        );
         self.process_until(t);
         done.append(&mut self.done_buf);
         self.refresh_stats();
@@ -332,7 +337,11 @@ impl Drive {
     /// completions that must trigger new submissions before `t`. (Asked for by the workload
     /// runner.)
     pub fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
-        assert!(t >= self.now(), "run_until_completion_or({t}) is before now ({})", self.now());
+        assert!(
+            t >= self.now(),
+            "run_until_completion_or({t}) is before now ({})",
+            self.now()
+        );
         while self.done_buf.is_empty() {
             match self.q.pop_until(t) {
                 Some((at, ev)) => self.handle(at, ev),
@@ -391,10 +400,10 @@ mod tests_background;
 #[cfg(test)]
 mod tests_ftl;
 #[cfg(test)]
+mod tests_lookup;
+#[cfg(test)]
 mod tests_nand;
 #[cfg(test)]
 mod tests_prefetch;
 #[cfg(test)]
 mod tests_reloc;
-#[cfg(test)]
-mod tests_lookup;

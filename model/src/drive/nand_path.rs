@@ -13,7 +13,11 @@ impl Drive {
     fn die_index(&self, op: &NandOp) -> u32 {
         let g = &self.cfg.geometry;
         let id = op.addr.die;
-        debug_assert!((id.channel as u32) < g.channels && (id.way as u32) < g.ways_per_channel && (id.die as u32) < g.dies_per_way);
+        debug_assert!(
+            (id.channel as u32) < g.channels
+                && (id.way as u32) < g.ways_per_channel
+                && (id.die as u32) < g.dies_per_way
+        );
         (id.die as u32 * g.ways_per_channel + id.way as u32) * g.channels + id.channel as u32
     }
 
@@ -43,11 +47,21 @@ impl Drive {
     /// die (not started: `dispatch_batch` starts the dies once the whole batch is queued).
     fn enqueue_op(&mut self, i: usize, op: &NandOp, owner: u32) {
         let die = self.die_index(op);
-        let owned = owner != NONE && matches!(op.purpose, OpPurpose::HostRead | OpPurpose::MapRead | OpPurpose::HostWrite | OpPurpose::MapWrite);
+        let owned = owner != NONE
+            && matches!(
+                op.purpose,
+                OpPurpose::HostRead
+                    | OpPurpose::MapRead
+                    | OpPurpose::HostWrite
+                    | OpPurpose::MapWrite
+            );
         let rec = self.op_record(op, die, if owned { owner } else { NONE });
         let id = self.alloc_op(rec);
         if let Some(j) = op.after {
-            assert!((j as usize) < i, "op {i} of a batch waits for op {j}, which is not before it");
+            assert!(
+                (j as usize) < i,
+                "op {i} of a batch waits for op {j}, which is not before it"
+            );
             let dep = self.batch_ids[j as usize];
             self.ops[id as usize].blocked = true;
             self.ops[id as usize].next_waiter = self.ops[dep as usize].first_waiter;
@@ -73,15 +87,36 @@ impl Drive {
         };
         let ra_tag = if op.purpose == OpPurpose::ReadAhead {
             self.ra_tag_next += 1;
-            let fresh = self.ra_inflight.insert(self.ra_tag_next - 1, Vec::new()).is_none();
-            assert!(fresh, "ReadAhead tag {} dispatched twice", self.ra_tag_next - 1);
+            let fresh = self
+                .ra_inflight
+                .insert(self.ra_tag_next - 1, Vec::new())
+                .is_none();
+            assert!(
+                fresh,
+                "ReadAhead tag {} dispatched twice",
+                self.ra_tag_next - 1
+            );
             self.ra_tag_next - 1
         } else {
             u64::MAX
         };
         let bg = self.dispatching_bg;
-        let reloc = !bg && self.cfg.controller.interleave_relocation && super::reloc_queue::is_relocation(op.purpose);
-        OpRec { op: *op, die, owner, blocked: false, first_waiter: NONE, next_waiter: NONE, done: false, pseq, ra_tag, bg, reloc }
+        let reloc = !bg
+            && self.cfg.controller.interleave_relocation
+            && super::reloc_queue::is_relocation(op.purpose);
+        OpRec {
+            op: *op,
+            die,
+            owner,
+            blocked: false,
+            first_waiter: NONE,
+            next_waiter: NONE,
+            done: false,
+            pseq,
+            ra_tag,
+            bg,
+            reloc,
+        }
     }
 
     /// Stores `rec` in a free op slot (or a new one); returns its id.
@@ -109,7 +144,12 @@ impl Drive {
         } else if rec.reloc {
             slot.reloc.push_back(id);
             bg_block_count(&mut slot.reloc_blocks, op.addr.block, 1);
-            slot.reloc_budget = self.cfg.geometry.wordlines_per_block.max(1).saturating_mul(self.cfg.controller.relocation_spread_blocks);
+            slot.reloc_budget = self
+                .cfg
+                .geometry
+                .wordlines_per_block
+                .max(1)
+                .saturating_mul(self.cfg.controller.relocation_spread_blocks);
             assert!(slot.reloc.len() < 1 << 20, "die relocation queue overflow");
             self.reloc_queued += 1;
         } else {
@@ -191,7 +231,11 @@ impl Drive {
             let host_running = slot.die.inflight() > slot.bg_inflight;
             let host_ready = !slot.fifo.is_empty() && !needed;
             let Some(&h) = slot.bg.front() else { break };
-            if host_running || host_ready || slot.bg_inflight >= BG_INFLIGHT_PER_DIE || self.ops[h as usize].blocked {
+            if host_running
+                || host_ready
+                || slot.bg_inflight >= BG_INFLIGHT_PER_DIE
+                || self.ops[h as usize].blocked
+            {
                 break;
             }
             let slot = &mut self.dies[die as usize];
@@ -210,7 +254,16 @@ impl Drive {
             let op = self.ops[h as usize].op;
             let slot = &mut self.dies[die as usize];
             let array_time = slot.die.start(now, &op, &self.timing);
-            let seq_op = SeqOp { id: h as u64, way: slot.way, die: slot.lun, kind: op.kind, planes: op.planes.max(1), bus_bytes: op.bus_bytes, array_time, pages: 1 };
+            let seq_op = SeqOp {
+                id: h as u64,
+                way: slot.way,
+                die: slot.lun,
+                kind: op.kind,
+                planes: op.planes.max(1),
+                bus_bytes: op.bus_bytes,
+                array_time,
+                pages: 1,
+            };
             let ch = slot.channel;
             self.chans[ch as usize].seq.enqueue(now, seq_op);
             self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;
@@ -276,7 +329,8 @@ impl Drive {
             self.prefetch_op_done(now, rec.ra_tag, &rec.op);
         }
         if rec.pseq != u64::MAX {
-            self.buf.release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);
+            self.buf
+                .release((rec.op.bus_bytes / self.unit_bus_bytes) as u64);
             self.host_program_done(now, rec.pseq);
             self.admit_writes(now);
         }
@@ -300,7 +354,10 @@ impl Drive {
     /// Starts a measurement window now (FTL state untouched).
     pub fn reset_stats(&mut self) {
         let now = self.now();
-        self.stats = stats::DriveStats { window_start: now, ..Default::default() };
+        self.stats = stats::DriveStats {
+            window_start: now,
+            ..Default::default()
+        };
         if self.busy_since.is_some() {
             self.busy_since = Some(now);
         }
@@ -323,7 +380,10 @@ impl Drive {
         let p = &self.cfg.power;
         let s = &mut self.stats;
         s.elapsed = now - s.window_start;
-        s.busy_time = self.busy_acc + self.busy_since.map_or(SimTime::ZERO, |b| now - b.max(s.window_start));
+        s.busy_time = self.busy_acc
+            + self
+                .busy_since
+                .map_or(SimTime::ZERO, |b| now - b.max(s.window_start));
         s.idle_time = s.elapsed.saturating_sub(s.busy_time);
         s.cpu_busy = self.cpu.busy();
         s.dram_busy = self.dram.busy();
@@ -352,15 +412,29 @@ impl Drive {
         s.fold_blocks = f.fold_blocks - b.fold_blocks;
         s.fold_units_moved = f.fold_units_moved - b.fold_units_moved;
         s.die_block_units = self.ftl.layout().plan.block_units;
-        s.write_amplification = if s.host_units_written == 0 { 0.0 } else { s.nand_units_written as f64 / s.host_units_written as f64 };
+        s.write_amplification = if s.host_units_written == 0 {
+            0.0
+        } else {
+            s.nand_units_written as f64 / s.host_units_written as f64
+        };
         s.slc_blocks = f.slc_blocks;
         s.slc_valid_bytes = f.slc_valid_bytes;
         s.free_blocks = f.free_blocks;
         s.write_buffer_peak_units = self.buf.peak_units();
         s.channel_bus_busy.clear();
-        s.channel_bus_busy.extend(self.chans.iter().zip(&self.base_channel_busy).map(|(c, b)| c.seq.bus_busy_time().saturating_sub(*b)));
+        s.channel_bus_busy.extend(
+            self.chans
+                .iter()
+                .zip(&self.base_channel_busy)
+                .map(|(c, b)| c.seq.bus_busy_time().saturating_sub(*b)),
+        );
         s.die_array_busy.clear();
-        s.die_array_busy.extend(self.dies.iter().zip(&self.base_die_busy).map(|(d, b)| d.die.array_busy - *b));
+        s.die_array_busy.extend(
+            self.dies
+                .iter()
+                .zip(&self.base_die_busy)
+                .map(|(d, b)| d.die.array_busy - *b),
+        );
     }
 }
 

@@ -57,7 +57,12 @@ impl PrefetchEngine {
     pub(super) fn new(f: &FtlConfig) -> PrefetchEngine {
         PrefetchEngine {
             budget_units: f.read_ahead_inflight_kib as u64 / 4,
-            reach_units: if f.read_ahead_queue_kib > 0 { f.read_ahead_queue_kib } else { f.read_ahead_kib } as u64 / 4,
+            reach_units: if f.read_ahead_queue_kib > 0 {
+                f.read_ahead_queue_kib
+            } else {
+                f.read_ahead_kib
+            } as u64
+                / 4,
             issue_per_unit: SimTime::from_ns_f64(f.read_ahead_issue_ns_per_unit),
             ..Default::default()
         }
@@ -69,7 +74,9 @@ impl PrefetchEngine {
     }
 
     fn fits(&self, units: u64) -> bool {
-        self.budget_units == 0 || self.inflight_units == 0 || self.inflight_units + units <= self.budget_units
+        self.budget_units == 0
+            || self.inflight_units == 0
+            || self.inflight_units + units <= self.budget_units
     }
 }
 
@@ -88,8 +95,15 @@ impl Drive {
         }
         let own = units - self.ftl.read_ahead_held();
         let until = self.cpu.process_units(now, own as u64);
-        assert_eq!(self.prefetch.ra_charged, 0, "lookup work of an earlier read not charged");
-        assert_eq!(self.ftl.prefetch_op_units().len() as u64, ra_ops, "one unit count per ReadAhead op");
+        assert_eq!(
+            self.prefetch.ra_charged, 0,
+            "lookup work of an earlier read not charged"
+        );
+        assert_eq!(
+            self.ftl.prefetch_op_units().len() as u64,
+            ra_ops,
+            "one unit count per ReadAhead op"
+        );
         self.prefetch.reads_wait_until = until;
         until
     }
@@ -115,7 +129,11 @@ impl Drive {
             OpPurpose::HostRead => self.prefetch.reads_wait_until,
             OpPurpose::ReadAhead => {
                 let k = self.prefetch.ra_charged;
-                let units = *self.ftl.prefetch_op_units().get(k).expect("ReadAhead op outside a host read's batch");
+                let units = *self
+                    .ftl
+                    .prefetch_op_units()
+                    .get(k)
+                    .expect("ReadAhead op outside a host read's batch");
                 self.prefetch.ra_charged += 1;
                 self.cpu.process_units(now, units as u64)
             }
@@ -152,7 +170,12 @@ impl Drive {
             pf.inflight_units += units;
             return self.queue_on_die(id, op);
         }
-        pf.queue.push_back(Queued { tag, id, units, before: pf.queued_total });
+        pf.queue.push_back(Queued {
+            tag,
+            id,
+            units,
+            before: pf.queued_total,
+        });
         pf.queued_total += units;
         assert!(pf.queue.len() < 1 << 20, "read-ahead engine queue overflow");
         if !free {
@@ -164,7 +187,10 @@ impl Drive {
     /// A ReadAhead op finished: the reads served from it get their share, and the engine
     /// starts queued prefetches the freed budget allows.
     pub(super) fn prefetch_op_done(&mut self, now: SimTime, tag: u64, op: &NandOp) {
-        let waiters = self.ra_inflight.remove(&tag).expect("ReadAhead op not in flight");
+        let waiters = self
+            .ra_inflight
+            .remove(&tag)
+            .expect("ReadAhead op not in flight");
         for cmd in waiters {
             self.prefetch_ready(now, cmd);
         }
@@ -173,7 +199,10 @@ impl Drive {
         }
         if !self.prefetch.taken.remove(&tag) {
             let units = self.op_units(op);
-            assert!(self.prefetch.inflight_units >= units, "read-ahead budget underflow");
+            assert!(
+                self.prefetch.inflight_units >= units,
+                "read-ahead budget underflow"
+            );
             self.prefetch.inflight_units -= units;
         }
         self.pump_prefetch(now);
@@ -183,7 +212,9 @@ impl Drive {
     /// cost, one at a time, each when its issue time has passed (`Ev::Prefetch`).
     fn pump_prefetch(&mut self, now: SimTime) {
         while self.prefetch.issuing.is_none() {
-            let Some(&q) = self.prefetch.queue.front() else { return };
+            let Some(&q) = self.prefetch.queue.front() else {
+                return;
+            };
             if !self.prefetch.fits(q.units) {
                 return;
             }
@@ -201,7 +232,11 @@ impl Drive {
 
     /// The engine finished issuing its current prefetch read: it goes to its die.
     pub(super) fn on_prefetch_issued(&mut self, now: SimTime) {
-        let id = self.prefetch.issuing.take().expect("Ev::Prefetch with no prefetch being issued");
+        let id = self
+            .prefetch
+            .issuing
+            .take()
+            .expect("Ev::Prefetch with no prefetch being issued");
         self.start_prefetch(now, id);
         self.pump_prefetch(now);
     }
@@ -219,11 +254,15 @@ impl Drive {
         let n = self.ftl.prefetch_hits().len();
         for k in 0..n {
             let tag = self.ftl.prefetch_hits()[k];
-            let Some(w) = self.ra_inflight.get_mut(&tag) else { continue };
+            let Some(w) = self.ra_inflight.get_mut(&tag) else {
+                continue;
+            };
             w.push(cmd);
             waits += 1;
             let pf = &mut self.prefetch;
-            let Ok(i) = pf.queue.binary_search_by_key(&tag, |q| q.tag) else { continue };
+            let Ok(i) = pf.queue.binary_search_by_key(&tag, |q| q.tag) else {
+                continue;
+            };
             let (q, head) = (pf.queue[i], pf.queue[0].before);
             if q.before + q.units - head > pf.reach_units {
                 pf.queue.remove(i);

@@ -38,7 +38,13 @@ use crate::time::SimTime;
 pub(super) fn is_relocation(p: OpPurpose) -> bool {
     matches!(
         p,
-        OpPurpose::GcRead | OpPurpose::GcWrite | OpPurpose::FoldRead | OpPurpose::FoldWrite | OpPurpose::WearLevelRead | OpPurpose::WearLevelWrite | OpPurpose::Erase
+        OpPurpose::GcRead
+            | OpPurpose::GcWrite
+            | OpPurpose::FoldRead
+            | OpPurpose::FoldWrite
+            | OpPurpose::WearLevelRead
+            | OpPurpose::WearLevelWrite
+            | OpPurpose::Erase
     )
 }
 
@@ -56,7 +62,12 @@ impl Drive {
     /// (`host_waits`), within the credit host programs earned, or while the die runs no host op.
     /// Returns whether any started and whether the queue's head waits for a queued background op
     /// on its block (a program or erase never overtakes one: they were emitted first).
-    pub(super) fn start_relocation(&mut self, now: SimTime, die: u32, host_waits: bool) -> (bool, bool) {
+    pub(super) fn start_relocation(
+        &mut self,
+        now: SimTime,
+        die: u32,
+        host_waits: bool,
+    ) -> (bool, bool) {
         let mut touched = false;
         let mut bound = 1u32 << 20;
         loop {
@@ -78,11 +89,15 @@ impl Drive {
             // Host idle (`Drive::idle`) and the die free: FIFO ops left after `start_host_ops`
             // cannot start, so they do not count as host work. Host reads do not pay for the
             // relocation host writes left behind (firmware prefers reads; GC is paced by writes).
-            let free_slot = !host_running && slot.bg_inflight + slot.reloc_inflight < BG_INFLIGHT_PER_DIE;
+            let free_slot =
+                !host_running && slot.bg_inflight + slot.reloc_inflight < BG_INFLIGHT_PER_DIE;
             let idle = self.bg_allowed && self.outstanding == 0 && free_slot;
             // Host writes wait for buffer room (held up behind another die) and this die has no
             // host op to run: it would idle with its relocation queued.
-            let stalled = self.cfg.controller.relocation_while_writes_wait && !self.buf_wait.is_empty() && slot.fifo.is_empty() && free_slot;
+            let stalled = self.cfg.controller.relocation_while_writes_wait
+                && !self.buf_wait.is_empty()
+                && slot.fifo.is_empty()
+                && free_slot;
             let idle = idle || stalled;
             if !(needed || idle || slot.reloc_credit > 0) {
                 break;
@@ -121,7 +136,8 @@ impl Drive {
         let slot = &self.dies[die as usize];
         slot.fifo.front().is_some_and(|&h| {
             let op = self.ops[h as usize].op;
-            op.kind != NandOpKind::Read && slot.reloc_blocks.iter().any(|&(b, _)| b == op.addr.block)
+            op.kind != NandOpKind::Read
+                && slot.reloc_blocks.iter().any(|&(b, _)| b == op.addr.block)
         })
     }
 }

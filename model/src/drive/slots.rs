@@ -91,6 +91,9 @@ pub(super) fn die_slots(g: &GeometryConfig) -> Vec<DieSlot> {
 pub(super) fn chan_slots(cfg: &DriveConfig) -> Vec<ChanSlot> {
     let g = &cfg.geometry;
     (0..g.channels)
-        .map(|_| ChanSlot { seq: ChannelSequencer::new(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8), wake_at: None })
+        .map(|_| ChanSlot {
+            seq: ChannelSequencer::new(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8),
+            wake_at: None,
+        })
         .collect()
 }

@@ -52,7 +52,11 @@ pub struct DirStats {
 
 impl Default for DirStats {
     fn default() -> Self {
-        DirStats { ops: 0, bytes: 0, latency_ns: Histogram::new(3).expect("3 significant digits is valid") }
+        DirStats {
+            ops: 0,
+            bytes: 0,
+            latency_ns: Histogram::new(3).expect("3 significant digits is valid"),
+        }
     }
 }
 

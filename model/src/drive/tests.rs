@@ -54,7 +54,12 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     let mut d = Drive::new(&cfg, 1).unwrap();
     // 16 MiB written functionally: every die has programmed pages, and lpn 0 is on flash.
     d.functional_write(0, 16 << 20);
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
     let done = run_all(&mut d);
     assert_eq!(done.len(), 1);
     // Host → drive: doorbell MWr 4 B + 16 hdr + 8 framing = 28 B; fetch MRd 24 B up, 800 ns,
@@ -70,7 +75,10 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     let hand = front + nand + back;
     let got = done[0].completed - done[0].submitted;
     // Allowance: sequencer cycle rounding, intake and R/B# synchroniser cycles (< 100 ns).
-    assert!(got >= hand && got <= hand + SimTime::from_ns(100), "latency {got} vs hand {hand}");
+    assert!(
+        got >= hand && got <= hand + SimTime::from_ns(100),
+        "latency {got} vs hand {hand}"
+    );
     assert_eq!(d.stats().nand_op_count(OpPurpose::HostRead), 1);
     assert_eq!(d.stats().read.ops, 1);
     assert_eq!(d.stats().read.bytes, 4096);
@@ -79,19 +87,41 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
 #[test]
 fn a_4k_write_completes_early_from_the_buffer() {
     let mut d = Drive::new(&flat_cfg(), 1).unwrap();
-    d.submit(HostIo { op: IoOp::Write, offset: 1 << 20, len: 4096, queue: 3 });
+    d.submit(HostIo {
+        op: IoOp::Write,
+        offset: 1 << 20,
+        len: 4096,
+        queue: 3,
+    });
     let done = run_all(&mut d);
     // doorbell 28 B, fetch (24 B, 800 ns, 84 B), firmware 4.2 us, data DMA: 4096 / MRRS 512 =
     // 8 MRd × 24 B = 192 B up, 800 ns, then down: 2 ACK DLLPs (16 B, for the 9 upstream TLPs so
     // far) + 16 completions × (256 + 12 + 8) = 4432 B; up: 4 ACKs (32 B, for 18 downstream TLPs)
     // + CQE 40 B, MSI-X 28 B. No tPROG in the latency.
-    let hand = wire(28) + wire(24) + SimTime::from_ns(800) + wire(84) + SimTime::from_ns(4_200)
-        + wire(192) + SimTime::from_ns(800) + wire(4432) + wire(72) + wire(28);
+    let hand = wire(28)
+        + wire(24)
+        + SimTime::from_ns(800)
+        + wire(84)
+        + SimTime::from_ns(4_200)
+        + wire(192)
+        + SimTime::from_ns(800)
+        + wire(4432)
+        + wire(72)
+        + wire(28);
     assert_eq!(done[0].completed - done[0].submitted, hand);
     // A flush then programs the staged unit: it takes at least one tPROG (SLC 220 us).
-    d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Flush,
+        offset: 0,
+        len: 0,
+        queue: 0,
+    });
     let done = run_all(&mut d);
-    assert!(done[0].completed - done[0].submitted > SimTime::from_us(220), "{:?}", done[0]);
+    assert!(
+        done[0].completed - done[0].submitted > SimTime::from_us(220),
+        "{:?}",
+        done[0]
+    );
     assert!(d.stats().nand_op_count(OpPurpose::HostWrite) >= 1);
 }
 
@@ -103,9 +133,18 @@ fn random_run(seed: u64) -> (Vec<IoCompletion>, u64) {
     d.functional_write(0, span);
     let mut done = Vec::new();
     for i in 0..400u32 {
-        let op = if rng.gen_bool(0.3) { IoOp::Write } else { IoOp::Read };
+        let op = if rng.gen_bool(0.3) {
+            IoOp::Write
+        } else {
+            IoOp::Read
+        };
         let offset = rng.gen_range(0..span / 4096) * 4096;
-        d.submit(HostIo { op, offset, len: 4096 * rng.gen_range(1..4), queue: (i % 8) as u16 });
+        d.submit(HostIo {
+            op,
+            offset,
+            len: 4096 * rng.gen_range(1..4),
+            queue: (i % 8) as u16,
+        });
         let t = d.now() + SimTime::from_us(rng.gen_range(1..20));
         d.run_until(t, &mut done);
     }
@@ -131,12 +170,25 @@ fn queue_depth_beyond_the_ring_waits_on_the_host() {
     cfg.nvme.queue_entries = 2;
     cfg.nvme.io_queues = 1;
     let mut d = Drive::new(&cfg, 1).unwrap();
-    let a = d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
-    let b = d.submit(HostIo { op: IoOp::Read, offset: 4096, len: 4096, queue: 0 });
+    let a = d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
+    let b = d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 4096,
+        len: 4096,
+        queue: 0,
+    });
     let done = run_all(&mut d);
     assert_eq!(done.iter().map(|c| c.id).collect::<Vec<_>>(), vec![a, b]);
     // Unmapped reads: front + DRAM + data + CQE + MSI; the second starts when the first is done.
-    assert!(done[1].completed >= done[0].completed + SimTime::from_us(4), "{done:?}");
+    assert!(
+        done[1].completed >= done[0].completed + SimTime::from_us(4),
+        "{done:?}"
+    );
 }
 
 #[test]
@@ -171,7 +223,12 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
     let mut next = 0u64;
     let mut done = Vec::new();
     for _ in 0..32 {
-        d.submit(HostIo { op: IoOp::Read, offset: (next * len) % span, len, queue: (next % 8) as u16 });
+        d.submit(HostIo {
+            op: IoOp::Read,
+            offset: (next * len) % span,
+            len,
+            queue: (next % 8) as u16,
+        });
         next += 1;
     }
     // Measure between the 100th and the last completion (steady state).
@@ -184,7 +241,12 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
                 t0 = Some(d.now());
             }
             if next < n {
-                d.submit(HostIo { op: IoOp::Read, offset: (next * len) % span, len, queue: (next % 8) as u16 });
+                d.submit(HostIo {
+                    op: IoOp::Read,
+                    offset: (next * len) % span,
+                    len,
+                    queue: (next % 8) as u16,
+                });
                 next += 1;
             }
         }
@@ -201,7 +263,12 @@ fn run_until_completion_or_stops_at_the_first_of_completion_and_deadline() {
     // is done and the clock sits at the deadline; with a far deadline the call returns at the
     // completion.
     let mut d = Drive::new(&flat_cfg(), 1).unwrap();
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
     let mut done = Vec::new();
     d.run_until_completion_or(SimTime::from_us(1), &mut done);
     assert!(done.is_empty());
@@ -221,8 +288,18 @@ fn two_reads_on_two_dies(read_buffer_kib: u32) -> (SimTime, SimTime) {
     // 16 MiB written functionally: SLC program units of 8 units (2 planes x 16 KiB) go to the
     // dies in turn, so units 0 and 8 are on different dies.
     d.functional_write(0, 16 << 20);
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
-    d.submit(HostIo { op: IoOp::Read, offset: 8 * 4096, len: 4096, queue: 1 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 8 * 4096,
+        len: 4096,
+        queue: 1,
+    });
     let mut done = run_all(&mut d);
     assert_eq!(done.len(), 2);
     done.sort_by_key(|c| c.completed);
@@ -238,5 +315,8 @@ fn a_full_read_staging_buffer_holds_the_next_read_back() {
     // A 4 KiB staging buffer holds one read: the second read's NAND read starts only after the
     // first read's data has gone up the link, so it completes at least one tR (50 us) later.
     let (a, b) = two_reads_on_two_dies(4);
-    assert!(b - a >= SimTime::from_us(50), "4 KiB staging buffer: {a} then {b}");
+    assert!(
+        b - a >= SimTime::from_us(50),
+        "4 KiB staging buffer: {a} then {b}"
+    );
 }

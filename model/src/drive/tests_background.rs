@@ -19,18 +19,38 @@ fn a_read_after_idle_waits_behind_at_most_two_background_ops_per_die() {
     let mut done = Vec::new();
     d.idle(SimTime::from_ms(120), &mut done);
     let folded_before = d.stats().nand_op_count(OpPurpose::FoldWrite);
-    assert!(folded_before > 0, "no fold started in the idle window: {:?}", d.stats().nand_ops);
+    assert!(
+        folded_before > 0,
+        "no fold started in the idle window: {:?}",
+        d.stats().nand_ops
+    );
     let t0 = d.now();
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 1 << 20, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 1 << 20,
+        queue: 0,
+    });
     let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     assert_eq!(done.len(), 1);
     let latency = done[0].completed - t0;
-    assert!(latency < SimTime::from_ms(13), "1 MiB read after idle took {latency}");
+    assert!(
+        latency < SimTime::from_ms(13),
+        "1 MiB read after idle took {latency}"
+    );
     // The rest of the fold resumes in the next idle period.
     let folded_mid = d.stats().nand_op_count(OpPurpose::FoldWrite);
     d.idle(SimTime::from_secs(1), &mut done);
     let s = d.stats();
-    assert!(s.nand_op_count(OpPurpose::FoldWrite) > folded_mid, "fold did not resume: {:?}", s.nand_ops);
-    assert!(s.nand_op_count(OpPurpose::Erase) > 0, "no folded block erased: {:?}", s.nand_ops);
+    assert!(
+        s.nand_op_count(OpPurpose::FoldWrite) > folded_mid,
+        "fold did not resume: {:?}",
+        s.nand_ops
+    );
+    assert!(
+        s.nand_op_count(OpPurpose::Erase) > 0,
+        "no folded block erased: {:?}",
+        s.nand_ops
+    );
 }

@@ -12,12 +12,22 @@ use rand::Rng;
 fn stats_window_energy_and_write_amplification() {
     let mut d = Drive::new(&flat_cfg(), 3).unwrap();
     for i in 0..64u64 {
-        d.submit(HostIo { op: IoOp::Write, offset: i * 131_072, len: 131_072, queue: (i % 8) as u16 });
+        d.submit(HostIo {
+            op: IoOp::Write,
+            offset: i * 131_072,
+            len: 131_072,
+            queue: (i % 8) as u16,
+        });
     }
     let done = run_all(&mut d);
     assert_eq!(done.len(), 64);
     // Flush programs the partly filled program units, then 20 ms of idle.
-    d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Flush,
+        offset: 0,
+        len: 0,
+        queue: 0,
+    });
     let mut none = run_all(&mut d);
     d.idle(SimTime::from_ms(20), &mut none);
     let s = d.stats();
@@ -43,15 +53,29 @@ fn trim_discards_only_whole_units() {
     cfg.ftl.read_ahead_kib = 0; // every mapped unit read is a NAND read
     let mut d = Drive::new(&cfg, 1).unwrap();
     d.functional_write(0, 16 << 20);
-    d.submit(HostIo { op: IoOp::Trim, offset: 2048, len: 3 * 4096, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Trim,
+        offset: 2048,
+        len: 3 * 4096,
+        queue: 0,
+    });
     run_all(&mut d);
     d.reset_stats();
     for unit in 0..4u64 {
-        d.submit(HostIo { op: IoOp::Read, offset: unit * 4096, len: 4096, queue: 0 });
+        d.submit(HostIo {
+            op: IoOp::Read,
+            offset: unit * 4096,
+            len: 4096,
+            queue: 0,
+        });
         run_all(&mut d);
     }
     assert_eq!(d.stats().read.ops, 4);
-    assert_eq!(d.stats().nand_op_count(OpPurpose::HostRead), 2, "units 0 and 3 still mapped");
+    assert_eq!(
+        d.stats().nand_op_count(OpPurpose::HostRead),
+        2,
+        "units 0 and 3 still mapped"
+    );
 }
 
 #[test]
@@ -61,7 +85,12 @@ fn idle_time_lets_the_ftl_flush_the_write_buffer() {
     // (1 ms): nothing is programmed; after 2 ms the staged data has been programmed as a timed
     // NAND op inside the idle window.
     let mut d = Drive::new(&flat_cfg(), 5).unwrap();
-    d.submit(HostIo { op: IoOp::Write, offset: 0, len: 12_288, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Write,
+        offset: 0,
+        len: 12_288,
+        queue: 0,
+    });
     let mut done = run_all(&mut d);
     d.reset_stats();
     d.idle(SimTime::from_us(500), &mut done);
@@ -82,7 +111,9 @@ fn functional_write_many_matches_one_call_per_io() {
     let span_units = (64u64 << 20) / 4096;
     let mut rng = SeedTree::new(5).stream("batch-drive", 0);
     // 8 KiB writes at random 4 KiB-aligned offsets, some unaligned by 512 B (rounded out).
-    let offsets: Vec<u64> = (0..40_000).map(|i| rng.gen_range(0..span_units - 2) * 4096 + (i % 3 == 0) as u64 * 512).collect();
+    let offsets: Vec<u64> = (0..40_000)
+        .map(|i| rng.gen_range(0..span_units - 2) * 4096 + (i % 3 == 0) as u64 * 512)
+        .collect();
     for &o in &offsets {
         one.functional_write(o, 8192);
     }
@@ -91,17 +122,35 @@ fn functional_write_many_matches_one_call_per_io() {
     }
     assert_eq!(one.ftl.state_digest(), many.ftl.state_digest(), "seed 5");
     assert_eq!(one.ftl.stats(), many.ftl.stats(), "seed 5");
-    assert!(one.ftl.stats().host_units_written >= 80_000, "seed 5: every IO covers >= 2 units");
-    let reads: Vec<u64> = (0..200).map(|_| rng.gen_range(0..span_units) * 4096).collect();
+    assert!(
+        one.ftl.stats().host_units_written >= 80_000,
+        "seed 5: every IO covers >= 2 units"
+    );
+    let reads: Vec<u64> = (0..200)
+        .map(|_| rng.gen_range(0..span_units) * 4096)
+        .collect();
     let mut times = Vec::new();
     for d in [&mut one, &mut many] {
         for (i, &o) in reads.iter().enumerate() {
-            d.submit(HostIo { op: IoOp::Read, offset: o, len: 4096, queue: (i % 4) as u16 });
+            d.submit(HostIo {
+                op: IoOp::Read,
+                offset: o,
+                len: 4096,
+                queue: (i % 4) as u16,
+            });
         }
-        times.push(run_all(d).iter().map(|c| (c.id, c.completed)).collect::<Vec<_>>());
+        times.push(
+            run_all(d)
+                .iter()
+                .map(|c| (c.id, c.completed))
+                .collect::<Vec<_>>(),
+        );
     }
     assert_eq!(times[0].len(), 200);
-    assert_eq!(times[0], times[1], "seed 5: timed reads differ after batched preconditioning");
+    assert_eq!(
+        times[0], times[1],
+        "seed 5: timed reads differ after batched preconditioning"
+    );
 }
 
 /// A drive small enough to fill: 2 channels × 2 ways, 2 planes, 32 blocks of 24 TLC pages.
@@ -133,16 +182,34 @@ fn random_overwrites_drive_garbage_collection_through_the_timed_path() {
     while completed < total {
         while submitted < total && submitted - completed < 8 {
             let offset = rng.gen_range(0..units) * 4096;
-            d.submit(HostIo { op: IoOp::Write, offset, len: 4096, queue: (submitted % 8) as u16 });
+            d.submit(HostIo {
+                op: IoOp::Write,
+                offset,
+                len: 4096,
+                queue: (submitted % 8) as u16,
+            });
             submitted += 1;
         }
         done.clear();
-        assert!(d.run_until_completion(&mut done), "seed {seed}: stalled after {completed} writes");
+        assert!(
+            d.run_until_completion(&mut done),
+            "seed {seed}: stalled after {completed} writes"
+        );
         completed += done.len() as u64;
     }
     let s = d.stats();
     assert_eq!(s.write.ops, total, "seed {seed}");
-    assert!(s.nand_op_count(OpPurpose::Erase) > 0, "seed {seed}: no GC erase");
-    assert!(s.nand_op_count(OpPurpose::GcRead) > 0 && s.nand_op_count(OpPurpose::GcWrite) > 0, "seed {seed}");
-    assert!(s.write_amplification > 1.0, "seed {seed}: WA {}", s.write_amplification);
+    assert!(
+        s.nand_op_count(OpPurpose::Erase) > 0,
+        "seed {seed}: no GC erase"
+    );
+    assert!(
+        s.nand_op_count(OpPurpose::GcRead) > 0 && s.nand_op_count(OpPurpose::GcWrite) > 0,
+        "seed {seed}"
+    );
+    assert!(
+        s.write_amplification > 1.0,
+        "seed {seed}: WA {}",
+        s.write_amplification
+    );
 }

@@ -39,7 +39,10 @@ fn a_qd1_stream_overlaps_its_lookups_with_the_link_and_keeps_the_work() {
     // command at a time: >= 64 x 164 us = 10.50 ms, and the cores do exactly that work.
     let (up_front, busy_up_front) = qd1_pass(drive(false));
     let per_cmd = SimTime::from_ns(CMD_NS + 32 * UNIT_NS);
-    assert!(up_front >= per_cmd * READS, "up front: {up_front} < 64 x 164 us");
+    assert!(
+        up_front >= per_cmd * READS,
+        "up front: {up_front} < 64 x 164 us"
+    );
     assert_eq!(busy_up_front, per_cmd * READS);
     // At the lookup, reads 3..64 were looked up by the read-ahead (one 8-unit job of 40 us per
     // 32 KiB page read, spread over both cores) while earlier data crossed the link. The same
@@ -47,19 +50,41 @@ fn a_qd1_stream_overlaps_its_lookups_with_the_link_and_keeps_the_work() {
     // cores bounds it from below: (64 x 4 + 2048 x 5 us) / 2 = 5.25 ms.
     let (at_lookup, busy_at_lookup) = qd1_pass(drive(true));
     let work = SimTime::from_ns(READS * CMD_NS + UNITS * UNIT_NS);
-    assert!(busy_at_lookup >= work, "{busy_at_lookup} < {work}: a unit's lookup went unpaid");
-    assert!(busy_at_lookup <= work + SimTime::from_ns(128 * UNIT_NS), "{busy_at_lookup}: a unit was looked up twice");
-    assert!(at_lookup >= SimTime::from_ns((READS * CMD_NS + UNITS * UNIT_NS) / 2), "{at_lookup} beats two cores");
-    assert!(at_lookup < per_cmd * READS, "at the lookup {at_lookup} is no faster than the up-front bound");
+    assert!(
+        busy_at_lookup >= work,
+        "{busy_at_lookup} < {work}: a unit's lookup went unpaid"
+    );
+    assert!(
+        busy_at_lookup <= work + SimTime::from_ns(128 * UNIT_NS),
+        "{busy_at_lookup}: a unit was looked up twice"
+    );
+    assert!(
+        at_lookup >= SimTime::from_ns((READS * CMD_NS + UNITS * UNIT_NS) / 2),
+        "{at_lookup} beats two cores"
+    );
+    assert!(
+        at_lookup < per_cmd * READS,
+        "at the lookup {at_lookup} is no faster than the up-front bound"
+    );
 }
 
 /// Latency of one 4 KiB read of lpn 0 after a 4 KiB write of it that stays in the write buffer.
 fn buffered_read_latency(at_lookup: bool) -> SimTime {
     let mut d = drive(at_lookup);
-    d.submit(HostIo { op: IoOp::Write, offset: 0, len: 4096, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Write,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
     run_all(&mut d);
     let t0 = d.now();
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
     let done = run_all(&mut d);
     assert_eq!(done.len(), 1);
     done[0].completed - t0

@@ -12,7 +12,16 @@ fn read_op(channel: u16, way: u8, block: u32, bus_bytes: u32) -> NandOp {
     NandOp {
         kind: NandOpKind::Read,
         mode: CellMode::Tlc,
-        addr: PhysPage { die: DieId { channel, way, die: 0 }, plane: 0, block, page: 0 },
+        addr: PhysPage {
+            die: DieId {
+                channel,
+                way,
+                die: 0,
+            },
+            plane: 0,
+            block,
+            page: 0,
+        },
         planes: 1,
         bus_bytes,
         purpose: OpPurpose::GcRead,
@@ -48,12 +57,18 @@ fn dies_interleave_on_one_channel_when_the_bus_is_the_bottleneck() {
     let ops: Vec<_> = (0..4).map(|w| read_op(0, w, 1, 18_592)).collect();
     let t = time_batch(&cfg, &ops);
     let hand = SimTime::from_ns(175 + 100 + 50_000 + 20 + 4 * 23_240);
-    assert!(t >= hand && t <= hand + SimTime::from_ns(4 * 175 + 200), "{t} vs {hand}");
+    assert!(
+        t >= hand && t <= hand + SimTime::from_ns(4 * 175 + 200),
+        "{t} vs {hand}"
+    );
     // The same 4 reads on one die run one after another.
     let same: Vec<_> = (0..4).map(|b| read_op(0, 0, b, 18_592)).collect();
     let t1 = time_batch(&cfg, &same);
     let serial = SimTime::from_ns(4 * (175 + 100 + 50_000 + 20 + 23_240));
-    assert!(t1 >= serial && t1 <= serial + SimTime::from_ns(400), "{t1} vs {serial}");
+    assert!(
+        t1 >= serial && t1 <= serial + SimTime::from_ns(400),
+        "{t1} vs {serial}"
+    );
 }
 
 #[test]
@@ -71,7 +86,10 @@ fn after_dependency_delays_a_cross_die_op() {
     // 80h + 5 addr (150 ns), tADL 150 ns, 23.24 us data, 10h 25 ns, tWB 100 ns, tPROG 220 us,
     // status 70h 25 ns + tWHR 80 ns + 5 ns.
     let prog_t = SimTime::from_ns(150 + 150 + 23_240 + 25 + 100 + 220_000 + 25 + 80 + 5);
-    assert!(t >= read_done + prog_t && t <= read_done + prog_t + SimTime::from_ns(200), "{t}");
+    assert!(
+        t >= read_done + prog_t && t <= read_done + prog_t + SimTime::from_ns(200),
+        "{t}"
+    );
 }
 
 #[test]
@@ -82,14 +100,31 @@ fn channel_and_die_utilisation_are_reported_per_window() {
     let mut d = Drive::new(&flat_cfg(), 1).unwrap();
     d.functional_write(0, 16 << 20);
     d.reset_stats();
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 4096, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 4096,
+        queue: 0,
+    });
     run_all(&mut d);
     let s = d.stats();
-    let busy_dies: Vec<_> = s.die_array_busy.iter().filter(|t| **t > SimTime::ZERO).collect();
+    let busy_dies: Vec<_> = s
+        .die_array_busy
+        .iter()
+        .filter(|t| **t > SimTime::ZERO)
+        .collect();
     assert_eq!(busy_dies, vec![&SimTime::from_us(50)]);
-    let busy_ch: Vec<_> = s.channel_bus_busy.iter().filter(|t| **t > SimTime::ZERO).copied().collect();
+    let busy_ch: Vec<_> = s
+        .channel_bus_busy
+        .iter()
+        .filter(|t| **t > SimTime::ZERO)
+        .copied()
+        .collect();
     assert_eq!(busy_ch.len(), 1, "{busy_ch:?}");
-    assert!(busy_ch[0] >= SimTime::from_ns(5_985) && busy_ch[0] <= SimTime::from_ns(6_100), "{busy_ch:?}");
+    assert!(
+        busy_ch[0] >= SimTime::from_ns(5_985) && busy_ch[0] <= SimTime::from_ns(6_100),
+        "{busy_ch:?}"
+    );
     assert_eq!(s.channel_bus_busy.len(), 8);
     assert_eq!(s.die_array_busy.len(), 16);
 }
@@ -108,16 +143,36 @@ fn flush_waits_for_host_programs_already_running() {
     cfg.ftl.slc_cache.enabled = false; // native one-shot TLC program units
     let mut d = Drive::new(&cfg, 1).unwrap();
     for i in 0..12u64 {
-        d.submit(HostIo { op: IoOp::Write, offset: i * 131_072, len: 131_072, queue: (i % 8) as u16 });
+        d.submit(HostIo {
+            op: IoOp::Write,
+            offset: i * 131_072,
+            len: 131_072,
+            queue: (i % 8) as u16,
+        });
     }
     let mut done = Vec::new();
     while done.len() < 12 {
         assert!(d.run_until_completion(&mut done));
     }
-    assert!(d.now() < SimTime::from_us(600), "writes complete early: {}", d.now());
-    d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
+    assert!(
+        d.now() < SimTime::from_us(600),
+        "writes complete early: {}",
+        d.now()
+    );
+    d.submit(HostIo {
+        op: IoOp::Flush,
+        offset: 0,
+        len: 0,
+        queue: 0,
+    });
     let done = run_all(&mut d);
-    let f = done.iter().find(|c| c.op == IoOp::Flush).expect("flush completes");
+    let f = done
+        .iter()
+        .find(|c| c.op == IoOp::Flush)
+        .expect("flush completes");
     let lat = f.completed - f.submitted;
-    assert!(lat >= SimTime::from_us(1900) && lat <= SimTime::from_us(2250), "flush after {lat}");
+    assert!(
+        lat >= SimTime::from_us(1900) && lat <= SimTime::from_us(2250),
+        "flush after {lat}"
+    );
 }

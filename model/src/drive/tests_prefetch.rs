@@ -45,7 +45,12 @@ fn qd1_stream(read_ahead_kib: u32, inflight_kib: u32) -> SimTime {
 pub(super) fn qd1_pass(d: &mut Drive) -> SimTime {
     let (start, mut end) = (d.now(), d.now());
     for i in 0..64u64 {
-        d.submit(HostIo { op: IoOp::Read, offset: i * 128 * KIB, len: 128 * KIB, queue: 0 });
+        d.submit(HostIo {
+            op: IoOp::Read,
+            offset: i * 128 * KIB,
+            len: 128 * KIB,
+            queue: 0,
+        });
         // The next read goes in when this one completes (not once the engine is idle).
         let mut done = Vec::new();
         while d.run_until_completion(&mut done) && done.is_empty() {}
@@ -72,7 +77,10 @@ fn a_qd1_stream_runs_at_the_budget_rate() {
     // Unbounded, the 512 KiB window (16 page reads on 16 dies) is read at once: the host chain
     // bounds the stream, below the budgeted floor.
     let unbounded = qd1_stream(512, 0);
-    assert!(unbounded < floor, "unbounded read-ahead took {unbounded}, not < {floor}");
+    assert!(
+        unbounded < floor,
+        "unbounded read-ahead took {unbounded}, not < {floor}"
+    );
 }
 
 #[test]
@@ -85,19 +93,35 @@ fn reads_beyond_the_window_reach_do_not_wait_for_the_engine() {
     // path reads them at once, each on its own die, so everything ends within a few page reads
     // more (without the reach rule: 15 engine reads in a row, >= 1.45 ms).
     let mut d = drive(128, 32);
-    d.submit(HostIo { op: IoOp::Read, offset: 0, len: 32 * KIB, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: 0,
+        len: 32 * KIB,
+        queue: 0,
+    });
     run_all(&mut d);
     let start = d.now();
     for i in 1..=16u64 {
-        d.submit(HostIo { op: IoOp::Read, offset: i * 32 * KIB, len: 32 * KIB, queue: 0 });
+        d.submit(HostIo {
+            op: IoOp::Read,
+            offset: i * 32 * KIB,
+            len: 32 * KIB,
+            queue: 0,
+        });
     }
     let done = run_all(&mut d);
     assert_eq!(done.len(), 16);
     let last = done.iter().map(|c| c.completed).max().unwrap() - start;
     let serial5 = SimTime::from_ns(5 * PAGE_READ_NS);
     let bound = SimTime::from_ns(8 * PAGE_READ_NS);
-    assert!(last >= serial5, "16 reads done in {last}, before 5 engine reads in a row ({serial5})");
-    assert!(last <= bound, "16 reads took {last}: far reads waited for the engine (bound {bound})");
+    assert!(
+        last >= serial5,
+        "16 reads done in {last}, before 5 engine reads in a row ({serial5})"
+    );
+    assert!(
+        last <= bound,
+        "16 reads took {last}: far reads waited for the engine (bound {bound})"
+    );
 }
 
 #[test]
@@ -112,8 +136,14 @@ fn an_issue_cost_per_unit_sets_the_stream_rate_whatever_the_layout() {
     let issue = SimTime::from_ns(62 * 32 * 5_000);
     for scattered in [false, true] {
         let t = qd1_pass(&mut drive_with(512, 0, 5_000.0, scattered));
-        assert!(t >= issue, "scattered {scattered}: {t} < {issue} of issuing");
-        assert!(t <= issue + SimTime::from_us(350), "scattered {scattered}: {t} > {issue} + 0.35 ms");
+        assert!(
+            t >= issue,
+            "scattered {scattered}: {t} < {issue} of issuing"
+        );
+        assert!(
+            t <= issue + SimTime::from_us(350),
+            "scattered {scattered}: {t} > {issue} + 0.35 ms"
+        );
     }
 }
 

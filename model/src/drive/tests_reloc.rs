@@ -36,7 +36,12 @@ fn steady_random_writes_with(edit: impl FnOnce(&mut DriveConfig)) -> (f64, f64, 
     let queued = d.reloc_queued;
     // Writes complete when their data is in the buffer: a flush makes the window end when the
     // data is on flash, so a larger buffer does not count as speed.
-    d.submit(HostIo { op: IoOp::Flush, offset: 0, len: 0, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Flush,
+        offset: 0,
+        len: 0,
+        queue: 0,
+    });
     let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     assert_eq!(done.len(), 1, "flush did not complete (seed 1)");
@@ -64,7 +69,9 @@ fn steady_drive(stream: &str, edit: impl FnOnce(&mut DriveConfig)) -> (Drive, Mo
     d.functional_write(0, cap);
     let mut rng = SeedTree::new(1).stream(stream, 0);
     let units = cap / 4096;
-    let offsets: Vec<u64> = (0..2 * units).map(|_| rng.gen_range(0..units) * 4096).collect();
+    let offsets: Vec<u64> = (0..2 * units)
+        .map(|_| rng.gen_range(0..units) * 4096)
+        .collect();
     d.functional_write_many(&offsets, 4096);
     (d, rng)
 }
@@ -75,19 +82,34 @@ fn interleaved_relocation_needs_no_write_buffer_to_absorb_gc() {
     let (il_small, wa_small) = steady_random_writes(true, 2048);
     let (il_big, wa_big) = steady_random_writes(true, 32768);
     let (burst_small, _) = steady_random_writes(false, 2048);
-    assert!((wa_small - wa_big).abs() < 0.01 * wa_big, "WA {wa_small} vs {wa_big} (seed 1)");
-    assert!(wa_big > 2.0, "not in a GC-bound steady state: WA {wa_big} (seed 1)");
+    assert!(
+        (wa_small - wa_big).abs() < 0.01 * wa_big,
+        "WA {wa_small} vs {wa_big} (seed 1)"
+    );
+    assert!(
+        wa_big > 2.0,
+        "not in a GC-bound steady state: WA {wa_big} (seed 1)"
+    );
     let bound = program_bound_mbps(wa_big);
-    assert!(il_big <= bound, "interleaved {il_big:.0} MB/s above the program bound {bound:.0} (seed 1)");
+    assert!(
+        il_big <= bound,
+        "interleaved {il_big:.0} MB/s above the program bound {bound:.0} (seed 1)"
+    );
     // A 2 MiB buffer holds a program unit for every die (16 x 96 KiB = 1.5 MiB): with GC in
     // small steps between host programs no die's host data waits behind a whole victim, so it
     // writes as fast as 32 MiB does (within 10 %).
-    assert!(il_small > 0.9 * il_big, "interleaved: {il_small:.0} MB/s with 2 MiB vs {il_big:.0} with 32 MiB (seed 1)");
+    assert!(
+        il_small > 0.9 * il_big,
+        "interleaved: {il_small:.0} MB/s with 2 MiB vs {il_big:.0} with 32 MiB (seed 1)"
+    );
     // As one burst per victim (~40 programs of 1.6 ms at WA > 2 on these small blocks), the die's
     // next host program waits that long while 2 MiB fill within ~15 ms: the dies stall with it.
     // (Full-size blocks: ~6 victims of ~320 programs per host block; CALIBRATION.md finding 9.)
     eprintln!("steady random writes (seed 1): interleaved {il_small:.0} MB/s at 2 MiB, {il_big:.0} at 32 MiB; burst {burst_small:.0} at 2 MiB; WA {wa_big:.2}");
-    assert!(burst_small < 0.95 * il_small, "burst GC with 2 MiB: {burst_small:.0} vs interleaved {il_small:.0} MB/s (seed 1)");
+    assert!(
+        burst_small < 0.95 * il_small,
+        "burst GC with 2 MiB: {burst_small:.0} vs interleaved {il_small:.0} MB/s (seed 1)"
+    );
 }
 
 #[test]
@@ -100,8 +122,14 @@ fn a_wider_relocation_spread_carries_more_cleaning_debt_past_the_writes() {
     let (mbps3, wa3, left3) = steady_random_writes_spread(true, 8192, 3);
     assert!((wa1 - wa3).abs() < 0.01 * wa1, "WA {wa1} vs {wa3} (seed 1)");
     eprintln!("relocation spread 1 / 3 (seed 1): {mbps1:.0} / {mbps3:.0} MB/s, {left1} / {left3} ops left queued, WA {wa1:.2}");
-    assert!(left3 > left1, "spread 3 left {left3} relocation ops queued, spread 1 {left1} (seed 1)");
-    assert!(mbps3 > mbps1, "spread 3: {mbps3:.0} MB/s, spread 1: {mbps1:.0} (seed 1)");
+    assert!(
+        left3 > left1,
+        "spread 3 left {left3} relocation ops queued, spread 1 {left1} (seed 1)"
+    );
+    assert!(
+        mbps3 > mbps1,
+        "spread 3: {mbps3:.0} MB/s, spread 1: {mbps1:.0} (seed 1)"
+    );
 }
 
 #[test]
@@ -120,11 +148,20 @@ fn dies_idle_behind_a_stalled_stream_may_run_their_relocation() {
     };
     let (off, wa_off, _) = run(false);
     let (on, wa_on, _) = run(true);
-    assert!((wa_off - wa_on).abs() < 0.01 * wa_off, "WA {wa_off} vs {wa_on} (seed 1)");
+    assert!(
+        (wa_off - wa_on).abs() < 0.01 * wa_off,
+        "WA {wa_off} vs {wa_on} (seed 1)"
+    );
     let bound = program_bound_mbps(wa_on);
     eprintln!("relocation while writes wait, off / on (seed 1): {off:.0} / {on:.0} MB/s, WA {wa_on:.2}, bound {bound:.0}");
-    assert!(on <= bound, "{on:.0} MB/s above the program bound {bound:.0} (seed 1)");
-    assert!(on > off, "idle dies running their relocation: {on:.0} vs {off:.0} MB/s (seed 1)");
+    assert!(
+        on <= bound,
+        "{on:.0} MB/s above the program bound {bound:.0} (seed 1)"
+    );
+    assert!(
+        on > off,
+        "idle dies running their relocation: {on:.0} vs {off:.0} MB/s (seed 1)"
+    );
 }
 
 /// Upper bound on host MB/s at write amplification `wa`, by hand: 16 dies each programming a
@@ -143,11 +180,19 @@ fn timed_writes(d: &mut Drive, total: u64, mut next: impl FnMut() -> u64) -> f64
     let mut done = Vec::new();
     while completed < total {
         while submitted < total && submitted - completed < 32 {
-            d.submit(HostIo { op: IoOp::Write, offset: next(), len: 128 << 10, queue: 0 });
+            d.submit(HostIo {
+                op: IoOp::Write,
+                offset: next(),
+                len: 128 << 10,
+                queue: 0,
+            });
             submitted += 1;
         }
         done.clear();
-        assert!(d.run_until_completion(&mut done), "writes outstanding but nothing completes");
+        assert!(
+            d.run_until_completion(&mut done),
+            "writes outstanding but nothing completes"
+        );
         completed += done.len() as u64;
     }
     (total * (128 << 10)) as f64 / (d.now() - start).as_secs_f64() / 1e6
@@ -165,7 +210,12 @@ fn low_wa_writes_after_high_wa_writes(spread: u32) -> f64 {
     let chunks = cap / (128 << 10);
     timed_writes(&mut d, 384 * 8, || rng.gen_range(0..chunks) * (128 << 10));
     let quarter = cap / 4 / (128 << 10) * (128 << 10);
-    d.submit(HostIo { op: IoOp::Trim, offset: 0, len: quarter, queue: 0 });
+    d.submit(HostIo {
+        op: IoOp::Trim,
+        offset: 0,
+        len: quarter,
+        queue: 0,
+    });
     let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     let mut k = 0u64;
@@ -184,5 +234,8 @@ fn writes_after_a_high_wa_phase_pay_its_carried_gc_debt() {
     let one = low_wa_writes_after_high_wa_writes(1);
     let three = low_wa_writes_after_high_wa_writes(3);
     eprintln!("low-WA writes after a high-WA phase (seed 1): {one:.0} MB/s with spread 1, {three:.0} with spread 3");
-    assert!(three < 0.95 * one, "spread 3: {three:.0} MB/s, spread 1: {one:.0} (seed 1)");
+    assert!(
+        three < 0.95 * one,
+        "spread 3: {three:.0} MB/s, spread 1: {one:.0} (seed 1)"
+    );
 }

@@ -74,7 +74,13 @@ impl<E: Copy> EventQueue<E> {
     /// An empty queue at time zero holding at most `capacity` pending events.
     pub fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "event queue capacity must be positive");
-        EventQueue { heap: BinaryHeap::with_capacity(capacity.min(1 << 16)), now: SimTime::ZERO, next_seq: 0, capacity, popped: 0 }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(capacity.min(1 << 16)),
+            now: SimTime::ZERO,
+            next_seq: 0,
+            capacity,
+            popped: 0,
+        }
     }
     /// Current simulated time (time of the last popped event, or of the last `advance_to`).
     #[inline]
@@ -94,11 +100,22 @@ impl<E: Copy> EventQueue<E> {
     /// Schedules `event` at absolute time `at` (never in the past).
     #[inline]
     pub fn schedule(&mut self, at: SimTime, event: E) {
-        assert!(at >= self.now, "event scheduled in the past: {at:?} < now {:?}", self.now);
-        assert!(self.heap.len() < self.capacity, "event queue overflow (capacity {})", self.capacity);
+        assert!(
+            at >= self.now,
+            "event scheduled in the past: {at:?} < now {:?}",
+            self.now
+        );
+        assert!(
+            self.heap.len() < self.capacity,
+            "event queue overflow (capacity {})",
+            self.capacity
+        );
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { key: (at.as_ps() as u128) << 64 | seq as u128, event });
+        self.heap.push(Entry {
+            key: (at.as_ps() as u128) << 64 | seq as u128,
+            event,
+        });
     }
     /// Schedules `event` after delay `d` from now.
     #[inline]
@@ -132,7 +149,10 @@ impl<E: Copy> EventQueue<E> {
     pub fn advance_to(&mut self, t: SimTime) {
         assert!(t >= self.now, "clock cannot run backwards");
         if let Some(next) = self.peek_time() {
-            assert!(next >= t, "advance_to({t:?}) would skip an event at {next:?}");
+            assert!(
+                next >= t,
+                "advance_to({t:?}) would skip an event at {next:?}"
+            );
         }
         self.now = t;
     }
@@ -177,15 +197,30 @@ mod tests {
         q.advance_to(SimTime::from_ns(9));
         assert_eq!(q.now(), SimTime::from_ns(9));
         q.schedule_in(SimTime::from_ns(1), Ev::A(7));
-        assert_eq!(q.pop_until(SimTime::from_ns(10)), Some((SimTime::from_ns(10), Ev::B)));
-        assert_eq!(q.pop_until(SimTime::from_ns(10)), Some((SimTime::from_ns(10), Ev::A(7))));
+        assert_eq!(
+            q.pop_until(SimTime::from_ns(10)),
+            Some((SimTime::from_ns(10), Ev::B))
+        );
+        assert_eq!(
+            q.pop_until(SimTime::from_ns(10)),
+            Some((SimTime::from_ns(10), Ev::A(7)))
+        );
         assert!(q.is_empty());
     }
 
     #[test]
     fn transfer_time_matches_for_bytes() {
-        for (b, r) in [(1u64, 3u64), (4480, 3_938_461_538), (18_000_000, 800_000_000), (1 << 40, 6_400_000_000)] {
-            assert_eq!(transfer_time(b, r), SimTime::for_bytes(b, r), "{b} B at {r} B/s");
+        for (b, r) in [
+            (1u64, 3u64),
+            (4480, 3_938_461_538),
+            (18_000_000, 800_000_000),
+            (1 << 40, 6_400_000_000),
+        ] {
+            assert_eq!(
+                transfer_time(b, r),
+                SimTime::for_bytes(b, r),
+                "{b} B at {r} B/s"
+            );
         }
     }
 

@@ -33,7 +33,8 @@ impl Ftl {
             panic!("host write of unit {bad} beyond capacity {n}");
         }
         ops.append(&mut self.deferred);
-        let ahead = |i: usize, d: usize| &lpns[(i + d).min(lpns.len())..(i + d + GROUP).min(lpns.len())];
+        let ahead =
+            |i: usize, d: usize| &lpns[(i + d).min(lpns.len())..(i + d + GROUP).min(lpns.len())];
         for (g, chunk) in lpns.chunks(GROUP).enumerate() {
             let i = g * GROUP;
             for &far in ahead(i, FAR) {
@@ -48,7 +49,9 @@ impl Ftl {
         }
         self.st.host_units_written += lpns.len() as u64;
         self.refresh_block_stats();
-        WriteOutcome { units: lpns.len() as u32 }
+        WriteOutcome {
+            units: lpns.len() as u32,
+        }
     }
 
     /// Functional warm-up of units `lpns`, in order (issue 3): the same state transitions and
@@ -63,7 +66,10 @@ impl Ftl {
         self.without_ops(|f, ops| f.host_write(lpn, count, ops))
     }
 
-    fn without_ops(&mut self, call: impl FnOnce(&mut Ftl, &mut Vec<NandOp>) -> WriteOutcome) -> WriteOutcome {
+    fn without_ops(
+        &mut self,
+        call: impl FnOnce(&mut Ftl, &mut Vec<NandOp>) -> WriteOutcome,
+    ) -> WriteOutcome {
         let mut dropped = std::mem::take(&mut self.dropped);
         self.emit = false;
         let out = call(self, &mut dropped);

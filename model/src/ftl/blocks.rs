@@ -83,7 +83,11 @@ impl BlockTable {
                     (Pool::Map, CellMode::Slc)
                 };
                 let dbid = l.dbid(die, b);
-                let state = if pool == Pool::Map { BlockState::Open } else { BlockState::Free };
+                let state = if pool == Pool::Map {
+                    BlockState::Open
+                } else {
+                    BlockState::Free
+                };
                 info.push(BlockInfo {
                     state,
                     mode,
@@ -105,7 +109,11 @@ impl BlockTable {
             free_static[die as usize].reverse();
         }
         let n = l.dies as usize;
-        let free_total = free.iter().chain(&free_static).map(|f| f.len() as u64).sum();
+        let free_total = free
+            .iter()
+            .chain(&free_static)
+            .map(|f| f.len() as u64)
+            .sum();
         BlockTable {
             info,
             free,
@@ -128,7 +136,14 @@ impl BlockTable {
         self.free_static[die as usize].len() as u32
     }
     pub fn total_free(&self) -> u64 {
-        debug_assert_eq!(self.free_total, self.free.iter().chain(&self.free_static).map(|f| f.len() as u64).sum::<u64>());
+        debug_assert_eq!(
+            self.free_total,
+            self.free
+                .iter()
+                .chain(&self.free_static)
+                .map(|f| f.len() as u64)
+                .sum::<u64>()
+        );
         self.free_total
     }
     /// (min, max) erase count over the general blocks of all dies.
@@ -145,11 +160,21 @@ impl BlockTable {
 
     /// Erase count of the most-worn free general block of `die`.
     pub fn most_worn_free(&self, die: u32) -> Option<u32> {
-        self.free[die as usize].iter().map(|&d| self.info[d as usize].erase_count).max()
+        self.free[die as usize]
+            .iter()
+            .map(|&d| self.info[d as usize].erase_count)
+            .max()
     }
 
     /// Opens the least-worn (or, for cold data, the most-worn) free block.
-    pub fn allocate_by_wear(&mut self, die: u32, pool: Pool, mode: CellMode, seq: u64, most_worn: bool) -> Option<u32> {
+    pub fn allocate_by_wear(
+        &mut self,
+        die: u32,
+        pool: Pool,
+        mode: CellMode,
+        seq: u64,
+        most_worn: bool,
+    ) -> Option<u32> {
         let list = match pool {
             Pool::General => &mut self.free[die as usize],
             Pool::StaticSlc => &mut self.free_static[die as usize],
@@ -177,8 +202,15 @@ impl BlockTable {
         };
         self.free_total -= 1;
         let b = &mut self.info[dbid as usize];
-        assert_eq!(b.state, BlockState::Free, "allocating a non-free block {dbid}");
-        assert!(b.valid == 0 && b.staged == 0 && b.programmed == 0, "free block {dbid} holds data");
+        assert_eq!(
+            b.state,
+            BlockState::Free,
+            "allocating a non-free block {dbid}"
+        );
+        assert!(
+            b.valid == 0 && b.staged == 0 && b.programmed == 0,
+            "free block {dbid} holds data"
+        );
         b.state = BlockState::Open;
         b.mode = mode;
         b.last_write = seq;
@@ -194,7 +226,11 @@ impl BlockTable {
         let die = l.die_of(dbid) as usize;
         let b = &mut self.info[dbid as usize];
         assert_eq!(b.valid, 0, "erasing block {dbid} with valid data");
-        assert_eq!(b.state, BlockState::Closed, "erasing block {dbid} that is not closed");
+        assert_eq!(
+            b.state,
+            BlockState::Closed,
+            "erasing block {dbid} that is not closed"
+        );
         if b.pool == Pool::General && b.mode == CellMode::Slc {
             self.dyn_slc[die] -= 1;
         }
@@ -222,7 +258,9 @@ impl BlockTable {
     /// (min, max) erase count over general blocks of `die` (static wear levelling input).
     pub fn erase_range(&self, l: &Layout, die: u32) -> (u32, u32) {
         let range = l.dbid(die, 0) as usize..(l.dbid(die, 0) + l.plan.general_blocks) as usize;
-        self.info[range].iter().fold((u32::MAX, 0), |(lo, hi), b| (lo.min(b.erase_count), hi.max(b.erase_count)))
+        self.info[range].iter().fold((u32::MAX, 0), |(lo, hi), b| {
+            (lo.min(b.erase_count), hi.max(b.erase_count))
+        })
     }
 }
 
@@ -245,8 +283,14 @@ mod tests {
             t.info[all[i] as usize].state = BlockState::Closed;
             t.release(&l, all[i]);
         }
-        let got: Vec<u32> = (0..3).map(|_| t.allocate(0, Pool::General, CellMode::Tlc, 0).unwrap()).collect();
-        assert_eq!(t.allocate(0, Pool::General, CellMode::Tlc, 0), None, "only three were free");
+        let got: Vec<u32> = (0..3)
+            .map(|_| t.allocate(0, Pool::General, CellMode::Tlc, 0).unwrap())
+            .collect();
+        assert_eq!(
+            t.allocate(0, Pool::General, CellMode::Tlc, 0),
+            None,
+            "only three were free"
+        );
         (all[..3].to_vec(), got)
     }
 

@@ -38,7 +38,12 @@ mod tests {
 
     #[test]
     fn old_cold_block_beats_young_emptier_block() {
-        let c = |dbid, valid, age| Candidate { dbid, valid, capacity: 100, age };
+        let c = |dbid, valid, age| Candidate {
+            dbid,
+            valid,
+            capacity: 100,
+            age,
+        };
         // young: 60 free, age 10 -> 60*11/140 = 4.7; old: 40 free, age 1000 -> 40*1001/160 = 250.
         assert_eq!(CostBenefit.pick(&[c(0, 40, 10), c(1, 60, 1000)]), Some(1));
         // same age: the emptier block wins (greedy as a special case).

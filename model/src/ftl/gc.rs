@@ -60,12 +60,23 @@ impl Ftl {
             let gain = self.l.block_units - b.valid;
             if b.state == BlockState::Closed && gain >= min_gain {
                 let age = self.clock.saturating_sub(b.last_write);
-                self.cands.push(Candidate { dbid, valid: b.valid, capacity, age });
+                self.cands.push(Candidate {
+                    dbid,
+                    valid: b.valid,
+                    capacity,
+                    age,
+                });
             }
         }
-        let Some(i) = self.victim.pick(&self.cands) else { return false };
+        let Some(i) = self.victim.pick(&self.cands) else {
+            return false;
+        };
         let dbid = self.cands[i].dbid;
-        let kind = if self.blocks.info[dbid as usize].mode == CellMode::Slc { Reloc::Fold } else { Reloc::Gc };
+        let kind = if self.blocks.info[dbid as usize].mode == CellMode::Slc {
+            Reloc::Fold
+        } else {
+            Reloc::Gc
+        };
         let moved = self.relocate(dbid, kind, ops);
         match kind {
             Reloc::Fold => {
@@ -116,7 +127,10 @@ impl Ftl {
         }
         // Cold data goes to a clearly more worn block, so every move narrows the spread (and
         // repeated moves cannot cycle); a die short of free blocks leaves it to GC first.
-        let worn_enough = self.blocks.most_worn_free(die).is_some_and(|ec| ec > cold_ec + self.cfg.wear_level_delta / 2);
+        let worn_enough = self
+            .blocks
+            .most_worn_free(die)
+            .is_some_and(|ec| ec > cold_ec + self.cfg.wear_level_delta / 2);
         if self.blocks.free_count(die) < 2 || !worn_enough {
             return false;
         }

@@ -24,8 +24,16 @@ mod tests {
 
     #[test]
     fn picks_fewest_valid_first_on_ties() {
-        let c = |dbid, valid| Candidate { dbid, valid, capacity: 100, age: 0 };
-        assert_eq!(Greedy.pick(&[c(0, 50), c(1, 10), c(2, 10), c(3, 70)]), Some(1));
+        let c = |dbid, valid| Candidate {
+            dbid,
+            valid,
+            capacity: 100,
+            age: 0,
+        };
+        assert_eq!(
+            Greedy.pick(&[c(0, 50), c(1, 10), c(2, 10), c(3, 70)]),
+            Some(1)
+        );
         assert_eq!(Greedy.pick(&[]), None);
     }
 }

@@ -23,7 +23,9 @@ impl Ftl {
         // Urgent first: a die below the foreground threshold (folding static SLC takes general
         // blocks without host writes to trigger GC).
         for die in 0..self.l.dies {
-            if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks && self.gc_one(die, 1, ops) {
+            if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks
+                && self.gc_one(die, 1, ops)
+            {
                 return true;
             }
         }
@@ -33,7 +35,9 @@ impl Ftl {
         }
         if self.slc.enabled() && idle_for >= self.fold_idle {
             for die in self.dies_from_cursor() {
-                if self.blocks.free_count(die) > self.cfg.gc_threshold_free_blocks && self.fold_one(die, ops) {
+                if self.blocks.free_count(die) > self.cfg.gc_threshold_free_blocks
+                    && self.fold_one(die, ops)
+                {
                     return true;
                 }
             }
@@ -43,7 +47,9 @@ impl Ftl {
                 // Background GC only collects blocks worth it (an eighth of a block at least), so
                 // idle time never churns nearly full blocks.
                 let min_gain = self.l.block_units / 8;
-                if self.blocks.free_count(die) < self.cfg.bg_gc_threshold_free_blocks && self.gc_one(die, min_gain, ops) {
+                if self.blocks.free_count(die) < self.cfg.bg_gc_threshold_free_blocks
+                    && self.gc_one(die, min_gain, ops)
+                {
                     return true;
                 }
             }
@@ -71,8 +77,10 @@ impl Ftl {
         if self.slc.enabled() && self.blocks.slc_in_use > 0 {
             due.push(self.fold_idle);
         }
-        if (0..self.l.dies).any(|d| self.blocks.free_count(d) < self.cfg.bg_gc_threshold_free_blocks)
-            || (0..self.l.dies as usize).any(|d| self.blocks.ec_hi[d] - self.blocks.ec_lo[d] > self.cfg.wear_level_delta)
+        if (0..self.l.dies)
+            .any(|d| self.blocks.free_count(d) < self.cfg.bg_gc_threshold_free_blocks)
+            || (0..self.l.dies as usize)
+                .any(|d| self.blocks.ec_hi[d] - self.blocks.ec_lo[d] > self.cfg.wear_level_delta)
         {
             due.push(self.bg_gc_idle);
         }

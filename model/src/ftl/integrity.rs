@@ -83,10 +83,16 @@ impl Checker {
                 Served::Unmapped => "unmapped (lost data)".to_string(),
                 Served::At(ppa) => {
                     let o = oob[ppa as usize];
-                    format!("ppa {ppa} holding lpn {} seq {}", if o.lpn == NONE { -1 } else { o.lpn as i64 }, o.seq)
+                    format!(
+                        "ppa {ppa} holding lpn {} seq {}",
+                        if o.lpn == NONE { -1 } else { o.lpn as i64 },
+                        o.seq
+                    )
                 }
             };
-            self.first = Some(format!("read of lpn {lpn}: expected seq {want}, served {found}"));
+            self.first = Some(format!(
+                "read of lpn {lpn}: expected seq {want}, served {found}"
+            ));
         }
     }
 }

@@ -9,8 +9,8 @@
 //! SLC program unit (one page, all planes) a run of `planes * units_per_page`. SLC-mode blocks use
 //! only the first third (for TLC) of the offsets: page `p` of an SLC block is word line `p`.
 
-use crate::config::{CapacityPlan, GeometryConfig};
 use super::{NandOp, NandOpKind, OpPurpose};
+use crate::config::{CapacityPlan, GeometryConfig};
 use crate::nand::{CellMode, DieId, PhysPage};
 
 /// "No address": an unmapped logical unit or an invalid physical slot.
@@ -60,7 +60,10 @@ impl FastDiv {
     pub fn new(d: u32) -> FastDiv {
         assert!(d > 0, "division by zero");
         // d = 1 would need m = 2^64: the wrapping add gives 0 and `div` handles it.
-        FastDiv { m: (u64::MAX / d as u64).wrapping_add(1), d }
+        FastDiv {
+            m: (u64::MAX / d as u64).wrapping_add(1),
+            d,
+        }
     }
     #[inline(always)]
     pub fn div(self, x: u32) -> u32 {
@@ -184,7 +187,12 @@ impl Layout {
     #[inline]
     pub fn page_at(&self, dbid: u32, page: u32, plane: u32) -> PhysPage {
         let (die, block) = self.div_blocks_per_die.div_rem(dbid);
-        PhysPage { die: self.die_id(die), plane: plane as u8, block, page }
+        PhysPage {
+            die: self.die_id(die),
+            plane: plane as u8,
+            block,
+            page,
+        }
     }
     /// Bytes on the channel bus for one 4 KiB unit read out (data + its share of the spare area).
     #[inline]
@@ -199,7 +207,15 @@ impl Layout {
     }
     /// A page read of `units` 4 KiB units at (`dbid`, `page`) on planes `lo..=hi` (one
     /// multi-plane op when `hi > lo`); only the units needed cross the bus (ONFI random data out).
-    pub fn read_op(&self, dbid: u32, page: u32, (lo, hi): (u32, u32), units: u32, mode: CellMode, purpose: OpPurpose) -> NandOp {
+    pub fn read_op(
+        &self,
+        dbid: u32,
+        page: u32,
+        (lo, hi): (u32, u32),
+        units: u32,
+        mode: CellMode,
+        purpose: OpPurpose,
+    ) -> NandOp {
         debug_assert!(lo <= hi && hi < self.planes && units >= 1);
         let addr = self.page_at(dbid, page, lo);
         NandOp {
@@ -227,7 +243,18 @@ mod tests {
     #[test]
     fn fast_division_is_exact() {
         let mut x = 0x9E37_79B9u32;
-        for d in [1, 2, 3, 4, 7, 920, 9216, 3 * 1024 * 1024 + 1, u32::MAX - 1, u32::MAX] {
+        for d in [
+            1,
+            2,
+            3,
+            4,
+            7,
+            920,
+            9216,
+            3 * 1024 * 1024 + 1,
+            u32::MAX - 1,
+            u32::MAX,
+        ] {
             let f = FastDiv::new(d);
             for _ in 0..10_000 {
                 x ^= x << 13;
@@ -251,7 +278,14 @@ mod tests {
         assert_eq!(l.program_units(CellMode::Tlc), 24);
         assert_eq!(l.program_units(CellMode::Slc), 8);
         // die 9 of 8 channels x 2 ways: channel 1, way 1.
-        assert_eq!(l.die_id(9), DieId { channel: 1, way: 1, die: 0 });
+        assert_eq!(
+            l.die_id(9),
+            DieId {
+                channel: 1,
+                way: 1,
+                die: 0
+            }
+        );
         // offset 13 = page 1, plane 1, slot 1.
         assert_eq!(l.split_offset(13), (1, 1, 1));
         let p = l.phys_page(l.base(l.dbid(3, 7)) + 13);

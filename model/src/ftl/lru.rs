@@ -18,18 +18,36 @@ pub struct Lru {
 
 impl Lru {
     pub fn new(keys: u32) -> Lru {
-        Lru { prev: vec![NONE; keys as usize], next: vec![NONE; keys as usize], head: NONE, tail: NONE, len: 0 }
+        Lru {
+            prev: vec![NONE; keys as usize],
+            next: vec![NONE; keys as usize],
+            head: NONE,
+            tail: NONE,
+            len: 0,
+        }
     }
     fn unlink(&mut self, k: u32) {
         let (p, n) = (self.prev[k as usize], self.next[k as usize]);
-        if p == NONE { self.head = n } else { self.next[p as usize] = n }
-        if n == NONE { self.tail = p } else { self.prev[n as usize] = p }
+        if p == NONE {
+            self.head = n
+        } else {
+            self.next[p as usize] = n
+        }
+        if n == NONE {
+            self.tail = p
+        } else {
+            self.prev[n as usize] = p
+        }
         self.len -= 1;
     }
     fn push_front(&mut self, k: u32) {
         self.prev[k as usize] = NONE;
         self.next[k as usize] = self.head;
-        if self.head == NONE { self.tail = k } else { self.prev[self.head as usize] = k }
+        if self.head == NONE {
+            self.tail = k
+        } else {
+            self.prev[self.head as usize] = k
+        }
         self.head = k;
         self.len += 1;
     }

@@ -100,7 +100,11 @@ impl MapDecision {
 
     /// Dirty translation pages written from DRAM to NAND (`MapWrite` ops) for this access.
     pub fn tp_writes(&self) -> u32 {
-        [self.wb_fetch, self.fill_fetch].iter().flatten().filter(|f| f.evicted_dirty).count() as u32
+        [self.wb_fetch, self.fill_fetch]
+            .iter()
+            .flatten()
+            .filter(|f| f.evicted_dirty)
+            .count() as u32
     }
 }
 
@@ -140,8 +144,13 @@ impl MapCache {
     /// A cold cache (all lines invalid) over a DRAM table of `dram_table_mb` MiB of 4 KiB pages.
     pub fn new(cfg: &MapCacheConfig) -> Result<MapCache, ConfigError> {
         cfg.validate_geometry()?;
-        check(cfg.dram_table_mb >= 1, "ftl.map_cache.dram_table_mb", "the mapping cache needs at least 1 MiB of DRAM table")?;
-        let (sets, ways, line_entries) = (cfg.sets as u64, cfg.ways as u64, cfg.line_entries as u64);
+        check(
+            cfg.dram_table_mb >= 1,
+            "ftl.map_cache.dram_table_mb",
+            "the mapping cache needs at least 1 MiB of DRAM table",
+        )?;
+        let (sets, ways, line_entries) =
+            (cfg.sets as u64, cfg.ways as u64, cfg.line_entries as u64);
         let n_lines = (sets * ways) as usize;
         Ok(MapCache {
             sets,
@@ -198,7 +207,8 @@ impl MapCache {
             None => self.stats.lookups += 1,
         }
         let base = (set * self.ways) as usize;
-        let hit_way = (0..self.ways as usize).find(|&w| self.lines[base + w].valid && self.lines[base + w].tag == tag);
+        let hit_way = (0..self.ways as usize)
+            .find(|&w| self.lines[base + w].valid && self.lines[base + w].tag == tag);
         let mut d = MapDecision {
             hit: hit_way.is_some(),
             set: set as u32,
@@ -241,12 +251,16 @@ impl MapCache {
         let old = self.lines[li];
         if old.valid {
             let line = old.tag * self.sets + set;
-            d.evicted = Some(Eviction { line, dirty: old.dirty });
+            d.evicted = Some(Eviction {
+                line,
+                dirty: old.dirty,
+            });
             self.stats.evictions += 1;
             if old.dirty {
                 self.stats.writebacks += 1;
                 d.wb_fetch = self.dram.ensure(line * self.line_entries);
-                self.dram.write_line(line * self.line_entries, &self.data[li * e..(li + 1) * e]);
+                self.dram
+                    .write_line(line * self.line_entries, &self.data[li * e..(li + 1) * e]);
             }
         }
         let first = (tag * self.sets + set) * self.line_entries;
@@ -255,8 +269,13 @@ impl MapCache {
             self.stats.tp_fetches += 1;
             self.stats.tp_writebacks += f.evicted_dirty as u64;
         }
-        self.dram.read_line(first, &mut self.data[li * e..(li + 1) * e]);
-        self.lines[li] = Line { valid: true, dirty: false, tag };
+        self.dram
+            .read_line(first, &mut self.data[li * e..(li + 1) * e]);
+        self.lines[li] = Line {
+            valid: true,
+            dirty: false,
+            tag,
+        };
         way
     }
 }

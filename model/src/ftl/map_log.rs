@@ -38,10 +38,25 @@ impl MapLog {
         }
         let slots_per_block = l.wordlines * l.planes;
         let slots = blocks.len() * slots_per_block as usize;
-        let gtd = if p.map_blocks == 0 { Vec::new() } else { vec![NONE; p.table_pages as usize] };
-        assert!(p.map_blocks == 0 || slots as u64 >= 2 * p.table_pages, "map log smaller than twice the table");
+        let gtd = if p.map_blocks == 0 {
+            Vec::new()
+        } else {
+            vec![NONE; p.table_pages as usize]
+        };
+        assert!(
+            p.map_blocks == 0 || slots as u64 >= 2 * p.table_pages,
+            "map log smaller than twice the table"
+        );
         let nb = blocks.len();
-        MapLog { blocks, slots_per_block, gtd, owner: vec![NONE; slots], head: 0, pending: VecDeque::new(), erase_counts: vec![0; nb] }
+        MapLog {
+            blocks,
+            slots_per_block,
+            gtd,
+            owner: vec![NONE; slots],
+            head: 0,
+            pending: VecDeque::new(),
+            erase_counts: vec![0; nb],
+        }
     }
 
     fn slot_op(&self, l: &Layout, slot: u32, kind: NandOpKind, purpose: OpPurpose) -> NandOp {
@@ -50,7 +65,15 @@ impl MapLog {
         let mut addr = l.phys_page(l.base(dbid));
         addr.page = k / l.planes;
         addr.plane = (k % l.planes) as u8;
-        NandOp { kind, mode: CellMode::Slc, addr, planes: 1, bus_bytes: l.page_bus_bytes(), purpose, after: None }
+        NandOp {
+            kind,
+            mode: CellMode::Slc,
+            addr,
+            planes: 1,
+            bus_bytes: l.page_bus_bytes(),
+            purpose,
+            after: None,
+        }
     }
 
     /// The NAND read that brings table page `t` into DRAM, if it has a flash copy.
@@ -102,7 +125,11 @@ impl MapLog {
                 st.map_reads += 1;
                 self.pending.push_back(t);
             }
-            self.gtd[t as usize] = if self.gtd[t as usize] == slot { NONE } else { self.gtd[t as usize] };
+            self.gtd[t as usize] = if self.gtd[t as usize] == slot {
+                NONE
+            } else {
+                self.gtd[t as usize]
+            };
             self.owner[slot as usize] = NONE;
         }
         if used {

@@ -17,9 +17,9 @@
 //! (background work), [`integrity`] (out-of-band checker), [`unit_tables`] (per-unit mapping,
 //! spare-area and valid-bit tables), [`stats`].
 
-pub use crate::nand::NandOpKind;
 use crate::config::{DriveConfig, FtlConfig};
 use crate::error::ConfigError;
+pub use crate::nand::NandOpKind;
 use crate::nand::{CellMode, PhysPage};
 use crate::rng::SeedTree;
 use crate::time::SimTime;
@@ -42,13 +42,13 @@ pub mod reloc;
 pub mod reloc_rows;
 pub mod slc;
 pub mod stats;
+#[cfg(test)]
+mod tests;
 pub mod trans_cache;
 pub mod unit_tables;
 pub mod victim;
 pub mod windowed;
 pub mod write_path;
-#[cfg(test)]
-mod tests;
 
 pub use stats::FtlStats;
 
@@ -280,7 +280,8 @@ impl Ftl {
             self.trace.push(MapAccess { lpn, update });
         }
         if !self.cache.all_resident() {
-            self.cache.access(&self.l, lpn, update.is_some(), ops, &mut self.st);
+            self.cache
+                .access(&self.l, lpn, update.is_some(), ops, &mut self.st);
         }
     }
 
@@ -300,7 +301,10 @@ impl Ftl {
     }
     #[inline]
     fn drop_valid(&mut self, ppa: u32) {
-        debug_assert!(self.valid.get(ppa), "invalidating unit {ppa} that is not valid");
+        debug_assert!(
+            self.valid.get(ppa),
+            "invalidating unit {ppa} that is not valid"
+        );
         self.valid.clear(ppa);
         let dbid = self.l.dbid_of_ppa(ppa);
         let b = &mut self.blocks.info[dbid as usize];

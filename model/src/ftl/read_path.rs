@@ -14,7 +14,10 @@ use super::{Ftl, NandOp, OpPurpose, ReadOutcome};
 impl Ftl {
     /// Host read of units [lpn, lpn + count). See the contract in CONTRACTS.md.
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
-        assert!(lpn + count as u64 <= self.logical_units(), "host read [{lpn}, +{count}) beyond capacity");
+        assert!(
+            lpn + count as u64 <= self.logical_units(),
+            "host read [{lpn}, +{count}) beyond capacity"
+        );
         ops.append(&mut self.deferred);
         self.ra_hits.clear();
         self.ra_held = 0;
@@ -104,7 +107,8 @@ impl Ftl {
             let mode = self.blocks.info[dbid as usize].mode;
             let op = if whole {
                 let all = self.l.units_per_page * self.l.planes;
-                self.l.read_op(dbid, page, (0, self.l.planes - 1), all, mode, purpose)
+                self.l
+                    .read_op(dbid, page, (0, self.l.planes - 1), all, mode, purpose)
             } else {
                 let planes = (mask.trailing_zeros(), 31 - mask.leading_zeros());
                 self.l.read_op(dbid, page, planes, units, mode, purpose)
@@ -118,7 +122,9 @@ impl Ftl {
 
     /// Sequential-stream read-ahead after a host read of [lpn, lpn + count).
     fn read_ahead(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) {
-        let Some((start, stop)) = self.ra.observe(lpn, count, self.logical_units()) else { return };
+        let Some((start, stop)) = self.ra.observe(lpn, count, self.logical_units()) else {
+            return;
+        };
         for u in start..stop {
             self.map_access(u, None, ops);
             match self.programmed_ppa(u) {
@@ -150,10 +156,14 @@ impl Ftl {
     /// next top-up read the same page a second time (a window of 410 KiB, not a whole number of
     /// 32 KiB pages, cost the fresh 128 KiB sequential read 11 % this way). At most one page.
     fn finish_last_page(&mut self, stop: u64, ops: &mut Vec<NandOp>) {
-        let Some(&(dbid, page, _, _)) = self.groups.last() else { return };
+        let Some(&(dbid, page, _, _)) = self.groups.last() else {
+            return;
+        };
         let end = (stop + (self.l.units_per_page * self.l.planes) as u64).min(self.logical_units());
         for u in stop..end {
-            let Some(ppa) = self.programmed_ppa(u) else { return };
+            let Some(ppa) = self.programmed_ppa(u) else {
+                return;
+            };
             let d = self.l.dbid_of_ppa(ppa);
             if d != dbid || self.l.split_offset(ppa - self.l.base(d)).0 != page {
                 return;

@@ -28,7 +28,13 @@ const NONE64: u64 = u64::MAX;
 
 impl ReadAhead {
     pub fn new(read_ahead_kib: u32) -> ReadAhead {
-        ReadAhead { window_units: read_ahead_kib as u64 / 4, last_end: NONE64, run: 0, lo: 0, buf: VecDeque::new() }
+        ReadAhead {
+            window_units: read_ahead_kib as u64 / 4,
+            last_end: NONE64,
+            run: 0,
+            lo: 0,
+            buf: VecDeque::new(),
+        }
     }
 
     /// The physical unit held in DRAM for `lpn` and the tag of the op prefetching it, if any.
@@ -75,7 +81,11 @@ impl ReadAhead {
     /// Records a host read of [lpn, lpn + count) and returns the logical range to prefetch now.
     pub fn observe(&mut self, lpn: u64, count: u32, logical_units: u64) -> Option<(u64, u64)> {
         let end = lpn + count as u64;
-        self.run = if lpn == self.last_end { self.run + 1 } else { 0 };
+        self.run = if lpn == self.last_end {
+            self.run + 1
+        } else {
+            0
+        };
         self.last_end = end;
         if self.run == 0 || self.window_units == 0 {
             return None;

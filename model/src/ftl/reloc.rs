@@ -25,19 +25,39 @@ impl Ftl {
     /// valid bitmap) are read with one (multi-plane) page read and moved in offset order.
     pub(super) fn relocate(&mut self, dbid: u32, why: Reloc, ops: &mut Vec<NandOp>) -> u64 {
         let b = self.blocks.info[dbid as usize];
-        assert_eq!(b.state, BlockState::Closed, "relocating block {dbid} that is not closed");
-        assert!(self.l.row_units() <= 64, "more than 64 units in one page row");
-        let moved = if self.map_traffic() { self.relocate_units(dbid, b, why, ops) } else { self.relocate_rows(dbid, b, why.purposes(), ops) };
+        assert_eq!(
+            b.state,
+            BlockState::Closed,
+            "relocating block {dbid} that is not closed"
+        );
+        assert!(
+            self.l.row_units() <= 64,
+            "more than 64 units in one page row"
+        );
+        let moved = if self.map_traffic() {
+            self.relocate_units(dbid, b, why, ops)
+        } else {
+            self.relocate_rows(dbid, b, why.purposes(), ops)
+        };
         // Row moves' streaming mapping stores are ordered before any later access to them.
         super::batch::stream_fence();
-        assert_eq!(self.blocks.info[dbid as usize].valid, 0, "block {dbid} still holds valid data after relocation");
+        assert_eq!(
+            self.blocks.info[dbid as usize].valid, 0,
+            "block {dbid} still holds valid data after relocation"
+        );
         self.erase(dbid, ops);
         moved
     }
 
     /// The unit path: firmware checks every spare-area lpn against the mapping (translation-cache
     /// traffic and trace entries, valid or not), then moves a row's valid units one by one.
-    fn relocate_units(&mut self, dbid: u32, b: BlockInfo, why: Reloc, ops: &mut Vec<NandOp>) -> u64 {
+    fn relocate_units(
+        &mut self,
+        dbid: u32,
+        b: BlockInfo,
+        why: Reloc,
+        ops: &mut Vec<NandOp>,
+    ) -> u64 {
         let (read_purpose, write_purpose) = why.purposes();
         let die = self.l.die_of(dbid);
         let (base, row) = (self.l.base(dbid), self.l.row_units());
@@ -54,10 +74,16 @@ impl Ftl {
             if mask == 0 {
                 continue;
             }
-            let planes = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
+            let planes = (
+                self.l.plane_in_row(mask.trailing_zeros()),
+                self.l.plane_in_row(63 - mask.leading_zeros()),
+            );
             let units = mask.count_ones();
             if self.emit {
-                ops.push(self.l.read_op(dbid, page, planes, units, b.mode, read_purpose));
+                ops.push(
+                    self.l
+                        .read_op(dbid, page, planes, units, b.mode, read_purpose),
+                );
             }
             let mut m = mask;
             while m != 0 {
@@ -86,7 +112,11 @@ impl Ftl {
             for ppa in first..first + n {
                 let lpn = self.oob[ppa as usize].lpn;
                 let mapped_here = lpn != NONE && self.l2p[lpn as usize].ppa == ppa;
-                assert_eq!(self.valid.get(ppa), mapped_here, "valid bit of unit {ppa} (lpn {lpn})");
+                assert_eq!(
+                    self.valid.get(ppa),
+                    mapped_here,
+                    "valid bit of unit {ppa} (lpn {lpn})"
+                );
             }
         }
     }
@@ -132,13 +162,20 @@ impl Ftl {
         }
         let base = self.l.base(dbid);
         let used = b.staged;
-        debug_assert!(self.valid.none_in(base, self.l.block_units), "erasing block {dbid} with valid bits set");
+        debug_assert!(
+            self.valid.none_in(base, self.l.block_units),
+            "erasing block {dbid} with valid bits set"
+        );
         self.oob[base as usize..(base + used) as usize].fill(ERASED);
         self.st.erases += 1;
         debug_assert!(b.pool != Pool::Map);
         // A stream whose block filled still points at it: that block is gone now.
         let die = self.l.die_of(dbid) as usize;
-        for stream in [&mut self.host_open, &mut self.reloc_open, &mut self.cold_open] {
+        for stream in [
+            &mut self.host_open,
+            &mut self.reloc_open,
+            &mut self.cold_open,
+        ] {
             if stream[die] == dbid {
                 stream[die] = NONE;
             }

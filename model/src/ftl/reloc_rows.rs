@@ -31,7 +31,13 @@ impl Ftl {
     /// relocation block, in offset order. Returns the units moved. Does not erase the victim.
     /// With ops built, the valid bitmap is walked a page row at a time (one read op per row with
     /// valid units); without (the warm-up calls), 64 units at a time.
-    pub(super) fn relocate_rows(&mut self, victim: u32, b: BlockInfo, (read, write): (OpPurpose, OpPurpose), ops: &mut Vec<NandOp>) -> u64 {
+    pub(super) fn relocate_rows(
+        &mut self,
+        victim: u32,
+        b: BlockInfo,
+        (read, write): (OpPurpose, OpPurpose),
+        ops: &mut Vec<NandOp>,
+    ) -> u64 {
         let die = self.l.die_of(victim);
         let (base, row) = (self.l.base(victim), self.l.row_units());
         // Every row read differs from this one only in page, first plane, planes and bytes.
@@ -40,7 +46,12 @@ impl Ftl {
         let step = if self.emit { row } else { 64 };
         // Opened when the first unit needs it, as the unit path does: opening a block earlier
         // (e.g. before this victim is erased and freed) could pick a different one.
-        let mut dst = Dst { block: NONE, start: 0, next: 0, room: 0 };
+        let mut dst = Dst {
+            block: NONE,
+            start: 0,
+            next: 0,
+            room: 0,
+        };
         let mut moved = 0u64;
         for off in (0..b.staged).step_by(step as usize) {
             let (first, n) = (base + off, step.min(b.staged - off));
@@ -51,15 +62,30 @@ impl Ftl {
             }
             if self.emit {
                 // Offsets in a row run plane-major: the lowest and highest valid unit give the span.
-                let (lo, hi) = (self.l.plane_in_row(mask.trailing_zeros()), self.l.plane_in_row(63 - mask.leading_zeros()));
-                let addr = PhysPage { page: off / row, plane: lo as u8, ..tpl.addr };
-                ops.push(NandOp { addr, planes: (hi - lo + 1) as u8, bus_bytes: mask.count_ones() * unit_bus, ..tpl });
+                let (lo, hi) = (
+                    self.l.plane_in_row(mask.trailing_zeros()),
+                    self.l.plane_in_row(63 - mask.leading_zeros()),
+                );
+                let addr = PhysPage {
+                    page: off / row,
+                    plane: lo as u8,
+                    ..tpl.addr
+                };
+                ops.push(NandOp {
+                    addr,
+                    planes: (hi - lo + 1) as u8,
+                    bus_bytes: mask.count_ones() * unit_bus,
+                    ..tpl
+                });
             }
             moved += self.move_mask(first, mask, &mut dst, die, write, ops) as u64;
         }
         self.book(&mut dst, write, ops);
         let v = &mut self.blocks.info[victim as usize];
-        assert_eq!(v.valid as u64, moved, "block {victim}: valid count disagrees with its valid bits");
+        assert_eq!(
+            v.valid as u64, moved,
+            "block {victim}: valid count disagrees with its valid bits"
+        );
         v.valid = 0;
         if v.mode == CellMode::Slc {
             self.slc_valid_units -= moved;
@@ -71,7 +97,15 @@ impl Ftl {
     /// Copies the units of `mask` (bit i: unit `first + i`) into `dst`, booking and programming
     /// each program unit they fill and opening the next. Returns the units copied.
     #[inline]
-    fn move_mask(&mut self, first: u32, mask: u64, dst: &mut Dst, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> u32 {
+    fn move_mask(
+        &mut self,
+        first: u32,
+        mask: u64,
+        dst: &mut Dst,
+        die: u32,
+        purpose: OpPurpose,
+        ops: &mut Vec<NandOp>,
+    ) -> u32 {
         // Nothing held by the read-ahead buffer (always so in a warm-up): no per-unit lookups.
         let ra_live = !self.ra.is_empty();
         let (mut m, mut moved) = (mask, 0);
@@ -104,8 +138,16 @@ impl Ftl {
         let d = &self.blocks.info[block as usize];
         let pu = self.l.program_units(d.mode);
         let next = self.l.base(block) + d.staged;
-        debug_assert!(d.staged >= d.programmed && d.staged < d.programmed + pu, "block {block}: staging past a program unit");
-        Dst { block, start: next, next, room: d.programmed + pu - d.staged }
+        debug_assert!(
+            d.staged >= d.programmed && d.staged < d.programmed + pu,
+            "block {block}: staging past a program unit"
+        );
+        Dst {
+            block,
+            start: next,
+            next,
+            room: d.programmed + pu - d.staged,
+        }
     }
 
     /// Books the units copied into `dst` and not yet booked (valid bits, counters) and programs
@@ -135,7 +177,10 @@ impl Ftl {
 #[inline]
 fn split(oob: &mut [Oob], src: u32, n: u32, dst: u32, room: u32) -> (&[Oob], &mut [Oob]) {
     let (s, d) = (src as usize, dst as usize);
-    assert!(s + n as usize <= d || d + room as usize <= s, "relocating [{src}, +{n}) onto [{dst}, +{room})");
+    assert!(
+        s + n as usize <= d || d + room as usize <= s,
+        "relocating [{src}, +{n}) onto [{dst}, +{room})"
+    );
     if s < d {
         let (lo, hi) = oob.split_at_mut(d);
         (&lo[s..s + n as usize], &mut hi[..room as usize])
@@ -150,7 +195,15 @@ fn split(oob: &mut [Oob], src: u32, n: u32, dst: u32, room: u32) -> (&[Oob], &mu
 /// stores their mapping entries (non-temporal, see the module doc), and with `RA` tells the
 /// read-ahead buffer. Clears the moved units' bits from `*m`; returns how many moved.
 #[inline(always)]
-fn copy_units<const RA: bool>(src: &[Oob], to: &mut [Oob], l2p: &mut [MapEntry], ra: &mut ReadAhead, first: u32, m: &mut u64, dst0: u32) -> u32 {
+fn copy_units<const RA: bool>(
+    src: &[Oob],
+    to: &mut [Oob],
+    l2p: &mut [MapEntry],
+    ra: &mut ReadAhead,
+    first: u32,
+    m: &mut u64,
+    dst0: u32,
+) -> u32 {
     let mut k = 0;
     for slot in to.iter_mut() {
         if *m == 0 {

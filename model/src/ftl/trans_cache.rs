@@ -39,8 +39,15 @@ impl TransCache {
         let entries = l.page_bytes / 4;
         assert!(entries.is_power_of_two());
         let all_resident = p.cached_table_pages >= p.table_pages;
-        let n = if all_resident { 0 } else { p.table_pages as usize };
-        assert!(all_resident || p.cached_table_pages >= 1, "a DRAM table cache of zero pages");
+        let n = if all_resident {
+            0
+        } else {
+            p.table_pages as usize
+        };
+        assert!(
+            all_resident || p.cached_table_pages >= 1,
+            "a DRAM table cache of zero pages"
+        );
         TransCache {
             entries_shift: entries.trailing_zeros(),
             all_resident,
@@ -61,7 +68,14 @@ impl TransCache {
     /// One access to `lpn`'s entry (an update when `dirty`): pushes the MapRead of a miss and the
     /// MapWrite of a dirty eviction.
     #[inline]
-    pub fn access(&mut self, l: &Layout, lpn: u64, dirty: bool, ops: &mut Vec<NandOp>, st: &mut FtlStats) {
+    pub fn access(
+        &mut self,
+        l: &Layout,
+        lpn: u64,
+        dirty: bool,
+        ops: &mut Vec<NandOp>,
+        st: &mut FtlStats,
+    ) {
         if self.all_resident {
             return;
         }

@@ -43,7 +43,9 @@ pub struct ValidBits {
 impl ValidBits {
     pub fn new(units: u64) -> ValidBits {
         // One spare word so that `row` may always read two words.
-        ValidBits { words: super::bigvec::big_vec(units.div_ceil(64) as usize + 1, 0) }
+        ValidBits {
+            words: super::bigvec::big_vec(units.div_ceil(64) as usize + 1, 0),
+        }
     }
     #[inline]
     pub fn set(&mut self, p: u32) {
@@ -63,7 +65,11 @@ impl ValidBits {
         debug_assert!((1..=64).contains(&n));
         let (w, s) = ((first >> 6) as usize, first & 63);
         let lo = self.words[w] >> s;
-        let bits = if s == 0 { lo } else { lo | self.words[w + 1] << (64 - s) };
+        let bits = if s == 0 {
+            lo
+        } else {
+            lo | self.words[w + 1] << (64 - s)
+        };
         if n == 64 {
             bits
         } else {
@@ -109,7 +115,9 @@ impl ValidBits {
     }
     /// Whether every bit of [first, first + n) is clear.
     pub fn none_in(&self, first: u32, n: u32) -> bool {
-        (first..first + n).step_by(64).all(|p| self.row(p, (first + n - p).min(64)) == 0)
+        (first..first + n)
+            .step_by(64)
+            .all(|p| self.row(p, (first + n - p).min(64)) == 0)
     }
     /// Start fetching the word holding `p` (a hint, no effect on results).
     #[inline]
@@ -119,7 +127,11 @@ impl ValidBits {
 }
 
 /// Feeds the `ppa`s of `map` (or the `lpn`s of `oob`) to a hasher in blocks (the state digest).
-pub fn hash_field<T: Copy, H: std::hash::Hasher>(items: &[T], field: impl Fn(&T) -> u32, h: &mut H) {
+pub fn hash_field<T: Copy, H: std::hash::Hasher>(
+    items: &[T],
+    field: impl Fn(&T) -> u32,
+    h: &mut H,
+) {
     use std::hash::Hash;
     let mut buf = [0u32; 1024];
     items.len().hash(h);

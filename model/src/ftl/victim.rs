@@ -25,6 +25,8 @@ pub fn policy(kind: crate::config::GcPolicyKind, window: u32) -> Box<dyn VictimP
     match kind {
         crate::config::GcPolicyKind::Greedy => Box::new(super::greedy::Greedy),
         crate::config::GcPolicyKind::CostBenefit => Box::new(super::cost_benefit::CostBenefit),
-        crate::config::GcPolicyKind::WindowedGreedy => Box::new(super::windowed::WindowedGreedy { window }),
+        crate::config::GcPolicyKind::WindowedGreedy => {
+            Box::new(super::windowed::WindowedGreedy { window })
+        }
     }
 }

@@ -9,8 +9,8 @@
 //! one-shot TLC programming.
 
 use super::blocks::{BlockState, Pool};
-use super::layout::NONE;
 use super::integrity::Checker;
+use super::layout::NONE;
 use super::unit_tables::{MapEntry, Oob, UNMAPPED};
 use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
 use crate::nand::CellMode;
@@ -18,7 +18,10 @@ use crate::nand::CellMode;
 impl Ftl {
     /// Host write of units [lpn, lpn + count). See the contract in CONTRACTS.md.
     pub fn host_write(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> WriteOutcome {
-        assert!(lpn + count as u64 <= self.logical_units(), "host write [{lpn}, +{count}) beyond capacity");
+        assert!(
+            lpn + count as u64 <= self.logical_units(),
+            "host write [{lpn}, +{count}) beyond capacity"
+        );
         ops.append(&mut self.deferred);
         for u in lpn..lpn + count as u64 {
             self.write_unit(u, ops);
@@ -45,8 +48,14 @@ impl Ftl {
         self.clock += 1;
         let seq = self.checker.as_mut().map_or(0, Checker::number);
         self.l2p[lpn as usize] = MapEntry { ppa, seq };
-        debug_assert_eq!(self.oob[ppa as usize].lpn, NONE, "staging into a used slot {ppa}");
-        self.oob[ppa as usize] = Oob { lpn: lpn as u32, seq };
+        debug_assert_eq!(
+            self.oob[ppa as usize].lpn, NONE,
+            "staging into a used slot {ppa}"
+        );
+        self.oob[ppa as usize] = Oob {
+            lpn: lpn as u32,
+            seq,
+        };
         self.valid.set(ppa);
         let b = &mut self.blocks.info[dbid as usize];
         debug_assert_eq!(b.state, BlockState::Open);
@@ -79,7 +88,10 @@ impl Ftl {
 
     /// Trim of [lpn, lpn + count): unmapped units read as zeroes without NAND access.
     pub fn trim(&mut self, lpn: u64, count: u32) {
-        assert!(lpn + count as u64 <= self.logical_units(), "trim [{lpn}, +{count}) beyond capacity");
+        assert!(
+            lpn + count as u64 <= self.logical_units(),
+            "trim [{lpn}, +{count}) beyond capacity"
+        );
         let mut ops = std::mem::take(&mut self.deferred);
         for u in lpn..lpn + count as u64 {
             self.map_access(u, Some(NONE), &mut ops);
@@ -103,7 +115,9 @@ impl Ftl {
         // Only the cursor's die can hold a partial host program unit: the cursor moves on when
         // one fills.
         let die = self.cursor as usize;
-        debug_assert!((0..self.l.dies as usize).all(|d| d == die || !self.partial(self.host_open[d])));
+        debug_assert!(
+            (0..self.l.dies as usize).all(|d| d == die || !self.partial(self.host_open[d]))
+        );
         let dbid = self.host_open[die];
         if self.partial(dbid) {
             self.pad_open(dbid, ops);
@@ -137,7 +151,13 @@ impl Ftl {
     /// Places `lpn`'s data in the next slot of open block `dbid` and maps it there; emits the
     /// program when that fills a program unit (returned true).
     #[inline]
-    pub(super) fn stage(&mut self, dbid: u32, lpn: u64, purpose: OpPurpose, ops: &mut Vec<NandOp>) -> bool {
+    pub(super) fn stage(
+        &mut self,
+        dbid: u32,
+        lpn: u64,
+        purpose: OpPurpose,
+        ops: &mut Vec<NandOp>,
+    ) -> bool {
         let b = &mut self.blocks.info[dbid as usize];
         debug_assert_eq!(b.state, BlockState::Open);
         let ppa = self.l.base(dbid) + b.staged;
@@ -145,7 +165,10 @@ impl Ftl {
         b.last_write = self.clock;
         // `programmed` is a whole number of program units and `staged` runs at most one ahead.
         let filled = b.staged - b.programmed == self.l.program_units(b.mode);
-        debug_assert_eq!(self.oob[ppa as usize].lpn, NONE, "staging into a used slot {ppa}");
+        debug_assert_eq!(
+            self.oob[ppa as usize].lpn, NONE,
+            "staging into a used slot {ppa}"
+        );
         self.oob[ppa as usize].lpn = lpn as u32;
         self.l2p[lpn as usize].ppa = ppa;
         self.add_valid(ppa, dbid);
@@ -160,8 +183,14 @@ impl Ftl {
         let l = &self.l;
         let b = &mut self.blocks.info[dbid as usize];
         let pu = l.program_units(b.mode);
-        assert!(b.staged == b.programmed + pu, "block {dbid}: program unit misaligned");
-        debug_assert!(b.programmed.is_multiple_of(pu), "block {dbid}: program unit misaligned");
+        assert!(
+            b.staged == b.programmed + pu,
+            "block {dbid}: program unit misaligned"
+        );
+        debug_assert!(
+            b.programmed.is_multiple_of(pu),
+            "block {dbid}: program unit misaligned"
+        );
         if self.emit {
             ops.push(NandOp {
                 kind: NandOpKind::Program,
@@ -201,7 +230,9 @@ impl Ftl {
         let dbid = self
             .blocks
             .allocate(die, pool, mode, self.clock)
-            .unwrap_or_else(|| panic!("die {die}: no free block for host data (GC could not keep up)"));
+            .unwrap_or_else(|| {
+                panic!("die {die}: no free block for host data (GC could not keep up)")
+            });
         self.host_open[die as usize] = dbid;
         if pool == Pool::General {
             self.foreground_gc(die, ops);
@@ -213,7 +244,11 @@ impl Ftl {
     /// levelling the open cold-data block (opened on the most-worn free block).
     pub(super) fn reloc_block(&mut self, die: u32) -> u32 {
         let cold = self.reloc_cold;
-        let stream = if cold { &mut self.cold_open } else { &mut self.reloc_open };
+        let stream = if cold {
+            &mut self.cold_open
+        } else {
+            &mut self.reloc_open
+        };
         let cur = stream[die as usize];
         if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
             return cur;

@@ -20,8 +20,15 @@ pub fn run_channel_ops(cfg: &DriveConfig, ops: &[(SimTime, NandOp)]) -> Vec<SeqC
         .iter()
         .enumerate()
         .map(|(i, (t, op))| {
-            assert_eq!(op.addr.die.channel, channel, "op {i} is on channel {}, not {channel}", op.addr.die.channel);
-            assert!((op.addr.plane as u32 + op.planes.max(1) as u32) <= g.planes_per_die, "op {i} addresses planes beyond the die");
+            assert_eq!(
+                op.addr.die.channel, channel,
+                "op {i} is on channel {}, not {channel}",
+                op.addr.die.channel
+            );
+            assert!(
+                (op.addr.plane as u32 + op.planes.max(1) as u32) <= g.planes_per_die,
+                "op {i} addresses planes beyond the die"
+            );
             let s = SeqOp {
                 id: i as u64,
                 way: op.addr.die.way,
@@ -35,7 +42,12 @@ pub fn run_channel_ops(cfg: &DriveConfig, ops: &[(SimTime, NandOp)]) -> Vec<SeqC
             (*t, s)
         })
         .collect();
-    run_op_list(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8, &seq_ops)
+    run_op_list(
+        &cfg.onfi,
+        g.ways_per_channel as u8,
+        g.dies_per_way as u8,
+        &seq_ops,
+    )
 }
 
 #[cfg(test)]
@@ -58,18 +70,38 @@ mod tests {
         let op = |way: u8, page: u32| NandOp {
             kind: NandOpKind::Read,
             mode: CellMode::Tlc,
-            addr: PhysPage { die: DieId { channel: 0, way, die: 0 }, plane: 0, block: 3, page },
+            addr: PhysPage {
+                die: DieId {
+                    channel: 0,
+                    way,
+                    die: 0,
+                },
+                plane: 0,
+                block: 3,
+                page,
+            },
             planes: 1,
             bus_bytes: 4648,
             purpose: OpPurpose::HostRead,
             after: None,
         };
-        let done = run_channel_ops(&cfg, &[(SimTime::ZERO, op(0, 0)), (SimTime::ZERO, op(1, 2))]);
+        let done = run_channel_ops(
+            &cfg,
+            &[(SimTime::ZERO, op(0, 0)), (SimTime::ZERO, op(1, 2))],
+        );
         let lsb = done.iter().find(|c| c.id == 0).unwrap().completed;
         let msb = done.iter().find(|c| c.id == 1).unwrap().completed;
         let base = SimTime::from_ns(175 + 100 + 20 + 5_810);
-        assert!(lsb >= base + SimTime::from_us(56) && lsb <= base + SimTime::from_us(56) + SimTime::from_ns(100), "{lsb}");
+        assert!(
+            lsb >= base + SimTime::from_us(56)
+                && lsb <= base + SimTime::from_us(56) + SimTime::from_ns(100),
+            "{lsb}"
+        );
         // The MSB read's commands went out right after the LSB read's (175 ns later at most).
-        assert!(msb >= base + SimTime::from_us(76) && msb <= base + SimTime::from_us(76) + SimTime::from_ns(300), "{msb}");
+        assert!(
+            msb >= base + SimTime::from_us(76)
+                && msb <= base + SimTime::from_us(76) + SimTime::from_ns(300),
+            "{msb}"
+        );
     }
 }

@@ -148,7 +148,11 @@ impl Die {
         let back_to_back = self.inflight > 0;
         let first = op.addr.plane as usize;
         let planes = op.planes.max(1) as usize;
-        assert!(first + planes <= self.plane_busy_until.len(), "op addresses planes {first}..{} beyond the die", first + planes);
+        assert!(
+            first + planes <= self.plane_busy_until.len(),
+            "op addresses planes {first}..{} beyond the die",
+            first + planes
+        );
         let mut array = t.array_time(op);
         if op.kind == NandOpKind::Read && t.cache_read && back_to_back {
             if let Some(prev) = self.last_read {
@@ -197,7 +201,12 @@ mod tests {
         NandOp {
             kind,
             mode,
-            addr: PhysPage { die: DieId::default(), plane: 0, block, page },
+            addr: PhysPage {
+                die: DieId::default(),
+                plane: 0,
+                block,
+                page,
+            },
             planes,
             bus_bytes: 4096,
             purpose: OpPurpose::HostRead,
@@ -224,19 +233,44 @@ mod tests {
     fn read_time_by_page_type_and_mode() {
         // Preset: TLC LSB/CSB/MSB tR = 56/66/76 us; SLC 35 us for every page.
         let t = timing();
-        let tlc: Vec<_> = (0..4).map(|p| t.array_time(&op(NandOpKind::Read, CellMode::Tlc, 1, p, 1))).collect();
-        assert_eq!(tlc, vec![SimTime::from_us(56), SimTime::from_us(66), SimTime::from_us(76), SimTime::from_us(56)]);
-        assert_eq!(t.array_time(&op(NandOpKind::Read, CellMode::Slc, 1, 2, 1)), SimTime::from_us(35));
-        assert_eq!(t.array_time(&op(NandOpKind::Program, CellMode::Tlc, 1, 0, 2)), SimTime::from_us(1900));
-        assert_eq!(t.array_time(&op(NandOpKind::Erase, CellMode::Slc, 1, 0, 2)), SimTime::from_ms(3));
+        let tlc: Vec<_> = (0..4)
+            .map(|p| t.array_time(&op(NandOpKind::Read, CellMode::Tlc, 1, p, 1)))
+            .collect();
+        assert_eq!(
+            tlc,
+            vec![
+                SimTime::from_us(56),
+                SimTime::from_us(66),
+                SimTime::from_us(76),
+                SimTime::from_us(56)
+            ]
+        );
+        assert_eq!(
+            t.array_time(&op(NandOpKind::Read, CellMode::Slc, 1, 2, 1)),
+            SimTime::from_us(35)
+        );
+        assert_eq!(
+            t.array_time(&op(NandOpKind::Program, CellMode::Tlc, 1, 0, 2)),
+            SimTime::from_us(1900)
+        );
+        assert_eq!(
+            t.array_time(&op(NandOpKind::Erase, CellMode::Slc, 1, 0, 2)),
+            SimTime::from_ms(3)
+        );
     }
 
     #[test]
     fn energy_per_plane() {
         // TLC program 90 uJ per plane: a 2-plane one-shot program = 180 uJ = 180e6 pJ.
         let t = timing();
-        assert_eq!(t.energy_pj(&op(NandOpKind::Program, CellMode::Tlc, 1, 0, 2)), 180_000_000);
-        assert_eq!(t.energy_pj(&op(NandOpKind::Read, CellMode::Slc, 1, 0, 1)), 2_000_000);
+        assert_eq!(
+            t.energy_pj(&op(NandOpKind::Program, CellMode::Tlc, 1, 0, 2)),
+            180_000_000
+        );
+        assert_eq!(
+            t.energy_pj(&op(NandOpKind::Read, CellMode::Slc, 1, 0, 1)),
+            2_000_000
+        );
     }
 
     #[test]
@@ -246,15 +280,30 @@ mod tests {
         let t = timing();
         let geo = DriveConfig::default_drive().geometry;
         let mut d = Die::new(&geo);
-        assert_eq!(d.start(SimTime::ZERO, &op(NandOpKind::Read, CellMode::Tlc, 7, 0, 1), &t), SimTime::from_us(56));
+        assert_eq!(
+            d.start(
+                SimTime::ZERO,
+                &op(NandOpKind::Read, CellMode::Tlc, 7, 0, 1),
+                &t
+            ),
+            SimTime::from_us(56)
+        );
         // Page 1 queued while page 0 still runs: back to back.
-        let a = d.start(SimTime::from_us(10), &op(NandOpKind::Read, CellMode::Tlc, 7, 1, 1), &t);
+        let a = d.start(
+            SimTime::from_us(10),
+            &op(NandOpKind::Read, CellMode::Tlc, 7, 1, 1),
+            &t,
+        );
         assert_eq!(a, SimTime::from_ns(60_880));
         d.finish();
         d.finish();
         assert!(!d.is_busy());
         // Not back to back (the die went idle): full tR.
-        let b = d.start(SimTime::from_us(200), &op(NandOpKind::Read, CellMode::Tlc, 7, 2, 1), &t);
+        let b = d.start(
+            SimTime::from_us(200),
+            &op(NandOpKind::Read, CellMode::Tlc, 7, 2, 1),
+            &t,
+        );
         assert_eq!(b, SimTime::from_us(76));
         assert_eq!(d.plane_busy_until(0), SimTime::from_us(276));
         assert_eq!(d.cache_reads, 1);

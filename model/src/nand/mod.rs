@@ -42,4 +42,3 @@ pub enum NandOpKind {
     /// Block erase (tBERS); no data on the bus.
     Erase,
 }
-

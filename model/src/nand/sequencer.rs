@@ -105,11 +105,20 @@ pub struct SeqCompletion {
 enum UnitState {
     Idle,
     /// Wants the bus for `phase` from cycle `since` on.
-    Request { phase: Phase, since: u64 },
+    Request {
+        phase: Phase,
+        since: u64,
+    },
     /// Holds the bus for `phase` until cycle `end` (exclusive).
-    OnBus { phase: Phase, end: u64 },
+    OnBus {
+        phase: Phase,
+        end: u64,
+    },
     /// Array busy (tWB + array time + tRR); requests the bus for phase `next` at `until`.
-    Wait { until: u64, next: Phase },
+    Wait {
+        until: u64,
+        next: Phase,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -151,9 +160,17 @@ pub struct ChannelSequencer {
 
 impl ChannelSequencer {
     pub fn new(onfi: &OnfiConfig, ways: u8, dies_per_way: u8) -> Self {
-        assert!(ways >= 1 && dies_per_way >= 1, "a channel has at least one way and one die per way");
+        assert!(
+            ways >= 1 && dies_per_way >= 1,
+            "a channel has at least one way and one die per way"
+        );
         let n = ways as usize * dies_per_way as usize;
-        let idle = Unit { state: UnitState::Idle, current: None, queue: VecDeque::new(), array_free: 0 };
+        let idle = Unit {
+            state: UnitState::Idle,
+            current: None,
+            queue: VecDeque::new(),
+            array_free: 0,
+        };
         ChannelSequencer {
             timing: SeqTiming::new(onfi),
             ways,
@@ -187,10 +204,20 @@ impl ChannelSequencer {
     }
 
     pub fn enqueue(&mut self, now: SimTime, op: SeqOp) {
-        assert!(op.way < self.ways && op.die < self.dies_per_way, "op {} addresses way {} die {} beyond the channel", op.id, op.way, op.die);
+        assert!(
+            op.way < self.ways && op.die < self.dies_per_way,
+            "op {} addresses way {} die {} beyond the channel",
+            op.id,
+            op.way,
+            op.die
+        );
         assert!(op.planes >= 1, "op {} addresses no plane", op.id);
         assert!(op.pages >= 1, "op {} reads no page", op.id);
-        assert!(op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1), "op {}: only single-plane reads have more than one page (cache read)", op.id);
+        assert!(
+            op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1),
+            "op {}: only single-plane reads have more than one page (cache read)",
+            op.id
+        );
         let mut accept = self.timing.to_cycles_ceil(now);
         if let Some(a) = self.last_accept {
             accept = accept.max(a + 1);
@@ -200,15 +227,27 @@ impl ChannelSequencer {
             accept = accept.max((d + 1).saturating_sub(INTAKE_CYCLES));
         }
         self.last_accept = Some(accept);
-        let q = Queued { op, issued: now, ready: accept + INTAKE_CYCLES };
+        let q = Queued {
+            op,
+            issued: now,
+            ready: accept + INTAKE_CYCLES,
+        };
         let u = self.unit_index(&op);
         let unit = &mut self.units[u];
         if unit.state == UnitState::Idle {
             debug_assert!(unit.queue.is_empty() && unit.current.is_none());
             unit.current = Some((q, 0));
-            unit.state = UnitState::Request { phase: Phase::First, since: q.ready };
+            unit.state = UnitState::Request {
+                phase: Phase::First,
+                since: q.ready,
+            };
         } else {
-            assert!(unit.queue.len() < MAX_QUEUED_PER_UNIT, "unit queue of way {} die {} overflows", op.way, op.die);
+            assert!(
+                unit.queue.len() < MAX_QUEUED_PER_UNIT,
+                "unit queue of way {} die {} overflows",
+                op.way,
+                op.die
+            );
             unit.queue.push_back(q);
             self.max_queued = self.max_queued.max(unit.queue.len());
         }
@@ -281,7 +320,10 @@ impl ChannelSequencer {
         for u in self.units.iter_mut() {
             if let UnitState::Wait { until, next } = u.state {
                 if until == c {
-                    u.state = UnitState::Request { phase: next, since: c };
+                    u.state = UnitState::Request {
+                        phase: next,
+                        since: c,
+                    };
                 }
             }
         }
@@ -293,10 +335,19 @@ impl ChannelSequencer {
 
     /// The unit's `phase` left the bus at cycle `c`: its next state (a wait for R/B#, or the
     /// op's completion and the next op's request).
-    fn phase_done(t: &SeqTiming, u: &mut Unit, phase: Phase, c: u64, done: &mut Vec<SeqCompletion>) -> UnitState {
+    fn phase_done(
+        t: &SeqTiming,
+        u: &mut Unit,
+        phase: Phase,
+        c: u64,
+        done: &mut Vec<SeqCompletion>,
+    ) -> UnitState {
         let (q, _) = u.current.expect("a unit on the bus has an op");
         let array = t.to_cycles_ceil(q.op.array_time);
-        let wait = |until: u64, next: Phase| UnitState::Wait { until: until + RB_SYNC_CYCLES, next };
+        let wait = |until: u64, next: Phase| UnitState::Wait {
+            until: until + RB_SYNC_CYCLES,
+            next,
+        };
         match phase {
             Phase::First if q.op.is_cache_read() => {
                 u.array_free = c + t.t_wb as u64 + array;
@@ -313,11 +364,19 @@ impl ChannelSequencer {
             }
             Phase::Second | Phase::CacheStep(_) => {
                 let (q, started) = u.current.take().expect("checked above");
-                done.push(SeqCompletion { id: q.op.id, issued: q.issued, started: t.to_time(started), completed: t.to_time(c) });
+                done.push(SeqCompletion {
+                    id: q.op.id,
+                    issued: q.issued,
+                    started: t.to_time(started),
+                    completed: t.to_time(c),
+                });
                 match u.queue.pop_front() {
                     Some(next) => {
                         u.current = Some((next, 0));
-                        UnitState::Request { phase: Phase::First, since: next.ready.max(c + NEXT_OP_CYCLES) }
+                        UnitState::Request {
+                            phase: Phase::First,
+                            since: next.ready.max(c + NEXT_OP_CYCLES),
+                        }
                     }
                     None => UnitState::Idle,
                 }
@@ -331,7 +390,9 @@ impl ChannelSequencer {
         let n = self.units.len();
         for k in 1..=2 * n {
             let i = (self.last_grant + 1 + (k - 1) % n) % n;
-            let UnitState::Request { phase, since } = self.units[i].state else { continue };
+            let UnitState::Request { phase, since } = self.units[i].state else {
+                continue;
+            };
             if since > c || phase.is_first() != (k <= n) {
                 continue;
             }
@@ -343,7 +404,10 @@ impl ChannelSequencer {
             }
             let op = q.op;
             let len = t.phase_cycles(&op, phase);
-            unit.state = UnitState::OnBus { phase, end: c + len };
+            unit.state = UnitState::OnBus {
+                phase,
+                end: c + len,
+            };
             self.bus_free_at = c + len + BUS_GAP_CYCLES;
             self.last_grant = i;
             self.bus_cycles_granted += len;
@@ -357,7 +421,12 @@ impl ChannelSequencer {
 }
 
 /// Runs `ops` (each with its issue time, non-decreasing) on one channel until all complete.
-pub fn run_op_list(onfi: &OnfiConfig, ways: u8, dies_per_way: u8, ops: &[(SimTime, SeqOp)]) -> Vec<SeqCompletion> {
+pub fn run_op_list(
+    onfi: &OnfiConfig,
+    ways: u8,
+    dies_per_way: u8,
+    ops: &[(SimTime, SeqOp)],
+) -> Vec<SeqCompletion> {
     run_op_list_traced(onfi, ways, dies_per_way, ops).0
 }
 

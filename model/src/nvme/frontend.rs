@@ -75,8 +75,7 @@ pub struct FrontEndTiming {
 }
 
 impl FrontEndTiming {
-    pub const HDL: FrontEndTiming =
-        FrontEndTiming {
+    pub const HDL: FrontEndTiming = FrontEndTiming {
         doorbell_to_arb: 2,
         arb_to_fetch: 2,
         fetch_interval: 2,
@@ -188,7 +187,13 @@ impl FrontEnd {
             port: ReqPort::new(),
             fetch_tags: [0; FETCH_TAGS],
             fetch_free: 0,
-            msix: vec![MsixVector { masked: true, ..Default::default() }; pairs],
+            msix: vec![
+                MsixVector {
+                    masked: true,
+                    ..Default::default()
+                };
+                pairs
+            ],
             coalescer: Coalescer::new(pairs, nvme.irq_coalesce_count, coalesce_cycles),
             held: VecDeque::new(),
             engine: None,
@@ -222,8 +227,14 @@ impl FrontEnd {
 
     /// Runs the fetch engine, the completion poster and the interrupt timers up to `until`, in
     /// the order their requests reach the requester port; appends fetched commands to `out`.
-    pub fn run_until(&mut self, until: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
-        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
+    pub fn run_until(
+        &mut self,
+        until: Cycle,
+        host: &mut impl HostPort,
+        out: &mut Vec<FetchedCommand>,
+    ) {
+        let bound =
+            4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
         for _ in 0..bound {
             // Grant cycles at the requester mux: a fetch arbitrated at t offers its MRd at t + 1,
             // a CQE with header at p is offered at p - 1, and neither is taken before the port
@@ -232,10 +243,14 @@ impl FrontEnd {
             // Events are taken in that order, and only those due by `until`.
             let grant = self.port.free_cycle().saturating_sub(1);
             let fetch = self.next_fetch_time().map(|t| ((t + 1).max(grant), 1u8, t));
-            let post = self.next_post_time().map(|t| (t.saturating_sub(1).max(grant), 0u8, t));
+            let post = self
+                .next_post_time()
+                .map(|t| (t.saturating_sub(1).max(grant), 0u8, t));
             let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
             let take = self.next_take_time().map(|t| (t, 3u8, t));
-            let Some(&(key, which, t)) = [fetch, post, timer, take].iter().flatten().min() else { return };
+            let Some(&(key, which, t)) = [fetch, post, timer, take].iter().flatten().min() else {
+                return;
+            };
             if key > until {
                 return;
             }
@@ -272,7 +287,11 @@ impl FrontEnd {
                     let (_, v) = self.coalescer.next_deadline().expect("deadline");
                     self.coalescer.expire(v);
                     let e = &mut self.msix[v];
-                    e.ready_at = if e.pending { e.ready_at } else { t + self.timing.timer_to_pending };
+                    e.ready_at = if e.pending {
+                        e.ready_at
+                    } else {
+                        t + self.timing.timer_to_pending
+                    };
                     e.pending = true;
                 }
                 _ => self.take(t),
@@ -293,7 +312,13 @@ impl FrontEnd {
             .sqs
             .iter()
             .flatten()
-            .filter_map(|sq| if sq.has_entry() { Some(0) } else { sq.next_visible() })
+            .filter_map(|sq| {
+                if sq.has_entry() {
+                    Some(0)
+                } else {
+                    sq.next_visible()
+                }
+            })
             .min()?;
         Some(self.fetch_free.max(tag_free).max(queue_ready))
     }
@@ -321,18 +346,41 @@ impl FrontEnd {
     }
 
     /// The MRd of an arbitration at `t` through the requester port, and its command.
-    fn issue_fetch(&mut self, t: Cycle, (q, slot, addr): (usize, u32, u64), host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
+    fn issue_fetch(
+        &mut self,
+        t: Cycle,
+        (q, slot, addr): (usize, u32, u64),
+        host: &mut impl HostPort,
+        out: &mut Vec<FetchedCommand>,
+    ) {
         // The requester mux takes the request one cycle before the port could show its header
         // (even if the link then holds that header); the arbiter is free the cycle after.
         let port_free = self.port.free_cycle();
-        let issue = self.port.send(host, t + self.timing.arb_to_fetch, TlpKind::MemRead, TlpPurpose::SqFetch, addr, SQE_BYTES);
+        let issue = self.port.send(
+            host,
+            t + self.timing.arb_to_fetch,
+            TlpKind::MemRead,
+            TlpPurpose::SqFetch,
+            addr,
+            SQE_BYTES,
+        );
         self.fetch_free = self.fetch_free.max(port_free);
         let (data, arrived) = host.read(issue, addr, SQE_BYTES);
-        let tag = (0..FETCH_TAGS).min_by_key(|&i| self.fetch_tags[i]).expect("tags");
+        let tag = (0..FETCH_TAGS)
+            .min_by_key(|&i| self.fetch_tags[i])
+            .expect("tags");
         assert!(self.fetch_tags[tag] <= t, "fetch issued without a free tag");
-        let raw: [u8; 64] = data.as_slice().try_into().expect("SQ fetch returns 64 bytes");
+        let raw: [u8; 64] = data
+            .as_slice()
+            .try_into()
+            .expect("SQ fetch returns 64 bytes");
         let sqe = Sqe::decode(&raw);
-        let cmd = FetchedCommand { sqid: q as u16, slot, sqe, cycle: arrived + self.timing.cpl_to_cmd };
+        let cmd = FetchedCommand {
+            sqid: q as u16,
+            slot,
+            sqe,
+            cycle: arrived + self.timing.cpl_to_cmd,
+        };
         match self.screen(&cmd) {
             Status::SUCCESS => {
                 self.fetch_tags[tag] = arrived + self.timing.tag_reuse;

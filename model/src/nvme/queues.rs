@@ -72,7 +72,12 @@ impl<A: Arbiter> NvmeQueues<A> {
     pub fn with_arbiter(cfg: &NvmeConfig, arbiter: A) -> Self {
         let n = cfg.io_queues as usize;
         assert!(n >= 1 && cfg.queue_entries >= 2, "validated config");
-        let q = Queue { to_fetch: VecDeque::new(), outstanding: 0, uncoalesced: 0, timer_armed: false };
+        let q = Queue {
+            to_fetch: VecDeque::new(),
+            outstanding: 0,
+            uncoalesced: 0,
+            timer_armed: false,
+        };
         NvmeQueues {
             queues: vec![q; n],
             ready: vec![false; n],
@@ -96,7 +101,10 @@ impl<A: Arbiter> NvmeQueues<A> {
     }
     /// Host placed command `tag` in SQ `q` (the doorbell write is then in flight).
     pub fn host_submit(&mut self, q: u16) {
-        assert!(self.has_room(q), "SQ {q} full: host must wait for a completion");
+        assert!(
+            self.has_room(q),
+            "SQ {q} full: host must wait for a completion"
+        );
         self.queues[q as usize].outstanding += 1;
     }
     /// The SQ tail doorbell for `tag` reached the controller: the entry can be fetched.
@@ -120,7 +128,10 @@ impl<A: Arbiter> NvmeQueues<A> {
         }
         let q = self.arbiter.pick(&self.ready).expect("a queue is ready");
         let qu = &mut self.queues[q as usize];
-        let tag = qu.to_fetch.pop_front().expect("arbiter picked a ready queue");
+        let tag = qu
+            .to_fetch
+            .pop_front()
+            .expect("arbiter picked a ready queue");
         if qu.to_fetch.is_empty() {
             self.ready[q as usize] = false;
             self.ready_count -= 1;
@@ -146,7 +157,10 @@ impl<A: Arbiter> NvmeQueues<A> {
     pub fn interrupt_sent(&mut self, q: u16) -> u32 {
         let qu = &mut self.queues[q as usize];
         let n = qu.uncoalesced;
-        assert!(qu.outstanding >= n, "queue {q}: more completions than commands");
+        assert!(
+            qu.outstanding >= n,
+            "queue {q}: more completions than commands"
+        );
         qu.outstanding -= n;
         qu.uncoalesced = 0;
         qu.timer_armed = false;
@@ -154,7 +168,11 @@ impl<A: Arbiter> NvmeQueues<A> {
     }
     pub fn snapshot(&self, q: u16) -> QueueSnapshot {
         let qu = &self.queues[q as usize];
-        QueueSnapshot { to_fetch: qu.to_fetch.len() as u32, outstanding: qu.outstanding, uncoalesced: qu.uncoalesced }
+        QueueSnapshot {
+            to_fetch: qu.to_fetch.len() as u32,
+            outstanding: qu.outstanding,
+            uncoalesced: qu.uncoalesced,
+        }
     }
 }
 
@@ -182,7 +200,10 @@ mod tests {
             }
         }
         let order: Vec<(u16, u32)> = std::iter::from_fn(|| q.fetch_next()).collect();
-        assert_eq!(order, vec![(0, 0), (1, 10), (3, 30), (0, 1), (3, 31), (0, 2)]);
+        assert_eq!(
+            order,
+            vec![(0, 0), (1, 10), (3, 30), (0, 1), (3, 31), (0, 2)]
+        );
         assert!(!q.any_ready());
     }
 
@@ -211,7 +232,10 @@ mod tests {
             q.host_submit(0);
         }
         let t = SimTime::from_us(5);
-        assert_eq!(q.post_completion(0, t), IrqDecision::ArmTimer(SimTime::from_us(15)));
+        assert_eq!(
+            q.post_completion(0, t),
+            IrqDecision::ArmTimer(SimTime::from_us(15))
+        );
         assert_eq!(q.post_completion(0, t), IrqDecision::Wait);
         assert_eq!(q.post_completion(0, t), IrqDecision::Wait);
         assert_eq!(q.post_completion(0, t), IrqDecision::Now);

@@ -146,7 +146,13 @@ impl Link {
     /// One TLP of `header` + `payload` bytes (plus framing) on direction `d`, no earlier than
     /// `now`; returns when its bytes start and finish crossing. For TLP-exact block models (the
     /// NVMe front end and its root-complex test model) that pace every TLP individually.
-    pub fn send_tlp(&mut self, now: SimTime, d: Dir, header: u64, payload: u64) -> (SimTime, SimTime) {
+    pub fn send_tlp(
+        &mut self,
+        now: SimTime,
+        d: Dir,
+        header: u64,
+        payload: u64,
+    ) -> (SimTime, SimTime) {
         let start = now.max(self.dirs[d as usize].free_at);
         let end = self.transmit(now, d, 1, payload, payload + header + self.framing);
         (start, end)
@@ -168,7 +174,13 @@ impl Link {
         let req_wire = reqs * (self.req_header + self.framing);
         let req_end = self.transmit(now, Dir::Up, reqs, 0, req_wire);
         let (tlps, wire) = self.wire_bytes(bytes, self.mps, CPL_HEADER_BYTES);
-        self.transmit(req_end + self.host_read_latency, Dir::Down, tlps, bytes, wire)
+        self.transmit(
+            req_end + self.host_read_latency,
+            Dir::Down,
+            tlps,
+            bytes,
+            wire,
+        )
     }
 }
 
@@ -192,7 +204,10 @@ mod tests {
         let end = l.memory_write(SimTime::ZERO, Dir::Up, bytes);
         let gbps = bytes as f64 / end.as_secs_f64() / 1e9;
         let hand = 4.0 * 8.0 * 128.0 / 130.0 / 8.0 * 256.0 / 280.0;
-        assert!((gbps - hand).abs() < 1e-4, "model {gbps} GB/s vs hand {hand} GB/s");
+        assert!(
+            (gbps - hand).abs() < 1e-4,
+            "model {gbps} GB/s vs hand {hand} GB/s"
+        );
         assert!((3.45..3.65).contains(&gbps), "{gbps}");
         // ACKs for 262_144 TLPs (one per 4) are owed downstream: 65_536 DLLPs × 8 B, sent
         // ahead of the next downstream TLP (one 4 B doorbell: 4 + 16 + 8 = 28 B).
@@ -211,7 +226,10 @@ mod tests {
         let up = SimTime::for_bytes(192, 3_938_461_538);
         let down = SimTime::for_bytes(4432, 3_938_461_538);
         assert_eq!(end, up + SimTime::from_ns(800) + down);
-        assert!((end.as_ns_f64() - (48.75 + 800.0 + 1125.31)).abs() < 0.01, "{end}");
+        assert!(
+            (end.as_ns_f64() - (48.75 + 800.0 + 1125.31)).abs() < 0.01,
+            "{end}"
+        );
     }
 
     #[test]
@@ -220,7 +238,11 @@ mod tests {
         let a = l.memory_write(SimTime::ZERO, Dir::Up, 4096);
         let b = l.memory_write(SimTime::ZERO, Dir::Down, 4096);
         // Downstream starts at 0 too (not behind the upstream burst), carrying 4 ACKs first.
-        assert_eq!(b, SimTime::for_bytes(4512, 3_938_461_538), "directions are independent");
+        assert_eq!(
+            b,
+            SimTime::for_bytes(4512, 3_938_461_538),
+            "directions are independent"
+        );
         // A second upstream write queues behind the first.
         // 4096 B = 16 TLPs × 280 B = 4480 B; the second also carries 4 ACK DLLPs (32 B) for the
         // 16 downstream TLPs: ends at (4480 + 4480 + 32) B / line rate.

@@ -9,9 +9,10 @@ use ssdlab_testbench::InputError;
 
 fn main() {
     let cli = Cli::parse();
-    let open = |cfg: &ssdlab_model::DriveConfig, seed: u64| -> Result<Box<dyn Device>, InputError> {
-        Ok(Box::new(open_drive(cfg, seed, &cfg.name)?))
-    };
+    let open =
+        |cfg: &ssdlab_model::DriveConfig, seed: u64| -> Result<Box<dyn Device>, InputError> {
+            Ok(Box::new(open_drive(cfg, seed, &cfg.name)?))
+        };
     // With --output the report is kept in memory and written only after a successful run, so
     // bad input never leaves a partial or empty report file behind.
     let mut buffer: Vec<u8> = Vec::new();
@@ -21,9 +22,9 @@ fn main() {
         None => execute(&cli, &open, &mut stdout.lock()),
     };
     let result = result.and_then(|code| match &cli.output {
-        Some(path) => std::fs::write(path, &buffer)
-            .map(|_| code)
-            .map_err(|e| InputError::file(&path.display().to_string(), format!("cannot write: {e}"))),
+        Some(path) => std::fs::write(path, &buffer).map(|_| code).map_err(|e| {
+            InputError::file(&path.display().to_string(), format!("cannot write: {e}"))
+        }),
         None => Ok(code),
     });
     match result {

@@ -39,7 +39,10 @@ pub struct BenchResult {
 
 /// Deterministic page content of a program: a function of way, row and byte index.
 pub fn page_byte(way: u8, row: u32, k: usize) -> u8 {
-    (row.wrapping_mul(131) ^ (way as u32).wrapping_mul(7) ^ (k as u32).wrapping_mul(13) ^ (k as u32 >> 8)) as u8
+    (row.wrapping_mul(131)
+        ^ (way as u32).wrapping_mul(7)
+        ^ (k as u32).wrapping_mul(13)
+        ^ (k as u32 >> 8)) as u8
 }
 
 /// Runs `ops` (issue times non-decreasing) on `dut` until every op completed; `Err` names the
@@ -60,7 +63,11 @@ pub fn run_bench(
             return Ok(bench.res);
         }
     }
-    Err(format!("{} of {} ops incomplete after {max_cycles} cycles", ops.len() - bench.done, ops.len()))
+    Err(format!(
+        "{} of {} ops incomplete after {max_cycles} cycles",
+        ops.len() - bench.done,
+        ops.len()
+    ))
 }
 
 /// The bench's state during a run: the four targets, each way's ops in flight, the data
@@ -95,7 +102,9 @@ impl<'a> Bench<'a> {
             page_bytes,
             ops,
             bpc: t.bytes_per_cycle as usize,
-            targets: (0..WAYS).map(|w| NandTarget::new(*t, plane_stride, w as u8, page_bytes)).collect(),
+            targets: (0..WAYS)
+                .map(|w| NandTarget::new(*t, plane_stride, w as u8, page_bytes))
+                .collect(),
             outstanding: vec![VecDeque::new(); WAYS],
             shadow: vec![HashMap::new(); WAYS],
             read_buf: vec![Vec::new(); WAYS],
@@ -131,7 +140,9 @@ impl<'a> Bench<'a> {
         let way = self.check_bus(n, &o)?;
         // Read data of the previous cycle's beat, through the PHY and the channel's read port.
         match (beat_in, o.rd_valid) {
-            (Some((w, _)), true) => self.read_buf[w as usize].extend_from_slice(&o.rd_data.to_le_bytes()[..self.bpc]),
+            (Some((w, _)), true) => {
+                self.read_buf[w as usize].extend_from_slice(&o.rd_data.to_le_bytes()[..self.bpc])
+            }
             (None, false) => {}
             (b, v) => return Err(format!("cycle {n}: read port valid {v} for PHY beat {b:?}")),
         }
@@ -155,11 +166,25 @@ impl<'a> Bench<'a> {
     fn inputs(&self, n: u64) -> ChanIn {
         let mut inp = ChanIn::default();
         let t = self.t;
-        if let Some(b) = self.ops.get(self.next).filter(|b| t.to_cycles_ceil(b.issue) <= n) {
+        if let Some(b) = self
+            .ops
+            .get(self.next)
+            .filter(|b| t.to_cycles_ceil(b.issue) <= n)
+        {
             inp.cmd_valid = true;
             inp.cmd_way = b.op.way;
-            let data_cycles = if b.op.kind == NandOpKind::Erase { 0 } else { t.unit_data_cycles(&b.op) as u16 };
-            inp.cmd_op = pack_op(&HdlOp { kind: b.op.kind, planes: b.op.planes, row: b.row, data_cycles, pages: b.op.pages });
+            let data_cycles = if b.op.kind == NandOpKind::Erase {
+                0
+            } else {
+                t.unit_data_cycles(&b.op) as u16
+            };
+            inp.cmd_op = pack_op(&HdlOp {
+                kind: b.op.kind,
+                planes: b.op.planes,
+                row: b.row,
+                data_cycles,
+                pages: b.op.pages,
+            });
         }
         for (w, tg) in self.targets.iter().enumerate() {
             inp.rb |= (tg.ready(n) as u8) << w;
@@ -169,18 +194,24 @@ impl<'a> Bench<'a> {
 
     /// The next program word (write-buffer stream) of the op on the bus on way `w`.
     fn program_word(&self, w: usize, n: u64) -> Result<u32, String> {
-        let b = &self.ops[*self.outstanding[w].front().ok_or(format!("cycle {n}: data in on idle way {w}"))?];
+        let b = &self.ops[*self.outstanding[w]
+            .front()
+            .ok_or(format!("cycle {n}: data in on idle way {w}"))?];
         let (k, pb) = (self.prog_pos[w], self.page_bytes);
         Ok((0..4).fold(0u32, |acc, j| {
             let (plane, col) = ((k + j) / pb, (k + j) % pb);
-            acc | (page_byte(b.op.way, b.row + plane as u32 * self.plane_stride, col) as u32) << (8 * j)
+            acc | (page_byte(b.op.way, b.row + plane as u32 * self.plane_stride, col) as u32)
+                << (8 * j)
         }))
     }
 
     /// The offered op was taken (or the way queue was full, an error of the op stream).
     fn accept(&mut self, n: u64, inp: &ChanIn, cmd_ready: bool) -> Result<(), String> {
         if !cmd_ready {
-            return Err(format!("cycle {n}: way {} queue full: the op stream outruns the way queue", inp.cmd_way));
+            return Err(format!(
+                "cycle {n}: way {} queue full: the op stream outruns the way queue",
+                inp.cmd_way
+            ));
         }
         let b = &self.ops[self.next];
         self.outstanding[b.op.way as usize].push_back(self.next);
@@ -193,7 +224,10 @@ impl<'a> Bench<'a> {
     /// way on the bus (meaningless when none is).
     fn check_bus(&mut self, n: u64, o: &ChanOut) -> Result<u8, String> {
         if o.ce.count_ones() > 1 {
-            return Err(format!("cycle {n}: chip enables {:04b} asserted together", o.ce));
+            return Err(format!(
+                "cycle {n}: chip enables {:04b} asserted together",
+                o.ce
+            ));
         }
         if o.ce != 0 {
             self.res.bus_cycles += 1;
@@ -208,11 +242,19 @@ impl<'a> Bench<'a> {
     fn latch(&mut self, n: u64, way: u8, o: &ChanOut) {
         if o.we && o.cle {
             self.targets[way as usize].command(n, o.dq_out as u8);
-            self.res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Cmd(o.dq_out as u8) });
+            self.res.trace.push(BusEvent {
+                cycle: n,
+                way,
+                kind: BusKind::Cmd(o.dq_out as u8),
+            });
         }
         if o.we && o.ale {
             self.targets[way as usize].address(n, o.dq_out as u8);
-            self.res.trace.push(BusEvent { cycle: n, way, kind: BusKind::Addr });
+            self.res.trace.push(BusEvent {
+                cycle: n,
+                way,
+                kind: BusKind::Addr,
+            });
         }
     }
 
@@ -221,11 +263,25 @@ impl<'a> Bench<'a> {
     fn data_beat(&mut self, n: u64, way: u8, o: &ChanOut) {
         let contiguous = self.last_data == Some((n.wrapping_sub(1), o.wr_beat));
         match self.res.trace.last_mut() {
-            Some(BusEvent { kind: BusKind::DataIn { cycles }, .. }) if contiguous && o.wr_beat => *cycles += 1,
-            Some(BusEvent { kind: BusKind::DataOut { cycles }, .. }) if contiguous && o.rd_beat => *cycles += 1,
+            Some(BusEvent {
+                kind: BusKind::DataIn { cycles },
+                ..
+            }) if contiguous && o.wr_beat => *cycles += 1,
+            Some(BusEvent {
+                kind: BusKind::DataOut { cycles },
+                ..
+            }) if contiguous && o.rd_beat => *cycles += 1,
             _ => {
-                let kind = if o.wr_beat { BusKind::DataIn { cycles: 1 } } else { BusKind::DataOut { cycles: 1 } };
-                self.res.trace.push(BusEvent { cycle: n, way, kind });
+                let kind = if o.wr_beat {
+                    BusKind::DataIn { cycles: 1 }
+                } else {
+                    BusKind::DataOut { cycles: 1 }
+                };
+                self.res.trace.push(BusEvent {
+                    cycle: n,
+                    way,
+                    kind,
+                });
             }
         }
         self.last_data = Some((n, o.wr_beat));
@@ -244,10 +300,19 @@ impl<'a> Bench<'a> {
 
     /// The oldest op of way `w` completed: check its data and record the completion.
     fn complete(&mut self, n: u64, w: usize) -> Result<(), String> {
-        let i = self.outstanding[w].pop_front().ok_or(format!("cycle {n}: completion on way {w} with no op outstanding"))?;
+        let i = self.outstanding[w].pop_front().ok_or(format!(
+            "cycle {n}: completion on way {w} with no op outstanding"
+        ))?;
         let b = &self.ops[i];
         let got = std::mem::take(&mut self.read_buf[w]);
-        check_completion(b, &mut self.shadow[w], got, self.page_bytes, self.plane_stride).map_err(|e| format!("cycle {n}: op {}: {e}", b.op.id))?;
+        check_completion(
+            b,
+            &mut self.shadow[w],
+            got,
+            self.page_bytes,
+            self.plane_stride,
+        )
+        .map_err(|e| format!("cycle {n}: op {}: {e}", b.op.id))?;
         self.prog_pos[w] = 0;
         self.res.completions.push((b.op.id, n));
         self.done += 1;
@@ -256,24 +321,46 @@ impl<'a> Bench<'a> {
 }
 
 /// Checks a completed op's data: reads return what the shadow says; program/erase status passes.
-fn check_completion(b: &BenchOp, shadow: &mut HashMap<u32, Vec<u8>>, got: Vec<u8>, page: usize, stride: u32) -> Result<(), String> {
+fn check_completion(
+    b: &BenchOp,
+    shadow: &mut HashMap<u32, Vec<u8>>,
+    got: Vec<u8>,
+    page: usize,
+    stride: u32,
+) -> Result<(), String> {
     // Multi-plane: the same page of each plane; cache read: consecutive pages of one plane.
     let rows: Vec<u32> = if b.op.pages > 1 {
         (0..b.op.pages as u32).map(|k| b.row + k).collect()
     } else {
-        (0..b.op.planes as u32).map(|p| b.row + p * stride).collect()
+        (0..b.op.planes as u32)
+            .map(|p| b.row + p * stride)
+            .collect()
     };
     match b.op.kind {
         NandOpKind::Read => {
-            let want: Vec<u8> = rows.iter().flat_map(|r| shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page])).collect();
+            let want: Vec<u8> = rows
+                .iter()
+                .flat_map(|r| shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page]))
+                .collect();
             if got != want {
-                let at = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
-                return Err(format!("read data differs at byte {at} ({} bytes read, {} expected)", got.len(), want.len()));
+                let at = got
+                    .iter()
+                    .zip(&want)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(got.len().min(want.len()));
+                return Err(format!(
+                    "read data differs at byte {at} ({} bytes read, {} expected)",
+                    got.len(),
+                    want.len()
+                ));
             }
         }
         NandOpKind::Program | NandOpKind::Erase => {
             if got.first() != Some(&0xE0) {
-                return Err(format!("status read returned {:02X?}, want E0h (ready, pass)", got.first()));
+                return Err(format!(
+                    "status read returned {:02X?}, want E0h (ready, pass)",
+                    got.first()
+                ));
             }
             for r in rows {
                 if b.op.kind == NandOpKind::Program {
@@ -296,15 +383,24 @@ pub fn compare_with_model(
     t: &SeqTiming,
 ) -> Result<f64, String> {
     if let Some(i) = res.trace.iter().zip(model_trace).position(|(a, b)| a != b) {
-        return Err(format!("bus trace differs at event {i}: hdl {:?}, model {:?}", res.trace[i], model_trace[i]));
+        return Err(format!(
+            "bus trace differs at event {i}: hdl {:?}, model {:?}",
+            res.trace[i], model_trace[i]
+        ));
     }
     if res.trace.len() != model_trace.len() {
-        return Err(format!("bus trace lengths differ: hdl {}, model {}", res.trace.len(), model_trace.len()));
+        return Err(format!(
+            "bus trace lengths differ: hdl {}, model {}",
+            res.trace.len(),
+            model_trace.len()
+        ));
     }
     let hdl_order: Vec<u64> = res.completions.iter().map(|c| c.0).collect();
     let model_order: Vec<u64> = model_done.iter().map(|c| c.id).collect();
     if hdl_order != model_order {
-        return Err(format!("completion order differs: hdl {hdl_order:?}, model {model_order:?}"));
+        return Err(format!(
+            "completion order differs: hdl {hdl_order:?}, model {model_order:?}"
+        ));
     }
     let mut worst: f64 = 0.0;
     for ((_, hc), m) in res.completions.iter().zip(model_done) {

@@ -122,8 +122,27 @@ pub struct VerilatedChannel {
 /// Port names; the PHY bundle's (`nand::phy::NandPhy`) are `phy$<field>` on a channel and
 /// `phy$<i>$<field>` in the array.
 const PORTS: [&str; 21] = [
-    "clock", "cmd_valid", "cmd_way", "cmd_op", "wr_data", "phy$rb", "phy$dq_in", "phy$dq_in_valid", "cmd_ready", "data_way", "phy$ce",
-    "phy$cle", "phy$ale", "phy$we", "phy$dq_out", "phy$wr_beat", "phy$rd_beat", "rd_data", "rd_valid", "done_valid", "done_way",
+    "clock",
+    "cmd_valid",
+    "cmd_way",
+    "cmd_op",
+    "wr_data",
+    "phy$rb",
+    "phy$dq_in",
+    "phy$dq_in_valid",
+    "cmd_ready",
+    "data_way",
+    "phy$ce",
+    "phy$cle",
+    "phy$ale",
+    "phy$we",
+    "phy$dq_out",
+    "phy$wr_beat",
+    "phy$rd_beat",
+    "rd_data",
+    "rd_valid",
+    "done_valid",
+    "done_way",
 ];
 
 /// The Verilog name of channel `channel`'s port `name` in the array.
@@ -155,16 +174,26 @@ impl VerilatedChannel {
         let shared = ["clock", "cmd_valid", "cmd_way", "cmd_op", "cmd_ready"];
         let mut p = [PortId(0); 21];
         for (k, name) in PORTS.iter().enumerate() {
-            p[k] = if shared.contains(name) { m.port(name)? } else { m.port(&array_port(name, channel))? };
+            p[k] = if shared.contains(name) {
+                m.port(name)?
+            } else {
+                m.port(&array_port(name, channel))?
+            };
         }
         let cmd_channel = m.port("cmd_channel")?;
-        let ces = (0..CHANNELS).map(|c| m.port(&array_port("phy$ce", c))).collect::<Result<Vec<_>, _>>()?;
+        let ces = (0..CHANNELS)
+            .map(|c| m.port(&array_port("phy$ce", c)))
+            .collect::<Result<Vec<_>, _>>()?;
         for c in 0..CHANNELS {
             let rb = m.port(&array_port("phy$rb", c))?;
             m.set(rb, 0xF);
         }
         m.set(cmd_channel, channel as u64);
-        let mut s = VerilatedChannel { m, p, array: Some((channel, cmd_channel, ces)) };
+        let mut s = VerilatedChannel {
+            m,
+            p,
+            array: Some((channel, cmd_channel, ces)),
+        };
         s.m.eval();
         Ok(s)
     }
@@ -172,7 +201,10 @@ impl VerilatedChannel {
     pub fn others_idle(&self) -> bool {
         match &self.array {
             None => true,
-            Some((ch, _, ces)) => ces.iter().enumerate().all(|(c, p)| c == *ch || self.m.get(*p) == 0),
+            Some((ch, _, ces)) => ces
+                .iter()
+                .enumerate()
+                .all(|(c, p)| c == *ch || self.m.get(*p) == 0),
         }
     }
 }
@@ -208,7 +240,10 @@ impl ChannelDut for VerilatedChannel {
         }
     }
     fn tick(&mut self) {
-        assert!(self.others_idle(), "a channel other than the addressed one drove its bus");
+        assert!(
+            self.others_idle(),
+            "a channel other than the addressed one drove its bus"
+        );
         self.m.tick(self.p[0]);
     }
     fn name(&self) -> &'static str {

@@ -3,5 +3,5 @@
 
 pub mod channel_bench;
 pub mod channel_dut;
-pub mod nand_target;
 pub mod datapath;
+pub mod nand_target;

@@ -108,20 +108,35 @@ impl NandTarget {
     }
     fn violation(&mut self, n: u64, what: String) {
         if self.violations.len() < 16 {
-            self.violations.push(format!("way {} cycle {n}: {what}", self.way));
+            self.violations
+                .push(format!("way {} cycle {n}: {what}", self.way));
         }
     }
     fn plane_of(&self, row: u32) -> u8 {
         ((row / self.plane_stride) % 4) as u8
     }
     fn row_of_addr(&self, full: bool) -> u32 {
-        let row_bytes = if full { &self.addr[2..] } else { &self.addr[..] };
-        row_bytes.iter().enumerate().fold(0u32, |r, (i, b)| r | (*b as u32) << (8 * i))
+        let row_bytes = if full {
+            &self.addr[2..]
+        } else {
+            &self.addr[..]
+        };
+        row_bytes
+            .iter()
+            .enumerate()
+            .fold(0u32, |r, (i, b)| r | (*b as u32) << (8 * i))
     }
     fn check_latch(&mut self, n: u64) {
         if let Some(l) = self.last_latch {
             if n < l + self.t.latch as u64 {
-                self.violation(n, format!("latch {} cycles after the previous one (tWC = {})", n - l, self.t.latch));
+                self.violation(
+                    n,
+                    format!(
+                        "latch {} cycles after the previous one (tWC = {})",
+                        n - l,
+                        self.t.latch
+                    ),
+                );
             }
         }
         self.last_latch = Some(n);
@@ -130,7 +145,10 @@ impl NandTarget {
     /// Starts the array operation confirmed at cycle `n`; returns its array time.
     fn go_busy(&mut self, n: u64) -> u64 {
         let Some(a) = self.array_cycles.pop_front() else {
-            self.violation(n, "operation confirmed but the bench gave no array time".into());
+            self.violation(
+                n,
+                "operation confirmed but the bench gave no array time".into(),
+            );
             return 0;
         };
         // R/B# falls within tWB of WE# high and rises after the array time.
@@ -139,17 +157,24 @@ impl NandTarget {
         a
     }
     fn page_or_erased(&self, row: u32) -> Vec<u8> {
-        self.pages.get(&row).cloned().unwrap_or_else(|| vec![0xFF; self.page_bytes])
+        self.pages
+            .get(&row)
+            .cloned()
+            .unwrap_or_else(|| vec![0xFF; self.page_bytes])
     }
     /// 31h (read cache sequential) or 3Fh (read cache end) latched at cycle `n`.
     fn cache_command(&mut self, n: u64, cmd: u8) {
         let Some(row) = self.data_row else {
-            self.violation(n, format!("{cmd:02X}h with no page read (00h-30h/31h) before it"));
+            self.violation(
+                n,
+                format!("{cmd:02X}h with no page read (00h-30h/31h) before it"),
+            );
             return;
         };
         // RDY low within tWB, until the array read in progress ends, then tRCBSY while the
         // data register moves into the cache register.
-        let ready = (n + self.t.latch as u64 + self.t.t_wb as u64).max(self.array_free) + self.t.t_rcbsy as u64;
+        let ready = (n + self.t.latch as u64 + self.t.t_wb as u64).max(self.array_free)
+            + self.t.t_rcbsy as u64;
         self.busy_until = ready;
         let data = self.page_or_erased(row);
         self.page_reg.insert(self.plane_of(row), data);
@@ -158,7 +183,10 @@ impl NandTarget {
         self.out_ok_from = ready + self.t.t_rr as u64;
         if cmd == READ_CACHE_SEQ {
             if (row + 1) % self.plane_stride == 0 {
-                self.violation(n, format!("31h after the last page of the block (row {row:#x})"));
+                self.violation(
+                    n,
+                    format!("31h after the last page of the block (row {row:#x})"),
+                );
             }
             self.data_row = Some(row + 1);
             self.array_free = ready + self.cache_tr;
@@ -172,7 +200,10 @@ impl NandTarget {
     pub fn command(&mut self, n: u64, cmd: u8) {
         self.check_latch(n);
         if !self.ready(n) {
-            self.violation(n, format!("command {cmd:02X}h while busy (until {})", self.busy_until));
+            self.violation(
+                n,
+                format!("command {cmd:02X}h while busy (until {})", self.busy_until),
+            );
         }
         self.status_mode = false;
         let cache_cmd = matches!(cmd, READ_CACHE_SEQ | READ_CACHE_END | READ_STATUS);
@@ -184,23 +215,34 @@ impl NandTarget {
         }
         match (self.expect, cmd) {
             (Expect::Command, READ_CACHE_SEQ | READ_CACHE_END) => self.cache_command(n, cmd),
-            (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => self.start_address(cmd, self.t.addr_cycles),
+            (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => {
+                self.start_address(cmd, self.t.addr_cycles)
+            }
             (Expect::Command, ERASE_1) => self.start_address(cmd, self.t.row_cycles),
             (Expect::Command, READ_STATUS) => {
                 self.status_mode = true;
                 self.out_ok_from = n + self.t.latch as u64 + self.t.t_whr as u64;
             }
-            (Expect::Confirm { cmd: READ_1 }, READ_MULTIPLANE | READ_2) => self.read_confirm(n, cmd),
+            (Expect::Confirm { cmd: READ_1 }, READ_MULTIPLANE | READ_2) => {
+                self.read_confirm(n, cmd)
+            }
             (Expect::Confirm { cmd: CHANGE_COL_1 }, CHANGE_COL_2) => {
                 self.out_row = Some(self.row_of_addr(true));
                 self.out_col = 0;
                 self.out_ok_from = n + self.t.latch as u64 + self.t.t_ccs as u64;
                 self.expect = Expect::Command;
             }
-            (Expect::Confirm { cmd: PROGRAM_1 }, PROGRAM_MULTIPLANE | PROGRAM_2) => self.program_confirm(n, cmd),
-            (Expect::Confirm { cmd: ERASE_1 }, ERASE_MULTIPLANE | ERASE_2) => self.erase_confirm(n, cmd),
+            (Expect::Confirm { cmd: PROGRAM_1 }, PROGRAM_MULTIPLANE | PROGRAM_2) => {
+                self.program_confirm(n, cmd)
+            }
+            (Expect::Confirm { cmd: ERASE_1 }, ERASE_MULTIPLANE | ERASE_2) => {
+                self.erase_confirm(n, cmd)
+            }
             (e, c) => {
-                self.violation(n, format!("command {c:02X}h not legal here (expecting {e:?})"));
+                self.violation(
+                    n,
+                    format!("command {c:02X}h not legal here (expecting {e:?})"),
+                );
                 self.expect = Expect::Command;
             }
         }
@@ -243,7 +285,14 @@ impl NandTarget {
                 let p = self.plane_of(r);
                 let data = self.page_reg.remove(&p).unwrap_or_default();
                 if data.len() != self.page_bytes {
-                    self.violation(n, format!("program of row {r:#x} with {} bytes, page is {}", data.len(), self.page_bytes));
+                    self.violation(
+                        n,
+                        format!(
+                            "program of row {r:#x} with {} bytes, page is {}",
+                            data.len(),
+                            self.page_bytes
+                        ),
+                    );
                 }
                 if self.pages.contains_key(&r) {
                     self.violation(n, format!("row {r:#x} programmed twice without erase"));
@@ -284,11 +333,15 @@ impl NandTarget {
                         let row = self.row_of_addr(true);
                         self.planes_addressed.push(row);
                         self.in_row = Some(row);
-                        self.page_reg.insert(self.plane_of(row), Vec::with_capacity(self.page_bytes));
+                        self.page_reg
+                            .insert(self.plane_of(row), Vec::with_capacity(self.page_bytes));
                         self.in_ok_from = n + self.t.latch as u64 + self.t.t_adl as u64;
                     }
                 } else {
-                    self.expect = Expect::Address { cmd, left: left - 1 };
+                    self.expect = Expect::Address {
+                        cmd,
+                        left: left - 1,
+                    };
                 }
             }
             e => self.violation(n, format!("address latch not legal here (expecting {e:?})")),
@@ -302,7 +355,14 @@ impl NandTarget {
             return;
         };
         if n < self.in_ok_from {
-            self.violation(n, format!("data in {} cycles early (tADL = {})", self.in_ok_from - n, self.t.t_adl));
+            self.violation(
+                n,
+                format!(
+                    "data in {} cycles early (tADL = {})",
+                    self.in_ok_from - n,
+                    self.t.t_adl
+                ),
+            );
             self.in_ok_from = 0;
         }
         let p = self.plane_of(row);
@@ -313,7 +373,13 @@ impl NandTarget {
     /// A data-out beat at cycle `n`: the bytes the target puts on DQ.
     pub fn data_out(&mut self, n: u64, nbytes: usize) -> Vec<u8> {
         if n < self.out_ok_from {
-            self.violation(n, format!("data out {} cycles early (tRR/tWHR/tCCS)", self.out_ok_from - n));
+            self.violation(
+                n,
+                format!(
+                    "data out {} cycles early (tRR/tWHR/tCCS)",
+                    self.out_ok_from - n
+                ),
+            );
             self.out_ok_from = 0;
         }
         if !self.ready(n) {
@@ -331,9 +397,14 @@ impl NandTarget {
         };
         let p = self.plane_of(row);
         let reg = self.page_reg.get(&p).cloned().unwrap_or_default();
-        let out: Vec<u8> = (0..nbytes).map(|k| reg.get(self.out_col + k).copied().unwrap_or(0)).collect();
+        let out: Vec<u8> = (0..nbytes)
+            .map(|k| reg.get(self.out_col + k).copied().unwrap_or(0))
+            .collect();
         if self.out_col + nbytes > reg.len() {
-            self.violation(n, format!("data out past the page register ({} bytes)", reg.len()));
+            self.violation(
+                n,
+                format!("data out past the page register ({} bytes)", reg.len()),
+            );
         }
         self.out_col += nbytes;
         out

@@ -9,7 +9,9 @@ use super::value::{parse_bytes, parse_int};
 pub(super) fn block_size(v: &str, kb_base: u64) -> Result<u64, String> {
     let b = parse_bytes(v, kb_base)?;
     if b == 0 || b % 512 != 0 || b > 16 << 20 {
-        return Err(format!("block size {b} must be a multiple of 512 bytes, at most 16 MiB"));
+        return Err(format!(
+            "block size {b} must be a multiple of 512 bytes, at most 16 MiB"
+        ));
     }
     Ok(b)
 }
@@ -24,9 +26,17 @@ pub(super) fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String
     }
     let parts: Vec<&str> = v.split(',').map(str::trim).collect();
     if parts.len() > 3 {
-        return Err(format!("{key}={v}: at most three sizes (reads, writes, trims)"));
+        return Err(format!(
+            "{key}={v}: at most three sizes (reads, writes, trims)"
+        ));
     }
-    let size = |b: &str| if b.is_empty() { Ok(4096) } else { block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}")) };
+    let size = |b: &str| {
+        if b.is_empty() {
+            Ok(4096)
+        } else {
+            block_size(b, j.kb_base).map_err(|e| format!("{key}: {e}"))
+        }
+    };
     let read = size(parts[0])?;
     let write = match parts.get(1) {
         Some(w) => size(w)?,
@@ -46,9 +56,14 @@ pub(super) fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String
 pub(super) fn apply_bssplit(j: &mut JobSpec, v: &str) -> Result<(), String> {
     let lists: Vec<&str> = v.split(',').map(str::trim).collect();
     if lists.len() > 3 {
-        return Err(format!("bssplit={v}: at most three lists (reads, writes, trims)"));
+        return Err(format!(
+            "bssplit={v}: at most three lists (reads, writes, trims)"
+        ));
     }
-    let parsed: Vec<Vec<(u64, u32)>> = lists.iter().map(|l| parse_split(l, j.kb_base)).collect::<Result<_, _>>()?;
+    let parsed: Vec<Vec<(u64, u32)>> = lists
+        .iter()
+        .map(|l| parse_split(l, j.kb_base))
+        .collect::<Result<_, _>>()?;
     let read = parsed[0].clone();
     let write = parsed.get(1).cloned().unwrap_or_else(|| read.clone());
     for (split, bs) in [(&read, &mut j.bs_read), (&write, &mut j.bs_write)] {
@@ -78,14 +93,29 @@ fn parse_split(list: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, String> {
     let given: u32 = out.iter().filter_map(|e| e.1).sum();
     let blanks = out.iter().filter(|e| e.1.is_none()).count() as u32;
     if given > 100 || (blanks == 0 && given != 100) {
-        return Err(format!("bssplit: `{list}`: the percentages come to {given}, not 100"));
+        return Err(format!(
+            "bssplit: `{list}`: the percentages come to {given}, not 100"
+        ));
     }
-    let share = if blanks > 0 { (100 - given) / blanks } else { 0 };
+    let share = if blanks > 0 {
+        (100 - given) / blanks
+    } else {
+        0
+    };
     let last_blank = out.iter().rposition(|e| e.1.is_none());
     Ok(out
         .iter()
         .enumerate()
-        .map(|(i, (b, p))| (*b, p.unwrap_or(if Some(i) == last_blank { 100 - given - share * (blanks - 1) } else { share })))
+        .map(|(i, (b, p))| {
+            (
+                *b,
+                p.unwrap_or(if Some(i) == last_blank {
+                    100 - given - share * (blanks - 1)
+                } else {
+                    share
+                }),
+            )
+        })
         .filter(|e| e.1 > 0)
         .collect())
 }
@@ -97,8 +127,15 @@ mod tests {
     #[test]
     fn bs_lists_follow_the_howto_examples() {
         // fio HOWTO "bs": each example's (read, write) sizes.
-        for (v, want) in [("256k", (262_144, 262_144)), ("8k,32k", (8192, 32_768)), ("8k,32k,", (8192, 32_768)),
-            ("8k,", (8192, 4096)), (",8k", (4096, 8192)), (",8k,", (4096, 8192)), ("4k,8k,16k", (4096, 8192))] {
+        for (v, want) in [
+            ("256k", (262_144, 262_144)),
+            ("8k,32k", (8192, 32_768)),
+            ("8k,32k,", (8192, 32_768)),
+            ("8k,", (8192, 4096)),
+            (",8k", (4096, 8192)),
+            (",8k,", (4096, 8192)),
+            ("4k,8k,16k", (4096, 8192)),
+        ] {
             let j = &parse_job_file(&format!("[a]\nbs={v}\n"), "x").unwrap()[0];
             assert_eq!((j.bs_read, j.bs_write), want, "bs={v}");
         }
@@ -111,14 +148,25 @@ mod tests {
         // fio HOWTO "bssplit" examples.
         let j = &parse_job_file("[a]\nbssplit=4k/10:64k/50:32k/40\n", "x").unwrap()[0];
         assert_eq!(j.bssplit_read, [(4096, 10), (65_536, 50), (32_768, 40)]);
-        assert_eq!((j.bssplit_write.clone(), j.bs_read, j.bs_write), (j.bssplit_read.clone(), 4096, 4096));
+        assert_eq!(
+            (j.bssplit_write.clone(), j.bs_read, j.bs_write),
+            (j.bssplit_read.clone(), 4096, 4096)
+        );
         let j = &parse_job_file("[a]\nbssplit=2k/50:4k/50,4k/90:8k/10\n", "x").unwrap()[0];
-        assert_eq!((j.bssplit_read.clone(), j.bssplit_write.clone()), (vec![(2048, 50), (4096, 50)], vec![(4096, 90), (8192, 10)]));
+        assert_eq!(
+            (j.bssplit_read.clone(), j.bssplit_write.clone()),
+            (vec![(2048, 50), (4096, 50)], vec![(4096, 90), (8192, 10)])
+        );
         assert_eq!((j.bs_read, j.bs_write), (2048, 4096));
         // Blank percents share the rest: 4k/:8k/:16k/ = 33 + 33 + 34.
         let j = &parse_job_file("[a]\nbssplit=4k/:8k/:16k/\n", "x").unwrap()[0];
         assert_eq!(j.bssplit_read, [(4096, 33), (8192, 33), (16_384, 34)]);
-        let e = parse_job_file("[a]\nbssplit=4k/50:8k/40\n", "x").unwrap_err().to_string();
-        assert!(e.starts_with("x:2: bssplit: `4k/50:8k/40`: the percentages come to 90"), "{e}");
+        let e = parse_job_file("[a]\nbssplit=4k/50:8k/40\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("x:2: bssplit: `4k/50:8k/40`: the percentages come to 90"),
+            "{e}"
+        );
     }
 }

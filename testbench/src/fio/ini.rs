@@ -40,20 +40,45 @@ pub fn parse_sections(text: &str, file: &str) -> Result<Vec<IniSection>, InputEr
 const MAX_INCLUDE_DEPTH: usize = 8;
 
 /// `include FILE` on line `line` of `file`: the included file's sections and options go on.
-fn include(target: &str, file: &str, line: usize, depth: usize, sections: &mut Vec<IniSection>) -> Result<(), InputError> {
+fn include(
+    target: &str,
+    file: &str,
+    line: usize,
+    depth: usize,
+    sections: &mut Vec<IniSection>,
+) -> Result<(), InputError> {
     if target.is_empty() {
         return Err(InputError::at(file, line, "`include` needs a file name"));
     }
     if depth >= MAX_INCLUDE_DEPTH {
-        return Err(InputError::at(file, line, format!("include {target}: nested more than {MAX_INCLUDE_DEPTH} deep (an include cycle?)")));
+        return Err(InputError::at(
+            file,
+            line,
+            format!(
+                "include {target}: nested more than {MAX_INCLUDE_DEPTH} deep (an include cycle?)"
+            ),
+        ));
     }
-    let path = Path::new(file).parent().map_or_else(|| Path::new(target).to_path_buf(), |d| d.join(target));
+    let path = Path::new(file)
+        .parent()
+        .map_or_else(|| Path::new(target).to_path_buf(), |d| d.join(target));
     let shown = path.display().to_string();
-    let bytes = std::fs::read(&path).map_err(|e| InputError::at(file, line, format!("include {target}: cannot read {shown}: {e}")))?;
+    let bytes = std::fs::read(&path).map_err(|e| {
+        InputError::at(
+            file,
+            line,
+            format!("include {target}: cannot read {shown}: {e}"),
+        )
+    })?;
     parse_into(&super::decode_job_text(&bytes), &shown, depth + 1, sections)
 }
 
-fn parse_into(text: &str, file: &str, depth: usize, sections: &mut Vec<IniSection>) -> Result<(), InputError> {
+fn parse_into(
+    text: &str,
+    file: &str,
+    depth: usize,
+    sections: &mut Vec<IniSection>,
+) -> Result<(), InputError> {
     for (idx, raw) in text.lines().enumerate() {
         let line = idx + 1;
         let l = strip_comment(raw).trim();
@@ -63,32 +88,67 @@ fn parse_into(text: &str, file: &str, depth: usize, sections: &mut Vec<IniSectio
         if let Some(rest) = l.strip_prefix('[') {
             let name = rest
                 .strip_suffix(']')
-                .ok_or_else(|| InputError::at(file, line, format!("section header `{l}` lacks a closing `]`")))?
+                .ok_or_else(|| {
+                    InputError::at(
+                        file,
+                        line,
+                        format!("section header `{l}` lacks a closing `]`"),
+                    )
+                })?
                 .trim();
             if name.is_empty() || name.contains(['[', ']']) {
-                return Err(InputError::at(file, line, format!("bad section name in `{l}`")));
+                return Err(InputError::at(
+                    file,
+                    line,
+                    format!("bad section name in `{l}`"),
+                ));
             }
-            sections.push(IniSection { name: name.to_string(), file: file.to_string(), line, options: Vec::new() });
+            sections.push(IniSection {
+                name: name.to_string(),
+                file: file.to_string(),
+                line,
+                options: Vec::new(),
+            });
             continue;
         }
-        if let Some(target) = l.strip_prefix("include").filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
+        if let Some(target) = l
+            .strip_prefix("include")
+            .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+        {
             include(target.trim(), file, line, depth, sections)?;
             continue;
         }
         if l.contains('$') {
-            return Err(InputError::at(file, line, "variable expansion (`$VAR`, `$ncpus`, ...) is not supported; write the value"));
+            return Err(InputError::at(
+                file,
+                line,
+                "variable expansion (`$VAR`, `$ncpus`, ...) is not supported; write the value",
+            ));
         }
         let (key, value) = match l.split_once('=') {
             Some((k, v)) => (k.trim(), Some(v.trim().to_string())),
             None => (l, None),
         };
         if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(InputError::at(file, line, format!("`{l}` is not an option line (expected key=value)")));
+            return Err(InputError::at(
+                file,
+                line,
+                format!("`{l}` is not an option line (expected key=value)"),
+            ));
         }
         let Some(section) = sections.last_mut() else {
-            return Err(InputError::at(file, line, format!("option `{key}` appears before any [section]")));
+            return Err(InputError::at(
+                file,
+                line,
+                format!("option `{key}` appears before any [section]"),
+            ));
         };
-        section.options.push(IniOption { key: key.to_ascii_lowercase(), value, file: file.to_string(), line });
+        section.options.push(IniOption {
+            key: key.to_ascii_lowercase(),
+            value,
+            file: file.to_string(),
+            line,
+        });
     }
     Ok(())
 }
@@ -117,15 +177,34 @@ mod tests {
         let s = parse_sections(text, "t.fio").unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].name, "global");
-        assert_eq!(s[0].options[0], IniOption { key: "bs".into(), value: Some("4k".into()), file: "t.fio".into(), line: 3 });
+        assert_eq!(
+            s[0].options[0],
+            IniOption {
+                key: "bs".into(),
+                value: Some("4k".into()),
+                file: "t.fio".into(),
+                line: 3
+            }
+        );
         assert_eq!(s[0].options[1].line, 5);
-        assert_eq!(s[1].options[0], IniOption { key: "time_based".into(), value: None, file: "t.fio".into(), line: 7 });
+        assert_eq!(
+            s[1].options[0],
+            IniOption {
+                key: "time_based".into(),
+                value: None,
+                file: "t.fio".into(),
+                line: 7
+            }
+        );
     }
 
     #[test]
     fn errors_carry_lines() {
         let e = parse_sections("bs=4k\n", "t.fio").unwrap_err();
-        assert_eq!(e.to_string(), "t.fio:1: option `bs` appears before any [section]");
+        assert_eq!(
+            e.to_string(),
+            "t.fio:1: option `bs` appears before any [section]"
+        );
         let e = parse_sections("[a\n", "t.fio").unwrap_err();
         assert!(e.to_string().starts_with("t.fio:1: "), "{e}");
         let e = parse_sections("[a]\nsize=$SIZE\n", "t.fio").unwrap_err();
@@ -146,17 +225,32 @@ mod include_tests {
     #[test]
     fn include_inserts_the_file_and_errors_name_it() {
         let d = dir("ok");
-        std::fs::write(d.join("common.fio"), "[global]\nbs=128k\n# line 3\nverify=md5\n").unwrap();
+        std::fs::write(
+            d.join("common.fio"),
+            "[global]\nbs=128k\n# line 3\nverify=md5\n",
+        )
+        .unwrap();
         let main = d.join("main.fio");
         let m = main.display().to_string();
         let s = parse_sections("include common.fio\n[j]\nrw=read\n", &m).unwrap();
         assert_eq!((s[0].name.as_str(), s[1].name.as_str()), ("global", "j"));
         let inc = d.join("common.fio").display().to_string();
-        assert_eq!((s[0].options[0].file.as_str(), s[0].options[0].line), (inc.as_str(), 2));
-        assert_eq!((s[1].options[0].file.as_str(), s[1].options[0].line), (m.as_str(), 3));
+        assert_eq!(
+            (s[0].options[0].file.as_str(), s[0].options[0].line),
+            (inc.as_str(), 2)
+        );
+        assert_eq!(
+            (s[1].options[0].file.as_str(), s[1].options[0].line),
+            (m.as_str(), 3)
+        );
         // An unsupported option in the included file is reported at its own file and line.
-        let e = crate::fio::parse_job_file("include common.fio\n[j]\n", &m).unwrap_err().to_string();
-        assert!(e.starts_with(&format!("{inc}:4: unsupported option `verify`")), "{e}");
+        let e = crate::fio::parse_job_file("include common.fio\n[j]\n", &m)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("{inc}:4: unsupported option `verify`")),
+            "{e}"
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -165,10 +259,17 @@ mod include_tests {
         let d = dir("cycle");
         let a = d.join("a.fio");
         std::fs::write(&a, "include a.fio\n").unwrap();
-        let e = parse_sections("include a.fio\n", &a.display().to_string()).unwrap_err().to_string();
+        let e = parse_sections("include a.fio\n", &a.display().to_string())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("nested more than 8 deep"), "{e}");
-        let e = parse_sections("[j]\ninclude nope.fio\n", "t.fio").unwrap_err().to_string();
-        assert!(e.starts_with("t.fio:2: include nope.fio: cannot read nope.fio: "), "{e}");
+        let e = parse_sections("[j]\ninclude nope.fio\n", "t.fio")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.fio:2: include nope.fio: cannot read nope.fio: "),
+            "{e}"
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -6,7 +6,9 @@
 
 use super::bs::{apply_bs, apply_bssplit};
 use super::ini::{parse_sections, IniOption};
-use super::value::{parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit};
+use super::value::{
+    parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit,
+};
 use crate::error::InputError;
 use crate::workload::stats::FIO_PERCENTILES;
 use ssdlab_model::SimTime;
@@ -25,7 +27,10 @@ pub enum RwMode {
 
 impl RwMode {
     pub fn is_random(self) -> bool {
-        matches!(self, RwMode::RandRead | RwMode::RandWrite | RwMode::RandMixed)
+        matches!(
+            self,
+            RwMode::RandRead | RwMode::RandWrite | RwMode::RandMixed
+        )
     }
     /// Percent of IOs that are reads, given `rwmixread`.
     pub fn read_pct(self, rwmixread: u32) -> u32 {
@@ -98,8 +103,15 @@ pub struct JobSpec {
 impl JobSpec {
     /// The largest block size the job issues (any direction, `bssplit` included).
     pub fn max_bs(&self) -> u64 {
-        let split = self.bssplit_read.iter().chain(&self.bssplit_write).map(|e| e.0);
-        split.chain([self.bs_read, self.bs_write]).max().expect("two sizes at least")
+        let split = self
+            .bssplit_read
+            .iter()
+            .chain(&self.bssplit_write)
+            .map(|e| e.0);
+        split
+            .chain([self.bs_read, self.bs_write])
+            .max()
+            .expect("two sizes at least")
     }
     fn defaults(name: &str, file: &str, line: usize) -> JobSpec {
         JobSpec {
@@ -140,14 +152,51 @@ impl JobSpec {
 /// Options accepted and ignored: they select host-side machinery (engines, files, CPU placement,
 /// buffer contents, logging) that does not exist or has no effect in the device model.
 pub const IGNORED_OPTIONS: &[&str] = &[
-    "ioengine", "filename", "directory", "thread", "invalidate", "randrepeat", "gtod_reduce",
-    "clat_percentiles", "lat_percentiles", "slat_percentiles", "clocksource", "random_generator",
-    "allrandrepeat", "per_job_logs", "significant_figures", "numa_cpu_nodes", "numa_mem_policy",
-    "ioscheduler", "continue_on_error", "exitall_on_error", "disable_lat", "disable_clat",
-    "disable_slat", "disable_bw_measurement", "cpus_allowed", "cpus_allowed_policy", "cpumask",
-    "nice", "prio", "prioclass", "refill_buffers", "scramble_buffers", "zero_buffers",
-    "description", "hipri", "fixedbufs", "registerfiles", "sqthread_poll", "allow_file_create",
-    "fadvise_hint", "exitall", "end_fsync", "fsync_on_close", "create_on_open", "unlink",
+    "ioengine",
+    "filename",
+    "directory",
+    "thread",
+    "invalidate",
+    "randrepeat",
+    "gtod_reduce",
+    "clat_percentiles",
+    "lat_percentiles",
+    "slat_percentiles",
+    "clocksource",
+    "random_generator",
+    "allrandrepeat",
+    "per_job_logs",
+    "significant_figures",
+    "numa_cpu_nodes",
+    "numa_mem_policy",
+    "ioscheduler",
+    "continue_on_error",
+    "exitall_on_error",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
+    "disable_bw_measurement",
+    "cpus_allowed",
+    "cpus_allowed_policy",
+    "cpumask",
+    "nice",
+    "prio",
+    "prioclass",
+    "refill_buffers",
+    "scramble_buffers",
+    "zero_buffers",
+    "description",
+    "hipri",
+    "fixedbufs",
+    "registerfiles",
+    "sqthread_poll",
+    "allow_file_create",
+    "fadvise_hint",
+    "exitall",
+    "end_fsync",
+    "fsync_on_close",
+    "create_on_open",
+    "unlink",
 ];
 
 /// Parses a whole job file into its jobs, in file order.
@@ -169,13 +218,17 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
         for o in global.iter().chain(&s.options) {
             apply(&mut spec, o).map_err(|r| InputError::at(&o.file, o.line, r))?;
         }
-        check_job(&spec).map_err(|r| InputError::at(&s.file, s.line, format!("job `{}`: {r}", s.name)))?;
+        check_job(&spec)
+            .map_err(|r| InputError::at(&s.file, s.line, format!("job `{}`: {r}", s.name)))?;
         spec.options = as_written(&s.options);
         spec.global_options = as_written(&global);
         jobs.push(spec);
     }
     if jobs.is_empty() {
-        return Err(InputError::file(file, "no job sections (only [global] or nothing)"));
+        return Err(InputError::file(
+            file,
+            "no job sections (only [global] or nothing)",
+        ));
     }
     Ok(jobs)
 }
@@ -190,7 +243,9 @@ fn avg_window(o: &IniOption) -> Result<SimTime, String> {
 }
 
 fn as_written(opts: &[IniOption]) -> Vec<(String, String)> {
-    opts.iter().map(|o| (o.key.clone(), o.value.clone().unwrap_or_default())).collect()
+    opts.iter()
+        .map(|o| (o.key.clone(), o.value.clone().unwrap_or_default()))
+        .collect()
 }
 
 fn check_job(j: &JobSpec) -> Result<(), String> {
@@ -201,7 +256,10 @@ fn check_job(j: &JobSpec) -> Result<(), String> {
 }
 
 fn need(o: &IniOption) -> Result<&str, String> {
-    o.value.as_deref().filter(|v| !v.is_empty()).ok_or_else(|| format!("option `{}` needs a value", o.key))
+    o.value
+        .as_deref()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| format!("option `{}` needs a value", o.key))
 }
 
 /// A flag option: bare `key` means true, `key=0/1` sets it.
@@ -269,7 +327,11 @@ fn parse_rw(v: &str) -> Result<RwMode, String> {
         "randwrite" => RwMode::RandWrite,
         "rw" | "readwrite" => RwMode::SeqMixed,
         "randrw" => RwMode::RandMixed,
-        _ => return Err(format!("rw={v} is not supported (read, write, randread, randwrite, rw, randrw)")),
+        _ => {
+            return Err(format!(
+                "rw={v} is not supported (read, write, randread, randwrite, rw, randrw)"
+            ))
+        }
     })
 }
 
@@ -277,14 +339,20 @@ fn parse_rw(v: &str) -> Result<RwMode, String> {
 fn parse_percentile_list(v: &str) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
     for p in v.split(':') {
-        let x: f64 = p.trim().parse().map_err(|_| format!("percentile_list: `{p}` is not a number"))?;
+        let x: f64 = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("percentile_list: `{p}` is not a number"))?;
         if !(x > 0.0 && x <= 100.0) {
             return Err(format!("percentile_list: {x} is outside (0, 100]"));
         }
         out.push(x);
     }
     if out.len() > 20 {
-        return Err(format!("percentile_list: {} values, fio allows at most 20", out.len()));
+        return Err(format!(
+            "percentile_list: {} values, fio allows at most 20",
+            out.len()
+        ));
     }
     out.sort_by(f64::total_cmp);
     Ok(out)
@@ -311,27 +379,50 @@ mod tests {
         let jobs = parse_job_file(FILE, "t.fio").unwrap();
         assert_eq!(jobs.len(), 2);
         let rr = &jobs[0];
-        assert_eq!((rr.rw, rr.bs_read, rr.iodepth, rr.numjobs), (RwMode::RandRead, 4096, 32, 4));
+        assert_eq!(
+            (rr.rw, rr.bs_read, rr.iodepth, rr.numjobs),
+            (RwMode::RandRead, 4096, 32, 4)
+        );
         assert_eq!(rr.size, Some(SizeSpec::Bytes(20 << 30)));
         assert_eq!(rr.runtime, Some(SimTime::from_secs(30)));
         assert!(rr.time_based && !rr.stonewall);
         let sw = &jobs[1];
-        assert_eq!((sw.rw, sw.bs_write, sw.iodepth, sw.line), (RwMode::Write, 131_072, 1, 14));
+        assert_eq!(
+            (sw.rw, sw.bs_write, sw.iodepth, sw.line),
+            (RwMode::Write, 131_072, 1, 14)
+        );
         assert!(sw.stonewall && sw.time_based);
         // As written, for fio's JSON "job options" / "global options".
-        assert_eq!(sw.options, [("stonewall".into(), String::new()), ("rw".into(), "write".into()), ("bs".into(), "128k".into())]);
-        assert_eq!(sw.global_options[1], ("direct".to_string(), "1".to_string()));
+        assert_eq!(
+            sw.options,
+            [
+                ("stonewall".into(), String::new()),
+                ("rw".into(), "write".into()),
+                ("bs".into(), "128k".into())
+            ]
+        );
+        assert_eq!(
+            sw.global_options[1],
+            ("direct".to_string(), "1".to_string())
+        );
         assert_eq!(sw.global_options.len(), 5);
     }
 
     #[test]
     fn unsupported_option_names_option_and_line() {
         let e = parse_job_file("[a]\nrw=read\nverify=md5\n", "x.fio").unwrap_err();
-        assert!(e.to_string().starts_with("x.fio:3: unsupported option `verify`"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("x.fio:3: unsupported option `verify`"),
+            "{e}"
+        );
         let e = parse_job_file("[a]\nrw=trimwrite\n", "x.fio").unwrap_err();
         assert!(e.to_string().starts_with("x.fio:2: rw=trimwrite"), "{e}");
         let e = parse_job_file("[global]\nbs=4k\n", "x.fio").unwrap_err();
-        assert_eq!(e.to_string(), "x.fio: no job sections (only [global] or nothing)");
+        assert_eq!(
+            e.to_string(),
+            "x.fio: no job sections (only [global] or nothing)"
+        );
     }
 
     #[test]
@@ -355,6 +446,9 @@ mod tests {
         let j = &parse_job_file("[a]\npercentile_list=99.999:50:99\n", "x").unwrap()[0];
         assert_eq!(j.percentiles, [50.0, 99.0, 99.999]);
         let e = parse_job_file("[a]\npercentile_list=50:101\n", "x").unwrap_err();
-        assert!(e.to_string().starts_with("x:2: percentile_list: 101"), "{e}");
+        assert!(
+            e.to_string().starts_with("x:2: percentile_list: 101"),
+            "{e}"
+        );
     }
 }

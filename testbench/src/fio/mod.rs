@@ -33,9 +33,17 @@ mod tests {
         let ok = decode_job_text(b"; thinktime in \xb5s\n[j]\nrw=read\n");
         assert_eq!(parse_job_file(&ok, "t.fio").unwrap().len(), 1);
         let raw: &[u8] = b"# caf\xe9\n[j]\nrw=read\n";
-        assert_eq!(parse_job_file(&decode_job_text(raw), "t.fio").unwrap()[0].name, "j");
+        assert_eq!(
+            parse_job_file(&decode_job_text(raw), "t.fio").unwrap()[0].name,
+            "j"
+        );
         let bad: &[u8] = b"[j]\nrw=re\xffad\n";
-        let e = parse_job_file(&decode_job_text(bad), "t.fio").unwrap_err().to_string();
-        assert!(e.starts_with("t.fio:2: rw=re\u{fffd}ad is not supported"), "{e}");
+        let e = parse_job_file(&decode_job_text(bad), "t.fio")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.fio:2: rw=re\u{fffd}ad is not supported"),
+            "{e}"
+        );
     }
 }

@@ -30,7 +30,9 @@ pub fn parse_bytes(s: &str, kb_base: u64) -> Result<u64, String> {
     let s = s.trim();
     let (digits, suffix) = split_number(s);
     if digits.is_empty() {
-        return Err(format!("`{s}` is not a size (expected e.g. 4k, 128KiB, 20g)"));
+        return Err(format!(
+            "`{s}` is not a size (expected e.g. 4k, 128KiB, 20g)"
+        ));
     }
     let n = parse_u64(digits).ok_or_else(|| format!("`{s}` is not a size"))?;
     let suffix = suffix.to_ascii_lowercase();
@@ -46,7 +48,11 @@ pub fn parse_bytes(s: &str, kb_base: u64) -> Result<u64, String> {
         "g" => 3,
         "t" => 4,
         "p" => 5,
-        _ => return Err(format!("`{s}`: unknown size suffix (use k, m, g, t, p, KiB...)")),
+        _ => {
+            return Err(format!(
+                "`{s}`: unknown size suffix (use k, m, g, t, p, KiB...)"
+            ))
+        }
     };
     // fio compatibility: with kb_base=1024 the IEC spelling means powers of ten, and vice versa.
     let base: u64 = match (kb_base, iec) {
@@ -62,7 +68,10 @@ pub fn parse_bytes(s: &str, kb_base: u64) -> Result<u64, String> {
 pub fn parse_size(s: &str, kb_base: u64) -> Result<SizeSpec, String> {
     let t = s.trim();
     if let Some(p) = t.strip_suffix('%') {
-        let v: u32 = p.trim().parse().map_err(|_| format!("`{t}` is not a percentage"))?;
+        let v: u32 = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{t}` is not a percentage"))?;
         if v == 0 || v > 100 {
             return Err(format!("`{t}`: a percentage must be 1..100"));
         }
@@ -75,7 +84,8 @@ pub fn parse_size(s: &str, kb_base: u64) -> Result<SizeSpec, String> {
 pub fn parse_time(s: &str, unit: TimeUnit) -> Result<SimTime, String> {
     let t = s.trim();
     let (digits, suffix) = split_number(t);
-    let n = parse_u64(digits).ok_or_else(|| format!("`{t}` is not a time (expected e.g. 30s, 500ms)"))?;
+    let n = parse_u64(digits)
+        .ok_or_else(|| format!("`{t}` is not a time (expected e.g. 30s, 500ms)"))?;
     let ps_per: u64 = match suffix.to_ascii_lowercase().as_str() {
         "" => match unit {
             TimeUnit::Secs => 1_000_000_000_000,
@@ -88,7 +98,11 @@ pub fn parse_time(s: &str, unit: TimeUnit) -> Result<SimTime, String> {
         "m" | "min" => 60_000_000_000_000,
         "h" => 3_600_000_000_000_000,
         "d" => 86_400_000_000_000_000,
-        other => return Err(format!("`{t}`: unknown time suffix `{other}` (use us, ms, s, m, h)")),
+        other => {
+            return Err(format!(
+                "`{t}`: unknown time suffix `{other}` (use us, ms, s, m, h)"
+            ))
+        }
     };
     n.checked_mul(ps_per)
         .map(SimTime::from_ps)
@@ -117,7 +131,9 @@ pub fn parse_bool(s: &str) -> Result<bool, String> {
 fn split_number(s: &str) -> (&str, &str) {
     let hex = s.len() > 2 && (s.starts_with("0x") || s.starts_with("0X"));
     let end = if hex {
-        2 + s[2..].find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(s.len() - 2)
+        2 + s[2..]
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(s.len() - 2)
     } else {
         s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len())
     };
@@ -165,9 +181,18 @@ mod tests {
     #[test]
     fn times() {
         assert_eq!(parse_time("30", TimeUnit::Secs), Ok(SimTime::from_secs(30)));
-        assert_eq!(parse_time("500ms", TimeUnit::Secs), Ok(SimTime::from_ms(500)));
-        assert_eq!(parse_time("2m", TimeUnit::Secs), Ok(SimTime::from_secs(120)));
-        assert_eq!(parse_time("100", TimeUnit::Micros), Ok(SimTime::from_us(100)));
+        assert_eq!(
+            parse_time("500ms", TimeUnit::Secs),
+            Ok(SimTime::from_ms(500))
+        );
+        assert_eq!(
+            parse_time("2m", TimeUnit::Secs),
+            Ok(SimTime::from_secs(120))
+        );
+        assert_eq!(
+            parse_time("100", TimeUnit::Micros),
+            Ok(SimTime::from_us(100))
+        );
         assert!(parse_time("10 parsecs", TimeUnit::Secs).is_err());
     }
 }

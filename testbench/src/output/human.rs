@@ -98,8 +98,10 @@ fn dir_block(out: &mut String, label: &str, d: &DirStats, j: &JobResult, group_b
     let _ = writeln!(out, "    clat percentiles (usec):");
     let rows: Vec<&[f64]> = j.spec.percentiles.chunks(4).collect();
     for (i, row) in rows.iter().enumerate() {
-        let cells: Vec<String> =
-            row.iter().map(|p| format!("{:>6.2}th=[{:>6}]", p, l.percentile_ns(*p).div_ceil(1000))).collect();
+        let cells: Vec<String> = row
+            .iter()
+            .map(|p| format!("{:>6.2}th=[{:>6}]", p, l.percentile_ns(*p).div_ceil(1000)))
+            .collect();
         let end = if i + 1 < rows.len() { "," } else { "" };
         let _ = writeln!(out, "     | {}{end}", cells.join(", "));
     }
@@ -131,7 +133,11 @@ fn lat_lines(out: &mut String, j: &JobResult) {
     d.merge(&j.write.dist);
     let total = j.read.ios + j.write.ios;
     for (unit, keys) in d.by_unit() {
-        let cells: Vec<String> = keys.iter().filter(|(_, c)| *c > 0).map(|(k, c)| format!("{k}={:.2}%", percent(*c, total))).collect();
+        let cells: Vec<String> = keys
+            .iter()
+            .filter(|(_, c)| *c > 0)
+            .map(|(k, c)| format!("{k}={:.2}%", percent(*c, total)))
+            .collect();
         if !cells.is_empty() {
             let _ = writeln!(out, "  lat ({unit})   : {}", cells.join(", "));
         }
@@ -212,15 +218,31 @@ fn group_footer(out: &mut String, g: &GroupResult) {
         );
     }
     let e = &g.extras;
-    let wa = e.write_amplification().map_or("-".to_string(), |v| format!("{v:.2}"));
-    let ops: Vec<String> = e.nand_ops.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{k}={}", si(*n as f64))).collect();
-    let _ = writeln!(out, "  ssdlab: write amplification={wa}, SLC used={}", bytes_iec(e.slc_used_bytes as f64));
+    let wa = e
+        .write_amplification()
+        .map_or("-".to_string(), |v| format!("{v:.2}"));
+    let ops: Vec<String> = e
+        .nand_ops
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{k}={}", si(*n as f64)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  ssdlab: write amplification={wa}, SLC used={}",
+        bytes_iec(e.slc_used_bytes as f64)
+    );
     if !ops.is_empty() {
         let _ = writeln!(out, "  ssdlab: NAND ops: {}", ops.join(", "));
     }
     if let Some(p) = g.avg_power_w() {
         let mbps = (r.bytes + w.bytes) as f64 / win.as_secs_f64() / 1e6;
-        let _ = writeln!(out, "  ssdlab: energy={:.3} J, avg power={p:.2} W, {:.0} MB/s per W", e.energy_j, mbps / p.max(1e-12));
+        let _ = writeln!(
+            out,
+            "  ssdlab: energy={:.3} J, avg power={p:.2} W, {:.0} MB/s per W",
+            e.energy_j,
+            mbps / p.max(1e-12)
+        );
     }
 }
 
@@ -241,7 +263,10 @@ mod tests {
         assert_eq!(fio_num(12_000.0 * 1_048_576.0, 1024.0, &b), "11.7GiB");
         assert_eq!(fio_num(2458.0, 1000.0, &["", "k"]), "2458");
         assert_eq!(fio_num(10_300.0, 1000.0, &["", "k"]), "10.3k");
-        assert_eq!(fio_num(1_747_000_000.0, 1000.0, &["B", "kB", "MB", "GB"]), "1747MB");
+        assert_eq!(
+            fio_num(1_747_000_000.0, 1000.0, &["B", "kB", "MB", "GB"]),
+            "1747MB"
+        );
     }
 
     #[test]
@@ -262,17 +287,34 @@ mod run_tests {
     fn text_matches_fio_rounding() {
         // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms -> fio prints 3 msec (rounded up);
         // 100 us latency -> min=max=100 (usec), every percentile [100].
-        let g = run_on_fixed("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", 100);
+        let g = run_on_fixed(
+            "[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n",
+            100,
+        );
         let out = summary(&g);
         // 409 600 B / 2.5 ms = 163 840 000 B/s = 156.25 MiB/s; fio's four characters.
         assert!(out.contains("j: (groupid=0, jobs=1): err= 0: rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, iodepth=4"), "{out}");
-        assert!(out.contains("  read: IOPS=40.0k, BW=156MiB/s (164MB/s)(400KiB/3msec)"), "{out}");
-        assert!(out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"), "{out}");
-        assert!(out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]\n"), "{out}");
+        assert!(
+            out.contains("  read: IOPS=40.0k, BW=156MiB/s (164MB/s)(400KiB/3msec)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("    clat (usec): min=100, max=100, avg=100.00, stdev=0.00"),
+            "{out}"
+        );
+        assert!(
+            out.contains(" 50.00th=[   100]") && out.contains(" 99.99th=[   100]\n"),
+            "{out}"
+        );
         assert!(out.contains("   READ: bw=156MiB/s (164MB/s), 156MiB/s-156MiB/s (164MB/s-164MB/s), io=400KiB (410kB), run=3-3msec"), "{out}");
         // 2 whole 1 ms samples, each 40 x 4 KiB: 160 000 KiB/s and 40 000 IO/s.
         assert!(out.contains("   bw (  KiB/s): min=160000, max=160000, per=100.00%, avg=160000.00, stdev=0.00, samples=2"), "{out}");
-        assert!(out.contains("   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=2"), "{out}");
+        assert!(
+            out.contains(
+                "   iops        : min=40000, max=40000, avg=40000.00, stdev=0.00, samples=2"
+            ),
+            "{out}"
+        );
         assert!(out.contains("\n  lat (usec)   : 250=100.00%\n"), "{out}");
     }
 }

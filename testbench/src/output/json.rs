@@ -20,7 +20,10 @@ fn lat_obj(d: &DirStats, percentiles: Option<&[f64]>) -> Value {
         "min": l.min_ns(), "max": l.max_ns(), "mean": l.mean_ns(), "stddev": l.stddev_ns(), "N": l.count(),
     });
     if let Some(list) = percentiles.filter(|_| l.count() > 0) {
-        let p: Map<String, Value> = list.iter().map(|p| (format!("{p:.6}"), json!(l.percentile_ns(*p)))).collect();
+        let p: Map<String, Value> = list
+            .iter()
+            .map(|p| (format!("{p:.6}"), json!(l.percentile_ns(*p))))
+            .collect();
         o["percentile"] = Value::Object(p);
     }
     o
@@ -52,7 +55,9 @@ pub(crate) fn samples(d: &DirStats, runtime: SimTime, window: SimTime, per: Per)
             sums[k] += v;
         }
     }
-    sums.iter().map(|v| *v as f64 / unit / w.as_secs_f64()).collect()
+    sums.iter()
+        .map(|v| *v as f64 / unit / w.as_secs_f64())
+        .collect()
 }
 
 /// (min, max, mean, standard deviation) of samples; the deviation with n - 1 as fio's `calc_lat`
@@ -63,7 +68,11 @@ pub(crate) fn stat(v: &[f64]) -> (f64, f64, f64, f64) {
     }
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
-    let var = if v.len() > 1 { v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    let var = if v.len() > 1 {
+        v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
     let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = v.iter().cloned().fold(0.0, f64::max);
     (min, max, mean, var.sqrt())
@@ -92,7 +101,11 @@ fn dir_obj(d: &DirStats, runtime: SimTime, spec: &JobSpec, group_bw_bytes: f64) 
     let (bmin, bmax, bmean, bdev) = stat(&bws);
     let (imin, imax, imean, idev) = stat(&iopss);
     let bw_bytes = d.bw_bytes(runtime).floor() as u64;
-    let bw_agg = if bws.is_empty() { 0.0 } else { bw_agg_pct(bmean, group_bw_bytes) };
+    let bw_agg = if bws.is_empty() {
+        0.0
+    } else {
+        bw_agg_pct(bmean, group_bw_bytes)
+    };
     json!({
         "io_bytes": d.bytes,
         "io_kbytes": d.bytes / 1024,
@@ -115,7 +128,11 @@ fn dir_obj(d: &DirStats, runtime: SimTime, spec: &JobSpec, group_bw_bytes: f64) 
 
 /// Options as fio's JSON prints them: every value a string, as written in the job file.
 fn options_obj(opts: &[(String, String)]) -> Value {
-    Value::Object(opts.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
+    Value::Object(
+        opts.iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect(),
+    )
 }
 
 /// fio's `latency_ns/us/ms` objects of a job: percent of all its IOs per latency range.
@@ -123,7 +140,13 @@ fn latency_dist(j: &JobResult) -> [Value; 3] {
     let mut d = j.read.dist.clone();
     d.merge(&j.write.dist);
     let total = j.read.ios + j.write.ios;
-    d.by_unit().map(|(_, keys)| Value::Object(keys.into_iter().map(|(k, c)| (k, json!(percent(c, total)))).collect()))
+    d.by_unit().map(|(_, keys)| {
+        Value::Object(
+            keys.into_iter()
+                .map(|(k, c)| (k, json!(percent(c, total))))
+                .collect(),
+        )
+    })
 }
 
 /// One job; `group_bw` = its group's (read, write) bandwidth, B/s.
@@ -155,7 +178,11 @@ pub fn group_extras(g: &GroupResult) -> Value {
     let (r, w) = g.totals();
     let secs = g.window().as_secs_f64();
     let power = g.avg_power_w();
-    let mbps = if secs > 0.0 { (r.bytes + w.bytes) as f64 / secs / 1e6 } else { 0.0 };
+    let mbps = if secs > 0.0 {
+        (r.bytes + w.bytes) as f64 / secs / 1e6
+    } else {
+        0.0
+    };
     json!({
         "groupid": g.groupid,
         "window_s": secs,
@@ -191,7 +218,11 @@ fn disk_util(groups: &[GroupResult]) -> Value {
         window += g.window();
     }
     let ticks_ms = |d: &DirStats| (d.lat.mean_ns() * d.lat.count() as f64 / 1e6).round() as u64;
-    let util = if window > SimTime::ZERO { (100.0 * busy.as_secs_f64() / window.as_secs_f64()).min(100.0) } else { 0.0 };
+    let util = if window > SimTime::ZERO {
+        (100.0 * busy.as_secs_f64() / window.as_secs_f64()).min(100.0)
+    } else {
+        0.0
+    };
     let name = groups
         .iter()
         .flat_map(|g| &g.jobs)
@@ -218,7 +249,10 @@ pub fn document(groups: &[GroupResult], meta: Value) -> Value {
         let bw = (r.bw_bytes(g.window()), w.bw_bytes(g.window()));
         jobs.extend(g.jobs.iter().map(|j| job_obj(j, bw)));
     }
-    let globals = groups.last().and_then(|g| g.jobs.last()).map_or(json!({}), |j| options_obj(&j.spec.global_options));
+    let globals = groups
+        .last()
+        .and_then(|g| g.jobs.last())
+        .map_or(json!({}), |j| options_obj(&j.spec.global_options));
     let mut ssd = meta;
     ssd["groups"] = Value::Array(groups.iter().map(group_extras).collect());
     json!({
@@ -242,7 +276,10 @@ mod tests {
     fn fio_shape_with_hand_figures() {
         // 100 reads of 4 KiB at QD4, 100 us each: 2.5 ms, 40 000 IOPS,
         // 409 600 B / 2.5 ms = 163 840 000 B/s = 160 000 KiB/s.
-        let g = run_on_fixed("[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n", 100);
+        let g = run_on_fixed(
+            "[j]\nrw=read\niodepth=4\nsize=400k\nbwavgtime=1\niopsavgtime=1\n",
+            100,
+        );
         let doc = document(&g, json!({"seed": 1}));
         let r = &doc["jobs"][0]["read"];
         assert_eq!(doc["jobs"][0]["jobname"], "j");
@@ -255,8 +292,18 @@ mod tests {
         assert_eq!(r["io_kbytes"], 400);
         // bwavgtime=1: 2 whole 1 ms windows in 2.5 ms (fio drops the partial one), each with
         // 40 completions of 4 KiB: 160 KiB / 1 ms = 160 000 KiB/s, 40 000 IO/s.
-        assert_eq!((r["bw_min"].as_u64(), r["bw_max"].as_u64(), r["bw_samples"].as_u64()), (Some(160_000), Some(160_000), Some(2)));
-        assert_eq!((r["iops_min"].as_u64(), r["iops_max"].as_u64()), (Some(40_000), Some(40_000)));
+        assert_eq!(
+            (
+                r["bw_min"].as_u64(),
+                r["bw_max"].as_u64(),
+                r["bw_samples"].as_u64()
+            ),
+            (Some(160_000), Some(160_000), Some(2))
+        );
+        assert_eq!(
+            (r["iops_min"].as_u64(), r["iops_max"].as_u64()),
+            (Some(40_000), Some(40_000))
+        );
         // fio: a direction without IO has runtime 0.
         assert_eq!(doc["jobs"][0]["write"]["runtime"], 0);
         assert_eq!(doc["jobs"][0]["trim"]["runtime"], 0);
@@ -270,13 +317,39 @@ mod tests {
         // disk_util: 100 reads x 100 us = 10 ms of summed latency; a command is outstanding for
         // the whole 2.5 ms window (QD4 back to back): util 100 %; 409 600 B = 800 sectors.
         let du = &doc["disk_util"][0];
-        assert_eq!((du["name"].as_str(), du["read_ios"].as_u64(), du["write_ios"].as_u64()), (Some("ssdlab"), Some(100), Some(0)));
-        assert_eq!((du["read_ticks"].as_u64(), du["in_queue"].as_u64(), du["read_sectors"].as_u64()), (Some(10), Some(10), Some(800)));
+        assert_eq!(
+            (
+                du["name"].as_str(),
+                du["read_ios"].as_u64(),
+                du["write_ios"].as_u64()
+            ),
+            (Some("ssdlab"), Some(100), Some(0))
+        );
+        assert_eq!(
+            (
+                du["read_ticks"].as_u64(),
+                du["in_queue"].as_u64(),
+                du["read_sectors"].as_u64()
+            ),
+            (Some(10), Some(10), Some(800))
+        );
         assert_eq!(du["util"], 100.0);
         // Every read took 100 us: the "250" us range (100..249 us) holds 100 % of the IOs.
         let j = &doc["jobs"][0];
-        assert_eq!((j["latency_us"]["250"].as_f64(), j["latency_us"]["100"].as_f64()), (Some(100.0), Some(0.0)));
-        assert_eq!((j["latency_ns"]["1000"].as_f64(), j["latency_ms"][">=2000"].as_f64()), (Some(0.0), Some(0.0)));
+        assert_eq!(
+            (
+                j["latency_us"]["250"].as_f64(),
+                j["latency_us"]["100"].as_f64()
+            ),
+            (Some(100.0), Some(0.0))
+        );
+        assert_eq!(
+            (
+                j["latency_ns"]["1000"].as_f64(),
+                j["latency_ms"][">=2000"].as_f64()
+            ),
+            (Some(0.0), Some(0.0))
+        );
     }
 
     #[test]
@@ -306,15 +379,32 @@ mod tests {
         // 20 000 KiB / 0.5 s = 40 000 KiB/s and 10 000 IO/s each.
         let g = run_on_fixed("[j]\nrw=read\nnumber_ios=10000\n", 100);
         let r = &document(&g, json!({}))["jobs"][0]["read"];
-        assert_eq!((r["bw_samples"].as_u64(), r["bw_min"].as_u64(), r["bw_max"].as_u64()), (Some(2), Some(40_000), Some(40_000)));
-        assert_eq!((r["iops_samples"].as_u64(), r["iops_min"].as_u64(), r["iops_mean"].as_f64()), (Some(2), Some(10_000), Some(10_000.0)));
+        assert_eq!(
+            (
+                r["bw_samples"].as_u64(),
+                r["bw_min"].as_u64(),
+                r["bw_max"].as_u64()
+            ),
+            (Some(2), Some(40_000), Some(40_000))
+        );
+        assert_eq!(
+            (
+                r["iops_samples"].as_u64(),
+                r["iops_min"].as_u64(),
+                r["iops_mean"].as_f64()
+            ),
+            (Some(2), Some(10_000), Some(10_000.0))
+        );
     }
 
     #[test]
     fn disk_util_counts_idle_thinktime() {
         // QD1, 100 us per read, 100 us thinktime, 10 reads: IO k runs 200k..200k+100 us, the
         // last ends at 1900 us; busy 10 x 100 us of 1900 us = 52.63 %.
-        let g = run_on_fixed("[j]\nrw=read\nthinktime=100\nsize=40k\nfilename=/dev/nvme0n1\n", 100);
+        let g = run_on_fixed(
+            "[j]\nrw=read\nthinktime=100\nsize=40k\nfilename=/dev/nvme0n1\n",
+            100,
+        );
         let du = &document(&g, json!({}))["disk_util"][0];
         assert_eq!(du["name"], "nvme0n1");
         let util = du["util"].as_f64().unwrap();

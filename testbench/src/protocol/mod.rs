@@ -17,8 +17,16 @@ use std::path::Path;
 
 /// Built-in protocols: (name, file, text).
 pub const BUILTINS: &[(&str, &str, &str)] = &[
-    ("ssdfans", "protocols/ssdfans.toml", include_str!("../../protocols/ssdfans.toml")),
-    ("anandtech-burst", "protocols/anandtech-burst.toml", include_str!("../../protocols/anandtech-burst.toml")),
+    (
+        "ssdfans",
+        "protocols/ssdfans.toml",
+        include_str!("../../protocols/ssdfans.toml"),
+    ),
+    (
+        "anandtech-burst",
+        "protocols/anandtech-burst.toml",
+        include_str!("../../protocols/anandtech-burst.toml"),
+    ),
     (
         "anandtech-sustained",
         "protocols/anandtech-sustained.toml",
@@ -48,10 +56,32 @@ pub enum Step {
         iodepth: u32,
         numjobs: u32,
     },
-    Fio { id: Option<String>, label: String, jobs: Vec<JobSpec>, report: Option<ReportDef> },
-    Idle { label: String, duration: SimTime },
-    Burst { id: Option<String>, label: String, jobs: Vec<JobSpec>, bursts: u32, duty_pct: u32, report: Option<ReportDef> },
-    Score { id: Option<String>, label: String, of: Vec<String>, published: Option<f64>, source: Option<String>, note: Option<String> },
+    Fio {
+        id: Option<String>,
+        label: String,
+        jobs: Vec<JobSpec>,
+        report: Option<ReportDef>,
+    },
+    Idle {
+        label: String,
+        duration: SimTime,
+    },
+    Burst {
+        id: Option<String>,
+        label: String,
+        jobs: Vec<JobSpec>,
+        bursts: u32,
+        duty_pct: u32,
+        report: Option<ReportDef>,
+    },
+    Score {
+        id: Option<String>,
+        label: String,
+        of: Vec<String>,
+        published: Option<f64>,
+        source: Option<String>,
+        note: Option<String>,
+    },
 }
 
 /// A built-in protocol by name, or a protocol file by path.
@@ -63,16 +93,24 @@ pub fn resolve(name_or_path: &str) -> Result<Protocol, InputError> {
         let names: Vec<&str> = BUILTINS.iter().map(|b| b.0).collect();
         return Err(InputError::file(
             name_or_path,
-            format!("no such protocol file, and not a built-in protocol ({})", names.join(", ")),
+            format!(
+                "no such protocol file, and not a built-in protocol ({})",
+                names.join(", ")
+            ),
         ));
     }
-    let text = std::fs::read_to_string(name_or_path).map_err(|e| InputError::io(name_or_path, &e))?;
+    let text =
+        std::fs::read_to_string(name_or_path).map_err(|e| InputError::io(name_or_path, &e))?;
     load(&text, name_or_path, Path::new(name_or_path).parent())
 }
 
 /// Line (1-based) of the `n`-th `[[step]]` header, if the file uses that layout.
 fn step_line(text: &str, n: usize) -> Option<usize> {
-    text.lines().enumerate().filter(|(_, l)| l.trim() == "[[step]]").nth(n).map(|(i, _)| i + 1)
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == "[[step]]")
+        .nth(n)
+        .map(|(i, _)| i + 1)
 }
 
 /// Parses an inline job so that its errors carry the protocol file's own line numbers.
@@ -95,18 +133,34 @@ fn inline_jobs(text: &str, file: &str, step: usize, job: &str) -> Result<Vec<Job
 pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, InputError> {
     let def: ProtocolDef = toml::from_str(text).map_err(|e| InputError::toml(file, text, &e))?;
     if def.steps.is_empty() {
-        return Err(InputError::file(file, "a protocol needs at least one [[step]]"));
+        return Err(InputError::file(
+            file,
+            "a protocol needs at least one [[step]]",
+        ));
     }
     let mut ids: Vec<String> = Vec::new();
     let mut steps = Vec::new();
     for (i, s) in def.steps.into_iter().enumerate() {
         steps.push(convert_step(s, i, text, file, dir, &mut ids)?);
     }
-    Ok(Protocol { name: def.name, description: def.description, source: def.source, file: file.to_string(), steps })
+    Ok(Protocol {
+        name: def.name,
+        description: def.description,
+        source: def.source,
+        file: file.to_string(),
+        steps,
+    })
 }
 
 /// Checks one step definition and resolves its values; `ids` collects reported step ids.
-fn convert_step(s: StepDef, i: usize, text: &str, file: &str, dir: Option<&Path>, ids: &mut Vec<String>) -> Result<Step, InputError> {
+fn convert_step(
+    s: StepDef,
+    i: usize,
+    text: &str,
+    file: &str,
+    dir: Option<&Path>,
+    ids: &mut Vec<String>,
+) -> Result<Step, InputError> {
     let line = step_line(text, i).unwrap_or(0);
     let err = |r: String| match line {
         0 => InputError::file(file, format!("step {}: {r}", i + 1)),
@@ -116,18 +170,42 @@ fn convert_step(s: StepDef, i: usize, text: &str, file: &str, dir: Option<&Path>
         StepDef::Precondition(p) => {
             let bs = parse_bytes(&p.bs, 1024).map_err(|e| err(format!("bs: {e}")))?;
             if bs == 0 || bs % 4096 != 0 || bs > 16 << 20 {
-                return Err(err(format!("bs {bs} must be a multiple of 4 KiB, at most 16 MiB")));
+                return Err(err(format!(
+                    "bs {bs} must be a multiple of 4 KiB, at most 16 MiB"
+                )));
             }
-            if !(1..=100).contains(&p.passes) || !(1..=1023).contains(&p.iodepth) || !(1..=256).contains(&p.numjobs) {
-                return Err(err("passes must be 1..100, iodepth 1..1023, numjobs 1..256".into()));
+            if !(1..=100).contains(&p.passes)
+                || !(1..=1023).contains(&p.iodepth)
+                || !(1..=256).contains(&p.numjobs)
+            {
+                return Err(err(
+                    "passes must be 1..100, iodepth 1..1023, numjobs 1..256".into(),
+                ));
             }
             let offset = match &p.offset {
                 Some(o) => parse_size(o, 1024).map_err(|e| err(format!("offset: {e}")))?,
                 None => SizeSpec::Bytes(0),
             };
-            let size = p.size.as_deref().map(|s| parse_size(s, 1024)).transpose().map_err(|e| err(format!("size: {e}")))?;
-            let label = p.label.unwrap_or_else(|| format!("{:?} {:?} precondition", p.mode, p.pattern));
-            Step::Precondition { label, mode: p.mode, pattern: p.pattern, bs, passes: p.passes, offset, size, iodepth: p.iodepth, numjobs: p.numjobs }
+            let size = p
+                .size
+                .as_deref()
+                .map(|s| parse_size(s, 1024))
+                .transpose()
+                .map_err(|e| err(format!("size: {e}")))?;
+            let label = p
+                .label
+                .unwrap_or_else(|| format!("{:?} {:?} precondition", p.mode, p.pattern));
+            Step::Precondition {
+                label,
+                mode: p.mode,
+                pattern: p.pattern,
+                bs,
+                passes: p.passes,
+                offset,
+                size,
+                iodepth: p.iodepth,
+                numjobs: p.numjobs,
+            }
         }
         StepDef::Fio(f) => {
             let jobs = match (&f.job, &f.file) {
@@ -135,39 +213,71 @@ fn convert_step(s: StepDef, i: usize, text: &str, file: &str, dir: Option<&Path>
                 (None, Some(path)) => {
                     let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
                     let ps = p.display().to_string();
-                    let t = std::fs::read(&p).map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
+                    let t = std::fs::read(&p)
+                        .map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
                     parse_job_file(&decode_job_text(&t), &ps)?
                 }
-                _ => return Err(err("a fio step needs exactly one of `job` (inline) or `file`".into())),
+                _ => {
+                    return Err(err(
+                        "a fio step needs exactly one of `job` (inline) or `file`".into(),
+                    ))
+                }
             };
             if f.report.is_some() {
                 ids.extend(f.id.clone());
             }
-            Step::Fio { id: f.id, label: f.label, jobs, report: f.report }
+            Step::Fio {
+                id: f.id,
+                label: f.label,
+                jobs,
+                report: f.report,
+            }
         }
         StepDef::Idle(d) => {
-            let duration = parse_time(&d.duration, TimeUnit::Secs).map_err(|e| err(format!("duration: {e}")))?;
-            Step::Idle { label: d.label.unwrap_or_else(|| format!("idle {}", d.duration)), duration }
+            let duration = parse_time(&d.duration, TimeUnit::Secs)
+                .map_err(|e| err(format!("duration: {e}")))?;
+            Step::Idle {
+                label: d.label.unwrap_or_else(|| format!("idle {}", d.duration)),
+                duration,
+            }
         }
         StepDef::Burst(b) => {
             if !(1..=1000).contains(&b.bursts) || !(1..=100).contains(&b.duty_cycle_pct) {
-                return Err(err("bursts must be 1..1000 and duty_cycle_pct 1..100".into()));
+                return Err(err(
+                    "bursts must be 1..1000 and duty_cycle_pct 1..100".into()
+                ));
             }
             let jobs = inline_jobs(text, file, i, &b.job)?;
             if b.report.is_some() {
                 ids.extend(b.id.clone());
             }
-            Step::Burst { id: b.id, label: b.label, jobs, bursts: b.bursts, duty_pct: b.duty_cycle_pct, report: b.report }
+            Step::Burst {
+                id: b.id,
+                label: b.label,
+                jobs,
+                bursts: b.bursts,
+                duty_pct: b.duty_cycle_pct,
+                report: b.report,
+            }
         }
         StepDef::Score(s) => {
             if s.of.is_empty() {
                 return Err(err("`of` lists no steps".into()));
             }
             if let Some(missing) = s.of.iter().find(|o| !ids.contains(o)) {
-                return Err(err(format!("`of` names `{missing}`, which is not the id of an earlier reported step")));
+                return Err(err(format!(
+                    "`of` names `{missing}`, which is not the id of an earlier reported step"
+                )));
             }
             ids.extend(s.id.clone());
-            Step::Score { id: s.id, label: s.label, of: s.of, published: s.published, source: s.source, note: s.note }
+            Step::Score {
+                id: s.id,
+                label: s.label,
+                of: s.of,
+                published: s.published,
+                source: s.source,
+                note: s.note,
+            }
         }
     };
     Ok(step)

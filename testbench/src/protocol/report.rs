@@ -38,15 +38,33 @@ impl ReportRow {
         }
     }
     /// The mean of earlier rows (all of one metric, as AnandTech scores QD1-4).
-    pub fn score(id: &Option<String>, label: &str, rows: &[&ReportRow], published: Option<f64>, source: Option<String>, note: Option<String>) -> Self {
+    pub fn score(
+        id: &Option<String>,
+        label: &str,
+        rows: &[&ReportRow],
+        published: Option<f64>,
+        source: Option<String>,
+        note: Option<String>,
+    ) -> Self {
         assert!(!rows.is_empty());
         let model = rows.iter().map(|r| r.model).sum::<f64>() / rows.len() as f64;
         let ids: Vec<&str> = rows.iter().filter_map(|r| r.id.as_deref()).collect();
-        ReportRow { id: id.clone(), label: label.to_string(), setting: format!("mean of {}", ids.join(", ")), metric: rows[0].metric, model, published, source, note }
+        ReportRow {
+            id: id.clone(),
+            label: label.to_string(),
+            setting: format!("mean of {}", ids.join(", ")),
+            metric: rows[0].metric,
+            model,
+            published,
+            source,
+            note,
+        }
     }
     /// Signed error of the model against the published figure, percent.
     pub fn error_pct(&self) -> Option<f64> {
-        self.published.filter(|p| *p != 0.0).map(|p| (self.model - p) / p * 100.0)
+        self.published
+            .filter(|p| *p != 0.0)
+            .map(|p| (self.model - p) / p * 100.0)
     }
     /// Judged by validation and outside `tol` percent of the published figure (a published 0
     /// has no relative error and counts as outside).
@@ -56,15 +74,33 @@ impl ReportRow {
 }
 
 fn kib(b: u64) -> String {
-    if b.is_multiple_of(1 << 20) { format!("{}MiB", b >> 20) } else { format!("{}KiB", b / 1024) }
+    if b.is_multiple_of(1 << 20) {
+        format!("{}MiB", b >> 20)
+    } else {
+        format!("{}KiB", b / 1024)
+    }
 }
 
 /// "QD32x4 4KiB randread" for the first job of a step (and "+N jobs" when there are more).
 pub fn setting_of(jobs: &[JobSpec]) -> String {
     let j = &jobs[0];
-    let bs = if j.rw.read_pct(j.rwmixread) > 0 { j.bs_read } else { j.bs_write };
-    let more = if jobs.len() > 1 { format!(" +{} jobs", jobs.len() - 1) } else { String::new() };
-    format!("QD{}x{} {} {}{more}", j.iodepth, j.numjobs, kib(bs), j.rw.fio_name())
+    let bs = if j.rw.read_pct(j.rwmixread) > 0 {
+        j.bs_read
+    } else {
+        j.bs_write
+    };
+    let more = if jobs.len() > 1 {
+        format!(" +{} jobs", jobs.len() - 1)
+    } else {
+        String::new()
+    };
+    format!(
+        "QD{}x{} {} {}{more}",
+        j.iodepth,
+        j.numjobs,
+        kib(bs),
+        j.rw.fio_name()
+    )
 }
 
 /// A metric over all groups of a step; windows add up (bursts: the busy time only).
@@ -91,21 +127,42 @@ pub fn metric_value(m: Metric, groups: &[GroupResult]) -> f64 {
         Metric::ReadLatP99Us => r.lat.percentile_ns(99.0) as f64 / 1e3,
         Metric::WriteLatP99Us => w.lat.percentile_ns(99.0) as f64 / 1e3,
         Metric::AvgPowerW => power,
-        Metric::MbpsPerW => if power > 0.0 { per_s((r.bytes + w.bytes) as f64) / 1e6 / power } else { 0.0 },
+        Metric::MbpsPerW => {
+            if power > 0.0 {
+                per_s((r.bytes + w.bytes) as f64) / 1e6 / power
+            } else {
+                0.0
+            }
+        }
     }
 }
 
 /// A figure as the tables print it: whole numbers from 100 up, two decimals below.
 pub(crate) fn num(v: f64) -> String {
-    if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.2}") }
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 /// One line per reported step, for the progress log and the final table.
 pub fn row_line(r: &ReportRow) -> String {
     let unit = r.metric.unit();
-    let published = r.published.map_or("-".to_string(), |p| format!("{} {unit}", num(p)));
-    let err = r.error_pct().map_or(String::new(), |e| format!("{e:+.1} %"));
-    let mut line = format!("{:<44} {:<24} {:>14} {:>14} {:>8}", r.label, r.setting, format!("{} {unit}", num(r.model)), published, err);
+    let published = r
+        .published
+        .map_or("-".to_string(), |p| format!("{} {unit}", num(p)));
+    let err = r
+        .error_pct()
+        .map_or(String::new(), |e| format!("{e:+.1} %"));
+    let mut line = format!(
+        "{:<44} {:<24} {:>14} {:>14} {:>8}",
+        r.label,
+        r.setting,
+        format!("{} {unit}", num(r.model)),
+        published,
+        err
+    );
     if let Some(n) = &r.note {
         let _ = write!(line, "  ({n})");
     }
@@ -115,11 +172,19 @@ pub fn row_line(r: &ReportRow) -> String {
 /// The results table of a protocol run.
 pub fn table(p: &Protocol, preset: &str, seed: u64, steps: &[StepOutcome]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "protocol {} on {preset} (seed {seed}): {}", p.name, p.description);
+    let _ = writeln!(
+        out,
+        "protocol {} on {preset} (seed {seed}): {}",
+        p.name, p.description
+    );
     if let Some(s) = &p.source {
         let _ = writeln!(out, "published figures: {s}");
     }
-    let _ = writeln!(out, "{:<44} {:<24} {:>14} {:>14} {:>8}", "test", "setting", "model", "published", "error");
+    let _ = writeln!(
+        out,
+        "{:<44} {:<24} {:>14} {:>14} {:>8}",
+        "test", "setting", "model", "published", "error"
+    );
     for s in steps {
         if let Some(r) = &s.report {
             let _ = writeln!(out, "{}", row_line(r));

@@ -38,13 +38,22 @@ fn size_text(s: SizeSpec) -> String {
 }
 
 /// The fio job a timed precondition runs.
-fn precondition_job(pattern: Pattern, bs: u64, offset: SizeSpec, size: Option<SizeSpec>, qd: u32, nj: u32) -> Vec<JobSpec> {
+fn precondition_job(
+    pattern: Pattern,
+    bs: u64,
+    offset: SizeSpec,
+    size: Option<SizeSpec>,
+    qd: u32,
+    nj: u32,
+) -> Vec<JobSpec> {
     let rw = match pattern {
         Pattern::Sequential => "write",
         Pattern::Random => "randwrite",
         Pattern::Uniform => "randwrite\nnorandommap=1",
     };
-    let size = size.map(|s| format!("size={}\n", size_text(s))).unwrap_or_default();
+    let size = size
+        .map(|s| format!("size={}\n", size_text(s)))
+        .unwrap_or_default();
     let text = format!(
         "[precondition]\nrw={rw}\nbs={bs}\niodepth={qd}\nnumjobs={nj}\noffset={}\n{size}",
         size_text(offset)
@@ -58,7 +67,12 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
     for s in &p.steps {
         match s {
             Step::Fio { jobs, .. } => check_jobs(dev, jobs)?,
-            Step::Burst { jobs, bursts, label, .. } => {
+            Step::Burst {
+                jobs,
+                bursts,
+                label,
+                ..
+            } => {
                 check_jobs(dev, jobs)?;
                 for j in jobs {
                     let (start, len) = job_region(j, cap).expect("checked");
@@ -68,8 +82,15 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
                     }
                 }
             }
-            Step::Precondition { label, offset, size, bs, .. } => {
-                region(*offset, *size, *bs, cap).map_err(|r| InputError::file(&p.file, format!("`{label}`: {r}")))?;
+            Step::Precondition {
+                label,
+                offset,
+                size,
+                bs,
+                ..
+            } => {
+                region(*offset, *size, *bs, cap)
+                    .map_err(|r| InputError::file(&p.file, format!("`{label}`: {r}")))?;
             }
             Step::Idle { .. } | Step::Score { .. } => {}
         }
@@ -91,47 +112,127 @@ pub fn run_protocol(
         let sim_start = dev.now();
         dev.reset_stats();
         obs.label(&format!("[{}/{}] {}", i + 1, p.steps.len(), step_label(s)));
-        let step_seeds = SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let step_seeds =
+            SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (kind, label, groups, report) = match s {
-            Step::Precondition { label, mode, pattern, bs, passes, offset, size, iodepth, numjobs } => {
+            Step::Precondition {
+                label,
+                mode,
+                pattern,
+                bs,
+                passes,
+                offset,
+                size,
+                iodepth,
+                numjobs,
+            } => {
                 let mut groups = Vec::new();
                 for pass in 0..*passes {
                     match mode {
-                        Mode::Functional => functional_fill(dev, *pattern, *bs, *offset, *size, &step_seeds, pass, obs),
+                        Mode::Functional => functional_fill(
+                            dev,
+                            *pattern,
+                            *bs,
+                            *offset,
+                            *size,
+                            &step_seeds,
+                            pass,
+                            obs,
+                        ),
                         Mode::Timed => {
-                            let jobs = precondition_job(*pattern, *bs, *offset, *size, *iodepth, *numjobs);
-                            let pass_seeds = SeedTree::new(step_seeds.seed().wrapping_add(pass as u64));
+                            let jobs =
+                                precondition_job(*pattern, *bs, *offset, *size, *iodepth, *numjobs);
+                            let pass_seeds =
+                                SeedTree::new(step_seeds.seed().wrapping_add(pass as u64));
                             groups.extend(run_jobs(dev, &jobs, &p.file, &pass_seeds, obs)?);
                         }
                     }
                 }
                 ("precondition", label.clone(), groups, None)
             }
-            Step::Fio { id, label, jobs, report } => {
+            Step::Fio {
+                id,
+                label,
+                jobs,
+                report,
+            } => {
                 let groups = run_jobs(dev, jobs, &p.file, &step_seeds, obs)?;
-                let row = report.as_ref().map(|r| ReportRow::new(id, label, &setting_of(jobs), r, metric_value(r.metric, &groups)));
+                let row = report.as_ref().map(|r| {
+                    ReportRow::new(
+                        id,
+                        label,
+                        &setting_of(jobs),
+                        r,
+                        metric_value(r.metric, &groups),
+                    )
+                });
                 ("fio", label.clone(), groups, row)
             }
             Step::Idle { label, duration } => {
                 let mut done = Vec::new();
                 dev.idle(*duration, &mut done);
-                assert!(done.is_empty(), "IO completed during an idle step: the previous step left IO outstanding");
+                assert!(
+                    done.is_empty(),
+                    "IO completed during an idle step: the previous step left IO outstanding"
+                );
                 ("idle", label.clone(), Vec::new(), None)
             }
-            Step::Burst { id, label, jobs, bursts, duty_pct, report } => {
+            Step::Burst {
+                id,
+                label,
+                jobs,
+                bursts,
+                duty_pct,
+                report,
+            } => {
                 let groups = run_bursts(dev, jobs, *bursts, *duty_pct, &p.file, &step_seeds, obs)?;
-                let row = report.as_ref().map(|r| ReportRow::new(id, label, &setting_of(jobs), r, metric_value(r.metric, &groups)));
+                let row = report.as_ref().map(|r| {
+                    ReportRow::new(
+                        id,
+                        label,
+                        &setting_of(jobs),
+                        r,
+                        metric_value(r.metric, &groups),
+                    )
+                });
                 ("burst", label.clone(), groups, row)
             }
-            Step::Score { id, label, of, published, source, note } => {
-                let rows: Vec<&ReportRow> =
-                    of.iter().filter_map(|o| out.iter().filter_map(|s| s.report.as_ref()).find(|r| r.id.as_deref() == Some(o.as_str()))).collect();
-                assert_eq!(rows.len(), of.len(), "score references were checked at load");
-                let row = ReportRow::score(id, label, &rows, *published, source.clone(), note.clone());
+            Step::Score {
+                id,
+                label,
+                of,
+                published,
+                source,
+                note,
+            } => {
+                let rows: Vec<&ReportRow> = of
+                    .iter()
+                    .filter_map(|o| {
+                        out.iter()
+                            .filter_map(|s| s.report.as_ref())
+                            .find(|r| r.id.as_deref() == Some(o.as_str()))
+                    })
+                    .collect();
+                assert_eq!(
+                    rows.len(),
+                    of.len(),
+                    "score references were checked at load"
+                );
+                let row =
+                    ReportRow::score(id, label, &rows, *published, source.clone(), note.clone());
                 ("score", label.clone(), Vec::new(), Some(row))
             }
         };
-        let o = StepOutcome { index: i, kind, label, sim_start, sim_end: dev.now(), groups, report, ftl: dev.extras() };
+        let o = StepOutcome {
+            index: i,
+            kind,
+            label,
+            sim_start,
+            sim_end: dev.now(),
+            groups,
+            report,
+            ftl: dev.extras(),
+        };
         on_step(&o, obs);
         out.push(o);
     }
@@ -160,9 +261,17 @@ fn functional_fill(
     pass: u32,
     obs: &mut dyn Observer,
 ) {
-    let (start, len) = region(offset, size, bs, dev.capacity_bytes()).expect("checked before running");
+    let (start, len) =
+        region(offset, size, bs, dev.capacity_bytes()).expect("checked before running");
     let blocks = len / bs;
-    let mut gen = OffsetGen::new(start, blocks * bs, bs, pattern != Pattern::Sequential, pattern == Pattern::Uniform, seeds.stream("precondition", pass as u64));
+    let mut gen = OffsetGen::new(
+        start,
+        blocks * bs,
+        bs,
+        pattern != Pattern::Sequential,
+        pattern == Pattern::Uniform,
+        seeds.stream("precondition", pass as u64),
+    );
     let report_every = (1u64 << 30) / bs;
     // Offsets go to the device in batches (its batched path prefetches ahead; same state).
     let mut offsets = Vec::with_capacity(4096);
@@ -199,15 +308,27 @@ fn run_bursts(
             .iter()
             .map(|j| {
                 let (start, len) = job_region(j, cap).expect("checked");
-                JobSpec { offset: SizeSpec::Bytes(start + k * len), size: Some(SizeSpec::Bytes(len)), ..j.clone() }
+                JobSpec {
+                    offset: SizeSpec::Bytes(start + k * len),
+                    size: Some(SizeSpec::Bytes(len)),
+                    ..j.clone()
+                }
             })
             .collect();
         let t0 = dev.now();
-        let gs = run_jobs(dev, &shifted, file, &SeedTree::new(seeds.seed().wrapping_add(k)), obs)?;
+        let gs = run_jobs(
+            dev,
+            &shifted,
+            file,
+            &SeedTree::new(seeds.seed().wrapping_add(k)),
+            obs,
+        )?;
         let busy = dev.now() - t0;
         groups.extend(gs);
         // Idle so that busy / (busy + idle) = duty cycle.
-        let idle = SimTime::from_ps((busy.as_ps() as u128 * (100 - duty_pct) as u128 / duty_pct as u128) as u64);
+        let idle = SimTime::from_ps(
+            (busy.as_ps() as u128 * (100 - duty_pct) as u128 / duty_pct as u128) as u64,
+        );
         let mut done = Vec::new();
         dev.idle(idle, &mut done);
         assert!(done.is_empty(), "IO completed while idling between bursts");

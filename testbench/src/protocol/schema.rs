@@ -147,7 +147,10 @@ impl Metric {
         match self {
             Metric::ReadMbps | Metric::WriteMbps => "MB/s",
             Metric::ReadIops | Metric::WriteIops => "IOPS",
-            Metric::ReadLatAvgUs | Metric::WriteLatAvgUs | Metric::ReadLatP99Us | Metric::WriteLatP99Us => "us",
+            Metric::ReadLatAvgUs
+            | Metric::WriteLatAvgUs
+            | Metric::ReadLatP99Us
+            | Metric::WriteLatP99Us => "us",
             Metric::AvgPowerW => "W",
             Metric::MbpsPerW => "MB/s/W",
         }

@@ -28,12 +28,16 @@ pub struct SeedRun {
 
 impl SeedRun {
     pub fn rows(&self) -> Vec<&ReportRow> {
-        self.steps.iter().filter_map(|s| s.report.as_ref()).collect()
+        self.steps
+            .iter()
+            .filter_map(|s| s.report.as_ref())
+            .collect()
     }
 }
 
 /// Makes a run's device (Sync: runs open their drives from worker threads).
-pub type OpenSync<'a> = &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
+pub type OpenSync<'a> =
+    &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
 
 /// Runs `p` at seeds `first..first + n` with at most `jobs` runs at once; results in seed order.
 /// `done` is told of each finished run (from its worker thread). The first error wins and no
@@ -50,7 +54,8 @@ pub fn run_seeds(
     assert!(n >= 1 && jobs >= 1);
     let seeds: Vec<u64> = (0..n as u64).map(|k| first.wrapping_add(k)).collect();
     let next = Mutex::new(0usize);
-    let results: Mutex<Vec<Option<Result<SeedRun, InputError>>>> = Mutex::new((0..seeds.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<Result<SeedRun, InputError>>>> =
+        Mutex::new((0..seeds.len()).map(|_| None).collect());
     let worker = || loop {
         let i = {
             let mut g = next.lock().expect("no worker panics holding the lock");
@@ -71,14 +76,34 @@ pub fn run_seeds(
             s.spawn(worker);
         }
     });
-    results.into_inner().expect("workers joined").into_iter().map(|r| r.expect("every seed ran")).collect()
+    results
+        .into_inner()
+        .expect("workers joined")
+        .into_iter()
+        .map(|r| r.expect("every seed ran"))
+        .collect()
 }
 
-fn run_one(p: &Protocol, cfg: &DriveConfig, open: OpenSync, seed: u64) -> Result<SeedRun, InputError> {
+fn run_one(
+    p: &Protocol,
+    cfg: &DriveConfig,
+    open: OpenSync,
+    seed: u64,
+) -> Result<SeedRun, InputError> {
     let wall = std::time::Instant::now();
     let mut dev = open(cfg, seed)?;
-    let steps = run_protocol(dev.as_mut(), p, &SeedTree::new(seed), &mut Quiet, &mut |_, _| {})?;
-    Ok(SeedRun { seed, steps, wall_s: wall.elapsed().as_secs_f64() })
+    let steps = run_protocol(
+        dev.as_mut(),
+        p,
+        &SeedTree::new(seed),
+        &mut Quiet,
+        &mut |_, _| {},
+    )?;
+    Ok(SeedRun {
+        seed,
+        steps,
+        wall_s: wall.elapsed().as_secs_f64(),
+    })
 }
 
 /// One reported figure over every seed (rows matched by position: every run has the same steps).
@@ -110,15 +135,29 @@ pub fn spreads(runs: &[SeedRun], tol: f64) -> Vec<Spread<'_>> {
         .map(|(i, row)| {
             let models: Vec<f64> = all.iter().map(|rows| rows[i].model).collect();
             let errors: Vec<f64> = all.iter().filter_map(|rows| rows[i].error_pct()).collect();
-            let errors = if errors.len() == runs.len() { errors } else { Vec::new() };
-            let outside = (0..runs.len()).filter(|&k| all[k][i].outside(tol)).collect();
-            Spread { row, models, errors, outside }
+            let errors = if errors.len() == runs.len() {
+                errors
+            } else {
+                Vec::new()
+            };
+            let outside = (0..runs.len())
+                .filter(|&k| all[k][i].outside(tol))
+                .collect();
+            Spread {
+                row,
+                models,
+                errors,
+                outside,
+            }
         })
         .collect()
 }
 
 fn seed_list(runs: &[SeedRun], idx: &[usize]) -> String {
-    idx.iter().map(|&i| runs[i].seed.to_string()).collect::<Vec<_>>().join(", ")
+    idx.iter()
+        .map(|&i| runs[i].seed.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The text table: per figure the published value, the mean and range of the model over the
@@ -126,11 +165,19 @@ fn seed_list(runs: &[SeedRun], idx: &[usize]) -> String {
 pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
     let mut out = String::new();
     let seeds = seed_list(runs, &(0..runs.len()).collect::<Vec<_>>());
-    let _ = writeln!(out, "protocol {} on {preset} (seeds {seeds}): {}", p.name, p.description);
+    let _ = writeln!(
+        out,
+        "protocol {} on {preset} (seeds {seeds}): {}",
+        p.name, p.description
+    );
     if let Some(s) = &p.source {
         let _ = writeln!(out, "published figures: {s}");
     }
-    let _ = writeln!(out, "{:<44} {:>14} {:>14} {:>20} {:>8} {:>17} {:>7}", "test", "published", "model mean", "model min-max", "error", "error min-max", "inside");
+    let _ = writeln!(
+        out,
+        "{:<44} {:>14} {:>14} {:>20} {:>8} {:>17} {:>7}",
+        "test", "published", "model mean", "model min-max", "error", "error min-max", "inside"
+    );
     let sp = spreads(runs, tol);
     for s in &sp {
         let unit = s.row.metric.unit();
@@ -141,7 +188,10 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
             ("-".to_string(), "-".to_string())
         } else {
             let (elo, ehi) = min_max(&s.errors);
-            (format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0), format!("{elo:+.1}..{ehi:+.1} %"))
+            (
+                format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0),
+                format!("{elo:+.1}..{ehi:+.1} %"),
+            )
         };
         let inside = runs.len() - s.outside.len();
         let _ = writeln!(
@@ -156,15 +206,25 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
             format!("{inside}/{}", runs.len())
         );
     }
-    let pass_runs = (0..runs.len()).filter(|&i| sp.iter().all(|s| !s.outside.contains(&i))).count();
+    let pass_runs = (0..runs.len())
+        .filter(|&i| sp.iter().all(|s| !s.outside.contains(&i)))
+        .count();
     let pass_figs = sp.iter().filter(|s| s.outside.is_empty()).count();
     let _ = write!(out, "validation: {pass_runs} of {} seeds with every figure within ±{tol} %; {pass_figs} of {} figures within at every seed", runs.len(), sp.len());
     let outside: Vec<String> = sp
         .iter()
         .filter(|s| !s.outside.is_empty())
         .map(|s| {
-            let worst = s.errors.iter().copied().fold(0.0f64, |a, e| if e.abs() > a.abs() { e } else { a });
-            format!("{} (seeds {}; worst {worst:+.2} %)", s.row.id.as_deref().unwrap_or(&s.row.label), seed_list(runs, &s.outside))
+            let worst =
+                s.errors
+                    .iter()
+                    .copied()
+                    .fold(0.0f64, |a, e| if e.abs() > a.abs() { e } else { a });
+            format!(
+                "{} (seeds {}; worst {worst:+.2} %)",
+                s.row.id.as_deref().unwrap_or(&s.row.label),
+                seed_list(runs, &s.outside)
+            )
         })
         .collect();
     if !outside.is_empty() {
@@ -186,7 +246,11 @@ pub fn json(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> Value {
                    "model": s.models, "error_pct": s.errors, "model_mean": s.mean(), "outside_at_seeds": outside})
         })
         .collect();
-    let failed: Vec<&Option<String>> = sp.iter().filter(|s| !s.outside.is_empty()).map(|s| &s.row.id).collect();
+    let failed: Vec<&Option<String>> = sp
+        .iter()
+        .filter(|s| !s.outside.is_empty())
+        .map(|s| &s.row.id)
+        .collect();
     json!({"protocol": p.name, "preset": preset, "seeds": runs.iter().map(|r| r.seed).collect::<Vec<_>>(),
            "figures": figures,
            "runs": runs.iter().map(|r| report::json(p, preset, r.seed, &r.steps)).collect::<Vec<_>>(),
@@ -199,6 +263,8 @@ pub fn all_pass(runs: &[SeedRun], tol: f64) -> bool {
 }
 
 fn min_max(v: &[f64]) -> (f64, f64) {
-    v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)))
+    v.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        })
 }
-

@@ -17,14 +17,19 @@ fn builtins_load() {
         .steps
         .iter()
         .filter_map(|s| match s {
-            Step::Fio { report: Some(r), .. } => r.published,
+            Step::Fio {
+                report: Some(r), ..
+            } => r.published,
             _ => None,
         })
         .collect();
     // The 12 SSDFans figures, in protocol order (reference/sm2262-ssdfans.toml).
     assert_eq!(
         reported,
-        vec![3222.0, 1722.0, 428000.0, 264000.0, 580.0, 112.0, 229000.0, 11000.0, 2828.0, 212.0, 224000.0, 29000.0]
+        vec![
+            3222.0, 1722.0, 428000.0, 264000.0, 580.0, 112.0, 229000.0, 11000.0, 2828.0, 212.0,
+            224000.0, 29000.0
+        ]
     );
 }
 
@@ -32,12 +37,21 @@ fn builtins_load() {
 fn inline_job_errors_carry_protocol_lines() {
     let text = "name = \"x\"\ndescription = \"d\"\n\n[[step]]\nkind = \"fio\"\nlabel = \"l\"\njob = \"\"\"\n[j]\nrw=read\nverify=md5\n\"\"\"\n";
     let e = load(text, "p.toml", None).unwrap_err().to_string();
-    assert!(e.starts_with("p.toml:10: unsupported option `verify`"), "{e}");
+    assert!(
+        e.starts_with("p.toml:10: unsupported option `verify`"),
+        "{e}"
+    );
 }
 
 #[test]
 fn schema_errors_are_named() {
-    let e = load("name = \"x\"\ndescription = \"d\"\n[[step]]\nkind = \"nap\"\n", "p.toml", None).unwrap_err().to_string();
+    let e = load(
+        "name = \"x\"\ndescription = \"d\"\n[[step]]\nkind = \"nap\"\n",
+        "p.toml",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.starts_with("p.toml:") && e.contains("nap"), "{e}");
     let text = "name = \"x\"\ndescription = \"d\"\n[[step]]\nkind = \"score\"\nlabel = \"s\"\nof = [\"nope\"]\n";
     let e = load(text, "p.toml", None).unwrap_err().to_string();
@@ -95,14 +109,25 @@ fn small_protocol_runs_with_hand_figures() {
     assert_eq!(dev.functional_bytes, 1 << 20);
     // QD4 at 100 us: 40 000 IOPS; published 50 000 -> -20 %.
     let r = steps[1].report.as_ref().unwrap();
-    assert!((r.model - 40_000.0).abs() < 1e-6 && (r.error_pct().unwrap() + 20.0).abs() < 1e-9, "{r:?}");
+    assert!(
+        (r.model - 40_000.0).abs() < 1e-6 && (r.error_pct().unwrap() + 20.0).abs() < 1e-9,
+        "{r:?}"
+    );
     // Bursts: 8 x 128 KiB at QD1 = 800 us busy each; 20 % duty -> 3.2 ms idle after each.
     // Throughput over busy time: 1 MiB / 800 us = 1310.72 MB/s.
     let b = steps[2].report.as_ref().unwrap();
     assert!((b.model - 1310.72).abs() < 1e-6, "{b:?}");
-    assert_eq!(steps[2].sim_end - steps[2].sim_start, SimTime::from_us(2 * (800 + 3200)));
+    assert_eq!(
+        steps[2].sim_end - steps[2].sim_start,
+        SimTime::from_us(2 * (800 + 3200))
+    );
     // Second burst starts at offset 1 MiB.
-    let writes: Vec<u64> = dev.log.iter().filter(|(_, io)| io.op == crate::workload::Op::Write).map(|(_, io)| io.offset).collect();
+    let writes: Vec<u64> = dev
+        .log
+        .iter()
+        .filter(|(_, io)| io.op == crate::workload::Op::Write)
+        .map(|(_, io)| io.offset)
+        .collect();
     assert_eq!(writes[8], 1 << 20);
     assert_eq!(steps[3].report.as_ref().unwrap().model, 40_000.0);
 }
@@ -114,5 +139,8 @@ fn region_beyond_device_fails_before_running() {
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
     let e = run_protocol(&mut dev, &p, &SeedTree::new(1), &mut Quiet, &mut |_, _| {}).unwrap_err();
     assert!(e.to_string().starts_with("small.toml:16: job `a`"), "{e}");
-    assert_eq!(dev.functional_bytes, 0, "nothing may run before the whole protocol is checked");
+    assert_eq!(
+        dev.functional_bytes, 0,
+        "nothing may run before the whole protocol is checked"
+    );
 }

@@ -25,7 +25,9 @@ fn parse_time(s: &str) -> Option<SimTime> {
         return None;
     }
     let ns: u64 = format!("{frac:0<9}").parse().ok()?;
-    Some(SimTime::from_ns(sec.parse::<u64>().ok()?.checked_mul(1_000_000_000)? + ns))
+    Some(SimTime::from_ns(
+        sec.parse::<u64>().ok()?.checked_mul(1_000_000_000)? + ns,
+    ))
 }
 
 pub fn parse_line(line: &str) -> Result<Line, String> {
@@ -35,10 +37,15 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
     }
     let f: Vec<&str> = t.split_whitespace().collect();
     if f.len() < 6 || !f[0].contains(',') {
-        return Err("not a blkparse event line (expected `maj,min cpu seq time pid action ...`)".into());
+        return Err(
+            "not a blkparse event line (expected `maj,min cpu seq time pid action ...`)".into(),
+        );
     }
-    let cpu: u32 = f[1].parse().map_err(|_| format!("CPU `{}` is not an integer", f[1]))?;
-    let time = parse_time(f[3]).ok_or_else(|| format!("time `{}` is not seconds.nanoseconds", f[3]))?;
+    let cpu: u32 = f[1]
+        .parse()
+        .map_err(|_| format!("CPU `{}` is not an integer", f[1]))?;
+    let time =
+        parse_time(f[3]).ok_or_else(|| format!("time `{}` is not seconds.nanoseconds", f[3]))?;
     if f[5] != "Q" {
         return Ok(Line::Other);
     }
@@ -52,21 +59,41 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
     } else if rwbs.contains('F') {
         Op::Flush
     } else {
-        return Err(format!("RWBS `{rwbs}` names no read, write, discard or flush"));
+        return Err(format!(
+            "RWBS `{rwbs}` names no read, write, discard or flush"
+        ));
     };
     // `sector + count`; a flush may have none.
     let (sector, count) = match (f.get(7), f.get(8), f.get(9)) {
         (Some(s), Some(&"+"), Some(c)) => (
-            s.parse::<u64>().map_err(|_| format!("sector `{s}` is not an integer"))?,
-            c.parse::<u64>().map_err(|_| format!("sector count `{c}` is not an integer"))?,
+            s.parse::<u64>()
+                .map_err(|_| format!("sector `{s}` is not an integer"))?,
+            c.parse::<u64>()
+                .map_err(|_| format!("sector count `{c}` is not an integer"))?,
         ),
-        _ if op == Op::Flush => return Ok(Line::Io(TraceIo { t: time, op, offset: 0, len: 0, stream: cpu, line: 0 })),
+        _ if op == Op::Flush => {
+            return Ok(Line::Io(TraceIo {
+                t: time,
+                op,
+                offset: 0,
+                len: 0,
+                stream: cpu,
+                line: 0,
+            }))
+        }
         _ => return Err("Q event without `sector + count`".into()),
     };
     if count == 0 {
         return Ok(Line::Other);
     }
-    Ok(Line::Io(TraceIo { t: time, op, offset: sector * 512, len: count * 512, stream: cpu, line: 0 }))
+    Ok(Line::Io(TraceIo {
+        t: time,
+        op,
+        offset: sector * 512,
+        len: count * 512,
+        stream: cpu,
+        line: 0,
+    }))
 }
 
 #[cfg(test)]
@@ -75,14 +102,24 @@ mod tests {
 
     #[test]
     fn parses_queue_events_and_skips_others() {
-        match parse_line("  8,0    3        1     0.000100000  4162  Q  WS 3417048 + 8 [kworker/3:1]").unwrap() {
+        match parse_line(
+            "  8,0    3        1     0.000100000  4162  Q  WS 3417048 + 8 [kworker/3:1]",
+        )
+        .unwrap()
+        {
             Line::Io(io) => {
-                assert_eq!((io.op, io.offset, io.len, io.stream), (Op::Write, 3_417_048 * 512, 4096, 3));
+                assert_eq!(
+                    (io.op, io.offset, io.len, io.stream),
+                    (Op::Write, 3_417_048 * 512, 4096, 3)
+                );
                 assert_eq!(io.t, SimTime::from_us(100));
             }
             _ => panic!("expected an IO"),
         }
-        assert!(matches!(parse_line("  8,0    3        2     0.000100500  4162  G  WS 3417048 + 8 [x]").unwrap(), Line::Other));
+        assert!(matches!(
+            parse_line("  8,0    3        2     0.000100500  4162  G  WS 3417048 + 8 [x]").unwrap(),
+            Line::Other
+        ));
         assert!(matches!(parse_line("CPU3 (8,0):").unwrap(), Line::Summary));
         assert!(parse_line("  8,0 3 1 0.1x 4162 Q R 1 + 8 [x]").is_err());
     }

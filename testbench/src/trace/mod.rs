@@ -11,9 +11,9 @@ pub mod msr;
 use crate::error::InputError;
 use crate::fio::parse_job_file;
 use crate::workload::device::{Completion, Device, Io, Op};
+use crate::workload::result::BusyMeter;
 use crate::workload::runner::Observer;
 use crate::workload::stats::DirStats;
-use crate::workload::result::BusyMeter;
 use crate::workload::{GroupResult, JobResult};
 use ssdlab_model::SimTime;
 use std::collections::{HashMap, VecDeque};
@@ -39,7 +39,11 @@ pub enum Format {
 
 /// Guesses the format from the first non-empty line: 7 comma-separated fields is MSR.
 pub fn detect(first_line: &str) -> Format {
-    if first_line.split(',').count() == 7 { Format::Msr } else { Format::Blkparse }
+    if first_line.split(',').count() == 7 {
+        Format::Msr
+    } else {
+        Format::Blkparse
+    }
 }
 
 /// Reads and checks a whole trace; errors name the file and line.
@@ -60,17 +64,29 @@ pub fn load(path: &str, format: Option<Format>) -> Result<Vec<TraceIo>, InputErr
                 None => continue,
                 Some((ticks, io)) => {
                     let first = *first_ticks.get_or_insert(ticks);
-                    TraceIo { t: msr::ticks_to_time(ticks, first), ..io }
+                    TraceIo {
+                        t: msr::ticks_to_time(ticks, first),
+                        ..io
+                    }
                 }
             },
-            Format::Blkparse => match blkparse::parse_line(&line).map_err(|r| InputError::at(path, n, r))? {
-                blkparse::Line::Io(io) => io,
-                blkparse::Line::Other => continue,
-                blkparse::Line::Summary => break,
-            },
+            Format::Blkparse => {
+                match blkparse::parse_line(&line).map_err(|r| InputError::at(path, n, r))? {
+                    blkparse::Line::Io(io) => io,
+                    blkparse::Line::Other => continue,
+                    blkparse::Line::Summary => break,
+                }
+            }
         };
         if io.offset % 512 != 0 || io.len % 512 != 0 || io.len > 16 << 20 {
-            return Err(InputError::at(path, n, format!("IO at {} of {} bytes is not 512-aligned or is over 16 MiB", io.offset, io.len)));
+            return Err(InputError::at(
+                path,
+                n,
+                format!(
+                    "IO at {} of {} bytes is not 512-aligned or is over 16 MiB",
+                    io.offset, io.len
+                ),
+            ));
         }
         ios.push(TraceIo { line: n, ..io });
     }
@@ -95,7 +111,13 @@ pub struct ReplayOptions {
 }
 
 /// Replays `ios` on `dev`; one result "job" named after the trace.
-pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOptions, obs: &mut dyn Observer) -> Result<GroupResult, InputError> {
+pub fn replay(
+    dev: &mut dyn Device,
+    ios: &[TraceIo],
+    file: &str,
+    opts: ReplayOptions,
+    obs: &mut dyn Observer,
+) -> Result<GroupResult, InputError> {
     assert!(opts.speed > 0.0 && opts.speed.is_finite());
     let cap = dev.capacity_bytes();
     let mut placed = Vec::with_capacity(ios.len());
@@ -103,11 +125,23 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
         let mut offset = io.offset;
         if offset + io.len > cap {
             if !opts.wrap {
-                return Err(InputError::at(file, io.line, format!("IO at byte {} + {} lies beyond the drive's {cap} bytes (use --wrap)", io.offset, io.len)));
+                return Err(InputError::at(
+                    file,
+                    io.line,
+                    format!(
+                        "IO at byte {} + {} lies beyond the drive's {cap} bytes (use --wrap)",
+                        io.offset, io.len
+                    ),
+                ));
             }
             offset = (offset % cap).min(cap - io.len) / 512 * 512;
         }
-        placed.push(Io { op: io.op, offset, len: io.len, queue: (io.stream % dev.io_queues() as u32) as u16 });
+        placed.push(Io {
+            op: io.op,
+            offset,
+            len: io.len,
+            queue: (io.stream % dev.io_queues() as u32) as u16,
+        });
     }
     let t0 = dev.now();
     let arrival = |k: usize| t0 + SimTime::from_ps((ios[k].t.as_ps() as f64 / opts.speed) as u64);
@@ -129,7 +163,9 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
         }
         for q in 0..nq {
             while outstanding[q] < slots {
-                let Some(k) = backlog[q].pop_front() else { break };
+                let Some(k) = backlog[q].pop_front() else {
+                    break;
+                };
                 let id = dev.submit(placed[k]);
                 inflight.insert(id, k);
                 outstanding[q] += 1;
@@ -141,10 +177,15 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
         if next < ios.len() {
             dev.run_until_completion_or(arrival(next).max(now), &mut done);
         } else if !inflight.is_empty() {
-            assert!(dev.run_until_completion(&mut done), "device lost outstanding IOs");
+            assert!(
+                dev.run_until_completion(&mut done),
+                "device lost outstanding IOs"
+            );
         }
         for c in done.drain(..) {
-            let k = inflight.remove(&c.id).unwrap_or_else(|| panic!("completion of unknown IO {}", c.id));
+            let k = inflight
+                .remove(&c.id)
+                .unwrap_or_else(|| panic!("completion of unknown IO {}", c.id));
             outstanding[placed[k].queue as usize] -= 1;
             let lat = c.completed - arrival(k);
             match c.op {
@@ -160,9 +201,28 @@ pub fn replay(dev: &mut dyn Device, ios: &[TraceIo], file: &str, opts: ReplayOpt
         }
         obs.progress(dev.now(), host_bytes);
     }
-    let spec = parse_job_file(&format!("[{}]\nrw=randrw\n", file.replace([']', '['], "_")), "replay").expect("synthetic job");
-    let job = JobResult { name: file.to_string(), groupid: 0, clone: None, spec: spec[0].clone(), read, write, runtime: last - t0 };
-    Ok(GroupResult { groupid: 0, jobs: vec![job], window_start: t0, window_end: last, busy: meter.busy, extras: dev.extras() })
+    let spec = parse_job_file(
+        &format!("[{}]\nrw=randrw\n", file.replace([']', '['], "_")),
+        "replay",
+    )
+    .expect("synthetic job");
+    let job = JobResult {
+        name: file.to_string(),
+        groupid: 0,
+        clone: None,
+        spec: spec[0].clone(),
+        read,
+        write,
+        runtime: last - t0,
+    };
+    Ok(GroupResult {
+        groupid: 0,
+        jobs: vec![job],
+        window_start: t0,
+        window_end: last,
+        busy: meter.busy,
+        extras: dev.extras(),
+    })
 }
 
 #[cfg(test)]

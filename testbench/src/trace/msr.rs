@@ -16,7 +16,10 @@ pub fn parse_line(line: &str) -> Result<Option<(u64, TraceIo)>, String> {
     if f[0].eq_ignore_ascii_case("timestamp") {
         return Ok(None);
     }
-    let num = |i: usize, what: &str| f[i].parse::<u64>().map_err(|_| format!("{what} `{}` is not an integer", f[i]));
+    let num = |i: usize, what: &str| {
+        f[i].parse::<u64>()
+            .map_err(|_| format!("{what} `{}` is not an integer", f[i]))
+    };
     let ticks = num(0, "Timestamp")?;
     let disk = num(2, "DiskNumber")?;
     let op = match f[3].to_ascii_lowercase().as_str() {
@@ -26,7 +29,17 @@ pub fn parse_line(line: &str) -> Result<Option<(u64, TraceIo)>, String> {
     };
     let offset = num(4, "Offset")?;
     let len = num(5, "Size")?;
-    Ok(Some((ticks, TraceIo { t: SimTime::ZERO, op, offset, len, stream: disk as u32, line: 0 })))
+    Ok(Some((
+        ticks,
+        TraceIo {
+            t: SimTime::ZERO,
+            op,
+            offset,
+            len,
+            stream: disk as u32,
+            line: 0,
+        },
+    )))
 }
 
 /// Converts FILETIME ticks relative to the first record into simulated time.
@@ -40,17 +53,28 @@ mod tests {
 
     #[test]
     fn parses_a_record() {
-        let (ticks, io) = parse_line("128166372003061629,wdev,0,Read,3154132992,4096,1205").unwrap().unwrap();
+        let (ticks, io) = parse_line("128166372003061629,wdev,0,Read,3154132992,4096,1205")
+            .unwrap()
+            .unwrap();
         assert_eq!(ticks, 128_166_372_003_061_629);
-        assert_eq!((io.op, io.offset, io.len, io.stream), (Op::Read, 3_154_132_992, 4096, 0));
+        assert_eq!(
+            (io.op, io.offset, io.len, io.stream),
+            (Op::Read, 3_154_132_992, 4096, 0)
+        );
         // 10 ticks of 100 ns = 1 us.
         assert_eq!(ticks_to_time(ticks + 10, ticks), SimTime::from_us(1));
     }
 
     #[test]
     fn rejects_bad_records() {
-        assert!(parse_line("1,wdev,0,Read,0,4096").unwrap_err().contains("7 comma-separated"));
-        assert!(parse_line("1,wdev,0,Erase,0,4096,1").unwrap_err().contains("Erase"));
-        assert!(parse_line("x,wdev,0,Read,0,4096,1").unwrap_err().contains("Timestamp"));
+        assert!(parse_line("1,wdev,0,Read,0,4096")
+            .unwrap_err()
+            .contains("7 comma-separated"));
+        assert!(parse_line("1,wdev,0,Erase,0,4096,1")
+            .unwrap_err()
+            .contains("Erase"));
+        assert!(parse_line("x,wdev,0,Read,0,4096,1")
+            .unwrap_err()
+            .contains("Timestamp"));
     }
 }

@@ -13,13 +13,24 @@ fn write_tmp(name: &str, text: &str) -> String {
 #[test]
 fn msr_replay_open_loop() {
     // Arrivals at 0, 1 ms, 1 ms (10 000 ticks of 100 ns = 1 ms); 100 us service each.
-    let text = "100,wdev,0,Read,0,4096,5\n10100,wdev,0,Write,8192,8192,5\n10100,wdev,1,Read,4096,4096,5\n";
+    let text =
+        "100,wdev,0,Read,0,4096,5\n10100,wdev,0,Write,8192,8192,5\n10100,wdev,1,Read,4096,4096,5\n";
     let path = write_tmp("a.csv", text);
     let ios = load(&path, None).unwrap();
     assert_eq!(ios.len(), 3);
     assert_eq!(ios[1].t, SimTime::from_ms(1));
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-    let g = replay(&mut dev, &ios, &path, ReplayOptions { speed: 1.0, wrap: false }, &mut Quiet).unwrap();
+    let g = replay(
+        &mut dev,
+        &ios,
+        &path,
+        ReplayOptions {
+            speed: 1.0,
+            wrap: false,
+        },
+        &mut Quiet,
+    )
+    .unwrap();
     let j = &g.jobs[0];
     assert_eq!((j.read.ios, j.write.ios, j.write.bytes), (2, 1, 8192));
     assert_eq!(dev.log[1].0, SimTime::from_ms(1));
@@ -27,7 +38,17 @@ fn msr_replay_open_loop() {
     assert_eq!(g.window(), SimTime::from_us(1_100));
     // Twice as fast: the second arrival at 0.5 ms.
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
-    replay(&mut dev, &ios, &path, ReplayOptions { speed: 2.0, wrap: false }, &mut Quiet).unwrap();
+    replay(
+        &mut dev,
+        &ios,
+        &path,
+        ReplayOptions {
+            speed: 2.0,
+            wrap: false,
+        },
+        &mut Quiet,
+    )
+    .unwrap();
     assert_eq!(dev.log[1].0, SimTime::from_us(500));
 }
 
@@ -37,7 +58,10 @@ fn blkparse_file_with_summary() {
     let path = write_tmp("b.txt", text);
     let ios = load(&path, Some(Format::Blkparse)).unwrap();
     assert_eq!(ios.len(), 2);
-    assert_eq!((ios[1].op, ios[1].offset, ios[1].len, ios[1].t), (Op::Write, 8192, 8192, SimTime::from_us(200)));
+    assert_eq!(
+        (ios[1].op, ios[1].offset, ios[1].len, ios[1].t),
+        (Op::Write, 8192, 8192, SimTime::from_us(200))
+    );
 }
 
 #[test]
@@ -45,9 +69,29 @@ fn beyond_the_drive_is_an_error_unless_wrapped() {
     let path = write_tmp("c.csv", "1,h,0,Read,2147483648,4096,1\n");
     let ios = load(&path, None).unwrap();
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(10));
-    let e = replay(&mut dev, &ios, &path, ReplayOptions { speed: 1.0, wrap: false }, &mut Quiet).unwrap_err();
+    let e = replay(
+        &mut dev,
+        &ios,
+        &path,
+        ReplayOptions {
+            speed: 1.0,
+            wrap: false,
+        },
+        &mut Quiet,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains(":1: IO at byte 2147483648"), "{e}");
-    let g = replay(&mut dev, &ios, &path, ReplayOptions { speed: 1.0, wrap: true }, &mut Quiet).unwrap();
+    let g = replay(
+        &mut dev,
+        &ios,
+        &path,
+        ReplayOptions {
+            speed: 1.0,
+            wrap: true,
+        },
+        &mut Quiet,
+    )
+    .unwrap();
     assert_eq!(g.jobs[0].read.ios, 1);
     assert_eq!(dev.log[0].1.offset, 0); // 2 GiB mod 1 GiB
 }

@@ -31,8 +31,17 @@ fn fnv(parts: &[&str]) -> u64 {
 }
 
 /// Returns the path of the built library, building it when not cached.
-pub fn build_cached(name: &str, verilog: &str, ports: &[Port], trace: bool, q: &Quiesce) -> Result<PathBuf, RunnerError> {
-    assert!(q.counters.len() <= 16, "{name}: at most 16 fast-forward counters");
+pub fn build_cached(
+    name: &str,
+    verilog: &str,
+    ports: &[Port],
+    trace: bool,
+    q: &Quiesce,
+) -> Result<PathBuf, RunnerError> {
+    assert!(
+        q.counters.len() <= 16,
+        "{name}: at most 16 fast-forward counters"
+    );
     let cpp = shim(ports, trace);
     let key = fnv(&[verilog, &cpp, WAIVERS, &q.key(), OPT_FAST]);
     let root = cache_dir();
@@ -42,32 +51,69 @@ pub fn build_cached(name: &str, verilog: &str, ports: &[Port], trace: bool, q: &
     if lib.exists() {
         return Ok(lib);
     }
-    let io = |what: &str, p: &Path, e: std::io::Error| RunnerError::Io(format!("{what} {}: {e}", p.display()));
+    let io = |what: &str, p: &Path, e: std::io::Error| {
+        RunnerError::Io(format!("{what} {}: {e}", p.display()))
+    };
     std::fs::create_dir_all(&root).map_err(|e| io("creating", &root, e))?;
-    let tmp = root.join(format!("{name}-{key:016x}.tmp-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let tmp = root.join(format!(
+        "{name}-{key:016x}.tmp-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| io("creating", &tmp, e))?;
-    for (f, text) in [("top.v", verilog), ("shim.cpp", cpp.as_str()), ("waivers.vlt", WAIVERS)] {
+    for (f, text) in [
+        ("top.v", verilog),
+        ("shim.cpp", cpp.as_str()),
+        ("waivers.vlt", WAIVERS),
+    ] {
         std::fs::write(tmp.join(f), text).map_err(|e| io("writing", &tmp.join(f), e))?;
     }
     let out = Command::new("verilator")
         .current_dir(&tmp)
-        .args(["--cc", "--exe", "-O2", "--top-module", "top", "-Mdir", "obj"])
-        .args(["-CFLAGS", "-fPIC", "-LDFLAGS", "-shared", "-o", "libvtop.so"])
+        .args([
+            "--cc",
+            "--exe",
+            "-O2",
+            "--top-module",
+            "top",
+            "-Mdir",
+            "obj",
+        ])
+        .args([
+            "-CFLAGS",
+            "-fPIC",
+            "-LDFLAGS",
+            "-shared",
+            "-o",
+            "libvtop.so",
+        ])
         .args(if trace { &["--trace"][..] } else { &[][..] })
         .args(["waivers.vlt", "top.v", "shim.cpp"])
         .output()
-        .map_err(|e| RunnerError::Io(format!("running verilator (is it installed? scripts/ensure-tools.sh): {e}")))?;
+        .map_err(|e| {
+            RunnerError::Io(format!(
+                "running verilator (is it installed? scripts/ensure-tools.sh): {e}"
+            ))
+        })?;
     let mut log_text = [out.stdout.as_slice(), out.stderr.as_slice()].concat();
     let obj = tmp.join("obj");
     let mut ok = out.status.success();
     if ok {
         let root_h = obj.join("Vtop___024root.h");
         let h = std::fs::read_to_string(&root_h).map_err(|e| io("reading", &root_h, e))?;
-        std::fs::write(obj.join("vr_state.h"), state_header(&h, q)?).map_err(|e| io("writing", &obj.join("vr_state.h"), e))?;
+        std::fs::write(obj.join("vr_state.h"), state_header(&h, q)?)
+            .map_err(|e| io("writing", &obj.join("vr_state.h"), e))?;
         let out = Command::new("make")
             .current_dir(&obj)
-            .args(["-j", "2", "-f", "Vtop.mk", &format!("OPT_FAST={OPT_FAST}"), "libvtop.so"])
+            .args([
+                "-j",
+                "2",
+                "-f",
+                "Vtop.mk",
+                &format!("OPT_FAST={OPT_FAST}"),
+                "libvtop.so",
+            ])
             .output()
             .map_err(|e| RunnerError::Io(format!("running make in {}: {e}", obj.display())))?;
         log_text.extend_from_slice(&out.stdout);

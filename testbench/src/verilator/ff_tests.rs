@@ -27,10 +27,18 @@ endmodule
 
 #[test]
 fn a_memory_counting_in_place_is_clocked_not_fast_forwarded() {
-    let mut m = VerilatorModel::build("mem_counter", MEM_COUNTER).expect("verilator builds the memory counter");
-    let h = m.fast_forward_hazard().expect("the in-place increment is found").clone();
+    let mut m = VerilatorModel::build("mem_counter", MEM_COUNTER)
+        .expect("verilator builds the memory counter");
+    let h = m
+        .fast_forward_hazard()
+        .expect("the in-place increment is found")
+        .clone();
     assert_eq!((h.memory.as_str(), h.line), ("mem", 12), "{h}");
-    let (clk, load, q) = (m.port("clock").expect("clock"), m.port("load").expect("load"), m.port("q").expect("q"));
+    let (clk, load, q) = (
+        m.port("clock").expect("clock"),
+        m.port("load").expect("load"),
+        m.port("q").expect("q"),
+    );
     m.put(load, 0);
     m.io(clk, false);
     let (nz, chg) = (m.out_mask(), m.out_mask());
@@ -40,5 +48,9 @@ fn a_memory_counting_in_place_is_clocked_not_fast_forwarded() {
     m.io(clk, false); // load applied with the clock low
     m.io(clk, true);
     // The loading edge samples mem[0] after 1000 increments: 1000 mod 256 = 232.
-    assert_eq!(m.out(q), 232, "every one of the 1000 quiet cycles was clocked");
+    assert_eq!(
+        m.out(q),
+        232,
+        "every one of the 1000 quiet cycles was clocked"
+    );
 }

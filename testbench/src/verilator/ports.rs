@@ -26,9 +26,17 @@ impl Port {
 
 /// Parses the ports of `module top` (the first module of rust_hdl's output).
 pub fn parse_ports(verilog: &str) -> Result<Vec<Port>, RunnerError> {
-    let start = verilog.find("module top(").ok_or_else(|| RunnerError::Parse("no `module top(` in the Verilog".into()))?;
-    let header_end = verilog[start..].find(");").ok_or_else(|| RunnerError::Parse("unterminated `module top(` header".into()))? + start;
-    let names: Vec<&str> = verilog[start + "module top(".len()..header_end].split(',').map(str::trim).collect();
+    let start = verilog
+        .find("module top(")
+        .ok_or_else(|| RunnerError::Parse("no `module top(` in the Verilog".into()))?;
+    let header_end = verilog[start..]
+        .find(");")
+        .ok_or_else(|| RunnerError::Parse("unterminated `module top(` header".into()))?
+        + start;
+    let names: Vec<&str> = verilog[start + "module top(".len()..header_end]
+        .split(',')
+        .map(str::trim)
+        .collect();
     let body = &verilog[header_end..];
     let mut ports = Vec::with_capacity(names.len());
     for name in names {
@@ -36,7 +44,9 @@ pub fn parse_ports(verilog: &str) -> Result<Vec<Port>, RunnerError> {
             .lines()
             .take_while(|l| !l.trim_start().starts_with("endmodule"))
             .find_map(|l| parse_decl(l.trim(), name))
-            .ok_or_else(|| RunnerError::Parse(format!("no input/output declaration for port `{name}`")))?;
+            .ok_or_else(|| {
+                RunnerError::Parse(format!("no input/output declaration for port `{name}`"))
+            })?;
         ports.push(port);
     }
     Ok(ports)
@@ -52,7 +62,10 @@ fn parse_decl(line: &str, name: &str) -> Option<Port> {
     } else {
         return None;
     };
-    let rest = rest.trim_start_matches("wire").trim_start_matches("reg").trim();
+    let rest = rest
+        .trim_start_matches("wire")
+        .trim_start_matches("reg")
+        .trim();
     let (width, decl_name) = if let Some(r) = rest.strip_prefix('[') {
         let (range, n) = r.split_once(']')?;
         let (hi, lo) = range.split_once(':')?;
@@ -61,7 +74,11 @@ fn parse_decl(line: &str, name: &str) -> Option<Port> {
     } else {
         (1, rest)
     };
-    (decl_name == name).then(|| Port { name: name.to_string(), dir, width })
+    (decl_name == name).then(|| Port {
+        name: name.to_string(),
+        dir,
+        width,
+    })
 }
 
 #[cfg(test)]
@@ -73,14 +90,30 @@ mod tests {
         let v = "\n\nmodule top(clock,a,b);\n    \n    // Module arguments\n    input wire  clock;\n    input wire  [43:0] a;\n    output reg  [1:0] b;\n    reg x;\nendmodule\n";
         let p = parse_ports(v).unwrap();
         assert_eq!(p.len(), 3);
-        assert_eq!(p[1], Port { name: "a".into(), dir: Dir::In, width: 44 });
-        assert_eq!(p[2], Port { name: "b".into(), dir: Dir::Out, width: 2 });
+        assert_eq!(
+            p[1],
+            Port {
+                name: "a".into(),
+                dir: Dir::In,
+                width: 44
+            }
+        );
+        assert_eq!(
+            p[2],
+            Port {
+                name: "b".into(),
+                dir: Dir::Out,
+                width: 2
+            }
+        );
         assert_eq!(p[1].words(), 2);
     }
 
     #[test]
     fn missing_declaration_is_named() {
-        let err = parse_ports("module top(clock,zz);\n input wire clock;\nendmodule").unwrap_err().to_string();
+        let err = parse_ports("module top(clock,zz);\n input wire clock;\nendmodule")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("zz"), "{err}");
     }
 }

@@ -10,7 +10,8 @@ fn traced_build_counts_and_writes_a_vcd() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let vcd = dir.join("counter.vcd");
     {
-        let mut m = VerilatorModel::build_traced("counter", COUNTER, &vcd).expect("verilator builds the counter");
+        let mut m = VerilatorModel::build_traced("counter", COUNTER, &vcd)
+            .expect("verilator builds the counter");
         let (clk, q) = (m.port("clock").expect("clock"), m.port("q").expect("q"));
         m.eval();
         for _ in 0..5 {
@@ -19,8 +20,14 @@ fn traced_build_counts_and_writes_a_vcd() {
         assert_eq!(m.get(q), 5, "five rising edges from 0");
     }
     let text = std::fs::read_to_string(&vcd).expect("the VCD was written on drop");
-    assert!(text.contains("$var") && text.contains(" q "), "q declared in the VCD");
+    assert!(
+        text.contains("$var") && text.contains(" q "),
+        "q declared in the VCD"
+    );
     // Two time stamps per cycle: the fifth rising edge is at time 9, its falling half at 10.
-    assert!(text.contains("\n#9\n") && text.contains("\n#10\n"), "time stamps 9 and 10 present");
+    assert!(
+        text.contains("\n#9\n") && text.contains("\n#10\n"),
+        "time stamps 9 and 10 present"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

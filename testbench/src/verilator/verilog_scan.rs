@@ -34,7 +34,11 @@ pub struct AsyncMemRead {
 
 impl fmt::Display for AsyncMemRead {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "module `{}` reads memory `{}` {} (line {} of the generated Verilog: `{}`)", self.module, self.memory, self.why, self.line, self.text)
+        write!(
+            f,
+            "module `{}` reads memory `{}` {} (line {} of the generated Verilog: `{}`)",
+            self.module, self.memory, self.why, self.line, self.text
+        )
     }
 }
 
@@ -145,10 +149,24 @@ fn after(s: &str, i: usize) -> &str {
 
 /// An edge-only sensitivity list: the text after `always` is `@(posedge a or negedge b)`.
 fn edge_sensitivity(rest: &str) -> bool {
-    let Some(list) = rest.trim_start().strip_prefix('@').map(str::trim_start).and_then(|r| r.strip_prefix('(')) else { return false };
+    let Some(list) = rest
+        .trim_start()
+        .strip_prefix('@')
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix('('))
+    else {
+        return false;
+    };
     let list = &list[..list.find(')').unwrap_or(list.len())];
-    let items: Vec<&str> = list.split(',').flat_map(|x| x.split(" or ")).map(str::trim).collect();
-    !items.is_empty() && items.iter().all(|x| x.starts_with("posedge ") || x.starts_with("negedge "))
+    let items: Vec<&str> = list
+        .split(',')
+        .flat_map(|x| x.split(" or "))
+        .map(str::trim)
+        .collect();
+    !items.is_empty()
+        && items
+            .iter()
+            .all(|x| x.starts_with("posedge ") || x.starts_with("negedge "))
 }
 
 /// The memories declared by a `reg` at byte `i` of `s` (after the keyword): `reg [7:0] a [3:0], b;`.
@@ -192,7 +210,11 @@ impl Scan {
         if at_start && (rhs.starts_with("<=") || (rhs.starts_with('=') && !rhs.starts_with("=="))) {
             return; // a write of m; its right-hand side is scanned as further tokens
         }
-        let first: String = t.bytes().take_while(|&c| ident_char(c)).map(char::from).collect();
+        let first: String = t
+            .bytes()
+            .take_while(|&c| ident_char(c))
+            .map(char::from)
+            .collect();
         let why = match self.ctx {
             Ctx::Initial => return,
             Ctx::Module => "outside any always block (continuous assignment or connection): an asynchronous read",
@@ -207,7 +229,13 @@ impl Scan {
                 "other than as `register <= ...;` in a clocked always block (condition, address or blocking use)"
             }
         };
-        self.found.push(AsyncMemRead { module: self.module.clone(), memory: m.to_string(), line, text: t.trim_end().to_string(), why });
+        self.found.push(AsyncMemRead {
+            module: self.module.clone(),
+            memory: m.to_string(),
+            line,
+            text: t.trim_end().to_string(),
+            why,
+        });
     }
 
     fn line(&mut self, raw: &str, line: usize) {
@@ -225,10 +253,16 @@ impl Scan {
                 }
                 "endmodule" => self.end_process(),
                 "always" => {
-                    self.ctx = if edge_sensitivity(&s[p + w.len()..]) { Ctx::Edge } else { Ctx::Comb };
+                    self.ctx = if edge_sensitivity(&s[p + w.len()..]) {
+                        Ctx::Edge
+                    } else {
+                        Ctx::Comb
+                    };
                     self.depth = 0;
                     // Skip the sensitivity list (its `*` and names are no statement).
-                    if toks.get(k + 1).is_some_and(|t| t.1 == "@") && toks.get(k + 2).is_some_and(|t| t.1 == "(") {
+                    if toks.get(k + 1).is_some_and(|t| t.1 == "@")
+                        && toks.get(k + 2).is_some_and(|t| t.1 == "(")
+                    {
                         k += 3;
                         while k < toks.len() && toks[k].1 != ")" {
                             k += 1;
@@ -270,7 +304,14 @@ impl Scan {
 /// Every memory read of `verilog` that is not a synchronous register load (see the module doc),
 /// in file order; empty when the fast-forward is exact.
 pub fn async_memory_reads(verilog: &str) -> Vec<AsyncMemRead> {
-    let mut sc = Scan { module: String::new(), mems: Vec::new(), ctx: Ctx::Module, depth: 0, in_comment: false, found: Vec::new() };
+    let mut sc = Scan {
+        module: String::new(),
+        mems: Vec::new(),
+        ctx: Ctx::Module,
+        depth: 0,
+        in_comment: false,
+        found: Vec::new(),
+    };
     for (i, l) in verilog.lines().enumerate() {
         sc.line(l, i + 1);
     }

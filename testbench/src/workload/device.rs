@@ -62,18 +62,24 @@ pub struct Extras {
 impl Extras {
     /// NAND bytes written per host byte written; `None` when the host wrote nothing.
     pub fn write_amplification(&self) -> Option<f64> {
-        (self.host_bytes_written > 0).then(|| self.nand_bytes_written as f64 / self.host_bytes_written as f64)
+        (self.host_bytes_written > 0)
+            .then(|| self.nand_bytes_written as f64 / self.host_bytes_written as f64)
     }
 
     /// "WA 6.81, GC 412 blocks at 85.3 % valid, fold 0, SLC 0 blocks, 361 free blocks": the
     /// flash-management state behind a window's figures, for step logs.
     pub fn ftl_summary(&self) -> String {
-        let wa = self.write_amplification().map_or("-".to_string(), |w| format!("{w:.2}"));
+        let wa = self
+            .write_amplification()
+            .map_or("-".to_string(), |w| format!("{w:.2}"));
         let gc = match self.gc_victim_valid_fraction {
             Some(v) => format!("{} blocks at {:.1} % valid", self.gc_blocks, v * 100.0),
             None => "0 blocks".to_string(),
         };
-        format!("WA {wa}, GC {gc}, fold {}, SLC {} blocks, {} free blocks", self.fold_blocks, self.slc_blocks, self.free_blocks)
+        format!(
+            "WA {wa}, GC {gc}, fold {}, SLC {} blocks, {} free blocks",
+            self.fold_blocks, self.slc_blocks, self.free_blocks
+        )
     }
 }
 

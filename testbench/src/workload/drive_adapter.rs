@@ -14,7 +14,10 @@ pub struct ModelDrive {
 /// Builds the drive of `cfg`; `origin` names the config in errors.
 pub fn open_drive(cfg: &DriveConfig, seed: u64, origin: &str) -> Result<ModelDrive, InputError> {
     let drive = Drive::new(cfg, seed).map_err(|e| InputError::config(origin, e))?;
-    Ok(ModelDrive { drive, buf: Vec::new() })
+    Ok(ModelDrive {
+        drive,
+        buf: Vec::new(),
+    })
 }
 
 impl ModelDrive {
@@ -57,7 +60,14 @@ impl Device for ModelDrive {
             Op::Trim => IoOp::Trim,
             Op::Flush => IoOp::Flush,
         };
-        self.drive.submit(HostIo { op, offset: io.offset, len: io.len, queue: io.queue }).0
+        self.drive
+            .submit(HostIo {
+                op,
+                offset: io.offset,
+                len: io.len,
+                queue: io.queue,
+            })
+            .0
     }
     fn run_until(&mut self, t: SimTime, done: &mut Vec<Completion>) {
         let mut buf = std::mem::take(&mut self.buf);
@@ -102,7 +112,11 @@ impl Device for ModelDrive {
         Extras {
             host_bytes_written: s.host_units_written * 4096,
             nand_bytes_written: s.nand_units_written * 4096,
-            nand_ops: PURPOSES.iter().zip(s.nand_ops.iter()).map(|(p, n)| (format!("{p:?}"), *n)).collect(),
+            nand_ops: PURPOSES
+                .iter()
+                .zip(s.nand_ops.iter())
+                .map(|(p, n)| (format!("{p:?}"), *n))
+                .collect(),
             slc_used_bytes: s.slc_valid_bytes,
             slc_blocks: s.slc_blocks,
             free_blocks: s.free_blocks,
@@ -129,7 +143,11 @@ mod tests {
     use super::*;
 
     fn small() -> ModelDrive {
-        let cfg = DriveConfig::from_toml_str(include_str!("../../tests/corpus/small-drive.toml"), "small").unwrap();
+        let cfg = DriveConfig::from_toml_str(
+            include_str!("../../tests/corpus/small-drive.toml"),
+            "small",
+        )
+        .unwrap();
         open_drive(&cfg, 1, "small").unwrap()
     }
 
@@ -138,7 +156,12 @@ mod tests {
         let mut d = small();
         d.functional_write(0, 4096);
         let mut done = Vec::new();
-        d.submit(Io { op: Op::Read, offset: 0, len: 4096, queue: 0 });
+        d.submit(Io {
+            op: Op::Read,
+            offset: 0,
+            len: 4096,
+            queue: 0,
+        });
         // A NAND read takes tens of microseconds: 1 ns later nothing has completed.
         let t1 = d.now() + SimTime::from_ns(1);
         d.run_until_completion_or(t1, &mut done);
@@ -157,7 +180,12 @@ mod tests {
         let mut d = small();
         d.reset_stats();
         let mut done = Vec::new();
-        d.submit(Io { op: Op::Write, offset: 0, len: 8192, queue: 0 });
+        d.submit(Io {
+            op: Op::Write,
+            offset: 0,
+            len: 8192,
+            queue: 0,
+        });
         assert!(d.run_until_completion(&mut done));
         assert_eq!(d.extras().host_bytes_written, 8192);
     }

@@ -37,7 +37,13 @@ impl LatDist {
     }
     /// (unit label, [(key, count)]) for ns, us and ms, in fio's key order.
     pub fn by_unit(&self) -> [(&'static str, Vec<(String, u64)>); 3] {
-        let keys = |base: usize| EDGES.iter().enumerate().map(|(i, e)| (e.to_string(), self.counts[base + i])).collect();
+        let keys = |base: usize| {
+            EDGES
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.to_string(), self.counts[base + i]))
+                .collect()
+        };
         let mut ms: Vec<(String, u64)> = keys(20);
         ms.push(("2000".into(), self.counts[30]));
         ms.push((">=2000".into(), self.counts[31]));
@@ -51,7 +57,11 @@ pub fn percent(count: u64, total: u64) -> f64 {
         return 0.0;
     }
     let p = 100.0 * count as f64 / total as f64;
-    if count > 0 && p < 0.01 { 0.01 } else { p }
+    if count > 0 && p < 0.01 {
+        0.01
+    } else {
+        p
+    }
 }
 
 #[cfg(test)]
@@ -62,10 +72,38 @@ mod tests {
     fn ranges_follow_io_u_mark_lat() {
         // fio: nsec 0..1 -> "2", 2..3 -> "4", 750..999 -> "1000"; usec 1..1 -> "2" (index 10),
         // 999 us -> "1000"; msec 1 -> "2", 1000..1999 -> "2000", 2000+ -> ">=2000".
-        assert_eq!((range_of(0), range_of(1), range_of(2), range_of(999)), (0, 0, 1, 9));
-        assert_eq!((range_of(1_000), range_of(1_999), range_of(2_000), range_of(999_999)), (10, 10, 11, 19));
-        assert_eq!((range_of(1_000_000), range_of(20_000_000), range_of(999_999_999)), (20, 24, 29));
-        assert_eq!((range_of(1_000_000_000), range_of(1_999_999_999), range_of(2_000_000_000)), (30, 30, 31));
-        assert_eq!((percent(1, 100_000), percent(0, 5), percent(3, 4)), (0.01, 0.0, 75.0));
+        assert_eq!(
+            (range_of(0), range_of(1), range_of(2), range_of(999)),
+            (0, 0, 1, 9)
+        );
+        assert_eq!(
+            (
+                range_of(1_000),
+                range_of(1_999),
+                range_of(2_000),
+                range_of(999_999)
+            ),
+            (10, 10, 11, 19)
+        );
+        assert_eq!(
+            (
+                range_of(1_000_000),
+                range_of(20_000_000),
+                range_of(999_999_999)
+            ),
+            (20, 24, 29)
+        );
+        assert_eq!(
+            (
+                range_of(1_000_000_000),
+                range_of(1_999_999_999),
+                range_of(2_000_000_000)
+            ),
+            (30, 30, 31)
+        );
+        assert_eq!(
+            (percent(1, 100_000), percent(0, 5), percent(3, 4)),
+            (0.01, 0.0, 75.0)
+        );
     }
 }

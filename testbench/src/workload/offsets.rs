@@ -10,8 +10,14 @@ use ssdlab_model::rng::ModelRng;
 
 #[derive(Clone, Debug)]
 enum Pattern {
-    Seq { pos: u64 },
-    Perm { keys: [u64; 4], half_bits: u32, next: u64 },
+    Seq {
+        pos: u64,
+    },
+    Perm {
+        keys: [u64; 4],
+        half_bits: u32,
+        next: u64,
+    },
     Uniform,
 }
 
@@ -27,7 +33,14 @@ pub struct OffsetGen {
 
 impl OffsetGen {
     /// `len` must hold at least one block.
-    pub fn new(start: u64, len: u64, bs: u64, random: bool, norandommap: bool, mut rng: ModelRng) -> Self {
+    pub fn new(
+        start: u64,
+        len: u64,
+        bs: u64,
+        random: bool,
+        norandommap: bool,
+        mut rng: ModelRng,
+    ) -> Self {
         let blocks = len / bs;
         assert!(blocks > 0, "region of {len} B holds no {bs} B block");
         let pattern = match (random, norandommap) {
@@ -35,10 +48,20 @@ impl OffsetGen {
             (true, true) => Pattern::Uniform,
             (true, false) => {
                 let bits = (64 - (blocks - 1).leading_zeros()).max(2);
-                Pattern::Perm { keys: rng.gen(), half_bits: bits.div_ceil(2), next: 0 }
+                Pattern::Perm {
+                    keys: rng.gen(),
+                    half_bits: bits.div_ceil(2),
+                    next: 0,
+                }
             }
         };
-        OffsetGen { start, bs, blocks, pattern, rng }
+        OffsetGen {
+            start,
+            bs,
+            blocks,
+            pattern,
+            rng,
+        }
     }
 
     pub fn next_offset(&mut self) -> u64 {
@@ -49,7 +72,11 @@ impl OffsetGen {
                 b
             }
             Pattern::Uniform => self.rng.gen_range(0..self.blocks),
-            Pattern::Perm { keys, half_bits, next } => {
+            Pattern::Perm {
+                keys,
+                half_bits,
+                next,
+            } => {
                 let mut x = feistel(*next, keys, *half_bits);
                 // Cycle-walk: the domain is at most 4x blocks, so this ends in a few steps.
                 while x >= self.blocks {
@@ -74,7 +101,10 @@ impl OffsetGen {
     /// and a block that would run past the region's end is moved back to end inside it.
     pub fn next_offset_len(&mut self, len: u64) -> u64 {
         let span = self.blocks * self.bs;
-        assert!(len > 0 && len <= span, "block of {len} B in a region of {span} B");
+        assert!(
+            len > 0 && len <= span,
+            "block of {len} B in a region of {span} B"
+        );
         let k = len.div_ceil(self.bs);
         let off = match &mut self.pattern {
             Pattern::Seq { pos } => {
@@ -111,7 +141,14 @@ mod tests {
 
     #[test]
     fn sequential_wraps() {
-        let mut g = OffsetGen::new(8192, 3 * 4096 + 100, 4096, false, false, SeedTree::new(1).stream("t", 0));
+        let mut g = OffsetGen::new(
+            8192,
+            3 * 4096 + 100,
+            4096,
+            false,
+            false,
+            SeedTree::new(1).stream("t", 0),
+        );
         let v: Vec<u64> = (0..4).map(|_| g.next_offset()).collect();
         assert_eq!(v, vec![8192, 12288, 16384, 8192]);
     }
@@ -120,20 +157,47 @@ mod tests {
     fn variable_blocks_advance_and_stay_inside() {
         // 4 KiB granules, 40 KiB region: 8 KiB at 0, 12 KiB at 8 KiB, 16 KiB at 20 KiB, then a
         // 8 KiB block at 36 KiB would end at 44 KiB: moved back to 32 KiB; the next wraps to 0.
-        let mut g = OffsetGen::new(0, 40_960, 4096, false, false, SeedTree::new(1).stream("t", 0));
-        let v: Vec<u64> = [8192, 12_288, 16_384, 8192, 4096].iter().map(|l| g.next_offset_len(*l)).collect();
+        let mut g = OffsetGen::new(
+            0,
+            40_960,
+            4096,
+            false,
+            false,
+            SeedTree::new(1).stream("t", 0),
+        );
+        let v: Vec<u64> = [8192, 12_288, 16_384, 8192, 4096]
+            .iter()
+            .map(|l| g.next_offset_len(*l))
+            .collect();
         assert_eq!(v, vec![0, 8192, 20_480, 32_768, 0]);
-        let mut r = OffsetGen::new(4096, 40_960, 4096, true, true, SeedTree::new(2).stream("t", 0));
+        let mut r = OffsetGen::new(
+            4096,
+            40_960,
+            4096,
+            true,
+            true,
+            SeedTree::new(2).stream("t", 0),
+        );
         for _ in 0..1000 {
             let o = r.next_offset_len(16_384);
-            assert!(o >= 4096 && o + 16_384 <= 4096 + 40_960 && o % 4096 == 0, "{o}");
+            assert!(
+                o >= 4096 && o + 16_384 <= 4096 + 40_960 && o % 4096 == 0,
+                "{o}"
+            );
         }
     }
 
     #[test]
     fn random_map_visits_every_block_once_per_pass() {
         for (seed, blocks) in [(1u64, 1u64), (2, 2), (3, 1000), (4, 1025)] {
-            let mut g = OffsetGen::new(0, blocks * 512, 512, true, false, SeedTree::new(seed).stream("t", 0));
+            let mut g = OffsetGen::new(
+                0,
+                blocks * 512,
+                512,
+                true,
+                false,
+                SeedTree::new(seed).stream("t", 0),
+            );
             for pass in 0..2 {
                 let mut seen = vec![false; blocks as usize];
                 for _ in 0..blocks {
@@ -148,12 +212,22 @@ mod tests {
     #[test]
     fn random_order_is_not_sequential_and_is_seeded() {
         let first = |seed| {
-            let mut g = OffsetGen::new(0, 1 << 30, 4096, true, false, SeedTree::new(seed).stream("t", 0));
+            let mut g = OffsetGen::new(
+                0,
+                1 << 30,
+                4096,
+                true,
+                false,
+                SeedTree::new(seed).stream("t", 0),
+            );
             (0..16).map(|_| g.next_offset()).collect::<Vec<_>>()
         };
         assert_eq!(first(7), first(7));
         assert_ne!(first(7), first(8));
         let a = first(7);
-        assert!(a.windows(2).filter(|w| w[1] == w[0] + 4096).count() < 3, "{a:?}");
+        assert!(
+            a.windows(2).filter(|w| w[1] == w[0] + 4096).count() < 3,
+            "{a:?}"
+        );
     }
 }

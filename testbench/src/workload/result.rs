@@ -70,7 +70,11 @@ pub struct BusyMeter {
 
 impl BusyMeter {
     pub fn new(from: SimTime) -> Self {
-        BusyMeter { from, since: None, busy: SimTime::ZERO }
+        BusyMeter {
+            from,
+            since: None,
+            busy: SimTime::ZERO,
+        }
     }
     /// Commands are outstanding at `now` (after a submission).
     pub fn outstanding(&mut self, now: SimTime) {

@@ -66,18 +66,44 @@ struct DirGen {
 }
 
 impl DirGen {
-    fn new(j: &JobSpec, region: (u64, u64), read: bool, stream: impl Fn(&str) -> ModelRng) -> DirGen {
-        let (bs, split, name) = if read { (j.bs_read, &j.bssplit_read, "read") } else { (j.bs_write, &j.bssplit_write, "write") };
+    fn new(
+        j: &JobSpec,
+        region: (u64, u64),
+        read: bool,
+        stream: impl Fn(&str) -> ModelRng,
+    ) -> DirGen {
+        let (bs, split, name) = if read {
+            (j.bs_read, &j.bssplit_read, "read")
+        } else {
+            (j.bs_write, &j.bssplit_write, "write")
+        };
         let granule = split.iter().map(|e| e.0).min().unwrap_or(bs);
-        let offsets = OffsetGen::new(region.0, region.1, granule, j.rw.is_random(), j.norandommap, stream(name));
-        DirGen { offsets, bs, split: split.clone(), pick: stream(&format!("{name}/bssplit")) }
+        let offsets = OffsetGen::new(
+            region.0,
+            region.1,
+            granule,
+            j.rw.is_random(),
+            j.norandommap,
+            stream(name),
+        );
+        DirGen {
+            offsets,
+            bs,
+            split: split.clone(),
+            pick: stream(&format!("{name}/bssplit")),
+        }
     }
     fn next(&mut self) -> (u64, u64) {
         let len = if self.split.is_empty() {
             self.bs
         } else {
             let mut x = self.pick.gen_range(0..100u32);
-            let e = self.split.iter().find(|e| x < e.1 || { x -= e.1; false });
+            let e = self.split.iter().find(|e| {
+                x < e.1 || {
+                    x -= e.1;
+                    false
+                }
+            });
             e.map_or(self.split[self.split.len() - 1].0, |e| e.0)
         };
         (self.offsets.next_offset_len(len), len)
@@ -92,7 +118,13 @@ impl Clone {
     }
     /// A command of this clone completed: counted when inside the measurement window; its
     /// slot is freed (after `thinktime`) unless the clone is finished.
-    fn complete(&mut self, ci: usize, comp: &Completion, window_start: SimTime, timers: &mut Timers) {
+    fn complete(
+        &mut self,
+        ci: usize,
+        comp: &Completion,
+        window_start: SimTime,
+        timers: &mut Timers,
+    ) {
         if comp.completed >= window_start {
             let since = comp.completed - window_start;
             let lat = comp.completed - comp.submitted;
@@ -116,9 +148,19 @@ impl Clone {
                 self.finished = true;
                 break;
             }
-            let read = self.read_pct == 100 || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
-            let (op, (offset, len)) = if read { (Op::Read, self.read_gen.next()) } else { (Op::Write, self.write_gen.next()) };
-            let id = dev.submit(Io { op, offset, len, queue: self.queue });
+            let read = self.read_pct == 100
+                || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
+            let (op, (offset, len)) = if read {
+                (Op::Read, self.read_gen.next())
+            } else {
+                (Op::Write, self.write_gen.next())
+            };
+            let id = dev.submit(Io {
+                op,
+                offset,
+                len,
+                queue: self.queue,
+            });
             let prev = inflight.insert(id, ci);
             assert!(prev.is_none(), "device reused IO id {id}");
             self.free_slots -= 1;
@@ -132,11 +174,18 @@ impl Clone {
 /// as fio's `setup_files`/`get_start_offset` compute them: `offset=N%` is N % of the device
 /// rounded up to a block (`min_len`, the job's largest block size); `size=N%` is N % of the space
 /// from the offset to the end; `size` absent or 0 is everything from the offset to the end.
-pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) -> Result<(u64, u64), String> {
+pub fn region(
+    offset: SizeSpec,
+    size: Option<SizeSpec>,
+    min_len: u64,
+    cap: u64,
+) -> Result<(u64, u64), String> {
     assert!(min_len > 0, "block size 0");
     let start = offset_bytes(offset, min_len, cap);
     if !start.is_multiple_of(512) || start >= cap {
-        return Err(format!("offset {start} must be 512-aligned and inside the {cap}-byte device"));
+        return Err(format!(
+            "offset {start} must be 512-aligned and inside the {cap}-byte device"
+        ));
     }
     let len = match size {
         None | Some(SizeSpec::Bytes(0)) => cap - start,
@@ -144,10 +193,14 @@ pub fn region(offset: SizeSpec, size: Option<SizeSpec>, min_len: u64, cap: u64) 
         Some(SizeSpec::Percent(p)) => pct_of(cap - start, p),
     };
     if start.checked_add(len).is_none_or(|end| end > cap) {
-        return Err(format!("offset {start} + size {len} exceed the device's {cap} bytes"));
+        return Err(format!(
+            "offset {start} + size {len} exceed the device's {cap} bytes"
+        ));
     }
     if len < min_len {
-        return Err(format!("size {len} is smaller than one {min_len}-byte block"));
+        return Err(format!(
+            "size {len} is smaller than one {min_len}-byte block"
+        ));
     }
     Ok((start, len))
 }
@@ -176,8 +229,13 @@ pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
 /// that start as for any offset.
 pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String> {
     let bs = j.max_bs();
-    let start = offset_bytes(j.offset, bs, cap).saturating_add(offset_bytes(j.offset_increment, bs, cap).saturating_mul(k as u64));
-    let clone = if k > 0 { format!("clone {k}: ") } else { String::new() };
+    let start = offset_bytes(j.offset, bs, cap)
+        .saturating_add(offset_bytes(j.offset_increment, bs, cap).saturating_mul(k as u64));
+    let clone = if k > 0 {
+        format!("clone {k}: ")
+    } else {
+        String::new()
+    };
     region(SizeSpec::Bytes(start), j.size, bs, cap).map_err(|e| format!("{clone}{e}"))
 }
 
@@ -185,10 +243,16 @@ pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String>
 pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec]) -> Result<(), InputError> {
     for j in jobs {
         for k in 0..j.numjobs {
-            clone_region(j, k, dev.capacity_bytes()).map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
+            clone_region(j, k, dev.capacity_bytes())
+                .map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
         }
         if j.iodepth >= dev.queue_entries() {
-            let r = format!("job `{}`: iodepth {} exceeds the NVMe queue ({} entries)", j.name, j.iodepth, dev.queue_entries());
+            let r = format!(
+                "job `{}`: iodepth {} exceeds the NVMe queue ({} entries)",
+                j.name,
+                j.iodepth,
+                dev.queue_entries()
+            );
             return Err(InputError::at(&j.file, j.line, r));
         }
     }
@@ -225,17 +289,29 @@ pub fn run_jobs(
     Ok(out)
 }
 
-fn make_clones(dev: &dyn Device, jobs: &[JobSpec], members: &[usize], seeds: &SeedTree, t0: SimTime) -> Vec<Clone> {
+fn make_clones(
+    dev: &dyn Device,
+    jobs: &[JobSpec],
+    members: &[usize],
+    seeds: &SeedTree,
+    t0: SimTime,
+) -> Vec<Clone> {
     let mut clones = Vec::new();
     for &ji in members {
         let j = &jobs[ji];
         for k in 0..j.numjobs {
-            let (start, len) = clone_region(j, k, dev.capacity_bytes()).expect("checked in run_jobs");
+            let (start, len) =
+                clone_region(j, k, dev.capacity_bytes()).expect("checked in run_jobs");
             let tree = match j.randseed {
                 Some(s) => SeedTree::new(s),
                 None => *seeds,
             };
-            let stream = |what: &str| tree.stream(&format!("fio/{}/{what}", j.name), ji as u64 * 4096 + k as u64);
+            let stream = |what: &str| {
+                tree.stream(
+                    &format!("fio/{}/{what}", j.name),
+                    ji as u64 * 4096 + k as u64,
+                )
+            };
             clones.push(Clone {
                 job: ji,
                 idx: k,
@@ -271,7 +347,11 @@ fn run_group(
     obs: &mut dyn Observer,
 ) -> GroupResult {
     let t0 = dev.now();
-    let ramp = members.iter().map(|&i| jobs[i].ramp_time).max().unwrap_or(SimTime::ZERO);
+    let ramp = members
+        .iter()
+        .map(|&i| jobs[i].ramp_time)
+        .max()
+        .unwrap_or(SimTime::ZERO);
     let window_start = t0 + ramp;
     let mut clones = make_clones(dev, jobs, members, seeds, t0);
     let busy = run_clones(dev, &mut clones, window_start, obs);
@@ -287,7 +367,12 @@ type Timers = BinaryHeap<Reverse<(SimTime, usize)>>;
 /// timer (thinktime end, end of ramp_time when the statistics are reset), completions free
 /// slots; until every clone finished and nothing is outstanding. Returns the time inside the
 /// window with commands outstanding.
-fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime, obs: &mut dyn Observer) -> SimTime {
+fn run_clones(
+    dev: &mut dyn Device,
+    clones: &mut [Clone],
+    window_start: SimTime,
+    obs: &mut dyn Observer,
+) -> SimTime {
     let mut meter = BusyMeter::new(window_start);
     let mut reset_done = false;
     let mut timers: Timers = BinaryHeap::new();
@@ -320,11 +405,17 @@ fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime,
         match next_timer {
             Some(t) => dev.run_until_completion_or(t.max(now), &mut done),
             None if inflight.is_empty() => break,
-            None => assert!(dev.run_until_completion(&mut done), "device lost {} outstanding IOs", inflight.len()),
+            None => assert!(
+                dev.run_until_completion(&mut done),
+                "device lost {} outstanding IOs",
+                inflight.len()
+            ),
         }
         let mut last = now;
         for comp in done.drain(..) {
-            let ci = inflight.remove(&comp.id).unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
+            let ci = inflight
+                .remove(&comp.id)
+                .unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
             host_bytes += comp.len;
             last = last.max(comp.completed);
             clones[ci].complete(ci, &comp, window_start, &mut timers);
@@ -339,8 +430,19 @@ fn run_clones(dev: &mut dyn Device, clones: &mut [Clone], window_start: SimTime,
 }
 
 /// Per-clone results over the measurement window (merged into one with `group_reporting`).
-fn group_result(dev: &dyn Device, jobs: &[JobSpec], clones: Vec<Clone>, gid: usize, window_start: SimTime) -> GroupResult {
-    let window_end = clones.iter().map(|c| c.last_completion).max().unwrap_or(window_start).max(window_start);
+fn group_result(
+    dev: &dyn Device,
+    jobs: &[JobSpec],
+    clones: Vec<Clone>,
+    gid: usize,
+    window_start: SimTime,
+) -> GroupResult {
+    let window_end = clones
+        .iter()
+        .map(|c| c.last_completion)
+        .max()
+        .unwrap_or(window_start)
+        .max(window_start);
     let mut results: Vec<JobResult> = clones
         .into_iter()
         .map(|c| JobResult {
@@ -361,5 +463,12 @@ fn group_result(dev: &dyn Device, jobs: &[JobSpec], clones: Vec<Clone>, gid: usi
         merged.clone = None;
         results = vec![merged];
     }
-    GroupResult { groupid: gid, jobs: results, window_start, window_end, busy: SimTime::ZERO, extras: dev.extras() }
+    GroupResult {
+        groupid: gid,
+        jobs: results,
+        window_start,
+        window_end,
+        busy: SimTime::ZERO,
+        extras: dev.extras(),
+    }
 }

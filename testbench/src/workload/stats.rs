@@ -15,8 +15,10 @@ const BUCKETS: usize = 128 + 57 * 64;
 const SERIES_MAX: usize = 4096;
 
 /// fio's default percentile list (`percentile_list`), in percent.
-pub const FIO_PERCENTILES: [f64; 17] =
-    [1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99];
+pub const FIO_PERCENTILES: [f64; 17] = [
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
+];
 
 #[derive(Clone, Debug)]
 pub struct LatencyHist {
@@ -30,7 +32,14 @@ pub struct LatencyHist {
 
 impl Default for LatencyHist {
     fn default() -> Self {
-        LatencyHist { counts: vec![0; BUCKETS], n: 0, min_ns: u64::MAX, max_ns: 0, sum_ns: 0, sum_sq: 0.0 }
+        LatencyHist {
+            counts: vec![0; BUCKETS],
+            n: 0,
+            min_ns: u64::MAX,
+            max_ns: 0,
+            sum_ns: 0,
+            sum_sq: 0.0,
+        }
     }
 }
 
@@ -78,20 +87,29 @@ impl LatencyHist {
         self.n
     }
     pub fn min_ns(&self) -> u64 {
-        if self.n == 0 { 0 } else { self.min_ns }
+        if self.n == 0 {
+            0
+        } else {
+            self.min_ns
+        }
     }
     pub fn max_ns(&self) -> u64 {
         self.max_ns
     }
     pub fn mean_ns(&self) -> f64 {
-        if self.n == 0 { 0.0 } else { self.sum_ns as f64 / self.n as f64 }
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum_ns as f64 / self.n as f64
+        }
     }
     pub fn stddev_ns(&self) -> f64 {
         if self.n < 2 {
             return 0.0;
         }
         let m = self.mean_ns();
-        ((self.sum_sq / self.n as f64 - m * m).max(0.0) * self.n as f64 / (self.n - 1) as f64).sqrt()
+        ((self.sum_sq / self.n as f64 - m * m).max(0.0) * self.n as f64 / (self.n - 1) as f64)
+            .sqrt()
     }
     /// The `p`-th percentile (0 < p <= 100), ns; 0 with no samples.
     pub fn percentile_ns(&self, p: f64) -> u64 {
@@ -121,7 +139,11 @@ pub struct Series {
 
 impl Default for Series {
     fn default() -> Self {
-        Series { bin: SimTime::from_us(100), bytes: Vec::new(), ios: Vec::new() }
+        Series {
+            bin: SimTime::from_us(100),
+            bytes: Vec::new(),
+            ios: Vec::new(),
+        }
     }
 }
 
@@ -197,11 +219,19 @@ impl DirStats {
     }
     /// IO/s over `runtime`.
     pub fn iops(&self, runtime: SimTime) -> f64 {
-        if runtime == SimTime::ZERO { 0.0 } else { self.ios as f64 / runtime.as_secs_f64() }
+        if runtime == SimTime::ZERO {
+            0.0
+        } else {
+            self.ios as f64 / runtime.as_secs_f64()
+        }
     }
     /// Bytes/s over `runtime`.
     pub fn bw_bytes(&self, runtime: SimTime) -> f64 {
-        if runtime == SimTime::ZERO { 0.0 } else { self.bytes as f64 / runtime.as_secs_f64() }
+        if runtime == SimTime::ZERO {
+            0.0
+        } else {
+            self.bytes as f64 / runtime.as_secs_f64()
+        }
     }
 }
 
@@ -212,12 +242,26 @@ mod tests {
     #[test]
     fn buckets_are_monotonic_and_tight() {
         let mut last = 0;
-        for v in [0u64, 1, 127, 128, 129, 200, 1000, 65_535, 1 << 20, u64::MAX / 2] {
+        for v in [
+            0u64,
+            1,
+            127,
+            128,
+            129,
+            200,
+            1000,
+            65_535,
+            1 << 20,
+            u64::MAX / 2,
+        ] {
             let b = bucket(v);
             assert!(b >= last && b < BUCKETS, "v={v}");
             last = b;
             let mid = bucket_mid(b) as f64;
-            assert!((mid - v as f64).abs() <= v as f64 / 64.0 + 0.5, "v={v} mid={mid}");
+            assert!(
+                (mid - v as f64).abs() <= v as f64 / 64.0 + 0.5,
+                "v={v} mid={mid}"
+            );
         }
     }
 

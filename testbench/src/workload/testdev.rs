@@ -16,7 +16,8 @@ pub fn run_on_fixed(text: &str, lat_us: u64) -> Vec<crate::workload::GroupResult
     let jobs = crate::fio::parse_job_file(text, "t").expect("test job file parses");
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(lat_us));
     let seeds = ssdlab_model::SeedTree::new(1);
-    crate::workload::run_jobs(&mut dev, &jobs, "t", &seeds, &mut crate::workload::Quiet).expect("test job runs")
+    crate::workload::run_jobs(&mut dev, &jobs, "t", &seeds, &mut crate::workload::Quiet)
+        .expect("test job runs")
 }
 
 pub struct FixedLatencyDevice {
@@ -56,7 +57,13 @@ impl FixedLatencyDevice {
             }
             self.pending.pop();
             let op = [Op::Read, Op::Write, Op::Trim, Op::Flush][op as usize];
-            done.push(Completion { id, op, len, submitted: sub, completed: at });
+            done.push(Completion {
+                id,
+                op,
+                len,
+                submitted: sub,
+                completed: at,
+            });
         }
     }
 }
@@ -75,7 +82,10 @@ impl Device for FixedLatencyDevice {
         self.now
     }
     fn submit(&mut self, io: Io) -> u64 {
-        assert!(io.offset + io.len <= self.capacity, "IO beyond capacity: {io:?}");
+        assert!(
+            io.offset + io.len <= self.capacity,
+            "IO beyond capacity: {io:?}"
+        );
         let id = self.next_id;
         self.next_id += 1;
         let lat = self.base + SimTime::from_ps(io.len * self.ps_per_byte);
@@ -88,7 +98,8 @@ impl Device for FixedLatencyDevice {
         if io.op == Op::Write {
             self.written_bytes += io.len;
         }
-        self.pending.push(Reverse((self.now + lat, id, op, io.len, self.now)));
+        self.pending
+            .push(Reverse((self.now + lat, id, op, io.len, self.now)));
         self.log.push((self.now, io));
         id
     }
@@ -98,7 +109,9 @@ impl Device for FixedLatencyDevice {
         self.now = t;
     }
     fn run_until_completion(&mut self, done: &mut Vec<Completion>) -> bool {
-        let Some(Reverse((at, ..))) = self.pending.peek().copied() else { return false };
+        let Some(Reverse((at, ..))) = self.pending.peek().copied() else {
+            return false;
+        };
         self.now = self.now.max(at);
         self.pop_due(at, done);
         true
@@ -125,6 +138,10 @@ impl Device for FixedLatencyDevice {
         self.written_bytes = 0;
     }
     fn extras(&self) -> Extras {
-        Extras { host_bytes_written: self.written_bytes, nand_bytes_written: self.written_bytes, ..Extras::default() }
+        Extras {
+            host_bytes_written: self.written_bytes,
+            nand_bytes_written: self.written_bytes,
+            ..Extras::default()
+        }
     }
 }

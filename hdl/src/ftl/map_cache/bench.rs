@@ -69,8 +69,16 @@ pub struct Bench {
 }
 
 impl Bench {
-    pub fn new(trace: Vec<MapAccess>, cfg: &MapCacheConfig, timing: DramTiming, tp_latency: u64) -> Bench {
-        assert!(trace.iter().all(|a| a.lpn < 1 << 32), "the HDL takes 32-bit LPNs");
+    pub fn new(
+        trace: Vec<MapAccess>,
+        cfg: &MapCacheConfig,
+        timing: DramTiming,
+        tp_latency: u64,
+    ) -> Bench {
+        assert!(
+            trace.iter().all(|a| a.lpn < 1 << 32),
+            "the HDL takes 32-bit LPNs"
+        );
         assert!(tp_latency >= 1);
         Bench {
             trace,
@@ -106,7 +114,11 @@ impl Bench {
 
     pub fn drive(&mut self, cycle: u64) -> Inputs {
         self.dram_out = self.dram.outputs(cycle);
-        let mut i = Inputs { dram: self.dram_out, tp_done: self.tp_done_at == Some(cycle), ..Default::default() };
+        let mut i = Inputs {
+            dram: self.dram_out,
+            tp_done: self.tp_done_at == Some(cycle),
+            ..Default::default()
+        };
         let held = self.barrier == Some(self.next) && self.done < self.next;
         if let (Some(a), false) = (self.trace.get(self.next), held) {
             i.req_valid = true;
@@ -126,13 +138,25 @@ impl Bench {
         }
         if o.dec_valid {
             let n = self.decisions.len();
-            assert_eq!(o.dec_id, n as u8, "decision out of request order at cycle {cycle}");
-            let evicted = o.dec_evict.then_some((o.dec_evict_lpn as u64, o.dec_evict_dirty));
-            self.decisions.push(HwDecision { hit: o.dec_hit, way: o.dec_way as u32, evicted });
+            assert_eq!(
+                o.dec_id, n as u8,
+                "decision out of request order at cycle {cycle}"
+            );
+            let evicted = o
+                .dec_evict
+                .then_some((o.dec_evict_lpn as u64, o.dec_evict_dirty));
+            self.decisions.push(HwDecision {
+                hit: o.dec_hit,
+                way: o.dec_way as u32,
+                evicted,
+            });
         }
         if o.resp_valid {
             // Ids are 8 bits; at most MSHRS + 2 requests are in flight, so the newest match wins.
-            let idx = (0..self.next).rev().find(|&k| k as u8 == o.resp_id).expect("response for an unknown id");
+            let idx = (0..self.next)
+                .rev()
+                .find(|&k| k as u8 == o.resp_id)
+                .expect("response for an unknown id");
             self.responses.push((cycle, idx, o.resp_data));
             self.done += 1;
         }
@@ -168,19 +192,38 @@ impl Bench {
         let mut tps = Vec::new();
         for (i, &a) in self.trace.iter().enumerate() {
             let d = m.access(a);
-            let want = HwDecision { hit: d.hit, way: d.way, evicted: d.evicted.map(|v| (v.line * e, v.dirty)) };
+            let want = HwDecision {
+                hit: d.hit,
+                way: d.way,
+                evicted: d.evicted.map(|v| (v.line * e, v.dirty)),
+            };
             if self.decisions[i] != want {
-                return Err(format!("access {i} {a:?}: hardware {:?}, model {want:?}", self.decisions[i]));
+                return Err(format!(
+                    "access {i} {a:?}: hardware {:?}, model {want:?}",
+                    self.decisions[i]
+                ));
             }
             if data[i] != Some(d.data) {
-                return Err(format!("access {i} {a:?}: hardware data {:?}, model {:#x}", data[i], d.data));
+                return Err(format!(
+                    "access {i} {a:?}: hardware data {:?}, model {:#x}",
+                    data[i], d.data
+                ));
             }
             for f in [d.wb_fetch, d.fill_fetch].into_iter().flatten() {
-                tps.push(TpReq { tp: f.tp, slot: f.slot, evict_tp: f.evicted_tp, evict_dirty: f.evicted_dirty });
+                tps.push(TpReq {
+                    tp: f.tp,
+                    slot: f.slot,
+                    evict_tp: f.evicted_tp,
+                    evict_dirty: f.evicted_dirty,
+                });
             }
         }
         if tps != self.tp_reqs {
-            let k = tps.iter().zip(&self.tp_reqs).take_while(|(a, b)| a == b).count();
+            let k = tps
+                .iter()
+                .zip(&self.tp_reqs)
+                .take_while(|(a, b)| a == b)
+                .count();
             return Err(format!(
                 "translation-page moves differ at #{k}: hardware {:?}, model {:?} ({} vs {})",
                 self.tp_reqs.get(k),
@@ -210,7 +253,10 @@ pub fn check_coherence(trace: &[MapAccess], b: &Bench) -> Result<(), String> {
             None => {
                 let want = last.get(&a.lpn).copied().unwrap_or(UNMAPPED);
                 if data[i] != Some(want) {
-                    return Err(format!("access {i} lookup of lpn {} returned {:?}, last update {want:#x}", a.lpn, data[i]));
+                    return Err(format!(
+                        "access {i} lookup of lpn {} returned {:?}, last update {want:#x}",
+                        a.lpn, data[i]
+                    ));
                 }
             }
         }

@@ -58,8 +58,18 @@ pub struct DramModel {
 
 impl DramModel {
     pub fn new(timing: DramTiming, burst: u32) -> DramModel {
-        assert!(timing.latency >= 1 && timing.interval >= 1 && burst >= 1, "bad DRAM model timing {timing:?}");
-        DramModel { timing, burst, op: Op::Idle, mem: Vec::new(), reads: 0, writes: 0 }
+        assert!(
+            timing.latency >= 1 && timing.interval >= 1 && burst >= 1,
+            "bad DRAM model timing {timing:?}"
+        );
+        DramModel {
+            timing,
+            burst,
+            op: Op::Idle,
+            mem: Vec::new(),
+            reads: 0,
+            writes: 0,
+        }
     }
 
     pub fn word(&self, addr: u32) -> u32 {
@@ -78,14 +88,24 @@ impl DramModel {
     /// Outputs for `cycle` (a function of the state only).
     pub fn outputs(&self, cycle: u64) -> DramOut {
         match self.op {
-            Op::Idle => DramOut { cmd_ready: true, ..Default::default() },
+            Op::Idle => DramOut {
+                cmd_ready: true,
+                ..Default::default()
+            },
             Op::Read { addr, start, beat } => {
                 let due = start + self.timing.latency + beat as u64 * self.timing.interval;
                 assert!(cycle <= due, "DRAM model missed a beat");
                 let valid = cycle == due;
-                DramOut { rdata_valid: valid, rdata: if valid { self.word(addr + beat) } else { 0 }, ..Default::default() }
+                DramOut {
+                    rdata_valid: valid,
+                    rdata: if valid { self.word(addr + beat) } else { 0 },
+                    ..Default::default()
+                }
             }
-            Op::Write { next_ok, .. } => DramOut { wdata_ready: cycle >= next_ok, ..Default::default() },
+            Op::Write { next_ok, .. } => DramOut {
+                wdata_ready: cycle >= next_ok,
+                ..Default::default()
+            },
         }
     }
 
@@ -95,7 +115,9 @@ impl DramModel {
     pub fn next_change(&self, cycle: u64) -> u64 {
         match self.op {
             Op::Idle => u64::MAX,
-            Op::Read { start, beat, .. } => start + self.timing.latency + beat as u64 * self.timing.interval,
+            Op::Read { start, beat, .. } => {
+                start + self.timing.latency + beat as u64 * self.timing.interval
+            }
             Op::Write { next_ok, .. } if cycle < next_ok => next_ok,
             Op::Write { .. } => u64::MAX,
         }
@@ -106,19 +128,40 @@ impl DramModel {
         match self.op {
             Op::Idle => {
                 if inp.cmd_valid && out.cmd_ready {
-                    assert_eq!(inp.cmd_addr % self.burst, 0, "unaligned line address {:#x}", inp.cmd_addr);
+                    assert_eq!(
+                        inp.cmd_addr % self.burst,
+                        0,
+                        "unaligned line address {:#x}",
+                        inp.cmd_addr
+                    );
                     self.op = if inp.cmd_write {
                         self.writes += 1;
-                        Op::Write { addr: inp.cmd_addr, next_ok: cycle + 1, beat: 0 }
+                        Op::Write {
+                            addr: inp.cmd_addr,
+                            next_ok: cycle + 1,
+                            beat: 0,
+                        }
                     } else {
                         self.reads += 1;
-                        Op::Read { addr: inp.cmd_addr, start: cycle, beat: 0 }
+                        Op::Read {
+                            addr: inp.cmd_addr,
+                            start: cycle,
+                            beat: 0,
+                        }
                     };
                 }
             }
             Op::Read { addr, start, beat } => {
                 if out.rdata_valid {
-                    self.op = if beat + 1 == self.burst { Op::Idle } else { Op::Read { addr, start, beat: beat + 1 } };
+                    self.op = if beat + 1 == self.burst {
+                        Op::Idle
+                    } else {
+                        Op::Read {
+                            addr,
+                            start,
+                            beat: beat + 1,
+                        }
+                    };
                 }
             }
             Op::Write { addr, beat, .. } => {
@@ -127,7 +170,11 @@ impl DramModel {
                     self.op = if beat + 1 == self.burst {
                         Op::Idle
                     } else {
-                        Op::Write { addr, next_ok: cycle + self.timing.interval, beat: beat + 1 }
+                        Op::Write {
+                            addr,
+                            next_ok: cycle + self.timing.interval,
+                            beat: beat + 1,
+                        }
                     };
                 }
             }
@@ -155,7 +202,9 @@ impl TpMover {
     pub fn apply(&mut self, r: TpReq, dram: &mut DramModel) {
         let base = (r.slot * TP_ENTRIES) as u32;
         if r.evict_dirty {
-            let page = (0..TP_ENTRIES as u32).map(|i| dram.word(base + i)).collect();
+            let page = (0..TP_ENTRIES as u32)
+                .map(|i| dram.word(base + i))
+                .collect();
             self.nand.insert(r.evict_tp, page);
         }
         for i in 0..TP_ENTRIES as u32 {
@@ -171,9 +220,19 @@ mod next_change_tests {
 
     #[test]
     fn next_change_is_the_next_beat_or_write_slot() {
-        let mut d = DramModel::new(DramTiming { latency: 12, interval: 2 }, 2);
+        let mut d = DramModel::new(
+            DramTiming {
+                latency: 12,
+                interval: 2,
+            },
+            2,
+        );
         assert_eq!(d.next_change(0), u64::MAX, "idle: outputs constant");
-        let rd = DramIn { cmd_valid: true, cmd_addr: 8, ..Default::default() };
+        let rd = DramIn {
+            cmd_valid: true,
+            cmd_addr: 8,
+            ..Default::default()
+        };
         d.step(10, d.outputs(10), rd);
         // Beat j of a read accepted in cycle 10 comes in cycle 10 + 12 + 2 j.
         assert_eq!(d.next_change(11), 22);
@@ -181,7 +240,12 @@ mod next_change_tests {
         assert_eq!(d.next_change(23), 24);
         d.step(24, d.outputs(24), DramIn::default());
         assert_eq!(d.next_change(25), u64::MAX, "burst of 2 done: idle");
-        let wr = DramIn { cmd_valid: true, cmd_write: true, cmd_addr: 0, ..Default::default() };
+        let wr = DramIn {
+            cmd_valid: true,
+            cmd_write: true,
+            cmd_addr: 0,
+            ..Default::default()
+        };
         d.step(30, d.outputs(30), wr);
         // First write beat taken at the earliest in cycle 31; after that wdata_ready stays up.
         assert_eq!(d.next_change(30), 31);

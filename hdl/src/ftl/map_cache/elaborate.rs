@@ -17,14 +17,22 @@ fn c32(v: u64) -> Constant<Bits<32>> {
     Constant::new(Bits::<32>::from(v as u64 & 0xFFFF_FFFF))
 }
 
-impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>
-    MapCache<SB, OB, IB, LB, W, WB, PB>
+impl<
+        const SB: usize,
+        const OB: usize,
+        const IB: usize,
+        const LB: usize,
+        const W: usize,
+        const WB: usize,
+        const PB: usize,
+    > MapCache<SB, OB, IB, LB, W, WB, PB>
 {
     /// Elaborate for `cfg`; the const parameters must match it (checked, naming the field).
     pub fn new(cfg: &MapCacheConfig) -> Result<Self, ConfigError> {
         check_config::<SB, OB, IB, LB, W, WB, PB>(cfg)?;
-        let slot_init: BTreeMap<Bits<LB>, Bits<TP_BITS>> =
-            (0..1u64 << LB).map(|i| (Bits::<LB>::from(i as u64), Bits::<TP_BITS>::from(i as u64))).collect();
+        let slot_init: BTreeMap<Bits<LB>, Bits<TP_BITS>> = (0..1u64 << LB)
+            .map(|i| (Bits::<LB>::from(i as u64), Bits::<TP_BITS>::from(i as u64)))
+            .collect();
         let plru = PlruTables::from_model(W);
         Ok(crate::elab::with_defaults!(MapCache {
             slot_tp_ram: RAM::new(slot_init),
@@ -66,24 +74,63 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
 
 /// The const parameters match `cfg` (an error naming the field where they do not) and each
 /// other (asserted: a wrong instance type is a programming error).
-fn check_config<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(
+fn check_config<
+    const SB: usize,
+    const OB: usize,
+    const IB: usize,
+    const LB: usize,
+    const W: usize,
+    const WB: usize,
+    const PB: usize,
+>(
     cfg: &MapCacheConfig,
 ) -> Result<(), ConfigError> {
     let bad = |f: &str, why: String| Err(ConfigError::invalid(format!("ftl.map_cache.{f}"), why));
     if cfg.ways as usize != W || W < 2 || W > 16 {
-        return bad("ways", format!("HDL instance has {W} ways (2..=16), config has {}", cfg.ways));
+        return bad(
+            "ways",
+            format!(
+                "HDL instance has {W} ways (2..=16), config has {}",
+                cfg.ways
+            ),
+        );
     }
-    assert!(1 << WB == W && PB == W - 1, "WB must be log2(W) and PB = W - 1");
+    assert!(
+        1 << WB == W && PB == W - 1,
+        "WB must be log2(W) and PB = W - 1"
+    );
     if !cfg.sets.is_power_of_two() || 1u64 << SB != cfg.sets as u64 || SB == 0 {
-        return bad("sets", format!("HDL instance has 2^{SB} sets (>= 2), config has {}", cfg.sets));
+        return bad(
+            "sets",
+            format!(
+                "HDL instance has 2^{SB} sets (>= 2), config has {}",
+                cfg.sets
+            ),
+        );
     }
     if !cfg.line_entries.is_power_of_two() || 1u64 << OB != cfg.line_entries as u64 || OB == 0 {
-        return bad("line_entries", format!("HDL instance has 2^{OB} entries per line (>= 2), config has {}", cfg.line_entries));
+        return bad(
+            "line_entries",
+            format!(
+                "HDL instance has 2^{OB} entries per line (>= 2), config has {}",
+                cfg.line_entries
+            ),
+        );
     }
     if cfg.dram_table_mb as u64 * 256 != 1u64 << LB {
-        return bad("dram_table_mb", format!("HDL instance has 2^{LB} translation-page slots = {} MiB, config has {} MiB", (1u64 << LB) / 256, cfg.dram_table_mb));
+        return bad(
+            "dram_table_mb",
+            format!(
+                "HDL instance has 2^{LB} translation-page slots = {} MiB, config has {} MiB",
+                (1u64 << LB) / 256,
+                cfg.dram_table_mb
+            ),
+        );
     }
     assert_eq!(IB, SB + OB, "IB must be SB + OB");
-    assert!(SB + OB + LB <= 32 && OB <= 10 && LB + 10 <= 32, "address fields exceed the 32-bit LPN");
+    assert!(
+        SB + OB + LB <= 32 && OB <= 10 && LB + 10 <= 32,
+        "address fields exceed the 32-bit LPN"
+    );
     Ok(())
 }

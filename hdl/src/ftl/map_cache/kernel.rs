@@ -4,8 +4,15 @@
 use super::{EngineState, MapCache, MSHRS};
 use rust_hdl::prelude::*;
 
-impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize> Logic
-    for MapCache<SB, OB, IB, LB, W, WB, PB>
+impl<
+        const SB: usize,
+        const OB: usize,
+        const IB: usize,
+        const LB: usize,
+        const W: usize,
+        const WB: usize,
+        const PB: usize,
+    > Logic for MapCache<SB, OB, IB, LB, W, WB, PB>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -27,9 +34,9 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
         self.slot_dirty_ram.read_clock.next = self.clock.val();
         self.slot_dirty_ram.write_clock.next = self.clock.val();
         dff_setup!(
-            self, clock, s1_valid, s1_lpn, s1_upd, s1_value, s1_id, s2_valid, s2_upd, s2_value, s2_id, s2_way_oh,
-            fwd_valid, fwd_set, fwd_vbits, fwd_dbits, fwd_plru, fwd_tag_we, fwd_tag, m_head, m_tail, state, eng_wb,
-            eng_lpn, ev_tp, ev_dirty, eng_data
+            self, clock, s1_valid, s1_lpn, s1_upd, s1_value, s1_id, s2_valid, s2_upd, s2_value,
+            s2_id, s2_way_oh, fwd_valid, fwd_set, fwd_vbits, fwd_dbits, fwd_plru, fwd_tag_we,
+            fwd_tag, m_head, m_tail, state, eng_wb, eng_lpn, ev_tp, ev_dirty, eng_data
         );
         for m in 0..MSHRS {
             self.m_valid[m].clock.next = self.clock.val();
@@ -134,7 +141,8 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
         for w in 0..W {
             if self.way_oh.val().get_bit(w) {
                 self.way_idx.next = self.c_idx[w].val();
-                self.new_plru.next = (self.eff_plru.val() & self.c_plru_keep[w].val()) | self.c_plru_set[w].val();
+                self.new_plru.next =
+                    (self.eff_plru.val() & self.c_plru_keep[w].val()) | self.c_plru_set[w].val();
                 self.vtag.next = self.eff_tag[w].val();
             }
         }
@@ -149,7 +157,11 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
         self.pend.next = false;
         for m in 0..MSHRS {
             if self.m_valid[m].q.val()
-                && (self.m_lpn[m].q.val().get_bits::<SB>(self.c_ob.val().index()) == self.s1_set.val())
+                && (self.m_lpn[m]
+                    .q
+                    .val()
+                    .get_bits::<SB>(self.c_ob.val().index())
+                    == self.s1_set.val())
                 && (self.m_way[m].q.val() == self.way_idx.val())
             {
                 self.pend.next = true;
@@ -176,7 +188,8 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
         self.dirty_ram.write_address.next = self.s1_set.val();
         self.plru_ram.write_address.next = self.s1_set.val();
         self.valid_ram.write_data.next = self.eff_valid.val() | self.way_oh.val();
-        self.dirty_ram.write_data.next = (self.eff_dirty.val() & !self.way_oh.val()) | self.upd_oh.val();
+        self.dirty_ram.write_data.next =
+            (self.eff_dirty.val() & !self.way_oh.val()) | self.upd_oh.val();
         if self.hit.val() {
             self.dirty_ram.write_data.next = self.eff_dirty.val() | self.upd_oh.val();
         }
@@ -209,13 +222,16 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
             }
             self.tag_ram[w].write_address.next = self.s1_set.val();
             self.tag_ram[w].write_data.next = self.s1_tagw.val();
-            self.tag_ram[w].write_enable.next = self.go.val() && !self.hit.val() && self.way_oh.val().get_bit(w);
+            self.tag_ram[w].write_enable.next =
+                self.go.val() && !self.hit.val() && self.way_oh.val().get_bit(w);
             // Data RAM: S1 hit access, unless the engine owns the ports (then S1 is stalled).
             self.data_ram[w].read_address.next = self.s1_idx.val();
             self.data_ram[w].write_address.next = self.s1_idx.val();
             self.data_ram[w].write_data.next = self.s1_value.q.val();
-            self.data_ram[w].write_enable.next =
-                self.go.val() && self.hit.val() && self.s1_upd.q.val() && self.way_oh.val().get_bit(w);
+            self.data_ram[w].write_enable.next = self.go.val()
+                && self.hit.val()
+                && self.s1_upd.q.val()
+                && self.way_oh.val().get_bit(w);
         }
 
         // Accept into S1; hand hits to S2; allocate MSHRs for misses.
@@ -363,11 +379,14 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
             EngineState::FillData => {
                 if self.dram_rdata_valid.val() {
                     for w in 0..W {
-                        self.data_ram[w].write_address.next = self.eng_lpn.q.val().get_bits::<IB>(0);
+                        self.data_ram[w].write_address.next =
+                            self.eng_lpn.q.val().get_bits::<IB>(0);
                         self.data_ram[w].write_data.next = self.dram_rdata.val();
-                        self.data_ram[w].write_enable.next = self.h_way.val() == self.c_idx[w].val();
+                        self.data_ram[w].write_enable.next =
+                            self.h_way.val() == self.c_idx[w].val();
                     }
-                    if self.eng_lpn.q.val().get_bits::<OB>(0) == self.h_lpn.val().get_bits::<OB>(0) {
+                    if self.eng_lpn.q.val().get_bits::<OB>(0) == self.h_lpn.val().get_bits::<OB>(0)
+                    {
                         self.eng_data.d.next = self.dram_rdata.val();
                         if self.h_upd.val() {
                             self.eng_data.d.next = self.h_value.val();
@@ -401,7 +420,9 @@ impl<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W
                 self.state.d.next = EngineState::Idle;
             }
         }
-        self.busy.next = self.s1_valid.q.val() || self.s2_valid.q.val() || self.h_valid.val()
+        self.busy.next = self.s1_valid.q.val()
+            || self.s2_valid.q.val()
+            || self.h_valid.val()
             || (self.state.q.val() != EngineState::Idle);
     }
 }

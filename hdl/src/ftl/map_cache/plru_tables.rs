@@ -18,7 +18,10 @@ pub struct PlruTables {
 impl PlruTables {
     /// Tables for `ways` (a power of two, 2..=16) from the model's policy.
     pub fn from_model(ways: usize) -> PlruTables {
-        assert!(ways.is_power_of_two() && (2..=16).contains(&ways), "ways {ways}");
+        assert!(
+            ways.is_power_of_two() && (2..=16).contains(&ways),
+            "ways {ways}"
+        );
         let all = (1u32 << (ways - 1)) - 1;
         let touched = |from: u32, w: usize| {
             let mut p = TreePlru::new(1, ways);
@@ -32,12 +35,19 @@ impl PlruTables {
         let set: Vec<u64> = (0..ways).map(|w| touched(0, w)).collect();
         let path_mask: Vec<u64> = keep.iter().map(|k| !k & all as u64).collect();
         let path_val = (0..ways).map(|w| !set[w] & path_mask[w]).collect();
-        PlruTables { keep, set, path_mask, path_val }
+        PlruTables {
+            keep,
+            set,
+            path_mask,
+            path_val,
+        }
     }
 
     /// The victim the tables select for state `s` (exactly one way matches).
     pub fn victim(&self, s: u64) -> usize {
-        let m: Vec<usize> = (0..self.keep.len()).filter(|&w| s & self.path_mask[w] == self.path_val[w]).collect();
+        let m: Vec<usize> = (0..self.keep.len())
+            .filter(|&w| s & self.path_mask[w] == self.path_val[w])
+            .collect();
         assert_eq!(m.len(), 1, "state {s:#b}: ways {m:?} match");
         m[0]
     }
@@ -59,7 +69,11 @@ mod tests {
                     let mut q = TreePlru::new(1, ways);
                     q.set_state_bits(0, s as u32);
                     q.touch(0, w);
-                    assert_eq!((s & t.keep[w]) | t.set[w], q.state_bits(0) as u64, "{ways} ways, state {s:#b}, way {w}");
+                    assert_eq!(
+                        (s & t.keep[w]) | t.set[w],
+                        q.state_bits(0) as u64,
+                        "{ways} ways, state {s:#b}, way {w}"
+                    );
                 }
             }
         }

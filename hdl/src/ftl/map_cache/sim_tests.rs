@@ -13,10 +13,26 @@ use std::sync::{Arc, Mutex};
 /// ways x 4 entries, 256 DRAM table slots (1 MiB), small enough that short traces evict, write
 /// back and fetch translation pages.
 pub fn small_config() -> MapCacheConfig {
-    MapCacheConfig { sets: 2, ways: 4, line_entries: 4, dram_table_mb: 1 }
+    MapCacheConfig {
+        sets: 2,
+        ways: 4,
+        line_entries: 4,
+        dram_table_mb: 1,
+    }
 }
 
-fn apply<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(x: &mut MapCache<SB, OB, IB, LB, W, WB, PB>, i: &Inputs) {
+fn apply<
+    const SB: usize,
+    const OB: usize,
+    const IB: usize,
+    const LB: usize,
+    const W: usize,
+    const WB: usize,
+    const PB: usize,
+>(
+    x: &mut MapCache<SB, OB, IB, LB, W, WB, PB>,
+    i: &Inputs,
+) {
     x.req_valid.next = i.req_valid;
     x.req_lpn.next = (i.req_lpn as u64).into();
     x.req_update.next = i.req_update;
@@ -29,7 +45,17 @@ fn apply<const SB: usize, const OB: usize, const IB: usize, const LB: usize, con
     x.tp_done.next = i.tp_done;
 }
 
-fn read<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(x: &MapCache<SB, OB, IB, LB, W, WB, PB>) -> Outputs {
+fn read<
+    const SB: usize,
+    const OB: usize,
+    const IB: usize,
+    const LB: usize,
+    const W: usize,
+    const WB: usize,
+    const PB: usize,
+>(
+    x: &MapCache<SB, OB, IB, LB, W, WB, PB>,
+) -> Outputs {
     Outputs {
         req_ready: x.req_ready.val(),
         resp_valid: x.resp_valid.val(),
@@ -61,7 +87,12 @@ fn read<const SB: usize, const OB: usize, const IB: usize, const LB: usize, cons
 }
 
 /// Run `trace` through the rust_hdl simulation of the small instance; returns the filled bench.
-pub fn run_rust_hdl(trace: Vec<MapAccess>, timing: DramTiming, tp_latency: u64, max_cycles: u64) -> Bench {
+pub fn run_rust_hdl(
+    trace: Vec<MapAccess>,
+    timing: DramTiming,
+    tp_latency: u64,
+    max_cycles: u64,
+) -> Bench {
     run_rust_hdl_with(trace, timing, tp_latency, max_cycles, None)
 }
 
@@ -73,11 +104,26 @@ pub fn run_rust_hdl_with(
     max_cycles: u64,
     barrier: Option<usize>,
 ) -> Bench {
-    run_instance::<1, 2, 3, 8, 4, 2, 3>(&small_config(), trace, timing, tp_latency, max_cycles, barrier)
+    run_instance::<1, 2, 3, 8, 4, 2, 3>(
+        &small_config(),
+        trace,
+        timing,
+        tp_latency,
+        max_cycles,
+        barrier,
+    )
 }
 
 /// Run `trace` on the rust_hdl simulation of the instance with these const parameters.
-pub fn run_instance<const SB: usize, const OB: usize, const IB: usize, const LB: usize, const W: usize, const WB: usize, const PB: usize>(
+pub fn run_instance<
+    const SB: usize,
+    const OB: usize,
+    const IB: usize,
+    const LB: usize,
+    const W: usize,
+    const WB: usize,
+    const PB: usize,
+>(
     cfg: &MapCacheConfig,
     trace: Vec<MapAccess>,
     timing: DramTiming,
@@ -94,7 +140,9 @@ pub fn run_instance<const SB: usize, const OB: usize, const IB: usize, const LB:
     })));
     let out2 = out.clone();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<MapCache<SB, OB, IB, LB, W, WB, PB>>| x.clock.next = !x.clock.val());
+    sim.add_clock(5, |x: &mut Box<MapCache<SB, OB, IB, LB, W, WB, PB>>| {
+        x.clock.next = !x.clock.val()
+    });
     sim.add_testbench(move |mut sim: Sim<MapCache<SB, OB, IB, LB, W, WB, PB>>| {
         let mut x = sim.init()?;
         let mut b = out2.lock().unwrap().take().expect("bench present");

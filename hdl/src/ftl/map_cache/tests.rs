@@ -31,10 +31,18 @@ fn config_mismatch_names_the_field() {
     assert!(e.to_string().contains("ftl.map_cache.ways"), "{e}");
     let mut cfg = export_config();
     cfg.sets = 128;
-    assert!(MapCacheExport::new(&cfg).err().unwrap().to_string().contains("ftl.map_cache.sets"));
+    assert!(MapCacheExport::new(&cfg)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("ftl.map_cache.sets"));
     let mut cfg = export_config();
     cfg.dram_table_mb = 2;
-    assert!(MapCacheExport::new(&cfg).err().unwrap().to_string().contains("ftl.map_cache.dram_table_mb"));
+    assert!(MapCacheExport::new(&cfg)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("ftl.map_cache.dram_table_mb"));
 }
 
 use super::dram_model::{DramTiming, TpReq};
@@ -46,7 +54,10 @@ fn look(lpn: u64) -> MapAccess {
     MapAccess { lpn, update: None }
 }
 fn upd(lpn: u64, v: u32) -> MapAccess {
-    MapAccess { lpn, update: Some(v) }
+    MapAccess {
+        lpn,
+        update: Some(v),
+    }
 }
 
 #[test]
@@ -55,7 +66,10 @@ fn first_miss_then_hit_latency_from_hand_arithmetic() {
     // DRAM: L = 10 cycles to the first beat, I = 2 cycles per beat, E = 4 beats per line.
     // Miss: handshake cycle 0, S1 cycle 1, engine Idle 2, SlotRead 3, SlotCheck 4, FillCmd 5
     // (command handshake), beats in 5+10, 17, 19, 21, Respond in 22: latency 22 = 6 + L + 3*I.
-    let timing = DramTiming { latency: 10, interval: 2 };
+    let timing = DramTiming {
+        latency: 10,
+        interval: 2,
+    };
     let b = run_rust_hdl(vec![look(5)], timing, 1, 200);
     assert_eq!(b.accepted_at, vec![0]);
     assert_eq!(b.responses, vec![(22, 0, UNMAPPED)]);
@@ -78,7 +92,10 @@ fn dirty_miss_latency_from_hand_arithmetic() {
     // (cycle 0 below): S1 1, Idle 2, SlotRead 3, SlotCheck 4, WbCmd 5, WbRead 6, write beats at
     // 7 + j*I (j < E), SlotRead 8+(E-1)I, SlotCheck, FillCmd 10+(E-1)I, read beats L later,
     // Respond 11 + L + 2(E-1)I = 11 + 10 + 12 = 33 with L = 10, I = 2, E = 4.
-    let timing = DramTiming { latency: 10, interval: 2 };
+    let timing = DramTiming {
+        latency: 10,
+        interval: 2,
+    };
     let trace = vec![upd(0, 1), upd(8, 2), upd(16, 3), upd(24, 4), look(32)];
     let b = run_rust_hdl_with(trace, timing, 1, 1_000, Some(4));
     b.compare_with_model(&small_config()).unwrap();
@@ -95,10 +112,21 @@ fn translation_page_fetch_is_signalled_and_costs_its_latency() {
     // With tp latency T = 5: TpWait starts in cycle 5 (where FillCmd would have been), done is
     // driven in cycle 10, FillCmd in 11 = 5 + T + 1, so the response comes T + 1 = 6 cycles after
     // the 22 of a resident miss: cycle 28.
-    let timing = DramTiming { latency: 10, interval: 2 };
+    let timing = DramTiming {
+        latency: 10,
+        interval: 2,
+    };
     let far = 256 * 1024;
     let b = run_rust_hdl(vec![upd(far + 1, 7)], timing, 5, 200);
-    assert_eq!(b.tp_reqs, vec![TpReq { tp: 256, slot: 0, evict_tp: 0, evict_dirty: false }]);
+    assert_eq!(
+        b.tp_reqs,
+        vec![TpReq {
+            tp: 256,
+            slot: 0,
+            evict_tp: 0,
+            evict_dirty: false
+        }]
+    );
     assert_eq!(b.responses, vec![(28, 0, 7)]);
     b.compare_with_model(&small_config()).unwrap();
 }
@@ -110,7 +138,10 @@ fn random_trace(seed: u64, n: usize) -> Vec<MapAccess> {
 #[test]
 fn random_trace_matches_model_access_by_access() {
     for (k, seed) in [0x8_0001u64, 0x8_0002].into_iter().enumerate() {
-        let timing = DramTiming { latency: 4 + 3 * k as u64, interval: 1 + k as u64 };
+        let timing = DramTiming {
+            latency: 4 + 3 * k as u64,
+            interval: 1 + k as u64,
+        };
         let trace = random_trace(seed, 250);
         let b = run_rust_hdl(trace.clone(), timing, 3, 40_000);
         if let Err(e) = b.compare_with_model(&small_config()) {
@@ -120,7 +151,11 @@ fn random_trace_matches_model_access_by_access() {
         if let Err(e) = super::bench::check_coherence(&trace, &b) {
             panic!("seed {seed:#x}: {e}");
         }
-        let wb = b.decisions.iter().filter(|d| d.evicted.map_or(false, |e| e.1)).count();
+        let wb = b
+            .decisions
+            .iter()
+            .filter(|d| d.evicted.map_or(false, |e| e.1))
+            .count();
         let hits = b.decisions.iter().filter(|d| d.hit).count();
         println!(
             "seed {seed:#x}: {} accesses, {hits} hits, {wb} write-backs, {} page moves ({} dirty), {} cycles",
@@ -129,7 +164,10 @@ fn random_trace_matches_model_access_by_access() {
             b.tp_reqs.iter().filter(|t| t.evict_dirty).count(),
             b.responses.iter().map(|r| r.0).max().unwrap()
         );
-        assert!(wb > 0 && b.tp_reqs.iter().any(|t| t.evict_dirty), "seed {seed:#x}: trace too tame");
+        assert!(
+            wb > 0 && b.tp_reqs.iter().any(|t| t.evict_dirty),
+            "seed {seed:#x}: trace too tame"
+        );
     }
 }
 
@@ -138,8 +176,23 @@ fn hit_only_trace_sustains_one_request_per_cycle() {
     // Warm 8 lines (2 sets x 4 ways, lpns 0..31), then 200 lookups/updates inside them.
     let mut trace: Vec<MapAccess> = (0..8).map(|l| look(l * 4)).collect();
     let warm = trace.len();
-    trace.extend((0..200u64).map(|i| if i % 3 == 0 { upd(i % 32, i as u32) } else { look((i * 7) % 32) }));
-    let b = run_rust_hdl_with(trace, DramTiming { latency: 6, interval: 1 }, 1, 5_000, Some(warm));
+    trace.extend((0..200u64).map(|i| {
+        if i % 3 == 0 {
+            upd(i % 32, i as u32)
+        } else {
+            look((i * 7) % 32)
+        }
+    }));
+    let b = run_rust_hdl_with(
+        trace,
+        DramTiming {
+            latency: 6,
+            interval: 1,
+        },
+        1,
+        5_000,
+        Some(warm),
+    );
     b.compare_with_model(&small_config()).unwrap();
     let hits = b.decisions[warm..].iter().filter(|d| d.hit).count();
     assert_eq!(hits, 200);
@@ -153,7 +206,10 @@ fn hit_only_trace_sustains_one_request_per_cycle() {
     }
     let thr = 200.0 / span as f64;
     let hit_rate = hits as f64 / 200.0;
-    println!("hit-only trace: hit rate {hit_rate:.2} x throughput {thr:.3} req/cycle = {:.3} hits/cycle", hit_rate * thr);
+    println!(
+        "hit-only trace: hit rate {hit_rate:.2} x throughput {thr:.3} req/cycle = {:.3} hits/cycle",
+        hit_rate * thr
+    );
 }
 
 #[test]
@@ -162,13 +218,27 @@ fn ftl_shaped_trace_matches_model() {
     // that the table is only partly resident (256 slots x 1024 entries = 256 Ki units).
     let seed = 0x8_F710;
     let trace = super::traces::ftl_shaped_trace(seed, 400, 1 << 20);
-    let b = run_rust_hdl(trace, DramTiming { latency: 8, interval: 1 }, 5, 40_000);
+    let b = run_rust_hdl(
+        trace,
+        DramTiming {
+            latency: 8,
+            interval: 1,
+        },
+        5,
+        40_000,
+    );
     if let Err(e) = b.compare_with_model(&small_config()) {
         panic!("seed {seed:#x}: {e}");
     }
     let hits = b.decisions.iter().filter(|d| d.hit).count();
-    println!("seed {seed:#x}: ftl-shaped trace, {hits}/400 hits, {} page moves", b.tp_reqs.len());
-    assert!(hits > 100, "seed {seed:#x}: sequential runs should hit within lines");
+    println!(
+        "seed {seed:#x}: ftl-shaped trace, {hits}/400 hits, {} page moves",
+        b.tp_reqs.len()
+    );
+    assert!(
+        hits > 100,
+        "seed {seed:#x}: sequential runs should hit within lines"
+    );
 }
 
 #[test]
@@ -178,29 +248,62 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
     let seed = 0x8_F7F7;
     let trace = super::traces::record_ftl_trace(seed, 200).unwrap();
     let updates = trace.iter().filter(|a| a.update.is_some()).count();
-    assert!(trace.len() > 400 && updates > 0, "seed {seed:#x}: FTL trace too short: {}", trace.len());
+    assert!(
+        trace.len() > 400 && updates > 0,
+        "seed {seed:#x}: FTL trace too short: {}",
+        trace.len()
+    );
     let head = trace[..400].to_vec();
-    let b = run_rust_hdl(head.clone(), DramTiming { latency: 8, interval: 1 }, 5, 40_000);
+    let b = run_rust_hdl(
+        head.clone(),
+        DramTiming {
+            latency: 8,
+            interval: 1,
+        },
+        5,
+        40_000,
+    );
     if let Err(e) = b.compare_with_model(&small_config()) {
         panic!("seed {seed:#x}: {e}");
     }
     super::bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
     let hits = b.decisions.iter().filter(|d| d.hit).count();
-    println!("seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits", trace.len());
+    println!(
+        "seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits",
+        trace.len()
+    );
 }
 
 #[test]
 fn two_and_eight_way_instances_match_model() {
     // The same block elaborated for 2 and 8 ways (PLRU tables of 1 and 7 bits).
     use super::sim_tests::run_instance;
-    let timing = DramTiming { latency: 5, interval: 1 };
+    let timing = DramTiming {
+        latency: 5,
+        interval: 1,
+    };
     let seed = 0x8_0208;
     let trace = random_trace(seed, 200);
-    let cfg2 = MapCacheConfig { sets: 2, ways: 2, line_entries: 4, dram_table_mb: 1 };
+    let cfg2 = MapCacheConfig {
+        sets: 2,
+        ways: 2,
+        line_entries: 4,
+        dram_table_mb: 1,
+    };
     let b = run_instance::<1, 2, 3, 8, 2, 1, 1>(&cfg2, trace.clone(), timing, 2, 40_000, None);
-    b.compare_with_model(&cfg2).unwrap_or_else(|e| panic!("seed {seed:#x}, 2 ways: {e}"));
-    let cfg8 = MapCacheConfig { sets: 2, ways: 8, line_entries: 4, dram_table_mb: 1 };
+    b.compare_with_model(&cfg2)
+        .unwrap_or_else(|e| panic!("seed {seed:#x}, 2 ways: {e}"));
+    let cfg8 = MapCacheConfig {
+        sets: 2,
+        ways: 8,
+        line_entries: 4,
+        dram_table_mb: 1,
+    };
     let b = run_instance::<1, 2, 3, 8, 8, 3, 7>(&cfg8, trace, timing, 2, 40_000, None);
-    b.compare_with_model(&cfg8).unwrap_or_else(|e| panic!("seed {seed:#x}, 8 ways: {e}"));
-    assert!(b.decisions.iter().any(|d| d.way == 7), "seed {seed:#x}: way 7 never used");
+    b.compare_with_model(&cfg8)
+        .unwrap_or_else(|e| panic!("seed {seed:#x}, 8 ways: {e}"));
+    assert!(
+        b.decisions.iter().any(|d| d.way == 7),
+        "seed {seed:#x}: way 7 never used"
+    );
 }

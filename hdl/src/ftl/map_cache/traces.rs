@@ -10,7 +10,10 @@ use ssdlab_model::rng::SeedTree;
 
 /// `n` accesses over `logical_units` LPNs (< 2^32), reproducible from `seed`.
 pub fn ftl_shaped_trace(seed: u64, n: usize, logical_units: u64) -> Vec<MapAccess> {
-    assert!(logical_units >= 64 && logical_units <= 1 << 32, "logical_units {logical_units} out of range");
+    assert!(
+        logical_units >= 64 && logical_units <= 1 << 32,
+        "logical_units {logical_units} out of range"
+    );
     let mut rng = SeedTree::new(seed).stream("map_cache_ftl_trace", 0);
     let mut out = Vec::with_capacity(n);
     let mut seq_pos = 0u64;
@@ -44,8 +47,14 @@ pub fn ftl_shaped_trace(seed: u64, n: usize, logical_units: u64) -> Vec<MapAcces
             for _ in 0..16 {
                 let u = rng.gen_range(0..logical_units);
                 next_ppa = next_ppa.wrapping_add(1);
-                out.push(MapAccess { lpn: u, update: None });
-                out.push(MapAccess { lpn: u, update: Some(next_ppa) });
+                out.push(MapAccess {
+                    lpn: u,
+                    update: None,
+                });
+                out.push(MapAccess {
+                    lpn: u,
+                    update: Some(next_ppa),
+                });
             }
         }
     }
@@ -81,14 +90,26 @@ pub fn stress_trace(seed: u64, n: usize, hot: u64, warm: u64) -> Vec<MapAccess> 
 /// sequential 128 KiB precondition of the whole span (not recorded), then `host_ops` fio-like
 /// operations (half 128 KiB sequential, half 4 KiB random; 60 % reads) with the trace on, so it
 /// holds host lookups, host updates and the garbage collector's relocations.
-pub fn record_ftl_trace(seed: u64, host_ops: usize) -> Result<Vec<MapAccess>, ssdlab_model::ConfigError> {
+pub fn record_ftl_trace(
+    seed: u64,
+    host_ops: usize,
+) -> Result<Vec<MapAccess>, ssdlab_model::ConfigError> {
     use ssdlab_model::ftl::Ftl;
     let mut cfg = ssdlab_model::DriveConfig::default_drive();
     let g = &mut cfg.geometry;
-    (g.channels, g.ways_per_channel, g.dies_per_way, g.planes_per_die) = (2, 2, 1, 2);
+    (
+        g.channels,
+        g.ways_per_channel,
+        g.dies_per_way,
+        g.planes_per_die,
+    ) = (2, 2, 1, 2);
     (g.blocks_per_plane, g.wordlines_per_block) = (128, 8);
     let f = &mut cfg.ftl;
-    (f.over_provisioning_pct, f.gc_threshold_free_blocks, f.bg_gc_threshold_free_blocks) = (10.0, 3, 6);
+    (
+        f.over_provisioning_pct,
+        f.gc_threshold_free_blocks,
+        f.bg_gc_threshold_free_blocks,
+    ) = (10.0, 3, 6);
     f.slc_cache.static_blocks_per_plane = 2;
     cfg.validate()?;
     let mut ftl = Ftl::new(&cfg, &SeedTree::new(seed))?;

@@ -11,15 +11,22 @@ use super::*;
 impl Logic for BusEngine {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1, lastp, pe, ccmd, f3, fin);
+        dff_setup!(
+            self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr,
+            dcyc, c1, lastp, pe, ccmd, f3, fin
+        );
         // Decode the phase being run.
         // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
-        self.is_rf.next = ((self.kind.q.val() == self.k_read.val()) | (self.kind.q.val() == self.k_cache.val())) & !self.second.q.val();
+        self.is_rf.next = ((self.kind.q.val() == self.k_read.val())
+            | (self.kind.q.val() == self.k_cache.val()))
+            & !self.second.q.val();
         self.is_rs.next = (self.kind.q.val() == self.k_read.val()) & self.second.q.val();
         self.is_cs.next = (self.kind.q.val() == self.k_cache.val()) & self.second.q.val();
         self.is_pg.next = (self.kind.q.val() == self.k_prog.val()) & !self.second.q.val();
         self.is_er.next = (self.kind.q.val() == self.k_erase.val()) & !self.second.q.val();
-        self.is_st.next = ((self.kind.q.val() == self.k_prog.val()) | (self.kind.q.val() == self.k_erase.val())) & self.second.q.val();
+        self.is_st.next = ((self.kind.q.val() == self.k_prog.val())
+            | (self.kind.q.val() == self.k_erase.val()))
+            & self.second.q.val();
         self.last_plane.next = self.lastp.q.val();
         self.hold_len.next = self.zero16.val();
         if self.is_pg.val() {
@@ -61,7 +68,10 @@ impl Logic for BusEngine {
             self.after_hold.next = Seg::Data;
         }
         self.after_b.next = self.after_hold.val();
-        if (self.is_pg.val() & self.has_adl.val()) | (self.is_rs.val() & self.has_ccs.val()) | (self.is_st.val() & self.has_whr.val()) {
+        if (self.is_pg.val() & self.has_adl.val())
+            | (self.is_rs.val() & self.has_ccs.val())
+            | (self.is_st.val() & self.has_whr.val())
+        {
             self.after_b.next = Seg::Hold;
         }
         self.after_addr.next = self.after_b.val();
@@ -102,8 +112,10 @@ impl Logic for BusEngine {
         // A plane's final segment: read first / erase CmdB, read second / status Data, program
         // CmdC, cache step CmdC or (no 31h/3Fh) Data. `fin` holds it for the current segment
         // (the phase's flags are constant while it runs); `fin_next` for the one entered next.
-        self.fin_next.next = ((self.nxt.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()))
-            | ((self.nxt.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val() | (self.is_cs.val() & !self.ccmd.q.val())))
+        self.fin_next.next = ((self.nxt.val() == Seg::CmdB)
+            & (self.is_rf.val() | self.is_er.val()))
+            | ((self.nxt.val() == Seg::Data)
+                & (self.is_rs.val() | self.is_st.val() | (self.is_cs.val() & !self.ccmd.q.val())))
             | ((self.nxt.val() == Seg::CmdC) & (self.is_pg.val() | self.is_cs.val()));
         self.is_final.next = self.fin.q.val();
         // `phase_end` is registered: `pe` is set when the *next* cycle is the phase's last, i.e.
@@ -112,24 +124,41 @@ impl Logic for BusEngine {
         // is final with a count of 1 (the plane is unchanged: only entering CmdA advances it);
         // (c) a single-plane data-out phase of one cycle is loaded. Equal, cycle for cycle, to
         // `c1 & is_final & (lastp | is_st)` of the state it precedes.
-        self.pe_next.next = self.is_final.val() & (self.lastp.q.val() | self.is_st.val()) & (self.cnt.q.val() == self.two16.val());
+        self.pe_next.next = self.is_final.val()
+            & (self.lastp.q.val() | self.is_st.val())
+            & (self.cnt.q.val() == self.two16.val());
         if self.seg_done.val() & (self.lastp.q.val() | self.is_st.val()) {
-            if (self.nxt.val() == Seg::CmdB) & (self.is_rf.val() | self.is_er.val()) & self.latch_1.val() {
+            if (self.nxt.val() == Seg::CmdB)
+                & (self.is_rf.val() | self.is_er.val())
+                & self.latch_1.val()
+            {
                 self.pe_next.next = true;
             }
-            if (self.nxt.val() == Seg::CmdC) & (self.is_pg.val() | self.is_cs.val()) & self.latch_1.val() {
+            if (self.nxt.val() == Seg::CmdC)
+                & (self.is_pg.val() | self.is_cs.val())
+                & self.latch_1.val()
+            {
                 self.pe_next.next = true;
             }
-            if (self.nxt.val() == Seg::Data) & (self.is_rs.val() | self.is_st.val()) & (self.is_st.val() | (self.dcyc.q.val() == self.one16.val())) {
+            if (self.nxt.val() == Seg::Data)
+                & (self.is_rs.val() | self.is_st.val())
+                & (self.is_st.val() | (self.dcyc.q.val() == self.one16.val()))
+            {
                 self.pe_next.next = true;
             }
         }
-        if self.start.val() & (self.seg.q.val() == Seg::Idle) & self.start_final.val() & self.start_c1.val() {
+        if self.start.val()
+            & (self.seg.q.val() == Seg::Idle)
+            & self.start_final.val()
+            & self.start_c1.val()
+        {
             self.pe_next.next = true;
         }
         self.pe.d.next = self.pe_next.val();
         self.phase_end.next = self.pe.q.val();
-        self.hold_is_1.next = (self.is_pg.val() & self.adl_1.val()) | (self.is_rs.val() & self.ccs_1.val()) | (self.is_st.val() & self.whr_1.val());
+        self.hold_is_1.next = (self.is_pg.val() & self.adl_1.val())
+            | (self.is_rs.val() & self.ccs_1.val())
+            | (self.is_st.val() & self.whr_1.val());
         self.busy.next = self.seg.q.val() != Seg::Idle;
         self.way.next = self.way_r.q.val();
         self.phase_second.next = self.second.q.val();
@@ -257,9 +286,12 @@ impl Logic for BusEngine {
         if self.busy.val() {
             self.phy.ce.next = self.one4.val() << self.way_r.q.val();
         }
-        self.phy.cle.next = (self.seg.q.val() == Seg::CmdA) | (self.seg.q.val() == Seg::CmdB) | (self.seg.q.val() == Seg::CmdC);
+        self.phy.cle.next = (self.seg.q.val() == Seg::CmdA)
+            | (self.seg.q.val() == Seg::CmdB)
+            | (self.seg.q.val() == Seg::CmdC);
         self.phy.ale.next = self.seg.q.val() == Seg::Addr;
-        self.phy.we.next = (self.phy.cle.val() | self.phy.ale.val()) & (self.cnt.q.val() == self.latch.val());
+        self.phy.we.next =
+            (self.phy.cle.val() | self.phy.ale.val()) & (self.cnt.q.val() == self.latch.val());
         self.phy.wr_beat.next = (self.seg.q.val() == Seg::Data) & self.is_pg.val();
         self.phy.rd_beat.next = (self.seg.q.val() == Seg::Data) & !self.is_pg.val();
         self.phy.dq_out.next = self.cmd_byte.val();

@@ -17,8 +17,14 @@ impl CompletionPath {
             d.req_type = bits::<4>(REQ_MWR as u64);
             d
         };
-        assert!((1..=255).contains(&threshold), "aggregation threshold {threshold} out of 1..=255");
-        assert!(time_cycles < 1 << 23, "aggregation time {time_cycles} cycles beyond the 24-bit timer");
+        assert!(
+            (1..=255).contains(&threshold),
+            "aggregation threshold {threshold} out of 1..=255"
+        );
+        assert!(
+            time_cycles < 1 << 23,
+            "aggregation time {time_cycles} cycles beyond the 24-bit timer"
+        );
         crate::elab::with_defaults!(CompletionPath {
             kq: std::array::from_fn(|i| Constant::new(bits::<4>(i as u64))),
             kr: std::array::from_fn(|i| Constant::new(bits::<2>(i as u64))),

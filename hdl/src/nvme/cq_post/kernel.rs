@@ -87,7 +87,9 @@ impl Logic for CompletionPath {
         // Coalescing decision for the working completion (admin CQ never coalesced).
         self.fire.next = false;
         if self.qien.val() {
-            if (self.cqid.val() == self.kq[0].val()) | (self.qcount.val() + self.one8.val() >= self.threshold.val()) {
+            if (self.cqid.val() == self.kq[0].val())
+                | (self.qcount.val() + self.one8.val() >= self.threshold.val())
+            {
                 self.fire.next = true;
             }
         }
@@ -189,12 +191,17 @@ impl Logic for CompletionPath {
                                         // from the cycle after the mux took the CQE.
                                         if !self.carm[i].q.val() & self.tcoal_on.val() {
                                             self.carm[i].d.next = true;
-                                            self.cdl[i].d.next = self.now.q.val() + self.one24.val() + self.tcoal.val();
+                                            self.cdl[i].d.next = self.now.q.val()
+                                                + self.one24.val()
+                                                + self.tcoal.val();
                                         }
                                     }
                                 }
                             }
-                            if (self.qvec.val() == self.kq[i].val()) & self.fire.val() & !self.vunmask.val() {
+                            if (self.qvec.val() == self.kq[i].val())
+                                & self.fire.val()
+                                & !self.vunmask.val()
+                            {
                                 self.mpend[i].d.next = true;
                             }
                         }

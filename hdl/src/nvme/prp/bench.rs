@@ -38,7 +38,10 @@ pub struct Outcome {
 
 /// Device Control encoding of a power-of-two size 128..=4096.
 pub fn size_code(bytes: u32) -> u64 {
-    assert!(bytes.is_power_of_two() && (128..=4096).contains(&bytes), "size {bytes}");
+    assert!(
+        bytes.is_power_of_two() && (128..=4096).contains(&bytes),
+        "size {bytes}"
+    );
     (bytes / 128).trailing_zeros() as u64
 }
 
@@ -63,7 +66,15 @@ impl HdlDma {
 
     /// Runs `cmd`; `data` is the device→host payload. Panics (with `ctx`, e.g. the seed) if the
     /// command has not ended within `limit` cycles.
-    pub fn run(&mut self, cfg: &DriveConfig, rc: &mut RootComplex, cmd: Cmd, data: &[u8], limit: Cycle, ctx: &str) -> Outcome {
+    pub fn run(
+        &mut self,
+        cfg: &DriveConfig,
+        rc: &mut RootComplex,
+        cmd: Cmd,
+        data: &[u8],
+        limit: Cycle,
+        ctx: &str,
+    ) -> Outcome {
         let uut = &mut self.uut;
         let (mut out, mut pos, mut offered, mut last_seen) = (Vec::new(), 0usize, true, false);
         let seen0 = rc.seen.len();
@@ -93,7 +104,13 @@ impl HdlDma {
             if uut.cmd_ready.val() {
                 offered = false;
             }
-            rc.rq_observe(cycle, uut.rq_tvalid.val(), uut.rq_tready.val(), uut.rq_tdata.val().to_u128(), uut.rq_tlast.val());
+            rc.rq_observe(
+                cycle,
+                uut.rq_tvalid.val(),
+                uut.rq_tready.val(),
+                uut.rq_tdata.val().to_u128(),
+                uut.rq_tlast.val(),
+            );
             if uut.bd.ready.val() && uut.bd.valid.val() {
                 pos += 16;
             }
@@ -108,12 +125,21 @@ impl HdlDma {
             uut.clock.next = Clock { clk: true };
             simulate_settle(uut);
             if let Some(status) = done {
-                let tlps: Vec<_> = rc.seen[seen0..].iter().map(|t| (t.kind, t.addr, t.len)).collect();
+                let tlps: Vec<_> = rc.seen[seen0..]
+                    .iter()
+                    .map(|t| (t.kind, t.addr, t.len))
+                    .collect();
                 let first_tlp = rc.seen.get(seen0).map_or(cycle, |t| t.cycle);
                 if status == 0 && !cmd.to_host {
                     assert!(last_seen, "{ctx}: done without the last data beat");
                 }
-                return Outcome { status, data: out, tlps, first_tlp, end: cycle };
+                return Outcome {
+                    status,
+                    data: out,
+                    tlps,
+                    first_tlp,
+                    end: cycle,
+                };
             }
         }
         panic!("{ctx}: command {cmd:x?} did not end within {limit} cycles");
@@ -123,14 +149,33 @@ impl HdlDma {
 /// Runs `cmd` through the behavioural model's data path on `rc`.
 pub fn run_model(cfg: &DriveConfig, rc: &mut RootComplex, cmd: Cmd, data: &[u8]) -> Outcome {
     let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
-    let dir = if cmd.to_host { Direction::ToHost } else { Direction::FromHost };
+    let dir = if cmd.to_host {
+        Direction::ToHost
+    } else {
+        Direction::FromHost
+    };
     let seen0 = rc.seen.len();
     let r = fe.transfer(0, cmd.prp1, cmd.prp2, cmd.len, dir, data, rc);
     rc.discard_device_beats();
-    let tlps: Vec<_> = rc.seen[seen0..].iter().map(|t| (t.kind, t.addr, t.len)).collect();
+    let tlps: Vec<_> = rc.seen[seen0..]
+        .iter()
+        .map(|t| (t.kind, t.addr, t.len))
+        .collect();
     let first_tlp = rc.seen.get(seen0).map_or(0, |t| t.cycle);
     match r {
-        Ok((bytes, end)) => Outcome { status: Status::SUCCESS.field(), data: bytes, tlps, first_tlp, end },
-        Err(st) => Outcome { status: st.field(), data: Vec::new(), tlps, first_tlp, end: 0 },
+        Ok((bytes, end)) => Outcome {
+            status: Status::SUCCESS.field(),
+            data: bytes,
+            tlps,
+            first_tlp,
+            end,
+        },
+        Err(st) => Outcome {
+            status: st.field(),
+            data: Vec::new(),
+            tlps,
+            first_tlp,
+            end: 0,
+        },
     }
 }

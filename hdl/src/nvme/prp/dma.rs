@@ -150,7 +150,7 @@ impl Logic for PrpDma {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(PrpDma::default())
+    crate::verilog_of(PrpDma::default())
 }
 
 #[cfg(test)]

@@ -13,7 +13,13 @@ use ssdlab_model::nvme::frontend::tlp::Cycle;
 use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
 
 /// Runs one transfer on the front end's `dma_*` port; returns (status, host→device bytes).
-fn transfer(fe: &mut NvmeFrontEnd, rc: &mut RootComplex, cycle: &mut Cycle, cmd: Cmd, data: &[u8]) -> (u16, Vec<u8>) {
+fn transfer(
+    fe: &mut NvmeFrontEnd,
+    rc: &mut RootComplex,
+    cycle: &mut Cycle,
+    cmd: Cmd,
+    data: &[u8],
+) -> (u16, Vec<u8>) {
     let (mut out, mut pos, mut offered) = (Vec::new(), 0usize, true);
     let start = *cycle;
     while *cycle < start + 50_000 {
@@ -43,7 +49,10 @@ fn transfer(fe: &mut NvmeFrontEnd, rc: &mut RootComplex, cycle: &mut Cycle, cmd:
             let n = 4 * fe.dma_wd_dwords.val().to_u64() as usize;
             out.extend_from_slice(&fe.dma_wd_data.val().to_u128().to_le_bytes()[..n]);
         }
-        let done = fe.dma_done.val().then(|| fe.dma_status.val().to_u64() as u16);
+        let done = fe
+            .dma_done
+            .val()
+            .then(|| fe.dma_status.val().to_u64() as u16);
         fe.clock.next = Clock { clk: true };
         simulate_settle(fe);
         if let Some(st) = done {
@@ -70,32 +79,63 @@ fn write_then_read_move_data_through_the_front_end() {
     let mut rc = RootComplex::new(&cfg.pcie);
     let src: Vec<u8> = (0..5 * 4096u32).map(|i| (i * 13 + 7) as u8).collect();
     let setup = |rc: &mut RootComplex, base: u64| {
-        put_entries(rc, 0x9000, &[base + 0x1000, base + 0x2000, base + 0x3000, base + 0x4000]);
+        put_entries(
+            rc,
+            0x9000,
+            &[base + 0x1000, base + 0x2000, base + 0x3000, base + 0x4000],
+        );
     };
     setup(&mut rc, 0x20_0000);
     rc.put(0x20_0000, &src);
-    let wr = Cmd { to_host: false, prp1: 0x20_0100, prp2: 0x9000, len: 16 * 1024 };
+    let wr = Cmd {
+        to_host: false,
+        prp1: 0x20_0100,
+        prp2: 0x9000,
+        len: 16 * 1024,
+    };
     let mut cycle = 0;
     let (st, got) = transfer(&mut fe, &mut rc, &mut cycle, wr, &[]);
     assert_eq!(st, 0);
-    assert!(got == src[0x100..0x100 + 16 * 1024], "NVM Write bytes are host memory at the PRPs");
+    assert!(
+        got == src[0x100..0x100 + 16 * 1024],
+        "NVM Write bytes are host memory at the PRPs"
+    );
     let tlps: Vec<_> = rc.seen.iter().map(|t| (t.kind, t.addr, t.len)).collect();
     assert_eq!(tlps.len(), 1 + 33);
     assert_eq!(tlps[0], (MRd, 0x9000, 32));
     let mut rm = RootComplex::new(&cfg.pcie);
     setup(&mut rm, 0x20_0000);
-    assert_eq!(run_model(&cfg, &mut rm, wr, &[]).tlps, tlps, "model's TLP sequence");
+    assert_eq!(
+        run_model(&cfg, &mut rm, wr, &[]).tlps,
+        tlps,
+        "model's TLP sequence"
+    );
     // NVM Read: the bytes just written go back to the host at other pages.
     setup(&mut rc, 0x30_0000);
     let n0 = rc.seen.len();
-    let rd = Cmd { to_host: true, prp1: 0x30_0100, prp2: 0x9000, len: 16 * 1024 };
+    let rd = Cmd {
+        to_host: true,
+        prp1: 0x30_0100,
+        prp2: 0x9000,
+        len: 16 * 1024,
+    };
     let (st, _) = transfer(&mut fe, &mut rc, &mut cycle, rd, &got);
     assert_eq!(st, 0);
-    assert!(rc.get(0x30_0100, 16 * 1024) == got, "NVM Read bytes land at the PRPs");
-    let tlps: Vec<_> = rc.seen[n0..].iter().map(|t| (t.kind, t.addr, t.len)).collect();
+    assert!(
+        rc.get(0x30_0100, 16 * 1024) == got,
+        "NVM Read bytes land at the PRPs"
+    );
+    let tlps: Vec<_> = rc.seen[n0..]
+        .iter()
+        .map(|t| (t.kind, t.addr, t.len))
+        .collect();
     assert_eq!(tlps.len(), 1 + 64);
     assert!(tlps[1..].iter().all(|t| t.0 == MWr && t.2 <= 256));
     let mut rm = RootComplex::new(&cfg.pcie);
     setup(&mut rm, 0x30_0000);
-    assert_eq!(run_model(&cfg, &mut rm, rd, &got).tlps, tlps, "model's TLP sequence");
+    assert_eq!(
+        run_model(&cfg, &mut rm, rd, &got).tlps,
+        tlps,
+        "model's TLP sequence"
+    );
 }

@@ -28,7 +28,11 @@ impl Hand {
         uut.cmd_prp2.next = bits::<64>(0);
         uut.cmd_len.next = bits::<32>(len as u64);
         uut.rq_tready.next = true;
-        Hand { uut, reqs: Vec::new(), done: None }
+        Hand {
+            uut,
+            reqs: Vec::new(),
+            done: None,
+        }
     }
 
     /// One cycle, with an RC beat (data, last) or none.
@@ -62,7 +66,13 @@ impl Hand {
 
     /// A successful completion of all of request `r` (descriptor + payload beats).
     fn complete(&mut self, r: ReqDesc) {
-        let d = CplDesc { lower_addr: (r.addr & 0xFFF) as u16, byte_count: r.bytes() as u16, dwords: r.dwords, status: 0, tag: r.tag };
+        let d = CplDesc {
+            lower_addr: (r.addr & 0xFFF) as u16,
+            byte_count: r.bytes() as u16,
+            dwords: r.dwords,
+            status: 0,
+            tag: r.tag,
+        };
         self.cycle(Some((d.pack(), false)));
         let beats = r.bytes().div_ceil(16);
         for k in 0..beats {
@@ -78,8 +88,17 @@ fn unsupported_request_completion_ends_with_data_transfer_error() {
     h.idle(10);
     assert_eq!(h.reqs.len(), 1);
     let r = h.reqs[0];
-    assert_eq!((r.addr, r.bytes(), r.tag), (0x5_0000, 512, super::DATA_TAG_BASE));
-    let ur = CplDesc { lower_addr: 0, byte_count: 512, dwords: 0, status: 1, tag: r.tag };
+    assert_eq!(
+        (r.addr, r.bytes(), r.tag),
+        (0x5_0000, 512, super::DATA_TAG_BASE)
+    );
+    let ur = CplDesc {
+        lower_addr: 0,
+        byte_count: 512,
+        dwords: 0,
+        status: 1,
+        tag: r.tag,
+    };
     h.cycle(Some((ur.pack(), true)));
     h.idle(5);
     assert_eq!(h.done, Some(status::data_transfer_error()));
@@ -91,7 +110,10 @@ fn unsupported_request_completion_ends_with_data_transfer_error() {
 fn completions_out_of_order_fail_the_command_and_the_next_one_runs() {
     let mut h = Hand::new(1024);
     h.idle(10);
-    assert_eq!(h.reqs.iter().map(|r| r.tag).collect::<Vec<_>>(), vec![0x20, 0x21]);
+    assert_eq!(
+        h.reqs.iter().map(|r| r.tag).collect::<Vec<_>>(),
+        vec![0x20, 0x21]
+    );
     let (a, b) = (h.reqs[0], h.reqs[1]);
     h.complete(b);
     h.complete(a);

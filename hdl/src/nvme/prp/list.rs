@@ -8,10 +8,10 @@
 //! address order, possibly split at the read completion boundary; each payload beat carries two
 //! entries, the last beat of a completion one or two.
 
+use super::ports::{MrdSource, RcBeat};
 use super::split::PrpSplit;
 use super::{DwBytes, DwToByte, EntDw, LIST_TAG, MAX_ENTRIES};
 use crate::pcie::words::ReqDescWord;
-use super::ports::{MrdSource, RcBeat};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -142,7 +142,10 @@ impl Default for PrpList {
 impl Logic for PrpList {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, ptr_q, count_q, ndata_q, chained_q, base_q, ei, part_last, rx_in, mine, endreq, rem, bad, xfer, wait_cnt, nptr, dn);
+        dff_setup!(
+            self, clock, st, ptr_q, count_q, ndata_q, chained_q, base_q, ei, part_last, rx_in,
+            mine, endreq, rem, bad, xfer, wait_cnt, nptr, dn
+        );
         for s in 0..32 {
             self.ent[s].clock.next = self.clock.val();
             self.ent[s].d.next = self.ent[s].q.val();
@@ -182,10 +185,13 @@ impl Logic for PrpList {
         self.last_i.next = self.count_q.q.val() - self.one6.val();
         if self.rc.tvalid.val() & !self.rx_in.q.val() {
             self.rx_in.d.next = !self.rc.tlast.val();
-            self.mine.d.next = (self.rc.tdata.val().get_bits::<8>(64) == self.list_tag.val()) & (self.st.q.val() == ListState::Wait);
+            self.mine.d.next = (self.rc.tdata.val().get_bits::<8>(64) == self.list_tag.val())
+                & (self.st.q.val() == ListState::Wait);
             self.rem.d.next = self.rc.tdata.val().get_bits::<11>(32);
             self.endreq.d.next = self.rc.tdata.val().get_bits::<13>(16) == self.dwb13.val();
-            if (self.rc.tdata.val().get_bits::<8>(64) == self.list_tag.val()) & (self.st.q.val() == ListState::Wait) {
+            if (self.rc.tdata.val().get_bits::<8>(64) == self.list_tag.val())
+                & (self.st.q.val() == ListState::Wait)
+            {
                 // A failed completion (UR/CA: no data follows) or one without payload ends it.
                 if self.rc.tdata.val().get_bits::<3>(43).any() | self.rc.tlast.val() {
                     self.xfer.d.next = true;
@@ -207,17 +213,27 @@ impl Logic for PrpList {
                     self.ei.d.next = self.i1.val();
                 }
                 for s in 0..32 {
-                    if (self.ei.q.val() < self.ndata_q.q.val()) & ((self.base_q.q.val() + self.ei.q.val()) == self.ks[s].val()) {
+                    if (self.ei.q.val() < self.ndata_q.q.val())
+                        & ((self.base_q.q.val() + self.ei.q.val()) == self.ks[s].val())
+                    {
                         self.ent[s].d.next = self.rc.tdata.val().get_bits::<52>(12);
                     }
-                    if self.two.val() & (self.i1.val() < self.ndata_q.q.val()) & ((self.base_q.q.val() + self.i1.val()) == self.ks[s].val()) {
+                    if self.two.val()
+                        & (self.i1.val() < self.ndata_q.q.val())
+                        & ((self.base_q.q.val() + self.i1.val()) == self.ks[s].val())
+                    {
                         self.ent[s].d.next = self.rc.tdata.val().get_bits::<52>(76);
                     }
                 }
-                if (self.ei.q.val() < self.ndata_q.q.val()) & self.rc.tdata.val().get_bits::<12>(0).any() {
+                if (self.ei.q.val() < self.ndata_q.q.val())
+                    & self.rc.tdata.val().get_bits::<12>(0).any()
+                {
                     self.bad.d.next = true;
                 }
-                if self.two.val() & (self.i1.val() < self.ndata_q.q.val()) & self.rc.tdata.val().get_bits::<12>(64).any() {
+                if self.two.val()
+                    & (self.i1.val() < self.ndata_q.q.val())
+                    & self.rc.tdata.val().get_bits::<12>(64).any()
+                {
                     self.bad.d.next = true;
                 }
                 if self.chained_q.q.val() & (self.ei.q.val() == self.last_i.val()) {
@@ -296,7 +312,7 @@ impl Logic for PrpList {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(PrpList::default())
+    crate::verilog_of(PrpList::default())
 }
 
 #[cfg(test)]

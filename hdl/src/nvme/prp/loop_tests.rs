@@ -66,12 +66,26 @@ impl NextStage for DataFw {
             if let Some((sqid, sqe)) = self.pending.pop_front() {
                 let n = len_bytes(&sqe) / BLOCK;
                 let out: Vec<u8> = if sqe.opc == opc::NVM_READ {
-                    (0..n as u64).flat_map(|i| self.store.get(&(slba(&sqe) + i)).expect("read of a written LBA").clone()).collect()
+                    (0..n as u64)
+                        .flat_map(|i| {
+                            self.store
+                                .get(&(slba(&sqe) + i))
+                                .expect("read of a written LBA")
+                                .clone()
+                        })
+                        .collect()
                 } else {
                     Vec::new()
                 };
                 self.starts.push((cycle, sqe.cid));
-                self.cur = Some(Xfer { sqid, sqe, offered: true, out, pos: 0, got: Vec::new() });
+                self.cur = Some(Xfer {
+                    sqid,
+                    sqe,
+                    offered: true,
+                    out,
+                    pos: 0,
+                    got: Vec::new(),
+                });
             }
         }
         let x = self.cur.as_ref();
@@ -98,23 +112,41 @@ impl NextStage for DataFw {
         }
         if uut.dma_wd_valid.val() {
             let n = 4 * uut.dma_wd_dwords.val().to_u64() as usize;
-            assert!((4..=16).contains(&n), "cycle {cycle}: data beat of {n} bytes");
-            x.got.extend_from_slice(&uut.dma_wd_data.val().to_u128().to_le_bytes()[..n]);
+            assert!(
+                (4..=16).contains(&n),
+                "cycle {cycle}: data beat of {n} bytes"
+            );
+            x.got
+                .extend_from_slice(&uut.dma_wd_data.val().to_u128().to_le_bytes()[..n]);
         }
         if !uut.dma_done.val() {
             return None;
         }
         let status = uut.dma_status.val().to_u64() as u16;
         let x = self.cur.take().expect("transfer in flight");
-        assert!(!x.offered, "cycle {cycle}: done before the transfer was taken");
+        assert!(
+            !x.offered,
+            "cycle {cycle}: done before the transfer was taken"
+        );
         if x.sqe.opc == opc::NVM_WRITE && status == 0 {
-            assert_eq!(x.got.len(), len_bytes(&x.sqe), "NVM Write delivered every byte");
+            assert_eq!(
+                x.got.len(),
+                len_bytes(&x.sqe),
+                "NVM Write delivered every byte"
+            );
             for (i, b) in x.got.chunks(BLOCK).enumerate() {
                 self.store.insert(slba(&x.sqe) + i as u64, b.to_vec());
             }
         }
         self.ends.push((cycle, x.sqe.cid, status));
-        let st = if status == 0 { Status::SUCCESS } else { Status { sct: (status >> 8) as u8, sc: status as u8 } };
+        let st = if status == 0 {
+            Status::SUCCESS
+        } else {
+            Status {
+                sct: (status >> 8) as u8,
+                sc: status as u8,
+            }
+        };
         Some((x.sqid, x.sqe.cid, st))
     }
 }
@@ -131,23 +163,43 @@ fn cqe(h: &HdlBench<DataFw>, addr: u64) -> Cqe {
 }
 
 /// Steps `h` until `done(h)`, at most `limit` more cycles.
-fn run_till(h: &mut HdlBench<DataFw>, limit: Cycle, what: &str, done: impl Fn(&HdlBench<DataFw>) -> bool) {
+fn run_till(
+    h: &mut HdlBench<DataFw>,
+    limit: Cycle,
+    what: &str,
+    done: impl Fn(&HdlBench<DataFw>) -> bool,
+) {
     let end = h.cycle + limit;
     while !done(h) {
-        assert!(h.cycle < end, "{what}: not within {limit} cycles (now cycle {})", h.cycle);
+        assert!(
+            h.cycle < end,
+            "{what}: not within {limit} cycles (now cycle {})",
+            h.cycle
+        );
         h.run_until(h.cycle + 1);
     }
 }
 
 /// Data TLPs (type, address, bytes) in host region 0x40_0000..0x50_0000 since TLP `from`.
-fn data_tlps(h: &HdlBench<DataFw>, from: usize) -> Vec<(ssdlab_model::nvme::frontend::tlp::TlpKind, u64, u32)> {
-    h.rc.seen[from..].iter().filter(|t| (0x40_0000..0x50_0000).contains(&t.addr)).map(|t| (t.kind, t.addr, t.len)).collect()
+fn data_tlps(
+    h: &HdlBench<DataFw>,
+    from: usize,
+) -> Vec<(ssdlab_model::nvme::frontend::tlp::TlpKind, u64, u32)> {
+    h.rc.seen[from..]
+        .iter()
+        .filter(|t| (0x40_0000..0x50_0000).contains(&t.addr))
+        .map(|t| (t.kind, t.addr, t.len))
+        .collect()
 }
 
 #[test]
 fn firmware_loop_writes_and_reads_back_16k_through_prp_lists() {
     let cfg = DriveConfig::default_drive();
-    assert_eq!((cfg.pcie.mps_bytes, cfg.pcie.mrrs_bytes), (256, 512), "the derivation below assumes MPS 256, MRRS 512");
+    assert_eq!(
+        (cfg.pcie.mps_bytes, cfg.pcie.mrrs_bytes),
+        (256, 512),
+        "the derivation below assumes MPS 256, MRRS 512"
+    );
     let mut h = HdlBench::new(&cfg).with_stage(DataFw::default());
     for (t, a) in init(1, 8) {
         h.run_until(t);
@@ -156,11 +208,15 @@ fn firmware_loop_writes_and_reads_back_16k_through_prp_lists() {
             Act::Put(addr, b) => h.rc.put(addr, &b),
         }
     }
-    run_till(&mut h, 2_000, "admin Create I/O CQ/SQ completions", |h| cqe(h, ACQ_BASE + 16).cid == 101);
+    run_till(&mut h, 2_000, "admin Create I/O CQ/SQ completions", |h| {
+        cqe(h, ACQ_BASE + 16).cid == 101
+    });
     // NVM Write, cid 0x11: PRP1 0x40_0100 (3840 B to the page end), PRP2 → list at 0x48_0000
     // of 4 entries (16384 − 3840 = 12544 B = 3 pages + 256 B): pages 0x40_3000, 0x40_1000,
     // 0x40_7000, 0x40_5000.
-    let src: Vec<u8> = (0..16 * 1024u32).map(|i| (i * 29 + (i >> 9) * 7 + 3) as u8).collect();
+    let src: Vec<u8> = (0..16 * 1024u32)
+        .map(|i| (i * 29 + (i >> 9) * 7 + 3) as u8)
+        .collect();
     let wpages = [0x40_0100u64, 0x40_3000, 0x40_1000, 0x40_7000, 0x40_5000];
     let wlens = [0xF00usize, 4096, 4096, 4096, 256];
     let mut off = 0;
@@ -169,12 +225,22 @@ fn firmware_loop_writes_and_reads_back_16k_through_prp_lists() {
         off += n;
     }
     put_entries(&mut h.rc, 0x48_0000, &wpages[1..]);
-    h.rc.put(sq_base(1), &nvm(opc::NVM_WRITE, 0x11, 0x40_0100, 0x48_0000).encode());
+    h.rc.put(
+        sq_base(1),
+        &nvm(opc::NVM_WRITE, 0x11, 0x40_0100, 0x48_0000).encode(),
+    );
     let (n0, t) = (h.rc.seen.len(), h.cycle);
     h.rc.mmio_write(t, sq_doorbell(1), 1);
-    run_till(&mut h, 6_000, "NVM Write CQE", |h| cqe(h, cq_base(1)).cid == 0x11);
-    let stored: Vec<u8> = (0..32u64).flat_map(|i| h.stage.store[&(0x100 + i)].clone()).collect();
-    assert!(stored == src, "firmware holds the written bytes, LBA 0x100..0x120");
+    run_till(&mut h, 6_000, "NVM Write CQE", |h| {
+        cqe(h, cq_base(1)).cid == 0x11
+    });
+    let stored: Vec<u8> = (0..32u64)
+        .flat_map(|i| h.stage.store[&(0x100 + i)].clone())
+        .collect();
+    assert!(
+        stored == src,
+        "firmware holds the written bytes, LBA 0x100..0x120"
+    );
     // Hand derivation (MRRS 512, requests end on 512-aligned addresses, PRP walk first):
     // list MRd 0x48_0000 32 B; page 1: 0x40_0100 256 B, then 0x40_0200..0x40_1000 7 × 512 B;
     // pages 0x40_3000, 0x40_1000, 0x40_7000: 8 × 512 B each; page 0x40_5000: 256 B. 34 TLPs.
@@ -190,13 +256,27 @@ fn firmware_loop_writes_and_reads_back_16k_through_prp_lists() {
     // 0x48_0FF0 = 0x44_5000, 0x48_0FF8 → 0x48_2000 = [0x44_3000, 0x44_1000, 0x44_7000 (2048 B)].
     put_entries(&mut h.rc, 0x48_0FF0, &[0x44_5000, 0x48_2000]);
     put_entries(&mut h.rc, 0x48_2000, &[0x44_3000, 0x44_1000, 0x44_7000]);
-    h.rc.put(sq_base(1) + 64, &nvm(opc::NVM_READ, 0x12, 0x44_0800, 0x48_0FF0).encode());
+    h.rc.put(
+        sq_base(1) + 64,
+        &nvm(opc::NVM_READ, 0x12, 0x44_0800, 0x48_0FF0).encode(),
+    );
     let (n1, t) = (h.rc.seen.len(), h.cycle);
     h.rc.mmio_write(t, sq_doorbell(1), 2);
-    run_till(&mut h, 6_000, "NVM Read CQE", |h| cqe(h, cq_base(1) + 16).cid == 0x12);
-    let rpages = [(0x44_0800u64, 2048usize), (0x44_5000, 4096), (0x44_3000, 4096), (0x44_1000, 4096), (0x44_7000, 2048)];
+    run_till(&mut h, 6_000, "NVM Read CQE", |h| {
+        cqe(h, cq_base(1) + 16).cid == 0x12
+    });
+    let rpages = [
+        (0x44_0800u64, 2048usize),
+        (0x44_5000, 4096),
+        (0x44_3000, 4096),
+        (0x44_1000, 4096),
+        (0x44_7000, 2048),
+    ];
     let back: Vec<u8> = rpages.iter().flat_map(|(p, n)| h.rc.get(*p, *n)).collect();
-    assert!(back == src, "NVM Read returns the written bytes at the new PRPs");
+    assert!(
+        back == src,
+        "NVM Read returns the written bytes at the new PRPs"
+    );
     // Hand derivation: list MRd 0x48_0FF0 16 B (two slots to the page end), MRd 0x48_2000 24 B
     // (three entries); then MWr ≤ MPS 256 on 256-aligned boundaries: 2048/256 = 8 in page 1,
     // 16 in each full page, 8 in the last: 64 MWr of 256 B. 66 TLPs.
@@ -209,9 +289,20 @@ fn firmware_loop_writes_and_reads_back_16k_through_prp_lists() {
     // the fetch of each: 1, then 2.
     for (slot, cid, sqhd) in [(0u64, 0x11u16, 1u16), (1, 0x12, 2)] {
         let c = cqe(&h, cq_base(1) + 16 * slot);
-        assert_eq!((c.cid, c.sqid, c.sqhd, c.status, c.phase), (cid, 1, sqhd, Status::SUCCESS, true), "CQE slot {slot}");
+        assert_eq!(
+            (c.cid, c.sqid, c.sqhd, c.status, c.phase),
+            (cid, 1, sqhd, Status::SUCCESS, true),
+            "CQE slot {slot}"
+        );
     }
     let ends: Vec<(u16, u16)> = h.stage.ends.iter().map(|e| (e.1, e.2)).collect();
-    assert_eq!(ends, vec![(0x11, 0), (0x12, 0)], "both transfers ended with status 0");
-    println!("write {:?}..{:?}, read {:?}..{:?} (cycle, cid); run {} cycles", h.stage.starts[0], h.stage.ends[0], h.stage.starts[1], h.stage.ends[1], h.cycle);
+    assert_eq!(
+        ends,
+        vec![(0x11, 0), (0x12, 0)],
+        "both transfers ended with status 0"
+    );
+    println!(
+        "write {:?}..{:?}, read {:?}..{:?} (cycle, cid); run {} cycles",
+        h.stage.starts[0], h.stage.ends[0], h.stage.starts[1], h.stage.ends[1], h.cycle
+    );
 }

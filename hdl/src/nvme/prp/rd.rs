@@ -10,9 +10,9 @@
 //! reports Data Transfer Error (04h). The buffer must take one beat per cycle (it reserved room
 //! for the whole command before the command started, as the model's data buffer admits it).
 
+use super::ports::{MrdSource, RcBeat, ReqSink, WdBeat};
 use super::{Beat2, DataTag, DwBytes, DwToByte, DATA_TAG_BASE};
 use crate::pcie::words::ReqDescWord;
-use super::ports::{MrdSource, RcBeat, ReqSink, WdBeat};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -142,10 +142,16 @@ impl Default for PrpRead {
 impl Logic for PrpRead {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, active, n_iss, n_done, last_iss, err, rx_in, mine, endreq, rem, res, nres, fin, idle_cnt, wv, wdata, wdw, wl, dn, dstat);
+        dff_setup!(
+            self, clock, active, n_iss, n_done, last_iss, err, rx_in, mine, endreq, rem, res, nres,
+            fin, idle_cnt, wv, wdata, wdw, wl, dn, dstat
+        );
         // Issue: up to 32 reads outstanding; after a failure requests are taken and dropped.
         self.outst.next = self.n_iss.q.val() - self.n_done.q.val();
-        self.can.next = self.active.q.val() & !self.err.q.val() & !self.last_iss.q.val() & (self.outst.val() < self.k32_6.val());
+        self.can.next = self.active.q.val()
+            & !self.err.q.val()
+            & !self.last_iss.q.val()
+            & (self.outst.val() < self.k32_6.val());
         self.tag.next = self.zero_tag.val();
         self.tag.next.seq = self.n_iss.q.val().get_bits::<5>(0);
         self.tag.next.hi = self.tag_hi.val();
@@ -157,7 +163,8 @@ impl Logic for PrpRead {
         self.desc.next.tag = self.tag.val().into();
         self.m.desc.next = self.desc.val().into();
         self.m.valid.next = self.req.valid.val() & self.can.val();
-        self.req.ready.next = (self.m.ready.val() & self.can.val()) | (self.active.q.val() & self.err.q.val() & !self.last_iss.q.val());
+        self.req.ready.next = (self.m.ready.val() & self.can.val())
+            | (self.active.q.val() & self.err.q.val() & !self.last_iss.q.val());
         if self.req.valid.val() & self.req.ready.val() {
             if self.can.val() {
                 self.n_iss.d.next = self.n_iss.q.val() + self.one6.val();
@@ -170,7 +177,8 @@ impl Logic for PrpRead {
         // whose byte count equals its own length (PCIe 2.2.9), or with a failed completion.
         self.req_end.next = false;
         self.push.next = false;
-        self.is_data.next = (self.rc.tdata.val().get_bits::<3>(69) == self.tag_hi.val()) & self.active.q.val();
+        self.is_data.next =
+            (self.rc.tdata.val().get_bits::<3>(69) == self.tag_hi.val()) & self.active.q.val();
         self.dwb.next = self.zero_dwb.val();
         self.dwb.next.dw = self.rc.tdata.val().get_bits::<11>(32);
         self.dwb13.next = self.dwb.val().into();
@@ -267,7 +275,11 @@ impl Logic for PrpRead {
             self.active.d.next = false;
         }
         // Failure: once the last request is taken and nothing is outstanding.
-        if self.active.q.val() & self.err.q.val() & self.last_iss.q.val() & (self.outst.val() == self.zero6.val()) {
+        if self.active.q.val()
+            & self.err.q.val()
+            & self.last_iss.q.val()
+            & (self.outst.val() == self.zero6.val())
+        {
             self.dn.d.next = true;
             self.dstat.d.next = self.st_xfer.val();
             self.active.d.next = false;
@@ -304,7 +316,7 @@ impl Logic for PrpRead {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(PrpRead::default())
+    crate::verilog_of(PrpRead::default())
 }
 
 #[cfg(test)]

@@ -80,7 +80,8 @@ impl Logic for PrpSplit {
             self.maxd.next = self.k1024.val();
         }
         // Next aligned boundary above `lo`: clear the low bits, add one request size.
-        self.bound.next = (self.lo.q.val() & !(self.maxd.val() - self.one11.val())) + self.maxd.val();
+        self.bound.next =
+            (self.lo.q.val() & !(self.maxd.val() - self.one11.val())) + self.maxd.val();
         self.stop.next = self.seg_end.q.val();
         if self.bound.val() < self.seg_end.q.val() {
             self.stop.next = self.bound.val();
@@ -115,7 +116,7 @@ impl Logic for PrpSplit {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(PrpSplit::default())
+    crate::verilog_of(PrpSplit::default())
 }
 
 #[cfg(test)]
@@ -148,7 +149,11 @@ mod tests {
             }
             simulate_settle(&mut uut);
             if uut.req_valid.val() {
-                out.push((4 * uut.req_addr.val().to_u64(), 4 * uut.req_dwords.val().to_u64() as u32, uut.req_last.val()));
+                out.push((
+                    4 * uut.req_addr.val().to_u64(),
+                    4 * uut.req_dwords.val().to_u64() as u32,
+                    uut.req_last.val(),
+                ));
             }
             if uut.seg_ready.val() && next < segs.len() {
                 next += 1;
@@ -163,7 +168,15 @@ mod tests {
     #[test]
     fn splits_at_aligned_boundaries_like_the_model() {
         let out = run(1, &[(0x1F10, 0xF0), (0x2000, 0x210)]);
-        assert_eq!(out, vec![(0x1F10, 0xF0, false), (0x2000, 0x100, false), (0x2100, 0x100, false), (0x2200, 0x10, true)]);
+        assert_eq!(
+            out,
+            vec![
+                (0x1F10, 0xF0, false),
+                (0x2000, 0x100, false),
+                (0x2100, 0x100, false),
+                (0x2200, 0x10, true)
+            ]
+        );
     }
 
     /// 3584 B at page offset 0x200, MRRS 512 (code 2): 7 requests of 512; at 4096 (code 5) one.

@@ -6,8 +6,8 @@ use super::bench::{put_entries, Cmd, HdlDma, Outcome};
 use super::status;
 use crate::nvme::root_complex::RootComplex;
 use ssdlab_model::config::DriveConfig;
-use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
+use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
 
 fn cfg(mps: u32, mrrs: u32) -> DriveConfig {
     let mut c = DriveConfig::default_drive();
@@ -29,14 +29,24 @@ fn fill(rc: &mut RootComplex, addr: u64, len: u64) {
 /// Runs `cmd` on the HDL and on the model, each on its own root complex built by `setup`;
 /// asserts both give the same status, TLP sequence and bytes (host→device data, or host memory
 /// at `segs` for device→host). Returns the HDL outcome and the model's.
-fn both(c: &DriveConfig, setup: &dyn Fn(&mut RootComplex), cmd: Cmd, segs: &[(u64, u32)], ctx: &str) -> (Outcome, Outcome) {
+fn both(
+    c: &DriveConfig,
+    setup: &dyn Fn(&mut RootComplex),
+    cmd: Cmd,
+    segs: &[(u64, u32)],
+    ctx: &str,
+) -> (Outcome, Outcome) {
     let data: Vec<u8> = (0..cmd.len as u64).map(|i| byte_at(i * 7 + 3)).collect();
     let (mut rh, mut rm) = (RootComplex::new(&c.pcie), RootComplex::new(&c.pcie));
     setup(&mut rh);
     setup(&mut rm);
     let h = HdlDma::new().run(c, &mut rh, cmd, &data, 400_000, ctx);
     let m = super::bench::run_model(c, &mut rm, cmd, &data);
-    assert_eq!(h.status, m.status, "{ctx}: status HDL {:#x} model {:#x}", h.status, m.status);
+    assert_eq!(
+        h.status, m.status,
+        "{ctx}: status HDL {:#x} model {:#x}",
+        h.status, m.status
+    );
     assert_eq!(h.tlps.len(), m.tlps.len(), "{ctx}: TLP count");
     if let Some(i) = (0..h.tlps.len()).find(|&i| h.tlps[i] != m.tlps[i]) {
         panic!("{ctx}: TLP {i} HDL {:x?} model {:x?}", h.tlps[i], m.tlps[i]);
@@ -48,17 +58,31 @@ fn both(c: &DriveConfig, setup: &dyn Fn(&mut RootComplex), cmd: Cmd, segs: &[(u6
         // list start → list segment); the model charges none (it starts at cycle 0).
         let list_first = h.tlps[0].0 == MRd && segs.iter().all(|s| s.0 != h.tlps[0].1);
         assert_eq!(m.first_tlp, 0, "{ctx}: model's first TLP");
-        assert_eq!(h.first_tlp, if list_first { 5 } else { 4 }, "{ctx}: HDL's first TLP");
+        assert_eq!(
+            h.first_tlp,
+            if list_first { 5 } else { 4 },
+            "{ctx}: HDL's first TLP"
+        );
         // Transaction-level timing (issue #7: within ±2 %): first header to end of command.
         let (hd, md) = (h.end - h.first_tlp, m.end - m.first_tlp);
         let dev = (hd as f64 - md as f64).abs() / md as f64;
-        assert!(dev <= 0.02, "{ctx}: HDL took {hd} cycles, model {md} ({:.2} %)", 100.0 * dev);
+        assert!(
+            dev <= 0.02,
+            "{ctx}: HDL took {hd} cycles, model {md} ({:.2} %)",
+            100.0 * dev
+        );
     }
     if cmd.to_host && h.status == 0 {
         let mut off = 0usize;
         for &(a, n) in segs {
-            assert!(rh.get(a, n as usize) == data[off..off + n as usize], "{ctx}: host memory at {a:#x} (HDL)");
-            assert!(rm.get(a, n as usize) == data[off..off + n as usize], "{ctx}: host memory at {a:#x} (model)");
+            assert!(
+                rh.get(a, n as usize) == data[off..off + n as usize],
+                "{ctx}: host memory at {a:#x} (HDL)"
+            );
+            assert!(
+                rm.get(a, n as usize) == data[off..off + n as usize],
+                "{ctx}: host memory at {a:#x} (model)"
+            );
             off += n as usize;
         }
         assert_eq!(off, cmd.len as usize, "{ctx}: segments cover the transfer");
@@ -73,11 +97,26 @@ fn case_128k() -> (Cmd, Vec<(u64, u32)>, impl Fn(&mut RootComplex)) {
     segs.extend((0..31).map(|i| (0x10_0000 + 0x1000 * i, 4096)));
     segs.push((0x10_0000 + 0x1000 * 31, 512));
     let setup = |rc: &mut RootComplex| {
-        put_entries(rc, 0x9000, &(0..32).map(|i| 0x10_0000 + 0x1000 * i).collect::<Vec<u64>>());
+        put_entries(
+            rc,
+            0x9000,
+            &(0..32)
+                .map(|i| 0x10_0000 + 0x1000 * i)
+                .collect::<Vec<u64>>(),
+        );
         fill(rc, 0x5_0000, 0x1000);
         fill(rc, 0x10_0000, 32 * 0x1000);
     };
-    (Cmd { to_host: false, prp1: 0x5_0200, prp2: 0x9000, len: 128 * 1024 }, segs, setup)
+    (
+        Cmd {
+            to_host: false,
+            prp1: 0x5_0200,
+            prp2: 0x9000,
+            len: 128 * 1024,
+        },
+        segs,
+        setup,
+    )
 }
 
 /// Requests of `size` cut from `segs`, derived by hand: a segment at page offset o of n bytes
@@ -107,8 +146,14 @@ fn write_128k_at_offset_0x200_reads_list_then_256_mrd() {
     want.extend(by_hand(&segs, 512, MRd));
     assert_eq!(want.len(), 1 + 7 + 248 + 1);
     assert_eq!(h.tlps, want);
-    let bytes: Vec<u8> = segs.iter().flat_map(|&(a, n)| (a..a + n as u64).map(byte_at)).collect();
-    assert!(h.data == bytes, "host→device bytes are host memory at the PRP segments");
+    let bytes: Vec<u8> = segs
+        .iter()
+        .flat_map(|&(a, n)| (a..a + n as u64).map(byte_at))
+        .collect();
+    assert!(
+        h.data == bytes,
+        "host→device bytes are host memory at the PRP segments"
+    );
     report("128K NVM Write (MRRS 512)", &h, &m);
 }
 
@@ -147,14 +192,30 @@ fn chained_list_pages_and_bad_entry_offset() {
     let setup = |bad: bool| {
         move |rc: &mut RootComplex| {
             put_entries(rc, 0x9FF0, &[0x20_0000, 0x9020]);
-            put_entries(rc, 0x9020, &[0x21_0000, if bad { 0x22_0040 } else { 0x22_0000 }, 0x23_0000]);
+            put_entries(
+                rc,
+                0x9020,
+                &[
+                    0x21_0000,
+                    if bad { 0x22_0040 } else { 0x22_0000 },
+                    0x23_0000,
+                ],
+            );
             for p in [0x5_0000u64, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000] {
                 fill(rc, p, 0x1000);
             }
         }
     };
-    let cmd = Cmd { to_host: false, prp1: 0x5_0000, prp2: 0x9FF0, len: 5 * 4096 };
-    let segs: Vec<(u64, u32)> = [0x5_0000u64, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000].iter().map(|&a| (a, 4096)).collect();
+    let cmd = Cmd {
+        to_host: false,
+        prp1: 0x5_0000,
+        prp2: 0x9FF0,
+        len: 5 * 4096,
+    };
+    let segs: Vec<(u64, u32)> = [0x5_0000u64, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000]
+        .iter()
+        .map(|&a| (a, 4096))
+        .collect();
     let (h, _) = both(&c, &setup(false), cmd, &segs, "chained list");
     let mut want = vec![(MRd, 0x9FF0, 16), (MRd, 0x9020, 24)];
     want.extend(by_hand(&segs, 256, MRd));
@@ -176,12 +237,60 @@ fn malformed_prps_get_spec_status_and_the_next_command_runs() {
     fill(&mut rc, 0x5_0000, 0x2000);
     let mut dma = HdlDma::new();
     let bad = [
-        (Cmd { to_host: false, prp1: 0x5_0002, prp2: 0, len: 512 }, status::prp_offset_invalid()),
-        (Cmd { to_host: true, prp1: 0x5_0000, prp2: 0x6_0100, len: 8192 }, status::prp_offset_invalid()),
-        (Cmd { to_host: false, prp1: 0x5_0000, prp2: 0x9004, len: 3 * 4096 }, status::prp_offset_invalid()),
-        (Cmd { to_host: false, prp1: 0x5_0000, prp2: 0, len: 0 }, status::invalid_field()),
-        (Cmd { to_host: false, prp1: 0x5_0000, prp2: 0, len: 6 }, status::invalid_field()),
-        (Cmd { to_host: false, prp1: 0x5_0000, prp2: 0x9000, len: 128 * 1024 + 4 }, status::invalid_field()),
+        (
+            Cmd {
+                to_host: false,
+                prp1: 0x5_0002,
+                prp2: 0,
+                len: 512,
+            },
+            status::prp_offset_invalid(),
+        ),
+        (
+            Cmd {
+                to_host: true,
+                prp1: 0x5_0000,
+                prp2: 0x6_0100,
+                len: 8192,
+            },
+            status::prp_offset_invalid(),
+        ),
+        (
+            Cmd {
+                to_host: false,
+                prp1: 0x5_0000,
+                prp2: 0x9004,
+                len: 3 * 4096,
+            },
+            status::prp_offset_invalid(),
+        ),
+        (
+            Cmd {
+                to_host: false,
+                prp1: 0x5_0000,
+                prp2: 0,
+                len: 0,
+            },
+            status::invalid_field(),
+        ),
+        (
+            Cmd {
+                to_host: false,
+                prp1: 0x5_0000,
+                prp2: 0,
+                len: 6,
+            },
+            status::invalid_field(),
+        ),
+        (
+            Cmd {
+                to_host: false,
+                prp1: 0x5_0000,
+                prp2: 0x9000,
+                len: 128 * 1024 + 4,
+            },
+            status::invalid_field(),
+        ),
     ];
     for (i, &(cmd, want)) in bad.iter().enumerate() {
         let o = dma.run(&c, &mut rc, cmd, &[], 100, &format!("bad command {i}"));
@@ -189,9 +298,25 @@ fn malformed_prps_get_spec_status_and_the_next_command_runs() {
         assert!(o.tlps.is_empty(), "bad command {i} sent {:x?}", o.tlps);
         let mut rm = RootComplex::new(&c.pcie);
         let m = super::bench::run_model(&c, &mut rm, cmd, &vec![0; cmd.len as usize]);
-        assert_eq!((m.status, m.tlps.len()), (want, 0), "model, bad command {i}");
+        assert_eq!(
+            (m.status, m.tlps.len()),
+            (want, 0),
+            "model, bad command {i}"
+        );
     }
-    let o = dma.run(&c, &mut rc, Cmd { to_host: false, prp1: 0x5_0000, prp2: 0x5_1000, len: 8192 }, &[], 20_000, "valid after bad");
+    let o = dma.run(
+        &c,
+        &mut rc,
+        Cmd {
+            to_host: false,
+            prp1: 0x5_0000,
+            prp2: 0x5_1000,
+            len: 8192,
+        },
+        &[],
+        20_000,
+        "valid after bad",
+    );
     assert_eq!(o.status, 0);
     assert_eq!(o.tlps.len(), 16);
     assert!(o.data == (0x5_0000..0x5_2000).map(byte_at).collect::<Vec<u8>>());
@@ -205,7 +330,11 @@ fn random_case(seed: u64) -> (DriveConfig, Cmd, Vec<(u64, u32)>, Vec<(u64, Vec<u
     let mut rng = ssdlab_model::SeedTree::new(seed).stream("prp-shapes", 0);
     let c = cfg(128 << rng.gen_range(0..=5), 128 << rng.gen_range(0..=5));
     let big = rng.gen_bool(0.5);
-    let len = 4 * if big { rng.gen_range(1..=32 * 1024u32) } else { rng.gen_range(1..=2048u32) };
+    let len = 4 * if big {
+        rng.gen_range(1..=32 * 1024u32)
+    } else {
+        rng.gen_range(1..=2048u32)
+    };
     let off1 = 4 * rng.gen_range(0..1024u64);
     let mut pages: Vec<u64> = Vec::new();
     while pages.len() < 40 {
@@ -231,7 +360,12 @@ fn random_case(seed: u64) -> (DriveConfig, Cmd, Vec<(u64, u32)>, Vec<(u64, Vec<u
         prp2 = segs[1].0;
     } else if segs.len() > 2 {
         let data: Vec<u64> = segs[1..].iter().map(|s| s.0).collect();
-        let mut ptr = 0x80_0000 + if rng.gen_bool(0.5) { 8 * rng.gen_range(480..512u64) } else { 8 * rng.gen_range(0..480u64) };
+        let mut ptr = 0x80_0000
+            + if rng.gen_bool(0.5) {
+                8 * rng.gen_range(480..512u64)
+            } else {
+                8 * rng.gen_range(0..480u64)
+            };
         prp2 = ptr;
         let mut i = 0;
         for page in 1.. {
@@ -248,14 +382,22 @@ fn random_case(seed: u64) -> (DriveConfig, Cmd, Vec<(u64, u32)>, Vec<(u64, Vec<u
             ptr = next;
         }
     }
-    let cmd = Cmd { to_host: rng.gen_bool(0.5), prp1: pages[0] + off1, prp2, len };
+    let cmd = Cmd {
+        to_host: rng.gen_bool(0.5),
+        prp1: pages[0] + off1,
+        prp2,
+        len,
+    };
     (c, cmd, segs, lists)
 }
 
 fn random_shapes(seeds: std::ops::Range<u64>) {
     for seed in seeds {
         let (c, cmd, segs, lists) = random_case(seed);
-        let ctx = format!("seed {seed} (MPS {}, MRRS {}, {cmd:x?})", c.pcie.mps_bytes, c.pcie.mrrs_bytes);
+        let ctx = format!(
+            "seed {seed} (MPS {}, MRRS {}, {cmd:x?})",
+            c.pcie.mps_bytes, c.pcie.mrrs_bytes
+        );
         let setup = |rc: &mut RootComplex| {
             for (a, e) in &lists {
                 put_entries(rc, *a, e);
@@ -266,18 +408,46 @@ fn random_shapes(seeds: std::ops::Range<u64>) {
         };
         let (h, _) = both(&c, &setup, cmd, &segs, &ctx);
         assert_eq!(h.status, 0, "{ctx}");
-        let size = if cmd.to_host { c.pcie.mps_bytes } else { c.pcie.mrrs_bytes } as u64;
+        let size = if cmd.to_host {
+            c.pcie.mps_bytes
+        } else {
+            c.pcie.mrrs_bytes
+        } as u64;
         let kind = if cmd.to_host { MWr } else { MRd };
         // Data pages live at 0x100_0000 and above, list pages below.
-        let data_tlps: Vec<_> = h.tlps.iter().copied().filter(|t| t.1 >= 0x100_0000).collect();
+        let data_tlps: Vec<_> = h
+            .tlps
+            .iter()
+            .copied()
+            .filter(|t| t.1 >= 0x100_0000)
+            .collect();
         assert_eq!(data_tlps, by_hand(&segs, size, kind), "{ctx}: data TLPs");
         let list_reads = h.tlps.len() - data_tlps.len();
-        let list_bytes: u32 = h.tlps.iter().filter(|t| t.1 < 0x100_0000).map(|t| t.2).sum();
-        assert_eq!(list_bytes as usize, 8 * lists.iter().map(|l| l.1.len()).sum::<usize>(), "{ctx}: list bytes read");
-        assert!(list_reads >= lists.len(), "{ctx}: one read per list page at least");
+        let list_bytes: u32 = h
+            .tlps
+            .iter()
+            .filter(|t| t.1 < 0x100_0000)
+            .map(|t| t.2)
+            .sum();
+        assert_eq!(
+            list_bytes as usize,
+            8 * lists.iter().map(|l| l.1.len()).sum::<usize>(),
+            "{ctx}: list bytes read"
+        );
+        assert!(
+            list_reads >= lists.len(),
+            "{ctx}: one read per list page at least"
+        );
         for t in &h.tlps {
-            let max = if t.0 == MRd { c.pcie.mrrs_bytes } else { c.pcie.mps_bytes };
-            assert!(t.1 / 4096 == (t.1 + t.2 as u64 - 1) / 4096 && t.2 <= max, "{ctx}: {t:x?} crosses 4 KiB or exceeds {max}");
+            let max = if t.0 == MRd {
+                c.pcie.mrrs_bytes
+            } else {
+                c.pcie.mps_bytes
+            };
+            assert!(
+                t.1 / 4096 == (t.1 + t.2 as u64 - 1) / 4096 && t.2 <= max,
+                "{ctx}: {t:x?} crosses 4 KiB or exceeds {max}"
+            );
         }
     }
 }
@@ -308,15 +478,29 @@ fn pointer_only_list_chain_ends_with_13h_after_32_pages() {
             rc.put(at, &(at + 0x1000).to_le_bytes());
         }
     };
-    let cmd = Cmd { to_host: false, prp1: 0x5_0000, prp2: 0x9FF8, len: 3 * 4096 };
-    let want: Vec<(TlpKind, u64, u32)> = (0..32u64).map(|k| (MRd, 0x9FF8 + k * 0x1000, 8)).collect();
+    let cmd = Cmd {
+        to_host: false,
+        prp1: 0x5_0000,
+        prp2: 0x9FF8,
+        len: 3 * 4096,
+    };
+    let want: Vec<(TlpKind, u64, u32)> =
+        (0..32u64).map(|k| (MRd, 0x9FF8 + k * 0x1000, 8)).collect();
     let mut rc = RootComplex::new(&c.pcie);
     setup(&mut rc);
     let mut dma = HdlDma::new();
     let o = dma.run(&c, &mut rc, cmd, &[], 40_000, "pointer-only chain");
-    assert_eq!((o.status, &o.tlps), (status::prp_offset_invalid(), &want), "HDL");
+    assert_eq!(
+        (o.status, &o.tlps),
+        (status::prp_offset_invalid(), &want),
+        "HDL"
+    );
     let mut rm = RootComplex::new(&c.pcie);
     setup(&mut rm);
     let m = super::bench::run_model(&c, &mut rm, cmd, &[]);
-    assert_eq!((m.status, &m.tlps), (status::prp_offset_invalid(), &want), "model");
+    assert_eq!(
+        (m.status, &m.tlps),
+        (status::prp_offset_invalid(), &want),
+        "model"
+    );
 }

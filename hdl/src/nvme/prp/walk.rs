@@ -14,8 +14,8 @@
 //! failed list completion, or none within 65 535 cycles (262 µs), gets Data Transfer Error (04h).
 
 use super::list::PrpList;
-use super::{Cnt10, DwPageAddr, Ext10, Ext16, Off11, MAX_TRANSFER};
 use super::ports::{MrdSource, RcBeat};
+use super::{Cnt10, DwPageAddr, Ext10, Ext16, Off11, MAX_TRANSFER};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -150,7 +150,10 @@ impl Default for PrpWalk {
 impl Logic for PrpWalk {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, prp1, prp2, len, first, srem, needed, base, ndata, chained, ptr, lpages, sk, seg0, fstat);
+        dff_setup!(
+            self, clock, st, prp1, prp2, len, first, srem, needed, base, ndata, chained, ptr,
+            lpages, sk, seg0, fstat
+        );
         self.list.clock.next = self.clock.val();
         self.list.mrrs_code.next = self.mrrs_code.val();
         RcBeat::link(&mut self.rc, &mut self.list.rc);
@@ -162,7 +165,9 @@ impl Logic for PrpWalk {
         self.list.base.next = self.base.q.val();
         self.list.rd_idx.next = self.sk.q.val();
         // Screening (Check): dwords in the first page, the rest, pages after the first.
-        self.len_bad.next = !self.len.q.val().any() | self.len.q.val().get_bits::<2>(0).any() | (self.len.q.val() > self.max_len.val());
+        self.len_bad.next = !self.len.q.val().any()
+            | self.len.q.val().get_bits::<2>(0).any()
+            | (self.len.q.val() > self.max_len.val());
         self.len_dw.next = self.len.q.val().get_bits::<16>(2);
         self.off1.next = self.zero_off.val();
         self.off1.next.off = self.prp1.q.val().get_bits::<10>(2);
@@ -321,7 +326,7 @@ impl Logic for PrpWalk {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(PrpWalk::default())
+    crate::verilog_of(PrpWalk::default())
 }
 
 #[cfg(test)]

@@ -10,9 +10,9 @@
 //! buffer has no data for the next payload beat, `rq_tvalid` drops inside the packet (AXI4-Stream
 //! allows it) until it has.
 
+use super::ports::{BdSink, MrdSink, ReqSink};
 use super::{Beat2, DwToByte};
 use crate::pcie::words::ReqDescWord;
-use super::ports::{BdSink, MrdSink, ReqSink};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -116,7 +116,9 @@ impl Default for PrpWrite {
 impl Logic for PrpWrite {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, active, tdata, tvalid, tlast, fin_beat, cur_last, rem, acc, nacc, dn);
+        dff_setup!(
+            self, clock, st, active, tdata, tvalid, tlast, fin_beat, cur_last, rem, acc, nacc, dn
+        );
         self.can_load.next = !self.tvalid.q.val() | self.rq_tready.val();
         // The next payload beat carries k dwords: the residue, topped up from the buffer.
         self.k.next = self.four3.val();
@@ -148,8 +150,12 @@ impl Logic for PrpWrite {
         self.desc.next.addr = self.daddr.val().into();
         self.desc.next.dwords = self.req.dwords.val();
         self.m.ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val();
-        self.req.ready.next = (self.st.q.val() == WrState::Idle) & self.can_load.val() & !self.m.valid.val() & self.active.q.val();
-        self.bd.ready.next = (self.st.q.val() == WrState::Body) & self.can_load.val() & self.take.val();
+        self.req.ready.next = (self.st.q.val() == WrState::Idle)
+            & self.can_load.val()
+            & !self.m.valid.val()
+            & self.active.q.val();
+        self.bd.ready.next =
+            (self.st.q.val() == WrState::Body) & self.can_load.val() & self.take.val();
         self.dn.d.next = false;
         if self.tvalid.q.val() & self.rq_tready.val() & self.tlast.q.val() & self.fin_beat.q.val() {
             self.dn.d.next = true;
@@ -225,7 +231,7 @@ impl Logic for PrpWrite {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-        crate::verilog_of(PrpWrite::default())
+    crate::verilog_of(PrpWrite::default())
 }
 
 #[cfg(test)]

@@ -11,8 +11,9 @@ impl Logic for NvmeRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, off, two, tag, rid, tcl, attr, func, bcnt, is_mrd, wr_en, beyond, need_cpl, cst, cc, csts, intms, aqa, asq_lo, asq_hi, acq_lo, acq_hi, en_p, rst_p, dbv, dbc, dbq, dbd,
-            dbbad, mxv, mxo, mxd
+            self, clock, state, off, two, tag, rid, tcl, attr, func, bcnt, is_mrd, wr_en, beyond,
+            need_cpl, cst, cc, csts, intms, aqa, asq_lo, asq_hi, acq_lo, acq_hi, en_p, rst_p, dbv,
+            dbc, dbq, dbd, dbbad, mxv, mxo, mxd
         );
         self.w0.next = self.cq_tdata.val().get_bits::<32>(0);
         self.w1.next = self.cq_tdata.val().get_bits::<32>(32);
@@ -71,7 +72,8 @@ impl Logic for NvmeRegs {
         // beyond 16 KiB inside the BAR's aperture (address bits 14 .. aperture-1 not all zero).
         self.rtype.next = self.cq_tdata.val().get_bits::<4>(75);
         self.mrd.next = self.rtype.val() == self.k_mrd.val();
-        self.posted.next = (self.rtype.val() == self.k_mwr.val()) | (self.rtype.val().get_bits::<2>(2) == self.k_msg.val());
+        self.posted.next = (self.rtype.val() == self.k_mwr.val())
+            | (self.rtype.val().get_bits::<2>(2) == self.k_msg.val());
         self.hit.next = (self.cq_tdata.val().get_bits::<2>(0) == self.k_zero2.val())
             & (self.cq_tdata.val().get_bits::<8>(104) == self.k_zero8.val())
             & (self.cq_tdata.val().get_bits::<3>(112) == self.k_zero3.val());
@@ -122,7 +124,8 @@ impl Logic for NvmeRegs {
                     self.tcl.d.next = self.cq_tdata.val().get_bits::<3>(121);
                     self.attr.d.next = self.cq_tdata.val().get_bits::<3>(124);
                     self.is_mrd.d.next = self.mrd.val();
-                    self.wr_en.d.next = (self.rtype.val() == self.k_mwr.val()) & self.hit.val() & !self.oor.val();
+                    self.wr_en.d.next =
+                        (self.rtype.val() == self.k_mwr.val()) & self.hit.val() & !self.oor.val();
                     self.beyond.d.next = self.oor.val();
                     self.need_cpl.d.next = !self.posted.val();
                     // Byte count: the read's remaining bytes (dwords x 4); 4 for other types.
@@ -188,10 +191,13 @@ impl Logic for NvmeRegs {
                             if self.w0.val().get_bit(0) & !self.cc.q.val().get_bit(0) {
                                 if (self.aqa.q.val().get_bits::<12>(0) != self.k_zero12.val())
                                     & (self.aqa.q.val().get_bits::<12>(16) != self.k_zero12.val())
-                                    & ((self.asq_lo.q.val() != self.k_zero32.val()) | (self.asq_hi.q.val() != self.k_zero32.val()))
-                                    & ((self.acq_lo.q.val() != self.k_zero32.val()) | (self.acq_hi.q.val() != self.k_zero32.val()))
+                                    & ((self.asq_lo.q.val() != self.k_zero32.val())
+                                        | (self.asq_hi.q.val() != self.k_zero32.val()))
+                                    & ((self.acq_lo.q.val() != self.k_zero32.val())
+                                        | (self.acq_hi.q.val() != self.k_zero32.val()))
                                 {
-                                    self.csts.d.next = (self.csts.q.val() | self.k_rdy.val()) & !self.k_cfs.val();
+                                    self.csts.d.next =
+                                        (self.csts.q.val() | self.k_rdy.val()) & !self.k_cfs.val();
                                     self.en_p.d.next = true;
                                 } else {
                                     self.csts.d.next = self.csts.q.val() | self.k_cfs.val();
@@ -202,7 +208,8 @@ impl Logic for NvmeRegs {
                                 self.rst_p.d.next = true;
                             }
                             if self.w0.val().get_bits::<2>(14) != self.k_zero2.val() {
-                                self.csts.d.next = (self.csts.q.val() & !self.k_shst_mask.val()) | self.k_shst_done.val();
+                                self.csts.d.next = (self.csts.q.val() & !self.k_shst_mask.val())
+                                    | self.k_shst_done.val();
                             }
                         }
                         if self.db_hit.val() {

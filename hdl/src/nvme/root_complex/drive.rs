@@ -4,8 +4,8 @@
 use super::{RootComplex, SeenTlp};
 use crate::nvme::frontend::NvmeFrontEnd;
 use crate::pcie::tlp::{CcDesc, ReqDesc, REQ_MRD, REQ_MWR};
-use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind, CLOCK_PS};
 use rust_hdl::prelude::*;
+use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind, CLOCK_PS};
 
 /// The root complex's drive of a PCIe user side for one cycle, as values, so any block with the
 /// front end's four streams (`NvmeFrontEnd`, the datapath top `top::Datapath`) can be driven.
@@ -87,13 +87,21 @@ impl RootComplex {
     pub fn drive_user(&mut self, cycle: Cycle) -> UserIn {
         let mut i = UserIn::default();
         if let Some(b) = self.cq_beats.front() {
-            assert!(b.cycle >= cycle, "CQ beat for cycle {} missed (now {cycle})", b.cycle);
+            assert!(
+                b.cycle >= cycle,
+                "CQ beat for cycle {} missed (now {cycle})",
+                b.cycle
+            );
             if b.cycle == cycle {
                 i.cq = Some((b.data, b.last));
             }
         }
         if let Some(b) = self.rc_beats.front() {
-            assert!(b.cycle >= cycle, "RC beat for cycle {} missed (now {cycle})", b.cycle);
+            assert!(
+                b.cycle >= cycle,
+                "RC beat for cycle {} missed (now {cycle})",
+                b.cycle
+            );
             if b.cycle == cycle {
                 i.rc = Some((b.data, b.last));
                 self.rc_beats.pop_front();
@@ -123,7 +131,9 @@ impl RootComplex {
                 let d = CcDesc::unpack(self.cc_cur[0]);
                 let data = match (d.dwords, self.cc_cur.len()) {
                     (0, 1) => None,
-                    (1 | 2, 2) => Some(self.cc_cur[1] as u64 & if d.dwords == 1 { 0xFFFF_FFFF } else { u64::MAX }),
+                    (1 | 2, 2) => Some(
+                        self.cc_cur[1] as u64 & if d.dwords == 1 { 0xFFFF_FFFF } else { u64::MAX },
+                    ),
                     (n, beats) => panic!("CC completion of {n} dwords in {beats} beats"),
                 };
                 if let Some(w) = data {
@@ -146,11 +156,23 @@ impl RootComplex {
     pub(super) fn rq_beat(&mut self, cycle: Cycle, data: u128, last: bool) {
         if self.rq_cur.is_empty() {
             let d = ReqDesc::unpack(data);
-            let kind = if d.req_type == REQ_MRD { TlpKind::MemRead } else { TlpKind::MemWrite };
+            let kind = if d.req_type == REQ_MRD {
+                TlpKind::MemRead
+            } else {
+                TlpKind::MemWrite
+            };
             let ready = self.rq_first.take().expect("header seen");
             let start = self.take_upstream(ready, kind, d.bytes());
-            assert_eq!(start, cycle, "header accepted when the link model says it is free");
-            self.seen.push(SeenTlp { kind, addr: d.addr, len: d.bytes(), cycle });
+            assert_eq!(
+                start, cycle,
+                "header accepted when the link model says it is free"
+            );
+            self.seen.push(SeenTlp {
+                kind,
+                addr: d.addr,
+                len: d.bytes(),
+                cycle,
+            });
         }
         self.rq_cur.push(data);
         if !last {
@@ -163,8 +185,18 @@ impl RootComplex {
                 self.rc_beats.extend(beats);
             }
             REQ_MWR => {
-                let bytes: Vec<u8> = self.rq_cur[1..].iter().flat_map(|w| w.to_le_bytes()).take(d.bytes() as usize).collect();
-                assert_eq!(bytes.len(), d.bytes() as usize, "MWr with {} payload bytes for {} named", bytes.len(), d.bytes());
+                let bytes: Vec<u8> = self.rq_cur[1..]
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .take(d.bytes() as usize)
+                    .collect();
+                assert_eq!(
+                    bytes.len(),
+                    d.bytes() as usize,
+                    "MWr with {} payload bytes for {} named",
+                    bytes.len(),
+                    d.bytes()
+                );
                 self.put(d.addr, &bytes);
             }
             t => panic!("front end sent request type {t:#x}"),

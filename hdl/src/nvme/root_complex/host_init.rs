@@ -33,8 +33,17 @@ pub enum Act {
 /// queues, CC.EN (4 KiB pages, 64 B SQEs, 16 B CQEs), then Create I/O CQ/SQ pairs 1..=`pairs`
 /// (CQ q on vector q, interrupts on; SQ q with QPRIO `qprio[q - 1]`, 0 if absent) with
 /// `sq_entries`/`cq_entries` entries, all through one admin SQ doorbell.
-pub fn driver_init(msix_vectors: u32, pairs: u16, sq_entries: u32, cq_entries: u32, qprio: &[u32]) -> Vec<(Cycle, Act)> {
-    assert!(msix_vectors <= 4, "the MSI-X writes must end before CC.EN at cycle 30");
+pub fn driver_init(
+    msix_vectors: u32,
+    pairs: u16,
+    sq_entries: u32,
+    cq_entries: u32,
+    qprio: &[u32],
+) -> Vec<(Cycle, Act)> {
+    assert!(
+        msix_vectors <= 4,
+        "the MSI-X writes must end before CC.EN at cycle 30"
+    );
     let mut v = vec![
         (0, Act::Mmio(AQA, (7 << 16) | 7)),
         (2, Act::Mmio(ASQ, ASQ_BASE as u32)),
@@ -42,7 +51,10 @@ pub fn driver_init(msix_vectors: u32, pairs: u16, sq_entries: u32, cq_entries: u
     ];
     for vec in 0..msix_vectors {
         let t = 6 + 6 * vec as u64;
-        v.push((t, Act::Mmio(MSIX_TABLE + 16 * vec, MSI_ADDR as u32 + 4 * vec)));
+        v.push((
+            t,
+            Act::Mmio(MSIX_TABLE + 16 * vec, MSI_ADDR as u32 + 4 * vec),
+        ));
         v.push((t + 2, Act::Mmio(MSIX_TABLE + 16 * vec + 8, 0x40 + vec)));
         v.push((t + 4, Act::Mmio(MSIX_TABLE + 16 * vec + 12, 0)));
     }
@@ -52,12 +64,19 @@ pub fn driver_init(msix_vectors: u32, pairs: u16, sq_entries: u32, cq_entries: u
         let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100 + slot as u16, 0, cq_base(q), 0);
         cq.cdw10 = q as u32 | ((cq_entries - 1) << 16);
         cq.cdw11 = 0x3 | ((q as u32) << 16);
-        v.push((32, Act::Put(ASQ_BASE + 64 * slot as u64, cq.encode().to_vec())));
+        v.push((
+            32,
+            Act::Put(ASQ_BASE + 64 * slot as u64, cq.encode().to_vec()),
+        ));
         slot += 1;
         let mut sq = Sqe::new(opc::ADMIN_CREATE_IO_SQ, 100 + slot as u16, 0, sq_base(q), 0);
         sq.cdw10 = q as u32 | ((sq_entries - 1) << 16);
-        sq.cdw11 = 0x1 | (qprio.get(q as usize - 1).copied().unwrap_or(0) << 1) | ((q as u32) << 16);
-        v.push((32, Act::Put(ASQ_BASE + 64 * slot as u64, sq.encode().to_vec())));
+        sq.cdw11 =
+            0x1 | (qprio.get(q as usize - 1).copied().unwrap_or(0) << 1) | ((q as u32) << 16);
+        v.push((
+            32,
+            Act::Put(ASQ_BASE + 64 * slot as u64, sq.encode().to_vec()),
+        ));
         slot += 1;
     }
     v.push((34, Act::Mmio(sq_doorbell(0), slot)));

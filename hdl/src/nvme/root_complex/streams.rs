@@ -10,7 +10,11 @@ impl RootComplex {
     /// no backpressure, so the beat is consumed.
     pub fn rc_beat_at(&mut self, cycle: Cycle) -> Option<(u128, bool)> {
         let b = *self.rc_beats.front()?;
-        assert!(b.cycle >= cycle, "RC beat for cycle {} missed (now {cycle})", b.cycle);
+        assert!(
+            b.cycle >= cycle,
+            "RC beat for cycle {} missed (now {cycle})",
+            b.cycle
+        );
         if b.cycle != cycle {
             return None;
         }
@@ -25,7 +29,14 @@ impl RootComplex {
     }
 
     /// Samples the RQ stream in `cycle` (after the settle, before the edge).
-    pub fn rq_observe(&mut self, cycle: Cycle, tvalid: bool, tready: bool, tdata: u128, tlast: bool) {
+    pub fn rq_observe(
+        &mut self,
+        cycle: Cycle,
+        tvalid: bool,
+        tready: bool,
+        tdata: u128,
+        tlast: bool,
+    ) {
         if !tvalid {
             return;
         }
@@ -44,7 +55,11 @@ impl RootComplex {
     pub fn next_change(&self, cycle: Cycle) -> Cycle {
         let beat = self.rc_beats.front().map_or(Cycle::MAX, |b| b.cycle);
         let free_ps = self.link.free_at(ssdlab_model::pcie::link::Dir::Up).as_ps();
-        let ready = if self.rq_cur.is_empty() && free_ps > cycle * CLOCK_PS { free_ps.div_ceil(CLOCK_PS) } else { Cycle::MAX };
+        let ready = if self.rq_cur.is_empty() && free_ps > cycle * CLOCK_PS {
+            free_ps.div_ceil(CLOCK_PS)
+        } else {
+            Cycle::MAX
+        };
         beat.min(ready)
     }
 

@@ -11,7 +11,10 @@ use super::*;
 impl Logic for SubmissionPath {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr, rcnt);
+        dff_setup!(
+            self, clock, st, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr,
+            rcnt
+        );
         for i in 0..9 {
             self.base[i].clock.next = self.clock.val();
             self.size[i].clock.next = self.clock.val();
@@ -74,7 +77,10 @@ impl Logic for SubmissionPath {
         }
         // The arbiter commits its pick when it has one (`take` does not look at `found`, so no
         // combinational path runs from the arbiter's outputs back into it).
-        self.arb_take.next = (self.st.q.val() == FetchState::Idle) & self.rdy.val() & !self.stall.val() & self.tag_ok.val();
+        self.arb_take.next = (self.st.q.val() == FetchState::Idle)
+            & self.rdy.val()
+            & !self.stall.val()
+            & self.tag_ok.val();
         self.desc.next = self.desc_mrd64.val();
         self.desc.next.addr = self.req_addr.q.val();
         self.desc.next.tag = self.req_tag.q.val();

@@ -29,8 +29,14 @@ pub struct DramTable {
 
 impl DramTable {
     pub fn new(slots: u64) -> DramTable {
-        assert!(slots >= 1, "the DRAM table needs at least one translation-page slot");
-        DramTable { slots: (0..slots).map(|tp| Slot { tp, dirty: false }).collect(), store: HashMap::new() }
+        assert!(
+            slots >= 1,
+            "the DRAM table needs at least one translation-page slot"
+        );
+        DramTable {
+            slots: (0..slots).map(|tp| Slot { tp, dirty: false }).collect(),
+            store: HashMap::new(),
+        }
     }
 
     pub fn slots(&self) -> u64 {
@@ -51,13 +57,22 @@ impl DramTable {
             return None;
         }
         self.slots[idx] = Slot { tp, dirty: false };
-        Some(TpFetch { tp, slot: idx as u64, evicted_tp: s.tp, evicted_dirty: s.dirty })
+        Some(TpFetch {
+            tp,
+            slot: idx as u64,
+            evicted_tp: s.tp,
+            evicted_dirty: s.dirty,
+        })
     }
 
     /// Write a line of entries back (the page must be resident: call `ensure` first).
     pub fn write_line(&mut self, first_lpn: u64, data: &[u32]) {
         let idx = (Self::tp_of(first_lpn) % self.slots()) as usize;
-        assert_eq!(self.slots[idx].tp, Self::tp_of(first_lpn), "write-back to a non-resident translation page");
+        assert_eq!(
+            self.slots[idx].tp,
+            Self::tp_of(first_lpn),
+            "write-back to a non-resident translation page"
+        );
         self.slots[idx].dirty = true;
         for (i, &v) in data.iter().enumerate() {
             if v == UNMAPPED {
@@ -71,9 +86,17 @@ impl DramTable {
     /// Read a line of entries (the page must be resident).
     pub fn read_line(&self, first_lpn: u64, out: &mut [u32]) {
         let idx = (Self::tp_of(first_lpn) % self.slots()) as usize;
-        assert_eq!(self.slots[idx].tp, Self::tp_of(first_lpn), "line fill from a non-resident translation page");
+        assert_eq!(
+            self.slots[idx].tp,
+            Self::tp_of(first_lpn),
+            "line fill from a non-resident translation page"
+        );
         for (i, o) in out.iter_mut().enumerate() {
-            *o = self.store.get(&(first_lpn + i as u64)).copied().unwrap_or(UNMAPPED);
+            *o = self
+                .store
+                .get(&(first_lpn + i as u64))
+                .copied()
+                .unwrap_or(UNMAPPED);
         }
     }
 

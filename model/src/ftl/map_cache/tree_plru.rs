@@ -21,15 +21,26 @@ pub struct TreePlru {
 impl TreePlru {
     /// `ways` must be a power of two in 1..=16 (checked by `FtlConfig::validate`).
     pub fn new(sets: usize, ways: usize) -> TreePlru {
-        assert!(ways.is_power_of_two() && ways <= 16, "tree PLRU needs a power-of-two way count <= 16, got {ways}");
-        TreePlru { ways, levels: ways.trailing_zeros(), bits: vec![0; sets] }
+        assert!(
+            ways.is_power_of_two() && ways <= 16,
+            "tree PLRU needs a power-of-two way count <= 16, got {ways}"
+        );
+        TreePlru {
+            ways,
+            levels: ways.trailing_zeros(),
+            bits: vec![0; sets],
+        }
     }
 }
 
 impl TreePlru {
     /// Overwrite the state word of `set` (used to tabulate the policy, e.g. for the HDL).
     pub fn set_state_bits(&mut self, set: usize, bits: u32) {
-        assert!(bits < 1 << (self.ways - 1).max(1), "state {bits:#b} too wide for {} ways", self.ways);
+        assert!(
+            bits < 1 << (self.ways - 1).max(1),
+            "state {bits:#b} too wide for {} ways",
+            self.ways
+        );
         self.bits[set] = bits as u16;
     }
 }

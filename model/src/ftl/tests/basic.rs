@@ -4,7 +4,9 @@ use super::*;
 use crate::nand::CellMode;
 
 fn programs(ops: &[NandOp]) -> Vec<&NandOp> {
-    ops.iter().filter(|o| o.kind == NandOpKind::Program).collect()
+    ops.iter()
+        .filter(|o| o.kind == NandOpKind::Program)
+        .collect()
 }
 
 #[test]
@@ -23,8 +25,16 @@ fn fresh_writes_stripe_slc_program_units_across_channels() {
         // 1 page x 2 planes x (16384 + 2208) bytes.
         assert_eq!(op.bus_bytes, 2 * 18_592);
         // channel-first round robin over 4 dies: channel i % 2, way (i / 2) % 2.
-        assert_eq!((op.addr.die.channel as usize, op.addr.die.way as usize), (i % 2, (i / 2) % 2), "op {i}");
-        assert_eq!(op.addr.page, (i / 4) as u32, "op {i}: second round goes to the next page");
+        assert_eq!(
+            (op.addr.die.channel as usize, op.addr.die.way as usize),
+            (i % 2, (i / 2) % 2),
+            "op {i}"
+        );
+        assert_eq!(
+            op.addr.page,
+            (i / 4) as u32,
+            "op {i}: second round goes to the next page"
+        );
     }
     assert_eq!(f.stats().nand_units_written, 64);
     assert_eq!(f.stats().write_amplification(), 1.0);
@@ -39,9 +49,19 @@ fn one_read_per_shared_page_and_multi_plane_when_aligned() {
     ops.clear();
     // Units 0..8 fill page 0 of die 0 on planes 0 and 1: one 2-plane read of 8 units.
     let r = f.host_read(0, 8, &mut ops);
-    assert_eq!(r, ReadOutcome { nand_units: 8, buffered_units: 0, unmapped_units: 0 });
+    assert_eq!(
+        r,
+        ReadOutcome {
+            nand_units: 8,
+            buffered_units: 0,
+            unmapped_units: 0
+        }
+    );
     assert_eq!(ops.len(), 1);
-    assert_eq!((ops[0].planes, ops[0].addr.plane, ops[0].bus_bytes), (2, 0, 8 * 4648));
+    assert_eq!(
+        (ops[0].planes, ops[0].addr.plane, ops[0].bus_bytes),
+        (2, 0, 8 * 4648)
+    );
     ops.clear();
     // Units 4..8 only: plane 1 alone, single-plane read.
     f.host_read(4, 4, &mut ops);
@@ -53,7 +73,10 @@ fn one_read_per_shared_page_and_multi_plane_when_aligned() {
     ops.clear();
     // Units 2..6 straddle the planes of one page: still one read (2 planes), 4 units on the bus.
     f.host_read(2, 4, &mut ops);
-    assert_eq!((ops.len(), ops[0].planes, ops[0].bus_bytes), (1, 2, 4 * 4648));
+    assert_eq!(
+        (ops.len(), ops[0].planes, ops[0].bus_bytes),
+        (1, 2, 4 * 4648)
+    );
     assert_integrity(&f, "reads");
 }
 
@@ -63,9 +86,19 @@ fn staged_units_are_read_from_the_buffer_and_flush_pads() {
     let mut f = ftl(&cfg);
     let mut ops = Vec::new();
     f.host_write(100, 5, &mut ops);
-    assert!(ops.is_empty(), "5 units do not fill an 8-unit SLC program unit");
+    assert!(
+        ops.is_empty(),
+        "5 units do not fill an 8-unit SLC program unit"
+    );
     let r = f.host_read(100, 6, &mut ops);
-    assert_eq!(r, ReadOutcome { nand_units: 0, buffered_units: 5, unmapped_units: 1 });
+    assert_eq!(
+        r,
+        ReadOutcome {
+            nand_units: 0,
+            buffered_units: 5,
+            unmapped_units: 1
+        }
+    );
     assert!(ops.is_empty());
     f.flush(&mut ops);
     assert_eq!(programs(&ops).len(), 1);
@@ -87,7 +120,14 @@ fn trim_unmaps_and_reads_need_no_nand() {
     f.trim(4, 8);
     ops.clear();
     let r = f.host_read(0, 16, &mut ops);
-    assert_eq!(r, ReadOutcome { nand_units: 8, buffered_units: 0, unmapped_units: 8 });
+    assert_eq!(
+        r,
+        ReadOutcome {
+            nand_units: 8,
+            buffered_units: 0,
+            unmapped_units: 8
+        }
+    );
     assert_eq!(f.lookup(5), None);
     assert_integrity(&f, "trim");
 }
@@ -103,9 +143,27 @@ fn map_trace_records_updates_then_lookups_in_order() {
     let t = f.take_map_trace();
     let p7 = f.lookup(7).unwrap();
     assert_eq!(t.len(), 3);
-    assert_eq!(t[0], MapAccess { lpn: 7, update: Some(p7) });
-    assert_eq!(t[1], MapAccess { lpn: 8, update: Some(p7 + 1) });
-    assert_eq!(t[2], MapAccess { lpn: 7, update: None });
+    assert_eq!(
+        t[0],
+        MapAccess {
+            lpn: 7,
+            update: Some(p7)
+        }
+    );
+    assert_eq!(
+        t[1],
+        MapAccess {
+            lpn: 8,
+            update: Some(p7 + 1)
+        }
+    );
+    assert_eq!(
+        t[2],
+        MapAccess {
+            lpn: 7,
+            update: None
+        }
+    );
     assert!(f.take_map_trace().is_empty());
 }
 
@@ -123,7 +181,10 @@ fn sequential_stream_is_prefetched_and_served_from_dram() {
     ops.clear();
     // Second sequential read: prefetch units 16..32 (2 SLC rows of 8 units: 2 reads).
     f.host_read(8, 8, &mut ops);
-    let ra: Vec<_> = ops.iter().filter(|o| o.purpose == OpPurpose::ReadAhead).collect();
+    let ra: Vec<_> = ops
+        .iter()
+        .filter(|o| o.purpose == OpPurpose::ReadAhead)
+        .collect();
     assert_eq!(ra.len(), 2);
     assert_eq!(f.stats().read_ahead_units, 16);
     ops.clear();
@@ -131,7 +192,18 @@ fn sequential_stream_is_prefetched_and_served_from_dram() {
     f.host_write(20, 1, &mut ops);
     ops.clear();
     let r = f.host_read(16, 8, &mut ops);
-    assert_eq!(r, ReadOutcome { nand_units: 0, buffered_units: 8, unmapped_units: 0 }, "unit 20 from the write buffer");
-    assert!(ops.iter().all(|o| o.purpose == OpPurpose::ReadAhead), "only the next prefetch: {ops:?}");
+    assert_eq!(
+        r,
+        ReadOutcome {
+            nand_units: 0,
+            buffered_units: 8,
+            unmapped_units: 0
+        },
+        "unit 20 from the write buffer"
+    );
+    assert!(
+        ops.iter().all(|o| o.purpose == OpPurpose::ReadAhead),
+        "only the next prefetch: {ops:?}"
+    );
     assert_integrity(&f, "read-ahead");
 }

@@ -5,7 +5,9 @@ use super::*;
 fn err_of(edit: impl FnOnce(&mut DriveConfig)) -> String {
     let mut c = small_cfg();
     edit(&mut c);
-    c.validate().expect_err("config should be rejected").to_string()
+    c.validate()
+        .expect_err("config should be rejected")
+        .to_string()
 }
 
 #[test]
@@ -18,7 +20,10 @@ fn slc_cache_larger_than_the_drive_is_named() {
 fn static_slc_eating_all_spare_names_over_provisioning() {
     // 10 % of 128 blocks is ~12.8 spare per die; 20 static SLC blocks leave too few.
     let e = err_of(|c| c.ftl.slc_cache.static_blocks_per_plane = 20);
-    assert!(e.contains("ftl.over_provisioning_pct") && e.contains("static_blocks_per_plane"), "{e}");
+    assert!(
+        e.contains("ftl.over_provisioning_pct") && e.contains("static_blocks_per_plane"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -37,13 +42,19 @@ fn mapping_cache_larger_than_dram_is_named() {
         c.controller.write_buffer_kib = 8192;
         c.ftl.map_cache.dram_table_mb = 60;
     });
-    assert!(e.contains("ftl.map_cache.dram_table_mb") && e.contains("write_buffer_kib"), "{e}");
+    assert!(
+        e.contains("ftl.map_cache.dram_table_mb") && e.contains("write_buffer_kib"),
+        "{e}"
+    );
 }
 
 #[test]
 fn preset_toml_with_unknown_ftl_field_is_named() {
-    let text = crate::config::DEFAULT_PRESET_TOML.replace("[ftl.slc_cache]", "[ftl.slc_cache]\nsize_gb = 4");
-    let e = DriveConfig::from_toml_str(&text, "p.toml").unwrap_err().to_string();
+    let text = crate::config::DEFAULT_PRESET_TOML
+        .replace("[ftl.slc_cache]", "[ftl.slc_cache]\nsize_gb = 4");
+    let e = DriveConfig::from_toml_str(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("size_gb") && e.contains("p.toml"), "{e}");
 }
 
@@ -70,7 +81,8 @@ fn every_shipped_preset_has_a_valid_capacity_plan() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "toml") {
             let text = std::fs::read_to_string(&p).unwrap();
-            let cfg = DriveConfig::from_toml_str(&text, &p.display().to_string()).unwrap_or_else(|e| panic!("{e}"));
+            let cfg = DriveConfig::from_toml_str(&text, &p.display().to_string())
+                .unwrap_or_else(|e| panic!("{e}"));
             let plan = cfg.ftl.capacity_plan(&cfg.geometry).unwrap();
             assert!(plan.logical_units > 0, "{}", p.display());
             n += 1;
@@ -82,9 +94,15 @@ fn every_shipped_preset_has_a_valid_capacity_plan() {
 #[test]
 fn gc_threshold_below_the_relocation_minimum_is_named() {
     let e = err_of(|c| c.ftl.gc_threshold_free_blocks = 1);
-    assert!(e.contains("ftl.gc_threshold_free_blocks") && e.contains("at least 2"), "{e}");
+    assert!(
+        e.contains("ftl.gc_threshold_free_blocks") && e.contains("at least 2"),
+        "{e}"
+    );
     let e = err_of(|c| c.ftl.gc_threshold_free_blocks = 0);
-    assert!(e.contains("ftl.gc_threshold_free_blocks") && e.contains("at least 2"), "{e}");
+    assert!(
+        e.contains("ftl.gc_threshold_free_blocks") && e.contains("at least 2"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -116,20 +134,35 @@ fn gc_threshold_one_would_run_out_of_blocks() {
         random_writes(&mut f, 3 * n, 5);
     });
     let msg = r.expect_err("threshold 1 survived: the minimum of 2 is not needed");
-    let text = msg.downcast_ref::<String>().map(String::as_str).unwrap_or("");
-    assert!(text.contains("no free block"), "panicked for another reason: {text}");
+    let text = msg
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .unwrap_or("");
+    assert!(
+        text.contains("no free block"),
+        "panicked for another reason: {text}"
+    );
 }
 
 #[test]
 fn a_relocation_spread_of_zero_is_named() {
     let e = err_of(|c| c.controller.relocation_spread_blocks = 0);
-    assert!(e.contains("controller.relocation_spread_blocks") && e.contains("at least 1"), "{e}");
+    assert!(
+        e.contains("controller.relocation_spread_blocks") && e.contains("at least 1"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_gc_window_must_match_the_policy() {
     let e = err_of(|c| c.ftl.gc_policy = crate::config::GcPolicyKind::WindowedGreedy);
-    assert!(e.contains("ftl.gc_window_blocks") && e.contains("at least 1"), "{e}");
+    assert!(
+        e.contains("ftl.gc_window_blocks") && e.contains("at least 1"),
+        "{e}"
+    );
     let e = err_of(|c| c.ftl.gc_window_blocks = 8);
-    assert!(e.contains("ftl.gc_window_blocks") && e.contains("only with"), "{e}");
+    assert!(
+        e.contains("ftl.gc_window_blocks") && e.contains("only with"),
+        "{e}"
+    );
 }

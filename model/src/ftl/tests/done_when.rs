@@ -62,15 +62,22 @@ fn steady_state_after_random_overwrite_and_recovery() {
     let steady_iops = random_write_iops(&mut f, &cfg, 4_000, 2);
     random_writes(&mut f, n / 2, 12);
     let s = f.stats();
-    let wa = (s.nand_units_written - before.nand_units_written) as f64 / (s.host_units_written - before.host_units_written) as f64;
+    let wa = (s.nand_units_written - before.nand_units_written) as f64
+        / (s.host_units_written - before.host_units_written) as f64;
     assert!(wa > 2.0, "steady-state WA {wa}");
     // Fresh writes land in SLC on idle dies; steady-state writes go to TLC behind GC.
-    assert!(steady_iops < fresh_iops / 3.0, "random write IOPS fresh {fresh_iops:.0}, steady {steady_iops:.0}");
+    assert!(
+        steady_iops < fresh_iops / 3.0,
+        "random write IOPS fresh {fresh_iops:.0}, steady {steady_iops:.0}"
+    );
 
     // After two random passes ~86 % of units (1 - e^-2) were last written by a random 4 KiB write
     // and sit alone in their page: a 128 KiB read needs nearly one read per unit.
     let scattered = page_reads_per_128k(&mut f, range);
-    assert!(scattered >= 20.0 && scattered >= 4.0 * fresh_reads, "after random overwrite: {scattered} vs fresh {fresh_reads}");
+    assert!(
+        scattered >= 20.0 && scattered >= 4.0 * fresh_reads,
+        "after random overwrite: {scattered} vs fresh {fresh_reads}"
+    );
 
     // Sequential overwrite of the test range with 128 KiB writes: contiguous again.
     let mut ops = Vec::new();

@@ -18,10 +18,19 @@ fn run_qd(d: &mut Drive, ios: &[(IoOp, u64, u64)]) -> (f64, f64) {
     while finished < ios.len() {
         while next < ios.len() && d.outstanding() < QD {
             let (op, offset, len) = ios[next];
-            d.submit(HostIo { op, offset, len, queue: (next % 4) as u16 });
+            d.submit(HostIo {
+                op,
+                offset,
+                len,
+                queue: (next % 4) as u16,
+            });
             next += 1;
         }
-        assert!(d.run_until_completion(&mut done), "drive stalled with {} IOs left", ios.len() - finished);
+        assert!(
+            d.run_until_completion(&mut done),
+            "drive stalled with {} IOs left",
+            ios.len() - finished
+        );
         finished += done.len();
         bytes += done.iter().map(|c| c.len).sum::<u64>();
         done.clear();
@@ -39,11 +48,15 @@ fn drain(d: &mut Drive) {
 
 fn random_writes_io(n: usize, units: u64, seed: u64) -> Vec<(IoOp, u64, u64)> {
     let mut rng = SeedTree::new(seed).stream("drive-timed", 0);
-    (0..n).map(|_| (IoOp::Write, rng.gen_range(0..units) * 4096, 4096)).collect()
+    (0..n)
+        .map(|_| (IoOp::Write, rng.gen_range(0..units) * 4096, 4096))
+        .collect()
 }
 
 fn sequential(op: IoOp, bytes: u64) -> Vec<(IoOp, u64, u64)> {
-    (0..bytes / 131_072).map(|i| (op, i * 131_072, 131_072)).collect()
+    (0..bytes / 131_072)
+        .map(|i| (op, i * 131_072, 131_072))
+        .collect()
 }
 
 #[test]
@@ -99,9 +112,18 @@ fn timed_steady_state_collapse_and_recovery() {
     );
     // Fresh writes go to SLC (tPROG 220 us per 8 units); steady ones to TLC (1900 us per 24
     // units) with WA > 2 of GC traffic on the same dies: at least 3x fewer IOPS.
-    assert!(steady_w_iops * 3.0 < fresh_w_iops, "fresh {fresh_w_iops:.0} steady {steady_w_iops:.0}");
+    assert!(
+        steady_w_iops * 3.0 < fresh_w_iops,
+        "fresh {fresh_w_iops:.0} steady {steady_w_iops:.0}"
+    );
     assert!(wa > 2.0, "WA {wa}");
     // Scattered: ~one page read per 4 KiB instead of one per 32 KiB (8 units per 2-plane row).
-    assert!(scattered_read * 3.0 < fresh_read, "fresh {fresh_read:.0} B/s scattered {scattered_read:.0} B/s");
-    assert!(recovered_read > 2.0 * scattered_read, "recovered {recovered_read:.0} B/s scattered {scattered_read:.0} B/s");
+    assert!(
+        scattered_read * 3.0 < fresh_read,
+        "fresh {fresh_read:.0} B/s scattered {scattered_read:.0} B/s"
+    );
+    assert!(
+        recovered_read > 2.0 * scattered_read,
+        "recovered {recovered_read:.0} B/s scattered {scattered_read:.0} B/s"
+    );
 }

@@ -39,7 +39,8 @@ impl Executor {
             let pages = f.blocks.info[dbid as usize].programmed / f.l.row_units();
             for plane in 0..f.l.planes as u8 {
                 if pages > 0 {
-                    e.programmed.insert((f.l.die_of(dbid), plane, f.l.block_of(dbid)), pages);
+                    e.programmed
+                        .insert((f.l.die_of(dbid), plane, f.l.block_of(dbid)), pages);
                 }
             }
         }
@@ -48,7 +49,8 @@ impl Executor {
 
     fn bus_ps(&self, bytes: u32) -> u64 {
         // transfer_mts mega-transfers per second of one byte each.
-        crate::time::SimTime::for_bytes(bytes as u64, self.cfg.onfi.transfer_mts as u64 * 1_000_000).as_ps()
+        crate::time::SimTime::for_bytes(bytes as u64, self.cfg.onfi.transfer_mts as u64 * 1_000_000)
+            .as_ps()
     }
 
     /// Executes a batch; returns the time its last op completes. Panics on a NAND rule violation.
@@ -58,10 +60,22 @@ impl Executor {
         let mut end = self.now_ps;
         for (i, op) in ops.iter().enumerate() {
             let a = op.addr;
-            let die = a.die.channel as u32 + g.channels * (a.die.way as u32 + g.ways_per_channel * a.die.die as u32);
-            assert!(op.planes >= 1 && a.plane as u32 + op.planes as u32 <= g.planes_per_die, "op {i}: planes {op:?}");
-            let timing = if op.mode == CellMode::Slc { &self.cfg.nand.slc } else { &self.cfg.nand.tlc };
-            let pages_per_block = if op.mode == CellMode::Slc { g.wordlines_per_block } else { g.pages_per_block() };
+            let die = a.die.channel as u32
+                + g.channels * (a.die.way as u32 + g.ways_per_channel * a.die.die as u32);
+            assert!(
+                op.planes >= 1 && a.plane as u32 + op.planes as u32 <= g.planes_per_die,
+                "op {i}: planes {op:?}"
+            );
+            let timing = if op.mode == CellMode::Slc {
+                &self.cfg.nand.slc
+            } else {
+                &self.cfg.nand.tlc
+            };
+            let pages_per_block = if op.mode == CellMode::Slc {
+                g.wordlines_per_block
+            } else {
+                g.pages_per_block()
+            };
             let mut start = self.die_free[die as usize].max(self.now_ps);
             if let Some(d) = op.after {
                 start = start.max(done[d as usize]);
@@ -70,7 +84,11 @@ impl Executor {
             let fin = match op.kind {
                 NandOpKind::Read => {
                     for p in a.plane..a.plane + op.planes {
-                        let n = self.programmed.get(&(die, p, a.block)).copied().unwrap_or(0);
+                        let n = self
+                            .programmed
+                            .get(&(die, p, a.block))
+                            .copied()
+                            .unwrap_or(0);
                         assert!(a.page < n, "op {i}: read of unprogrammed page {} (plane {p}, {n} programmed): {op:?}", a.page);
                     }
                     let t_r = timing.t_read(a.page % 3).as_ps();
@@ -80,12 +98,22 @@ impl Executor {
                     fin
                 }
                 NandOpKind::Program => {
-                    let pages = if op.mode == CellMode::Slc { 1 } else { g.bits_per_cell };
+                    let pages = if op.mode == CellMode::Slc {
+                        1
+                    } else {
+                        g.bits_per_cell
+                    };
                     for p in a.plane..a.plane + op.planes {
                         let n = self.programmed.entry((die, p, a.block)).or_insert(0);
-                        assert_eq!(*n, a.page, "op {i}: out-of-order program on plane {p}: {op:?}");
+                        assert_eq!(
+                            *n, a.page,
+                            "op {i}: out-of-order program on plane {p}: {op:?}"
+                        );
                         *n += pages;
-                        assert!(*n <= pages_per_block, "op {i}: program past the end of the block: {op:?}");
+                        assert!(
+                            *n <= pages_per_block,
+                            "op {i}: program past the end of the block: {op:?}"
+                        );
                     }
                     let bus_start = start.max(self.chan_free[ch]);
                     let bus_end = bus_start + self.bus_ps(op.bus_bytes);

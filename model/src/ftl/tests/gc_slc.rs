@@ -18,12 +18,23 @@ fn dynamic_slc_shrinks_as_the_drive_fills_and_writes_go_to_tlc() {
     assert_integrity(&f, "fill");
     // Full drive: few free blocks left, so no dynamic SLC quota; new host data goes to TLC.
     for die in 0..4 {
-        assert!(f.slc.dynamic_quota(&f.blocks, die) <= 1, "die {die}: {}", f.slc.dynamic_quota(&f.blocks, die));
+        assert!(
+            f.slc.dynamic_quota(&f.blocks, die) <= 1,
+            "die {die}: {}",
+            f.slc.dynamic_quota(&f.blocks, die)
+        );
     }
     ops.clear();
     f.host_write(0, 24 * 4 * 4, &mut ops);
-    let tlc = ops.iter().filter(|o| o.kind == NandOpKind::Program && o.mode == CellMode::Tlc && o.purpose == OpPurpose::HostWrite);
-    assert!(tlc.count() >= 12, "most of 16 host program units must be TLC once the cache is gone");
+    let tlc = ops.iter().filter(|o| {
+        o.kind == NandOpKind::Program
+            && o.mode == CellMode::Tlc
+            && o.purpose == OpPurpose::HostWrite
+    });
+    assert!(
+        tlc.count() >= 12,
+        "most of 16 host program units must be TLC once the cache is gone"
+    );
 }
 
 #[test]
@@ -53,8 +64,12 @@ fn idle_folds_slc_into_tlc_and_reads_still_return_latest_data() {
     }
     assert_eq!(f.stats().slc_valid_bytes, 0, "all SLC data folded");
     assert_eq!(f.stats().fold_units_moved, 2048);
-    assert!(ops.iter().any(|o| o.purpose == OpPurpose::FoldRead && o.mode == CellMode::Slc));
-    assert!(ops.iter().any(|o| o.purpose == OpPurpose::FoldWrite && o.mode == CellMode::Tlc));
+    assert!(ops
+        .iter()
+        .any(|o| o.purpose == OpPurpose::FoldRead && o.mode == CellMode::Slc));
+    assert!(ops
+        .iter()
+        .any(|o| o.purpose == OpPurpose::FoldWrite && o.mode == CellMode::Tlc));
     let mut rops = Vec::new();
     let r = f.host_read(0, 2048, &mut rops);
     assert_eq!(r.nand_units + r.buffered_units, 2048);
@@ -74,7 +89,8 @@ fn steady_state_wa(policy: GcPolicyKind) -> (f64, FtlStats) {
     random_writes(&mut f, n, 8);
     let s = f.stats();
     assert_integrity(&f, "steady state");
-    let wa = (s.nand_units_written - before.nand_units_written) as f64 / (s.host_units_written - before.host_units_written) as f64;
+    let wa = (s.nand_units_written - before.nand_units_written) as f64
+        / (s.host_units_written - before.host_units_written) as f64;
     (wa, s.clone())
 }
 
@@ -84,7 +100,11 @@ fn random_overwrite_of_a_full_drive_has_write_amplification_above_two() {
     let (wa, s) = steady_state_wa(GcPolicyKind::Greedy);
     assert!(wa > 2.0, "greedy WA {wa}");
     assert!(s.gc_blocks > 0 && s.gc_units_moved > 0);
-    assert!(s.free_blocks >= 4 * 3, "foreground GC keeps the threshold: {}", s.free_blocks);
+    assert!(
+        s.free_blocks >= 4 * 3,
+        "foreground GC keeps the threshold: {}",
+        s.free_blocks
+    );
     let (wa_cb, _) = steady_state_wa(GcPolicyKind::CostBenefit);
     assert!(wa_cb > 2.0, "cost-benefit WA {wa_cb}");
 }
@@ -103,7 +123,17 @@ fn static_wear_levelling_moves_cold_data() {
         ops.clear();
     }
     let s = f.stats();
-    assert!(s.wl_blocks > 0, "no wear levelling: erase counts {}..{}", s.erase_count_min, s.erase_count_max);
-    assert!(s.erase_count_max - s.erase_count_min <= 4 + 4, "{}..{}", s.erase_count_min, s.erase_count_max);
+    assert!(
+        s.wl_blocks > 0,
+        "no wear levelling: erase counts {}..{}",
+        s.erase_count_min,
+        s.erase_count_max
+    );
+    assert!(
+        s.erase_count_max - s.erase_count_min <= 4 + 4,
+        "{}..{}",
+        s.erase_count_min,
+        s.erase_count_max
+    );
     assert_integrity(&f, "wear levelling");
 }

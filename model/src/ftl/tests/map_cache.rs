@@ -22,8 +22,18 @@ fn table_larger_than_dram_costs_map_reads_and_writes() {
     // Back to page 0: read it (it has a flash copy now) and write back dirty page 1.
     let r = f.host_read(0, 1, &mut ops);
     assert_eq!(r.buffered_units, 1);
-    assert_eq!((count(&ops, OpPurpose::MapRead), count(&ops, OpPurpose::MapWrite)), (1, 1));
-    assert_eq!(ops[0].purpose, OpPurpose::MapRead, "map ops come before data ops");
+    assert_eq!(
+        (
+            count(&ops, OpPurpose::MapRead),
+            count(&ops, OpPurpose::MapWrite)
+        ),
+        (1, 1)
+    );
+    assert_eq!(
+        ops[0].purpose,
+        OpPurpose::MapRead,
+        "map ops come before data ops"
+    );
     // Heavy traffic recycles the translation log; data stays intact.
     fill_sequential(&mut f, 256, 1);
     random_writes(&mut f, 20_000, 3);
@@ -32,7 +42,11 @@ fn table_larger_than_dram_costs_map_reads_and_writes() {
         f.host_read(lpn, 1, &mut ops);
         ops.clear();
     }
-    assert!(f.stats().map_writes > 64, "log wrapped at least once: {}", f.stats().map_writes);
+    assert!(
+        f.stats().map_writes > 64,
+        "log wrapped at least once: {}",
+        f.stats().map_writes
+    );
     assert_integrity(&f, "small DRAM");
 }
 

@@ -70,5 +70,10 @@ pub fn random_writes(f: &mut Ftl, writes: u64, seed: u64) {
 }
 
 pub fn assert_integrity(f: &Ftl, what: &str) {
-    assert_eq!(f.stats().integrity_violations, 0, "{what}: {:?}", f.integrity_failure());
+    assert_eq!(
+        f.stats().integrity_violations,
+        0,
+        "{what}: {:?}",
+        f.integrity_failure()
+    );
 }

@@ -18,7 +18,11 @@ fn tiny_cfg(seed: u64) -> DriveConfig {
     c.ftl.over_provisioning_pct = 20.0;
     c.ftl.wear_level_delta = 3 + (seed % 5) as u32;
     c.ftl.read_ahead_kib = [0, 64, 512][(seed % 3) as usize];
-    c.ftl.gc_policy = if seed % 2 == 0 { GcPolicyKind::Greedy } else { GcPolicyKind::CostBenefit };
+    c.ftl.gc_policy = if seed % 2 == 0 {
+        GcPolicyKind::Greedy
+    } else {
+        GcPolicyKind::CostBenefit
+    };
     if seed % 4 == 3 {
         // DRAM-less: one cached translation page, the rest in the flash log.
         c.controller.dram_mb = 0;
@@ -49,7 +53,9 @@ pub fn run_random_ops(seed: u64, n_ops: u64) -> Result<(), String> {
                 let c = rng.gen_range(1..=room);
                 let r = f.host_read(lpn, c, &mut ops);
                 if r.nand_units + r.buffered_units + r.unmapped_units != c {
-                    return Err(format!("seed {seed} op {i}: read outcome {r:?} does not add up to {c}"));
+                    return Err(format!(
+                        "seed {seed} op {i}: read outcome {r:?} does not add up to {c}"
+                    ));
                 }
             }
             90..=92 => f.flush(&mut ops),
@@ -64,7 +70,10 @@ pub fn run_random_ops(seed: u64, n_ops: u64) -> Result<(), String> {
         }
         ops.clear();
         if f.stats().integrity_violations != 0 {
-            return Err(format!("seed {seed} op {i}: {}", f.integrity_failure().unwrap_or("?")));
+            return Err(format!(
+                "seed {seed} op {i}: {}",
+                f.integrity_failure().unwrap_or("?")
+            ));
         }
     }
     // Finally read everything back.
@@ -107,7 +116,10 @@ fn random_ops_exercise_gc_folding_wear_levelling() {
         assert!(calls < 10_000, "idle work does not settle");
     }
     let s = f.stats();
-    assert!(s.gc_blocks > 0 && s.fold_blocks > 0 && s.wl_blocks > 0, "{s:?}");
+    assert!(
+        s.gc_blocks > 0 && s.fold_blocks > 0 && s.wl_blocks > 0,
+        "{s:?}"
+    );
     assert_integrity(&f, "mechanisms");
 }
 

@@ -21,7 +21,12 @@ fn write_then_push_out(d: &mut Drive, lpns: impl Iterator<Item = u64>) {
 /// Submits `ios` (offset, len) reads at once on queue 0 and returns their completions.
 fn reads_together(d: &mut Drive, ios: &[(u64, u64)]) -> Vec<IoCompletion> {
     for &(offset, len) in ios {
-        d.submit(HostIo { op: IoOp::Read, offset, len, queue: 0 });
+        d.submit(HostIo {
+            op: IoOp::Read,
+            offset,
+            len,
+            queue: 0,
+        });
     }
     let mut all = Vec::new();
     while all.len() < ios.len() {
@@ -54,10 +59,16 @@ fn hit_on_a_prefetch_in_flight_waits_for_its_nand_read() {
     // >= 8.32 us. So C takes >= 28 + 46.48 + 8.32 = 82.80 us. Before the fix a hit was served
     // straight from DRAM (~10 us after submission).
     let bound = SimTime::from_ns(82_800);
-    assert!(with_ra >= bound, "read-ahead hit completed in {with_ra:?}, before the prefetch could be done ({bound:?})");
+    assert!(
+        with_ra >= bound,
+        "read-ahead hit completed in {with_ra:?}, before the prefetch could be done ({bound:?})"
+    );
     // Served from the prefetch, C needs nothing beyond that read (dispatched before C's own read
     // would be): no slower than the same read without read-ahead.
-    assert!(with_ra <= without, "read-ahead hit {with_ra:?} slower than a NAND read {without:?}");
+    assert!(
+        with_ra <= without,
+        "read-ahead hit {with_ra:?} slower than a NAND read {without:?}"
+    );
 }
 
 #[test]
@@ -73,7 +84,9 @@ fn scattered_sequential_read_with_read_ahead_is_die_bound() {
     // does it.
     let n = 2048u64;
     write_then_push_out(&mut d, (0..256).flat_map(|p| (p..n).step_by(256)));
-    let ios: Vec<(u64, u64)> = (0..n * 4096 / 131_072).map(|i| (i * 131_072, 131_072)).collect();
+    let ios: Vec<(u64, u64)> = (0..n * 4096 / 131_072)
+        .map(|i| (i * 131_072, 131_072))
+        .collect();
     let start = d.now();
     for &io in &ios {
         reads_together(&mut d, &[io]); // queue depth 1, sequential
@@ -82,6 +95,11 @@ fn scattered_sequential_read_with_read_ahead_is_die_bound() {
     // Die limit: 2048 page reads of >= 28 us (SLC tR; TLC is slower) on 4 dies take >= 14.336 ms
     // for 8 MiB: <= 4 x 4096 B / 28 us = 585.1 MB/s. (Before the fix, prefetched units were
     // served at once and the stream ran at PCIe speed.)
-    eprintln!("scattered 128 KiB sequential read with 512 KiB read-ahead: {mbps:.0} MB/s (die bound 585)");
-    assert!(mbps <= 585.2, "scattered sequential read at {mbps:.0} MB/s beats the die limit of 585 MB/s");
+    eprintln!(
+        "scattered 128 KiB sequential read with 512 KiB read-ahead: {mbps:.0} MB/s (die bound 585)"
+    );
+    assert!(
+        mbps <= 585.2,
+        "scattered sequential read at {mbps:.0} MB/s beats the die limit of 585 MB/s"
+    );
 }

@@ -20,7 +20,12 @@ fn scattered(cfg: &DriveConfig) -> Ftl {
 fn read(f: &mut Ftl, lpn: u64, n: u32) -> (Vec<(u8, u8, u32)>, Vec<(u8, u8, u32)>) {
     let mut ops = Vec::new();
     f.host_read(lpn, n, &mut ops);
-    let pick = |p: OpPurpose| ops.iter().filter(|o| o.purpose == p).map(|o| (o.planes, o.addr.plane, o.bus_bytes)).collect();
+    let pick = |p: OpPurpose| {
+        ops.iter()
+            .filter(|o| o.purpose == p)
+            .map(|o| (o.planes, o.addr.plane, o.bus_bytes))
+            .collect()
+    };
     (pick(OpPurpose::HostRead), pick(OpPurpose::ReadAhead))
 }
 
@@ -39,7 +44,10 @@ fn stream_reads_of_scattered_units_transfer_whole_multi_plane_pages() {
     let (host, ra) = read(&mut f, 4, 4);
     assert_eq!(host, vec![(2, 0, 37_184); 4]);
     // Its read-ahead (the rest of the written range, 56 units on 7 pages shared 8 ways) too.
-    assert!(!ra.is_empty() && ra.iter().all(|&r| r == (2, 0, 37_184)), "{ra:?}");
+    assert!(
+        !ra.is_empty() && ra.iter().all(|&r| r == (2, 0, 37_184)),
+        "{ra:?}"
+    );
     // A read elsewhere breaks the stream: back to unit transfers.
     let (host, _) = read(&mut f, 0, 1);
     assert_eq!(host, vec![(1, 0, 4648)]);
@@ -54,7 +62,10 @@ fn without_the_option_stream_reads_move_only_the_units_asked_for() {
     read(&mut f, 0, 4);
     let (host, ra) = read(&mut f, 4, 4);
     assert_eq!(host, vec![(1, 0, 4648); 4]);
-    assert!(!ra.is_empty() && ra.iter().all(|&(_, _, b)| b % 4648 == 0 && b < 37_184), "{ra:?}");
+    assert!(
+        !ra.is_empty() && ra.iter().all(|&(_, _, b)| b % 4648 == 0 && b < 37_184),
+        "{ra:?}"
+    );
 }
 
 /// A sequential stream of 8-unit reads over lpns 0..64 written in order (8 SLC program units of
@@ -91,7 +102,11 @@ fn a_read_ahead_window_ending_inside_a_page_reads_each_page_once() {
         let mut distinct = pages.clone();
         distinct.sort_unstable();
         distinct.dedup();
-        assert_eq!(distinct.len(), pages.len(), "a page prefetched twice (whole pages {whole}): {pages:?}");
+        assert_eq!(
+            distinct.len(),
+            pages.len(),
+            "a page prefetched twice (whole pages {whole}): {pages:?}"
+        );
         assert_eq!(pages.len(), 6, "whole pages {whole}: {pages:?}");
     }
 }

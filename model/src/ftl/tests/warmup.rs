@@ -91,13 +91,29 @@ fn batched_functional_writes_equal_one_at_a_time() {
             warm.warm_up_units(&chunk[chunk.len() / 2..]);
         }
         let what = format!("seed 7, small_dram {small_dram}");
-        assert!(one.stats().gc_blocks > 0, "{what}: the sequence must exercise GC");
-        assert_eq!(small_dram, one.stats().map_reads > 0, "{what}: table-cache misses iff the cache is small");
+        assert!(
+            one.stats().gc_blocks > 0,
+            "{what}: the sequence must exercise GC"
+        );
+        assert_eq!(
+            small_dram,
+            one.stats().map_reads > 0,
+            "{what}: table-cache misses iff the cache is small"
+        );
         assert_eq!(one.state_digest(), batched.state_digest(), "{what}");
         assert_eq!(one.stats(), batched.stats(), "{what}");
-        assert!(ops_one == ops_batched, "{what}: op streams differ ({} vs {} ops)", ops_one.len(), ops_batched.len());
+        assert!(
+            ops_one == ops_batched,
+            "{what}: op streams differ ({} vs {} ops)",
+            ops_one.len(),
+            ops_batched.len()
+        );
         assert_eq!(one.integrity_failure(), None, "{what}");
-        assert_eq!(one.state_digest(), warm.state_digest(), "{what}: warm_up_units");
+        assert_eq!(
+            one.state_digest(),
+            warm.state_digest(),
+            "{what}: warm_up_units"
+        );
         assert_eq!(one.stats(), warm.stats(), "{what}: warm_up_units");
     }
 }
@@ -128,8 +144,15 @@ fn batched_relocation_equals_unit_by_unit() {
         warm.warm_up(lpn, 1);
     }
     let s = plain.stats();
-    assert!(s.fold_units_moved > 0 && s.wl_units_moved > wl_before, "seed 11: host writes must fold and wear-level: {s:?}");
-    assert_eq!(warm.state_digest(), plain.state_digest(), "seed 11: warm_up");
+    assert!(
+        s.fold_units_moved > 0 && s.wl_units_moved > wl_before,
+        "seed 11: host writes must fold and wear-level: {s:?}"
+    );
+    assert_eq!(
+        warm.state_digest(),
+        plain.state_digest(),
+        "seed 11: warm_up"
+    );
     assert_eq!(warm.stats(), plain.stats(), "seed 11: warm_up");
     let mut ops_warm = Vec::new();
     for _ in 0..64 {
@@ -137,11 +160,26 @@ fn batched_relocation_equals_unit_by_unit() {
         plain.idle_work(SimTime::from_ms_f64(1e4), &mut ops_plain);
         warm.idle_work(SimTime::from_ms_f64(1e4), &mut ops_warm);
     }
-    assert_eq!(warm.state_digest(), plain.state_digest(), "seed 11: warm_up, then idle work");
+    assert_eq!(
+        warm.state_digest(),
+        plain.state_digest(),
+        "seed 11: warm_up, then idle work"
+    );
     let s = plain.stats();
-    assert!(s.gc_units_moved > 0 && s.fold_units_moved > 0 && s.wl_units_moved > 0, "seed 11: GC, folding and wear levelling must all move data: {s:?}");
-    assert!(!traced.take_map_trace().is_empty(), "seed 11: the traced run must take the unit path");
+    assert!(
+        s.gc_units_moved > 0 && s.fold_units_moved > 0 && s.wl_units_moved > 0,
+        "seed 11: GC, folding and wear levelling must all move data: {s:?}"
+    );
+    assert!(
+        !traced.take_map_trace().is_empty(),
+        "seed 11: the traced run must take the unit path"
+    );
     assert_eq!(traced.state_digest(), plain.state_digest(), "seed 11");
     assert_eq!(traced.stats(), plain.stats(), "seed 11");
-    assert!(ops_traced == ops_plain, "seed 11: op streams differ ({} vs {} ops)", ops_traced.len(), ops_plain.len());
+    assert!(
+        ops_traced == ops_plain,
+        "seed 11: op streams differ ({} vs {} ops)",
+        ops_traced.len(),
+        ops_plain.len()
+    );
 }

@@ -6,7 +6,16 @@ use super::tests::{onfi, run_engine_style, PAGE};
 use super::*;
 
 fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
-    SeqOp { id, way, die: 0, kind: NandOpKind::Read, planes: 1, bus_bytes: PAGE * pages as u32, array_time: t_r, pages }
+    SeqOp {
+        id,
+        way,
+        die: 0,
+        kind: NandOpKind::Read,
+        planes: 1,
+        bus_bytes: PAGE * pages as u32,
+        array_time: t_r,
+        pages,
+    }
 }
 
 /// Three pages, tR 56 us, one way, nothing else on the channel. Times in ns:
@@ -25,19 +34,54 @@ fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
 #[test]
 fn three_page_cache_read_completion_time() {
     let t_r = SimTime::from_us(56);
-    let (done, trace, busy) = run_op_list_traced(&onfi(), 4, 1, &[(SimTime::ZERO, cache_read(9, 2, 3, t_r))]);
+    let (done, trace, busy) =
+        run_op_list_traced(&onfi(), 4, 1, &[(SimTime::ZERO, cache_read(9, 2, 3, t_r))]);
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].started, SimTime::from_ns(15));
     assert_eq!(done[0].completed, SimTime::from_ns(200_715));
-    let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
+    let cmds: Vec<u8> = trace
+        .iter()
+        .filter_map(|e| {
+            if let BusKind::Cmd(c) = e.kind {
+                Some(c)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(cmds, vec![0x00, 0x30, 0x31, 0x31, 0x3F]);
-    let outs: Vec<(u64, u32)> = trace.iter().filter_map(|e| if let BusKind::DataOut { cycles } = e.kind { Some((e.cycle, cycles)) } else { None }).collect();
+    let outs: Vec<(u64, u32)> = trace
+        .iter()
+        .filter_map(|e| {
+            if let BusKind::DataOut { cycles } = e.kind {
+                Some((e.cycle, cycles))
+            } else {
+                None
+            }
+        })
+        .collect();
     // Data out starts at 59 475, 118 475, 177 475 ns = cycles 11 895, 23 695, 35 495.
     assert_eq!(outs, vec![(11_895, 4648), (23_695, 4648), (35_495, 4648)]);
     // Bus held: 7 + 1 + 2 + 0 latches x 5 cycles + 3 pages x 4648 cycles.
     assert_eq!(busy, 10 * 5 + 3 * 4648);
-    let plain: Vec<_> = (0..3u64).map(|k| (SimTime::ZERO, SeqOp { pages: 1, bus_bytes: PAGE, id: k, ..cache_read(0, 2, 1, t_r) })).collect();
-    let last = run_op_list(&onfi(), 4, 1, &plain).iter().map(|c| c.completed).max().unwrap();
+    let plain: Vec<_> = (0..3u64)
+        .map(|k| {
+            (
+                SimTime::ZERO,
+                SeqOp {
+                    pages: 1,
+                    bus_bytes: PAGE,
+                    id: k,
+                    ..cache_read(0, 2, 1, t_r)
+                },
+            )
+        })
+        .collect();
+    let last = run_op_list(&onfi(), 4, 1, &plain)
+        .iter()
+        .map(|c| c.completed)
+        .max()
+        .unwrap();
     assert_eq!(last, SimTime::from_ns(238_690));
 }
 
@@ -47,8 +91,22 @@ fn three_page_cache_read_completion_time() {
 /// (page 1 out at 13 475) + 23 240 + 25 (3Fh ends 36 740) + 100 + 3 000 + 40 + 23 240 = 63 120.
 #[test]
 fn two_page_cache_read_with_short_tr() {
-    let (done, trace, _) = run_op_list_traced(&onfi(), 4, 1, &[(SimTime::ZERO, cache_read(1, 0, 2, SimTime::from_us(10)))]);
-    let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
+    let (done, trace, _) = run_op_list_traced(
+        &onfi(),
+        4,
+        1,
+        &[(SimTime::ZERO, cache_read(1, 0, 2, SimTime::from_us(10)))],
+    );
+    let cmds: Vec<u8> = trace
+        .iter()
+        .filter_map(|e| {
+            if let BusKind::Cmd(c) = e.kind {
+                Some(c)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(cmds, vec![0x00, 0x30, 0x31, 0x3F]);
     assert_eq!(done[0].completed, SimTime::from_ns(63_120));
 }
@@ -61,7 +119,9 @@ fn two_page_cache_read_with_short_tr() {
 fn four_way_back_to_back_cache_reads_keep_bus_busy() {
     let t = SeqTiming::new(&onfi());
     let t_r = SimTime::from_us(56);
-    let ops: Vec<_> = (0..8u64).map(|k| (SimTime::ZERO, cache_read(k, (k % 4) as u8, 8, t_r))).collect();
+    let ops: Vec<_> = (0..8u64)
+        .map(|k| (SimTime::ZERO, cache_read(k, (k % 4) as u8, 8, t_r)))
+        .collect();
     let (done, _, busy) = run_op_list_traced(&onfi(), 4, 1, &ops);
     assert_eq!(done.len(), 8);
     assert_eq!(busy, 8 * 37_259);
@@ -76,7 +136,15 @@ fn four_way_back_to_back_cache_reads_keep_bus_busy() {
 #[test]
 fn engine_style_calls_match_with_cache_reads() {
     let ops: Vec<_> = (0..10u64)
-        .map(|k| (SimTime::from_ns(k * 911), SeqOp { id: k, ..cache_read(k, (k % 3) as u8, 1 + (k % 4) as u8, SimTime::from_us(8 + k)) }))
+        .map(|k| {
+            (
+                SimTime::from_ns(k * 911),
+                SeqOp {
+                    id: k,
+                    ..cache_read(k, (k % 3) as u8, 1 + (k % 4) as u8, SimTime::from_us(8 + k))
+                },
+            )
+        })
         .collect();
     let reference = run_op_list(&onfi(), 4, 1, &ops);
     let (done, _) = run_engine_style(&ops, SimTime::from_ns(250));

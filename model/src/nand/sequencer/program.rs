@@ -82,7 +82,10 @@ impl Phase {
 
 impl SeqTiming {
     pub fn new(onfi: &OnfiConfig) -> Self {
-        assert!(onfi.addr_cycles > COLUMN_CYCLES, "onfi.addr_cycles must exceed the column cycles");
+        assert!(
+            onfi.addr_cycles > COLUMN_CYCLES,
+            "onfi.addr_cycles must exceed the column cycles"
+        );
         SeqTiming {
             latch: onfi.cycles_ceil(onfi.t_wc_ns).max(1),
             t_adl: onfi.cycles_ceil(onfi.t_adl_ns),
@@ -108,7 +111,9 @@ impl SeqTiming {
     /// Data cycles of one plane's share of `bus_bytes` (each plane moves `ceil(bytes / planes)`).
     pub fn plane_data_cycles(&self, bus_bytes: u32, planes: u8) -> u32 {
         assert!(planes >= 1, "an op addresses at least one plane");
-        bus_bytes.div_ceil(planes as u32).div_ceil(self.bytes_per_cycle)
+        bus_bytes
+            .div_ceil(planes as u32)
+            .div_ceil(self.bytes_per_cycle)
     }
     /// Data cycles of one plane (or one page of a cache read) of `op`.
     pub fn unit_data_cycles(&self, op: &SeqOp) -> u32 {
@@ -126,13 +131,17 @@ impl SeqTiming {
             (NandOpKind::Read, Phase::First) => p * (2 * latch + full_addr),
             // single plane: data out at once; multi-plane: per plane 06h, address, E0h, tCCS, data
             (NandOpKind::Read, Phase::Second) if p == 1 => data,
-            (NandOpKind::Read, Phase::Second) => p * (2 * latch + full_addr + self.t_ccs as u64 + data),
+            (NandOpKind::Read, Phase::Second) => {
+                p * (2 * latch + full_addr + self.t_ccs as u64 + data)
+            }
             // [31h]; [data 31h/3Fh]; last: [data]
             (NandOpKind::Read, Phase::CacheStep(0)) => latch,
             (NandOpKind::Read, Phase::CacheStep(k)) if (k as u64) < op.pages as u64 => data + latch,
             (NandOpKind::Read, Phase::CacheStep(_)) => data,
             // per plane: 80h, address, tADL, data in, 11h/10h
-            (NandOpKind::Program, Phase::First) => p * (2 * latch + full_addr + self.t_adl as u64 + data),
+            (NandOpKind::Program, Phase::First) => {
+                p * (2 * latch + full_addr + self.t_adl as u64 + data)
+            }
             // per plane: 60h, row address, D1h/D0h
             (NandOpKind::Erase, Phase::First) => p * (2 * latch + self.row_cycles as u64 * latch),
             // 70h, tWHR, one status beat
@@ -155,7 +164,11 @@ impl SeqTiming {
     /// tWB, the array time (R/B# busy), then tRR before data out of a read. A cache read's
     /// 31h follows ready without tRR (tRR is ready to RE# low).
     pub fn wait_cycles(&self, op: &SeqOp, array_cycles: u64) -> u64 {
-        let post = if op.kind == NandOpKind::Read && op.pages == 1 { self.t_rr as u64 } else { 0 };
+        let post = if op.kind == NandOpKind::Read && op.pages == 1 {
+            self.t_rr as u64
+        } else {
+            0
+        };
         self.t_wb as u64 + array_cycles + post
     }
     /// When a target that latched 31h/3Fh in a phase ending at cycle `end` is ready again
@@ -198,7 +211,11 @@ struct TraceCursor<'a> {
 
 impl TraceCursor<'_> {
     fn push(&mut self, kind: BusKind, len: u64) {
-        self.out.push(BusEvent { cycle: self.t, way: self.way, kind });
+        self.out.push(BusEvent {
+            cycle: self.t,
+            way: self.way,
+            kind,
+        });
         self.t += len;
     }
     fn cmd(&mut self, c: u8) {
@@ -229,7 +246,12 @@ impl SeqTiming {
         use opcode::*;
         let planes = op.planes;
         let data = self.unit_data_cycles(op);
-        let mut c = TraceCursor { out, way: op.way, t: start, latch: self.latch as u64 };
+        let mut c = TraceCursor {
+            out,
+            way: op.way,
+            t: start,
+            latch: self.latch as u64,
+        };
         let last = planes - 1;
         match (op.kind, phase) {
             (NandOpKind::Read, Phase::First) => {
@@ -253,7 +275,11 @@ impl SeqTiming {
                     c.data_out(data);
                 }
                 if (k as u32) < op.pages as u32 {
-                    c.cmd(if k as u32 + 1 < op.pages as u32 { READ_CACHE_SEQ } else { READ_CACHE_END });
+                    c.cmd(if k as u32 + 1 < op.pages as u32 {
+                        READ_CACHE_SEQ
+                    } else {
+                        READ_CACHE_END
+                    });
                 }
             }
             (NandOpKind::Program, Phase::First) => {
@@ -261,7 +287,11 @@ impl SeqTiming {
                     c.cmd_addr(PROGRAM_1, self.addr_cycles);
                     c.wait(self.t_adl);
                     c.data_in(data);
-                    c.cmd(if i == last { PROGRAM_2 } else { PROGRAM_MULTIPLANE });
+                    c.cmd(if i == last {
+                        PROGRAM_2
+                    } else {
+                        PROGRAM_MULTIPLANE
+                    });
                 }
             }
             (NandOpKind::Erase, Phase::First) => {

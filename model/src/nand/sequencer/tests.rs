@@ -20,14 +20,26 @@ pub(super) fn onfi() -> OnfiConfig {
 }
 
 fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, bus_bytes: u32, array: SimTime) -> SeqOp {
-    SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: array, pages: 1 }
+    SeqOp {
+        id,
+        way,
+        die: 0,
+        kind,
+        planes,
+        bus_bytes,
+        array_time: array,
+        pages: 1,
+    }
 }
 
 pub(super) const PAGE: u32 = 16384 + 2208;
 
 #[test]
 fn single_read_is_commands_twb_tr_trr_and_data() {
-    let ops = [(SimTime::ZERO, op(1, 0, NandOpKind::Read, 1, PAGE, SimTime::from_us(56)))];
+    let ops = [(
+        SimTime::ZERO,
+        op(1, 0, NandOpKind::Read, 1, PAGE, SimTime::from_us(56)),
+    )];
     let done = run_op_list(&onfi(), 4, 1, &ops);
     assert_eq!(done.len(), 1);
     // intake 3 cycles (15 ns); 00h + 5 address + 30h = 7 latches x 25 ns = 175 ns;
@@ -40,7 +52,10 @@ fn single_read_is_commands_twb_tr_trr_and_data() {
 
 #[test]
 fn program_ends_with_status_read() {
-    let ops = [(SimTime::ZERO, op(7, 1, NandOpKind::Program, 1, PAGE, SimTime::from_us(1900)))];
+    let ops = [(
+        SimTime::ZERO,
+        op(7, 1, NandOpKind::Program, 1, PAGE, SimTime::from_us(1900)),
+    )];
     let (done, trace, busy) = run_op_list_traced(&onfi(), 4, 1, &ops);
     // 80h + 5 addr = 6 latches (150 ns), tADL 150 ns, data 23.24 us, 10h (25 ns);
     // tWB 100 ns, tPROG 1900 us; 70h (25 ns), tWHR 80 ns, one status beat (5 ns).
@@ -48,30 +63,70 @@ fn program_ends_with_status_read() {
     let expect_ns = 15 + first_ns + 100 + 1_900_000 + 20 + 25 + 80 + 5;
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
     assert_eq!(busy, (first_ns + 110) / 5);
-    let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
+    let cmds: Vec<u8> = trace
+        .iter()
+        .filter_map(|e| {
+            if let BusKind::Cmd(c) = e.kind {
+                Some(c)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(cmds, vec![0x80, 0x10, 0x70]);
     assert!(trace.iter().all(|e| e.way == 1));
 }
 
 #[test]
 fn multiplane_erase_uses_d1_then_d0_and_row_address_only() {
-    let ops = [(SimTime::ZERO, op(3, 2, NandOpKind::Erase, 2, 0, SimTime::from_ms(6)))];
+    let ops = [(
+        SimTime::ZERO,
+        op(3, 2, NandOpKind::Erase, 2, 0, SimTime::from_ms(6)),
+    )];
     let (done, trace, _) = run_op_list_traced(&onfi(), 4, 1, &ops);
     let kinds: Vec<BusKind> = trace.iter().map(|e| e.kind).collect();
     use BusKind::*;
     assert_eq!(
         kinds,
-        vec![Cmd(0x60), Addr, Addr, Addr, Cmd(0xD1), Cmd(0x60), Addr, Addr, Addr, Cmd(0xD0), Cmd(0x70), DataOut { cycles: 1 }]
+        vec![
+            Cmd(0x60),
+            Addr,
+            Addr,
+            Addr,
+            Cmd(0xD1),
+            Cmd(0x60),
+            Addr,
+            Addr,
+            Addr,
+            Cmd(0xD0),
+            Cmd(0x70),
+            DataOut { cycles: 1 }
+        ]
     );
     // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, R/B# sync 20 ns, 70h + tWHR + 1 beat = 110 ns.
-    assert_eq!(done[0].completed, SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 20 + 110));
+    assert_eq!(
+        done[0].completed,
+        SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 20 + 110)
+    );
 }
 
 #[test]
 fn two_plane_read_changes_column_before_second_plane() {
-    let ops = [(SimTime::ZERO, op(4, 0, NandOpKind::Read, 2, 2 * PAGE, SimTime::from_us(60)))];
+    let ops = [(
+        SimTime::ZERO,
+        op(4, 0, NandOpKind::Read, 2, 2 * PAGE, SimTime::from_us(60)),
+    )];
     let (done, trace, _) = run_op_list_traced(&onfi(), 4, 1, &ops);
-    let cmds: Vec<u8> = trace.iter().filter_map(|e| if let BusKind::Cmd(c) = e.kind { Some(c) } else { None }).collect();
+    let cmds: Vec<u8> = trace
+        .iter()
+        .filter_map(|e| {
+            if let BusKind::Cmd(c) = e.kind {
+                Some(c)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0, 0x06, 0xE0]);
     // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; R/B# sync 20; then per plane
     // 06h + 5 addr + E0h = 175 ns, tCCS 300 ns, data 23.24 us.
@@ -83,8 +138,14 @@ fn two_plane_read_changes_column_before_second_plane() {
 fn busy_way_does_not_block_others_and_bus_is_shared() {
     // Way 0 programs (long tPROG), way 1 reads: the read is not held up by the program's array time.
     let ops = [
-        (SimTime::ZERO, op(1, 0, NandOpKind::Program, 1, PAGE, SimTime::from_us(1900))),
-        (SimTime::ZERO, op(2, 1, NandOpKind::Read, 1, PAGE, SimTime::from_us(56))),
+        (
+            SimTime::ZERO,
+            op(1, 0, NandOpKind::Program, 1, PAGE, SimTime::from_us(1900)),
+        ),
+        (
+            SimTime::ZERO,
+            op(2, 1, NandOpKind::Read, 1, PAGE, SimTime::from_us(56)),
+        ),
     ];
     let done = run_op_list(&onfi(), 4, 1, &ops);
     let read = done.iter().find(|c| c.id == 2).unwrap();
@@ -93,7 +154,10 @@ fn busy_way_does_not_block_others_and_bus_is_shared() {
     // 15 ns, plus the 1-cycle bus turnaround (5 ns).
     let start = 15 + 23_565 + 5;
     assert_eq!(read.started, SimTime::from_ns(start));
-    assert_eq!(read.completed, SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 20 + 23_240));
+    assert_eq!(
+        read.completed,
+        SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 20 + 23_240)
+    );
     assert_eq!(done[0].id, 2, "the read finishes long before the program");
 }
 
@@ -101,9 +165,27 @@ fn busy_way_does_not_block_others_and_bus_is_shared() {
 fn round_robin_grants_in_way_order_after_last_grant() {
     // Four reads issued together; ways 3,2,1,0 in enqueue order. The intake accepts one op per
     // cycle, so way 3 requests first and wins; then ways 0,1,2 in round-robin order after 3.
-    let ops: Vec<_> = (0..4u8).map(|k| (SimTime::ZERO, op(k as u64, 3 - k, NandOpKind::Read, 1, 4096, SimTime::from_us(5)))).collect();
+    let ops: Vec<_> = (0..4u8)
+        .map(|k| {
+            (
+                SimTime::ZERO,
+                op(
+                    k as u64,
+                    3 - k,
+                    NandOpKind::Read,
+                    1,
+                    4096,
+                    SimTime::from_us(5),
+                ),
+            )
+        })
+        .collect();
     let (_, trace, _) = run_op_list_traced(&onfi(), 4, 1, &ops);
-    let firsts: Vec<u8> = trace.iter().filter(|e| e.kind == BusKind::Cmd(0x00)).map(|e| e.way).collect();
+    let firsts: Vec<u8> = trace
+        .iter()
+        .filter(|e| e.kind == BusKind::Cmd(0x00))
+        .map(|e| e.way)
+        .collect();
     assert_eq!(firsts, vec![3, 0, 1, 2]);
 }
 
@@ -117,20 +199,40 @@ fn four_way_back_to_back_reads_keep_bus_busy() {
     let (c, d) = (7 * t.latch as u64, t.plane_data_cycles(PAGE, 1) as u64);
     assert_eq!((c, d), (35, 4648));
     let t_r = SimTime::from_us(56);
-    assert!(t.wait_cycles(&op(0, 0, NandOpKind::Read, 1, PAGE, t_r), t.to_cycles_ceil(t_r)) + RB_SYNC_CYCLES <= 3 * (c + d + 2), "saturation condition");
+    assert!(
+        t.wait_cycles(
+            &op(0, 0, NandOpKind::Read, 1, PAGE, t_r),
+            t.to_cycles_ceil(t_r)
+        ) + RB_SYNC_CYCLES
+            <= 3 * (c + d + 2),
+        "saturation condition"
+    );
     let per_way = 16u64;
     let ops: Vec<_> = (0..per_way * 4)
-        .map(|k| (SimTime::ZERO, op(k, (k % 4) as u8, NandOpKind::Read, 1, PAGE, t_r)))
+        .map(|k| {
+            (
+                SimTime::ZERO,
+                op(k, (k % 4) as u8, NandOpKind::Read, 1, PAGE, t_r),
+            )
+        })
         .collect();
     let (done, _, busy) = run_op_list_traced(&onfi(), 4, 1, &ops);
     let end = done.iter().map(|c| c.completed).max().unwrap();
     let frac = busy as f64 / t.to_cycles_ceil(end) as f64;
-    println!("4-way back-to-back reads: bus busy {:.2} % over {} ({} reads)", frac * 100.0, end, done.len());
+    println!(
+        "4-way back-to-back reads: bus busy {:.2} % over {} ({} reads)",
+        frac * 100.0,
+        end,
+        done.len()
+    );
     assert_eq!(busy, per_way * 4 * (c + d));
     // Idle: the 3-cycle intake, then way 0's first command phase and its tWB + tR + tRR + sync.
     // Then every phase follows the previous one after the 1-cycle turnaround: 64 data and the
     // remaining 60 command phases, 123 gaps.
-    assert_eq!(t.to_cycles_ceil(end), 3 + c + (20 + 11200 + 4 + 4) + 64 * d + 60 * c + 123);
+    assert_eq!(
+        t.to_cycles_ceil(end),
+        3 + c + (20 + 11200 + 4 + 4) + 64 * d + 60 * c + 123
+    );
     assert!(frac >= 0.95, "bus busy {frac}");
 }
 
@@ -138,17 +240,39 @@ fn four_way_back_to_back_reads_keep_bus_busy() {
 fn engine_style_calls_match_run_op_list() {
     // Calling advance at arbitrary times (as the drive's engine does) gives the same result.
     let ops: Vec<_> = (0..12u64)
-        .map(|k| (SimTime::from_ns(k * 777), op(k, (k % 3) as u8, if k % 4 == 1 { NandOpKind::Program } else { NandOpKind::Read }, 1 + (k % 2) as u8, 8192, SimTime::from_us(20 + k))))
+        .map(|k| {
+            (
+                SimTime::from_ns(k * 777),
+                op(
+                    k,
+                    (k % 3) as u8,
+                    if k % 4 == 1 {
+                        NandOpKind::Program
+                    } else {
+                        NandOpKind::Read
+                    },
+                    1 + (k % 2) as u8,
+                    8192,
+                    SimTime::from_us(20 + k),
+                ),
+            )
+        })
         .collect();
     let reference = run_op_list(&onfi(), 4, 1, &ops);
     let (done, seq) = run_engine_style(&ops, SimTime::from_ns(333));
     assert_eq!(done, reference);
-    assert_eq!(seq.bus_busy_time(), seq.timing().to_time(seq.bus_cycles_until_now()));
+    assert_eq!(
+        seq.bus_busy_time(),
+        seq.timing().to_time(seq.bus_cycles_until_now())
+    );
 }
 
 /// Runs `ops` the way the drive's engine does: `advance` every `step` up to each issue time,
 /// then from event to event until done.
-pub(super) fn run_engine_style(ops: &[(SimTime, SeqOp)], step: SimTime) -> (Vec<SeqCompletion>, ChannelSequencer) {
+pub(super) fn run_engine_style(
+    ops: &[(SimTime, SeqOp)],
+    step: SimTime,
+) -> (Vec<SeqCompletion>, ChannelSequencer) {
     let mut seq = ChannelSequencer::new(&onfi(), 4, 1);
     let mut done = Vec::new();
     let mut now = SimTime::ZERO;

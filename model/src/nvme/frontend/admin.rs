@@ -33,8 +33,16 @@ pub struct AdminFirmware {
 
 impl AdminFirmware {
     pub fn new(ns: NamespaceInfo) -> Self {
-        assert!(ns.lba_bytes.is_power_of_two() && ns.lba_bytes >= 512, "LBA size {}", ns.lba_bytes);
-        AdminFirmware { ns, latency: 0, aer: VecDeque::new() }
+        assert!(
+            ns.lba_bytes.is_power_of_two() && ns.lba_bytes >= 512,
+            "LBA size {}",
+            ns.lba_bytes
+        );
+        AdminFirmware {
+            ns,
+            latency: 0,
+            aer: VecDeque::new(),
+        }
     }
 
     /// Executes an admin command and completes it (AER commands stay outstanding).
@@ -46,11 +54,19 @@ impl AdminFirmware {
         let entries = (s.cdw10 >> 16) + 1;
         let r: Result<(u32, Cycle), Status> = match s.opc {
             opc::ADMIN_CREATE_IO_CQ if s.cdw11 & 1 == 0 => Err(Status::INVALID_FIELD), // CAP.CQR = 1
-            opc::ADMIN_CREATE_IO_CQ => {
-                fe.create_io_cq(qid, s.prp1, entries, (s.cdw11 >> 16) as u16, s.cdw11 & 2 != 0).map(|_| (0, t))
-            }
+            opc::ADMIN_CREATE_IO_CQ => fe
+                .create_io_cq(
+                    qid,
+                    s.prp1,
+                    entries,
+                    (s.cdw11 >> 16) as u16,
+                    s.cdw11 & 2 != 0,
+                )
+                .map(|_| (0, t)),
             opc::ADMIN_CREATE_IO_SQ if s.cdw11 & 1 == 0 => Err(Status::INVALID_FIELD),
-            opc::ADMIN_CREATE_IO_SQ => fe.create_io_sq(qid, s.prp1, entries, (s.cdw11 >> 16) as u16).map(|_| (0, t)),
+            opc::ADMIN_CREATE_IO_SQ => fe
+                .create_io_sq(qid, s.prp1, entries, (s.cdw11 >> 16) as u16)
+                .map(|_| (0, t)),
             opc::ADMIN_DELETE_IO_SQ => fe.delete_io_sq(qid).map(|_| (0, t)),
             opc::ADMIN_DELETE_IO_CQ => fe.delete_io_cq(qid).map(|_| (0, t)),
             opc::ADMIN_IDENTIFY => self.identify(fe, cmd, t, host),
@@ -83,14 +99,21 @@ impl AdminFirmware {
         }
     }
 
-    fn identify(&self, fe: &mut FrontEnd, cmd: &FetchedCommand, t: Cycle, host: &mut impl HostPort) -> Result<(u32, Cycle), Status> {
+    fn identify(
+        &self,
+        fe: &mut FrontEnd,
+        cmd: &FetchedCommand,
+        t: Cycle,
+        host: &mut impl HostPort,
+    ) -> Result<(u32, Cycle), Status> {
         let s = &cmd.sqe;
         let mut page = vec![0u8; 4096];
         match s.cdw10 & 0xFF {
             0x01 => {
                 page[0..2].copy_from_slice(&VENDOR_ID.to_le_bytes());
                 page[4..24].copy_from_slice(b"SSDLAB00000000000001");
-                page[24..64].copy_from_slice(format!("{:<40}", "ssdlab NVMe front-end model").as_bytes());
+                page[24..64]
+                    .copy_from_slice(format!("{:<40}", "ssdlab NVMe front-end model").as_bytes());
                 page[64..72].copy_from_slice(b"0.1.0   ");
                 page[77] = MDTS;
                 page[80..82].copy_from_slice(&1u16.to_le_bytes()); // CNTLID

@@ -50,21 +50,54 @@ impl FrontEnd {
         self.enqueue_cpl(cmd.sqid, cmd.sqe.cid, status, 0, avail, Some(tag));
     }
 
-    fn enqueue_cpl(&mut self, sqid: u16, cid: u16, status: Status, dw0: u32, avail: Cycle, tag: Option<usize>) {
-        let cqid = self.sqs[sqid as usize].as_ref().map(|s| s.cqid).expect("completion for a live SQ");
-        let p = PendingCpl { sqid, cqid, cid, status, dw0, avail, tag };
+    fn enqueue_cpl(
+        &mut self,
+        sqid: u16,
+        cid: u16,
+        status: Status,
+        dw0: u32,
+        avail: Cycle,
+        tag: Option<usize>,
+    ) {
+        let cqid = self.sqs[sqid as usize]
+            .as_ref()
+            .map(|s| s.cqid)
+            .expect("completion for a live SQ");
+        let p = PendingCpl {
+            sqid,
+            cqid,
+            cid,
+            status,
+            dw0,
+            avail,
+            tag,
+        };
         // Arrival order; a rejection arriving in the same cycle as a request goes first.
-        let at = self.held.iter().position(|h| h.avail > avail || (tag.is_some() && h.avail == avail)).unwrap_or(self.held.len());
+        let at = self
+            .held
+            .iter()
+            .position(|h| h.avail > avail || (tag.is_some() && h.avail == avail))
+            .unwrap_or(self.held.len());
         self.held.insert(at, p);
-        assert!(self.held.len() <= 16 * self.sqs.len() * self.max_entries as usize, "completion queue unbounded");
+        assert!(
+            self.held.len() <= 16 * self.sqs.len() * self.max_entries as usize,
+            "completion queue unbounded"
+        );
     }
 
     /// The earliest pending, unmasked MSI-X vector the engine could take (cycle, vector); the
     /// lowest vector first, as the HDL's priority encoder.
     fn next_pending_msix(&self, by: Option<Cycle>) -> Option<(Cycle, usize)> {
-        let ready = self.msix.iter().enumerate().filter(|(_, v)| v.pending && !v.masked);
+        let ready = self
+            .msix
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.pending && !v.masked);
         match by {
-            Some(t) => ready.filter(|(_, v)| v.ready_at <= t).map(|(i, v)| (v.ready_at, i)).next(),
+            Some(t) => ready
+                .filter(|(_, v)| v.ready_at <= t)
+                .map(|(i, v)| (v.ready_at, i))
+                .next(),
             None => ready.map(|(i, v)| (v.ready_at, i)).min(),
         }
     }
@@ -84,13 +117,20 @@ impl FrontEnd {
     /// again from `t + tag_reuse`.
     pub(crate) fn take(&mut self, t: Cycle) {
         assert!(self.engine.is_none(), "engine busy");
-        let rej = self.held.iter().position(|h| h.tag.is_some() && h.avail <= t);
+        let rej = self
+            .held
+            .iter()
+            .position(|h| h.tag.is_some() && h.avail <= t);
         let cpl = rej.or_else(|| self.held.front().filter(|h| h.avail <= t).map(|_| 0));
         let item = match (cpl, self.next_pending_msix(Some(t))) {
             (Some(i), _) => {
                 let p = self.held.remove(i).expect("index in range");
                 if let Some(tag) = p.tag {
-                    assert_eq!(self.fetch_tags[tag], Cycle::MAX, "rejection tag {tag} was not held");
+                    assert_eq!(
+                        self.fetch_tags[tag],
+                        Cycle::MAX,
+                        "rejection tag {tag} was not held"
+                    );
                     self.fetch_tags[tag] = t + self.timing.tag_reuse;
                 }
                 EngineItem::Cpl(p)
@@ -122,23 +162,44 @@ impl FrontEnd {
             EngineItem::Cpl(p) => p,
             EngineItem::Msi(v) => {
                 self.msix[v].pending = false;
-                self.engine_idle = self.send_msix(t, v, host).expect("engine sends unmasked vectors only");
+                self.engine_idle = self
+                    .send_msix(t, v, host)
+                    .expect("engine sends unmasked vectors only");
                 return;
             }
         };
-        let cq = self.cqs[p.cqid as usize].as_mut().expect("CQ exists while it has completions");
+        let cq = self.cqs[p.cqid as usize]
+            .as_mut()
+            .expect("CQ exists while it has completions");
         let (addr, phase) = cq.post();
         let (vector, irq) = (cq.vector as usize, cq.irq_enabled);
         let sqhd = self.sqs[p.sqid as usize].as_ref().map_or(0, |s| s.head) as u16;
-        let cqe = Cqe { dw0: p.dw0, sqhd, sqid: p.sqid, cid: p.cid, phase, status: p.status };
+        let cqe = Cqe {
+            dw0: p.dw0,
+            sqhd,
+            sqid: p.sqid,
+            cid: p.cid,
+            phase,
+            status: p.status,
+        };
         // The engine is idle again the cycle after the requester mux takes its last MWr (the
         // cycle before the port could show the header; the link may hold the header longer).
         self.engine_idle = t.max(self.port.free_cycle());
-        let at = self.port.send(host, t, TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
+        let at = self
+            .port
+            .send(host, t, TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
         host.write(at, addr, &cqe.encode());
-        self.posted.push(PostedCqe { cqid: p.cqid, cqe, cycle: at });
+        self.posted.push(PostedCqe {
+            cqid: p.cqid,
+            cqe,
+            cycle: at,
+        });
         // Coalescing counts from the cycle the mux took the CQE (what the HDL's timer sees).
-        if irq && self.coalescer.on_completion(vector, self.engine_idle, p.cqid != 0) {
+        if irq
+            && self
+                .coalescer
+                .on_completion(vector, self.engine_idle, p.cqid != 0)
+        {
             if let Some(m) = self.send_msix(at, vector, host) {
                 self.engine_idle = m;
             }
@@ -147,7 +208,12 @@ impl FrontEnd {
 
     /// Sends vector `vector`'s message no earlier than `ready` (or marks it pending while the
     /// vector is masked); if sent, returns the cycle after the requester mux took it.
-    pub(crate) fn send_msix(&mut self, ready: Cycle, vector: usize, host: &mut impl HostPort) -> Option<Cycle> {
+    pub(crate) fn send_msix(
+        &mut self,
+        ready: Cycle,
+        vector: usize,
+        host: &mut impl HostPort,
+    ) -> Option<Cycle> {
         let v = &mut self.msix[vector];
         if v.masked {
             v.pending = true;
@@ -155,7 +221,9 @@ impl FrontEnd {
         }
         let (addr, data) = (v.addr, v.data);
         let released = ready.max(self.port.free_cycle());
-        let at = self.port.send(host, ready, TlpKind::MemWrite, TlpPurpose::Msix, addr, 4);
+        let at = self
+            .port
+            .send(host, ready, TlpKind::MemWrite, TlpPurpose::Msix, addr, 4);
         host.write(at, addr, &data.to_le_bytes());
         Some(released)
     }

@@ -47,7 +47,15 @@ impl DataMove {
 impl FrontEnd {
     /// Starts a move whose first request may be granted at `grant` (its header then leaves at
     /// `grant + 1` at the earliest): walks the PRPs, sending any PRP list reads now.
-    pub fn start_move(&mut self, grant: Cycle, prp1: u64, prp2: u64, len: u32, dir: Direction, host: &mut impl HostPort) -> Result<DataMove, Status> {
+    pub fn start_move(
+        &mut self,
+        grant: Cycle,
+        prp1: u64,
+        prp2: u64,
+        len: u32,
+        dir: Direction,
+        host: &mut impl HostPort,
+    ) -> Result<DataMove, Status> {
         let mut now = grant + 1;
         let parts = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
         let mut off = 0usize;
@@ -58,33 +66,63 @@ impl FrontEnd {
                 (a, n, off - n as usize)
             })
             .collect();
-        Ok(DataMove { dir, reqs, next_grant: now - 1, tags: [0; DATA_TAGS], sent: 0, end: now })
+        Ok(DataMove {
+            dir,
+            reqs,
+            next_grant: now - 1,
+            tags: [0; DATA_TAGS],
+            sent: 0,
+            end: now,
+        })
     }
 
     /// Cycle `cycle` of move `mv`, after [`FrontEnd::run_until`] has granted this cycle's fetches
     /// and CQEs: sends the move's next request if it is due and the requester port is free
     /// (at most one per cycle). `data` is the move's bytes for `ToHost`; bytes read are
     /// discarded here (the host model keeps its memory). Returns whether a TLP was sent.
-    pub fn step_move(&mut self, mv: &mut DataMove, cycle: Cycle, data: &[u8], host: &mut impl HostPort) -> bool {
-        let Some(&(a, n, off)) = mv.reqs.front() else { return false };
+    pub fn step_move(
+        &mut self,
+        mv: &mut DataMove,
+        cycle: Cycle,
+        data: &[u8],
+        host: &mut impl HostPort,
+    ) -> bool {
+        let Some(&(a, n, off)) = mv.reqs.front() else {
+            return false;
+        };
         let slot = mv.sent % DATA_TAGS;
         let port_free = self.port.free_cycle().saturating_sub(1) <= cycle;
-        if cycle < mv.next_grant || !port_free || (mv.dir == Direction::FromHost && mv.tags[slot] > cycle + 1) {
+        if cycle < mv.next_grant
+            || !port_free
+            || (mv.dir == Direction::FromHost && mv.tags[slot] > cycle + 1)
+        {
             return false;
         }
         mv.reqs.pop_front();
         mv.sent += 1;
         match mv.dir {
             Direction::FromHost => {
-                let at = self.port.send(host, cycle + 1, TlpKind::MemRead, TlpPurpose::DataIn, a, n);
+                let at =
+                    self.port
+                        .send(host, cycle + 1, TlpKind::MemRead, TlpPurpose::DataIn, a, n);
                 let (_, arrived) = host.read(at, a, n);
                 mv.tags[slot] = arrived;
                 mv.end = mv.end.max(arrived + 1);
                 mv.next_grant = at;
             }
             Direction::ToHost => {
-                assert!(data.len() >= off + n as usize, "move data shorter than the move");
-                let at = self.port.send(host, cycle + 1, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
+                assert!(
+                    data.len() >= off + n as usize,
+                    "move data shorter than the move"
+                );
+                let at = self.port.send(
+                    host,
+                    cycle + 1,
+                    TlpKind::MemWrite,
+                    TlpPurpose::DataOut,
+                    a,
+                    n,
+                );
                 host.write(at, a, &data[off..off + n as usize]);
                 mv.end = self.port.free_cycle();
                 mv.next_grant = self.port.free_cycle() - 1;
@@ -127,17 +165,24 @@ mod tests {
         let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
         let mut h = FlatHost::new(200);
         let data: Vec<u8> = (0..4096u32).map(|i| (i * 7) as u8).collect();
-        let mut mv = fe.start_move(10, HOST, 0, 4096, Direction::ToHost, &mut h).expect("valid PRPs");
+        let mut mv = fe
+            .start_move(10, HOST, 0, 4096, Direction::ToHost, &mut h)
+            .expect("valid PRPs");
         drive(&mut fe, &mut h, &mut mv, &data);
         let heads: Vec<Cycle> = fe.tlps().iter().map(|t| t.cycle).collect();
         assert_eq!(heads, (0..16).map(|k| 11 + 17 * k).collect::<Vec<_>>());
         assert_eq!(mv.end(), 283);
         assert_eq!(h.get(HOST, 4096), data);
         let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);
-        let mut mv = fe.start_move(10, HOST, 0, 4096, Direction::FromHost, &mut h).expect("valid PRPs");
+        let mut mv = fe
+            .start_move(10, HOST, 0, 4096, Direction::FromHost, &mut h)
+            .expect("valid PRPs");
         drive(&mut fe, &mut h, &mut mv, &[]);
         let heads: Vec<(TlpKind, Cycle)> = fe.tlps().iter().map(|t| (t.kind, t.cycle)).collect();
-        assert_eq!(heads, (11..=18).map(|c| (TlpKind::MemRead, c)).collect::<Vec<_>>());
+        assert_eq!(
+            heads,
+            (11..=18).map(|c| (TlpKind::MemRead, c)).collect::<Vec<_>>()
+        );
         assert_eq!(mv.end(), 219);
     }
 
@@ -150,7 +195,9 @@ mod tests {
     fn cqe_goes_between_data_tlps() {
         let (mut fe, mut h) = enabled(|_| {});
         let before = fe.tlps().len();
-        let mut mv = fe.start_move(10, HOST, 0, 4096, Direction::ToHost, &mut h).expect("valid PRPs");
+        let mut mv = fe
+            .start_move(10, HOST, 0, 4096, Direction::ToHost, &mut h)
+            .expect("valid PRPs");
         let mut out = Vec::new();
         let data = vec![0u8; 4096];
         for c in 0..1_000 {
@@ -165,9 +212,18 @@ mod tests {
         }
         let tlps = &fe.tlps()[before..];
         assert_eq!((tlps[1].purpose, tlps[1].cycle), (TlpPurpose::CqEntry, 28));
-        assert_eq!(tlps.iter().filter(|t| t.purpose == TlpPurpose::Msix).count(), 1);
+        assert_eq!(
+            tlps.iter()
+                .filter(|t| t.purpose == TlpPurpose::Msix)
+                .count(),
+            1
+        );
         for w in tlps.windows(2) {
-            assert_eq!(w[1].cycle, w[0].cycle + super::super::tlp::beats(w[0].kind, w[0].len_bytes), "back to back: {w:?}");
+            assert_eq!(
+                w[1].cycle,
+                w[0].cycle + super::super::tlp::beats(w[0].kind, w[0].len_bytes),
+                "back to back: {w:?}"
+            );
         }
         assert_eq!(mv.end(), 287);
     }

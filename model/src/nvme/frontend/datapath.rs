@@ -30,7 +30,10 @@ impl FrontEnd {
         data: &[u8],
         host: &mut impl HostPort,
     ) -> Result<(Vec<u8>, Cycle), Status> {
-        assert!(dir == Direction::FromHost || data.len() == len as usize, "write data length mismatch");
+        assert!(
+            dir == Direction::FromHost || data.len() == len as usize,
+            "write data length mismatch"
+        );
         let mut now = cycle;
         let reqs = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
         let mut out = Vec::with_capacity(len as usize);
@@ -40,7 +43,14 @@ impl FrontEnd {
                 let mut tags = [now; DATA_TAGS];
                 for (i, &(a, n)) in reqs.iter().enumerate() {
                     let slot = i % DATA_TAGS;
-                    let at = self.port.send(host, tags[slot], TlpKind::MemRead, TlpPurpose::DataIn, a, n);
+                    let at = self.port.send(
+                        host,
+                        tags[slot],
+                        TlpKind::MemRead,
+                        TlpPurpose::DataIn,
+                        a,
+                        n,
+                    );
                     let (d, arrived) = host.read(at, a, n);
                     out.extend_from_slice(&d);
                     tags[slot] = arrived;
@@ -50,7 +60,9 @@ impl FrontEnd {
             Direction::ToHost => {
                 let mut off = 0usize;
                 for &(a, n) in &reqs {
-                    let at = self.port.send(host, now, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
+                    let at =
+                        self.port
+                            .send(host, now, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
                     host.write(at, a, &data[off..off + n as usize]);
                     off += n as usize;
                     done = self.port.free_cycle();
@@ -63,7 +75,15 @@ impl FrontEnd {
     /// Walks the PRPs of a move from cycle `*now`, sending its PRP list reads (MRd <= MRRS, one
     /// after another; `*now` becomes the cycle after the last list completion), and returns its
     /// data requests: MRd <= MRRS or MWr <= MPS at naturally aligned boundaries.
-    pub(super) fn plan_requests(&mut self, now: &mut Cycle, prp1: u64, prp2: u64, len: u32, dir: Direction, host: &mut impl HostPort) -> Result<Vec<(u64, u32)>, Status> {
+    pub(super) fn plan_requests(
+        &mut self,
+        now: &mut Cycle,
+        prp1: u64,
+        prp2: u64,
+        len: u32,
+        dir: Direction,
+        host: &mut impl HostPort,
+    ) -> Result<Vec<(u64, u32)>, Status> {
         let (port, mrrs) = (&mut self.port, self.mrrs);
         let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
             let mut parts = Vec::new();
@@ -77,7 +97,11 @@ impl FrontEnd {
             }
             buf
         })?;
-        let max = if dir == Direction::FromHost { self.mrrs } else { self.mps };
+        let max = if dir == Direction::FromHost {
+            self.mrrs
+        } else {
+            self.mps
+        };
         let mut reqs = Vec::new();
         for &(a, n) in &walk.segments {
             split_aligned(a, n, max, &mut reqs);

@@ -92,7 +92,10 @@ impl Sqe {
     pub fn encode(&self) -> [u8; 64] {
         let mut b = [0u8; 64];
         let mut put = |i: usize, v: u32| b[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
-        put(0, self.opc as u32 | ((self.psdt as u32 & 3) << 14) | ((self.cid as u32) << 16));
+        put(
+            0,
+            self.opc as u32 | ((self.psdt as u32 & 3) << 14) | ((self.cid as u32) << 16),
+        );
         put(1, self.nsid);
         put(6, self.prp1 as u32);
         put(7, (self.prp1 >> 32) as u32);
@@ -105,7 +108,17 @@ impl Sqe {
     }
     /// A command with only opcode, CID, NSID and PRPs set; other dwords zero.
     pub fn new(opc: u8, cid: u16, nsid: u32, prp1: u64, prp2: u64) -> Sqe {
-        Sqe { opc, psdt: 0, cid, nsid, prp1, prp2, cdw10: 0, cdw11: 0, cdw12: 0 }
+        Sqe {
+            opc,
+            psdt: 0,
+            cid,
+            nsid,
+            prp1,
+            prp2,
+            cdw10: 0,
+            cdw11: 0,
+            cdw12: 0,
+        }
     }
 }
 
@@ -125,7 +138,8 @@ impl Cqe {
         let mut b = [0u8; 16];
         b[0..4].copy_from_slice(&self.dw0.to_le_bytes());
         b[8..12].copy_from_slice(&(self.sqhd as u32 | ((self.sqid as u32) << 16)).to_le_bytes());
-        let dw3 = self.cid as u32 | ((self.phase as u32) << 16) | ((self.status.field() as u32) << 17);
+        let dw3 =
+            self.cid as u32 | ((self.phase as u32) << 16) | ((self.status.field() as u32) << 17);
         b[12..16].copy_from_slice(&dw3.to_le_bytes());
         b
     }
@@ -140,7 +154,10 @@ impl Cqe {
             sqid: (dw2 >> 16) as u16,
             cid: dw3 as u16,
             phase: (dw3 >> 16) & 1 == 1,
-            status: Status { sct: ((field >> 8) & 0x7) as u8, sc: field as u8 },
+            status: Status {
+                sct: ((field >> 8) & 0x7) as u8,
+                sc: field as u8,
+            },
         }
     }
 }
@@ -151,10 +168,20 @@ mod tests {
 
     #[test]
     fn cqe_layout_matches_figure_121() {
-        let c = Cqe { dw0: 7, sqhd: 5, sqid: 2, cid: 0xABCD, phase: true, status: Status::PRP_OFFSET_INVALID };
+        let c = Cqe {
+            dw0: 7,
+            sqhd: 5,
+            sqid: 2,
+            cid: 0xABCD,
+            phase: true,
+            status: Status::PRP_OFFSET_INVALID,
+        };
         let b = c.encode();
         // DW3 = CID | P << 16 | SC 13h << 17.
-        assert_eq!(u32::from_le_bytes([b[12], b[13], b[14], b[15]]), 0xABCD | 1 << 16 | 0x13 << 17);
+        assert_eq!(
+            u32::from_le_bytes([b[12], b[13], b[14], b[15]]),
+            0xABCD | 1 << 16 | 0x13 << 17
+        );
         assert_eq!(u32::from_le_bytes([b[8], b[9], b[10], b[11]]), 5 | 2 << 16);
         assert_eq!(Cqe::decode(&b), c);
         // Command specific SCT 1, SC 02h: status field 102h.
@@ -163,7 +190,17 @@ mod tests {
 
     #[test]
     fn sqe_roundtrip_places_prps_at_bytes_24_and_32() {
-        let s = Sqe { opc: 2, psdt: 0, cid: 9, nsid: 1, prp1: 0x1234_5000, prp2: 0x8_0000_0000, cdw10: 3, cdw11: 0, cdw12: 7 };
+        let s = Sqe {
+            opc: 2,
+            psdt: 0,
+            cid: 9,
+            nsid: 1,
+            prp1: 0x1234_5000,
+            prp2: 0x8_0000_0000,
+            cdw10: 3,
+            cdw11: 0,
+            cdw12: 7,
+        };
         let b = s.encode();
         assert_eq!(&b[24..28], &0x1234_5000u32.to_le_bytes());
         assert_eq!(&b[36..40], &8u32.to_le_bytes());

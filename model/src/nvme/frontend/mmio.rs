@@ -25,7 +25,15 @@ pub struct Regs {
 
 impl Regs {
     pub fn new(entries: u32) -> Self {
-        Regs { cap: cap_value(entries), cc: 0, csts: 0, intms: 0, aqa: 0, asq: 0, acq: 0 }
+        Regs {
+            cap: cap_value(entries),
+            cc: 0,
+            csts: 0,
+            intms: 0,
+            aqa: 0,
+            asq: 0,
+            acq: 0,
+        }
     }
 }
 
@@ -127,7 +135,10 @@ impl FrontEnd {
             cq.head = value;
         } else {
             let visible = cycle + self.timing.doorbell_to_arb;
-            self.sqs[q].as_mut().expect("checked").push_doorbell(visible, value);
+            self.sqs[q]
+                .as_mut()
+                .expect("checked")
+                .push_doorbell(visible, value);
         }
     }
 
@@ -163,7 +174,14 @@ impl FrontEnd {
     }
 
     /// Create I/O Completion Queue (section 5.3): `entries` is QSIZE + 1.
-    pub fn create_io_cq(&mut self, qid: u16, base: u64, entries: u32, vector: u16, irq: bool) -> Result<(), Status> {
+    pub fn create_io_cq(
+        &mut self,
+        qid: u16,
+        base: u64,
+        entries: u32,
+        vector: u16,
+        irq: bool,
+    ) -> Result<(), Status> {
         self.check_new_queue(qid, entries, base)?;
         if self.cqs[qid as usize].is_some() {
             return Err(Status::INVALID_QID);
@@ -176,7 +194,13 @@ impl FrontEnd {
     }
 
     /// Create I/O Submission Queue (section 5.4).
-    pub fn create_io_sq(&mut self, qid: u16, base: u64, entries: u32, cqid: u16) -> Result<(), Status> {
+    pub fn create_io_sq(
+        &mut self,
+        qid: u16,
+        base: u64,
+        entries: u32,
+        cqid: u16,
+    ) -> Result<(), Status> {
         self.check_new_queue(qid, entries, base)?;
         if self.sqs[qid as usize].is_some() {
             return Err(Status::INVALID_QID);

@@ -34,7 +34,12 @@ pub struct Coalescer {
 impl Coalescer {
     pub fn new(vectors: usize, threshold: u32, time_cycles: Cycle) -> Self {
         assert!(threshold >= 1, "aggregation threshold must be at least 1");
-        Coalescer { threshold, time_cycles, count: vec![0; vectors], first: vec![None; vectors] }
+        Coalescer {
+            threshold,
+            time_cycles,
+            count: vec![0; vectors],
+            first: vec![None; vectors],
+        }
     }
 
     /// A completion for `vector` was posted at `cycle`; true when an interrupt fires now.
@@ -59,7 +64,11 @@ impl Coalescer {
         if self.time_cycles == 0 {
             return None;
         }
-        self.first.iter().enumerate().filter_map(|(v, f)| f.map(|c| (c + self.time_cycles, v))).min()
+        self.first
+            .iter()
+            .enumerate()
+            .filter_map(|(v, f)| f.map(|c| (c + self.time_cycles, v)))
+            .min()
     }
 
     /// The deadline of `vector` passed: its interrupt fires.
@@ -77,8 +86,14 @@ mod tests {
     fn count_threshold_4_fires_every_fourth() {
         let mut c = Coalescer::new(2, 4, 0);
         let fired: Vec<bool> = (0..8).map(|i| c.on_completion(1, i, true)).collect();
-        assert_eq!(fired, vec![false, false, false, true, false, false, false, true]);
-        assert!(c.on_completion(0, 9, false), "admin queue is never coalesced");
+        assert_eq!(
+            fired,
+            vec![false, false, false, true, false, false, false, true]
+        );
+        assert!(
+            c.on_completion(0, 9, false),
+            "admin queue is never coalesced"
+        );
         assert_eq!(c.next_deadline(), None);
     }
 

@@ -17,7 +17,10 @@ pub struct ReqPort {
 
 impl ReqPort {
     pub fn new() -> Self {
-        ReqPort { free: 0, log: Vec::new() }
+        ReqPort {
+            free: 0,
+            log: Vec::new(),
+        }
     }
 
     /// Sends one TLP no earlier than `ready`; returns the cycle of its header beat.
@@ -30,12 +33,27 @@ impl ReqPort {
         addr: u64,
         len_bytes: u32,
     ) -> Cycle {
-        assert!(len_bytes > 0 && len_bytes <= 4096, "TLP length {len_bytes} out of range");
-        assert!(addr / 4096 == (addr + len_bytes as u64 - 1) / 4096, "TLP at {addr:#x}+{len_bytes} crosses 4 KiB");
+        assert!(
+            len_bytes > 0 && len_bytes <= 4096,
+            "TLP length {len_bytes} out of range"
+        );
+        assert!(
+            addr / 4096 == (addr + len_bytes as u64 - 1) / 4096,
+            "TLP at {addr:#x}+{len_bytes} crosses 4 KiB"
+        );
         let start = host.upstream(ready.max(self.free), kind, len_bytes);
-        assert!(start >= ready.max(self.free), "host granted the link before the TLP was ready");
+        assert!(
+            start >= ready.max(self.free),
+            "host granted the link before the TLP was ready"
+        );
         self.free = start + beats(kind, len_bytes);
-        self.log.push(Tlp { kind, purpose, addr, len_bytes, cycle: start });
+        self.log.push(Tlp {
+            kind,
+            purpose,
+            addr,
+            len_bytes,
+            cycle: start,
+        });
         start
     }
 

@@ -75,7 +75,11 @@ pub fn walk(
         let bytes = (count * 8) as u32;
         walk.list_reads.push((ptr, bytes));
         let data = read_list(ptr, bytes);
-        assert_eq!(data.len(), bytes as usize, "host returned a short PRP list read");
+        assert_eq!(
+            data.len(),
+            bytes as usize,
+            "host returned a short PRP list read"
+        );
         let data_entries = if chained { count - 1 } else { count };
         for i in 0..data_entries as usize {
             let e = u64::from_le_bytes(data[8 * i..8 * i + 8].try_into().expect("8 bytes"));
@@ -111,7 +115,10 @@ mod tests {
         move |addr, bytes| {
             let first = ((addr - 0x9000) / 8) as usize;
             let n = bytes as usize / 8;
-            entries[first..first + n].iter().flat_map(|e| e.to_le_bytes()).collect()
+            entries[first..first + n]
+                .iter()
+                .flat_map(|e| e.to_le_bytes())
+                .collect()
         }
     }
 
@@ -121,8 +128,14 @@ mod tests {
         assert_eq!(w.segments, vec![(0x1000_0800, 2048)]);
         let w = walk(0x1000_0800, 0x2000_0000, 4096, |_, _| panic!("no list")).unwrap();
         assert_eq!(w.segments, vec![(0x1000_0800, 2048), (0x2000_0000, 2048)]);
-        assert_eq!(walk(0x1000_0800, 0x2000_0100, 4096, |_, _| vec![]), Err(Status::PRP_OFFSET_INVALID));
-        assert_eq!(walk(0x1000_0802, 0, 8, |_, _| vec![]), Err(Status::PRP_OFFSET_INVALID));
+        assert_eq!(
+            walk(0x1000_0800, 0x2000_0100, 4096, |_, _| vec![]),
+            Err(Status::PRP_OFFSET_INVALID)
+        );
+        assert_eq!(
+            walk(0x1000_0802, 0, 8, |_, _| vec![]),
+            Err(Status::PRP_OFFSET_INVALID)
+        );
     }
 
     /// 128 KiB at PRP1 offset 0x200: 3584 B in the first page, 31 full pages, 512 B in a 33rd
@@ -175,9 +188,15 @@ mod tests {
         let w = walk(0x5_0000, 0x9FF0, 5 * 4096, list_at(&entries)).unwrap();
         assert_eq!(w.list_reads, vec![(0x9FF0, 16), (0x9020, 24)]);
         let pages: Vec<u64> = w.segments.iter().map(|s| s.0).collect();
-        assert_eq!(pages, vec![0x5_0000, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000]);
+        assert_eq!(
+            pages,
+            vec![0x5_0000, 0x20_0000, 0x21_0000, 0x22_0000, 0x23_0000]
+        );
         entries[5] = 0x22_0040;
-        assert_eq!(walk(0x5_0000, 0x9FF0, 5 * 4096, list_at(&entries)), Err(Status::PRP_OFFSET_INVALID));
+        assert_eq!(
+            walk(0x5_0000, 0x9FF0, 5 * 4096, list_at(&entries)),
+            Err(Status::PRP_OFFSET_INVALID)
+        );
     }
 
     /// Host input the walk screens instead of panicking: length 0, not whole dwords, or above
@@ -187,7 +206,9 @@ mod tests {
     #[test]
     fn bad_lengths_and_pointer_only_chains_end_with_a_status() {
         for len in [0, 6, 128 * 1024 + 4] {
-            let r = walk(0x5_0000, 0x9000, len, |_, _| panic!("no list read for length {len}"));
+            let r = walk(0x5_0000, 0x9000, len, |_, _| {
+                panic!("no list read for length {len}")
+            });
             assert_eq!(r, Err(Status::INVALID_FIELD), "length {len}");
         }
         let mut reads = Vec::new();

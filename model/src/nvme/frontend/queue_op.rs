@@ -29,10 +29,24 @@ impl QueueOp {
     /// IV 31:16 and IEN bit 1; SQ: CDW11 CQID 31:16 and QPRIO 2:1); `None` for other opcodes.
     pub fn from_admin(s: &Sqe) -> Option<QueueOp> {
         let (qid, size) = (s.cdw10 as u16, (s.cdw10 >> 16) as u16);
-        let q = QueueOp { qid, base: s.prp1, size, ..QueueOp::default() };
+        let q = QueueOp {
+            qid,
+            base: s.prp1,
+            size,
+            ..QueueOp::default()
+        };
         match s.opc {
-            opc::ADMIN_CREATE_IO_CQ => Some(QueueOp { vec: (s.cdw11 >> 16) as u16, ien: s.cdw11 & 2 != 0, ..q }),
-            opc::ADMIN_CREATE_IO_SQ => Some(QueueOp { sq: true, cqid: (s.cdw11 >> 16) as u16, prio: ((s.cdw11 >> 1) & 3) as u8, ..q }),
+            opc::ADMIN_CREATE_IO_CQ => Some(QueueOp {
+                vec: (s.cdw11 >> 16) as u16,
+                ien: s.cdw11 & 2 != 0,
+                ..q
+            }),
+            opc::ADMIN_CREATE_IO_SQ => Some(QueueOp {
+                sq: true,
+                cqid: (s.cdw11 >> 16) as u16,
+                prio: ((s.cdw11 >> 1) & 3) as u8,
+                ..q
+            }),
             _ => None,
         }
     }

@@ -42,7 +42,10 @@ pub const CSTS_SHST_COMPLETE: u32 = 0b10 << 2;
 /// (contiguous queues required), TO = 0x14 (10 s in 500 ms units), DSTRD = 0, CSS bit 37 (NVM
 /// command set), MPSMIN = MPSMAX = 0 (4 KiB pages).
 pub fn cap_value(mqes_entries: u32) -> u64 {
-    assert!((2..=65536).contains(&mqes_entries), "queue entries {mqes_entries} out of range");
+    assert!(
+        (2..=65536).contains(&mqes_entries),
+        "queue entries {mqes_entries} out of range"
+    );
     let mqes = (mqes_entries - 1) as u64;
     mqes | (1 << 16) | (0x14 << 24) | (1 << 37)
 }

@@ -26,10 +26,20 @@ pub struct SqRing {
 impl SqRing {
     pub fn new(base: u64, entries: u32, cqid: u16) -> Self {
         assert!(entries >= 2, "queue of {entries} entries");
-        SqRing { base, entries, cqid, head: 0, tail: 0, pending: VecDeque::new() }
+        SqRing {
+            base,
+            entries,
+            cqid,
+            head: 0,
+            tail: 0,
+            pending: VecDeque::new(),
+        }
     }
     pub fn push_doorbell(&mut self, visible: Cycle, tail: u32) {
-        assert!(tail < self.entries, "doorbell value must be checked before it reaches the ring");
+        assert!(
+            tail < self.entries,
+            "doorbell value must be checked before it reaches the ring"
+        );
         if self.pending.len() == MAX_PENDING_DOORBELLS {
             // Apply the oldest early: the pipeline holds a bounded number of writes.
             let (_, t) = self.pending.pop_front().expect("non-empty");
@@ -78,7 +88,15 @@ pub struct CqRing {
 impl CqRing {
     pub fn new(base: u64, entries: u32, vector: u16, irq_enabled: bool) -> Self {
         assert!(entries >= 2, "queue of {entries} entries");
-        CqRing { base, entries, vector, irq_enabled, head: 0, tail: 0, phase: true }
+        CqRing {
+            base,
+            entries,
+            vector,
+            irq_enabled,
+            head: 0,
+            tail: 0,
+            phase: true,
+        }
     }
     pub fn full(&self) -> bool {
         (self.tail + 1) % self.entries == self.head

@@ -67,7 +67,10 @@ pub fn cpld_beats(len_bytes: u32) -> u64 {
 /// Cuts `[addr, addr + len)` into requests of at most `max_bytes` that end on naturally
 /// aligned `max_bytes` boundaries (and so never cross a 4 KiB boundary, max_bytes ≤ 4096).
 pub fn split_aligned(addr: u64, len: u32, max_bytes: u32, out: &mut Vec<(u64, u32)>) {
-    assert!(max_bytes.is_power_of_two() && max_bytes <= 4096, "bad max size {max_bytes}");
+    assert!(
+        max_bytes.is_power_of_two() && max_bytes <= 4096,
+        "bad max size {max_bytes}"
+    );
     let mut a = addr;
     let end = addr + len as u64;
     let mut guard = 0u32;
@@ -77,7 +80,10 @@ pub fn split_aligned(addr: u64, len: u32, max_bytes: u32, out: &mut Vec<(u64, u3
         out.push((a, (stop - a) as u32));
         a = stop;
         guard += 1;
-        assert!(guard <= len.div_ceil(4) + 1, "split loop exceeded its bound");
+        assert!(
+            guard <= len.div_ceil(4) + 1,
+            "split loop exceeded its bound"
+        );
     }
 }
 
@@ -98,7 +104,15 @@ mod tests {
         let mut v = Vec::new();
         split_aligned(0x1F10, 0x300, 256, &mut v);
         // 0x1F10..0x2000 (0xF0), 0x2000..0x2100, 0x2100..0x2200, 0x2200..0x2210 (0x10).
-        assert_eq!(v, vec![(0x1F10, 0xF0), (0x2000, 0x100), (0x2100, 0x100), (0x2200, 0x10)]);
+        assert_eq!(
+            v,
+            vec![
+                (0x1F10, 0xF0),
+                (0x2000, 0x100),
+                (0x2100, 0x100),
+                (0x2200, 0x10)
+            ]
+        );
         assert_eq!(beats(TlpKind::MemWrite, 0xF0), 16);
         assert_eq!(beats(TlpKind::MemRead, 512), 1);
     }

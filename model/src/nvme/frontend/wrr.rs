@@ -27,18 +27,34 @@ impl WeightedRoundRobin {
     /// `prio[q]` for every queue (queue 0, the admin queue, is ignored); weights for
     /// high/medium/low, each ≥ 1.
     pub fn new(prio: Vec<Priority>, weights: [u32; 3]) -> Self {
-        assert!(weights.iter().all(|w| *w >= 1), "WRR weights must be at least 1");
-        WeightedRoundRobin { prio, weights, credit: weights, rr: Default::default() }
+        assert!(
+            weights.iter().all(|w| *w >= 1),
+            "WRR weights must be at least 1"
+        );
+        WeightedRoundRobin {
+            prio,
+            weights,
+            credit: weights,
+            rr: Default::default(),
+        }
     }
     fn class_pick(&mut self, class: Priority, ready: &[bool]) -> Option<usize> {
-        let mask: Vec<bool> = ready.iter().enumerate().map(|(q, r)| *r && q > 0 && self.prio[q] == class).collect();
+        let mask: Vec<bool> = ready
+            .iter()
+            .enumerate()
+            .map(|(q, r)| *r && q > 0 && self.prio[q] == class)
+            .collect();
         self.rr[class as usize].pick(&mask)
     }
 }
 
 impl SqArbiter for WeightedRoundRobin {
     fn pick(&mut self, ready: &[bool]) -> Option<usize> {
-        assert_eq!(ready.len(), self.prio.len(), "ready mask does not match queue count");
+        assert_eq!(
+            ready.len(),
+            self.prio.len(),
+            "ready mask does not match queue count"
+        );
         if ready[0] {
             return Some(0);
         }
@@ -46,7 +62,10 @@ impl SqArbiter for WeightedRoundRobin {
             return Some(q);
         }
         for _round in 0..2 {
-            for (i, class) in [Priority::High, Priority::Medium, Priority::Low].into_iter().enumerate() {
+            for (i, class) in [Priority::High, Priority::Medium, Priority::Low]
+                .into_iter()
+                .enumerate()
+            {
                 if self.credit[i] == 0 {
                     continue;
                 }
@@ -76,6 +95,10 @@ mod tests {
         }
         // 6 commands per round: 3 high (q1), 2 medium (q2), 1 low (q3); 10 rounds.
         assert_eq!(n, [0, 30, 20, 10]);
-        assert_eq!(a.pick(&[true, true, true, true]), Some(0), "admin queue first");
+        assert_eq!(
+            a.pick(&[true, true, true, true]),
+            Some(0),
+            "admin queue first"
+        );
     }
 }

@@ -13,7 +13,10 @@ pub struct RoundRobin {
 impl RoundRobin {
     pub fn new(queues: u32) -> Self {
         assert!((1..=65535).contains(&queues), "validated queue count");
-        RoundRobin { last: (queues - 1) as u16, queues: queues as u16 }
+        RoundRobin {
+            last: (queues - 1) as u16,
+            queues: queues as u16,
+        }
     }
 }
 

@@ -35,7 +35,12 @@ enum Ev {
 /// Runs `subs` through doorbells, round-robin arbitration and fetches; returns the records in
 /// fetch-completion order. Commands are never completed here, so each queue can hold at most
 /// `queue_entries - 1` of them (more is an error in the list: panics naming the queue).
-pub fn run_fetches(nvme: &NvmeConfig, pcie: &PcieConfig, subs: &[Submission], max_fetches: u32) -> Vec<FetchRecord> {
+pub fn run_fetches(
+    nvme: &NvmeConfig,
+    pcie: &PcieConfig,
+    subs: &[Submission],
+    max_fetches: u32,
+) -> Vec<FetchRecord> {
     assert!(max_fetches >= 1, "at least one fetch in flight");
     let mut q = EventQueue::new(subs.len() * 2 + 1);
     let mut queues = NvmeQueues::new(nvme);
@@ -44,15 +49,26 @@ pub fn run_fetches(nvme: &NvmeConfig, pcie: &PcieConfig, subs: &[Submission], ma
     let mut out = Vec::with_capacity(subs.len());
     let mut inflight = 0u32;
     for (i, s) in subs.iter().enumerate() {
-        assert!(i == 0 || s.at >= subs[i - 1].at, "submission {i} is earlier than the one before");
-        assert!(s.queue < queues.count(), "submission {i}: queue {} beyond nvme.io_queues", s.queue);
+        assert!(
+            i == 0 || s.at >= subs[i - 1].at,
+            "submission {i} is earlier than the one before"
+        );
+        assert!(
+            s.queue < queues.count(),
+            "submission {i}: queue {} beyond nvme.io_queues",
+            s.queue
+        );
         q.schedule(s.at, Ev::Submit(i as u32));
     }
     while let Some((now, ev)) = q.pop() {
         match ev {
             Ev::Submit(i) => {
                 let s = subs[i as usize];
-                assert!(queues.has_room(s.queue), "queue {} holds more than queue_entries - 1 commands", s.queue);
+                assert!(
+                    queues.has_room(s.queue),
+                    "queue {} holds more than queue_entries - 1 commands",
+                    s.queue
+                );
                 queues.host_submit(s.queue);
                 let t = link.memory_write(now, Dir::Down, DOORBELL_BYTES);
                 q.schedule(t, Ev::Doorbell(i));
@@ -64,11 +80,18 @@ pub fn run_fetches(nvme: &NvmeConfig, pcie: &PcieConfig, subs: &[Submission], ma
             Ev::Fetched(i) => {
                 inflight -= 1;
                 let s = subs[i as usize];
-                out.push(FetchRecord { index: i, queue: s.queue, doorbell_at: doorbell_at[i as usize], fetched_at: now });
+                out.push(FetchRecord {
+                    index: i,
+                    queue: s.queue,
+                    doorbell_at: doorbell_at[i as usize],
+                    fetched_at: now,
+                });
             }
         }
         while inflight < max_fetches {
-            let Some((_, i)) = queues.fetch_next() else { break };
+            let Some((_, i)) = queues.fetch_next() else {
+                break;
+            };
             let t = link.device_read(now, SQE_BYTES);
             q.schedule(t, Ev::Fetched(i));
             inflight += 1;
@@ -90,7 +113,13 @@ mod tests {
         // and round robin continues after q0: q1, q2, q0, q1, q2.
         let mut c = DriveConfig::default_drive();
         c.nvme.io_queues = 3;
-        let subs: Vec<_> = [0u16, 0, 1, 1, 2, 2].iter().map(|&queue| Submission { at: SimTime::ZERO, queue }).collect();
+        let subs: Vec<_> = [0u16, 0, 1, 1, 2, 2]
+            .iter()
+            .map(|&queue| Submission {
+                at: SimTime::ZERO,
+                queue,
+            })
+            .collect();
         let r = run_fetches(&c.nvme, &c.pcie, &subs, 1);
         let order: Vec<u32> = r.iter().map(|f| f.index).collect();
         assert_eq!(order, vec![0, 2, 4, 1, 3, 5]);
@@ -107,9 +136,18 @@ mod tests {
         // 16 fetches in flight: the 800 ns host latency overlaps, so 6 commands are fetched
         // within ~1 us instead of ~5 us.
         let c = DriveConfig::default_drive();
-        let subs: Vec<_> = (0..6).map(|i| Submission { at: SimTime::ZERO, queue: i % 8 }).collect();
+        let subs: Vec<_> = (0..6)
+            .map(|i| Submission {
+                at: SimTime::ZERO,
+                queue: i % 8,
+            })
+            .collect();
         let r = run_fetches(&c.nvme, &c.pcie, &subs, 16);
         assert_eq!(r.len(), 6);
-        assert!(r[5].fetched_at < SimTime::from_ns(1_000), "{}", r[5].fetched_at);
+        assert!(
+            r[5].fetched_at < SimTime::from_ns(1_000),
+            "{}",
+            r[5].fetched_at
+        );
     }
 }

@@ -29,7 +29,13 @@ pub struct MixParams {
 /// to fresh pages (a superblock of two blocks per way, pages in order), erases reset a
 /// superblock. Issue times keep at most 3 ops waiting per way (the HDL way queue holds 4):
 /// op k of a way issues no earlier than the model's completion of that way's op k-4.
-pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::config::OnfiConfig, stride: u32) -> Vec<BenchOp> {
+pub fn random_mix(
+    seed: u64,
+    p: &MixParams,
+    t: &SeqTiming,
+    onfi: &ssdlab_model::config::OnfiConfig,
+    stride: u32,
+) -> Vec<BenchOp> {
     let mut rng = SeedTree::new(seed).stream("nand_channel_mix", 0);
     let mut seq = ChannelSequencer::new(onfi, WAYS as u8, 1);
     let mut done = Vec::new();
@@ -49,31 +55,67 @@ pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::
         let (kind, page, array) = if roll < 10 {
             *np = 0;
             planes = 2;
-            (NandOpKind::Erase, 0, rng.gen_range(p.t_erase.0..=p.t_erase.1))
+            (
+                NandOpKind::Erase,
+                0,
+                rng.gen_range(p.t_erase.0..=p.t_erase.1),
+            )
         } else if roll < 45 && *np < stride {
             *np += 1;
-            (NandOpKind::Program, *np - 1, rng.gen_range(p.t_prog.0..=p.t_prog.1))
+            (
+                NandOpKind::Program,
+                *np - 1,
+                rng.gen_range(p.t_prog.0..=p.t_prog.1),
+            )
         } else if roll < 65 {
             // Sequential cache read (31h/3Fh) of 2-4 pages within the block, programmed or not.
             pages = rng.gen_range(2..=4);
             planes = 1;
-            let first = rng.gen_range(0..(*np).max(1) + 1).min(stride - pages as u32);
-            (NandOpKind::Read, first, rng.gen_range(p.t_read.0..=p.t_read.1))
+            let first = rng
+                .gen_range(0..(*np).max(1) + 1)
+                .min(stride - pages as u32);
+            (
+                NandOpKind::Read,
+                first,
+                rng.gen_range(p.t_read.0..=p.t_read.1),
+            )
         } else {
-            (NandOpKind::Read, rng.gen_range(0..(*np).max(1) + 1), rng.gen_range(p.t_read.0..=p.t_read.1))
+            (
+                NandOpKind::Read,
+                rng.gen_range(0..(*np).max(1) + 1),
+                rng.gen_range(p.t_read.0..=p.t_read.1),
+            )
         };
-        let bus_bytes = if kind == NandOpKind::Erase { 0 } else { p.page_bytes * planes as u32 * pages as u32 };
-        let op = SeqOp { id, way, die: 0, kind, planes, bus_bytes, array_time: cyc(array), pages };
+        let bus_bytes = if kind == NandOpKind::Erase {
+            0
+        } else {
+            p.page_bytes * planes as u32 * pages as u32
+        };
+        let op = SeqOp {
+            id,
+            way,
+            die: 0,
+            kind,
+            planes,
+            bus_bytes,
+            array_time: cyc(array),
+            pages,
+        };
         let mut issue = now + cyc(rng.gen_range(0..=2 * p.mean_gap));
         let hist = &per_way[way as usize];
         if hist.len() >= 4 {
             let wait_for = hist[hist.len() - 4];
             loop {
-                if let Some(c) = done.iter().find(|c: &&ssdlab_model::nand::sequencer::SeqCompletion| c.id == wait_for) {
+                if let Some(c) = done
+                    .iter()
+                    .find(|c: &&ssdlab_model::nand::sequencer::SeqCompletion| c.id == wait_for)
+                {
                     issue = issue.max(c.completed);
                     break;
                 }
-                let e = seq.next_event_time().expect("an outstanding op has a next event");
+                let e = seq
+                    .next_event_time()
+                    .expect("an outstanding op has a next event");
                 seq.advance(e, &mut done);
                 issue = issue.max(e);
             }
@@ -82,7 +124,11 @@ pub fn random_mix(seed: u64, p: &MixParams, t: &SeqTiming, onfi: &ssdlab_model::
         seq.advance(now, &mut done);
         seq.enqueue(now, op);
         per_way[way as usize].push(id);
-        out.push(BenchOp { issue: now, op, row: base_block * stride + page });
+        out.push(BenchOp {
+            issue: now,
+            op,
+            row: base_block * stride + page,
+        });
     }
     out
 }

@@ -48,7 +48,12 @@ pub const TAIL_CYCLES: Cycle = 64;
 
 /// Runs `fw` and `host` on `x` until the host is done and the firmware idle; returns the streams
 /// or an error naming the cycle and the seed.
-pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, lim: RunLimits) -> Result<Streams, String> {
+pub fn run(
+    x: &mut dyn DatapathExec,
+    fw: &mut Firmware,
+    host: &mut HostDriver,
+    lim: RunLimits,
+) -> Result<Streams, String> {
     let mut s = Streams::default();
     let mut open: Vec<VecDeque<usize>> = vec![VecDeque::new(); 256];
     let mut ev = Vec::with_capacity(16);
@@ -58,7 +63,8 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
         if c == lim.submit_until {
             host.stop();
         }
-        host.step(c, x).map_err(|e| format!("{} cycle {c}: host: {e} (seed {})", x.name(), lim.seed))?;
+        host.step(c, x)
+            .map_err(|e| format!("{} cycle {c}: host: {e} (seed {})", x.name(), lim.seed))?;
         fw.pump();
         let offer = fw.offer();
         ev.clear();
@@ -66,13 +72,25 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
         if t.nand {
             let n = offer.nand.expect("taken only when offered");
             open[n.channel as usize * 32 + n.way as usize].push_back(s.nand.len());
-            s.nand.push(NandRec { channel: n.channel, way: n.way, op: n.op, issue: c, done: 0 });
+            s.nand.push(NandRec {
+                channel: n.channel,
+                way: n.way,
+                op: n.op,
+                issue: c,
+                done: 0,
+            });
         }
         fw.taken(t);
         for e in &ev {
             match *e {
                 HwEvent::NandDone { channel, way } => {
-                    let i = open[channel as usize * 32 + way as usize].pop_front().ok_or(format!("{} cycle {c}: NAND done on ({channel}, {way}) with no op (seed {})", x.name(), lim.seed))?;
+                    let i = open[channel as usize * 32 + way as usize]
+                        .pop_front()
+                        .ok_or(format!(
+                            "{} cycle {c}: NAND done on ({channel}, {way}) with no op (seed {})",
+                            x.name(),
+                            lim.seed
+                        ))?;
                     s.nand[i].done = c;
                 }
                 HwEvent::MapDec(d) => s.map.push(MapRec { dec: d, cycle: c }),
@@ -84,14 +102,33 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
             return Err(format!("{} cycle {c}: {err} (seed {})", x.name(), lim.seed));
         }
         if let Some(err) = &fw.error {
-            return Err(format!("{} cycle {c}: firmware: {err} (seed {})", x.name(), lim.seed));
+            return Err(format!(
+                "{} cycle {c}: firmware: {err} (seed {})",
+                x.name(),
+                lim.seed
+            ));
         }
         match tail {
             None if host.done() && fw.idle() => tail = Some(c + TAIL_CYCLES),
             Some(end) if c >= end => {
                 s.cycles = c + 1;
                 s.cpl = host.completions.clone();
-                s.tlps = x.rc().seen.iter().map(|t| (classify(t.kind, t.addr), TlpRec { kind: t.kind, addr: t.addr, len: t.len, cycle: t.cycle })).collect();
+                s.tlps = x
+                    .rc()
+                    .seen
+                    .iter()
+                    .map(|t| {
+                        (
+                            classify(t.kind, t.addr),
+                            TlpRec {
+                                kind: t.kind,
+                                addr: t.addr,
+                                len: t.len,
+                                cycle: t.cycle,
+                            },
+                        )
+                    })
+                    .collect();
                 return Ok(s);
             }
             _ => {}
@@ -101,12 +138,22 @@ pub fn run(x: &mut dyn DatapathExec, fw: &mut Firmware, host: &mut HostDriver, l
         if quiet && tail.is_none() {
             // Quiet stretch: the firmware's state is unchanged (it moves only on takes and
             // events), so only the host's next action and the run's own limits bound it.
-            let stop = if c <= lim.submit_until { lim.submit_until } else { lim.max_cycles };
+            let stop = if c <= lim.submit_until {
+                lim.submit_until
+            } else {
+                lim.max_cycles
+            };
             let until = host.next_action(c, x.rc()).min(stop).min(lim.max_cycles);
             if until > c {
                 c = x.idle_until(c, until, &offer);
             }
         }
     }
-    Err(format!("{}: not drained after {} cycles ({} completions) (seed {})", x.name(), lim.max_cycles, host.completions.len(), lim.seed))
+    Err(format!(
+        "{}: not drained after {} cycles ({} completions) (seed {})",
+        x.name(),
+        lim.max_cycles,
+        host.completions.len(),
+        lim.seed
+    ))
 }

@@ -81,7 +81,9 @@ impl Firmware {
             ftl,
             planner,
             ways_per_channel,
-            ways: (0..channels * ways_per_channel).map(|_| (VecDeque::new(), None)).collect(),
+            ways: (0..channels * ways_per_channel)
+                .map(|_| (VecDeque::new(), None))
+                .collect(),
             cmds: HashMap::new(),
             next_cmd: 0,
             map_q: VecDeque::new(),
@@ -104,13 +106,21 @@ impl Firmware {
 
     /// Nothing queued or in flight.
     pub fn idle(&self) -> bool {
-        self.cmds.is_empty() && self.qc_q.is_empty() && self.cpl_q.is_empty() && self.dma_fly.is_empty() && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
+        self.cmds.is_empty()
+            && self.qc_q.is_empty()
+            && self.cpl_q.is_empty()
+            && self.dma_fly.is_empty()
+            && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
     }
 
     /// The head of each request queue.
     pub fn offer(&self) -> Offer {
         Offer {
-            map: self.map_q.front().filter(|_| self.map_wait.len() < MAP_OUTSTANDING).map(|m| m.0),
+            map: self
+                .map_q
+                .front()
+                .filter(|_| self.map_wait.len() < MAP_OUTSTANDING)
+                .map(|m| m.0),
             nand: self.nand_q.front().copied(),
             dma: self.dma_q.front().map(|d| d.0),
             cpl: self.cpl_q.front().copied(),
@@ -121,21 +131,31 @@ impl Firmware {
     /// The hardware took the offers flagged in `t`.
     pub fn taken(&mut self, t: Taken) {
         if t.map {
-            let (_, cmd) = self.map_q.pop_front().expect("a taken map request was offered");
+            let (_, cmd) = self
+                .map_q
+                .pop_front()
+                .expect("a taken map request was offered");
             self.map_wait.push_back(cmd);
         }
         if t.nand {
-            self.nand_q.pop_front().expect("a taken NAND op was offered");
+            self.nand_q
+                .pop_front()
+                .expect("a taken NAND op was offered");
         }
         if t.dma {
             let (_, tag) = self.dma_q.pop_front().expect("a taken DMA was offered");
             self.dma_fly.push_back(tag);
         }
         if t.cpl {
-            self.cpl_q.pop_front().expect("a taken completion was offered");
+            self.cpl_q
+                .pop_front()
+                .expect("a taken completion was offered");
         }
         if t.qc {
-            let (_, cpl) = self.qc_q.pop_front().expect("a taken queue config was offered");
+            let (_, cpl) = self
+                .qc_q
+                .pop_front()
+                .expect("a taken queue config was offered");
             self.cpl_q.push_back(cpl);
         }
     }
@@ -145,15 +165,28 @@ impl Firmware {
         match *e {
             HwEvent::Cmd { sqid, sqe } => self.command(sqid, &sqe),
             HwEvent::MapDec(_) => {
-                let cmd = self.map_wait.pop_front().expect("a decision answers an outstanding request");
-                self.cmds.get_mut(&cmd).expect("command of a decision").map_left -= 1;
+                let cmd = self
+                    .map_wait
+                    .pop_front()
+                    .expect("a decision answers an outstanding request");
+                self.cmds
+                    .get_mut(&cmd)
+                    .expect("command of a decision")
+                    .map_left -= 1;
                 self.finish(cmd);
             }
             HwEvent::MapResp { .. } => {}
-            HwEvent::NandDone { channel, way } => self.nand_done(channel as usize * self.ways_per_channel + way as usize),
+            HwEvent::NandDone { channel, way } => {
+                self.nand_done(channel as usize * self.ways_per_channel + way as usize)
+            }
             HwEvent::DmaDone { status } => self.dma_done(status),
         }
-        assert!(self.cmds.len() <= QUEUE_BOUND && self.nand_q.len() <= QUEUE_BOUND && self.dma_q.len() <= QUEUE_BOUND, "firmware queues bounded");
+        assert!(
+            self.cmds.len() <= QUEUE_BOUND
+                && self.nand_q.len() <= QUEUE_BOUND
+                && self.dma_q.len() <= QUEUE_BOUND,
+            "firmware queues bounded"
+        );
     }
 
     /// Starts every way whose next job may run.
@@ -177,7 +210,12 @@ impl Firmware {
                 Busy::Fill(j)
             }
             _ => {
-                self.nand_q.push_back(NandReq { channel: j.channel, way: j.way, op: j.op, array_cycles: j.array_cycles });
+                self.nand_q.push_back(NandReq {
+                    channel: j.channel,
+                    way: j.way,
+                    op: j.op,
+                    array_cycles: j.array_cycles,
+                });
                 Busy::Nand(j)
             }
         };
@@ -186,7 +224,15 @@ impl Firmware {
 
     /// Job `j`'s data move is ready; moves go to the DMA port in plan order.
     fn dma(&mut self, w: usize, j: Job, to_host: bool, host: u64) {
-        let req = DmaReq { to_host, prp1: host, prp2: 0, len: UNIT, channel: j.channel, way: j.way, offset: 0 };
+        let req = DmaReq {
+            to_host,
+            prp1: host,
+            prp2: 0,
+            len: UNIT,
+            channel: j.channel,
+            way: j.way,
+            offset: 0,
+        };
         let first = self.dma_plan.front().expect("a ready move was planned").0;
         let slot = &mut self.dma_plan[(j.seq - first) as usize];
         assert_eq!(slot.0, j.seq, "DMA plan in seq order");
@@ -210,13 +256,23 @@ impl Firmware {
     }
 
     fn dma_done(&mut self, status: u16) {
-        let Some(tag) = self.dma_fly.pop_front() else { return self.fail("DMA done with no DMA in flight".into()) };
+        let Some(tag) = self.dma_fly.pop_front() else {
+            return self.fail("DMA done with no DMA in flight".into());
+        };
         if status != 0 {
-            return self.fail(format!("DMA for command {} ended with status {status:#x}", tag.cmd));
+            return self.fail(format!(
+                "DMA for command {} ended with status {status:#x}",
+                tag.cmd
+            ));
         }
         match self.ways[tag.way].1.take() {
             Some(Busy::Fill(j)) => {
-                self.nand_q.push_back(NandReq { channel: j.channel, way: j.way, op: j.op, array_cycles: j.array_cycles });
+                self.nand_q.push_back(NandReq {
+                    channel: j.channel,
+                    way: j.way,
+                    op: j.op,
+                    array_cycles: j.array_cycles,
+                });
                 self.ways[tag.way].1 = Some(Busy::Nand(j));
             }
             Some(Busy::Drain(_)) => {}
@@ -230,9 +286,17 @@ impl Firmware {
 
     /// Posts a command's completion once its decisions and data moves are all done.
     fn finish(&mut self, cmd: u64) {
-        if self.cmds.get(&cmd).is_some_and(|c| c.map_left == 0 && c.dma_left == 0) {
+        if self
+            .cmds
+            .get(&cmd)
+            .is_some_and(|c| c.map_left == 0 && c.dma_left == 0)
+        {
             let c = self.cmds.remove(&cmd).expect("checked");
-            self.cpl_q.push_back(CplReq { sqid: c.sqid, cid: c.cid, status: 0 });
+            self.cpl_q.push_back(CplReq {
+                sqid: c.sqid,
+                cid: c.cid,
+                status: 0,
+            });
         }
     }
 
@@ -253,11 +317,19 @@ impl Firmware {
             },
             _ => Status::INVALID_OPCODE,
         };
-        self.cpl_q.push_back(CplReq { sqid, cid: s.cid, status: status.field() });
+        self.cpl_q.push_back(CplReq {
+            sqid,
+            cid: s.cid,
+            status: status.field(),
+        });
     }
 
     fn admin(&mut self, s: &Sqe) {
-        let ok = CplReq { sqid: 0, cid: s.cid, status: 0 };
+        let ok = CplReq {
+            sqid: 0,
+            cid: s.cid,
+            status: 0,
+        };
         match QcReq::from_admin(s) {
             Some(qc) => self.qc_q.push_back((qc, ok)),
             None if s.opc == opc::ADMIN_ASYNC_EVENT => {}
@@ -267,8 +339,14 @@ impl Firmware {
 
     /// An NVM Read/Write: 512 B LBAs, 4 KiB aligned (NVM Express 1.4, 6.14/6.15).
     fn io(&mut self, sqid: u16, s: &Sqe) -> Result<(), Status> {
-        let (slba, blocks) = (s.cdw10 as u64 | (s.cdw11 as u64) << 32, (s.cdw12 & 0xFFFF) as u64 + 1);
-        if !slba.is_multiple_of(8) || !blocks.is_multiple_of(8) || !s.prp1.is_multiple_of(UNIT as u64) {
+        let (slba, blocks) = (
+            s.cdw10 as u64 | (s.cdw11 as u64) << 32,
+            (s.cdw12 & 0xFFFF) as u64 + 1,
+        );
+        if !slba.is_multiple_of(8)
+            || !blocks.is_multiple_of(8)
+            || !s.prp1.is_multiple_of(UNIT as u64)
+        {
             return Err(Status::INVALID_FIELD);
         }
         let (lpn, count) = (slba / 8, (blocks / 8) as u32);
@@ -285,17 +363,35 @@ impl Firmware {
             self.ftl.host_read(lpn, count, &mut ops);
         }
         let hosts = host_units(&self.ftl, lpn, count, s.prp1);
-        let mut plan = Plan { jobs: Vec::new(), map: self.ftl.take_map_trace() };
+        let mut plan = Plan {
+            jobs: Vec::new(),
+            map: self.ftl.take_map_trace(),
+        };
         if let Err(e) = self.planner.jobs(cmd, &ops, &hosts, &mut plan.jobs) {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }
         let moves = plan.jobs.iter().filter(|j| j.host.is_some()).count() as u32;
-        self.cmds.insert(cmd, Cmd { sqid, cid: s.cid, map_left: plan.map.len() as u32, dma_left: moves });
+        self.cmds.insert(
+            cmd,
+            Cmd {
+                sqid,
+                cid: s.cid,
+                map_left: plan.map.len() as u32,
+                dma_left: moves,
+            },
+        );
         for a in plan.map {
             let id = self.next_map_id;
             self.next_map_id = id.wrapping_add(1);
-            self.map_q.push_back((MapReq { id, lpn: a.lpn as u32, update: a.update }, cmd));
+            self.map_q.push_back((
+                MapReq {
+                    id,
+                    lpn: a.lpn as u32,
+                    update: a.update,
+                },
+                cmd,
+            ));
         }
         for mut j in plan.jobs {
             if j.host.is_some() {
@@ -303,7 +399,9 @@ impl Firmware {
                 self.next_seq += 1;
                 self.dma_plan.push_back((j.seq, None));
             }
-            self.ways[j.channel as usize * self.ways_per_channel + j.way as usize].0.push_back(j);
+            self.ways[j.channel as usize * self.ways_per_channel + j.way as usize]
+                .0
+                .push_back(j);
         }
         self.finish(cmd);
         Ok(())

@@ -24,7 +24,11 @@ impl Wr for Signal<In, Bit> {
 }
 impl<const N: usize> Wr for Signal<In, Bits<N>> {
     fn put(&mut self, v: u64) {
-        self.next = if N <= 64 { bits::<N>(v) } else { (v as u128).to_bits() };
+        self.next = if N <= 64 {
+            bits::<N>(v)
+        } else {
+            (v as u128).to_bits()
+        };
     }
     fn put128(&mut self, v: u128) {
         self.next = v.to_bits();

@@ -15,16 +15,18 @@
 
 use super::exec::DatapathExec;
 use super::port::{CplRec, TlpClass};
-use ssdlab_hdl::nvme::root_complex::RootComplex;
 use crate::fio::job::JobSpec;
 use rand::Rng;
+use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe};
 use ssdlab_model::nvme::frontend::regs::*;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::rng::{ModelRng, SeedTree};
 
+pub use ssdlab_hdl::nvme::root_complex::host_init::{
+    cq_base, sq_base, ACQ_BASE, ASQ_BASE, MSI_ADDR,
+};
 use ssdlab_hdl::nvme::root_complex::host_init::{driver_init, Act};
-pub use ssdlab_hdl::nvme::root_complex::host_init::{cq_base, sq_base, ACQ_BASE, ASQ_BASE, MSI_ADDR};
 pub const LIST_BASE: u64 = 0x80_0000;
 pub const DATA_BASE: u64 = 0x100_0000;
 /// Bytes of each command slot's data buffer (the largest block size).
@@ -32,13 +34,22 @@ pub const SLOT_BYTES: u64 = 64 * 4096;
 /// I/O queue entries (SQ and CQ).
 pub const IO_ENTRIES: u32 = 64;
 
-
 /// The class of a device TLP by the region it addresses.
 pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
     match (kind, addr) {
         (_, a) if a >= MSI_ADDR => TlpClass::Msi,
-        (TlpKind::MemRead, a) if (ASQ_BASE..ASQ_BASE + 0x1000).contains(&a) || (0x30_0000..0x40_0000).contains(&a) => TlpClass::Fetch,
-        (TlpKind::MemWrite, a) if (ACQ_BASE..ACQ_BASE + 0x1000).contains(&a) || (0x20_0000..0x30_0000).contains(&a) => TlpClass::Cqe,
+        (TlpKind::MemRead, a)
+            if (ASQ_BASE..ASQ_BASE + 0x1000).contains(&a)
+                || (0x30_0000..0x40_0000).contains(&a) =>
+        {
+            TlpClass::Fetch
+        }
+        (TlpKind::MemWrite, a)
+            if (ACQ_BASE..ACQ_BASE + 0x1000).contains(&a)
+                || (0x20_0000..0x30_0000).contains(&a) =>
+        {
+            TlpClass::Cqe
+        }
         (_, a) if a >= DATA_BASE => TlpClass::Data(((a - DATA_BASE) / 4096) as u32),
         (_, a) if a >= LIST_BASE => TlpClass::List(((a - LIST_BASE) / 4096) as u16),
         _ => TlpClass::Other,
@@ -68,18 +79,34 @@ impl IoPattern {
             return Err(at(format!("co-simulation needs one block size, a multiple of 4 KiB up to 256 KiB (bs read {}, write {})", j.bs_read, j.bs_write)));
         }
         if !j.bssplit_read.is_empty() || !j.bssplit_write.is_empty() {
-            return Err(at("co-simulation runs one block size: bssplit is not supported".to_string()));
+            return Err(at(
+                "co-simulation runs one block size: bssplit is not supported".to_string(),
+            ));
         }
         if j.numjobs != 1 || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
-            return Err(at(format!("co-simulation runs numjobs=1 and iodepth 1..{} (got {} x {})", IO_ENTRIES - 1, j.numjobs, j.iodepth)));
+            return Err(at(format!(
+                "co-simulation runs numjobs=1 and iodepth 1..{} (got {} x {})",
+                IO_ENTRIES - 1,
+                j.numjobs,
+                j.iodepth
+            )));
         }
-        let (off, size) = crate::workload::runner::job_region(j, capacity_units * 4096).map_err(at)?;
+        let (off, size) =
+            crate::workload::runner::job_region(j, capacity_units * 4096).map_err(at)?;
         let (first_unit, units) = (off / 4096, size / 4096);
         if off % 4096 != 0 || size % 4096 != 0 {
             return Err(at(format!("region offset {off} size {size} must be whole 4 KiB units on the co-simulation drive")));
         }
         let ios = j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs);
-        Ok(IoPattern { read_pct: j.rw.read_pct(j.rwmixread), random: j.rw.is_random(), bs: bs as u32, first_unit, units, iodepth: j.iodepth, ios })
+        Ok(IoPattern {
+            read_pct: j.rw.read_pct(j.rwmixread),
+            random: j.rw.is_random(),
+            bs: bs as u32,
+            first_unit,
+            units,
+            iodepth: j.iodepth,
+            ios,
+        })
     }
 }
 
@@ -135,7 +162,9 @@ impl HostDriver {
 
     /// Every command issued has completed and no more will be issued.
     pub fn done(&self) -> bool {
-        self.ready && (self.stopped || self.issued == self.pat.ios) && self.slots.iter().all(Option::is_none)
+        self.ready
+            && (self.stopped || self.issued == self.pat.ios)
+            && self.slots.iter().all(Option::is_none)
     }
 
     /// One cycle of host activity at `now`.
@@ -162,17 +191,27 @@ impl HostDriver {
     /// `Cycle::MAX`: none. A value <= `now` means "now".
     pub fn next_action(&self, now: Cycle, rc: &RootComplex) -> Cycle {
         let init = self.init.get(self.init_next).map_or(Cycle::MAX, |a| a.0);
-        let seen = rc.seen.get(self.seen).map_or(Cycle::MAX, |t| t.cycle + 1 + t.len.div_ceil(16) as u64);
+        let seen = rc
+            .seen
+            .get(self.seen)
+            .map_or(Cycle::MAX, |t| t.cycle + 1 + t.len.div_ceil(16) as u64);
         let slot = (self.issued % self.pat.iodepth as u64) as usize;
-        let submit = self.ready && !self.stopped && self.issued < self.pat.ios && self.slots[slot].is_none();
-        if submit { now } else { init.min(seen) }
+        let submit =
+            self.ready && !self.stopped && self.issued < self.pat.ios && self.slots[slot].is_none();
+        if submit {
+            now
+        } else {
+            init.min(seen)
+        }
     }
 
     /// Consumes CQEs whose MWr has reached host memory by `now` (the root complex logs a TLP at
     /// its header beat; its payload beats follow, one per cycle).
     fn scan(&mut self, now: Cycle, x: &mut dyn DatapathExec) -> Result<(), String> {
         loop {
-            let Some(t) = x.rc().seen.get(self.seen).copied() else { return Ok(()) };
+            let Some(t) = x.rc().seen.get(self.seen).copied() else {
+                return Ok(());
+            };
             if t.cycle + 1 + t.len.div_ceil(16) as u64 > now {
                 return Ok(());
             }
@@ -186,8 +225,21 @@ impl HostDriver {
                 continue;
             }
             let slot = c.cid as usize;
-            let submitted = self.slots.get_mut(slot).and_then(Option::take).ok_or(format!("cycle {}: CQE for cid {} not outstanding", t.cycle, c.cid))?;
-            self.completions.push(CplRec { sqid: c.sqid, cid: c.cid, status: c.status.field(), submitted, cycle: t.cycle });
+            let submitted = self
+                .slots
+                .get_mut(slot)
+                .and_then(Option::take)
+                .ok_or(format!(
+                    "cycle {}: CQE for cid {} not outstanding",
+                    t.cycle, c.cid
+                ))?;
+            self.completions.push(CplRec {
+                sqid: c.sqid,
+                cid: c.cid,
+                status: c.status.field(),
+                submitted,
+                cycle: t.cycle,
+            });
             self.cq_head = (self.cq_head + 1) % IO_ENTRIES;
             x.mmio_write(now, cq_doorbell(1), self.cq_head);
         }
@@ -197,7 +249,13 @@ impl HostDriver {
         let p = self.pat;
         let units = (p.bs / 4096) as u64;
         let starts = p.units / units;
-        let start = if p.random { self.rng.gen_range(0..starts) } else { let s = self.seq_unit; self.seq_unit = (s + 1) % starts; s };
+        let start = if p.random {
+            self.rng.gen_range(0..starts)
+        } else {
+            let s = self.seq_unit;
+            self.seq_unit = (s + 1) % starts;
+            s
+        };
         let lpn = p.first_unit + start * units;
         let read = self.rng.gen_range(0..100) < p.read_pct;
         let buf = DATA_BASE + slot as u64 * SLOT_BYTES;
@@ -206,18 +264,33 @@ impl HostDriver {
             2 => buf + 4096,
             _ => {
                 let list = LIST_BASE + slot as u64 * 4096;
-                let entries: Vec<u8> = (1..units).flat_map(|k| (buf + 4096 * k).to_le_bytes()).collect();
+                let entries: Vec<u8> = (1..units)
+                    .flat_map(|k| (buf + 4096 * k).to_le_bytes())
+                    .collect();
                 x.rc().put(list, &entries);
                 list
             }
         };
         if !read {
-            let fill: Vec<u8> = (0..p.bs as u64).map(|i| (lpn.wrapping_mul(31) ^ i ^ (i >> 8)) as u8).collect();
+            let fill: Vec<u8> = (0..p.bs as u64)
+                .map(|i| (lpn.wrapping_mul(31) ^ i ^ (i >> 8)) as u8)
+                .collect();
             x.rc().put(buf, &fill);
         }
-        let mut s = Sqe::new(if read { opc::NVM_READ } else { opc::NVM_WRITE }, slot as u16, 1, buf, prp2);
-        (s.cdw10, s.cdw11, s.cdw12) = ((lpn * 8) as u32, ((lpn * 8) >> 32) as u32, (units * 8 - 1) as u32);
-        x.rc().put(sq_base(1) + 64 * self.sq_tail as u64, &s.encode());
+        let mut s = Sqe::new(
+            if read { opc::NVM_READ } else { opc::NVM_WRITE },
+            slot as u16,
+            1,
+            buf,
+            prp2,
+        );
+        (s.cdw10, s.cdw11, s.cdw12) = (
+            (lpn * 8) as u32,
+            ((lpn * 8) >> 32) as u32,
+            (units * 8 - 1) as u32,
+        );
+        x.rc()
+            .put(sq_base(1) + 64 * self.sq_tail as u64, &s.encode());
         self.sq_tail = (self.sq_tail + 1) % IO_ENTRIES;
         x.mmio_write(now, sq_doorbell(1), self.sq_tail);
         self.slots[slot] = Some(now);
@@ -238,8 +311,15 @@ mod tests {
     fn region_follows_fio_percentages() {
         // fio: offset=50% of 1000 units starts at unit 500; size=50% is half of the 500 units
         // after the offset = 250 units; ios = 250 units / 2 units per 8 KiB command = 125.
-        let p = pattern("[a]\nrw=randread\nbs=8k\noffset=50%\nsize=50%\niodepth=4\n", 1000).unwrap();
-        assert_eq!((p.first_unit, p.units, p.bs, p.ios, p.iodepth), (500, 250, 8192, 125, 4));
+        let p = pattern(
+            "[a]\nrw=randread\nbs=8k\noffset=50%\nsize=50%\niodepth=4\n",
+            1000,
+        )
+        .unwrap();
+        assert_eq!(
+            (p.first_unit, p.units, p.bs, p.ios, p.iodepth),
+            (500, 250, 8192, 125, 4)
+        );
     }
 
     #[test]

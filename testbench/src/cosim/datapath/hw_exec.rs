@@ -27,7 +27,10 @@ use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
 
 /// DRAM timing of the bench: first beat 12 cycles after the command, one 32-bit beat per cycle.
-pub const DRAM: DramTiming = DramTiming { latency: 12, interval: 1 };
+pub const DRAM: DramTiming = DramTiming {
+    latency: 12,
+    interval: 1,
+};
 /// Cycles the bench takes to move a translation page (not needed while the table fits).
 pub const TP_CYCLES: u64 = 2000;
 
@@ -51,7 +54,9 @@ impl Stepping {
             Some("per-cycle") => Ok(Stepping::PerCycle),
             Some("quiet") => Ok(Stepping::Quiet),
             Some("fast-forward") => Ok(Stepping::FastForward),
-            Some(v) => Err(RunnerError::Parse(format!("SSDLAB_STEPPING={v}: expected per-cycle, quiet or fast-forward"))),
+            Some(v) => Err(RunnerError::Parse(format!(
+                "SSDLAB_STEPPING={v}: expected per-cycle, quiet or fast-forward"
+            ))),
         }
     }
 }
@@ -85,15 +90,27 @@ pub type VerilatorExec = HwExec<VerilatorDut>;
 impl VerilatorExec {
     /// Builds (or takes from the cache) `verilog`, the datapath's `module top`, for drive `cfg`;
     /// with `vcd`, a traced build writing every signal to that file.
-    pub fn verilated(cfg: &DriveConfig, verilog: &str, line_entries: u32, vcd: Option<&std::path::Path>) -> Result<Self, RunnerError> {
+    pub fn verilated(
+        cfg: &DriveConfig,
+        verilog: &str,
+        line_entries: u32,
+        vcd: Option<&std::path::Path>,
+    ) -> Result<Self, RunnerError> {
         let m = VerilatorModel::build_with("datapath", verilog, vcd, &quiesce())?;
         let mut x = HwExec::new(cfg, VerilatorDut::new(m)?, line_entries);
-        let mut s = Stepping::from_env(if vcd.is_some() { Stepping::Quiet } else { Stepping::FastForward })?;
+        let mut s = Stepping::from_env(if vcd.is_some() {
+            Stepping::Quiet
+        } else {
+            Stepping::FastForward
+        })?;
         // Default fast-forward never at the price of exactness: quiet stepping (same results,
         // slower) with a warning; an explicit SSDLAB_STEPPING=fast-forward is refused below.
         if s == Stepping::FastForward && std::env::var_os("SSDLAB_STEPPING").is_none() {
             if let Some(h) = x.dut.m.fast_forward_hazard() {
-                eprintln!("warning: {}: no fast-forward, stepping quiet (same results, slower): {h}", x.dut.m.name());
+                eprintln!(
+                    "warning: {}: no fast-forward, stepping quiet (same results, slower): {h}",
+                    x.dut.m.name()
+                );
                 s = Stepping::Quiet;
             }
         }
@@ -107,7 +124,10 @@ impl VerilatorExec {
     pub fn set_stepping(&mut self, s: Stepping) -> Result<(), RunnerError> {
         if s == Stepping::FastForward {
             if let Some(h) = self.dut.m.fast_forward_hazard() {
-                return Err(RunnerError::FastForward { block: self.dut.m.name().to_string(), read: h.clone() });
+                return Err(RunnerError::FastForward {
+                    block: self.dut.m.name().to_string(),
+                    read: h.clone(),
+                });
             }
         }
         self.stepping = s;
@@ -121,7 +141,9 @@ impl<D: DatapathDut> HwExec<D> {
         let t = SeqTiming::new(&cfg.onfi);
         let stride = ssdlab_hdl::nand::plane_stride(cfg);
         let page = (cfg.geometry.page_bytes + cfg.geometry.spare_bytes) as usize;
-        let targets = (0..CHANNELS * WAYS).map(|i| NandTarget::new(t, stride, (i % WAYS) as u8, page)).collect();
+        let targets = (0..CHANNELS * WAYS)
+            .map(|i| NandTarget::new(t, stride, (i % WAYS) as u8, page))
+            .collect();
         let code = |b: u32| (b / 128).trailing_zeros() as u64;
         dut.eval();
         HwExec {
@@ -148,11 +170,29 @@ impl<D: DatapathDut> HwExec<D> {
     fn fill_watch(&mut self, o: &Offer) {
         let w = &mut self.watch;
         w.clear();
-        w.extend([Sig::CmdValid, Sig::MapDecValid, Sig::MapRespValid, Sig::DmaDone, Sig::PbErr, Sig::RqTvalid, Sig::DramCmdValid, Sig::DramWdataValid, Sig::TpReqValid].map(Sig::p));
+        w.extend(
+            [
+                Sig::CmdValid,
+                Sig::MapDecValid,
+                Sig::MapRespValid,
+                Sig::DmaDone,
+                Sig::PbErr,
+                Sig::RqTvalid,
+                Sig::DramCmdValid,
+                Sig::DramWdataValid,
+                Sig::TpReqValid,
+            ]
+            .map(Sig::p),
+        );
         for s in [ChSig::DoneValid, ChSig::We, ChSig::WrBeat, ChSig::RdBeat] {
             w.extend((0..CHANNELS).map(|ch| s.at(ch)));
         }
-        for (offered, s) in [(o.map.is_some(), Sig::MapReqReady), (o.nand.is_some(), Sig::NandCmdReady), (o.dma.is_some(), Sig::DmaReady), (o.cpl.is_some(), Sig::CplReady)] {
+        for (offered, s) in [
+            (o.map.is_some(), Sig::MapReqReady),
+            (o.nand.is_some(), Sig::NandCmdReady),
+            (o.dma.is_some(), Sig::DmaReady),
+            (o.cpl.is_some(), Sig::CplReady),
+        ] {
             if offered {
                 w.push(s.p());
             }
@@ -196,10 +236,18 @@ impl<D: DatapathDut> HwExec<D> {
         d.set(Sig::CmdStall.p(), 0);
         drive_offer(d, o);
         for ch in 0..CHANNELS {
-            let rb = (0..WAYS).fold(0u64, |a, w| a | (self.targets[ch * WAYS + w].ready(c) as u64) << w);
+            let rb = (0..WAYS).fold(0u64, |a, w| {
+                a | (self.targets[ch * WAYS + w].ready(c) as u64) << w
+            });
             d.set(ChSig::Rb.at(ch), rb);
-            d.set(ChSig::DqIn.at(ch), self.pending_read[ch].unwrap_or(0) as u64);
-            d.set(ChSig::DqInValid.at(ch), self.pending_read[ch].is_some() as u64);
+            d.set(
+                ChSig::DqIn.at(ch),
+                self.pending_read[ch].unwrap_or(0) as u64,
+            );
+            d.set(
+                ChSig::DqInValid.at(ch),
+                self.pending_read[ch].is_some() as u64,
+            );
         }
         let m = self.dram.outputs(c);
         d.set(Sig::DramCmdReady.p(), m.cmd_ready as u64);
@@ -219,7 +267,11 @@ impl<D: DatapathDut> HwExec<D> {
                 self.cq.iter_mut().for_each(|b| b.0 += 1);
             }
         }
-        let (v, r, l) = (d.get(Sig::RqTvalid.p()) != 0, d.get(Sig::RqTready.p()) != 0, d.get(Sig::RqTlast.p()) != 0);
+        let (v, r, l) = (
+            d.get(Sig::RqTvalid.p()) != 0,
+            d.get(Sig::RqTready.p()) != 0,
+            d.get(Sig::RqTlast.p()) != 0,
+        );
         let data = if v { d.get128(Sig::RqTdata.p()) } else { 0 };
         self.rc.rq_observe(c, v, r, data, l);
         let out = self.dram.outputs(c);
@@ -235,7 +287,12 @@ impl<D: DatapathDut> HwExec<D> {
             self.tp_done_at = None;
         }
         if d.get(Sig::TpReqValid.p()) != 0 && self.tp_done_at.is_none() {
-            let r = TpReq { tp: d.get(Sig::TpReqTp.p()), slot: d.get(Sig::TpReqSlot.p()), evict_tp: d.get(Sig::TpReqEvictTp.p()), evict_dirty: d.get(Sig::TpReqEvictDirty.p()) != 0 };
+            let r = TpReq {
+                tp: d.get(Sig::TpReqTp.p()),
+                slot: d.get(Sig::TpReqSlot.p()),
+                evict_tp: d.get(Sig::TpReqEvictTp.p()),
+                evict_dirty: d.get(Sig::TpReqEvictDirty.p()) != 0,
+            };
             self.tp.apply(r, &mut self.dram);
             self.tp_done_at = Some(c + TP_CYCLES);
         }
@@ -252,11 +309,21 @@ impl<D: DatapathDut> HwExec<D> {
             }
             self.bus_ce |= 1 << ch;
             if ce.count_ones() > 1 {
-                return self.fail(format!("cycle {c}: channel {ch}: chip enables {ce:04b} together"));
+                return self.fail(format!(
+                    "cycle {c}: channel {ch}: chip enables {ce:04b} together"
+                ));
             }
             let d = &self.dut;
-            let (we, cle, ale) = (d.get(ChSig::We.at(ch)) != 0, d.get(ChSig::Cle.at(ch)) != 0, d.get(ChSig::Ale.at(ch)) != 0);
-            let (wr, rd, dq) = (d.get(ChSig::WrBeat.at(ch)) != 0, d.get(ChSig::RdBeat.at(ch)) != 0, d.get(ChSig::DqOut.at(ch)) as u32);
+            let (we, cle, ale) = (
+                d.get(ChSig::We.at(ch)) != 0,
+                d.get(ChSig::Cle.at(ch)) != 0,
+                d.get(ChSig::Ale.at(ch)) != 0,
+            );
+            let (wr, rd, dq) = (
+                d.get(ChSig::WrBeat.at(ch)) != 0,
+                d.get(ChSig::RdBeat.at(ch)) != 0,
+                d.get(ChSig::DqOut.at(ch)) as u32,
+            );
             let t = &mut self.targets[ch * WAYS + ce.trailing_zeros() as usize];
             if we && cle {
                 t.command(c, dq as u8);
@@ -284,25 +351,39 @@ impl<D: DatapathDut> HwExec<D> {
         let t = taken(d, o);
         if d.get(Sig::CmdValid.p()) != 0 {
             let mut raw = [0u8; 64];
-            for (i, s) in [Sig::CmdW0, Sig::CmdW1, Sig::CmdW2, Sig::CmdW3].into_iter().enumerate() {
+            for (i, s) in [Sig::CmdW0, Sig::CmdW1, Sig::CmdW2, Sig::CmdW3]
+                .into_iter()
+                .enumerate()
+            {
                 raw[16 * i..16 * i + 16].copy_from_slice(&d.get128(s.p()).to_le_bytes());
             }
-            ev.push(HwEvent::Cmd { sqid: d.get(Sig::CmdSqid.p()) as u16, sqe: Sqe::decode(&raw) });
+            ev.push(HwEvent::Cmd {
+                sqid: d.get(Sig::CmdSqid.p()) as u16,
+                sqe: Sqe::decode(&raw),
+            });
         }
         map_events(d, ev);
         for ch in 0..CHANNELS {
             if d.get(ChSig::DoneValid.at(ch)) != 0 {
-                ev.push(HwEvent::NandDone { channel: ch as u8, way: d.get(ChSig::DoneWay.at(ch)) as u8 });
+                ev.push(HwEvent::NandDone {
+                    channel: ch as u8,
+                    way: d.get(ChSig::DoneWay.at(ch)) as u8,
+                });
             }
         }
         if d.get(Sig::DmaDone.p()) != 0 {
-            ev.push(HwEvent::DmaDone { status: d.get(Sig::DmaStatus.p()) as u16 });
+            ev.push(HwEvent::DmaDone {
+                status: d.get(Sig::DmaStatus.p()) as u16,
+            });
         }
         if d.get(Sig::PbErr.p()) != 0 {
-            self.fail(format!("cycle {c}: the page buffer flagged a firmware-rule violation (pb_err)"));
+            self.fail(format!(
+                "cycle {c}: the page buffer flagged a firmware-rule violation (pb_err)"
+            ));
         }
         if let (true, Some(n)) = (t.nand, o.nand) {
-            self.targets[n.channel as usize * WAYS + n.way as usize].push_array_cycles(n.array_cycles);
+            self.targets[n.channel as usize * WAYS + n.way as usize]
+                .push_array_cycles(n.array_cycles);
         }
         t
     }
@@ -318,7 +399,12 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
     /// A 4DW MWr on the CQ stream (descriptor beat, data beat), after the beats already queued.
     fn mmio_write(&mut self, cycle: Cycle, offset: u32, value: u32) {
         let first = cycle.max(self.cq.back().map_or(0, |b| b.0 + 1));
-        let d = ReqDesc { addr: offset as u64, dwords: 1, req_type: REQ_MWR, tag: 0 };
+        let d = ReqDesc {
+            addr: offset as u64,
+            dwords: 1,
+            req_type: REQ_MWR,
+            tag: 0,
+        };
         self.cq.push_back((first, CqReq::bar0(d).pack(), false));
         self.cq.push_back((first + 1, value as u128, true));
     }
@@ -333,7 +419,12 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
         t
     }
     fn idle_until(&mut self, from: Cycle, until: Cycle, o: &Offer) -> Cycle {
-        if self.stepping == Stepping::PerCycle || self.active || o.qc.is_some() || self.error.is_some() || self.pending_read.iter().any(Option::is_some) {
+        if self.stepping == Stepping::PerCycle
+            || self.active
+            || o.qc.is_some()
+            || self.error.is_some()
+            || self.pending_read.iter().any(Option::is_some)
+        {
             return from;
         }
         let h = self.horizon(from).min(until);
@@ -355,29 +446,81 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
 
 /// Sets every firmware-port request input from the offers.
 fn drive_offer<D: DatapathDut>(d: &mut D, o: &Offer) {
-    let m = o.map.unwrap_or(MapReq { id: 0, lpn: 0, update: None });
-    for (s, v) in [(Sig::MapReqValid, o.map.is_some() as u64), (Sig::MapReqLpn, m.lpn as u64), (Sig::MapReqUpdate, m.update.is_some() as u64), (Sig::MapReqValue, m.update.unwrap_or(0) as u64), (Sig::MapReqId, m.id as u64)] {
-        d.set(s.p(), v);
-    }
-    let n = o.nand.unwrap_or(NandReq { channel: 0, way: 0, op: 0, array_cycles: 0 });
-    for (s, v) in [(Sig::NandCmdValid, o.nand.is_some() as u64), (Sig::NandCmdChannel, n.channel as u64), (Sig::NandCmdWay, n.way as u64), (Sig::NandCmdOp, n.op)] {
-        d.set(s.p(), v);
-    }
-    let x = o.dma.unwrap_or(DmaReq { to_host: false, prp1: 0, prp2: 0, len: 0, channel: 0, way: 0, offset: 0 });
+    let m = o.map.unwrap_or(MapReq {
+        id: 0,
+        lpn: 0,
+        update: None,
+    });
     for (s, v) in [
-        (Sig::DmaValid, o.dma.is_some() as u64), (Sig::DmaToHost, x.to_host as u64), (Sig::DmaPrp1, x.prp1), (Sig::DmaPrp2, x.prp2),
-        (Sig::DmaLen, x.len as u64), (Sig::DmaChannel, x.channel as u64), (Sig::DmaWay, x.way as u64), (Sig::DmaOffset, x.offset as u64),
+        (Sig::MapReqValid, o.map.is_some() as u64),
+        (Sig::MapReqLpn, m.lpn as u64),
+        (Sig::MapReqUpdate, m.update.is_some() as u64),
+        (Sig::MapReqValue, m.update.unwrap_or(0) as u64),
+        (Sig::MapReqId, m.id as u64),
     ] {
         d.set(s.p(), v);
     }
-    let c = o.cpl.unwrap_or(CplReq { sqid: 0, cid: 0, status: 0 });
-    for (s, v) in [(Sig::CplValid, o.cpl.is_some() as u64), (Sig::CplSqid, c.sqid as u64), (Sig::CplCid, c.cid as u64), (Sig::CplStatus, c.status as u64), (Sig::CplDw0, 0)] {
+    let n = o.nand.unwrap_or(NandReq {
+        channel: 0,
+        way: 0,
+        op: 0,
+        array_cycles: 0,
+    });
+    for (s, v) in [
+        (Sig::NandCmdValid, o.nand.is_some() as u64),
+        (Sig::NandCmdChannel, n.channel as u64),
+        (Sig::NandCmdWay, n.way as u64),
+        (Sig::NandCmdOp, n.op),
+    ] {
+        d.set(s.p(), v);
+    }
+    let x = o.dma.unwrap_or(DmaReq {
+        to_host: false,
+        prp1: 0,
+        prp2: 0,
+        len: 0,
+        channel: 0,
+        way: 0,
+        offset: 0,
+    });
+    for (s, v) in [
+        (Sig::DmaValid, o.dma.is_some() as u64),
+        (Sig::DmaToHost, x.to_host as u64),
+        (Sig::DmaPrp1, x.prp1),
+        (Sig::DmaPrp2, x.prp2),
+        (Sig::DmaLen, x.len as u64),
+        (Sig::DmaChannel, x.channel as u64),
+        (Sig::DmaWay, x.way as u64),
+        (Sig::DmaOffset, x.offset as u64),
+    ] {
+        d.set(s.p(), v);
+    }
+    let c = o.cpl.unwrap_or(CplReq {
+        sqid: 0,
+        cid: 0,
+        status: 0,
+    });
+    for (s, v) in [
+        (Sig::CplValid, o.cpl.is_some() as u64),
+        (Sig::CplSqid, c.sqid as u64),
+        (Sig::CplCid, c.cid as u64),
+        (Sig::CplStatus, c.status as u64),
+        (Sig::CplDw0, 0),
+    ] {
         d.set(s.p(), v);
     }
     let q = o.qc.unwrap_or_default();
     for (s, v) in [
-        (Sig::QcValid, o.qc.is_some() as u64), (Sig::QcSq, q.sq as u64), (Sig::QcDel, q.del as u64), (Sig::QcQid, q.qid as u64), (Sig::QcBase, q.base),
-        (Sig::QcSize, q.size as u64), (Sig::QcCqid, q.cqid as u64), (Sig::QcVec, q.vec as u64), (Sig::QcIen, q.ien as u64), (Sig::QcPrio, q.prio as u64),
+        (Sig::QcValid, o.qc.is_some() as u64),
+        (Sig::QcSq, q.sq as u64),
+        (Sig::QcDel, q.del as u64),
+        (Sig::QcQid, q.qid as u64),
+        (Sig::QcBase, q.base),
+        (Sig::QcSize, q.size as u64),
+        (Sig::QcCqid, q.cqid as u64),
+        (Sig::QcVec, q.vec as u64),
+        (Sig::QcIen, q.ien as u64),
+        (Sig::QcPrio, q.prio as u64),
     ] {
         d.set(s.p(), v);
     }
@@ -397,10 +540,23 @@ fn taken<D: DatapathDut>(d: &D, o: &Offer) -> Taken {
 /// Mapping decisions and responses of this cycle.
 fn map_events<D: DatapathDut>(d: &D, ev: &mut Vec<HwEvent>) {
     if d.get(Sig::MapDecValid.p()) != 0 {
-        let evict = (d.get(Sig::MapDecEvict.p()) != 0).then(|| (d.get(Sig::MapDecEvictLpn.p()) as u32, d.get(Sig::MapDecEvictDirty.p()) != 0));
-        ev.push(HwEvent::MapDec(MapDec { id: d.get(Sig::MapDecId.p()) as u8, hit: d.get(Sig::MapDecHit.p()) != 0, way: d.get(Sig::MapDecWay.p()) as u8, evict }));
+        let evict = (d.get(Sig::MapDecEvict.p()) != 0).then(|| {
+            (
+                d.get(Sig::MapDecEvictLpn.p()) as u32,
+                d.get(Sig::MapDecEvictDirty.p()) != 0,
+            )
+        });
+        ev.push(HwEvent::MapDec(MapDec {
+            id: d.get(Sig::MapDecId.p()) as u8,
+            hit: d.get(Sig::MapDecHit.p()) != 0,
+            way: d.get(Sig::MapDecWay.p()) as u8,
+            evict,
+        }));
     }
     if d.get(Sig::MapRespValid.p()) != 0 {
-        ev.push(HwEvent::MapResp { id: d.get(Sig::MapRespId.p()) as u8, data: d.get(Sig::MapRespData.p()) as u32 });
+        ev.push(HwEvent::MapResp {
+            id: d.get(Sig::MapRespId.p()) as u8,
+            data: d.get(Sig::MapRespData.p()) as u32,
+        });
     }
 }

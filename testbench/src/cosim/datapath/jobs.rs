@@ -66,36 +66,70 @@ impl Planner {
             NandOpKind::Erase => 0,
             _ => (op.bus_bytes / op.planes as u32).div_ceil(self.t.bytes_per_cycle) as u16,
         };
-        let w = pack_op(&HdlOp { kind: op.kind, planes: op.planes, row: self.row(&op.addr), data_cycles, pages: 1 });
+        let w = pack_op(&HdlOp {
+            kind: op.kind,
+            planes: op.planes,
+            row: self.row(&op.addr),
+            data_cycles,
+            pages: 1,
+        });
         (w, self.t.to_cycles_ceil(self.nt.array_time(op)))
     }
 
     /// Jobs for `ops` (one FTL call of command `cmd`); `host_of` gives the host address of the
     /// unit at a physical page, for host-data ops. Errors name an op the datapath rule excludes.
-    pub fn jobs(&self, cmd: u64, ops: &[NandOp], host_of: &HashMap<PhysPage, u64>, out: &mut Vec<Job>) -> Result<(), String> {
+    pub fn jobs(
+        &self,
+        cmd: u64,
+        ops: &[NandOp],
+        host_of: &HashMap<PhysPage, u64>,
+        out: &mut Vec<Job>,
+    ) -> Result<(), String> {
         let first = out.len();
         for (i, op) in ops.iter().enumerate() {
             if op.planes != 1 || op.addr.die.die != 0 {
-                return Err(format!("op {i} {op:?}: the co-simulation geometry has one plane and one die per way"));
+                return Err(format!(
+                    "op {i} {op:?}: the co-simulation geometry has one plane and one die per way"
+                ));
             }
-            if matches!(op.purpose, OpPurpose::MapRead | OpPurpose::MapWrite | OpPurpose::ReadAhead) {
-                return Err(format!("op {i} {op:?}: {:?} ops need a buffer the datapath does not have", op.purpose));
+            if matches!(
+                op.purpose,
+                OpPurpose::MapRead | OpPurpose::MapWrite | OpPurpose::ReadAhead
+            ) {
+                return Err(format!(
+                    "op {i} {op:?}: {:?} ops need a buffer the datapath does not have",
+                    op.purpose
+                ));
             }
             if let Some(a) = op.after {
                 let before = &ops[a as usize];
                 if before.addr.die != op.addr.die {
-                    return Err(format!("op {i} waits for op {a} on another die: not in per-way order"));
+                    return Err(format!(
+                        "op {i} waits for op {a} on another die: not in per-way order"
+                    ));
                 }
             }
             let host = match (op.kind, op.purpose) {
-                (NandOpKind::Program, OpPurpose::HostWrite) | (NandOpKind::Read, OpPurpose::HostRead) => {
-                    Some(*host_of.get(&op.addr).ok_or_else(|| format!("op {i} {op:?}: no host unit at {:?}", op.addr))?)
-                }
+                (NandOpKind::Program, OpPurpose::HostWrite)
+                | (NandOpKind::Read, OpPurpose::HostRead) => Some(
+                    *host_of
+                        .get(&op.addr)
+                        .ok_or_else(|| format!("op {i} {op:?}: no host unit at {:?}", op.addr))?,
+                ),
                 _ => None,
             };
             let (w, array_cycles) = self.word(op);
             let d = op.addr.die;
-            out.push(Job { cmd, channel: d.channel as u8, way: d.way, op: w, kind: op.kind, array_cycles, host, seq: 0 });
+            out.push(Job {
+                cmd,
+                channel: d.channel as u8,
+                way: d.way,
+                op: w,
+                kind: op.kind,
+                array_cycles,
+                host,
+                seq: 0,
+            });
         }
         debug_assert!(out[first..].iter().all(|j| j.cmd == cmd));
         Ok(())

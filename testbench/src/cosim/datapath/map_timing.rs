@@ -46,17 +46,42 @@ pub struct MapTiming {
 
 impl MapTiming {
     pub fn new(latency: Cycle, interval: Cycle) -> Self {
-        assert_eq!(interval, 1, "the engine's data-RAM windows assume one DRAM beat per cycle");
-        MapTiming { latency, mshrs: VecDeque::new(), owns: VecDeque::new(), engine_resp: 0, ready_at: 0 }
+        assert_eq!(
+            interval, 1,
+            "the engine's data-RAM windows assume one DRAM beat per cycle"
+        );
+        MapTiming {
+            latency,
+            mshrs: VecDeque::new(),
+            owns: VecDeque::new(),
+            engine_resp: 0,
+            ready_at: 0,
+        }
     }
 
     /// First cycle >= `t` at which a request deciding `(set, way)` may go.
     fn first_go(&self, mut t: Cycle, set: u32, way: u32, hit: bool) -> Cycle {
         for _ in 0..=2 * (self.mshrs.len() + self.owns.len()) + 1 {
-            let pend = self.mshrs.iter().filter(|m| m.set == set && m.way == way && (m.from..=m.resp).contains(&t)).map(|m| m.resp + 1).max();
-            let own = self.owns.iter().filter(|w| (w.0..=w.1).contains(&t)).map(|w| w.1 + 1).max();
-            let valid: Vec<Cycle> = self.mshrs.iter().filter(|m| (m.from..=m.resp).contains(&t)).map(|m| m.resp).collect();
-            let full = (!hit && valid.len() >= MSHRS).then(|| valid.iter().min().expect("MSHRs valid") + 1);
+            let pend = self
+                .mshrs
+                .iter()
+                .filter(|m| m.set == set && m.way == way && (m.from..=m.resp).contains(&t))
+                .map(|m| m.resp + 1)
+                .max();
+            let own = self
+                .owns
+                .iter()
+                .filter(|w| (w.0..=w.1).contains(&t))
+                .map(|w| w.1 + 1)
+                .max();
+            let valid: Vec<Cycle> = self
+                .mshrs
+                .iter()
+                .filter(|m| (m.from..=m.resp).contains(&t))
+                .map(|m| m.resp)
+                .collect();
+            let full = (!hit && valid.len() >= MSHRS)
+                .then(|| valid.iter().min().expect("MSHRs valid") + 1);
             match [pend, own, full].into_iter().flatten().max() {
                 Some(next) => t = next,
                 None => return t,
@@ -67,7 +92,15 @@ impl MapTiming {
 
     /// The decision cycle of a request handshaken in `a` and decided `(hit, set, way)`, with a
     /// dirty victim written back when `dirty`; `e` = line entries.
-    pub fn decide(&mut self, a: Cycle, hit: bool, set: u32, way: u32, dirty: bool, e: Cycle) -> Cycle {
+    pub fn decide(
+        &mut self,
+        a: Cycle,
+        hit: bool,
+        set: u32,
+        way: u32,
+        dirty: bool,
+        e: Cycle,
+    ) -> Cycle {
         self.mshrs.retain(|m| m.resp > a);
         self.owns.retain(|w| w.1 > a);
         let t = self.first_go(a + 1, set, way, hit);
@@ -85,7 +118,12 @@ impl MapTiming {
                 e0 + 3 + l + e
             };
             self.owns.push_back((resp - e, resp));
-            self.mshrs.push_back(Mshr { set, way, from: t + 1, resp });
+            self.mshrs.push_back(Mshr {
+                set,
+                way,
+                from: t + 1,
+                resp,
+            });
             self.engine_resp = resp;
             assert!(self.mshrs.len() <= MSHRS, "at most {MSHRS} MSHRs valid");
         }

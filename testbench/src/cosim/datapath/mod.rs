@@ -8,8 +8,8 @@
 pub mod exec;
 pub mod firmware;
 pub mod hdl_exec;
-pub mod hw_exec;
 pub mod host;
+pub mod hw_exec;
 pub mod jobs;
 pub mod map_timing;
 pub mod model_exec;

@@ -7,6 +7,7 @@
 //! it is cycle-exact with the RTL on the co-simulation's jobs (README "Co-simulation").
 
 use super::exec::DatapathExec;
+use super::map_timing::MapTiming;
 use super::port::*;
 use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_LSB, KIND_PROGRAM, PLANES_LSB};
 use ssdlab_hdl::nvme::root_complex::RootComplex;
@@ -14,7 +15,6 @@ use ssdlab_model::config::DriveConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, MapCache};
 use ssdlab_model::nand::sequencer::{ChannelSequencer, SeqCompletion, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
-use super::map_timing::MapTiming;
 use ssdlab_model::nvme::frontend::data_move::DataMove;
 use ssdlab_model::nvme::frontend::datapath::Direction;
 use ssdlab_model::nvme::frontend::entry::Status;
@@ -47,7 +47,11 @@ impl Glue {
     /// `dma_done` comes `DMA_END_CYCLES` = 0 cycles after the move's own end (one `done`
     /// register set by the last beat, as the model's end is last beat + 1). Between TLPs the
     /// move shares the requester port with fetches and CQEs (`FrontEnd::step_move`).
-    pub const TOP: Glue = Glue { nand_dispatch: 0, dma_start: ssdlab_hdl::top::DMA_START_CYCLES, dma_end: ssdlab_hdl::top::DMA_END_CYCLES };
+    pub const TOP: Glue = Glue {
+        nand_dispatch: 0,
+        dma_start: ssdlab_hdl::top::DMA_START_CYCLES,
+        dma_end: ssdlab_hdl::top::DMA_END_CYCLES,
+    };
 }
 
 pub struct ModelExec {
@@ -78,7 +82,9 @@ impl ModelExec {
         Ok(ModelExec {
             fe: FrontEnd::new(&cfg.pcie, &cfg.nvme),
             rc: RootComplex::new(&cfg.pcie),
-            seqs: (0..cfg.geometry.channels).map(|_| ChannelSequencer::new(&cfg.onfi, ways as u8, 1)).collect(),
+            seqs: (0..cfg.geometry.channels)
+                .map(|_| ChannelSequencer::new(&cfg.onfi, ways as u8, 1))
+                .collect(),
             st: SeqTiming::new(&cfg.onfi),
             map: MapCache::new(&map_cache_config()).map_err(|e| e.to_string())?,
             glue,
@@ -101,7 +107,11 @@ impl ModelExec {
     }
 
     fn later(&mut self, at: Cycle, e: HwEvent) {
-        let i = self.due.iter().rposition(|(c, _)| *c <= at).map_or(0, |i| i + 1);
+        let i = self
+            .due
+            .iter()
+            .rposition(|(c, _)| *c <= at)
+            .map_or(0, |i| i + 1);
         self.due.insert(i, (at, e));
     }
 
@@ -114,8 +124,21 @@ impl ModelExec {
         };
         let planes = ((n.op >> PLANES_LSB) & 3) as u8 + 1;
         let dcyc = ((n.op >> DCYC_LSB) & 0xFFFF) as u32;
-        let bus_bytes = if kind == NandOpKind::Erase { 0 } else { dcyc * self.st.bytes_per_cycle * planes as u32 };
-        SeqOp { id, way: n.way, die: 0, kind, planes, bus_bytes, array_time: self.st.to_time(n.array_cycles), pages: 1 }
+        let bus_bytes = if kind == NandOpKind::Erase {
+            0
+        } else {
+            dcyc * self.st.bytes_per_cycle * planes as u32
+        };
+        SeqOp {
+            id,
+            way: n.way,
+            die: 0,
+            kind,
+            planes,
+            bus_bytes,
+            array_time: self.st.to_time(n.array_cycles),
+            pages: 1,
+        }
     }
 
     fn front_end(&mut self, c: Cycle, offer: &Offer, t: &mut Taken, ev: &mut Vec<HwEvent>) {
@@ -124,7 +147,10 @@ impl ModelExec {
             t.qc = true;
         }
         if let Some(p) = offer.cpl {
-            let st = Status { sct: (p.status >> 8) as u8 & 7, sc: p.status as u8 };
+            let st = Status {
+                sct: (p.status >> 8) as u8 & 7,
+                sc: p.status as u8,
+            };
             self.fe.complete(c, p.sqid, p.cid, st, 0);
             t.cpl = true;
         }
@@ -133,19 +159,42 @@ impl ModelExec {
         self.fetched.extend(out);
         while self.fetched.front().is_some_and(|f| f.cycle <= c) {
             let f = self.fetched.pop_front().expect("checked");
-            ev.push(HwEvent::Cmd { sqid: f.sqid, sqe: f.sqe });
+            ev.push(HwEvent::Cmd {
+                sqid: f.sqid,
+                sqe: f.sqe,
+            });
         }
     }
 
     /// The `dma` port: a move is taken when none is in flight, from its predecessor's
     /// `dma_done` cycle on (the HDL's `PrpDma` is ready again in that cycle).
     fn dma(&mut self, c: Cycle, offer: &Offer, t: &mut Taken) {
-        let Some(d) = offer.dma.filter(|_| self.mv.is_none() && c >= self.dma_free) else { return };
-        let dir = if d.to_host { Direction::ToHost } else { Direction::FromHost };
-        let data = if d.to_host { vec![0u8; d.len as usize] } else { Vec::new() };
+        let Some(d) = offer
+            .dma
+            .filter(|_| self.mv.is_none() && c >= self.dma_free)
+        else {
+            return;
+        };
+        let dir = if d.to_host {
+            Direction::ToHost
+        } else {
+            Direction::FromHost
+        };
+        let data = if d.to_host {
+            vec![0u8; d.len as usize]
+        } else {
+            Vec::new()
+        };
         // The first request is offered to the requester mux dma_start - 1 cycles after the
         // handshake, so its header leaves dma_start cycles after it when the port is free.
-        match self.fe.start_move(c + self.glue.dma_start - 1, d.prp1, d.prp2, d.len, dir, &mut self.rc) {
+        match self.fe.start_move(
+            c + self.glue.dma_start - 1,
+            d.prp1,
+            d.prp2,
+            d.len,
+            dir,
+            &mut self.rc,
+        ) {
             Ok(mv) => self.mv = Some((mv, data)),
             Err(st) => {
                 let at = c + self.glue.dma_start + self.glue.dma_end;
@@ -160,7 +209,9 @@ impl ModelExec {
     /// One cycle of the move in flight, after the front end's fetches and CQEs of the cycle
     /// were granted (they win the requester port at a packet boundary).
     fn step_move(&mut self, c: Cycle) {
-        let Some((mv, data)) = self.mv.as_mut() else { return };
+        let Some((mv, data)) = self.mv.as_mut() else {
+            return;
+        };
         self.fe.step_move(mv, c, data, &mut self.rc);
         self.rc.discard_device_beats();
         if mv.finished() {
@@ -194,10 +245,30 @@ impl DatapathExec for ModelExec {
         let mut t = Taken::default();
         self.front_end(c, offer, &mut t, ev);
         if let Some(m) = offer.map.filter(|_| c >= self.map_t.ready_at) {
-            let d = self.map.access(MapAccess { lpn: m.lpn as u64, update: m.update });
-            let evict = d.evicted.map(|e| ((e.line * self.map.line_entries()) as u32, e.dirty));
-            let at = self.map_t.decide(c, d.hit, d.set, d.way, d.wrote_back(), self.map.line_entries());
-            self.later(at, HwEvent::MapDec(MapDec { id: m.id, hit: d.hit, way: d.way as u8, evict }));
+            let d = self.map.access(MapAccess {
+                lpn: m.lpn as u64,
+                update: m.update,
+            });
+            let evict = d
+                .evicted
+                .map(|e| ((e.line * self.map.line_entries()) as u32, e.dirty));
+            let at = self.map_t.decide(
+                c,
+                d.hit,
+                d.set,
+                d.way,
+                d.wrote_back(),
+                self.map.line_entries(),
+            );
+            self.later(
+                at,
+                HwEvent::MapDec(MapDec {
+                    id: m.id,
+                    hit: d.hit,
+                    way: d.way as u8,
+                    evict,
+                }),
+            );
             t.map = true;
         }
         if let Some(n) = offer.nand {
@@ -220,7 +291,13 @@ impl DatapathExec for ModelExec {
                 let (dc, way) = self.op_way[d.id as usize];
                 debug_assert_eq!(dc as usize, ch);
                 let at = self.st.to_cycles_ceil(d.completed);
-                pending.push((at, HwEvent::NandDone { channel: ch as u8, way }));
+                pending.push((
+                    at,
+                    HwEvent::NandDone {
+                        channel: ch as u8,
+                        way,
+                    },
+                ));
             }
         }
         for (at, e) in pending {

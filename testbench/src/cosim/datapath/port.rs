@@ -87,14 +87,25 @@ pub struct MapDec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HwEvent {
     /// A fetched command (`cmd_*`).
-    Cmd { sqid: u16, sqe: Sqe },
+    Cmd {
+        sqid: u16,
+        sqe: Sqe,
+    },
     MapDec(MapDec),
     /// Lookup/update response with the entry value (`map_resp_*`).
-    MapResp { id: u8, data: u32 },
+    MapResp {
+        id: u8,
+        data: u32,
+    },
     /// A NAND op of (channel, way) completed (`nand_done_valid$c`); ops of a way complete in order.
-    NandDone { channel: u8, way: u8 },
+    NandDone {
+        channel: u8,
+        way: u8,
+    },
     /// The DMA in flight ended (`dma_done`, `dma_status`).
-    DmaDone { status: u16 },
+    DmaDone {
+        status: u16,
+    },
 }
 
 /// Class of a device TLP, by the host-memory region it addresses (see `host::Layout`).

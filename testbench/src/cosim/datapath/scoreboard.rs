@@ -67,8 +67,22 @@ struct Cmp<'a> {
 
 impl Cmp<'_> {
     /// Compares two sequences item by item with `same`; `cycle` gives an item's cycle.
-    fn seq<T: fmt::Debug>(&mut self, stream: &str, want: &[T], got: &[T], cycle: impl Fn(&T) -> u64, same: impl Fn(&T, &T) -> bool) -> Result<(), Divergence> {
-        let div = |index: usize, cycle: u64, e: String, g: String| Divergence { stream: stream.to_string(), index, cycle, expected: e, got: g, seed: self.seed };
+    fn seq<T: fmt::Debug>(
+        &mut self,
+        stream: &str,
+        want: &[T],
+        got: &[T],
+        cycle: impl Fn(&T) -> u64,
+        same: impl Fn(&T, &T) -> bool,
+    ) -> Result<(), Divergence> {
+        let div = |index: usize, cycle: u64, e: String, g: String| Divergence {
+            stream: stream.to_string(),
+            index,
+            cycle,
+            expected: e,
+            got: g,
+            seed: self.seed,
+        };
         for (i, (w, g)) in want.iter().zip(got).enumerate() {
             if !same(w, g) {
                 return Err(div(i, cycle(g), format!("{w:?}"), format!("{g:?}")));
@@ -76,8 +90,17 @@ impl Cmp<'_> {
         }
         if want.len() != got.len() {
             let i = want.len().min(got.len());
-            let (e, g) = (want.get(i).map_or("end of stream".into(), |w| format!("{w:?}")), got.get(i).map_or("end of stream".into(), |g| format!("{g:?}")));
-            let c = got.get(i).map(&cycle).or_else(|| want.get(i).map(&cycle)).unwrap_or(0);
+            let (e, g) = (
+                want.get(i)
+                    .map_or("end of stream".into(), |w| format!("{w:?}")),
+                got.get(i)
+                    .map_or("end of stream".into(), |g| format!("{g:?}")),
+            );
+            let c = got
+                .get(i)
+                .map(&cycle)
+                .or_else(|| want.get(i).map(&cycle))
+                .unwrap_or(0);
             return Err(div(i, c, e, g));
         }
         self.checked.transactions += want.len();
@@ -88,11 +111,27 @@ impl Cmp<'_> {
 /// Compares `got` (the execution under check) with `want` (the reference) for run `seed`.
 pub fn compare(want: &Streams, got: &Streams, seed: u64) -> Result<Checked, Divergence> {
     let mut checked = Checked::default();
-    let mut c = Cmp { seed, checked: &mut checked };
-    let classes: std::collections::BTreeSet<TlpClass> = want.tlps.iter().chain(&got.tlps).map(|t| t.0).collect();
+    let mut c = Cmp {
+        seed,
+        checked: &mut checked,
+    };
+    let classes: std::collections::BTreeSet<TlpClass> =
+        want.tlps.iter().chain(&got.tlps).map(|t| t.0).collect();
     for class in classes {
-        let pick = |s: &Streams| s.tlps.iter().filter(|t| t.0 == class).map(|t| t.1).collect::<Vec<_>>();
-        c.seq(&format!("TLPs ({class:?})"), &pick(want), &pick(got), |t| t.cycle, |a, b| (a.kind, a.addr, a.len) == (b.kind, b.addr, b.len))?;
+        let pick = |s: &Streams| {
+            s.tlps
+                .iter()
+                .filter(|t| t.0 == class)
+                .map(|t| t.1)
+                .collect::<Vec<_>>()
+        };
+        c.seq(
+            &format!("TLPs ({class:?})"),
+            &pick(want),
+            &pick(got),
+            |t| t.cycle,
+            |a, b| (a.kind, a.addr, a.len) == (b.kind, b.addr, b.len),
+        )?;
     }
     let ways = |s: &Streams| {
         let mut m: BTreeMap<(u8, u8), Vec<NandRec>> = BTreeMap::new();
@@ -102,16 +141,37 @@ pub fn compare(want: &Streams, got: &Streams, seed: u64) -> Result<Checked, Dive
         m
     };
     let (wn, gn) = (ways(want), ways(got));
-    let keys: Vec<(u8, u8)> = wn.keys().chain(gn.keys()).copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let keys: Vec<(u8, u8)> = wn
+        .keys()
+        .chain(gn.keys())
+        .copied()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let empty = Vec::new();
     for k in keys {
         let (w, g) = (wn.get(&k).unwrap_or(&empty), gn.get(&k).unwrap_or(&empty));
-        c.seq(&format!("NAND ops (channel {}, way {})", k.0, k.1), w, g, |r| r.issue, |a, b| a.op == b.op)?;
+        c.seq(
+            &format!("NAND ops (channel {}, way {})", k.0, k.1),
+            w,
+            g,
+            |r| r.issue,
+            |a, b| a.op == b.op,
+        )?;
         for (a, b) in w.iter().zip(g) {
-            c.checked.worst_nand = c.checked.worst_nand.max(rel(a.done - a.issue, b.done - b.issue));
+            c.checked.worst_nand = c
+                .checked
+                .worst_nand
+                .max(rel(a.done - a.issue, b.done - b.issue));
         }
     }
-    c.seq("map decisions", &want.map, &got.map, |m| m.cycle, |a, b| a.dec == b.dec)?;
+    c.seq(
+        "map decisions",
+        &want.map,
+        &got.map,
+        |m| m.cycle,
+        |a, b| a.dec == b.dec,
+    )?;
     let lat = |r: &CplRec| r.cycle - r.submitted;
     let slots = |s: &Streams| {
         let mut m: BTreeMap<(u16, u16), Vec<CplRec>> = BTreeMap::new();
@@ -121,10 +181,20 @@ pub fn compare(want: &Streams, got: &Streams, seed: u64) -> Result<Checked, Dive
         m
     };
     let (wc, gc) = (slots(want), slots(got));
-    let keys: std::collections::BTreeSet<(u16, u16)> = wc.keys().chain(gc.keys()).copied().collect();
+    let keys: std::collections::BTreeSet<(u16, u16)> =
+        wc.keys().chain(gc.keys()).copied().collect();
     for k in keys {
-        let (w, g) = (wc.get(&k).map_or(&[][..], |v| &v[..]), gc.get(&k).map_or(&[][..], |v| &v[..]));
-        c.seq(&format!("completions (sqid {}, cid {})", k.0, k.1), w, g, |r| r.cycle, |a, b| a.status == b.status && time_ok(lat(a), lat(b)))?;
+        let (w, g) = (
+            wc.get(&k).map_or(&[][..], |v| &v[..]),
+            gc.get(&k).map_or(&[][..], |v| &v[..]),
+        );
+        c.seq(
+            &format!("completions (sqid {}, cid {})", k.0, k.1),
+            w,
+            g,
+            |r| r.cycle,
+            |a, b| a.status == b.status && time_ok(lat(a), lat(b)),
+        )?;
         for (a, b) in w.iter().zip(g) {
             c.checked.worst_time = c.checked.worst_time.max(rel(lat(a), lat(b)));
         }
@@ -140,17 +210,60 @@ mod tests {
 
     /// A small hand-made stream: 2 TLPs, 2 NAND ops on one way, 1 decision, 2 completions.
     fn sample() -> Streams {
-        let tlp = |kind, addr, len, cycle| TlpRec { kind, addr, len, cycle };
+        let tlp = |kind, addr, len, cycle| TlpRec {
+            kind,
+            addr,
+            len,
+            cycle,
+        };
         Streams {
-            tlps: vec![(TlpClass::Fetch, tlp(TlpKind::MemRead, 0x30_0000, 64, 10)), (TlpClass::Data(0), tlp(TlpKind::MemWrite, 0x100_0000, 256, 500))],
-            nand: vec![
-                NandRec { channel: 2, way: 1, op: 0x1234, issue: 100, done: 1100 },
-                NandRec { channel: 2, way: 1, op: 0x5678, issue: 1200, done: 1300 },
+            tlps: vec![
+                (TlpClass::Fetch, tlp(TlpKind::MemRead, 0x30_0000, 64, 10)),
+                (
+                    TlpClass::Data(0),
+                    tlp(TlpKind::MemWrite, 0x100_0000, 256, 500),
+                ),
             ],
-            map: vec![MapRec { dec: MapDec { id: 0, hit: false, way: 0, evict: None }, cycle: 40 }],
+            nand: vec![
+                NandRec {
+                    channel: 2,
+                    way: 1,
+                    op: 0x1234,
+                    issue: 100,
+                    done: 1100,
+                },
+                NandRec {
+                    channel: 2,
+                    way: 1,
+                    op: 0x5678,
+                    issue: 1200,
+                    done: 1300,
+                },
+            ],
+            map: vec![MapRec {
+                dec: MapDec {
+                    id: 0,
+                    hit: false,
+                    way: 0,
+                    evict: None,
+                },
+                cycle: 40,
+            }],
             cpl: vec![
-                CplRec { sqid: 1, cid: 0, status: 0, submitted: 0, cycle: 1000 },
-                CplRec { sqid: 1, cid: 1, status: 0, submitted: 50, cycle: 2050 },
+                CplRec {
+                    sqid: 1,
+                    cid: 0,
+                    status: 0,
+                    submitted: 0,
+                    cycle: 1000,
+                },
+                CplRec {
+                    sqid: 1,
+                    cid: 1,
+                    status: 0,
+                    submitted: 50,
+                    cycle: 2050,
+                },
             ],
             cycles: 3000,
         }
@@ -160,7 +273,10 @@ mod tests {
     fn identical_streams_check_every_transaction() {
         let s = sample();
         let c = compare(&s, &s, 7).expect("a stream equals itself");
-        assert_eq!(c.transactions, 7, "2 TLPs + 2 NAND ops + 1 decision + 2 completions");
+        assert_eq!(
+            c.transactions, 7,
+            "2 TLPs + 2 NAND ops + 1 decision + 2 completions"
+        );
         assert_eq!(c.worst_time, 0.0);
     }
 
@@ -170,10 +286,17 @@ mod tests {
         let mut g = sample();
         g.cpl[1].cycle = 2050 + 40;
         let c = compare(&sample(), &g, 7).expect("40 of 2000 cycles is within 2 %");
-        assert!((c.worst_time - 0.02).abs() < 1e-12, "worst {}", c.worst_time);
+        assert!(
+            (c.worst_time - 0.02).abs() < 1e-12,
+            "worst {}",
+            c.worst_time
+        );
         g.cpl[1].cycle = 2050 + 41;
         let d = compare(&sample(), &g, 7).expect_err("41 of 2000 cycles is beyond 2 %");
-        assert_eq!((d.stream.as_str(), d.index, d.cycle), ("completions (sqid 1, cid 1)", 0, 2091));
+        assert_eq!(
+            (d.stream.as_str(), d.index, d.cycle),
+            ("completions (sqid 1, cid 1)", 0, 2091)
+        );
         assert!(d.to_string().contains("seed 7"), "{d}");
     }
 
@@ -183,25 +306,47 @@ mod tests {
         let mut g = sample();
         g.nand[1].op = 0x5679;
         let d = compare(&sample(), &g, 42).expect_err("op word differs");
-        assert_eq!((d.stream.as_str(), d.index, d.cycle, d.seed), ("NAND ops (channel 2, way 1)", 1, 1200, 42));
-        assert!(d.expected.contains("22136") && d.got.contains("22137"), "{d}"); // 0x5678, 0x5679
-        // A NAND op of 1000 cycles taking 1100: reported (10 %), not a divergence.
+        assert_eq!(
+            (d.stream.as_str(), d.index, d.cycle, d.seed),
+            ("NAND ops (channel 2, way 1)", 1, 1200, 42)
+        );
+        assert!(
+            d.expected.contains("22136") && d.got.contains("22137"),
+            "{d}"
+        ); // 0x5678, 0x5679
+           // A NAND op of 1000 cycles taking 1100: reported (10 %), not a divergence.
         let mut g = sample();
         g.nand[0].done = 1200;
-        assert!((compare(&sample(), &g, 1).expect("NAND times are not checked").worst_nand - 0.1).abs() < 1e-12);
+        assert!(
+            (compare(&sample(), &g, 1)
+                .expect("NAND times are not checked")
+                .worst_nand
+                - 0.1)
+                .abs()
+                < 1e-12
+        );
         // A hit reported where the reference missed.
         let mut g = sample();
         g.map[0].dec.hit = true;
-        assert_eq!(compare(&sample(), &g, 1).expect_err("hit vs miss").stream, "map decisions");
+        assert_eq!(
+            compare(&sample(), &g, 1).expect_err("hit vs miss").stream,
+            "map decisions"
+        );
         // A missing data TLP: the reference's TLP is reported, at its cycle.
         let mut g = sample();
         g.tlps.pop();
         let d = compare(&sample(), &g, 1).expect_err("missing TLP");
-        assert_eq!((d.stream.as_str(), d.cycle, d.got.as_str()), ("TLPs (Data(0))", 500, "end of stream"));
+        assert_eq!(
+            (d.stream.as_str(), d.cycle, d.got.as_str()),
+            ("TLPs (Data(0))", 500, "end of stream")
+        );
         // A TLP divergence is reported before a later completion divergence.
         let mut g = sample();
         g.tlps[0].1.len = 32;
         g.cpl[0].status = 2;
-        assert_eq!(compare(&sample(), &g, 1).expect_err("two faults").stream, "TLPs (Fetch)");
+        assert_eq!(
+            compare(&sample(), &g, 1).expect_err("two faults").stream,
+            "TLPs (Fetch)"
+        );
     }
 }

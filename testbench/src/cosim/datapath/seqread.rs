@@ -55,7 +55,9 @@ pub fn seqread_config(transfer_mts: u32) -> DriveConfig {
 /// A sequential read job: `ios` reads of `bs_kib` KiB at queue depth `iodepth` over the first
 /// `size_mib` MiB (preconditioned sequentially by the stimulus).
 pub fn seqread_job(bs_kib: u32, iodepth: u32, ios: u64, size_mib: u32) -> String {
-    format!("[seqread]\nrw=read\nbs={bs_kib}k\niodepth={iodepth}\nsize={size_mib}m\nnumber_ios={ios}\n")
+    format!(
+        "[seqread]\nrw=read\nbs={bs_kib}k\niodepth={iodepth}\nsize={size_mib}m\nnumber_ios={ios}\n"
+    )
 }
 
 /// Busy intervals `[start, end)` of each channel's bus, in cycles.
@@ -66,7 +68,9 @@ pub struct BusLog {
 
 impl BusLog {
     pub fn new(channels: usize) -> Self {
-        BusLog { busy: vec![Vec::new(); channels] }
+        BusLog {
+            busy: vec![Vec::new(); channels],
+        }
     }
 
     /// Cycle `c` (increasing from call to call) is busy on channel `ch`.
@@ -75,7 +79,10 @@ impl BusLog {
         match v.last_mut() {
             Some(last) if last.1 == c => last.1 = c + 1,
             Some(last) => {
-                assert!(last.1 < c, "bus log of channel {ch}: cycle {c} marked out of order");
+                assert!(
+                    last.1 < c,
+                    "bus log of channel {ch}: cycle {c} marked out of order"
+                );
                 v.push((c, c + 1));
             }
             None => v.push((c, c + 1)),
@@ -84,7 +91,10 @@ impl BusLog {
 
     /// Busy cycles of channel `ch` in `[from, to)`.
     pub fn busy_cycles(&self, ch: usize, from: Cycle, to: Cycle) -> u64 {
-        self.busy[ch].iter().map(|&(s, e)| e.min(to).saturating_sub(s.max(from))).sum()
+        self.busy[ch]
+            .iter()
+            .map(|&(s, e)| e.min(to).saturating_sub(s.max(from)))
+            .sum()
     }
 }
 
@@ -100,7 +110,10 @@ impl BusProbe for ModelExec {
         let mut m = 0;
         for (ch, h) in held.iter_mut().enumerate() {
             let now = self.bus_cycles(ch);
-            debug_assert!(now <= *h + 1, "channel {ch}: more than one held cycle per cycle");
+            debug_assert!(
+                now <= *h + 1,
+                "channel {ch}: more than one held cycle per cycle"
+            );
             if now > *h {
                 m |= 1 << ch;
             }
@@ -126,7 +139,11 @@ pub struct Metered<'a, X: BusProbe> {
 
 impl<'a, X: BusProbe> Metered<'a, X> {
     pub fn new(x: &'a mut X) -> Self {
-        Metered { x, log: BusLog::new(CHANNELS), held: [0; CHANNELS] }
+        Metered {
+            x,
+            log: BusLog::new(CHANNELS),
+            held: [0; CHANNELS],
+        }
     }
 }
 
@@ -156,10 +173,20 @@ impl<X: BusProbe> DatapathExec for Metered<'_, X> {
 }
 
 /// Runs `job` (preconditioned) on `x` with a bus meter; every command of the job is issued.
-pub fn run_metered<X: BusProbe>(x: &mut X, cfg: &DriveConfig, job: &str, seed: u64, max_cycles: Cycle) -> Result<(Streams, BusLog), String> {
+pub fn run_metered<X: BusProbe>(
+    x: &mut X,
+    cfg: &DriveConfig,
+    job: &str,
+    seed: u64,
+    max_cycles: Cycle,
+) -> Result<(Streams, BusLog), String> {
     let (mut fw, mut host) = stimulus(cfg, job, seed, true)?;
     let mut m = Metered::new(x);
-    let lim = RunLimits { submit_until: u64::MAX, max_cycles, seed };
+    let lim = RunLimits {
+        submit_until: u64::MAX,
+        max_cycles,
+        seed,
+    };
     let s = run(&mut m, &mut fw, &mut host, lim)?;
     Ok((s, m.log))
 }
@@ -194,7 +221,9 @@ pub fn figures(s: &Streams, log: &BusLog, qd: usize) -> Result<SeqFigures, Strin
     cyc.sort_unstable();
     let n = cyc.len();
     if qd == 0 || n < 3 * qd {
-        return Err(format!("{n} completions at queue depth {qd}: the window needs at least 3 x {qd}"));
+        return Err(format!(
+            "{n} completions at queue depth {qd}: the window needs at least 3 x {qd}"
+        ));
     }
     let (start, end) = (cyc[qd - 1], cyc[n - qd - 1]);
     if end <= start {
@@ -203,11 +232,21 @@ pub fn figures(s: &Streams, log: &BusLog, qd: usize) -> Result<SeqFigures, Strin
     let payload_bytes = s
         .tlps
         .iter()
-        .filter(|(class, t)| matches!(class, TlpClass::Data(_)) && matches!(t.kind, TlpKind::MemWrite | TlpKind::MemRead) && (start..end).contains(&t.cycle))
+        .filter(|(class, t)| {
+            matches!(class, TlpClass::Data(_))
+                && matches!(t.kind, TlpKind::MemWrite | TlpKind::MemRead)
+                && (start..end).contains(&t.cycle)
+        })
         .map(|(_, t)| t.len as u64)
         .sum();
-    let bus_busy = (0..log.busy.len()).map(|ch| log.busy_cycles(ch, start, end) as f64 / (end - start) as f64).collect();
-    Ok(SeqFigures { window: (start, end), bus_busy, payload_bytes })
+    let bus_busy = (0..log.busy.len())
+        .map(|ch| log.busy_cycles(ch, start, end) as f64 / (end - start) as f64)
+        .collect();
+    Ok(SeqFigures {
+        window: (start, end),
+        bus_busy,
+        payload_bytes,
+    })
 }
 
 /// Event streams compared without completion times, and the completion-latency check apart
@@ -224,13 +263,19 @@ pub struct Agreement {
 pub fn agreement(want: &Streams, got: &Streams, seed: u64) -> Agreement {
     let untimed = |s: &Streams| {
         let mut s = s.clone();
-        s.cpl.iter_mut().for_each(|c| (c.submitted, c.cycle) = (0, 0));
+        s.cpl
+            .iter_mut()
+            .for_each(|c| (c.submitted, c.cycle) = (0, 0));
         s
     };
     let events = compare(&untimed(want), &untimed(got), seed);
     let slots = |s: &Streams| {
         let mut m: BTreeMap<(u16, u16), Vec<u64>> = BTreeMap::new();
-        s.cpl.iter().for_each(|c| m.entry((c.sqid, c.cid)).or_default().push(c.cycle - c.submitted));
+        s.cpl.iter().for_each(|c| {
+            m.entry((c.sqid, c.cid))
+                .or_default()
+                .push(c.cycle - c.submitted)
+        });
         m
     };
     let (w, g) = (slots(want), slots(got));
@@ -240,7 +285,10 @@ pub fn agreement(want: &Streams, got: &Streams, seed: u64) -> Agreement {
             worst = worst.max(a.abs_diff(*b) as f64 / (*a).max(1) as f64);
         }
     }
-    Agreement { events, worst_latency: worst }
+    Agreement {
+        events,
+        worst_latency: worst,
+    }
 }
 
 #[cfg(test)]

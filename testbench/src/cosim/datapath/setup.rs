@@ -22,14 +22,36 @@ use ssdlab_model::rng::SeedTree;
 pub fn cosim_config() -> DriveConfig {
     let mut cfg = DriveConfig::default_drive();
     let g = &mut cfg.geometry;
-    (g.channels, g.ways_per_channel, g.dies_per_way, g.planes_per_die) = (8, 4, 1, 1);
-    (g.blocks_per_plane, g.wordlines_per_block, g.page_bytes, g.spare_bytes, g.bits_per_cell) = (32, 32, 4096, 0, 1);
+    (
+        g.channels,
+        g.ways_per_channel,
+        g.dies_per_way,
+        g.planes_per_die,
+    ) = (8, 4, 1, 1);
+    (
+        g.blocks_per_plane,
+        g.wordlines_per_block,
+        g.page_bytes,
+        g.spare_bytes,
+        g.bits_per_cell,
+    ) = (32, 32, 4096, 0, 1);
     (cfg.onfi.core_clock_mhz, cfg.onfi.transfer_mts) = (250, 1000);
     for m in [&mut cfg.nand.slc, &mut cfg.nand.tlc] {
-        (m.t_read_lsb_us, m.t_read_csb_us, m.t_read_msb_us, m.t_prog_us, m.t_erase_ms) = (8.0, 8.0, 8.0, 40.0, 0.2);
+        (
+            m.t_read_lsb_us,
+            m.t_read_csb_us,
+            m.t_read_msb_us,
+            m.t_prog_us,
+            m.t_erase_ms,
+        ) = (8.0, 8.0, 8.0, 40.0, 0.2);
     }
     let f = &mut cfg.ftl;
-    (f.over_provisioning_pct, f.gc_threshold_free_blocks, f.bg_gc_threshold_free_blocks, f.read_ahead_kib) = (25.0, 3, 6, 0);
+    (
+        f.over_provisioning_pct,
+        f.gc_threshold_free_blocks,
+        f.bg_gc_threshold_free_blocks,
+        f.read_ahead_kib,
+    ) = (25.0, 3, 6, 0);
     f.slc_cache.enabled = false;
     f.slc_cache.static_blocks_per_plane = 0;
     cfg
@@ -38,13 +60,22 @@ pub fn cosim_config() -> DriveConfig {
 /// Checks the geometry rule the firmware relies on (one unit per program unit and per read).
 pub fn check_geometry(cfg: &DriveConfig) -> Result<(), String> {
     let g = &cfg.geometry;
-    let ok = g.dies_per_way == 1 && g.planes_per_die == 1 && g.page_bytes == 4096 && g.bits_per_cell == 1 && cfg.ftl.read_ahead_kib == 0;
+    let ok = g.dies_per_way == 1
+        && g.planes_per_die == 1
+        && g.page_bytes == 4096
+        && g.bits_per_cell == 1
+        && cfg.ftl.read_ahead_kib == 0;
     ok.then_some(()).ok_or_else(|| format!("co-simulation geometry needs 1 die per way, 1 plane, 4096 B pages, SLC-native and no read-ahead: {g:?}"))
 }
 
 /// Firmware and host of one run: the job file `job` (first job), functional precondition of the
 /// job's region when `precondition`, all from `seed`.
-pub fn stimulus(cfg: &DriveConfig, job: &str, seed: u64, precondition: bool) -> Result<(Firmware, HostDriver), String> {
+pub fn stimulus(
+    cfg: &DriveConfig,
+    job: &str,
+    seed: u64,
+    precondition: bool,
+) -> Result<(Firmware, HostDriver), String> {
     check_geometry(cfg)?;
     cfg.validate().map_err(|e| e.to_string())?;
     let jobs = parse_job_file(job, "cosim job").map_err(|e| e.to_string())?;
@@ -64,13 +95,30 @@ pub fn stimulus(cfg: &DriveConfig, job: &str, seed: u64, precondition: bool) -> 
     }
     ftl.set_map_trace(true);
     let _ = ftl.take_map_trace();
-    let planner = Planner { t: SeqTiming::new(&cfg.onfi), nt: NandTiming::new(&cfg.nand, &cfg.onfi), plane_stride: ssdlab_hdl::nand::plane_stride(cfg) };
+    let planner = Planner {
+        t: SeqTiming::new(&cfg.onfi),
+        nt: NandTiming::new(&cfg.nand, &cfg.onfi),
+        plane_stride: ssdlab_hdl::nand::plane_stride(cfg),
+    };
     let g = &cfg.geometry;
-    Ok((Firmware::new(ftl, planner, g.channels as usize, g.ways_per_channel as usize), HostDriver::new(pat, &seeds)))
+    Ok((
+        Firmware::new(
+            ftl,
+            planner,
+            g.channels as usize,
+            g.ways_per_channel as usize,
+        ),
+        HostDriver::new(pat, &seeds),
+    ))
 }
 
 /// The behavioural execution of `job` from `seed`.
-pub fn run_model(cfg: &DriveConfig, job: &str, lim: RunLimits, precondition: bool) -> Result<Streams, String> {
+pub fn run_model(
+    cfg: &DriveConfig,
+    job: &str,
+    lim: RunLimits,
+    precondition: bool,
+) -> Result<Streams, String> {
     let (mut fw, mut host) = stimulus(cfg, job, lim.seed, precondition)?;
     let mut x = ModelExec::new(cfg, Glue::TOP)?;
     run(&mut x, &mut fw, &mut host, lim)

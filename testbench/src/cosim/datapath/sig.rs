@@ -61,7 +61,20 @@ pub enum ChSig {
     RdBeat,
 }
 
-const ARRAYS: [&str; 12] = ["phy$#$rb", "phy$#$dq_in", "phy$#$dq_in_valid", "nand_done_valid$#", "nand_done_way$#", "phy$#$ce", "phy$#$cle", "phy$#$ale", "phy$#$we", "phy$#$dq_out", "phy$#$wr_beat", "phy$#$rd_beat"];
+const ARRAYS: [&str; 12] = [
+    "phy$#$rb",
+    "phy$#$dq_in",
+    "phy$#$dq_in_valid",
+    "nand_done_valid$#",
+    "nand_done_way$#",
+    "phy$#$ce",
+    "phy$#$cle",
+    "phy$#$ale",
+    "phy$#$we",
+    "phy$#$dq_out",
+    "phy$#$wr_beat",
+    "phy$#$rd_beat",
+];
 
 /// A port by dense index: scalars first (by [`Sig`] discriminant), then 12 groups of `CHANNELS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,7 +131,10 @@ pub trait DatapathDut {
 /// interrupt-coalescing deadline (`carm[i] & now == cdl[i]`) and when arming one
 /// (`cdl = now + 1 + tcoal`), so it may be advanced arithmetically while no deadline is armed.
 pub fn quiesce() -> Quiesce {
-    Quiesce { counters: vec![("top.fe.cq.now".into(), 24)], guards: (0..9).map(|i| format!("top.fe.cq.carm${i}$q")).collect() }
+    Quiesce {
+        counters: vec![("top.fe.cq.now".into(), 24)],
+        guards: (0..9).map(|i| format!("top.fe.cq.carm${i}$q")).collect(),
+    }
 }
 
 /// The Verilated `module top`, driven through the runner's packed interface: `set`/`get` touch
@@ -137,9 +153,18 @@ pub struct VerilatorDut {
 
 impl VerilatorDut {
     pub fn new(m: VerilatorModel) -> Result<Self, RunnerError> {
-        let ids = names().iter().map(|n| m.port(n)).collect::<Result<Vec<_>, _>>()?;
+        let ids = names()
+            .iter()
+            .map(|n| m.port(n))
+            .collect::<Result<Vec<_>, _>>()?;
         let masks = (m.out_mask(), m.out_mask());
-        Ok(VerilatorDut { m, ids, edge: false, ff: true, masks })
+        Ok(VerilatorDut {
+            m,
+            ids,
+            edge: false,
+            ff: true,
+            masks,
+        })
     }
 }
 
@@ -167,7 +192,10 @@ impl DatapathDut for VerilatorDut {
         self.edge = true;
     }
     fn run_quiet(&mut self, watch: &[P], change: &[P], max: u64) -> u64 {
-        assert!(!self.edge, "VerilatorDut: run_quiet after tick without eval");
+        assert!(
+            !self.edge,
+            "VerilatorDut: run_quiet after tick without eval"
+        );
         let (nz, chg) = &mut self.masks;
         nz.iter_mut().chain(chg.iter_mut()).for_each(|w| *w = 0);
         for (ps, mask) in [(watch, &mut *nz), (change, &mut *chg)] {
@@ -175,7 +203,8 @@ impl DatapathDut for VerilatorDut {
                 self.m.mask_port(mask, self.ids[p.0]);
             }
         }
-        self.m.run_quiet(self.ids[Sig::Clock as usize], nz, chg, max, self.ff)
+        self.m
+            .run_quiet(self.ids[Sig::Clock as usize], nz, chg, max, self.ff)
     }
     fn name(&self) -> &'static str {
         "verilator"

@@ -4,10 +4,10 @@
 //! checked and mismatches reported. Wall time is measured here only to print the speed figure.
 
 use super::exec::{run, RunLimits};
+use super::hw_exec::VerilatorExec;
 use super::model_exec::{map_cache_config, Glue, ModelExec};
 use super::scoreboard::{compare, Divergence};
 use super::setup::stimulus;
-use super::hw_exec::VerilatorExec;
 use rand::Rng;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::rng::SeedTree;
@@ -64,8 +64,19 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "seed {}, job: {}", self.seed, self.job.replace('\n', " "))?;
-        writeln!(f, "verilator: {} cycles in {:.2} s wall = {:.0} cycles/s", self.cycles, self.wall_s, self.cycles_per_s())?;
+        writeln!(
+            f,
+            "seed {}, job: {}",
+            self.seed,
+            self.job.replace('\n', " ")
+        )?;
+        writeln!(
+            f,
+            "verilator: {} cycles in {:.2} s wall = {:.0} cycles/s",
+            self.cycles,
+            self.wall_s,
+            self.cycles_per_s()
+        )?;
         writeln!(f, "transactions checked: {} ({} completions); worst completion-latency difference {:.3} %, NAND op time {:.3} %", self.transactions, self.completions, 100.0 * self.worst_time, 100.0 * self.worst_nand)?;
         write!(f, "mismatches: {}", self.mismatches())?;
         if let Some(d) = &self.divergence {
@@ -77,7 +88,13 @@ impl fmt::Display for Report {
 
 /// Runs `job` from `seed` on the model and on the Verilated `verilog` (the datapath's
 /// `module top`), optionally writing a VCD waveform, and compares them.
-pub fn three_way(cfg: &DriveConfig, job: &str, lim: RunLimits, verilog: &str, vcd: Option<&Path>) -> Result<Report, String> {
+pub fn three_way(
+    cfg: &DriveConfig,
+    job: &str,
+    lim: RunLimits,
+    verilog: &str,
+    vcd: Option<&Path>,
+) -> Result<Report, String> {
     let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
     let mut mx = ModelExec::new(cfg, Glue::TOP)?;
     let want = run(&mut mx, &mut fw, &mut host, lim)?;
@@ -86,7 +103,10 @@ pub fn three_way(cfg: &DriveConfig, job: &str, lim: RunLimits, verilog: &str, vc
     let ios = host.issued();
     let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
     host.limit_ios(ios);
-    let lim = RunLimits { submit_until: u64::MAX, ..lim };
+    let lim = RunLimits {
+        submit_until: u64::MAX,
+        ..lim
+    };
     let line = map_cache_config().line_entries;
     let mut vx = VerilatorExec::verilated(cfg, verilog, line, vcd).map_err(|e| e.to_string())?;
     let t0 = Instant::now();
@@ -97,5 +117,15 @@ pub fn three_way(cfg: &DriveConfig, job: &str, lim: RunLimits, verilog: &str, vc
         Err(d) => (Default::default(), Some(d)),
     };
     let (transactions, worst_time, worst_nand) = (c.transactions, c.worst_time, c.worst_nand);
-    Ok(Report { seed: lim.seed, job: job.to_string(), cycles: got.cycles, wall_s, transactions, completions: got.cpl.len(), worst_time, worst_nand, divergence })
+    Ok(Report {
+        seed: lim.seed,
+        job: job.to_string(),
+        cycles: got.cycles,
+        wall_s,
+        transactions,
+        completions: got.cpl.len(),
+        worst_time,
+        worst_nand,
+        divergence,
+    })
 }

@@ -6,7 +6,12 @@ use ssdlab_model::DriveConfig;
 
 fn target() -> NandTarget {
     // 200 MHz: tWC 5 cycles, tADL 30, tWB 20, tWHR 16, tCCS 60, tRR 4.
-    NandTarget::new(SeqTiming::new(&DriveConfig::default_drive().onfi), 2048, 0, 8)
+    NandTarget::new(
+        SeqTiming::new(&DriveConfig::default_drive().onfi),
+        2048,
+        0,
+        8,
+    )
 }
 
 fn read_cmd(t: &mut NandTarget, start: u64, spacing: u64) -> u64 {
@@ -34,7 +39,11 @@ fn legal_read_has_no_violation_and_goes_busy_for_twb_plus_tr() {
     let ready = confirm + 125;
     let _ = t.data_out(ready + 4, 4);
     assert!(t.violations.is_empty(), "{:?}", t.violations);
-    assert_eq!(t.data_out(ready + 5, 4), vec![0xFF; 4], "an erased page reads FF");
+    assert_eq!(
+        t.data_out(ready + 5, 4),
+        vec![0xFF; 4],
+        "an erased page reads FF"
+    );
 }
 
 #[test]
@@ -52,8 +61,16 @@ fn command_while_busy_and_early_data_are_rejected() {
     let c = read_cmd(&mut t, 0, 5);
     let _ = t.data_out(c + 50, 4);
     t.command(c + 60, READ_STATUS);
-    assert!(t.violations.iter().any(|v| v.contains("early")), "{:?}", t.violations);
-    assert!(t.violations.iter().any(|v| v.contains("while busy")), "{:?}", t.violations);
+    assert!(
+        t.violations.iter().any(|v| v.contains("early")),
+        "{:?}",
+        t.violations
+    );
+    assert!(
+        t.violations.iter().any(|v| v.contains("while busy")),
+        "{:?}",
+        t.violations
+    );
 }
 
 /// 30h, 31h, 3Fh with tR 100 cycles, tWB 20, tRCBSY 600 (3 us at 200 MHz), tRR 4.
@@ -68,7 +85,11 @@ fn cache_read_timing_is_enforced() {
     assert!(!t.ready(n31 + 5 + 20 + 599) && t.ready(n31 + 5 + 20 + 600));
     // Data out before tRR after ready is early.
     let _ = t.data_out(n31 + 625 + 3, 4);
-    assert!(t.violations.iter().any(|v| v.contains("early")), "{:?}", t.violations);
+    assert!(
+        t.violations.iter().any(|v| v.contains("early")),
+        "{:?}",
+        t.violations
+    );
     t.violations.clear();
     // The array reads page 1 until n31 + 625 + 100: 3Fh right away waits for it + tRCBSY.
     let n3f = n31 + 630;
@@ -78,7 +99,11 @@ fn cache_read_timing_is_enforced() {
     // A new read while the cache sequence's array read ran would have been rejected; after
     // 3Fh, 31h has no read before it.
     t.command(n31 + 2000, READ_CACHE_SEQ);
-    assert!(t.violations.iter().any(|v| v.contains("no page read")), "{:?}", t.violations);
+    assert!(
+        t.violations.iter().any(|v| v.contains("no page read")),
+        "{:?}",
+        t.violations
+    );
 }
 
 #[test]
@@ -90,12 +115,20 @@ fn command_while_cache_array_busy_is_rejected() {
     // RDY is back at c + 750, ARDY only at c + 850: 00h in between is illegal.
     t.push_array_cycles(100);
     read_cmd(&mut t, c + 760, 5);
-    assert!(t.violations.iter().any(|v| v.contains("ARDY")), "{:?}", t.violations);
+    assert!(
+        t.violations.iter().any(|v| v.contains("ARDY")),
+        "{:?}",
+        t.violations
+    );
 }
 
 #[test]
 fn illegal_sequence_is_rejected() {
     let mut t = target();
     t.command(0, READ_2);
-    assert!(t.violations[0].contains("30h not legal"), "{:?}", t.violations);
+    assert!(
+        t.violations[0].contains("30h not legal"),
+        "{:?}",
+        t.violations
+    );
 }

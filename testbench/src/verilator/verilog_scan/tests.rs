@@ -45,9 +45,20 @@ fn a_continuous_read_is_caught_with_module_memory_and_line() {
     let v = module("    assign d = mem[a];\n");
     let got = async_memory_reads(&v);
     assert_eq!(got.len(), 1, "{got:?}");
-    assert_eq!((got[0].module.as_str(), got[0].memory.as_str(), got[0].line, got[0].text.as_str()), ("top$rom", "mem", 6, "assign d = mem[a];"));
+    assert_eq!(
+        (
+            got[0].module.as_str(),
+            got[0].memory.as_str(),
+            got[0].line,
+            got[0].text.as_str()
+        ),
+        ("top$rom", "mem", 6, "assign d = mem[a];")
+    );
     let msg = got[0].to_string();
-    assert!(msg.contains("top$rom") && msg.contains("`mem`") && msg.contains("line 6"), "{msg}");
+    assert!(
+        msg.contains("top$rom") && msg.contains("`mem`") && msg.contains("line 6"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -55,7 +66,11 @@ fn a_read_in_a_combinational_always_is_caught() {
     for head in ["always @(*) begin", "always @* begin", "always @(a) begin"] {
         let v = module(&format!("    {head}\n        d = mem[a];\n    end\n"));
         let got = async_memory_reads(&v);
-        assert_eq!(got.iter().map(|r| r.line).collect::<Vec<_>>(), vec![7], "{head}: {got:?}");
+        assert_eq!(
+            got.iter().map(|r| r.line).collect::<Vec<_>>(),
+            vec![7],
+            "{head}: {got:?}"
+        );
     }
     // After the combinational block ends, a clocked load is fine again.
     let v = module("    always @(*) begin\n        d = mem[a];\n    end\n    always @(posedge clock) begin\n        d <= mem[a];\n    end\n");
@@ -67,7 +82,11 @@ fn memory_to_memory_and_conditions_in_a_clocked_block_are_caught() {
     // mem[a] + 1 written back each cycle changes memory with every register unchanged.
     let v = module("    always @(posedge clock) begin\n        mem[a] <= mem[a] + 8'h1;\n        if (mem[a] == 8'h0) begin\n            d <= 8'h1;\n        end\n    end\n");
     let got = async_memory_reads(&v);
-    assert_eq!(got.iter().map(|r| (r.line, r.why)).collect::<Vec<_>>(), vec![(7, "into another memory's write"), (8, got[1].why)], "{got:?}");
+    assert_eq!(
+        got.iter().map(|r| (r.line, r.why)).collect::<Vec<_>>(),
+        vec![(7, "into another memory's write"), (8, got[1].why)],
+        "{got:?}"
+    );
     assert!(got[1].why.contains("condition"), "{got:?}");
 }
 
