@@ -21,6 +21,26 @@ impl ConfigError {
     }
 }
 
+/// A latency or per-operation time in a config, in nanoseconds: finite, 0 to 1 s. The bound
+/// keeps every converted time (and its sums over a command's 4 KiB units) far inside
+/// [`crate::SimTime::LIMIT`]; real firmware and bus latencies are micro- to milliseconds.
+pub fn check_latency_ns(v: f64, field: &str) -> Result<(), ConfigError> {
+    check(
+        v.is_finite() && (0.0..=1e9).contains(&v),
+        field,
+        "must be a time of 0 to 1e9 ns (1 s)",
+    )
+}
+
+/// An idle threshold in a config, in milliseconds: finite, 0 to one day.
+pub fn check_idle_ms(v: f64, field: &str) -> Result<(), ConfigError> {
+    check(
+        v.is_finite() && (0.0..=86_400_000.0).contains(&v),
+        field,
+        "must be a time of 0 to 86400000 ms (one day)",
+    )
+}
+
 /// Shorthand for validation code: `check(cond, "nand.planes", "must be 1, 2 or 4")?`.
 pub fn check(cond: bool, field: &str, reason: &str) -> Result<(), ConfigError> {
     if cond {

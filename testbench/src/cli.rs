@@ -8,7 +8,7 @@ use crate::output::{human, json};
 use crate::progress::TermProgress;
 use crate::protocol::{self, report, run::run_protocol, seeds};
 use crate::trace::{self, Format, ReplayOptions};
-use crate::workload::{run_jobs, Device, GroupResult, Observer};
+use crate::workload::{drive_adapter, run_jobs, Device, GroupResult, Observer};
 use crate::{plot, presets};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::json;
@@ -119,15 +119,19 @@ pub enum Cmd {
 pub type OpenDevice<'a> =
     &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
 
+/// The drive config of a command and its name, checked against the host's memory (an error
+/// names the file or preset).
 fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
-    match (&d.preset, &d.config) {
-        (_, Some(path)) => Ok((path.clone(), presets::load_file(path)?)),
-        (Some(name), None) => Ok((name.clone(), presets::load(name)?)),
-        (None, None) => Ok((
+    let (origin, cfg) = match (&d.preset, &d.config) {
+        (_, Some(path)) => (path.clone(), presets::load_file(path)?),
+        (Some(name), None) => (name.clone(), presets::load(name)?),
+        (None, None) => (
             presets::DEFAULT_PRESET.to_string(),
             presets::load(presets::DEFAULT_PRESET)?,
-        )),
-    }
+        ),
+    };
+    drive_adapter::check_memory(&cfg, &origin, drive_adapter::memory_limit()?)?;
+    Ok((origin, cfg))
 }
 
 fn io_err(e: std::io::Error) -> InputError {
@@ -137,6 +141,9 @@ fn io_err(e: std::io::Error) -> InputError {
 /// Runs a parsed command line; returns the exit code for a successful run (0, or 1 for a failed
 /// validation). Bad input is an `Err` (exit code 2).
 pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, InputError> {
+    if let Some(dir) = &cli.plot {
+        check_plot_dir(dir)?;
+    }
     let seeds = SeedTree::new(cli.seed);
     let mut progress = TermProgress::new();
     let code = match &cli.cmd {
@@ -293,6 +300,21 @@ fn validate_seeds(
         })?;
     }
     Ok(if seeds::all_pass(&runs, tol) { 0 } else { 1 })
+}
+
+/// The --plot directory must be one that plots can be written into, found out before anything
+/// runs (a report already on stdout followed by an error is what the exit-code contract forbids).
+fn check_plot_dir(dir: &std::path::Path) -> Result<(), InputError> {
+    let shown = dir.display().to_string();
+    let fail = |r: String| InputError::file(&shown, format!("--plot: {r}"));
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail("exists and is not a directory".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create the directory: {e}")))?;
+    let probe = dir.join(format!(".ssdlab-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| fail(format!("cannot write into it: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 fn print_groups(

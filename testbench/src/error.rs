@@ -62,10 +62,43 @@ impl InputError {
             None => InputError::file(file, msg),
         }
     }
+    /// The reason alone, without the file and line.
+    pub fn reason(&self) -> &str {
+        match self {
+            InputError::At { reason, .. } | InputError::File { reason, .. } => reason,
+        }
+    }
     /// Reading the file failed.
     pub fn io(file: &str, e: &std::io::Error) -> Self {
         InputError::file(file, format!("cannot read: {e}"))
     }
+}
+
+/// Longest error line printed, in characters; longer messages keep their start and end.
+pub const MAX_LINE_CHARS: usize = 400;
+
+/// An error message as one terminal line: control characters (NUL, CR, escape sequences, a
+/// newline inside echoed input) are shown escaped (`\u{0}`, `\r`), and a message over
+/// [`MAX_LINE_CHARS`] (a 1 MB key echoed back) keeps its first 300 and last 80 characters.
+pub fn for_terminal(msg: &str) -> String {
+    let escaped: String = msg
+        .chars()
+        .flat_map(|c| {
+            let e: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            e
+        })
+        .collect();
+    let n = escaped.chars().count();
+    if n <= MAX_LINE_CHARS {
+        return escaped;
+    }
+    let head: String = escaped.chars().take(300).collect();
+    let tail: String = escaped.chars().skip(n - 80).collect();
+    format!("{head} [... {} characters left out ...] {tail}", n - 380)
 }
 
 /// Line and column from "TOML parse error at line L, column C".
@@ -97,6 +130,21 @@ mod tests {
             "a.fio:3: bad"
         );
         assert_eq!(InputError::file("a.fio", "bad").to_string(), "a.fio: bad");
+    }
+
+    #[test]
+    fn terminal_line_is_escaped_and_bounded() {
+        assert_eq!(for_terminal("a\0b\rc\u{1b}[2J"), "a\\u{0}b\\rc\\u{1b}[2J");
+        let long = format!("f.fio:1: `{}` is not an option", "k".repeat(1 << 20));
+        let line = for_terminal(&long);
+        // 10 + 2^20 + 18 characters; 300 + 80 kept, the rest counted.
+        let cut = format!(
+            " [... {} characters left out ...] ",
+            10 + (1 << 20) + 18 - 380
+        );
+        assert_eq!(line.chars().count(), 380 + cut.len());
+        assert!(line.contains(&cut));
+        assert!(line.starts_with("f.fio:1: `kkk") && line.ends_with("kkk` is not an option"));
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod cosim;
 pub mod error;
 pub mod fio;
+pub mod input_file;
 pub mod output;
 pub mod plot;
 pub mod presets;

@@ -54,7 +54,7 @@ pub fn load(name: &str) -> Result<DriveConfig, InputError> {
 
 /// Loads a drive config file.
 pub fn load_file(path: &str) -> Result<DriveConfig, InputError> {
-    let text = std::fs::read_to_string(path).map_err(|e| InputError::io(path, &e))?;
+    let text = crate::input_file::read_text(std::path::Path::new(path), path)?;
     DriveConfig::from_toml_str(&text, path).map_err(|e| InputError::config(path, e))
 }
 

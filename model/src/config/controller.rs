@@ -1,7 +1,7 @@
 //! Controller resources: DRAM, data buffer, firmware CPU cores.
 //! Sources: SM2262 product brief (dual-core ARM, DDR3/DDR4 support), Nanya DDR3 data sheet.
 
-use crate::error::{check, ConfigError};
+use crate::error::{check, check_latency_ns, ConfigError};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -82,11 +82,7 @@ impl ControllerConfig {
             "controller.dram_bandwidth_mbps",
             "must be positive",
         )?;
-        check(
-            self.dram_latency_ns.is_finite() && self.dram_latency_ns >= 0.0,
-            "controller.dram_latency_ns",
-            "must be non-negative",
-        )?;
+        check_latency_ns(self.dram_latency_ns, "controller.dram_latency_ns")?;
         check(
             self.write_buffer_kib >= 4,
             "controller.write_buffer_kib",
@@ -112,7 +108,7 @@ impl ControllerConfig {
             ("controller.cpu_ns_per_unit", self.cpu_ns_per_unit),
             ("controller.cpu_ns_per_write_cmd", self.cpu_ns_per_write_cmd),
         ] {
-            check(v.is_finite() && v >= 0.0, name, "must be non-negative")?;
+            check_latency_ns(v, name)?;
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! fitted values are marked in the presets.
 
 use super::{ControllerConfig, GeometryConfig};
-use crate::error::{check, ConfigError};
+use crate::error::{check, check_idle_ms, ConfigError};
 use serde::{Deserialize, Serialize};
 
 /// Smallest `ftl.gc_threshold_free_blocks` the FTL can run with: when a die opens a host
@@ -60,9 +60,9 @@ impl MapCacheConfig {
     /// `FtlConfig::validate` and `ftl::map_cache::MapCache::new`.
     pub fn validate_geometry(&self) -> Result<(), ConfigError> {
         check(
-            self.sets.is_power_of_two(),
+            self.sets.is_power_of_two() && self.sets <= 1 << 20,
             "ftl.map_cache.sets",
-            "must be a power of two",
+            "must be a power of two up to 1048576",
         )?;
         check(
             matches!(self.ways, 1 | 2 | 4 | 8 | 16),
@@ -172,9 +172,11 @@ impl FtlConfig {
         let dies = geo.dies() as u64;
         let upp = geo.units_per_page() as u64;
         let block_units = geo.pages_per_block() as u64 * geo.planes_per_die as u64 * upp;
-        let raw_units = dies * geo.blocks_per_plane as u64 * block_units;
+        // u128: the geometry's bounds allow products beyond u64 before this check.
+        let raw_units_wide = dies as u128 * geo.blocks_per_plane as u128 * block_units as u128;
+        let raw_units = raw_units_wide.min(u64::MAX as u128) as u64;
         check(
-            raw_units < u32::MAX as u64,
+            raw_units_wide < u32::MAX as u128,
             "geometry",
             "more than 2^32 - 1 physical 4 KiB units",
         )?;
@@ -273,11 +275,7 @@ impl FtlConfig {
                 "is used only with gc_policy = \"windowed_greedy\"",
             )?,
         }
-        check(
-            self.bg_gc_idle_ms.is_finite() && self.bg_gc_idle_ms >= 0.0,
-            "ftl.bg_gc_idle_ms",
-            "must be non-negative",
-        )?;
+        check_idle_ms(self.bg_gc_idle_ms, "ftl.bg_gc_idle_ms")?;
         let s = &self.slc_cache;
         check(
             s.dynamic_fraction.is_finite() && (0.0..=1.0).contains(&s.dynamic_fraction),
@@ -289,10 +287,9 @@ impl FtlConfig {
             "ftl.slc_cache.static_blocks_per_plane",
             "must be below half of geometry.blocks_per_plane (the SLC cache cannot exceed the drive)",
         )?;
-        check(
-            s.idle_fold_threshold_ms.is_finite() && s.idle_fold_threshold_ms >= 0.0,
+        check_idle_ms(
+            s.idle_fold_threshold_ms,
             "ftl.slc_cache.idle_fold_threshold_ms",
-            "must be non-negative",
         )?;
         let m = &self.map_cache;
         m.validate_geometry()?;
@@ -308,10 +305,9 @@ impl FtlConfig {
             "ftl.map_cache.dram_table_mb",
             "the mapping cache plus controller.write_buffer_kib do not fit in controller.dram_mb",
         )?;
-        check(
-            self.write_buffer_flush_idle_ms.is_finite() && self.write_buffer_flush_idle_ms >= 0.0,
+        check_idle_ms(
+            self.write_buffer_flush_idle_ms,
             "ftl.write_buffer_flush_idle_ms",
-            "must be non-negative",
         )?;
         check(
             self.read_ahead_inflight_kib == 0

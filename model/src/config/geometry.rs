@@ -49,20 +49,30 @@ impl GeometryConfig {
             "geometry.planes_per_die",
             "must be 1, 2 or 4",
         )?;
+        // The bounds keep every product of geometry fields inside u32 (pages per block) and
+        // the physical unit count inside the FTL's 32-bit addresses (checked in the capacity
+        // plan); real parts have hundreds to a few thousand of each.
         check(
-            self.blocks_per_plane >= 4,
+            (4..=1 << 20).contains(&self.blocks_per_plane),
             "geometry.blocks_per_plane",
-            "must be at least 4",
+            "must be 4..=1048576",
         )?;
         check(
-            self.wordlines_per_block >= 1,
+            (1..=1 << 16).contains(&self.wordlines_per_block),
             "geometry.wordlines_per_block",
-            "must be at least 1",
+            "must be 1..=65536",
+        )?;
+        // A translation page holds page_bytes / 4 entries; the table cache indexes them by
+        // shifts, so the page is a power of two.
+        check(
+            (4096..=1 << 20).contains(&self.page_bytes) && self.page_bytes.is_power_of_two(),
+            "geometry.page_bytes",
+            "must be a power of two from 4096 (the 4 KiB mapping unit) to 1048576",
         )?;
         check(
-            self.page_bytes >= 4096 && self.page_bytes.is_multiple_of(4096),
-            "geometry.page_bytes",
-            "must be a multiple of 4096 (the 4 KiB mapping unit)",
+            self.spare_bytes <= self.page_bytes,
+            "geometry.spare_bytes",
+            "must be at most geometry.page_bytes",
         )?;
         check(
             matches!(self.bits_per_cell, 1..=3),

@@ -8,6 +8,7 @@
 mod controller;
 mod ftl;
 mod geometry;
+mod memory;
 mod nand;
 mod nvme;
 mod onfi;

@@ -1,7 +1,7 @@
 //! PCIe link parameters at transaction-layer level. Source: PCI Express Base Specification 3.0,
 //! sections 4.2 (128b/130b), 2.2 (TLP headers), 3.5 (DLLPs).
 
-use crate::error::{check, ConfigError};
+use crate::error::{check, check_latency_ns, ConfigError};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -67,11 +67,7 @@ impl PcieConfig {
             "pcie.tlps_per_ack",
             "must be at least 1",
         )?;
-        check(
-            self.host_read_latency_ns.is_finite() && self.host_read_latency_ns >= 0.0,
-            "pcie.host_read_latency_ns",
-            "must be non-negative",
-        )?;
+        check_latency_ns(self.host_read_latency_ns, "pcie.host_read_latency_ns")?;
         Ok(())
     }
     /// Raw bytes per second per direction after line coding.

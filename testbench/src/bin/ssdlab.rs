@@ -30,7 +30,10 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            eprintln!("ssdlab: error: {e}");
+            eprintln!(
+                "ssdlab: error: {}",
+                ssdlab_testbench::error::for_terminal(&e.to_string())
+            );
             eprintln!("ssdlab: (seed {})", cli.seed);
             std::process::exit(2);
         }

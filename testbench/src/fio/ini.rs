@@ -63,11 +63,11 @@ fn include(
         .parent()
         .map_or_else(|| Path::new(target).to_path_buf(), |d| d.join(target));
     let shown = path.display().to_string();
-    let bytes = std::fs::read(&path).map_err(|e| {
+    let bytes = crate::input_file::read_bytes(&path, &shown).map_err(|e| {
         InputError::at(
             file,
             line,
-            format!("include {target}: cannot read {shown}: {e}"),
+            format!("include {target}: {shown}: {}", e.reason()),
         )
     })?;
     parse_into(&super::decode_job_text(&bytes), &shown, depth + 1, sections)
@@ -267,7 +267,7 @@ mod include_tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("t.fio:2: include nope.fio: cannot read nope.fio: "),
+            e.starts_with("t.fio:2: include nope.fio: nope.fio: cannot read: "),
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&d);

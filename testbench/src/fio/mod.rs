@@ -19,7 +19,7 @@ pub fn decode_job_text(bytes: &[u8]) -> String {
 
 /// Reads and parses the job file at `path`.
 pub fn read_job_file(path: &str) -> Result<Vec<JobSpec>, InputError> {
-    let bytes = std::fs::read(path).map_err(|e| InputError::io(path, &e))?;
+    let bytes = crate::input_file::read_bytes(std::path::Path::new(path), path)?;
     parse_job_file(&decode_job_text(&bytes), path)
 }
 

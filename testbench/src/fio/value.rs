@@ -106,7 +106,13 @@ pub fn parse_time(s: &str, unit: TimeUnit) -> Result<SimTime, String> {
     };
     n.checked_mul(ps_per)
         .map(SimTime::from_ps)
-        .ok_or_else(|| format!("`{t}` is too long a time"))
+        .and_then(SimTime::limited)
+        .ok_or_else(|| {
+            format!(
+                "`{t}` is longer than the model's {} days of simulated time",
+                SimTime::LIMIT_DAYS
+            )
+        })
 }
 
 /// Parses a plain unsigned integer (decimal or 0x hex) within `lo..=hi`.

@@ -176,6 +176,7 @@ pub fn summary(groups: &[GroupResult]) -> String {
             );
             dir_block(&mut out, "read", &j.read, j, bw.0);
             dir_block(&mut out, "write", &j.write, j, bw.1);
+            dir_block(&mut out, "trim", &j.trim, j, 0.0);
             lat_lines(&mut out, j);
         }
         group_footer(&mut out, g);

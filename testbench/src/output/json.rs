@@ -164,7 +164,7 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
         "job options": opts,
         "read": dir_obj(&j.read, j.runtime, s, group_bw.0),
         "write": dir_obj(&j.write, j.runtime, s, group_bw.1),
-        "trim": dir_obj(&DirStats::default(), j.runtime, s, 0.0),
+        "trim": dir_obj(&j.trim, j.runtime, s, 0.0),
         "sync": { "total_ios": 0, "lat_ns": lat_obj(&DirStats::default(), None) },
         "job_runtime": ms,
         "latency_ns": dist[0].clone(), "latency_us": dist[1].clone(), "latency_ms": dist[2].clone(),

@@ -55,6 +55,9 @@ pub enum Step {
         size: Option<SizeSpec>,
         iodepth: u32,
         numjobs: u32,
+        /// Line of the step's `[[step]]` header (0 when the file has none), for errors found
+        /// against the device.
+        line: usize,
     },
     Fio {
         id: Option<String>,
@@ -99,8 +102,7 @@ pub fn resolve(name_or_path: &str) -> Result<Protocol, InputError> {
             ),
         ));
     }
-    let text =
-        std::fs::read_to_string(name_or_path).map_err(|e| InputError::io(name_or_path, &e))?;
+    let text = crate::input_file::read_text(Path::new(name_or_path), name_or_path)?;
     load(&text, name_or_path, Path::new(name_or_path).parent())
 }
 
@@ -150,6 +152,17 @@ pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, Inpu
         file: file.to_string(),
         steps,
     })
+}
+
+/// A published figure is a positive number: NaN would compare as within any tolerance, 0 or a
+/// negative one makes the error in percent meaningless.
+fn check_published(v: Option<f64>) -> Result<(), String> {
+    match v {
+        Some(p) if !(p.is_finite() && p > 0.0) => {
+            Err(format!("published figure {p} must be a positive number"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Checks one step definition and resolves its values; `ids` collects reported step ids.
@@ -205,6 +218,7 @@ fn convert_step(
                 size,
                 iodepth: p.iodepth,
                 numjobs: p.numjobs,
+                line,
             }
         }
         StepDef::Fio(f) => {
@@ -213,8 +227,8 @@ fn convert_step(
                 (None, Some(path)) => {
                     let p = dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
                     let ps = p.display().to_string();
-                    let t = std::fs::read(&p)
-                        .map_err(|e| err(format!("cannot read job file `{ps}`: {e}")))?;
+                    let t = crate::input_file::read_bytes(&p, &ps)
+                        .map_err(|e| err(format!("job file `{ps}`: {}", e.reason())))?;
                     parse_job_file(&decode_job_text(&t), &ps)?
                 }
                 _ => {
@@ -223,7 +237,8 @@ fn convert_step(
                     ))
                 }
             };
-            if f.report.is_some() {
+            if let Some(r) = &f.report {
+                check_published(r.published).map_err(err)?;
                 ids.extend(f.id.clone());
             }
             Step::Fio {
@@ -248,7 +263,8 @@ fn convert_step(
                 ));
             }
             let jobs = inline_jobs(text, file, i, &b.job)?;
-            if b.report.is_some() {
+            if let Some(r) = &b.report {
+                check_published(r.published).map_err(err)?;
                 ids.extend(b.id.clone());
             }
             Step::Burst {
@@ -269,6 +285,7 @@ fn convert_step(
                     "`of` names `{missing}`, which is not the id of an earlier reported step"
                 )));
             }
+            check_published(s.published).map_err(err)?;
             ids.extend(s.id.clone());
             Step::Score {
                 id: s.id,

@@ -64,7 +64,10 @@ fn precondition_job(
 /// Checks every step against the device; nothing runs.
 pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
     let cap = dev.capacity_bytes();
-    for s in &p.steps {
+    // Idle steps alone must fit in the simulated-time range (timed steps are checked as they
+    // run: their length depends on the device).
+    let mut idle_total = dev.now();
+    for (i, s) in p.steps.iter().enumerate() {
         match s {
             Step::Fio { jobs, .. } => check_jobs(dev, jobs)?,
             Step::Burst {
@@ -84,15 +87,43 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
             }
             Step::Precondition {
                 label,
+                mode,
+                pattern,
                 offset,
                 size,
                 bs,
+                iodepth,
+                numjobs,
+                line,
                 ..
             } => {
-                region(*offset, *size, *bs, cap)
-                    .map_err(|r| InputError::file(&p.file, format!("`{label}`: {r}")))?;
+                let at = |r: String| {
+                    let r = format!("step {}: `{label}`: {r}", i + 1);
+                    match *line {
+                        0 => InputError::file(&p.file, r),
+                        l => InputError::at(&p.file, l, r),
+                    }
+                };
+                region(*offset, *size, *bs, cap).map_err(at)?;
+                if *mode == Mode::Timed {
+                    let jobs = precondition_job(*pattern, *bs, *offset, *size, *iodepth, *numjobs);
+                    // The generated job has no file of its own: its errors name the step.
+                    check_jobs(dev, &jobs).map_err(|e| at(e.reason().to_string()))?;
+                }
             }
-            Step::Idle { .. } | Step::Score { .. } => {}
+            Step::Idle { label, duration } => {
+                idle_total = idle_total.add_limited(*duration).ok_or_else(|| {
+                    InputError::file(
+                        &p.file,
+                        format!(
+                            "step {}: `{label}`: the idle steps add up to more than the model's {} days of simulated time",
+                            i + 1,
+                            SimTime::LIMIT_DAYS
+                        ),
+                    )
+                })?;
+            }
+            Step::Score { .. } => {}
         }
     }
     Ok(())
@@ -125,6 +156,7 @@ pub fn run_protocol(
                 size,
                 iodepth,
                 numjobs,
+                ..
             } => {
                 let mut groups = Vec::new();
                 for pass in 0..*passes {
@@ -169,6 +201,16 @@ pub fn run_protocol(
                 ("fio", label.clone(), groups, row)
             }
             Step::Idle { label, duration } => {
+                if dev.now().add_limited(*duration).is_none() {
+                    return Err(InputError::file(
+                        &p.file,
+                        format!(
+                            "step {}: `{label}`: the run passes the model's {} days of simulated time",
+                            i + 1,
+                            SimTime::LIMIT_DAYS
+                        ),
+                    ));
+                }
                 let mut done = Vec::new();
                 dev.idle(*duration, &mut done);
                 assert!(

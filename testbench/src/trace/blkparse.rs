@@ -25,9 +25,12 @@ fn parse_time(s: &str) -> Option<SimTime> {
         return None;
     }
     let ns: u64 = format!("{frac:0<9}").parse().ok()?;
-    Some(SimTime::from_ns(
-        sec.parse::<u64>().ok()?.checked_mul(1_000_000_000)? + ns,
-    ))
+    let total = sec
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(1_000_000_000)?
+        .checked_add(ns)?;
+    SimTime::from_ns_limited(total)
 }
 
 pub fn parse_line(line: &str) -> Result<Line, String> {
@@ -44,8 +47,13 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
     let cpu: u32 = f[1]
         .parse()
         .map_err(|_| format!("CPU `{}` is not an integer", f[1]))?;
-    let time =
-        parse_time(f[3]).ok_or_else(|| format!("time `{}` is not seconds.nanoseconds", f[3]))?;
+    let time = parse_time(f[3]).ok_or_else(|| {
+        format!(
+            "time `{}` is not seconds.nanoseconds within {} days",
+            f[3],
+            SimTime::LIMIT_DAYS
+        )
+    })?;
     if f[5] != "Q" {
         return Ok(Line::Other);
     }
@@ -86,11 +94,14 @@ pub fn parse_line(line: &str) -> Result<Line, String> {
     if count == 0 {
         return Ok(Line::Other);
     }
+    let (Some(offset), Some(len)) = (sector.checked_mul(512), count.checked_mul(512)) else {
+        return Err(format!("sector {sector} + {count} lies past 2^64 bytes"));
+    };
     Ok(Line::Io(TraceIo {
         t: time,
         op,
-        offset: sector * 512,
-        len: count * 512,
+        offset,
+        len,
         stream: cpu,
         line: 0,
     }))

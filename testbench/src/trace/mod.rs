@@ -10,6 +10,7 @@ pub mod msr;
 
 use crate::error::InputError;
 use crate::fio::parse_job_file;
+use crate::input_file;
 use crate::workload::device::{Completion, Device, Io, Op};
 use crate::workload::result::BusyMeter;
 use crate::workload::runner::Observer;
@@ -18,6 +19,7 @@ use crate::workload::{GroupResult, JobResult};
 use ssdlab_model::SimTime;
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 
 /// One traced host IO, time relative to the trace's first IO.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,60 +48,85 @@ pub fn detect(first_line: &str) -> Format {
     }
 }
 
-/// Reads and checks a whole trace; errors name the file and line.
+/// Reads and checks a whole trace; errors name the file and line. Records are replayed in time
+/// order (a stable sort: blkparse output is sorted, MSR files nearly so), times measured from
+/// the earliest record.
 pub fn load(path: &str, format: Option<Format>) -> Result<Vec<TraceIo>, InputError> {
+    input_file::check_regular(Path::new(path), path, input_file::MAX_TRACE_BYTES)?;
     let f = std::fs::File::open(path).map_err(|e| InputError::io(path, &e))?;
     let mut ios = Vec::new();
     let mut fmt = format;
-    let mut first_ticks: Option<u64> = None;
+    // MSR records keep their raw FILETIME ticks until the earliest one is known.
+    let mut ticks = Vec::new();
     for (i, line) in BufReader::new(f).lines().enumerate() {
         let n = i + 1;
         let line = line.map_err(|e| InputError::at(path, n, format!("cannot read: {e}")))?;
+        let line = if n == 1 {
+            input_file::strip_bom(&line)
+        } else {
+            &line
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let fmt = *fmt.get_or_insert_with(|| detect(&line));
+        let fmt = *fmt.get_or_insert_with(|| detect(line));
         let io = match fmt {
-            Format::Msr => match msr::parse_line(&line).map_err(|r| InputError::at(path, n, r))? {
+            Format::Msr => match msr::parse_line(line).map_err(|r| InputError::at(path, n, r))? {
                 None => continue,
-                Some((ticks, io)) => {
-                    let first = *first_ticks.get_or_insert(ticks);
-                    TraceIo {
-                        t: msr::ticks_to_time(ticks, first),
-                        ..io
-                    }
+                Some((t, io)) => {
+                    ticks.push(t);
+                    io
                 }
             },
             Format::Blkparse => {
-                match blkparse::parse_line(&line).map_err(|r| InputError::at(path, n, r))? {
+                match blkparse::parse_line(line).map_err(|r| InputError::at(path, n, r))? {
                     blkparse::Line::Io(io) => io,
                     blkparse::Line::Other => continue,
                     blkparse::Line::Summary => break,
                 }
             }
         };
-        if io.offset % 512 != 0 || io.len % 512 != 0 || io.len > 16 << 20 {
-            return Err(InputError::at(
-                path,
-                n,
-                format!(
-                    "IO at {} of {} bytes is not 512-aligned or is over 16 MiB",
-                    io.offset, io.len
-                ),
-            ));
-        }
+        check_record(&io).map_err(|r| InputError::at(path, n, r))?;
         ios.push(TraceIo { line: n, ..io });
     }
     if ios.is_empty() {
         return Err(InputError::file(path, "no IO records"));
     }
-    // blkparse sorts by time; MSR files nearly so. Replay in time order (stable).
+    if let Some(&first) = ticks.iter().min() {
+        for (io, &t) in ios.iter_mut().zip(&ticks) {
+            io.t = msr::ticks_to_time(t, first).map_err(|r| InputError::at(path, io.line, r))?;
+        }
+    }
     let base = ios.iter().map(|io| io.t).min().unwrap_or(SimTime::ZERO);
     for io in &mut ios {
         io.t -= base;
     }
     ios.sort_by_key(|io| io.t);
     Ok(ios)
+}
+
+/// A record's size and place: 512-byte aligned, 1 byte to 16 MiB (a flush: none), and an end
+/// that fits in 64 bits.
+fn check_record(io: &TraceIo) -> Result<(), String> {
+    if io.len == 0 && io.op != Op::Flush {
+        return Err(format!(
+            "{:?} of 0 bytes (a read, write or discard needs a size)",
+            io.op
+        ));
+    }
+    if !io.offset.is_multiple_of(512) || !io.len.is_multiple_of(512) || io.len > 16 << 20 {
+        return Err(format!(
+            "IO at {} of {} bytes is not 512-aligned or is over 16 MiB",
+            io.offset, io.len
+        ));
+    }
+    if io.offset.checked_add(io.len).is_none() {
+        return Err(format!(
+            "IO at {} of {} bytes ends past 2^64 bytes",
+            io.offset, io.len
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -123,8 +150,9 @@ pub fn replay(
     let mut placed = Vec::with_capacity(ios.len());
     for io in ios {
         let mut offset = io.offset;
-        if offset + io.len > cap {
-            if !opts.wrap {
+        let beyond = io.offset.checked_add(io.len).is_none_or(|end| end > cap);
+        if beyond {
+            if !opts.wrap || io.len > cap {
                 return Err(InputError::at(
                     file,
                     io.line,
@@ -144,14 +172,37 @@ pub fn replay(
         });
     }
     let t0 = dev.now();
-    let arrival = |k: usize| t0 + SimTime::from_ps((ios[k].t.as_ps() as f64 / opts.speed) as u64);
+    // Arrival times at the speed-up, checked once: the last record's is the largest.
+    let arrivals: Vec<SimTime> = ios
+        .iter()
+        .map(|io| {
+            SimTime::from_ps_f64_limited(io.t.as_ps() as f64 / opts.speed)
+                .and_then(|t| t0.add_limited(t))
+                .ok_or_else(|| {
+                    InputError::at(
+                        file,
+                        io.line,
+                        format!(
+                            "at --speed {:e} this record arrives past the model's {} days of simulated time",
+                            opts.speed,
+                            SimTime::LIMIT_DAYS
+                        ),
+                    )
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    let arrival = |k: usize| arrivals[k];
     dev.reset_stats();
     let slots = dev.queue_entries() - 1;
     let nq = dev.io_queues() as usize;
     let mut backlog: Vec<VecDeque<usize>> = vec![VecDeque::new(); nq];
     let mut outstanding = vec![0u32; nq];
     let mut inflight: HashMap<u64, usize> = HashMap::new();
-    let (mut read, mut write) = (DirStats::default(), DirStats::default());
+    let (mut read, mut write, mut trim) = (
+        DirStats::default(),
+        DirStats::default(),
+        DirStats::default(),
+    );
     let mut done: Vec<Completion> = Vec::new();
     let (mut next, mut host_bytes, mut last) = (0usize, 0u64, t0);
     let mut meter = BusyMeter::new(t0);
@@ -191,7 +242,8 @@ pub fn replay(
             match c.op {
                 Op::Read => read.record(c.len, lat, c.completed - t0),
                 Op::Write => write.record(c.len, lat, c.completed - t0),
-                Op::Trim | Op::Flush => {}
+                Op::Trim => trim.record(c.len, lat, c.completed - t0),
+                Op::Flush => {}
             }
             host_bytes += c.len;
             last = last.max(c.completed);
@@ -213,6 +265,7 @@ pub fn replay(
         spec: spec[0].clone(),
         read,
         write,
+        trim,
         runtime: last - t0,
     };
     Ok(GroupResult {

@@ -42,9 +42,19 @@ pub fn parse_line(line: &str) -> Result<Option<(u64, TraceIo)>, String> {
     )))
 }
 
-/// Converts FILETIME ticks relative to the first record into simulated time.
-pub fn ticks_to_time(ticks: u64, first: u64) -> SimTime {
-    SimTime::from_ns(ticks.saturating_sub(first) * 100)
+/// Converts FILETIME ticks (100 ns) after the earliest record `first` into simulated time;
+/// an error when the distance does not fit the model's simulated-time range.
+pub fn ticks_to_time(ticks: u64, first: u64) -> Result<SimTime, String> {
+    ticks
+        .checked_sub(first)
+        .and_then(|d| d.checked_mul(100))
+        .and_then(SimTime::from_ns_limited)
+        .ok_or_else(|| {
+            format!(
+                "Timestamp {ticks} lies more than {} days after the earliest record ({first})",
+                SimTime::LIMIT_DAYS
+            )
+        })
 }
 
 #[cfg(test)]
@@ -62,7 +72,9 @@ mod tests {
             (Op::Read, 3_154_132_992, 4096, 0)
         );
         // 10 ticks of 100 ns = 1 us.
-        assert_eq!(ticks_to_time(ticks + 10, ticks), SimTime::from_us(1));
+        assert_eq!(ticks_to_time(ticks + 10, ticks), Ok(SimTime::from_us(1)));
+        // 2^63 ticks of 100 ns (29 000 years) are far beyond the 200-day limit.
+        assert!(ticks_to_time(1 << 63, 0).unwrap_err().contains("200 days"));
     }
 
     #[test]

@@ -102,3 +102,20 @@ fn malformed_line_is_named() {
     let e = load(&path, None).unwrap_err().to_string();
     assert!(e.ends_with(":2: Offset `zero` is not an integer"), "{e}");
 }
+
+#[test]
+fn msr_records_out_of_order_are_replayed_in_time_order_from_the_earliest() {
+    // The second record is 1 ms (10 000 ticks) earlier than the first: it arrives at 0, the
+    // first at 1 ms, the third 2 ms after the earliest.
+    let text = "20000,wdev,0,Read,0,4096,5\n10000,wdev,0,Write,8192,4096,5\n30000,wdev,0,Read,4096,4096,5\n";
+    let ios = load(&write_tmp("order.csv", text), None).unwrap();
+    let got: Vec<(usize, SimTime, Op)> = ios.iter().map(|io| (io.line, io.t, io.op)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (2, SimTime::ZERO, Op::Write),
+            (1, SimTime::from_ms(1), Op::Read),
+            (3, SimTime::from_ms(2), Op::Read),
+        ]
+    );
+}

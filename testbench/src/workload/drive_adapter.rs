@@ -11,8 +11,63 @@ pub struct ModelDrive {
     buf: Vec<IoCompletion>,
 }
 
-/// Builds the drive of `cfg`; `origin` names the config in errors.
+/// Overrides the host memory a drive may take (MiB), instead of /proc/meminfo's MemAvailable:
+/// for tests (deterministic) and for machines where other jobs need the memory.
+pub const MEMORY_LIMIT_ENV: &str = "SSDLAB_MEMORY_LIMIT_MIB";
+
+/// The host memory a drive may allocate and where that figure comes from; None when neither the
+/// override nor /proc/meminfo gives one (no check then).
+pub fn memory_limit() -> Result<Option<(u64, String)>, InputError> {
+    if let Some(v) = std::env::var_os(MEMORY_LIMIT_ENV) {
+        let mib: u64 = v
+            .to_str()
+            .and_then(|s| s.trim().parse().ok())
+            .filter(|&m: &u64| m.checked_mul(1 << 20).is_some())
+            .ok_or_else(|| InputError::file(MEMORY_LIMIT_ENV, "must be a whole number of MiB"))?;
+        return Ok(Some((mib << 20, format!("allowed by {MEMORY_LIMIT_ENV}"))));
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
+        return Ok(None);
+    };
+    Ok(info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kib| {
+            (
+                kib.saturating_mul(1024),
+                "available (MemAvailable in /proc/meminfo)".to_string(),
+            )
+        }))
+}
+
+/// Refuses a config whose drive would not fit in `limit` bytes of host memory.
+pub fn check_memory(
+    cfg: &DriveConfig,
+    origin: &str,
+    limit: Option<(u64, String)>,
+) -> Result<(), InputError> {
+    let need = cfg
+        .memory_estimate_bytes()
+        .map_err(|e| InputError::config(origin, e))?;
+    match limit {
+        Some((have, what)) if need > have => Err(InputError::file(
+            origin,
+            format!(
+                "this drive needs about {:.1} GiB of host memory for its mapping tables, more than the {:.1} GiB {what}",
+                need as f64 / (1u64 << 30) as f64,
+                have as f64 / (1u64 << 30) as f64
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Builds the drive of `cfg`; `origin` names the config in errors. A config whose drive would
+/// not fit in the host's memory ([`memory_limit`]) is refused before anything is allocated.
 pub fn open_drive(cfg: &DriveConfig, seed: u64, origin: &str) -> Result<ModelDrive, InputError> {
+    cfg.validate().map_err(|e| InputError::config(origin, e))?;
+    check_memory(cfg, origin, memory_limit()?)?;
     let drive = Drive::new(cfg, seed).map_err(|e| InputError::config(origin, e))?;
     Ok(ModelDrive {
         drive,
@@ -149,6 +204,27 @@ mod tests {
         )
         .unwrap();
         open_drive(&cfg, 1, "small").unwrap()
+    }
+
+    #[test]
+    fn memory_check_compares_the_estimate_with_the_limit() {
+        let cfg = DriveConfig::from_toml_str(
+            include_str!("../../tests/corpus/small-drive.toml"),
+            "small",
+        )
+        .unwrap();
+        // 196 608 physical units (2 dies x 2 planes x 128 blocks x 96 pages x 4) and 157 286
+        // logical: 2.8 MB of tables plus the 64 MiB fixed part, under 100 MiB.
+        let need = cfg.memory_estimate_bytes().unwrap();
+        assert!((64 << 20..100 << 20).contains(&need), "{need}");
+        assert!(check_memory(&cfg, "small", Some((need, "x".into()))).is_ok());
+        let e = check_memory(&cfg, "small", Some((need - 1, "allowed by X".into()))).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("small: this drive needs about 0.1 GiB"),
+            "{e}"
+        );
+        assert!(check_memory(&cfg, "small", None).is_ok());
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub struct JobResult {
     pub spec: JobSpec,
     pub read: DirStats,
     pub write: DirStats,
+    /// Discards (Dataset Management deallocate): only trace replay issues them.
+    pub trim: DirStats,
     /// From the end of ramp_time to this job's last completion.
     pub runtime: SimTime,
 }
@@ -23,6 +25,7 @@ impl JobResult {
     pub fn merge(&mut self, o: &JobResult) {
         self.read.merge(&o.read);
         self.write.merge(&o.write);
+        self.trim.merge(&o.trim);
         self.runtime = self.runtime.max(o.runtime);
         self.clone = None;
     }

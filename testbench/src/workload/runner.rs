@@ -117,14 +117,15 @@ impl Clone {
             || self.deadline.is_some_and(|d| now >= d)
     }
     /// A command of this clone completed: counted when inside the measurement window; its
-    /// slot is freed (after `thinktime`) unless the clone is finished.
+    /// slot is freed (after `thinktime`) unless the clone is finished. Err when the end of the
+    /// thinktime lies past the simulated-time range.
     fn complete(
         &mut self,
         ci: usize,
         comp: &Completion,
         window_start: SimTime,
         timers: &mut Timers,
-    ) {
+    ) -> Result<(), TimeOverflow> {
         if comp.completed >= window_start {
             let since = comp.completed - window_start;
             let lat = comp.completed - comp.submitted;
@@ -137,10 +138,15 @@ impl Clone {
         if self.finished || self.limit_reached(comp.completed) {
             self.finished = true;
         } else if self.thinktime > SimTime::ZERO {
-            timers.push(Reverse((comp.completed + self.thinktime, ci)));
+            let end = comp
+                .completed
+                .add_limited(self.thinktime)
+                .ok_or(TimeOverflow(ci))?;
+            timers.push(Reverse((end, ci)));
         } else {
             self.free_slots += 1;
         }
+        Ok(())
     }
     fn issue(&mut self, ci: usize, dev: &mut dyn Device, inflight: &mut HashMap<u64, usize>) {
         while self.free_slots > 0 && !self.finished {
@@ -284,7 +290,7 @@ pub fn run_jobs(
     check_jobs(dev, jobs)?;
     let mut out = Vec::new();
     for (gid, members) in groups(jobs).into_iter().enumerate() {
-        out.push(run_group(dev, jobs, &members, gid, seeds, obs));
+        out.push(run_group(dev, jobs, &members, gid, seeds, obs)?);
     }
     Ok(out)
 }
@@ -295,7 +301,7 @@ fn make_clones(
     members: &[usize],
     seeds: &SeedTree,
     t0: SimTime,
-) -> Vec<Clone> {
+) -> Result<Vec<Clone>, InputError> {
     let mut clones = Vec::new();
     for &ji in members {
         let j = &jobs[ji];
@@ -322,7 +328,11 @@ fn make_clones(
                 read_pct: j.rw.read_pct(j.rwmixread),
                 limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
                 number_ios: j.number_ios,
-                deadline: j.runtime.map(|r| t0 + j.ramp_time + r),
+                deadline: j
+                    .runtime
+                    .map(|r| t0.add_limited(j.ramp_time)?.add_limited(r))
+                    .map(|d| d.ok_or_else(|| time_overflow(j)))
+                    .transpose()?,
                 thinktime: j.thinktime,
                 free_slots: j.iodepth,
                 issued_ios: 0,
@@ -334,7 +344,7 @@ fn make_clones(
             });
         }
     }
-    clones
+    Ok(clones)
 }
 
 /// Runs one stonewall group: its clones from now until every command completed.
@@ -345,19 +355,37 @@ fn run_group(
     gid: usize,
     seeds: &SeedTree,
     obs: &mut dyn Observer,
-) -> GroupResult {
+) -> Result<GroupResult, InputError> {
     let t0 = dev.now();
     let ramp = members
         .iter()
         .map(|&i| jobs[i].ramp_time)
         .max()
         .unwrap_or(SimTime::ZERO);
-    let window_start = t0 + ramp;
-    let mut clones = make_clones(dev, jobs, members, seeds, t0);
-    let busy = run_clones(dev, &mut clones, window_start, obs);
+    let late = |i: usize| time_overflow(&jobs[i]);
+    let window_start = t0.add_limited(ramp).ok_or_else(|| late(members[0]))?;
+    let mut clones = make_clones(dev, jobs, members, seeds, t0)?;
+    let busy = run_clones(dev, &mut clones, window_start, obs)
+        .map_err(|TimeOverflow(ci)| late(clones[ci].job))?;
     let mut g = group_result(dev, jobs, clones, gid, window_start);
     g.busy = busy;
-    g
+    Ok(g)
+}
+
+/// A clone's times (ramp_time + runtime, a thinktime's end) left the simulated-time range.
+#[derive(Debug)]
+struct TimeOverflow(usize);
+
+fn time_overflow(j: &JobSpec) -> InputError {
+    InputError::at(
+        &j.file,
+        j.line,
+        format!(
+            "job `{}`: ramp_time, runtime and thinktime take the run past the model's {} days of simulated time",
+            j.name,
+            SimTime::LIMIT_DAYS
+        ),
+    )
 }
 
 /// Timers of `thinktime` waits: (slot freed at, clone index), earliest first.
@@ -372,7 +400,7 @@ fn run_clones(
     clones: &mut [Clone],
     window_start: SimTime,
     obs: &mut dyn Observer,
-) -> SimTime {
+) -> Result<SimTime, TimeOverflow> {
     let mut meter = BusyMeter::new(window_start);
     let mut reset_done = false;
     let mut timers: Timers = BinaryHeap::new();
@@ -418,7 +446,7 @@ fn run_clones(
                 .unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
             host_bytes += comp.len;
             last = last.max(comp.completed);
-            clones[ci].complete(ci, &comp, window_start, &mut timers);
+            clones[ci].complete(ci, &comp, window_start, &mut timers)?;
         }
         if inflight.is_empty() {
             meter.idle_at(last);
@@ -426,7 +454,7 @@ fn run_clones(
         obs.progress(dev.now(), host_bytes);
     }
     assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
-    meter.busy
+    Ok(meter.busy)
 }
 
 /// Per-clone results over the measurement window (merged into one with `group_reporting`).
@@ -452,6 +480,7 @@ fn group_result(
             spec: jobs[c.job].clone(),
             read: c.read,
             write: c.write,
+            trim: DirStats::default(),
             runtime: c.last_completion.saturating_sub(window_start),
         })
         .collect();
