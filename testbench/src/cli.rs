@@ -8,6 +8,7 @@ use crate::output::{human, json};
 use crate::progress::TermProgress;
 use crate::protocol::{self, report, run::run_protocol, seeds};
 use crate::trace::{self, Format, ReplayOptions};
+use crate::workload::device::Integrity;
 use crate::workload::{drive_adapter, run_jobs, Device, GroupResult, Observer};
 use crate::{plot, presets};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -165,14 +166,16 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
+            let verdict = dev.integrity();
             print_groups(
                 cli,
                 out,
                 &groups,
+                &verdict,
                 json!({"preset": preset, "seed": cli.seed, "job_file": job}),
             )?;
             plots(cli, |dir| plot::plot_run(dir, job, &groups))?;
-            0
+            integrity_code(&verdict, cli.seed)
         }
         Cmd::Replay {
             trace: path,
@@ -200,18 +203,19 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             )?;
             progress.finish();
             let groups = vec![g];
+            let verdict = dev.integrity();
             print_groups(
                 cli,
                 out,
                 &groups,
+                &verdict,
                 json!({"preset": preset, "seed": cli.seed, "trace": path}),
             )?;
             plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
-            0
+            integrity_code(&verdict, cli.seed)
         }
         Cmd::Protocol { name, drive } => {
-            run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?;
-            0
+            run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?
         }
         Cmd::Validate {
             protocol,
@@ -289,7 +293,9 @@ fn validate_seeds(
         ),
     }
     .map_err(io_err)?;
+    let mut lost = 0;
     for r in &runs {
+        lost = lost.max(integrity_code(&r.integrity, r.seed));
         plots(cli, |dir| {
             plot::plot_protocol(
                 &dir.join(format!("seed-{}", r.seed)),
@@ -299,7 +305,30 @@ fn validate_seeds(
             )
         })?;
     }
-    Ok(if seeds::all_pass(&runs, tol) { 0 } else { 1 })
+    Ok(if seeds::all_pass(&runs, tol) { lost } else { 1 })
+}
+
+/// Exit code of a run by its integrity verdict: 1 (with the first violation on stderr) when the
+/// drive served a lost or stale unit, else 0. The report is printed either way.
+fn integrity_code(v: &Integrity, seed: u64) -> i32 {
+    if v.violations == 0 {
+        return 0;
+    }
+    eprintln!(
+        "ssdlab: integrity violation: {}; {} violations in {} units read (seed {seed})",
+        v.first.as_deref().unwrap_or("(no description)"),
+        v.violations,
+        v.checked
+    );
+    1
+}
+
+/// The integrity line of text reports.
+fn integrity_line(v: &Integrity) -> String {
+    format!(
+        "  ssdlab: integrity: {} units read checked, {} violations\n",
+        v.checked, v.violations
+    )
 }
 
 /// The --plot directory must be one that plots can be written into, found out before anything
@@ -321,10 +350,14 @@ fn print_groups(
     cli: &Cli,
     out: &mut dyn Write,
     groups: &[GroupResult],
-    meta: serde_json::Value,
+    verdict: &Integrity,
+    mut meta: serde_json::Value,
 ) -> Result<(), InputError> {
+    meta["integrity"] = verdict.json();
     match cli.output_format {
-        OutputFormat::Normal => write!(out, "{}", human::summary(groups)),
+        OutputFormat::Normal => {
+            write!(out, "{}{}", human::summary(groups), integrity_line(verdict))
+        }
         OutputFormat::Json => writeln!(
             out,
             "{}",
@@ -388,6 +421,7 @@ fn run_protocol_cmd(
         &mut on_step,
     )?;
     progress.finish();
+    let verdict = dev.integrity();
     eprintln!(
         "{} steps in {:.1} s wall time",
         steps.len(),
@@ -401,6 +435,7 @@ fn run_protocol_cmd(
     match cli.output_format {
         OutputFormat::Normal => {
             write!(out, "{}", report::table(&p, &preset, cli.seed, &steps)).map_err(io_err)?;
+            write!(out, "{}", integrity_line(&verdict).trim_start()).map_err(io_err)?;
             if let Some(t) = tolerance {
                 let n = rows.iter().filter(|r| r.published.is_some()).count();
                 write!(
@@ -427,6 +462,7 @@ fn run_protocol_cmd(
         }
         OutputFormat::Json => {
             let mut doc = report::json(&p, &preset, cli.seed, &steps);
+            doc["integrity"] = verdict.json();
             if let Some(t) = tolerance {
                 let ids: Vec<Option<String>> = failed.iter().map(|r| r.id.clone()).collect();
                 doc["validation"] =
@@ -443,5 +479,6 @@ fn run_protocol_cmd(
     plots(cli, |dir| {
         plot::plot_protocol(dir, &p.name, &p.steps, &steps)
     })?;
-    Ok(if failed.is_empty() { 0 } else { 1 })
+    let lost = integrity_code(&verdict, cli.seed);
+    Ok(if failed.is_empty() { lost } else { 1 })
 }

@@ -167,6 +167,7 @@ impl Drive {
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         self.ftl.host_read(c.lpn, c.units, &mut batch);
+        self.note_integrity(now, &c);
         let nand_ops = batch
             .iter()
             .filter(|o| o.purpose == OpPurpose::HostRead)

@@ -26,12 +26,14 @@
 
 mod background;
 mod host;
+mod integrity;
 mod nand_path;
 mod prefetch;
 mod reloc_queue;
 mod slots;
 pub mod stats;
 
+pub use integrity::{IntegrityVerdict, Violation};
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
 
 use slots::{ChanSlot, DieSlot};
@@ -219,6 +221,8 @@ pub struct Drive {
     base_ftl: crate::ftl::FtlStats,
     base_channel_busy: Vec<SimTime>,
     base_die_busy: Vec<SimTime>,
+    /// The integrity checker's first violation, with its command (`integrity.rs`).
+    first_violation: Option<Violation>,
 }
 
 impl Drive {
@@ -277,6 +281,7 @@ impl Drive {
             base_ftl: Default::default(),
             base_channel_busy: Vec::new(),
             base_die_busy: Vec::new(),
+            first_violation: None,
             cfg: cfg.clone(),
         };
         d.reset_stats();

@@ -28,6 +28,8 @@ pub mod batch;
 pub mod bigvec;
 pub mod blocks;
 pub mod cost_benefit;
+#[cfg(feature = "fault-injection")]
+mod fault;
 pub mod gc;
 pub mod greedy;
 pub mod idle;
@@ -152,6 +154,8 @@ pub struct Ftl {
     ra_held: u32,
     ra_op_units: Vec<u32>,
     checker: Option<Checker>,
+    #[cfg(feature = "fault-injection")]
+    fault: fault::DroppedMappingUpdate,
     st: FtlStats,
     slc_valid_units: u64,
     trace_on: bool,
@@ -204,6 +208,8 @@ impl Ftl {
             ra_held: 0,
             ra_op_units: Vec::new(),
             checker,
+            #[cfg(feature = "fault-injection")]
+            fault: Default::default(),
             st: FtlStats::default(),
             slc_valid_units: 0,
             trace_on: false,

@@ -47,7 +47,11 @@ impl Ftl {
         }
         self.clock += 1;
         let seq = self.checker.as_mut().map_or(0, Checker::number);
-        self.l2p[lpn as usize] = MapEntry { ppa, seq };
+        #[cfg(feature = "fault-injection")]
+        let mapped = self.faulty_mapping(ppa, old);
+        #[cfg(not(feature = "fault-injection"))]
+        let mapped = ppa;
+        self.l2p[lpn as usize] = MapEntry { ppa: mapped, seq };
         debug_assert_eq!(
             self.oob[ppa as usize].lpn, NONE,
             "staging into a used slot {ppa}"

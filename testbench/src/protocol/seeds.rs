@@ -13,7 +13,7 @@ use super::run::{run_protocol, StepOutcome};
 use super::Protocol;
 use crate::error::InputError;
 use crate::workload::runner::Quiet;
-use crate::workload::Device;
+use crate::workload::{Device, Integrity};
 use serde_json::{json, Value};
 use ssdlab_model::{DriveConfig, SeedTree};
 use std::fmt::Write;
@@ -24,6 +24,8 @@ pub struct SeedRun {
     pub seed: u64,
     pub steps: Vec<StepOutcome>,
     pub wall_s: f64,
+    /// The drive's integrity verdict at the end of the run.
+    pub integrity: Integrity,
 }
 
 impl SeedRun {
@@ -103,6 +105,7 @@ fn run_one(
         seed,
         steps,
         wall_s: wall.elapsed().as_secs_f64(),
+        integrity: dev.integrity(),
     })
 }
 
@@ -253,7 +256,11 @@ pub fn json(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> Value {
         .collect();
     json!({"protocol": p.name, "preset": preset, "seeds": runs.iter().map(|r| r.seed).collect::<Vec<_>>(),
            "figures": figures,
-           "runs": runs.iter().map(|r| report::json(p, preset, r.seed, &r.steps)).collect::<Vec<_>>(),
+           "runs": runs.iter().map(|r| {
+               let mut doc = report::json(p, preset, r.seed, &r.steps);
+               doc["integrity"] = r.integrity.json();
+               doc
+           }).collect::<Vec<_>>(),
            "validation": {"tolerance_pct": tol, "failed": failed, "pass": failed.is_empty()}})
 }
 

@@ -83,6 +83,23 @@ impl Extras {
     }
 }
 
+/// The device's data-integrity verdict over everything it ran (the model: its FTL's checker,
+/// `Drive::integrity`): host-read units verified, violations, the first one described (with
+/// its logical unit, expected and found version, the host command and the simulated time).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Integrity {
+    pub checked: u64,
+    pub violations: u64,
+    pub first: Option<String>,
+}
+
+impl Integrity {
+    /// `{"checked": .., "violations": ..}` for JSON reports.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({"checked": self.checked, "violations": self.violations})
+    }
+}
+
 /// What a workload needs from a device. See CONTRACTS.md for the semantics of each method.
 pub trait Device {
     fn capacity_bytes(&self) -> u64;
@@ -111,4 +128,6 @@ pub trait Device {
     fn functional_trim(&mut self, offset: u64, len: u64);
     fn reset_stats(&mut self);
     fn extras(&self) -> Extras;
+    /// The integrity verdict since the device was opened (not reset with the statistics).
+    fn integrity(&self) -> Integrity;
 }

@@ -1,6 +1,6 @@
 //! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, CONTRACTS.md "Drive API").
 
-use super::device::{Completion, Device, Extras, Io, Op};
+use super::device::{Completion, Device, Extras, Integrity, Io, Op};
 use crate::error::InputError;
 use ssdlab_model::drive::{Drive, HostIo, IoCompletion, IoOp, PURPOSES};
 use ssdlab_model::{DriveConfig, SimTime};
@@ -78,6 +78,10 @@ pub fn open_drive(cfg: &DriveConfig, seed: u64, origin: &str) -> Result<ModelDri
 impl ModelDrive {
     pub fn drive(&self) -> &Drive {
         &self.drive
+    }
+    /// For tests that arm the model's test-only fault hooks.
+    pub fn drive_mut(&mut self) -> &mut Drive {
+        &mut self.drive
     }
     fn convert(&mut self, done: &mut Vec<Completion>) {
         done.extend(self.buf.drain(..).map(|c| Completion {
@@ -160,6 +164,14 @@ impl Device for ModelDrive {
     }
     fn reset_stats(&mut self) {
         self.drive.reset_stats();
+    }
+    fn integrity(&self) -> Integrity {
+        let v = self.drive.integrity();
+        Integrity {
+            checked: v.checked,
+            violations: v.violations,
+            first: v.first.map(|f| f.to_string()),
+        }
     }
     fn extras(&self) -> Extras {
         let s = self.drive.stats();
