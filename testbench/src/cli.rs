@@ -37,6 +37,10 @@ pub struct Cli {
     /// file is written only when the command succeeds.
     #[arg(long, global = true)]
     pub output: Option<PathBuf>,
+    /// Read and check the inputs against the drive, then stop without running: exit 0 when
+    /// the command would run, 2 with the error when it would refuse.
+    #[arg(long, global = true)]
+    pub check: bool,
     #[command(subcommand)]
     pub cmd: Cmd,
 }
@@ -122,7 +126,7 @@ pub type OpenDevice<'a> =
 
 /// The drive config of a command and its name, checked against the host's memory (an error
 /// names the file or preset).
-fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
+pub(crate) fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
     let (origin, cfg) = match (&d.preset, &d.config) {
         (_, Some(path)) => (path.clone(), presets::load_file(path)?),
         (Some(name), None) => (name.clone(), presets::load(name)?),
@@ -142,6 +146,10 @@ fn io_err(e: std::io::Error) -> InputError {
 /// Runs a parsed command line; returns the exit code for a successful run (0, or 1 for a failed
 /// validation). Bad input is an `Err` (exit code 2).
 pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, InputError> {
+    if cli.check {
+        crate::check::check_inputs(cli, open)?;
+        return Ok(0);
+    }
     if let Some(dir) = &cli.plot {
         check_plot_dir(dir)?;
     }
@@ -184,9 +192,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             wrap,
             drive,
         } => {
-            if !(speed.is_finite() && *speed > 0.0) {
-                return Err(InputError::file("--speed", "must be a positive number"));
-            }
+            check_speed(*speed)?;
             let ios = trace::load(path, *format)?;
             let (preset, cfg) = drive_config(drive)?;
             let mut dev = open(&cfg, cli.seed)?;
@@ -224,19 +230,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             jobs,
             drive,
         } => {
-            // NaN would compare false against every error and pass everything.
-            if !(tolerance_pct.is_finite() && *tolerance_pct >= 0.0) {
-                return Err(InputError::file(
-                    "--tolerance-pct",
-                    "must be a non-negative number of percent",
-                ));
-            }
-            if *n == 0 {
-                return Err(InputError::file("--seeds", "must be at least 1"));
-            }
-            if *jobs == Some(0) {
-                return Err(InputError::file("--jobs", "must be at least 1"));
-            }
+            check_validate_args(*tolerance_pct, *n, *jobs)?;
             if *n == 1 {
                 run_protocol_cmd(
                     cli,
@@ -254,6 +248,31 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
         }
     };
     Ok(code)
+}
+
+pub(crate) fn check_speed(speed: f64) -> Result<(), InputError> {
+    if speed.is_finite() && speed > 0.0 {
+        Ok(())
+    } else {
+        Err(InputError::file("--speed", "must be a positive number"))
+    }
+}
+
+pub(crate) fn check_validate_args(tol: f64, n: u32, jobs: Option<u32>) -> Result<(), InputError> {
+    // NaN would compare false against every error and pass everything.
+    if !(tol.is_finite() && tol >= 0.0) {
+        return Err(InputError::file(
+            "--tolerance-pct",
+            "must be a non-negative number of percent",
+        ));
+    }
+    if n == 0 {
+        return Err(InputError::file("--seeds", "must be at least 1"));
+    }
+    if jobs == Some(0) {
+        return Err(InputError::file("--jobs", "must be at least 1"));
+    }
+    Ok(())
 }
 
 /// `validate --seeds N` (N > 1): the runs in parallel, then the spread table or JSON.

@@ -1,6 +1,7 @@
 //! ssdlab-testbench: workloads (fio job files, traces), protocols, co-simulation of the HDL
 //! against the model, and the `ssdlab` command line.
 
+pub mod check;
 pub mod cli;
 pub mod cosim;
 pub mod error;

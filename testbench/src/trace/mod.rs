@@ -137,15 +137,15 @@ pub struct ReplayOptions {
     pub wrap: bool,
 }
 
-/// Replays `ios` on `dev`; one result "job" named after the trace.
-pub fn replay(
-    dev: &mut dyn Device,
+/// Where and when each record goes on `dev`: its command (offset wrapped with `opts.wrap`, queue
+/// by stream) and its arrival time from now at `opts.speed`. Every record is checked against
+/// the device before anything is submitted.
+pub fn place(
+    dev: &dyn Device,
     ios: &[TraceIo],
     file: &str,
     opts: ReplayOptions,
-    obs: &mut dyn Observer,
-) -> Result<GroupResult, InputError> {
-    assert!(opts.speed > 0.0 && opts.speed.is_finite());
+) -> Result<(Vec<Io>, Vec<SimTime>), InputError> {
     let cap = dev.capacity_bytes();
     let mut placed = Vec::with_capacity(ios.len());
     for io in ios {
@@ -191,6 +191,20 @@ pub fn replay(
                 })
         })
         .collect::<Result<_, _>>()?;
+    Ok((placed, arrivals))
+}
+
+/// Replays `ios` on `dev`; one result "job" named after the trace.
+pub fn replay(
+    dev: &mut dyn Device,
+    ios: &[TraceIo],
+    file: &str,
+    opts: ReplayOptions,
+    obs: &mut dyn Observer,
+) -> Result<GroupResult, InputError> {
+    assert!(opts.speed > 0.0 && opts.speed.is_finite());
+    let t0 = dev.now();
+    let (placed, arrivals) = place(dev, ios, file, opts)?;
     let arrival = |k: usize| arrivals[k];
     dev.reset_stats();
     let slots = dev.queue_entries() - 1;
