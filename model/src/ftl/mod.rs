@@ -14,7 +14,8 @@
 //! translation-page cache and translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`]
 //! (GC, folding, wear levelling, victims chosen by a [`victim::VictimPolicy`]: [`greedy`],
 //! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
-//! (background work), [`integrity`] (out-of-band checker), [`unit_tables`] (per-unit mapping,
+//! (background work), [`integrity`] (out-of-band checker), [`persist`] (mapping journal and
+//! checkpoints), [`power_loss`] + [`mount`] (sudden power loss, the mount after it), [`unit_tables`] (per-unit mapping,
 //! spare-area and valid-bit tables), [`stats`].
 
 use crate::config::{DriveConfig, FtlConfig};
@@ -36,6 +37,9 @@ pub mod layout;
 pub mod lru;
 pub mod map_cache;
 pub mod map_log;
+pub mod mount;
+pub mod persist;
+pub mod power_loss;
 pub mod read_path;
 pub mod readahead;
 pub mod reloc;
@@ -77,6 +81,12 @@ pub enum OpPurpose {
     MapRead,
     MapWrite,
     Erase,
+    /// A page of mapping-update records (`ftl.persistence`).
+    Journal,
+    /// A page of a mapping-table checkpoint (`ftl.persistence`).
+    Checkpoint,
+    /// A read of the mount after a power loss: checkpoint and journal pages, spare-area scans.
+    MountRead,
 }
 
 /// One operation on one die, possibly multi-plane.
@@ -152,6 +162,10 @@ pub struct Ftl {
     ra_held: u32,
     ra_op_units: Vec<u32>,
     checker: Option<Checker>,
+    /// Mapping journal and checkpoints (`ftl.persistence`).
+    persist: persist::Persist,
+    /// NAND completions followed for power-loss modelling (`track_durability`).
+    dur: Option<power_loss::Durability>,
     st: FtlStats,
     slc_valid_units: u64,
     trace_on: bool,
@@ -204,6 +218,8 @@ impl Ftl {
             ra_held: 0,
             ra_op_units: Vec::new(),
             checker,
+            persist: persist::Persist::new(&cfg.ftl.persistence, &l),
+            dur: None,
             st: FtlStats::default(),
             slc_valid_units: 0,
             trace_on: false,
