@@ -17,7 +17,7 @@ use crate::time::SimTime;
 use std::collections::VecDeque;
 
 /// What a power loss cost and how long the mount took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PowerLossReport {
     /// When power failed (simulated).
     pub at: SimTime,
@@ -28,6 +28,10 @@ pub struct PowerLossReport {
     pub mount: MountReport,
     /// From power-on to the end of the mount's last NAND op.
     pub mount_time: SimTime,
+    /// Integrity violations the checker has counted so far (the mount's check included), and
+    /// the first one described.
+    pub violations: u64,
+    pub first_violation: Option<String>,
 }
 
 impl Drive {
@@ -78,6 +82,8 @@ impl Drive {
             nand_ops_lost: report_lost,
             mount,
             mount_time,
+            violations: self.ftl.stats().integrity_violations,
+            first_violation: self.ftl.integrity_failure().map(str::to_string),
         }
     }
 
