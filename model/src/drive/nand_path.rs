@@ -10,7 +10,7 @@ use crate::time::SimTime;
 
 impl Drive {
     #[inline]
-    fn die_index(&self, op: &NandOp) -> u32 {
+    pub(super) fn die_index(&self, op: &NandOp) -> u32 {
         let g = &self.cfg.geometry;
         let id = op.addr.die;
         debug_assert!(

@@ -16,6 +16,9 @@ use crate::pcie::Link;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
+/// Mount ops queued per die at a time.
+const MOUNT_OPS_PER_DIE: usize = 4096;
+
 /// What a power loss cost and how long the mount took.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PowerLossReport {
@@ -66,14 +69,7 @@ impl Drive {
         let mut mount_ops = Vec::new();
         let mount = self.ftl.power_loss(&lost, plp, &mut mount_ops);
         self.lose_volatile_state(at);
-        let mut batch = std::mem::take(&mut self.batch);
-        batch.extend(mount_ops);
-        self.dispatch_batch(&mut batch, NONE);
-        self.batch = batch;
-        while self.ops_inflight > 0 {
-            let Some((t, ev)) = self.q.pop() else { break };
-            self.handle(t, ev);
-        }
+        self.run_mount(mount_ops);
         let mount_time = self.now() - at;
         self.reset_stats();
         PowerLossReport {
@@ -84,6 +80,29 @@ impl Drive {
             mount_time,
             violations: self.ftl.stats().integrity_violations,
             first_violation: self.ftl.integrity_failure().map(str::to_string),
+        }
+    }
+
+    /// Runs the mount's ops to completion, at most [`MOUNT_OPS_PER_DIE`] per die at a time (a
+    /// scan of a whole drive is millions of reads; firmware keeps a bounded number queued).
+    fn run_mount(&mut self, ops: Vec<NandOp>) {
+        let mut per_die: Vec<Vec<NandOp>> = vec![Vec::new(); self.dies.len()];
+        for op in ops {
+            let d = self.die_index(&op) as usize;
+            per_die[d].push(op);
+        }
+        let rounds = per_die.iter().map(|v| v.len()).max().unwrap_or(0);
+        for k in (0..rounds).step_by(MOUNT_OPS_PER_DIE) {
+            let mut batch = std::mem::take(&mut self.batch);
+            for v in &per_die {
+                batch.extend(v.iter().skip(k).take(MOUNT_OPS_PER_DIE));
+            }
+            self.dispatch_batch(&mut batch, NONE);
+            self.batch = batch;
+            while self.ops_inflight > 0 {
+                let Some((t, ev)) = self.q.pop() else { break };
+                self.handle(t, ev);
+            }
         }
     }
 

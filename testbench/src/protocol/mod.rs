@@ -330,4 +330,6 @@ fn convert_step(
 }
 
 #[cfg(test)]
+mod power_tests;
+#[cfg(test)]
 mod tests;
