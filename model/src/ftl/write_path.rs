@@ -113,6 +113,10 @@ impl Ftl {
                     if let Some(d) = &mut self.dur {
                         d.trims_open.push((u, seq));
                     }
+                } else if let Some(c) = &mut self.checker {
+                    // No journal: the trim never reaches NAND, so after a power loss the unit
+                    // may come back at any older version still readable (no floor).
+                    c.volatile.insert(u, 0);
                 }
             } else {
                 self.l2p[u as usize] = UNMAPPED;
