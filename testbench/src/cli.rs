@@ -431,6 +431,9 @@ fn run_protocol_cmd(
             ),
         };
         obs.note(&format!("{line}\n        {}", o.ftl.ftl_summary()));
+        if let Some(pl) = &o.power_loss {
+            obs.note(&format!("        {}", protocol::power::summary(pl)));
+        }
     };
     let steps = run_protocol(
         dev.as_mut(),

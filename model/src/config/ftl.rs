@@ -2,7 +2,7 @@
 //! read-ahead. Sources: MQSim defaults (Tavakkol et al., FAST'18), AnandTech SLC cache analyses;
 //! fitted values are marked in the presets.
 
-use super::{ControllerConfig, GeometryConfig};
+use super::{ControllerConfig, GeometryConfig, PersistenceConfig};
 use crate::error::{check, check_idle_ms, ConfigError};
 use serde::{Deserialize, Serialize};
 
@@ -135,6 +135,14 @@ pub struct FtlConfig {
     /// 0 = `read_ahead_kib`. Matters only with a budget or an issue cost.
     #[serde(default)]
     pub read_ahead_queue_kib: u32,
+    /// Power-loss protection: hold-up capacitors that, when power fails, finish the NAND
+    /// operations under way and program the write buffer and the mapping journal, so every
+    /// acknowledged write survives. Off by default.
+    #[serde(default)]
+    pub plp: bool,
+    /// How the mapping table reaches NAND (`[ftl.persistence]`).
+    #[serde(default)]
+    pub persistence: PersistenceConfig,
 }
 
 fn default_flush_idle_ms() -> f64 {
@@ -155,6 +163,9 @@ pub struct CapacityPlan {
     pub static_slc_blocks: u32,
     /// Die-blocks per die reserved for the translation-page log (0 when the table fits in DRAM).
     pub map_blocks: u32,
+    /// Die-blocks per die reserved for mapping checkpoints and the journal (0 unless
+    /// `ftl.persistence.enabled`), after the translation-page log.
+    pub system_blocks: u32,
     /// Die-blocks per die in the general pool (TLC data and the dynamic SLC cache).
     pub general_blocks: u32,
     /// Exported capacity, 4 KiB units.
@@ -199,11 +210,15 @@ impl FtlConfig {
         } else {
             0
         };
-        let reserved = static_slc_blocks as u64 + map_blocks as u64;
+        let system_blocks =
+            self.persistence
+                .system_blocks(table_pages, geo.page_bytes, slc_pages_per_block, dies);
+        let reserved = static_slc_blocks as u64 + map_blocks as u64 + system_blocks as u64;
         check(
             reserved < geo.blocks_per_plane as u64,
             "ftl.slc_cache.static_blocks_per_plane",
-            "static SLC blocks plus the mapping-table log exceed geometry.blocks_per_plane",
+            "static SLC blocks plus the mapping-table log and the checkpoint/journal area exceed \
+             geometry.blocks_per_plane",
         )?;
         let general_blocks = geo.blocks_per_plane - reserved as u32;
         // Blocks a die must keep beyond the data it holds: foreground-GC threshold, the open host,
@@ -223,6 +238,7 @@ impl FtlConfig {
             block_units,
             static_slc_blocks,
             map_blocks,
+            system_blocks,
             general_blocks,
             logical_units,
             table_pages,
@@ -241,6 +257,7 @@ impl FtlConfig {
             "ftl.over_provisioning_pct",
             "must be in [0, 60)",
         )?;
+        self.persistence.validate()?;
         check(
             self.over_provisioning_pct > 0.0,
             "ftl.over_provisioning_pct",

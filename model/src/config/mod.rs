@@ -13,6 +13,7 @@ mod nand;
 mod nvme;
 mod onfi;
 mod pcie;
+mod persistence;
 mod power;
 
 pub use controller::ControllerConfig;
@@ -24,6 +25,7 @@ pub use nand::{CellTiming, NandConfig};
 pub use nvme::NvmeConfig;
 pub use onfi::OnfiConfig;
 pub use pcie::PcieConfig;
+pub use persistence::{PersistenceConfig, JOURNAL_RECORD_BYTES};
 pub use power::PowerConfig;
 
 use crate::error::ConfigError;

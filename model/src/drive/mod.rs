@@ -28,12 +28,14 @@ mod background;
 mod host;
 mod integrity;
 mod nand_path;
+mod power;
 mod prefetch;
 mod reloc_queue;
 mod slots;
 pub mod stats;
 
 pub use integrity::{IntegrityVerdict, Violation};
+pub use power::PowerLossReport;
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
 
 use slots::{ChanSlot, DieSlot};
@@ -161,6 +163,8 @@ pub(crate) struct OpRec {
     bg: bool,
     /// Foreground relocation interleaved with host programs: waits in the die's `reloc` queue.
     reloc: bool,
+    /// Order in which ops were handed to the sequencer (a die runs them in that order).
+    issued: u64,
 }
 
 /// A simulated NVMe SSD. See the module doc for what happens to an IO.
@@ -213,6 +217,8 @@ pub struct Drive {
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
     ra_tag_next: u64,
     ra_inflight: std::collections::HashMap<u64, Vec<u32>>,
+    /// Ops handed to the sequencers so far.
+    issued: u64,
     prefetch: prefetch::PrefetchEngine,
     unit_bus_bytes: u32,
     stats: DriveStats,
@@ -231,7 +237,9 @@ impl Drive {
     pub fn new(cfg: &DriveConfig, seed: u64) -> Result<Drive, ConfigError> {
         cfg.validate()?;
         let seeds = SeedTree::new(seed);
-        let ftl = Ftl::new(cfg, &seeds)?;
+        let mut ftl = Ftl::new(cfg, &seeds)?;
+        // NAND completions reach the FTL (`op_done`), so a power loss knows what is on NAND.
+        ftl.track_durability(true);
         let g = &cfg.geometry;
         let nq = cfg.nvme.io_queues as usize;
         let mut d = Drive {
@@ -274,6 +282,7 @@ impl Drive {
             reloc_queued: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
+            issued: 0,
             prefetch: prefetch::PrefetchEngine::new(&cfg.ftl),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
             stats: DriveStats::default(),
@@ -408,6 +417,8 @@ mod tests_ftl;
 mod tests_lookup;
 #[cfg(test)]
 mod tests_nand;
+#[cfg(test)]
+mod tests_power;
 #[cfg(test)]
 mod tests_prefetch;
 #[cfg(test)]

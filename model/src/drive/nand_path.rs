@@ -10,7 +10,7 @@ use crate::time::SimTime;
 
 impl Drive {
     #[inline]
-    fn die_index(&self, op: &NandOp) -> u32 {
+    pub(super) fn die_index(&self, op: &NandOp) -> u32 {
         let g = &self.cfg.geometry;
         let id = op.addr.die;
         debug_assert!(
@@ -116,6 +116,7 @@ impl Drive {
             ra_tag,
             bg,
             reloc,
+            issued: u64::MAX,
         }
     }
 
@@ -250,6 +251,8 @@ impl Drive {
 
     /// Hands op `h` to its die's channel sequencer.
     pub(super) fn issue(&mut self, now: SimTime, die: u32, h: u32) {
+        self.issued += 1;
+        self.ops[h as usize].issued = self.issued;
         {
             let op = self.ops[h as usize].op;
             let slot = &mut self.dies[die as usize];
@@ -311,6 +314,9 @@ impl Drive {
             self.dies[rec.die as usize].reloc_inflight -= 1;
         }
         self.ops_inflight -= 1;
+        if rec.op.kind != NandOpKind::Read {
+            self.ftl.nand_done(&rec.op);
+        }
         let mut w = rec.first_waiter;
         while w != NONE {
             let next = self.ops[w as usize].next_waiter;

@@ -7,7 +7,7 @@ use crate::time::SimTime;
 use hdrhistogram::Histogram;
 
 /// All `OpPurpose` values, in the order of [`DriveStats::nand_ops`].
-pub const PURPOSES: [OpPurpose; 12] = [
+pub const PURPOSES: [OpPurpose; 15] = [
     OpPurpose::HostRead,
     OpPurpose::HostWrite,
     OpPurpose::ReadAhead,
@@ -20,6 +20,9 @@ pub const PURPOSES: [OpPurpose; 12] = [
     OpPurpose::MapRead,
     OpPurpose::MapWrite,
     OpPurpose::Erase,
+    OpPurpose::Journal,
+    OpPurpose::Checkpoint,
+    OpPurpose::MountRead,
 ];
 
 /// Index of `p` in [`PURPOSES`].
@@ -38,6 +41,9 @@ pub fn purpose_index(p: OpPurpose) -> usize {
         OpPurpose::MapRead => 9,
         OpPurpose::MapWrite => 10,
         OpPurpose::Erase => 11,
+        OpPurpose::Journal => 12,
+        OpPurpose::Checkpoint => 13,
+        OpPurpose::MountRead => 14,
     }
 }
 
@@ -98,7 +104,7 @@ pub struct DriveStats {
     pub trim: DirStats,
     pub flush: DirStats,
     /// NAND ops started, indexed like [`PURPOSES`] (see [`DriveStats::nand_op_count`]).
-    pub nand_ops: [u64; 12],
+    pub nand_ops: [u64; 15],
     /// NAND bytes moved over the channel buses.
     pub onfi_bytes: u64,
     pub energy: EnergyStats,

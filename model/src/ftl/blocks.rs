@@ -23,7 +23,7 @@ pub enum Pool {
     General,
     /// The static SLC cache.
     StaticSlc,
-    /// The translation-page log.
+    /// The translation-page log, and the checkpoint/journal area (`ftl.persistence`).
     Map,
 }
 
@@ -251,6 +251,49 @@ impl BlockTable {
         let (lo, hi) = self.erase_range(l, die as u32);
         self.ec_lo[die] = lo;
         self.ec_hi[die] = hi;
+        self.ec_min = self.ec_lo.iter().copied().min().unwrap_or(0);
+        self.ec_max = self.ec_hi.iter().copied().max().unwrap_or(0);
+    }
+
+    /// Free lists and occupancy counters from `info` (after a power loss changed states).
+    /// Free blocks are listed so that the lowest block number is taken first on equal wear.
+    pub fn rebuild_lists(&mut self, l: &Layout) {
+        for f in self.free.iter_mut().chain(self.free_static.iter_mut()) {
+            f.clear();
+        }
+        self.dyn_slc.fill(0);
+        self.slc_in_use = 0;
+        for dbid in (0..l.die_blocks()).rev() {
+            let die = l.die_of(dbid) as usize;
+            let b = &mut self.info[dbid as usize];
+            if b.state == BlockState::Free {
+                b.valid = 0;
+                b.staged = 0;
+                b.programmed = 0;
+                match b.pool {
+                    Pool::General => {
+                        b.mode = CellMode::Tlc;
+                        self.free[die].push(dbid);
+                    }
+                    Pool::StaticSlc => self.free_static[die].push(dbid),
+                    Pool::Map => {}
+                }
+            } else if b.pool != Pool::Map {
+                self.dyn_slc[die] += (b.pool == Pool::General && b.mode == CellMode::Slc) as u32;
+                self.slc_in_use += (b.mode == CellMode::Slc) as u32;
+            }
+        }
+        self.free_total = self
+            .free
+            .iter()
+            .chain(&self.free_static)
+            .map(|f| f.len() as u64)
+            .sum();
+        for die in 0..l.dies {
+            let (lo, hi) = self.erase_range(l, die);
+            self.ec_lo[die as usize] = lo;
+            self.ec_hi[die as usize] = hi;
+        }
         self.ec_min = self.ec_lo.iter().copied().min().unwrap_or(0);
         self.ec_max = self.ec_hi.iter().copied().max().unwrap_or(0);
     }

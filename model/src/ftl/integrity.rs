@@ -7,9 +7,20 @@
 //! an erase clears it. The numbers live in the FTL's own tables ([`MapEntry::seq`] beside the
 //! mapping, [`Oob::seq`] beside the spare-area lpn), so checking costs no extra cache miss.
 //! Cost: 4 B per physical unit + 4 B per logical unit of host memory, O(1) per access.
+//!
+//! Across a power loss (`Ftl::power_loss`) the checker holds the durability contract: it learns
+//! from the drive which programs completed (`Ftl::nand_done`) and keeps, for every logical unit
+//! whose latest version is not yet on NAND (staged in the write buffer, a program queued or
+//! running, a trim whose journal page is not programmed), the newest version that is
+//! ([`Checker::volatile`]). After the mount every such unit must come back at least that new
+//! and no newer than its latest write, every other unit exactly at its latest version, and
+//! every mapped unit's spare area must hold the unit and version claimed (never garbage). Writes
+//! acknowledged before a completed flush had their programs completed (CONTRACTS: a flush
+//! completes after every host-data program dispatched before it), so they are never volatile.
 
 use super::layout::NONE;
 use super::unit_tables::{MapEntry, Oob};
+use std::collections::HashMap;
 
 /// Where the FTL served a read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +38,10 @@ pub struct Checker {
     pub violations: u64,
     /// The first violation, described (lpn, what was expected, what was found).
     pub first: Option<String>,
+    /// Logical units whose latest version is not durable -> the newest durable version (0:
+    /// none). Kept only while the drive reports NAND completions (`Ftl::track_durability`).
+    pub volatile: HashMap<u64, u32>,
+    pub tracking: bool,
 }
 
 impl Checker {
@@ -51,7 +66,66 @@ impl Checker {
     }
     #[inline]
     pub fn trim(map: &mut [MapEntry], lpn: u64) {
-        map[lpn as usize].seq = 0;
+        map[lpn as usize] = MapEntry { ppa: NONE, seq: 0 };
+    }
+
+    /// `lpn`'s latest version (`map[lpn]`, about to be replaced) stops being the one on NAND:
+    /// remembers it as the floor unless an older durable version is remembered already.
+    #[inline]
+    pub fn superseded(&mut self, map: &[MapEntry], lpn: u64) {
+        if self.tracking {
+            let cur = map[lpn as usize].seq;
+            self.volatile.entry(lpn).or_insert(cur);
+        }
+    }
+
+    /// Version `seq` of `lpn` reached NAND (its program completed, or its trim's journal page).
+    pub fn durable(&mut self, map: &[MapEntry], lpn: u64, seq: u32) {
+        if let Some(f) = self.volatile.get_mut(&lpn) {
+            if seq >= map[lpn as usize].seq {
+                self.volatile.remove(&lpn);
+            } else if seq > *f {
+                *f = seq;
+            }
+        }
+    }
+
+    /// After a power loss: `old` was the mapping before, `new` what the mount rebuilt; checks
+    /// every logical unit against the contract (see the module doc; with power-loss protection,
+    /// `plp`, every unit at its latest version) and forgets the volatile set.
+    pub fn verify_mount(&mut self, old: &[MapEntry], new: &[MapEntry], oob: &[Oob], plp: bool) {
+        for (lpn, (o, n)) in old.iter().zip(new).enumerate() {
+            self.checked += 1;
+            let floor = if plp {
+                None
+            } else {
+                self.volatile.get(&(lpn as u64)).copied()
+            };
+            let version_ok = match floor {
+                None => n.seq == o.seq && (n.ppa == NONE) == (o.ppa == NONE),
+                Some(f) => n.seq >= f && n.seq <= o.seq,
+            };
+            let intact = n.ppa == NONE || {
+                let u = oob[n.ppa as usize];
+                u.lpn as usize == lpn && u.seq == n.seq
+            };
+            if !(version_ok && intact) {
+                self.violations += 1;
+                if self.first.is_none() {
+                    self.first =
+                        Some(format!(
+                        "after power loss, lpn {lpn}: latest seq {} (durable floor {}), recovered \
+                         seq {} at ppa {}{}",
+                        o.seq,
+                        floor.map_or("= latest".to_string(), |f| f.to_string()),
+                        n.seq,
+                        n.ppa as i64 * (n.ppa != NONE) as i64 - (n.ppa == NONE) as i64,
+                        if intact { "" } else { " whose spare area holds other data" }
+                    ));
+                }
+            }
+        }
+        self.volatile.clear();
     }
     /// Data moved (GC, fold, wear levelling): the spare area travels with it.
     #[inline]
@@ -63,11 +137,13 @@ impl Checker {
     pub fn read(&mut self, map: &[MapEntry], oob: &[Oob], lpn: u64, served: Served) {
         self.checked += 1;
         let want = map[lpn as usize].seq;
+        let mapped = map[lpn as usize].ppa != NONE;
         let ok = match served {
-            Served::Unmapped => want == 0,
+            // A trim numbers its version too (`seq` of an unmapped entry).
+            Served::Unmapped => !mapped,
             Served::At(ppa) => {
                 let o = oob[ppa as usize];
-                want != 0 && o.lpn as u64 == lpn && o.seq == want
+                mapped && want != 0 && o.lpn as u64 == lpn && o.seq == want
             }
         };
         if !ok {

@@ -14,7 +14,8 @@
 //! translation-page cache and translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`]
 //! (GC, folding, wear levelling, victims chosen by a [`victim::VictimPolicy`]: [`greedy`],
 //! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
-//! (background work), [`integrity`] (out-of-band checker), [`unit_tables`] (per-unit mapping,
+//! (background work), [`integrity`] (out-of-band checker), [`persist`] (mapping journal and
+//! checkpoints), [`power_loss`] + [`mount`] (sudden power loss, the mount after it), [`unit_tables`] (per-unit mapping,
 //! spare-area and valid-bit tables), [`stats`].
 
 use crate::config::{DriveConfig, FtlConfig};
@@ -38,6 +39,9 @@ pub mod layout;
 pub mod lru;
 pub mod map_cache;
 pub mod map_log;
+pub mod mount;
+pub mod persist;
+pub mod power_loss;
 pub mod read_path;
 pub mod readahead;
 pub mod reloc;
@@ -79,6 +83,12 @@ pub enum OpPurpose {
     MapRead,
     MapWrite,
     Erase,
+    /// A page of mapping-update records (`ftl.persistence`).
+    Journal,
+    /// A page of a mapping-table checkpoint (`ftl.persistence`).
+    Checkpoint,
+    /// A read of the mount after a power loss: checkpoint and journal pages, spare-area scans.
+    MountRead,
 }
 
 /// One operation on one die, possibly multi-plane.
@@ -156,6 +166,10 @@ pub struct Ftl {
     checker: Option<Checker>,
     #[cfg(feature = "fault-injection")]
     fault: fault::DroppedMappingUpdate,
+    /// Mapping journal and checkpoints (`ftl.persistence`).
+    persist: persist::Persist,
+    /// NAND completions followed for power-loss modelling (`track_durability`).
+    dur: Option<power_loss::Durability>,
     st: FtlStats,
     slc_valid_units: u64,
     trace_on: bool,
@@ -210,6 +224,8 @@ impl Ftl {
             checker,
             #[cfg(feature = "fault-injection")]
             fault: Default::default(),
+            persist: persist::Persist::new(&cfg.ftl.persistence, &l),
+            dur: None,
             st: FtlStats::default(),
             slc_valid_units: 0,
             trace_on: false,

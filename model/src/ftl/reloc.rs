@@ -146,6 +146,10 @@ impl Ftl {
     }
 
     fn erase(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
+        if self.persist.enabled && self.emit {
+            self.program_relocated_data(self.l.die_of(dbid), ops);
+        }
+        self.save_before_erase(dbid);
         let b = self.blocks.info[dbid as usize];
         if self.emit {
             let mut addr = self.l.phys_page(self.l.base(dbid));

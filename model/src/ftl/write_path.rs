@@ -46,6 +46,9 @@ impl Ftl {
             self.drop_valid(old);
         }
         self.clock += 1;
+        if self.dur.is_some() {
+            self.note_superseded(lpn);
+        }
         let seq = self.checker.as_mut().map_or(0, Checker::number);
         #[cfg(feature = "fault-injection")]
         let mapped = self.faulty_mapping(ppa, old);
@@ -104,8 +107,30 @@ impl Ftl {
             if old != NONE {
                 self.drop_valid(old);
             }
-            // Unmapped, and (for the checker) the latest version is "none".
-            self.l2p[u as usize] = UNMAPPED;
+            // Unmapped; with durability tracking the trim is numbered like a write (its journal
+            // record makes it durable), else the checker's latest version is "none".
+            if self.dur.is_some() {
+                self.note_superseded(u);
+                let seq = self.checker.as_mut().map_or(0, Checker::number);
+                self.l2p[u as usize] = MapEntry { ppa: NONE, seq };
+                if self.persist.enabled {
+                    if let Some(d) = &mut self.dur {
+                        d.trims_open.push((u, seq));
+                    }
+                } else if let Some(c) = &mut self.checker {
+                    // No journal: the trim never reaches NAND, so after a power loss the unit
+                    // may come back at any older version still readable (no floor).
+                    c.volatile.insert(u, 0);
+                }
+            } else {
+                self.l2p[u as usize] = UNMAPPED;
+            }
+        }
+        if self.emit {
+            // One journal record per unit trimmed.
+            let start = ops.len();
+            self.persist.records(&self.l, count, &mut ops);
+            self.journal_sent(start, &ops);
         }
         self.deferred = ops;
         self.refresh_block_stats();
@@ -127,6 +152,22 @@ impl Ftl {
             self.pad_open(dbid, ops);
             self.advance_host_die(self.blocks.info[dbid as usize].mode);
         }
+        let start = ops.len();
+        self.persist.commit(&self.l, ops);
+        self.journal_sent(start, ops);
+        self.refresh_block_stats();
+    }
+
+    /// Power fails on a drive with power-loss protection: the capacitors' energy programs every
+    /// partly filled program unit (host and relocation streams, padded) and the journal page.
+    pub fn flush_on_power_fail(&mut self, ops: &mut Vec<NandOp>) {
+        self.flush(ops);
+        for die in 0..self.l.dies {
+            self.program_relocated_data(die, ops);
+        }
+        let start = ops.len();
+        self.persist.commit(&self.l, ops);
+        self.journal_sent(start, ops);
         self.refresh_block_stats();
     }
 
@@ -150,6 +191,22 @@ impl Ftl {
         self.st.pad_units += pad as u64;
         self.blocks.info[dbid as usize].staged += pad;
         self.program_unit(dbid, OpPurpose::HostWrite, ops);
+    }
+
+    /// Programs (padded) the die's partly filled relocation program units, so that no unit moved
+    /// out of a block about to be erased exists only in DRAM (`ftl.persistence`: a power loss
+    /// after the erase would lose it).
+    pub(super) fn program_relocated_data(&mut self, die: u32, ops: &mut Vec<NandOp>) {
+        for dbid in [self.reloc_open[die as usize], self.cold_open[die as usize]] {
+            if self.partial(dbid) {
+                let b = self.blocks.info[dbid as usize];
+                let pu = self.l.program_units(b.mode);
+                let pad = pu - b.staged % pu;
+                self.st.pad_units += pad as u64;
+                self.blocks.info[dbid as usize].staged += pad;
+                self.program_unit(dbid, OpPurpose::GcWrite, ops);
+            }
+        }
     }
 
     /// Places `lpn`'s data in the next slot of open block `dbid` and maps it there; emits the
@@ -210,6 +267,40 @@ impl Ftl {
         self.st.nand_units_written += pu as u64;
         if b.staged == l.capacity(b.mode) {
             b.state = BlockState::Closed;
+        }
+        if self.emit && self.persist.enabled {
+            // One journal record per unit programmed (its mapping update).
+            self.persist.note_program(dbid);
+            let start = ops.len();
+            self.persist.records(&self.l, pu, ops);
+            self.journal_sent(start, ops);
+        }
+    }
+
+    /// Journal pages among `ops[start..]` carry the trims recorded since the last one.
+    fn journal_sent(&mut self, start: usize, ops: &[NandOp]) {
+        let Some(d) = &mut self.dur else { return };
+        let last = ops[start..]
+            .iter()
+            .rev()
+            .find(|o| o.purpose == OpPurpose::Journal);
+        if let Some(j) = last {
+            let trims = std::mem::take(&mut d.trims_open);
+            d.trims_sent.push((j.addr, trims));
+        }
+    }
+
+    /// `lpn` is about to get a new version (write or trim): the checker's durability floor.
+    #[cold]
+    fn note_superseded(&mut self, lpn: u64) {
+        let emit = self.emit;
+        if let Some(c) = &mut self.checker {
+            if emit {
+                c.superseded(&self.l2p, lpn);
+            } else if !c.volatile.is_empty() {
+                // A functional (untimed) write is on NAND at once.
+                c.volatile.remove(&lpn);
+            }
         }
     }
 

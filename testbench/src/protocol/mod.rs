@@ -1,8 +1,10 @@
 //! Test protocols as data: TOML files of ordered steps (see [`schema`] for the format), loaded
 //! and checked in full before anything runs ([`load`]), executed on a device ([`run`]) and
 //! reported beside published figures ([`report`]). Built-ins (`ssdfans`, `anandtech-burst`,
-//! `anandtech-sustained`) are embedded from `testbench/protocols/`.
+//! `anandtech-sustained`, `power-loss`) are embedded from `testbench/protocols/`; the
+//! `power_loss` step runs in [`power`].
 
+pub mod power;
 pub mod report;
 pub mod run;
 pub mod schema;
@@ -31,6 +33,11 @@ pub const BUILTINS: &[(&str, &str, &str)] = &[
         "anandtech-sustained",
         "protocols/anandtech-sustained.toml",
         include_str!("../../protocols/anandtech-sustained.toml"),
+    ),
+    (
+        "power-loss",
+        "protocols/power-loss.toml",
+        include_str!("../../protocols/power-loss.toml"),
     ),
 ];
 
@@ -84,6 +91,22 @@ pub enum Step {
         published: Option<f64>,
         source: Option<String>,
         note: Option<String>,
+    },
+    PowerLoss {
+        label: String,
+        jobs: Vec<JobSpec>,
+        at: CutTime,
+        plp: Option<bool>,
+    },
+}
+
+/// When a `power_loss` step cuts power, measured from the start of its job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutTime {
+    At(SimTime),
+    /// Uniform in [0, max), drawn from the step's seed.
+    Random {
+        max: SimTime,
     },
 }
 
@@ -296,9 +319,34 @@ fn convert_step(
                 note: s.note,
             }
         }
+        StepDef::PowerLoss(d) => {
+            let time = |what: &str, v: &str| {
+                parse_time(v, TimeUnit::Secs).map_err(|e| err(format!("{what}: {e}")))
+            };
+            let at = match (d.at.trim(), &d.at_max) {
+                ("random", Some(m)) => {
+                    let max = time("at_max", m)?;
+                    if max == SimTime::ZERO {
+                        return Err(err("at_max must be above 0".into()));
+                    }
+                    CutTime::Random { max }
+                }
+                ("random", None) => return Err(err("at = \"random\" needs at_max".into())),
+                (_, Some(_)) => return Err(err("at_max goes only with at = \"random\"".into())),
+                (v, None) => CutTime::At(time("at", v)?),
+            };
+            Step::PowerLoss {
+                jobs: inline_jobs(text, file, i, &d.job)?,
+                label: d.label,
+                at,
+                plp: d.plp,
+            }
+        }
     };
     Ok(step)
 }
 
+#[cfg(test)]
+mod power_tests;
 #[cfg(test)]
 mod tests;

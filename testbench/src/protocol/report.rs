@@ -190,6 +190,14 @@ pub fn table(p: &Protocol, preset: &str, seed: u64, steps: &[StepOutcome]) -> St
             let _ = writeln!(out, "{}", row_line(r));
         }
     }
+    for s in steps {
+        if let Some(o) = &s.power_loss {
+            let _ = writeln!(out, "{}: {}", s.label, super::power::summary(o));
+            if let Some(v) = &o.first_violation {
+                let _ = writeln!(out, "  first integrity violation: {v}");
+            }
+        }
+    }
     let sim: f64 = steps.last().map_or(0.0, |s| s.sim_end.as_secs_f64());
     let _ = writeln!(out, "simulated time: {sim:.1} s");
     out
@@ -206,9 +214,19 @@ pub fn json(p: &Protocol, preset: &str, seed: u64, steps: &[StepOutcome]) -> Val
                        "error_pct": r.error_pct(), "source": r.source, "note": r.note})
             });
             let fio = (!s.groups.is_empty()).then(|| document(&s.groups, json!({})));
+            let power_loss = s.power_loss.as_ref().map(|o| {
+                json!({"at_s": o.at.as_secs_f64(), "plp": o.plp, "commands_lost": o.commands_lost,
+                       "nand_ops_lost": o.nand_ops_lost, "buffered_units_lost": o.buffered_units_lost,
+                       "program_units_lost": o.program_units_lost, "interrupted_programs": o.interrupted_programs,
+                       "interrupted_erases": o.interrupted_erases, "units_rolled_back": o.units_rolled_back,
+                       "mount": {"time_s": o.mount_time.as_secs_f64(), "nand_reads": o.mount_reads(),
+                                 "checkpoint_pages": o.checkpoint_pages_read, "journal_pages": o.journal_pages_read,
+                                 "spare_reads": o.spare_reads, "scanned_blocks": o.scanned_blocks},
+                       "integrity": {"violations": o.violations, "first": o.first_violation}})
+            });
             json!({"index": s.index, "kind": s.kind, "label": s.label,
                    "sim_start_s": s.sim_start.as_secs_f64(), "sim_end_s": s.sim_end.as_secs_f64(),
-                   "report": report, "fio": fio,
+                   "report": report, "fio": fio, "power_loss": power_loss,
                    "ssdlab": s.groups.iter().map(group_extras).collect::<Vec<_>>(),
                    "ftl": {"write_amplification": s.ftl.write_amplification(), "gc_blocks": s.ftl.gc_blocks,
                            "gc_victim_valid_fraction": s.ftl.gc_victim_valid_fraction, "fold_blocks": s.ftl.fold_blocks,

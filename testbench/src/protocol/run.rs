@@ -12,7 +12,7 @@ use crate::error::InputError;
 use crate::fio::{parse_job_file, JobSpec, SizeSpec};
 use crate::workload::offsets::OffsetGen;
 use crate::workload::runner::{check_jobs, job_region, region, run_jobs, Observer};
-use crate::workload::{Device, Extras, GroupResult};
+use crate::workload::{Device, Extras, GroupResult, PowerLossOutcome};
 use ssdlab_model::{SeedTree, SimTime};
 
 /// What one step did.
@@ -28,6 +28,8 @@ pub struct StepOutcome {
     /// Device figures of the step's last measurement window (a functional precondition: the
     /// whole step): write amplification, GC, SLC occupancy and free blocks at its end.
     pub ftl: Extras,
+    /// A `power_loss` step: what the cut cost and the mount.
+    pub power_loss: Option<PowerLossOutcome>,
 }
 
 fn size_text(s: SizeSpec) -> String {
@@ -123,6 +125,13 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
                     )
                 })?;
             }
+            Step::PowerLoss { jobs, label, .. } => {
+                check_jobs(dev, jobs)?;
+                if !dev.models_power_loss() {
+                    let r = format!("`{label}`: this device does not model power loss");
+                    return Err(InputError::file(&p.file, r));
+                }
+            }
             Step::Score { .. } => {}
         }
     }
@@ -145,6 +154,7 @@ pub fn run_protocol(
         obs.label(&format!("[{}/{}] {}", i + 1, p.steps.len(), step_label(s)));
         let step_seeds =
             SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut power_loss = None;
         let (kind, label, groups, report) = match s {
             Step::Precondition {
                 label,
@@ -264,6 +274,17 @@ pub fn run_protocol(
                     ReportRow::score(id, label, &rows, *published, source.clone(), note.clone());
                 ("score", label.clone(), Vec::new(), Some(row))
             }
+            Step::PowerLoss {
+                label,
+                jobs,
+                at,
+                plp,
+            } => {
+                let (groups, o) =
+                    super::power::run_power_loss(dev, jobs, *at, *plp, &p.file, &step_seeds, obs)?;
+                power_loss = Some(o);
+                ("power_loss", label.clone(), groups, None)
+            }
         };
         let o = StepOutcome {
             index: i,
@@ -274,6 +295,7 @@ pub fn run_protocol(
             groups,
             report,
             ftl: dev.extras(),
+            power_loss,
         };
         on_step(&o, obs);
         out.push(o);
@@ -288,7 +310,8 @@ pub fn step_label(s: &Step) -> &str {
         | Step::Fio { label, .. }
         | Step::Idle { label, .. }
         | Step::Burst { label, .. }
-        | Step::Score { label, .. } => label,
+        | Step::Score { label, .. }
+        | Step::PowerLoss { label, .. } => label,
     }
 }
 

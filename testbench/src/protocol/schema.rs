@@ -41,6 +41,18 @@
 //! [[step]]
 //! kind = "score"             # the mean of earlier reported steps (by id)
 //! of = ["qd1", "qd2", "qd4"]
+//!
+//! [[step]]
+//! kind = "power_loss"        # power fails `at` into the job, the drive mounts, the job goes on
+//! label = "Cut during random writes"
+//! at = "500ms"               # or "random": uniform in [0, at_max) from the run's seed
+//! plp = false                # optional: hold-up capacitors for this cut (default ftl.plp)
+//! job = """
+//! [w]
+//! rw=randwrite
+//! bs=4k
+//! size=1g
+//! """
 //! ```
 
 use serde::Deserialize;
@@ -64,6 +76,7 @@ pub enum StepDef {
     Idle(IdleDef),
     Burst(BurstDef),
     Score(ScoreDef),
+    PowerLoss(PowerLossDef),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -205,4 +218,17 @@ pub struct ScoreDef {
     pub source: Option<String>,
     #[serde(default)]
     pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerLossDef {
+    pub label: String,
+    /// Simulated time into the job when power fails, or "random" (with `at_max`).
+    pub at: String,
+    #[serde(default)]
+    pub at_max: Option<String>,
+    #[serde(default)]
+    pub plp: Option<bool>,
+    pub job: String,
 }

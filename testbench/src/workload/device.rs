@@ -100,6 +100,40 @@ impl Integrity {
     }
 }
 
+/// What a sudden power loss cost and how the device came back (devices that model one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PowerLossOutcome {
+    pub at: SimTime,
+    pub plp: bool,
+    /// Host commands inside the device when power failed (never completed).
+    pub commands_lost: u64,
+    /// NAND programs and erases that had not completed.
+    pub nand_ops_lost: u64,
+    /// 4 KiB units lost from the write buffer, and from programs queued or interrupted.
+    pub buffered_units_lost: u64,
+    pub program_units_lost: u64,
+    pub interrupted_programs: u64,
+    pub interrupted_erases: u64,
+    /// Logical units that came back at an older version than their latest write.
+    pub units_rolled_back: u64,
+    /// The mount: its NAND reads by kind, blocks scanned, and time from power-on.
+    pub checkpoint_pages_read: u64,
+    pub journal_pages_read: u64,
+    pub spare_reads: u64,
+    pub scanned_blocks: u64,
+    pub mount_time: SimTime,
+    /// Integrity violations counted so far (the mount's check included); the first described.
+    pub violations: u64,
+    pub first_violation: Option<String>,
+}
+
+impl PowerLossOutcome {
+    /// NAND reads the mount took.
+    pub fn mount_reads(&self) -> u64 {
+        self.checkpoint_pages_read + self.journal_pages_read + self.spare_reads
+    }
+}
+
 /// What a workload needs from a device. See CONTRACTS.md for the semantics of each method.
 pub trait Device {
     fn capacity_bytes(&self) -> u64;
@@ -130,4 +164,13 @@ pub trait Device {
     fn extras(&self) -> Extras;
     /// The integrity verdict since the device was opened (not reset with the statistics).
     fn integrity(&self) -> Integrity;
+    /// Whether [`Device::power_loss`] is modelled.
+    fn models_power_loss(&self) -> bool {
+        false
+    }
+    /// Power fails now (with hold-up capacitors if `plp`, else as the device is built) and
+    /// returns when the device serves IO again; None when not modelled.
+    fn power_loss(&mut self, _plp: Option<bool>) -> Option<PowerLossOutcome> {
+        None
+    }
 }

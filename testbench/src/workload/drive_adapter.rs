@@ -1,6 +1,6 @@
 //! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, CONTRACTS.md "Drive API").
 
-use super::device::{Completion, Device, Extras, Integrity, Io, Op};
+use super::device::{Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
 use crate::error::InputError;
 use ssdlab_model::drive::{Drive, HostIo, IoCompletion, IoOp, PURPOSES};
 use ssdlab_model::{DriveConfig, SimTime};
@@ -172,6 +172,34 @@ impl Device for ModelDrive {
             violations: v.violations,
             first: v.first.map(|f| f.to_string()),
         }
+    }
+    fn models_power_loss(&self) -> bool {
+        true
+    }
+    fn power_loss(&mut self, plp: Option<bool>) -> Option<PowerLossOutcome> {
+        let r = match plp {
+            Some(p) => self.drive.power_loss_with(p),
+            None => self.drive.power_loss(),
+        };
+        let m = r.mount;
+        Some(PowerLossOutcome {
+            at: r.at,
+            plp: m.plp,
+            commands_lost: r.commands_lost,
+            nand_ops_lost: r.nand_ops_lost,
+            buffered_units_lost: m.buffered_units_lost,
+            program_units_lost: m.program_units_lost,
+            interrupted_programs: m.interrupted_programs,
+            interrupted_erases: m.interrupted_erases,
+            units_rolled_back: m.units_rolled_back,
+            checkpoint_pages_read: m.checkpoint_pages_read,
+            journal_pages_read: m.journal_pages_read,
+            spare_reads: m.spare_reads,
+            scanned_blocks: m.scanned_blocks,
+            mount_time: r.mount_time,
+            violations: r.violations,
+            first_violation: r.first_violation,
+        })
     }
     fn extras(&self) -> Extras {
         let s = self.drive.stats();

@@ -9,7 +9,7 @@ pub mod runner;
 pub mod stats;
 pub mod testdev;
 
-pub use device::{Completion, Device, Extras, Integrity, Io, Op};
+pub use device::{Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
 pub use result::{GroupResult, JobResult};
 pub use runner::{run_jobs, Observer, Quiet};
 

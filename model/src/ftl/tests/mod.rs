@@ -7,6 +7,7 @@ mod drive_timed;
 mod executor;
 mod gc_slc;
 mod map_cache;
+mod power_cut;
 mod property;
 mod readahead_timed;
 mod stream_reads;
