@@ -2,7 +2,8 @@
 //! (job file, protocol, trace, drive config) are read and checked against the drive they
 //! would run on, exactly as the command does before its first IO, then the command stops:
 //! exit 0 when it would run, 2 (with the error) when it would refuse. The fuzz tests
-//! (`tests/fuzz_inputs.rs`) drive this path in-process.
+//! (`tests/fuzz_inputs.rs`) drive this path in-process. The argument checks every command
+//! makes before it reads anything (`--speed`, `--tolerance-pct`, `--plot DIR`) live here too.
 
 use crate::cli::{drive_config, Cli, Cmd, OpenDevice};
 use crate::error::InputError;
@@ -28,7 +29,7 @@ pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
             wrap,
             drive,
         } => {
-            crate::cli::check_speed(*speed)?;
+            check_speed(*speed)?;
             let ios = trace::load(path, *format)?;
             let (_, cfg) = drive_config(drive)?;
             let dev = open(&cfg, cli.seed)?;
@@ -46,7 +47,7 @@ pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
             jobs,
             drive,
         } => {
-            crate::cli::check_validate_args(*tolerance_pct, *seeds, *jobs)?;
+            check_validate_args(*tolerance_pct, *seeds, *jobs)?;
             check_protocol(cli, open, protocol, drive)
         }
     }
@@ -62,4 +63,44 @@ fn check_protocol(
     let (_, cfg) = drive_config(drive)?;
     let dev = open(&cfg, cli.seed)?;
     protocol::run::check(dev.as_ref(), &p)
+}
+
+pub(crate) fn check_speed(speed: f64) -> Result<(), InputError> {
+    if speed.is_finite() && speed > 0.0 {
+        Ok(())
+    } else {
+        Err(InputError::file("--speed", "must be a positive number"))
+    }
+}
+
+pub(crate) fn check_validate_args(tol: f64, n: u32, jobs: Option<u32>) -> Result<(), InputError> {
+    // NaN would compare false against every error and pass everything.
+    if !(tol.is_finite() && tol >= 0.0) {
+        return Err(InputError::file(
+            "--tolerance-pct",
+            "must be a non-negative number of percent",
+        ));
+    }
+    if n == 0 {
+        return Err(InputError::file("--seeds", "must be at least 1"));
+    }
+    if jobs == Some(0) {
+        return Err(InputError::file("--jobs", "must be at least 1"));
+    }
+    Ok(())
+}
+
+/// The --plot directory must be one that plots can be written into, found out before anything
+/// runs (a report already on stdout followed by an error is what the exit-code contract forbids).
+pub(crate) fn check_plot_dir(dir: &std::path::Path) -> Result<(), InputError> {
+    let shown = dir.display().to_string();
+    let fail = |r: String| InputError::file(&shown, format!("--plot: {r}"));
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail("exists and is not a directory".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create the directory: {e}")))?;
+    let probe = dir.join(format!(".ssdlab-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| fail(format!("cannot write into it: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }

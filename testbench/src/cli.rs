@@ -151,7 +151,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
         return Ok(0);
     }
     if let Some(dir) = &cli.plot {
-        check_plot_dir(dir)?;
+        crate::check::check_plot_dir(dir)?;
     }
     let seeds = SeedTree::new(cli.seed);
     let mut progress = TermProgress::new();
@@ -192,7 +192,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             wrap,
             drive,
         } => {
-            check_speed(*speed)?;
+            crate::check::check_speed(*speed)?;
             let ios = trace::load(path, *format)?;
             let (preset, cfg) = drive_config(drive)?;
             let mut dev = open(&cfg, cli.seed)?;
@@ -230,7 +230,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             jobs,
             drive,
         } => {
-            check_validate_args(*tolerance_pct, *n, *jobs)?;
+            crate::check::check_validate_args(*tolerance_pct, *n, *jobs)?;
             if *n == 1 {
                 run_protocol_cmd(
                     cli,
@@ -248,31 +248,6 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
         }
     };
     Ok(code)
-}
-
-pub(crate) fn check_speed(speed: f64) -> Result<(), InputError> {
-    if speed.is_finite() && speed > 0.0 {
-        Ok(())
-    } else {
-        Err(InputError::file("--speed", "must be a positive number"))
-    }
-}
-
-pub(crate) fn check_validate_args(tol: f64, n: u32, jobs: Option<u32>) -> Result<(), InputError> {
-    // NaN would compare false against every error and pass everything.
-    if !(tol.is_finite() && tol >= 0.0) {
-        return Err(InputError::file(
-            "--tolerance-pct",
-            "must be a non-negative number of percent",
-        ));
-    }
-    if n == 0 {
-        return Err(InputError::file("--seeds", "must be at least 1"));
-    }
-    if jobs == Some(0) {
-        return Err(InputError::file("--jobs", "must be at least 1"));
-    }
-    Ok(())
 }
 
 /// `validate --seeds N` (N > 1): the runs in parallel, then the spread table or JSON.
@@ -348,21 +323,6 @@ fn integrity_line(v: &Integrity) -> String {
         "  ssdlab: integrity: {} units read checked, {} violations\n",
         v.checked, v.violations
     )
-}
-
-/// The --plot directory must be one that plots can be written into, found out before anything
-/// runs (a report already on stdout followed by an error is what the exit-code contract forbids).
-fn check_plot_dir(dir: &std::path::Path) -> Result<(), InputError> {
-    let shown = dir.display().to_string();
-    let fail = |r: String| InputError::file(&shown, format!("--plot: {r}"));
-    if dir.exists() && !dir.is_dir() {
-        return Err(fail("exists and is not a directory".into()));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create the directory: {e}")))?;
-    let probe = dir.join(format!(".ssdlab-write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| fail(format!("cannot write into it: {e}")))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
 }
 
 fn print_groups(

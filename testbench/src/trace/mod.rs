@@ -266,6 +266,15 @@ pub fn replay(
             meter.idle_at(last);
         }
         obs.progress(dev.now(), host_bytes);
+        if dev.now() > SimTime::LIMIT {
+            return Err(InputError::file(
+                file,
+                format!(
+                    "the replay passes the model's {} days of simulated time",
+                    SimTime::LIMIT_DAYS
+                ),
+            ));
+        }
     }
     let spec = parse_job_file(
         &format!("[{}]\nrw=randrw\n", file.replace([']', '['], "_")),

@@ -381,7 +381,7 @@ fn time_overflow(j: &JobSpec) -> InputError {
         &j.file,
         j.line,
         format!(
-            "job `{}`: ramp_time, runtime and thinktime take the run past the model's {} days of simulated time",
+            "job `{}`: the run (ramp_time, runtime, thinktime, its IOs) passes the model's {} days of simulated time",
             j.name,
             SimTime::LIMIT_DAYS
         ),
@@ -452,6 +452,11 @@ fn run_clones(
             meter.idle_at(last);
         }
         obs.progress(dev.now(), host_bytes);
+        // A slow drive and a long job can pass the limit too; the margin above it holds the
+        // commands in flight.
+        if dev.now() > SimTime::LIMIT {
+            return Err(TimeOverflow(0));
+        }
     }
     assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
     Ok(meter.busy)

@@ -267,3 +267,18 @@ fn bssplit_draws_sizes_by_percent_and_keeps_blocks_inside() {
         "seed 5: not contiguous"
     );
 }
+
+#[test]
+fn a_run_that_passes_the_time_limit_is_an_error_not_an_overflow() {
+    // 70 days per command at QD1: completions at 70, 140 and 210 days; the third is past the
+    // 200-day limit, so the run stops there with an error naming the job.
+    let jobs = parse_job_file("[slow]\nrw=read\nbs=4k\nnumber_ios=5\n", "t.fio").unwrap();
+    let mut dev = FixedLatencyDevice::new(GIB, SimTime::from_secs(70 * 86_400));
+    let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err();
+    assert!(
+        e.to_string().starts_with("t.fio:1: job `slow`: the run")
+            && e.to_string().contains("200 days"),
+        "{e}"
+    );
+    assert_eq!(dev.log.len(), 3);
+}
