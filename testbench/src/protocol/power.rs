@@ -69,7 +69,7 @@ impl<'a> CutAt<'a> {
     fn run_to_cut(&mut self, done: &mut Vec<Completion>) {
         let start = done.len();
         self.dev.run_until(self.at, done);
-        self.settle(&done[start..].to_vec());
+        self.settle(&done[start..]);
         self.cut(done);
     }
 }
@@ -98,27 +98,27 @@ impl Device for CutAt<'_> {
         }
         let start = done.len();
         self.dev.run_until(t.max(self.dev.now()), done);
-        self.settle(&done[start..].to_vec());
+        self.settle(&done[start..]);
     }
     fn run_until_completion(&mut self, done: &mut Vec<Completion>) -> bool {
         let start = done.len();
         if self.outcome.is_none() {
             self.dev.run_until_completion_or(self.at, done);
-            self.settle(&done[start..].to_vec());
+            self.settle(&done[start..]);
             if done.len() == start && self.dev.now() >= self.at {
                 self.cut(done);
             }
             return done.len() > start || !self.open.is_empty();
         }
         let any = self.dev.run_until_completion(done);
-        self.settle(&done[start..].to_vec());
+        self.settle(&done[start..]);
         any
     }
     fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<Completion>) {
         let start = done.len();
         if self.pending(t) {
             self.dev.run_until_completion_or(self.at, done);
-            self.settle(&done[start..].to_vec());
+            self.settle(&done[start..]);
             if done.len() == start {
                 self.cut(done);
             }
@@ -126,7 +126,7 @@ impl Device for CutAt<'_> {
         }
         self.dev
             .run_until_completion_or(t.max(self.dev.now()), done);
-        self.settle(&done[start..].to_vec());
+        self.settle(&done[start..]);
     }
     fn idle(&mut self, d: SimTime, done: &mut Vec<Completion>) {
         let end = self.dev.now() + d;
@@ -136,7 +136,7 @@ impl Device for CutAt<'_> {
         let left = end.saturating_sub(self.dev.now());
         let start = done.len();
         self.dev.idle(left, done);
-        self.settle(&done[start..].to_vec());
+        self.settle(&done[start..]);
     }
     fn functional_write(&mut self, offset: u64, len: u64) {
         self.dev.functional_write(offset, len);
