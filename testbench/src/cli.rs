@@ -2,6 +2,7 @@
 //! (`src/bin/ssdlab.rs`) only parses arguments and maps errors to exit codes: 2 for bad input
 //! (always with file, line and reason), 1 for `validate` outside its tolerance.
 
+use crate::drive_cfg::{self, ResolvedDrive};
 use crate::error::InputError;
 use crate::fio::read_job_file;
 use crate::output::{human, json};
@@ -51,9 +52,14 @@ pub struct DriveArgs {
     /// A built-in drive preset (see `ssdlab presets`) [default: sm2262-512g].
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
-    /// A drive config file (TOML, the presets' schema; unknown fields are errors), instead of a preset.
+    /// A drive config file (TOML, the presets' schema; unknown fields are errors), instead of a
+    /// preset. It may start with `base = "PRESET"` (or a path) and give only the keys it changes.
     #[arg(long)]
     pub config: Option<String>,
+    /// Override one config key, `--set geometry.channels=4` (dotted keys of the config schema,
+    /// as `ssdlab presets show` prints them; repeatable; applied after the file, in order).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -74,8 +80,11 @@ pub enum Cmd {
     },
     /// List the built-in protocols.
     Protocols,
-    /// List the built-in drive presets.
-    Presets,
+    /// List the built-in drive presets, or print one resolved (`presets show NAME --set ...`).
+    Presets {
+        #[command(subcommand)]
+        action: Option<PresetsCmd>,
+    },
     /// Replay a block trace (MSR Cambridge CSV or blkparse text) at its own timestamps.
     Replay {
         /// The trace file (MSR Cambridge CSV or blkparse text output).
@@ -114,20 +123,30 @@ pub enum Cmd {
     },
 }
 
+#[derive(Subcommand, Debug)]
+pub enum PresetsCmd {
+    /// Print a preset (or `--config` file) as fully resolved TOML; keys given by a file or
+    /// `--set`, and keys derived from them, are marked in place of their inherited comments.
+    Show {
+        /// A built-in preset name (omit with --config).
+        name: Option<String>,
+        /// A drive config file to resolve instead of a preset.
+        #[arg(long, conflicts_with = "name")]
+        config: Option<String>,
+        /// Override one config key (repeatable), as for `run`.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
+}
+
 /// Makes the device a command runs on (the model's drive; tests may pass another).
 /// Sync: `validate --seeds` opens one drive per run from worker threads.
 pub type OpenDevice<'a> =
     &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
 
-fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
-    match (&d.preset, &d.config) {
-        (_, Some(path)) => Ok((path.clone(), presets::load_file(path)?)),
-        (Some(name), None) => Ok((name.clone(), presets::load(name)?)),
-        (None, None) => Ok((
-            presets::DEFAULT_PRESET.to_string(),
-            presets::load(presets::DEFAULT_PRESET)?,
-        )),
-    }
+/// The resolved drive of a command: preset or file, `base` chain, `--set`, derived keys.
+pub fn drive_config(d: &DriveArgs) -> Result<ResolvedDrive, InputError> {
+    drive_cfg::resolve(d.preset.as_deref(), d.config.as_deref(), &d.set)
 }
 
 fn io_err(e: std::io::Error) -> InputError {
@@ -140,8 +159,19 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
     let seeds = SeedTree::new(cli.seed);
     let mut progress = TermProgress::new();
     let code = match &cli.cmd {
-        Cmd::Presets => {
+        Cmd::Presets { action: None } => {
             write!(out, "{}", presets::listing()?).map_err(io_err)?;
+            0
+        }
+        Cmd::Presets {
+            action: Some(PresetsCmd::Show { name, config, set }),
+        } => {
+            let r = drive_cfg::resolve(name.as_deref(), config.as_deref(), set)?;
+            let mut command = format!("ssdlab presets show {}", r.label);
+            for s in set {
+                command.push_str(&format!(" --set {s}"));
+            }
+            write!(out, "{}", drive_cfg::show::render(&r, &command)).map_err(io_err)?;
             0
         }
         Cmd::Protocols => {
@@ -153,17 +183,15 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
         }
         Cmd::Run { job, drive } => {
             let jobs = read_job_file(job)?;
-            let (preset, cfg) = drive_config(drive)?;
-            let mut dev = open(&cfg, cli.seed)?;
+            let rd = drive_config(drive)?;
+            let mut dev = open(&rd.cfg, cli.seed)?;
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
-            print_groups(
-                cli,
-                out,
-                &groups,
-                json!({"preset": preset, "seed": cli.seed, "job_file": job}),
-            )?;
+            let mut meta = drive_cfg::provenance_json(&rd);
+            meta["seed"] = json!(cli.seed);
+            meta["job_file"] = json!(job);
+            print_groups(cli, out, &rd, &groups, meta)?;
             plots(cli, |dir| plot::plot_run(dir, job, &groups))?;
             0
         }
@@ -178,8 +206,8 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
                 return Err(InputError::file("--speed", "must be a positive number"));
             }
             let ios = trace::load(path, *format)?;
-            let (preset, cfg) = drive_config(drive)?;
-            let mut dev = open(&cfg, cli.seed)?;
+            let rd = drive_config(drive)?;
+            let mut dev = open(&rd.cfg, cli.seed)?;
             progress.set_label(path);
             let g = trace::replay(
                 dev.as_mut(),
@@ -193,12 +221,10 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             )?;
             progress.finish();
             let groups = vec![g];
-            print_groups(
-                cli,
-                out,
-                &groups,
-                json!({"preset": preset, "seed": cli.seed, "trace": path}),
-            )?;
+            let mut meta = drive_cfg::provenance_json(&rd);
+            meta["seed"] = json!(cli.seed);
+            meta["trace"] = json!(path);
+            print_groups(cli, out, &rd, &groups, meta)?;
             plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
             0
         }
@@ -258,7 +284,8 @@ fn validate_seeds(
     jobs: Option<u32>,
 ) -> Result<i32, InputError> {
     let p = protocol::resolve(name)?;
-    let (preset, cfg) = drive_config(drive)?;
+    let rd = drive_config(drive)?;
+    let (preset, cfg) = (&rd.label, &rd.cfg);
     let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
     let jobs = jobs.unwrap_or(cpus).min(n);
     eprintln!("validate: {n} seeds from {}, {jobs} at a time", cli.seed);
@@ -271,15 +298,23 @@ fn validate_seeds(
             r.seed, r.wall_s
         );
     };
-    let runs = seeds::run_seeds(&p, &cfg, open, cli.seed, n, jobs, &done)?;
+    let runs = seeds::run_seeds(&p, cfg, open, cli.seed, n, jobs, &done)?;
     match cli.output_format {
-        OutputFormat::Normal => write!(out, "{}", seeds::table(&p, &preset, &runs, tol)),
-        OutputFormat::Json => writeln!(
+        OutputFormat::Normal => write!(
             out,
-            "{}",
-            serde_json::to_string_pretty(&seeds::json(&p, &preset, &runs, tol))
-                .expect("JSON values serialize")
+            "{}\n{}",
+            drive_cfg::summary_line(cfg),
+            seeds::table(&p, preset, &runs, tol)
         ),
+        OutputFormat::Json => {
+            let mut doc = seeds::json(&p, preset, &runs, tol);
+            doc["ssdlab"] = drive_cfg::provenance_json(&rd);
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).expect("JSON values serialize")
+            )
+        }
     }
     .map_err(io_err)?;
     for r in &runs {
@@ -298,11 +333,17 @@ fn validate_seeds(
 fn print_groups(
     cli: &Cli,
     out: &mut dyn Write,
+    rd: &ResolvedDrive,
     groups: &[GroupResult],
     meta: serde_json::Value,
 ) -> Result<(), InputError> {
     match cli.output_format {
-        OutputFormat::Normal => write!(out, "{}", human::summary(groups)),
+        OutputFormat::Normal => write!(
+            out,
+            "{}\n{}",
+            drive_cfg::summary_line(&rd.cfg),
+            human::summary(groups)
+        ),
         OutputFormat::Json => writeln!(
             out,
             "{}",
@@ -341,8 +382,9 @@ fn run_protocol_cmd(
     progress: &mut TermProgress,
 ) -> Result<i32, InputError> {
     let p = protocol::resolve(name)?;
-    let (preset, cfg) = drive_config(drive)?;
-    let mut dev = open(&cfg, cli.seed)?;
+    let rd = drive_config(drive)?;
+    let preset = &rd.label;
+    let mut dev = open(&rd.cfg, cli.seed)?;
     let total = p.steps.len();
     let wall = std::time::Instant::now();
     // Step lines go to stderr as each step ends; the table goes to stdout at the end.
@@ -356,7 +398,11 @@ fn run_protocol_cmd(
                 (o.sim_end - o.sim_start).as_secs_f64()
             ),
         };
-        obs.note(&format!("{line}\n        {}", o.ftl.ftl_summary()));
+        let util = o.ftl.utilisation().map_or(String::new(), |u| {
+            let (name, busy) = u.bottleneck();
+            format!("; bottleneck: {name} {:.1} %", busy * 100.0)
+        });
+        obs.note(&format!("{line}\n        {}{util}", o.ftl.ftl_summary()));
     };
     let steps = run_protocol(
         dev.as_mut(),
@@ -378,7 +424,8 @@ fn run_protocol_cmd(
     };
     match cli.output_format {
         OutputFormat::Normal => {
-            write!(out, "{}", report::table(&p, &preset, cli.seed, &steps)).map_err(io_err)?;
+            writeln!(out, "{}", drive_cfg::summary_line(&rd.cfg)).map_err(io_err)?;
+            write!(out, "{}", report::table(&p, preset, cli.seed, &steps)).map_err(io_err)?;
             if let Some(t) = tolerance {
                 let n = rows.iter().filter(|r| r.published.is_some()).count();
                 write!(
@@ -404,7 +451,8 @@ fn run_protocol_cmd(
             }
         }
         OutputFormat::Json => {
-            let mut doc = report::json(&p, &preset, cli.seed, &steps);
+            let mut doc = report::json(&p, preset, cli.seed, &steps);
+            doc["ssdlab"] = drive_cfg::provenance_json(&rd);
             if let Some(t) = tolerance {
                 let ids: Vec<Option<String>> = failed.iter().map(|r| r.id.clone()).collect();
                 doc["validation"] =

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod cosim;
+pub mod drive_cfg;
 pub mod error;
 pub mod fio;
 pub mod output;
@@ -11,6 +12,7 @@ pub mod presets;
 pub mod progress;
 pub mod protocol;
 pub mod trace;
+pub mod utilisation;
 pub mod verilator;
 pub mod workload;
 
