@@ -8,6 +8,7 @@ use crate::fio::read_job_file;
 use crate::output::{human, json};
 use crate::progress::TermProgress;
 use crate::protocol::{self, report, run::run_protocol, seeds};
+use crate::sweep::cmd::{self as sweep_cmd, SweepArgs, SweepCmd};
 use crate::trace::{self, Format, ReplayOptions};
 use crate::workload::{run_jobs, Device, GroupResult, Observer};
 use crate::{plot, presets};
@@ -100,6 +101,21 @@ pub enum Cmd {
         wrap: bool,
         #[command(flatten)]
         drive: DriveArgs,
+    },
+    /// Run a job file or protocol at every point of a grid over config keys; results (CSV,
+    /// JSON lines) go to --output DIR. `sweep merge DIR... --output DIR` joins shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Sweep {
+        #[command(subcommand)]
+        action: Option<SweepCmd>,
+        #[command(flatten)]
+        args: Box<SweepArgs>,
+    },
+    /// Write one self-contained HTML report over a sweep's output directory (DIR/report.html,
+    /// or --output FILE).
+    Report {
+        /// The sweep's output directory.
+        dir: PathBuf,
     },
     /// Run a protocol (default ssdfans) and compare each figure with the published one; exit 0 only
     /// when every figure is within the tolerance, 1 otherwise.
@@ -228,6 +244,15 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
             0
         }
+        Cmd::Sweep {
+            action: Some(SweepCmd::Merge { dirs }),
+            ..
+        } => sweep_cmd::merge(dirs, cli.output.as_deref(), out)?,
+        Cmd::Sweep { action: None, args } => {
+            progress.finish();
+            sweep_cmd::sweep(args, cli.seed, cli.output.as_deref(), open, out)?
+        }
+        Cmd::Report { dir } => sweep_cmd::report(dir, cli.output.as_deref(), out)?,
         Cmd::Protocol { name, drive } => {
             run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?;
             0
@@ -470,4 +495,12 @@ fn run_protocol_cmd(
         plot::plot_protocol(dir, &p.name, &p.steps, &steps)
     })?;
     Ok(if failed.is_empty() { 0 } else { 1 })
+}
+
+impl Cli {
+    /// Commands whose --output is a directory or a file they write themselves (not a copy of
+    /// stdout).
+    pub fn output_is_own(&self) -> bool {
+        matches!(self.cmd, Cmd::Sweep { .. } | Cmd::Report { .. })
+    }
 }

@@ -11,6 +11,7 @@ pub mod plot;
 pub mod presets;
 pub mod progress;
 pub mod protocol;
+pub mod sweep;
 pub mod trace;
 pub mod utilisation;
 pub mod verilator;
