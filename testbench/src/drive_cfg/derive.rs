@@ -142,6 +142,9 @@ fn derive_table(
     let Ok(cfg) = DriveConfig::deserialize(v.clone()) else {
         return Ok(());
     };
+    if cfg.geometry.validate().is_err() {
+        return Ok(());
+    }
     let Some(full) = full_table_mb(&cfg) else {
         return Ok(());
     };

@@ -55,6 +55,12 @@ pub fn memory_estimate_bytes(cfg: &DriveConfig) -> u64 {
     tables.saturating_add(64 << 20)
 }
 
+/// A figure rounded to 4 decimals: short enough that JSON text and back is exact, so rows read
+/// back by `--resume` and `sweep merge` are written out byte for byte as they were.
+fn r4(x: f64) -> Value {
+    json!((x * 1e4).round() / 1e4)
+}
+
 /// "rr" for a group: its first job's name.
 fn group_label(g: &GroupResult) -> String {
     g.jobs
@@ -70,17 +76,17 @@ fn group_metrics(label: &str, g: &GroupResult, m: &mut Map<String, Value>, bn: &
             }
             m.insert(
                 format!("{}.{dir}_mbs", j.name),
-                json!(d.bw_bytes(j.runtime) / 1e6),
+                r4(d.bw_bytes(j.runtime) / 1e6),
             );
-            m.insert(format!("{}.{dir}_iops", j.name), json!(d.iops(j.runtime)));
+            m.insert(format!("{}.{dir}_iops", j.name), r4(d.iops(j.runtime)));
             m.insert(
                 format!("{}.{dir}_lat_mean_us", j.name),
-                json!(d.lat.mean_ns() / 1e3),
+                r4(d.lat.mean_ns() / 1e3),
             );
         }
     }
     if let Some(wa) = g.extras.write_amplification() {
-        m.insert(format!("{label}.write_amplification"), json!(wa));
+        m.insert(format!("{label}.write_amplification"), r4(wa));
     }
     m.insert(format!("{label}.slc_blocks"), json!(g.extras.slc_blocks));
     m.insert(format!("{label}.free_blocks"), json!(g.extras.free_blocks));
@@ -100,7 +106,7 @@ fn group_metrics(label: &str, g: &GroupResult, m: &mut Map<String, Value>, bn: &
             ("pcie_down", u.pcie_down),
             ("write_buffer_peak", u.write_buffer_peak),
         ] {
-            m.insert(format!("{label}.busy_pct.{name}"), json!(busy * 100.0));
+            m.insert(format!("{label}.busy_pct.{name}"), r4(busy * 100.0));
         }
         let (name, busy) = u.bottleneck();
         bn.push(format!("{label}: {name} {:.1} %", busy * 100.0));
