@@ -226,9 +226,12 @@ pub fn summary_line(cfg: &DriveConfig) -> String {
         ""
     };
     format!(
-        "drive: {}: {:.0} GB, {} ch x {} ways x {} dies x {} planes, {cell}{slc}, ONFI {} MT/s, config {}",
+        "drive: {}: {} GB, {} ch x {} ways x {} dies x {} planes, {cell}{slc}, ONFI {} MT/s, config {}",
         cfg.name,
-        exported as f64 / 1e9,
+        match exported as f64 / 1e9 {
+            gb if gb < 10.0 => format!("{gb:.1}"),
+            gb => format!("{gb:.0}"),
+        },
         g.channels,
         g.ways_per_channel,
         g.dies_per_way,

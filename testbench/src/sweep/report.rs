@@ -93,7 +93,7 @@ fn chart(m: &Manifest, rows: &BTreeMap<usize, Value>, metric: &str, k: usize) ->
     let xpos = |i: usize| l + w * (i as f64 + 0.5) / xs.len() as f64;
     let ypos = |y: f64| t + h - h * y / ymax;
     let mut s = String::new();
-    let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"270\" font-family=\"sans-serif\" font-size=\"11\">");
+    let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"270\" font-family=\"sans-serif\" font-size=\"11\">");
     let u = unit(metric);
     let _ = write!(
         s,
@@ -109,7 +109,7 @@ fn chart(m: &Manifest, rows: &BTreeMap<usize, Value>, metric: &str, k: usize) ->
     for i in 0..=5 {
         let y = ymax * i as f64 / 5.0;
         let py = ypos(y);
-        let _ = write!(s, "<line x1=\"{l}\" x2=\"{}\" y1=\"{py}\" y2=\"{py}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", l + w, l - 6.0, py + 4.0, fmt_num(y));
+        let _ = write!(s, "<line x1=\"{l}\" x2=\"{}\" y1=\"{py}\" y2=\"{py}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", l + w, l - 6.0, py + 4.0, tick(y, ymax / 5.0));
     }
     for (i, x) in xs.iter().enumerate() {
         let _ = write!(
@@ -143,6 +143,18 @@ fn chart(m: &Manifest, rows: &BTreeMap<usize, Value>, metric: &str, k: usize) ->
     }
     s.push_str("</svg>");
     s
+}
+
+/// An axis tick with as many decimals as the tick step needs (every tick of an axis alike).
+fn tick(v: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 {
+        0
+    } else if step >= 0.1 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.decimals$}")
 }
 
 fn fmt_num(v: f64) -> String {
@@ -185,11 +197,13 @@ fn table(m: &Manifest, rows: &BTreeMap<usize, Value>, metrics: &[String]) -> Str
         for k in &m.grid.keys {
             let _ = write!(s, "<td>{}</td>", esc(r["set"][k].as_str().unwrap_or("")));
         }
-        let _ = write!(
-            s,
-            "<td>{}</td>",
-            esc(r["bottleneck"].as_str().unwrap_or(""))
-        );
+        let bn: Vec<String> = r["bottleneck"]
+            .as_str()
+            .unwrap_or("")
+            .split("; ")
+            .map(esc)
+            .collect();
+        let _ = write!(s, "<td class=\"bn\">{}</td>", bn.join("<br>"));
         for mt in metrics {
             let _ = write!(
                 s,
@@ -240,7 +254,7 @@ pub fn render(dir: &Path) -> Result<String, InputError> {
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ssdlab sweep: {}</title>",
         esc(&m.workload)
     );
-    h.push_str("<style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px}th{background:#eee;cursor:pointer}.charts{display:flex;flex-wrap:wrap}</style></head><body>");
+    h.push_str("<style>body{font-family:sans-serif;margin:20px;color:#222}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px}th{background:#eee;cursor:pointer}.bn{white-space:nowrap}.charts{display:flex;flex-wrap:wrap}</style></head><body>");
     let _ = write!(
         h,
         "<h1>Sweep: {} on {}</h1>",
