@@ -8,6 +8,8 @@
 //! - `ftl.map_cache.dram_table_mb` from the capacity and `controller.dram_mb`: the whole mapping
 //!   table (4 B per exported 4 KiB unit, in translation pages) when it fits in the DRAM left
 //!   after `controller.write_buffer_kib`, else that room (the table is then partly resident).
+//!   It moves only when that changes what is resident: when the given size is below both or
+//!   does not fit; a size already holding the whole table stays as it is.
 
 use super::keys::{get_dotted, set_dotted};
 use crate::error::InputError;
@@ -148,8 +150,10 @@ fn derive_table(
     let Some(full) = full_table_mb(&cfg) else {
         return Ok(());
     };
+    // Only a value that changes behaviour moves: a table at least as large as the whole table
+    // (and fitting) is already all resident, so it is kept as given.
     let derived = full.min(room);
-    if derived != table {
+    if table < derived || table > room {
         set_dotted(v, TABLE, Value::Integer(derived));
         marks.insert(
             TABLE.to_string(),

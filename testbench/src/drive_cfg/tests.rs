@@ -137,11 +137,23 @@ fn inconsistent_rate_and_clock_name_both_and_a_fix() {
 
 #[test]
 fn dram_size_derives_the_mapping_table() {
-    // 4 channels halve the raw capacity: 8 dies x 2 planes x 940 blocks x 9216 units = 138 608 640
-    // / 2 = 69 304 320 units; exported x 0.905 = 62 720 409 units, / 4096 entries per 16 KiB
-    // translation page = 15 313 pages x 16 KiB = 239.3 MiB -> 240.
+    // 4 ways double the raw capacity: 32 dies x 2 planes x 940 blocks x 4608 units = 277 217 280
+    // units; exported x 0.905 = 250 881 638, / 4096 entries per 16 KiB translation page = 61 251
+    // pages x 16 KiB = 957.05 MiB. The 512 MB DRAM leaves 504 MiB beside the 8 MiB buffer: the
+    // preset's 480 grows to 504, and with 1024 MB of DRAM to the whole 958.
+    let r = resolve(None, None, &sets(&["geometry.ways_per_channel=4"])).unwrap();
+    assert_eq!(r.cfg.ftl.map_cache.dram_table_mb, 504);
+    assert_eq!(
+        r.marks["ftl.map_cache.dram_table_mb"],
+        "derived from geometry.ways_per_channel"
+    );
+    let both = sets(&["geometry.ways_per_channel=4", "controller.dram_mb=1024"]);
+    let r = resolve(None, None, &both).unwrap();
+    assert_eq!(r.cfg.ftl.map_cache.dram_table_mb, 958);
+    // 4 channels halve the table to 240 MiB: the preset's 480 already holds it all and stays.
     let r = resolve(None, None, &sets(&["geometry.channels=4"])).unwrap();
-    assert_eq!(r.cfg.ftl.map_cache.dram_table_mb, 240);
+    assert_eq!(r.cfg.ftl.map_cache.dram_table_mb, 480);
+    assert!(!r.marks.contains_key("ftl.map_cache.dram_table_mb"));
     // 256 MB DRAM with the 8 MiB write buffer leaves 248 MiB: the 480 MiB table is cut to it.
     let r = resolve(None, None, &sets(&["controller.dram_mb=256"])).unwrap();
     assert_eq!(r.cfg.ftl.map_cache.dram_table_mb, 248);
@@ -196,11 +208,9 @@ fn summary_line_names_the_drive() {
 
 #[test]
 fn show_marks_overrides_and_round_trips() {
-    let r = resolve(Some("sm2262-512g"), None, &sets(&["geometry.channels=4"])).unwrap();
-    let text = show::render(
-        &r,
-        "ssdlab presets show sm2262-512g --set geometry.channels=4",
-    );
+    let given = sets(&["geometry.channels=4", "geometry.ways_per_channel=4"]);
+    let r = resolve(Some("sm2262-512g"), None, &given).unwrap();
+    let text = show::render(&r, "ssdlab presets show sm2262-512g --set ...");
     let line = text.lines().find(|l| l.starts_with("channels")).unwrap();
     assert_eq!(line, "channels = 4                 # set by --set");
     assert!(
@@ -208,8 +218,9 @@ fn show_marks_overrides_and_round_trips() {
         "the inherited comment is gone"
     );
     // The derived table size is marked; keys the preset left to defaults are written out.
-    assert!(text.contains("dram_table_mb = 240"), "{text}");
-    assert!(text.contains("# derived from geometry.channels"));
+    // 16 dies again: the 479 MiB table is below the preset's 480 and fits: kept, not marked.
+    assert!(text.contains("dram_table_mb = 480"), "{text}");
+    assert!(!text.contains("# derived from"), "{text}");
     assert!(text.contains("t_rcbsy_us = 3.0"), "{text}");
     // The printed TOML is the resolved config.
     let back = DriveConfig::from_toml_str(&text, "shown").unwrap();

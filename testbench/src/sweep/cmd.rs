@@ -38,6 +38,10 @@ pub struct SweepArgs {
     /// Run only the points whose index is I modulo N (for cluster job arrays).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+    /// Run every point at --seed itself instead of a seed derived per point, so that points
+    /// differ only by their config (one-at-a-time sensitivity against a base point).
+    #[arg(long)]
+    pub common_seed: bool,
     /// Skip the points whose results are already in the output directory.
     #[arg(long)]
     pub resume: bool,
@@ -101,7 +105,7 @@ pub fn sweep(
             ))
         }
     };
-    let plan = plan(grid, workload, &drive, seed, a.shard)?;
+    let plan = plan(grid, workload, &drive, seed, a.common_seed, a.shard)?;
     let before = match output::read_manifest(dir)? {
         Some(m) if !a.resume => {
             let _ = m;

@@ -35,6 +35,7 @@ pub fn plan(
     workload: Workload,
     drive: &DriveArgs,
     seed: u64,
+    common_seed: bool,
     shard: Option<Shard>,
 ) -> Result<Plan, InputError> {
     let all = grid.points();
@@ -53,6 +54,7 @@ pub fn plan(
             .unwrap_or_else(|| crate::presets::DEFAULT_PRESET.to_string()),
         base_sets: drive.set.clone(),
         seed,
+        common_seed,
     };
     Ok(Plan {
         manifest,
@@ -123,7 +125,11 @@ pub fn execute(
         for _ in 0..jobs.max(1).min(todo.len().max(1)) {
             let tx = tx.clone();
             let (gate, freed, todo, est) = (&gate, &freed, &todo, &est);
-            let (w, seed) = (&plan.workload, plan.manifest.seed);
+            let (w, root, common) = (
+                &plan.workload,
+                plan.manifest.seed,
+                plan.manifest.common_seed,
+            );
             scope.spawn(move || loop {
                 let i = {
                     let mut g = gate.lock().expect("sweep gate");
@@ -143,6 +149,7 @@ pub fn execute(
                     g.next - 1
                 };
                 let (p, rd) = todo[i];
+                let seed = if common { root } else { p.seed(root) };
                 let row = run_point(w, rd, p, seed, open);
                 {
                     let mut g = gate.lock().expect("sweep gate");

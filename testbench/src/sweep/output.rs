@@ -23,6 +23,9 @@ pub struct Manifest {
     pub drive: String,
     pub base_sets: Vec<String>,
     pub seed: u64,
+    /// Every point runs at `seed` itself (common random numbers) instead of its own seed.
+    #[serde(default)]
+    pub common_seed: bool,
     pub points: usize,
 }
 

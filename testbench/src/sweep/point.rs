@@ -119,10 +119,9 @@ pub fn run_point(
     w: &Workload,
     rd: &ResolvedDrive,
     p: &Point,
-    root_seed: u64,
+    seed: u64,
     open: OpenDevice,
 ) -> Value {
-    let seed = p.seed(root_seed);
     let set: Map<String, Value> = p.set.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     let mut row = json!({
         "point": p.index, "set": set, "seed": seed, "config_hash": config_hash(&rd.cfg),

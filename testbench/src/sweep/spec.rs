@@ -76,3 +76,36 @@ pub fn load(path: &str) -> Result<Spec, InputError> {
         grid,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::DriveArgs;
+
+    #[test]
+    fn sensitivity_spec_plans_the_one_at_a_time_variants() {
+        let s = load("../calibration/sensitivity.toml").unwrap();
+        assert_eq!(s.protocol.as_deref(), Some("ssdfans"));
+        let drive = DriveArgs {
+            preset: s.preset.clone(),
+            config: None,
+            set: s.set.clone(),
+        };
+        let p = crate::protocol::resolve("ssdfans").unwrap();
+        let w = super::super::point::Workload::Protocol(Box::new(p));
+        let plan = super::super::plan(s.grid, w, &drive, 1, true, None).unwrap();
+        // The preset, then x0.8 / x1.2 of 15 parameters.
+        assert_eq!(plan.points.len(), 31);
+        let base = crate::presets::load("sm2262-512g").unwrap();
+        assert_eq!(plan.points[0].1.cfg, base, "point 0 is the preset itself");
+        // Point 1: TLC tPROG x0.8 = 1680 us, nothing else moved.
+        let mut want = base.clone();
+        want.nand.tlc.t_prog_us = 1680.0;
+        assert_eq!(plan.points[1].1.cfg, want);
+        // Points 13/14: ONFI 600 MT/s keeps the 200 MHz clock (3 bytes per cycle); 1000 MT/s
+        // needs 250 MHz (4 bytes per cycle).
+        let (lo, hi) = (&plan.points[13].1.cfg.onfi, &plan.points[14].1.cfg.onfi);
+        assert_eq!((lo.transfer_mts, lo.core_clock_mhz), (600, 200));
+        assert_eq!((hi.transfer_mts, hi.core_clock_mhz), (1000, 250));
+    }
+}
