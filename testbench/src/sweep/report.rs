@@ -286,6 +286,6 @@ pub fn render(dir: &Path) -> Result<String, InputError> {
             h.push_str(&chart(&m, &rows, mt, k));
         }
     }
-    let _ = write!(h, "</div><script>{SCRIPT}</script></body></html>\n");
+    let _ = writeln!(h, "</div><script>{SCRIPT}</script></body></html>");
     Ok(h)
 }
