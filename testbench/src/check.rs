@@ -5,7 +5,8 @@
 //! (`tests/fuzz_inputs.rs`) drive this path in-process. The argument checks every command
 //! makes before it reads anything (`--speed`, `--tolerance-pct`, `--plot DIR`) live here too.
 
-use crate::cli::{drive_config, Cli, Cmd, OpenDevice};
+use crate::cli::{drive_config, Cli, Cmd, OpenDevice, PresetsCmd};
+use crate::drive_cfg;
 use crate::error::InputError;
 use crate::fio::read_job_file;
 use crate::protocol;
@@ -15,11 +16,19 @@ use crate::workload::runner::check_jobs;
 /// Checks the inputs of `cli`'s command on the device `open` builds; nothing runs.
 pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
     match &cli.cmd {
-        Cmd::Presets | Cmd::Protocols => Ok(()),
+        Cmd::Presets {
+            action: Some(PresetsCmd::Show { name, config, set }),
+        } => drive_cfg::resolve(name.as_deref(), config.as_deref(), set).map(|_| ()),
+        Cmd::Presets { action: None } | Cmd::Protocols => Ok(()),
+        Cmd::Sweep { .. } | Cmd::Report { .. } => Err(InputError::file(
+            "--check",
+            "checks run, replay, protocol, validate and presets show; sweep checks every point \
+             before it runs any, and report only reads",
+        )),
         Cmd::Run { job, drive } => {
             let jobs = read_job_file(job)?;
-            let (_, cfg) = drive_config(drive)?;
-            let dev = open(&cfg, cli.seed)?;
+            let rd = drive_config(drive)?;
+            let dev = open(&rd.cfg, cli.seed)?;
             check_jobs(dev.as_ref(), &jobs)
         }
         Cmd::Replay {
@@ -31,8 +40,8 @@ pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
         } => {
             check_speed(*speed)?;
             let ios = trace::load(path, *format)?;
-            let (_, cfg) = drive_config(drive)?;
-            let dev = open(&cfg, cli.seed)?;
+            let rd = drive_config(drive)?;
+            let dev = open(&rd.cfg, cli.seed)?;
             let opts = ReplayOptions {
                 speed: *speed,
                 wrap: *wrap,
@@ -60,8 +69,8 @@ fn check_protocol(
     drive: &crate::cli::DriveArgs,
 ) -> Result<(), InputError> {
     let p = protocol::resolve(name)?;
-    let (_, cfg) = drive_config(drive)?;
-    let dev = open(&cfg, cli.seed)?;
+    let rd = drive_config(drive)?;
+    let dev = open(&rd.cfg, cli.seed)?;
     protocol::run::check(dev.as_ref(), &p)
 }
 

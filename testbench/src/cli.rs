@@ -2,11 +2,13 @@
 //! (`src/bin/ssdlab.rs`) only parses arguments and maps errors to exit codes: 2 for bad input
 //! (always with file, line and reason), 1 for `validate` outside its tolerance.
 
+use crate::drive_cfg::{self, ResolvedDrive};
 use crate::error::InputError;
 use crate::fio::read_job_file;
 use crate::output::{human, json};
 use crate::progress::TermProgress;
 use crate::protocol::{self, report, run::run_protocol, seeds};
+use crate::sweep::cmd::{self as sweep_cmd, SweepArgs, SweepCmd};
 use crate::trace::{self, Format, ReplayOptions};
 use crate::workload::device::Integrity;
 use crate::workload::{drive_adapter, run_jobs, Device, GroupResult, Observer};
@@ -56,9 +58,14 @@ pub struct DriveArgs {
     /// A built-in drive preset (see `ssdlab presets`) [default: sm2262-512g].
     #[arg(long, conflicts_with = "config")]
     pub preset: Option<String>,
-    /// A drive config file (TOML, the presets' schema; unknown fields are errors), instead of a preset.
+    /// A drive config file (TOML, the presets' schema; unknown fields are errors), instead of a
+    /// preset. It may start with `base = "PRESET"` (or a path) and give only the keys it changes.
     #[arg(long)]
     pub config: Option<String>,
+    /// Override one config key, `--set geometry.channels=4` (dotted keys of the config schema,
+    /// as `ssdlab presets show` prints them; repeatable; applied after the file, in order).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -79,8 +86,11 @@ pub enum Cmd {
     },
     /// List the built-in protocols.
     Protocols,
-    /// List the built-in drive presets.
-    Presets,
+    /// List the built-in drive presets, or print one resolved (`presets show NAME --set ...`).
+    Presets {
+        #[command(subcommand)]
+        action: Option<PresetsCmd>,
+    },
     /// Replay a block trace (MSR Cambridge CSV or blkparse text) at its own timestamps.
     Replay {
         /// The trace file (MSR Cambridge CSV or blkparse text output).
@@ -96,6 +106,21 @@ pub enum Cmd {
         wrap: bool,
         #[command(flatten)]
         drive: DriveArgs,
+    },
+    /// Run a job file or protocol at every point of a grid over config keys; results (CSV,
+    /// JSON lines) go to --output DIR. `sweep merge DIR... --output DIR` joins shards.
+    #[command(args_conflicts_with_subcommands = true)]
+    Sweep {
+        #[command(subcommand)]
+        action: Option<SweepCmd>,
+        #[command(flatten)]
+        args: Box<SweepArgs>,
+    },
+    /// Write one self-contained HTML report over a sweep's output directory (DIR/report.html,
+    /// or --output FILE).
+    Report {
+        /// The sweep's output directory.
+        dir: PathBuf,
     },
     /// Run a protocol (default ssdfans) and compare each figure with the published one; exit 0 only
     /// when every figure is within the tolerance, 1 otherwise.
@@ -119,24 +144,33 @@ pub enum Cmd {
     },
 }
 
+#[derive(Subcommand, Debug)]
+pub enum PresetsCmd {
+    /// Print a preset (or `--config` file) as fully resolved TOML; keys given by a file or
+    /// `--set`, and keys derived from them, are marked in place of their inherited comments.
+    Show {
+        /// A built-in preset name (omit with --config).
+        name: Option<String>,
+        /// A drive config file to resolve instead of a preset.
+        #[arg(long, conflicts_with = "name")]
+        config: Option<String>,
+        /// Override one config key (repeatable), as for `run`.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
+}
+
 /// Makes the device a command runs on (the model's drive; tests may pass another).
 /// Sync: `validate --seeds` opens one drive per run from worker threads.
 pub type OpenDevice<'a> =
     &'a (dyn Fn(&DriveConfig, u64) -> Result<Box<dyn Device>, InputError> + Sync);
 
-/// The drive config of a command and its name, checked against the host's memory (an error
-/// names the file or preset).
-pub(crate) fn drive_config(d: &DriveArgs) -> Result<(String, DriveConfig), InputError> {
-    let (origin, cfg) = match (&d.preset, &d.config) {
-        (_, Some(path)) => (path.clone(), presets::load_file(path)?),
-        (Some(name), None) => (name.clone(), presets::load(name)?),
-        (None, None) => (
-            presets::DEFAULT_PRESET.to_string(),
-            presets::load(presets::DEFAULT_PRESET)?,
-        ),
-    };
-    drive_adapter::check_memory(&cfg, &origin, drive_adapter::memory_limit()?)?;
-    Ok((origin, cfg))
+/// The resolved drive of a command: preset or file, `base` chain, `--set`, derived keys;
+/// checked against the host's memory (an error names the file or preset).
+pub fn drive_config(d: &DriveArgs) -> Result<ResolvedDrive, InputError> {
+    let rd = drive_cfg::resolve(d.preset.as_deref(), d.config.as_deref(), &d.set)?;
+    drive_adapter::check_memory(&rd.cfg, &rd.label, drive_adapter::memory_limit()?)?;
+    Ok(rd)
 }
 
 fn io_err(e: std::io::Error) -> InputError {
@@ -156,8 +190,19 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
     let seeds = SeedTree::new(cli.seed);
     let mut progress = TermProgress::new();
     let code = match &cli.cmd {
-        Cmd::Presets => {
+        Cmd::Presets { action: None } => {
             write!(out, "{}", presets::listing()?).map_err(io_err)?;
+            0
+        }
+        Cmd::Presets {
+            action: Some(PresetsCmd::Show { name, config, set }),
+        } => {
+            let r = drive_cfg::resolve(name.as_deref(), config.as_deref(), set)?;
+            let mut command = format!("ssdlab presets show {}", r.label);
+            for s in set {
+                command.push_str(&format!(" --set {s}"));
+            }
+            write!(out, "{}", drive_cfg::show::render(&r, &command)).map_err(io_err)?;
             0
         }
         Cmd::Protocols => {
@@ -169,19 +214,16 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
         }
         Cmd::Run { job, drive } => {
             let jobs = read_job_file(job)?;
-            let (preset, cfg) = drive_config(drive)?;
-            let mut dev = open(&cfg, cli.seed)?;
+            let rd = drive_config(drive)?;
+            let mut dev = open(&rd.cfg, cli.seed)?;
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
             let verdict = dev.integrity();
-            print_groups(
-                cli,
-                out,
-                &groups,
-                &verdict,
-                json!({"preset": preset, "seed": cli.seed, "job_file": job}),
-            )?;
+            let mut meta = drive_cfg::provenance_json(&rd);
+            meta["seed"] = json!(cli.seed);
+            meta["job_file"] = json!(job);
+            print_groups(cli, out, &rd, &groups, &verdict, meta)?;
             plots(cli, |dir| plot::plot_run(dir, job, &groups))?;
             integrity_code(&verdict, cli.seed)
         }
@@ -194,8 +236,8 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
         } => {
             crate::check::check_speed(*speed)?;
             let ios = trace::load(path, *format)?;
-            let (preset, cfg) = drive_config(drive)?;
-            let mut dev = open(&cfg, cli.seed)?;
+            let rd = drive_config(drive)?;
+            let mut dev = open(&rd.cfg, cli.seed)?;
             progress.set_label(path);
             let g = trace::replay(
                 dev.as_mut(),
@@ -210,16 +252,22 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             progress.finish();
             let groups = vec![g];
             let verdict = dev.integrity();
-            print_groups(
-                cli,
-                out,
-                &groups,
-                &verdict,
-                json!({"preset": preset, "seed": cli.seed, "trace": path}),
-            )?;
+            let mut meta = drive_cfg::provenance_json(&rd);
+            meta["seed"] = json!(cli.seed);
+            meta["trace"] = json!(path);
+            print_groups(cli, out, &rd, &groups, &verdict, meta)?;
             plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
             integrity_code(&verdict, cli.seed)
         }
+        Cmd::Sweep {
+            action: Some(SweepCmd::Merge { dirs }),
+            ..
+        } => sweep_cmd::merge(dirs, cli.output.as_deref(), out)?,
+        Cmd::Sweep { action: None, args } => {
+            progress.finish();
+            sweep_cmd::sweep(args, cli.seed, cli.output.as_deref(), open, out)?
+        }
+        Cmd::Report { dir } => sweep_cmd::report(dir, cli.output.as_deref(), out)?,
         Cmd::Protocol { name, drive } => {
             run_protocol_cmd(cli, open, out, name, drive, None, &mut progress)?
         }
@@ -263,7 +311,8 @@ fn validate_seeds(
     jobs: Option<u32>,
 ) -> Result<i32, InputError> {
     let p = protocol::resolve(name)?;
-    let (preset, cfg) = drive_config(drive)?;
+    let rd = drive_config(drive)?;
+    let (preset, cfg) = (&rd.label, &rd.cfg);
     let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
     let jobs = jobs.unwrap_or(cpus).min(n);
     eprintln!("validate: {n} seeds from {}, {jobs} at a time", cli.seed);
@@ -276,15 +325,23 @@ fn validate_seeds(
             r.seed, r.wall_s
         );
     };
-    let runs = seeds::run_seeds(&p, &cfg, open, cli.seed, n, jobs, &done)?;
+    let runs = seeds::run_seeds(&p, cfg, open, cli.seed, n, jobs, &done)?;
     match cli.output_format {
-        OutputFormat::Normal => write!(out, "{}", seeds::table(&p, &preset, &runs, tol)),
-        OutputFormat::Json => writeln!(
+        OutputFormat::Normal => write!(
             out,
-            "{}",
-            serde_json::to_string_pretty(&seeds::json(&p, &preset, &runs, tol))
-                .expect("JSON values serialize")
+            "{}\n{}",
+            drive_cfg::summary_line(cfg),
+            seeds::table(&p, preset, &runs, tol)
         ),
+        OutputFormat::Json => {
+            let mut doc = seeds::json(&p, preset, &runs, tol);
+            doc["ssdlab"] = drive_cfg::provenance_json(&rd);
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).expect("JSON values serialize")
+            )
+        }
     }
     .map_err(io_err)?;
     let mut lost = 0;
@@ -328,15 +385,20 @@ fn integrity_line(v: &Integrity) -> String {
 fn print_groups(
     cli: &Cli,
     out: &mut dyn Write,
+    rd: &ResolvedDrive,
     groups: &[GroupResult],
     verdict: &Integrity,
     mut meta: serde_json::Value,
 ) -> Result<(), InputError> {
     meta["integrity"] = verdict.json();
     match cli.output_format {
-        OutputFormat::Normal => {
-            write!(out, "{}{}", human::summary(groups), integrity_line(verdict))
-        }
+        OutputFormat::Normal => write!(
+            out,
+            "{}\n{}{}",
+            drive_cfg::summary_line(&rd.cfg),
+            human::summary(groups),
+            integrity_line(verdict)
+        ),
         OutputFormat::Json => writeln!(
             out,
             "{}",
@@ -375,8 +437,9 @@ fn run_protocol_cmd(
     progress: &mut TermProgress,
 ) -> Result<i32, InputError> {
     let p = protocol::resolve(name)?;
-    let (preset, cfg) = drive_config(drive)?;
-    let mut dev = open(&cfg, cli.seed)?;
+    let rd = drive_config(drive)?;
+    let preset = &rd.label;
+    let mut dev = open(&rd.cfg, cli.seed)?;
     let total = p.steps.len();
     let wall = std::time::Instant::now();
     // Step lines go to stderr as each step ends; the table goes to stdout at the end.
@@ -390,7 +453,11 @@ fn run_protocol_cmd(
                 (o.sim_end - o.sim_start).as_secs_f64()
             ),
         };
-        obs.note(&format!("{line}\n        {}", o.ftl.ftl_summary()));
+        let util = o.ftl.utilisation().map_or(String::new(), |u| {
+            let (name, busy) = u.bottleneck();
+            format!("; bottleneck: {name} {:.1} %", busy * 100.0)
+        });
+        obs.note(&format!("{line}\n        {}{util}", o.ftl.ftl_summary()));
         if let Some(pl) = &o.power_loss {
             obs.note(&format!("        {}", protocol::power::summary(pl)));
         }
@@ -416,7 +483,8 @@ fn run_protocol_cmd(
     };
     match cli.output_format {
         OutputFormat::Normal => {
-            write!(out, "{}", report::table(&p, &preset, cli.seed, &steps)).map_err(io_err)?;
+            writeln!(out, "{}", drive_cfg::summary_line(&rd.cfg)).map_err(io_err)?;
+            write!(out, "{}", report::table(&p, preset, cli.seed, &steps)).map_err(io_err)?;
             write!(out, "{}", integrity_line(&verdict).trim_start()).map_err(io_err)?;
             if let Some(t) = tolerance {
                 let n = rows.iter().filter(|r| r.published.is_some()).count();
@@ -443,8 +511,9 @@ fn run_protocol_cmd(
             }
         }
         OutputFormat::Json => {
-            let mut doc = report::json(&p, &preset, cli.seed, &steps);
+            let mut doc = report::json(&p, preset, cli.seed, &steps);
             doc["integrity"] = verdict.json();
+            doc["ssdlab"] = drive_cfg::provenance_json(&rd);
             if let Some(t) = tolerance {
                 let ids: Vec<Option<String>> = failed.iter().map(|r| r.id.clone()).collect();
                 doc["validation"] =
@@ -463,4 +532,12 @@ fn run_protocol_cmd(
     })?;
     let lost = integrity_code(&verdict, cli.seed);
     Ok(if failed.is_empty() { lost } else { 1 })
+}
+
+impl Cli {
+    /// Commands whose --output is a directory or a file they write themselves (not a copy of
+    /// stdout).
+    pub fn output_is_own(&self) -> bool {
+        matches!(self.cmd, Cmd::Sweep { .. } | Cmd::Report { .. })
+    }
 }

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod cli;
 pub mod cosim;
+pub mod drive_cfg;
 pub mod error;
 pub mod fio;
 pub mod input_file;
@@ -12,7 +13,9 @@ pub mod plot;
 pub mod presets;
 pub mod progress;
 pub mod protocol;
+pub mod sweep;
 pub mod trace;
+pub mod utilisation;
 pub mod verilator;
 pub mod workload;
 

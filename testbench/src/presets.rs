@@ -40,15 +40,22 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The built-in preset names.
+pub fn names() -> Vec<&'static str> {
+    PRESETS.iter().map(|p| p.name).collect()
+}
+
+/// The error for a preset name that is not built in; it lists the known ones.
+pub fn unknown(name: &str) -> InputError {
+    InputError::file(
+        "--preset",
+        format!("unknown preset `{name}` (known: {})", names().join(", ")),
+    )
+}
+
 /// Loads a preset by name; an unknown name lists the known ones.
 pub fn load(name: &str) -> Result<DriveConfig, InputError> {
-    let p = find(name).ok_or_else(|| {
-        let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-        InputError::file(
-            "--preset",
-            format!("unknown preset `{name}` (known: {})", names.join(", ")),
-        )
-    })?;
+    let p = find(name).ok_or_else(|| unknown(name))?;
     DriveConfig::from_toml_str(p.toml, p.file).map_err(|e| InputError::config(p.file, e))
 }
 

@@ -248,6 +248,9 @@ fn validate_over_seeds_reports_each_seed_as_its_own_run() {
     for (k, seed) in ["5", "6", "7"].iter().enumerate() {
         let (_, mut alone, _) = multi(&["--seed", seed]);
         alone.as_object_mut().unwrap().remove("validation");
+        // The drive's provenance sits once atop the multi-seed document, not in each run.
+        let provenance = alone.as_object_mut().unwrap().remove("ssdlab").unwrap();
+        assert_eq!(v["ssdlab"]["config_hash"], provenance["config_hash"]);
         assert_eq!(v["runs"][k], alone, "run {k} is `validate --seed {seed}`");
     }
     let f = &v["figures"][0];

@@ -18,14 +18,16 @@ fn main() {
     let mut buffer: Vec<u8> = Vec::new();
     let stdout = std::io::stdout();
     let result = match &cli.output {
-        Some(_) => execute(&cli, &open, &mut buffer),
-        None => execute(&cli, &open, &mut stdout.lock()),
+        Some(_) if !cli.output_is_own() => execute(&cli, &open, &mut buffer),
+        _ => execute(&cli, &open, &mut stdout.lock()),
     };
     let result = result.and_then(|code| match &cli.output {
-        Some(path) => std::fs::write(path, &buffer).map(|_| code).map_err(|e| {
-            InputError::file(&path.display().to_string(), format!("cannot write: {e}"))
-        }),
-        None => Ok(code),
+        Some(path) if !cli.output_is_own() => {
+            std::fs::write(path, &buffer).map(|_| code).map_err(|e| {
+                InputError::file(&path.display().to_string(), format!("cannot write: {e}"))
+            })
+        }
+        _ => Ok(code),
     });
     match result {
         Ok(code) => std::process::exit(code),

@@ -245,6 +245,9 @@ fn group_footer(out: &mut String, g: &GroupResult) {
             mbps / p.max(1e-12)
         );
     }
+    if let Some(u) = e.utilisation() {
+        out.push_str(&u.text_block(e.slc_blocks, e.free_blocks));
+    }
 }
 
 #[cfg(test)]

@@ -200,6 +200,7 @@ pub fn group_extras(g: &GroupResult) -> Value {
         "energy_by_source_j": e.energy_by_source_j,
         "avg_power_w": power,
         "mbps_per_w": power.filter(|p| *p > 0.0).map(|p| mbps / p),
+        "utilisation": e.utilisation().map(|u| u.json()),
     })
 }
 

@@ -230,7 +230,8 @@ pub fn json(p: &Protocol, preset: &str, seed: u64, steps: &[StepOutcome]) -> Val
                    "ssdlab": s.groups.iter().map(group_extras).collect::<Vec<_>>(),
                    "ftl": {"write_amplification": s.ftl.write_amplification(), "gc_blocks": s.ftl.gc_blocks,
                            "gc_victim_valid_fraction": s.ftl.gc_victim_valid_fraction, "fold_blocks": s.ftl.fold_blocks,
-                           "slc_blocks": s.ftl.slc_blocks, "slc_used_bytes": s.ftl.slc_used_bytes, "free_blocks": s.ftl.free_blocks}})
+                           "slc_blocks": s.ftl.slc_blocks, "slc_used_bytes": s.ftl.slc_used_bytes, "free_blocks": s.ftl.free_blocks},
+                   "utilisation": s.ftl.utilisation().map(|u| u.json())})
         })
         .collect();
     json!({"protocol": p.name, "description": p.description, "source": p.source, "preset": preset, "seed": seed, "steps": steps})

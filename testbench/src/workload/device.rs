@@ -5,6 +5,8 @@
 //! The method set mirrors CONTRACTS.md ("Drive API"); the adapter for `Drive` lives in
 //! [`super::drive_adapter`].
 
+pub use crate::utilisation::BusyTimes;
+use crate::utilisation::Utilisation;
 use ssdlab_model::SimTime;
 use std::collections::BTreeMap;
 
@@ -57,6 +59,8 @@ pub struct Extras {
     pub energy_j: f64,
     /// Energy by source (controller, dram, link, nand...), J.
     pub energy_by_source_j: BTreeMap<String, f64>,
+    /// Busy times of the drive's resources in the window (devices that model them).
+    pub busy: Option<BusyTimes>,
 }
 
 impl Extras {
@@ -64,6 +68,11 @@ impl Extras {
     pub fn write_amplification(&self) -> Option<f64> {
         (self.host_bytes_written > 0)
             .then(|| self.nand_bytes_written as f64 / self.host_bytes_written as f64)
+    }
+
+    /// Busy fractions of the window's resources, when the device reports busy times.
+    pub fn utilisation(&self) -> Option<Utilisation> {
+        self.busy.as_ref().map(Utilisation::of)
     }
 
     /// "WA 6.81, GC 412 blocks at 85.3 % valid, fold 0, SLC 0 blocks, 361 free blocks": the

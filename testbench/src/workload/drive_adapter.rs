@@ -1,6 +1,6 @@
 //! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, CONTRACTS.md "Drive API").
 
-use super::device::{Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
+use super::device::{BusyTimes, Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
 use crate::error::InputError;
 use ssdlab_model::drive::{Drive, HostIo, IoCompletion, IoOp, PURPOSES};
 use ssdlab_model::{DriveConfig, SimTime};
@@ -229,6 +229,18 @@ impl Device for ModelDrive {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
+            busy: Some(BusyTimes {
+                elapsed: s.elapsed,
+                channel_bus: s.channel_bus_busy.clone(),
+                die_array: s.die_array_busy.clone(),
+                cpu_cores: self.drive.config().controller.cpu_cores,
+                cpu: s.cpu_busy,
+                dram: s.dram_busy,
+                link_up: s.link_up_busy,
+                link_down: s.link_down_busy,
+                write_buffer_peak_units: s.write_buffer_peak_units,
+                write_buffer_units: self.drive.config().controller.write_buffer_kib as u64 / 4,
+            }),
         }
     }
 }
