@@ -6,8 +6,10 @@ use crate::error::InputError;
 use crate::fio::read_job_file;
 use crate::output::{human, json};
 use crate::progress::TermProgress;
+use crate::protocol::schema::Pattern;
 use crate::protocol::{self, report, run::run_protocol, seeds};
 use crate::trace::{self, Format, ReplayOptions};
+use crate::workload::unwritten::{self, precondition_jobs};
 use crate::workload::{run_jobs, Device, GroupResult, Observer};
 use crate::{plot, presets};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -46,6 +48,13 @@ pub enum OutputFormat {
     Json,
 }
 
+/// The fill order of `run --precondition`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PreconditionArg {
+    Sequential,
+    Random,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct DriveArgs {
     /// A built-in drive preset (see `ssdlab presets`) [default: sm2262-512g].
@@ -62,6 +71,11 @@ pub enum Cmd {
     Run {
         /// The fio job file (`[global]` and job sections; see README "Command line").
         job: String,
+        /// Fill the jobs' regions first, untimed (as a protocol's functional precondition
+        /// step), so that reads hit written data: `sequential` (128 KiB in order) or `random`
+        /// (every 4 KiB unit once, in a seeded random order).
+        #[arg(long, value_enum)]
+        precondition: Option<PreconditionArg>,
         #[command(flatten)]
         drive: DriveArgs,
     },
@@ -151,13 +165,26 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             }
             0
         }
-        Cmd::Run { job, drive } => {
+        Cmd::Run {
+            job,
+            precondition,
+            drive,
+        } => {
             let jobs = read_job_file(job)?;
             let (preset, cfg) = drive_config(drive)?;
             let mut dev = open(&cfg, cli.seed)?;
+            if let Some(p) = precondition {
+                progress.set_label(&format!("{job}: precondition"));
+                let pattern = match p {
+                    PreconditionArg::Sequential => Pattern::Sequential,
+                    PreconditionArg::Random => Pattern::Random,
+                };
+                precondition_jobs(dev.as_mut(), &jobs, pattern, &seeds, &mut progress)?;
+            }
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
+            warn_unwritten(&groups, job);
             print_groups(
                 cli,
                 out,
@@ -193,6 +220,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             )?;
             progress.finish();
             let groups = vec![g];
+            warn_unwritten(&groups, path);
             print_groups(
                 cli,
                 out,
@@ -293,6 +321,13 @@ fn validate_seeds(
         })?;
     }
     Ok(if seeds::all_pass(&runs, tol) { 0 } else { 1 })
+}
+
+/// The never-written-read warning of a run or replay, on stderr.
+fn warn_unwritten(groups: &[GroupResult], what: &str) {
+    if let Some(w) = unwritten::warning(groups, what) {
+        eprintln!("{w}");
+    }
 }
 
 fn print_groups(

@@ -8,6 +8,7 @@ pub mod result;
 pub mod runner;
 pub mod stats;
 pub mod testdev;
+pub mod unwritten;
 
 pub use device::{Completion, Device, Extras, Io, Op};
 pub use result::{GroupResult, JobResult};
