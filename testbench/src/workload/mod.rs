@@ -4,6 +4,7 @@ pub mod device;
 pub mod drive_adapter;
 pub mod lat_dist;
 pub mod offsets;
+pub mod rate;
 pub mod result;
 pub mod runner;
 pub mod stats;
