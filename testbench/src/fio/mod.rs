@@ -1,6 +1,7 @@
 //! fio job files: the INI layer ([`ini`]), value syntax ([`value`]) and job semantics ([`job`]).
 
 pub mod bs;
+pub mod distribution;
 pub mod ini;
 pub mod job;
 pub mod rate;

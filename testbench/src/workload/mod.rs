@@ -7,6 +7,7 @@ pub mod offsets;
 pub mod rate;
 pub mod result;
 pub mod runner;
+pub mod skew;
 pub mod stats;
 pub mod testdev;
 pub mod unwritten;

@@ -94,6 +94,11 @@ impl DirGen {
             j.norandommap,
             stream(name),
         );
+        let offsets = if j.rw.is_random() {
+            offsets.skewed(&j.distribution)
+        } else {
+            offsets
+        };
         DirGen {
             offsets,
             bs,
@@ -297,6 +302,18 @@ pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec]) -> Result<(), InputError> 
     for j in jobs {
         for k in 0..j.numjobs {
             clone_region(j, k, dev.capacity_bytes())
+                .map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
+        }
+        if let crate::fio::distribution::Distribution::Zoned(z) = &j.distribution {
+            let (_, len) = clone_region(j, 0, dev.capacity_bytes()).expect("checked above");
+            let granule = j
+                .bssplit_read
+                .iter()
+                .chain(&j.bssplit_write)
+                .map(|e| e.0)
+                .min();
+            let bs = granule.unwrap_or(j.bs_read.min(j.bs_write));
+            super::skew::zone_blocks(z, len / bs, bs)
                 .map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
         }
         if j.iodepth >= dev.queue_entries() {
