@@ -391,3 +391,27 @@ fn replay_reports_never_written_reads() {
     );
     assert!(err.contains(&format!("warning: {p}: 50.0 %")), "{err}");
 }
+
+#[test]
+fn json_plus_adds_bins_and_terse_is_refused() {
+    let job = "tests/data/randread.fio";
+    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json+"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    let clat = &v["jobs"][0]["read"]["clat_ns"];
+    // Every one of the 2000 reads is in exactly one bin.
+    let total: u64 = clat["bins"]
+        .as_object()
+        .expect("bins object")
+        .values()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 2000);
+    assert_eq!(clat["N"], 2000);
+    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "terse"]);
+    assert_eq!(code, 2);
+    assert!(
+        out.is_empty() && err.contains("terse (fio's semicolon-separated format) is not supported"),
+        "{err}"
+    );
+}
