@@ -32,6 +32,11 @@ pub const BUILTINS: &[(&str, &str, &str)] = &[
         "protocols/anandtech-sustained.toml",
         include_str!("../../protocols/anandtech-sustained.toml"),
     ),
+    (
+        "read-qos",
+        "protocols/read-qos.toml",
+        include_str!("../../protocols/read-qos.toml"),
+    ),
 ];
 
 #[derive(Clone, Debug)]
