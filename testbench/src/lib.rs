@@ -7,6 +7,7 @@ pub mod error;
 pub mod fio;
 pub mod output;
 pub mod plot;
+pub mod plot_qos;
 pub mod presets;
 pub mod progress;
 pub mod protocol;

@@ -15,7 +15,7 @@ type PlotResult = Result<(), String>;
 type Line = (&'static str, Vec<(f64, f64)>, RGBColor);
 
 /// A chart builder with the title, margins and label areas every ssdlab plot uses.
-fn framed<'a, 'b>(
+pub(crate) fn framed<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     title: &str,
 ) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
@@ -27,7 +27,7 @@ fn framed<'a, 'b>(
     b
 }
 
-fn err<E: std::fmt::Display>(e: E) -> String {
+pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
@@ -341,6 +341,10 @@ pub fn plot_protocol(
             latency_percentiles(&lp, &format!("{}: latency percentiles", o.label), &o.groups)?;
             files.push(lp);
         }
+    }
+    let lp = dir.join(format!("{}-read-latency-vs-load.svg", slug(name)));
+    if crate::plot_qos::latency_vs_load(&lp, &format!("{name}: read latency vs load"), outcomes)? {
+        files.push(lp);
     }
     let qp = dir.join(format!("{}-throughput-vs-qd.svg", slug(name)));
     if throughput_vs_qd(
