@@ -25,7 +25,7 @@ pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
             "checks run, replay, protocol, validate and presets show; sweep checks every point \
              before it runs any, and report only reads",
         )),
-        Cmd::Run { job, drive } => {
+        Cmd::Run { job, drive, .. } => {
             let jobs = read_job_file(job)?;
             let rd = drive_config(drive)?;
             let dev = open(&rd.cfg, cli.seed)?;

@@ -7,10 +7,12 @@ use crate::error::InputError;
 use crate::fio::read_job_file;
 use crate::output::{human, json};
 use crate::progress::TermProgress;
+use crate::protocol::schema::Pattern;
 use crate::protocol::{self, report, run::run_protocol, seeds};
 use crate::sweep::cmd::{self as sweep_cmd, SweepArgs, SweepCmd};
 use crate::trace::{self, Format, ReplayOptions};
 use crate::workload::device::Integrity;
+use crate::workload::unwritten::{self, precondition_jobs};
 use crate::workload::{drive_adapter, run_jobs, Device, GroupResult, Observer};
 use crate::{plot, presets};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -29,8 +31,9 @@ pub struct Cli {
     /// Root seed of every random choice (same seed, same output).
     #[arg(long, global = true, default_value_t = 1)]
     pub seed: u64,
-    /// `normal` (fio-like text) or `json` (fio's JSON shape, ssdlab figures under "ssdlab").
-    #[arg(long, global = true, value_enum, default_value_t = OutputFormat::Normal)]
+    /// `normal` (fio-like text), `json` (fio's JSON shape, ssdlab figures under "ssdlab") or
+    /// `json+` (json with fio's clat_ns.bins latency histogram); `terse` is refused.
+    #[arg(long, global = true, value_parser = parse_output_format, default_value = "normal")]
     pub output_format: OutputFormat,
     /// Write SVG plots into this directory.
     #[arg(long, global = true)]
@@ -47,10 +50,34 @@ pub struct Cli {
     pub cmd: Cmd,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
     Normal,
     Json,
+    /// fio's `json+`: JSON with the latency histogram (`clat_ns.bins`) of `run` and `replay`.
+    JsonPlus,
+}
+
+/// `--output-format`: fio's names; `terse` (fio's semicolon-separated v3 line of about 130
+/// fields) is not implemented and says so.
+fn parse_output_format(s: &str) -> Result<OutputFormat, String> {
+    match s {
+        "normal" => Ok(OutputFormat::Normal),
+        "json" => Ok(OutputFormat::Json),
+        "json+" => Ok(OutputFormat::JsonPlus),
+        "terse" => Err(
+            "terse (fio's semicolon-separated format) is not supported; use normal, json or json+"
+                .into(),
+        ),
+        _ => Err("must be normal, json or json+".into()),
+    }
+}
+
+/// The fill order of `run --precondition`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PreconditionArg {
+    Sequential,
+    Random,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -74,6 +101,11 @@ pub enum Cmd {
     Run {
         /// The fio job file (`[global]` and job sections; see README "Command line").
         job: String,
+        /// Fill the jobs' regions first, untimed (as a protocol's functional precondition
+        /// step), so that reads hit written data: `sequential` (128 KiB in order) or `random`
+        /// (every 4 KiB unit once, in a seeded random order).
+        #[arg(long, value_enum)]
+        precondition: Option<PreconditionArg>,
         #[command(flatten)]
         drive: DriveArgs,
     },
@@ -212,13 +244,26 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             }
             0
         }
-        Cmd::Run { job, drive } => {
+        Cmd::Run {
+            job,
+            precondition,
+            drive,
+        } => {
             let jobs = read_job_file(job)?;
             let rd = drive_config(drive)?;
             let mut dev = open(&rd.cfg, cli.seed)?;
+            if let Some(p) = precondition {
+                progress.set_label(&format!("{job}: precondition"));
+                let pattern = match p {
+                    PreconditionArg::Sequential => Pattern::Sequential,
+                    PreconditionArg::Random => Pattern::Random,
+                };
+                precondition_jobs(dev.as_mut(), &jobs, pattern, &seeds, &mut progress)?;
+            }
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
+            warn_unwritten(&groups, job);
             let verdict = dev.integrity();
             let mut meta = drive_cfg::provenance_json(&rd);
             meta["seed"] = json!(cli.seed);
@@ -251,6 +296,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             )?;
             progress.finish();
             let groups = vec![g];
+            warn_unwritten(&groups, path);
             let verdict = dev.integrity();
             let mut meta = drive_cfg::provenance_json(&rd);
             meta["seed"] = json!(cli.seed);
@@ -333,7 +379,7 @@ fn validate_seeds(
             drive_cfg::summary_line(cfg),
             seeds::table(&p, preset, &runs, tol)
         ),
-        OutputFormat::Json => {
+        OutputFormat::Json | OutputFormat::JsonPlus => {
             let mut doc = seeds::json(&p, preset, &runs, tol);
             doc["ssdlab"] = drive_cfg::provenance_json(&rd);
             writeln!(
@@ -382,6 +428,13 @@ fn integrity_line(v: &Integrity) -> String {
     )
 }
 
+/// The never-written-read warning of a run or replay, on stderr.
+fn warn_unwritten(groups: &[GroupResult], what: &str) {
+    if let Some(w) = unwritten::warning(groups, what) {
+        eprintln!("{w}");
+    }
+}
+
 fn print_groups(
     cli: &Cli,
     out: &mut dyn Write,
@@ -403,6 +456,12 @@ fn print_groups(
             out,
             "{}",
             serde_json::to_string_pretty(&json::document(groups, meta))
+                .expect("JSON values serialize")
+        ),
+        OutputFormat::JsonPlus => writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&json::document_plus(groups, meta))
                 .expect("JSON values serialize")
         ),
     }
@@ -510,7 +569,7 @@ fn run_protocol_cmd(
                 writeln!(out).map_err(io_err)?;
             }
         }
-        OutputFormat::Json => {
+        OutputFormat::Json | OutputFormat::JsonPlus => {
             let mut doc = report::json(&p, preset, cli.seed, &steps);
             doc["integrity"] = verdict.json();
             doc["ssdlab"] = drive_cfg::provenance_json(&rd);

@@ -10,6 +10,7 @@ pub mod fio;
 pub mod input_file;
 pub mod output;
 pub mod plot;
+pub mod plot_qos;
 pub mod presets;
 pub mod progress;
 pub mod protocol;

@@ -15,7 +15,7 @@ type PlotResult = Result<(), String>;
 type Line = (&'static str, Vec<(f64, f64)>, RGBColor);
 
 /// A chart builder with the title, margins and label areas every ssdlab plot uses.
-fn framed<'a, 'b>(
+pub(crate) fn framed<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     title: &str,
 ) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
@@ -27,7 +27,7 @@ fn framed<'a, 'b>(
     b
 }
 
-fn err<E: std::fmt::Display>(e: E) -> String {
+pub(crate) fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
@@ -123,18 +123,24 @@ pub fn throughput_over_time(path: &Path, title: &str, groups: &[GroupResult]) ->
     root.present().map_err(err)
 }
 
-/// Completion-latency percentiles (fio's list) of each job and direction, log-scale latency.
+/// Completion-latency percentiles (fio's list, up to p99.99) and the maximum of each job and
+/// direction; log-scale latency when the spread is wide.
 pub fn latency_percentiles(path: &Path, title: &str, groups: &[GroupResult]) -> PlotResult {
     let mut lines: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for g in groups {
         for j in &g.jobs {
             for (dir, d) in [("read", &j.read), ("write", &j.write)] {
                 if d.lat.count() > 0 {
-                    let pts = FIO_PERCENTILES
+                    let mut pts: Vec<(f64, f64)> = FIO_PERCENTILES
                         .iter()
                         .enumerate()
                         .map(|(i, p)| (i as f64, d.lat.percentile_ns(*p).max(1) as f64 / 1e3))
                         .collect();
+                    // The last point is the largest latency (the x axis labels it "max").
+                    pts.push((
+                        FIO_PERCENTILES.len() as f64,
+                        d.lat.max_ns().max(1) as f64 / 1e3,
+                    ));
                     lines.push((format!("{} {dir}", j.name), pts));
                 }
             }
@@ -168,18 +174,21 @@ where
 {
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let n = FIO_PERCENTILES.len() as f64;
+    // fio's percentiles at x = 0..17, then the maximum at x = 17.
+    let n = FIO_PERCENTILES.len() as f64 + 1.0;
     let mut chart = framed(&root, title)
         .build_cartesian_2d(-0.5..n - 0.5, y)
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_labels(FIO_PERCENTILES.len())
+        .x_labels(FIO_PERCENTILES.len() + 1)
         .x_label_formatter(&|x| {
             let i = x.round() as usize;
-            FIO_PERCENTILES
-                .get(i)
-                .map_or(String::new(), |p| format!("{p}"))
+            match FIO_PERCENTILES.get(i) {
+                Some(p) => format!("{p}"),
+                None if i == FIO_PERCENTILES.len() => "max".to_string(),
+                None => String::new(),
+            }
         })
         .x_desc("percentile")
         .y_desc("completion latency (us)")
@@ -333,6 +342,10 @@ pub fn plot_protocol(
             files.push(lp);
         }
     }
+    let lp = dir.join(format!("{}-read-latency-vs-load.svg", slug(name)));
+    if crate::plot_qos::latency_vs_load(&lp, &format!("{name}: read latency vs load"), outcomes)? {
+        files.push(lp);
+    }
     let qp = dir.join(format!("{}-throughput-vs-qd.svg", slug(name)));
     if throughput_vs_qd(
         &qp,
@@ -374,6 +387,14 @@ mod tests {
         );
         let lp = std::fs::read_to_string(&files[1]).unwrap();
         assert!(lp.contains("w write") && lp.contains("r read"));
+        // The tail points are labelled: p99.9, p99.99 and the maximum.
+        let ticks: Vec<&str> = lp.lines().map(str::trim).collect();
+        for label in ["99.9", "99.99", "max"] {
+            assert!(
+                ticks.contains(&label),
+                "latency plot lacks the {label} tick"
+            );
+        }
         if std::env::var_os("SSDLAB_KEEP_PLOTS").is_none() {
             let _ = std::fs::remove_dir_all(&dir);
         } else {

@@ -322,3 +322,99 @@ fn validate_over_seeds_reports_each_seed_as_its_own_run() {
     assert_eq!(code, 2);
     assert!(err.contains("--seeds"), "{err}");
 }
+
+#[test]
+fn never_written_reads_are_reported_and_precondition_fills_them() {
+    let job = "tests/data/randread.fio";
+    // A fresh drive holds no data: every one of the 2000 x 4 KiB reads is of a never-written
+    // LBA, so the share is 100 % and the warning (above 1 %) names the job file.
+    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("reads of never-written or trimmed LBAs=100.0% (2000 of 2000 4 KiB units)"),
+        "{out}"
+    );
+    assert!(err.contains(&format!("warning: {job}: 100.0 %")), "{err}");
+    // Filled first (either order), the same reads all hit written data: 0 %, no warning.
+    for order in ["sequential", "random"] {
+        let (code, out, err) = ssdlab(&[
+            "run",
+            job,
+            "--config",
+            SMALL,
+            "--precondition",
+            order,
+            "--output-format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{order}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+        let g = &v["ssdlab"]["groups"][0];
+        assert_eq!(g["read_units"], 2000, "{order}");
+        assert_eq!(g["unwritten_read_units"], 0, "{order}");
+        assert_eq!(g["unwritten_read_pct"], 0.0, "{order}");
+        assert!(!err.contains("warning"), "{order}: {err}");
+        // The fill is outside the measurement window: the job itself wrote nothing.
+        assert_eq!(g["host_bytes_written"], 0, "{order}");
+    }
+}
+
+#[test]
+fn bad_precondition_value_is_refused() {
+    let (code, out, err) = ssdlab(&[
+        "run",
+        "tests/data/randread.fio",
+        "--config",
+        SMALL,
+        "--precondition",
+        "zigzag",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty() && err.contains("zigzag"), "{err}");
+}
+
+#[test]
+fn replay_reports_never_written_reads() {
+    // One 64 KiB write at 0, then 4 KiB reads at 0 (written) and at 1 MiB (never written):
+    // 1 of 2 units, 50 %.
+    let path = std::env::temp_dir().join(format!("ssdlab-unwritten-{}.csv", std::process::id()));
+    std::fs::write(
+        &path,
+        "128166372003061629,h,0,Write,0,65536,1\n128166372003161629,h,0,Read,0,4096,1\n\
+         128166372003261629,h,0,Read,1048576,4096,1\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let (code, out, err) = ssdlab(&["replay", p, "--config", SMALL]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("reads of never-written or trimmed LBAs=50.0% (1 of 2 4 KiB units)"),
+        "{out}"
+    );
+    assert!(err.contains(&format!("warning: {p}: 50.0 %")), "{err}");
+}
+
+#[test]
+fn json_plus_adds_bins_and_terse_is_refused() {
+    let job = "tests/data/randread.fio";
+    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "json+"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    let clat = &v["jobs"][0]["read"]["clat_ns"];
+    // Every one of the 2000 reads is in exactly one bin.
+    let total: u64 = clat["bins"]
+        .as_object()
+        .expect("bins object")
+        .values()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 2000);
+    assert_eq!(clat["N"], 2000);
+    let (code, out, err) = ssdlab(&["run", job, "--config", SMALL, "--output-format", "terse"]);
+    assert_eq!(code, 2);
+    assert!(
+        out.is_empty() && err.contains("terse (fio's semicolon-separated format) is not supported"),
+        "{err}"
+    );
+}

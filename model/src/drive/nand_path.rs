@@ -413,6 +413,8 @@ impl Drive {
         let b = &self.base_ftl;
         s.host_units_written = f.host_units_written - b.host_units_written;
         s.nand_units_written = f.nand_units_written - b.nand_units_written;
+        s.host_units_read = f.host_units_read - b.host_units_read;
+        s.host_units_unmapped = f.host_units_unmapped - b.host_units_unmapped;
         s.gc_blocks = f.gc_blocks - b.gc_blocks;
         s.gc_units_moved = f.gc_units_moved - b.gc_units_moved;
         s.fold_blocks = f.fold_blocks - b.fold_blocks;

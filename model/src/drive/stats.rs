@@ -123,6 +123,10 @@ pub struct DriveStats {
     pub write_amplification: f64,
     pub host_units_written: u64,
     pub nand_units_written: u64,
+    /// 4 KiB units host reads covered in this window, and those of them never written or
+    /// trimmed: the FTL answers them with zeroes without a NAND read.
+    pub host_units_read: u64,
+    pub host_units_unmapped: u64,
     /// SLC cache occupancy now.
     pub slc_blocks: u64,
     pub slc_valid_bytes: u64,

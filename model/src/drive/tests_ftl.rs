@@ -76,6 +76,24 @@ fn trim_discards_only_whole_units() {
         2,
         "units 0 and 3 still mapped"
     );
+    // The window counts the trimmed units (1, 2) among the 4 read.
+    assert_eq!(
+        (d.stats().host_units_read, d.stats().host_units_unmapped),
+        (4, 2)
+    );
+    // A 16 KiB read from 16 MiB - 8 KiB: 2 written units, then 2 never written.
+    d.reset_stats();
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: (16 << 20) - 8192,
+        len: 16_384,
+        queue: 0,
+    });
+    run_all(&mut d);
+    assert_eq!(
+        (d.stats().host_units_read, d.stats().host_units_unmapped),
+        (4, 2)
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! `[global]` apply to every job section that follows them; a job section may override them.
 
 use super::bs::{apply_bs, apply_bssplit};
+use super::distribution::{parse_distribution, Distribution};
 use super::ini::{parse_sections, IniOption};
+use super::rate::{apply_rate, RateSpec, RATE_OPTIONS};
 use super::value::{
     parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit,
 };
@@ -93,6 +95,10 @@ pub struct JobSpec {
     /// default 500 ms each).
     pub bw_avg: SimTime,
     pub iops_avg: SimTime,
+    /// `rate`, `rate_iops`, `rate_min`, `rate_process`, `rate_cycle` (`fio/rate.rs`).
+    pub rate: RateSpec,
+    /// `random_distribution` (`fio/distribution.rs`): how random offsets are drawn.
+    pub distribution: Distribution,
     /// This section's own options as written (`key`, `value`; "" for a bare flag), in file
     /// order: fio's JSON "job options".
     pub options: Vec<(String, String)>,
@@ -143,6 +149,8 @@ impl JobSpec {
             percentiles: FIO_PERCENTILES.to_vec(),
             bw_avg: SimTime::from_ms(500),
             iops_avg: SimTime::from_ms(500),
+            rate: RateSpec::default(),
+            distribution: Distribution::Random,
             options: Vec::new(),
             global_options: Vec::new(),
         }
@@ -313,6 +321,8 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "bwavgtime" => j.bw_avg = avg_window(o)?,
         "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
+        "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
+        k if RATE_OPTIONS.contains(&k) => apply_rate(j, k, need(o)?, (&o.file, o.line))?,
         k => return Err(format!("unsupported option `{k}` (see README \"Command line\" for the supported and ignored options)")),
     }
     Ok(())

@@ -1,8 +1,10 @@
 //! fio job files: the INI layer ([`ini`]), value syntax ([`value`]) and job semantics ([`job`]).
 
 pub mod bs;
+pub mod distribution;
 pub mod ini;
 pub mod job;
+pub mod rate;
 pub mod value;
 
 pub use job::{parse_job_file, JobSpec, RwMode, IGNORED_OPTIONS};

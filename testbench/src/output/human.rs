@@ -236,6 +236,15 @@ fn group_footer(out: &mut String, g: &GroupResult) {
     if !ops.is_empty() {
         let _ = writeln!(out, "  ssdlab: NAND ops: {}", ops.join(", "));
     }
+    if let Some(share) = e.unwritten_read_share() {
+        let _ = writeln!(
+            out,
+            "  ssdlab: reads of never-written or trimmed LBAs={:.1}% ({} of {} 4 KiB units)",
+            share * 100.0,
+            e.unwritten_read_units,
+            e.read_units
+        );
+    }
     if let Some(p) = g.avg_power_w() {
         let mbps = (r.bytes + w.bytes) as f64 / win.as_secs_f64() / 1e6;
         let _ = writeln!(

@@ -196,6 +196,9 @@ pub fn group_extras(g: &GroupResult) -> Value {
         "gc_blocks": e.gc_blocks,
         "gc_victim_valid_fraction": e.gc_victim_valid_fraction,
         "fold_blocks": e.fold_blocks,
+        "read_units": e.read_units,
+        "unwritten_read_units": e.unwritten_read_units,
+        "unwritten_read_pct": e.unwritten_read_share().map(|s| s * 100.0),
         "energy_j": e.energy_j,
         "energy_by_source_j": e.energy_by_source_j,
         "avg_power_w": power,
@@ -240,6 +243,27 @@ fn disk_util(groups: &[GroupResult]) -> Value {
         "in_queue": ticks_ms(&r) + ticks_ms(&w),
         "util": util,
     }])
+}
+
+/// fio's `--output-format=json+`: [`document`] with `clat_ns.bins` in every job's read and
+/// write object, `{"latency ns": count}` for each non-empty histogram bucket (fio keys its
+/// `bins` by its own buckets' values; here the buckets are ssdlab's: exact below 128 ns, then
+/// 64 per power of two, like fio's `FIO_IO_U_PLAT_BITS` = 6).
+pub fn document_plus(groups: &[GroupResult], meta: Value) -> Value {
+    let mut doc = document(groups, meta);
+    let jobs = groups.iter().flat_map(|g| g.jobs.iter());
+    for (i, j) in jobs.enumerate() {
+        for (dir, d) in [("read", &j.read), ("write", &j.write)] {
+            let bins: Map<String, Value> = d
+                .lat
+                .bins()
+                .into_iter()
+                .map(|(ns, c)| (ns.to_string(), json!(c)))
+                .collect();
+            doc["jobs"][i][dir]["clat_ns"]["bins"] = Value::Object(bins);
+        }
+    }
+    doc
 }
 
 /// The fio-shaped document of one job-file run; `meta` goes under `ssdlab` beside the groups.
@@ -351,6 +375,18 @@ mod tests {
             ),
             (Some(0.0), Some(0.0))
         );
+    }
+
+    #[test]
+    fn json_plus_bins_count_every_io() {
+        // 10 reads at a constant 100 us, QD1: one bin, {"100000": 10}; no writes: no bins.
+        let g = run_on_fixed("[j]\nrw=read\nsize=40k\n", 100);
+        let doc = document_plus(&g, json!({}));
+        let r = &doc["jobs"][0]["read"]["clat_ns"]["bins"];
+        assert_eq!(r, &json!({"100000": 10}));
+        assert_eq!(doc["jobs"][0]["write"]["clat_ns"]["bins"], json!({}));
+        // Plain json has no bins.
+        assert!(document(&g, json!({}))["jobs"][0]["read"]["clat_ns"]["bins"].is_null());
     }
 
     #[test]

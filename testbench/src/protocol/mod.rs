@@ -39,6 +39,11 @@ pub const BUILTINS: &[(&str, &str, &str)] = &[
         "protocols/power-loss.toml",
         include_str!("../../protocols/power-loss.toml"),
     ),
+    (
+        "read-qos",
+        "protocols/read-qos.toml",
+        include_str!("../../protocols/read-qos.toml"),
+    ),
 ];
 
 #[derive(Clone, Debug)]

@@ -126,6 +126,12 @@ pub fn metric_value(m: Metric, groups: &[GroupResult]) -> f64 {
         Metric::WriteLatAvgUs => w.lat.mean_ns() / 1e3,
         Metric::ReadLatP99Us => r.lat.percentile_ns(99.0) as f64 / 1e3,
         Metric::WriteLatP99Us => w.lat.percentile_ns(99.0) as f64 / 1e3,
+        Metric::ReadLatP999Us => r.lat.percentile_ns(99.9) as f64 / 1e3,
+        Metric::WriteLatP999Us => w.lat.percentile_ns(99.9) as f64 / 1e3,
+        Metric::ReadLatP9999Us => r.lat.percentile_ns(99.99) as f64 / 1e3,
+        Metric::WriteLatP9999Us => w.lat.percentile_ns(99.99) as f64 / 1e3,
+        Metric::ReadLatMaxUs => r.lat.max_ns() as f64 / 1e3,
+        Metric::WriteLatMaxUs => w.lat.max_ns() as f64 / 1e3,
         Metric::AvgPowerW => power,
         Metric::MbpsPerW => {
             if power > 0.0 {

@@ -315,8 +315,11 @@ pub fn step_label(s: &Step) -> &str {
     }
 }
 
+/// Writes the region `offset`/`size` once, untimed (the FTL fast path), in `bs` blocks in
+/// `pattern` order, seeded from `seeds` and `pass`; a tail under one block is written in whole
+/// 4 KiB units. The region must have passed [`region`] with `bs`.
 #[allow(clippy::too_many_arguments)]
-fn functional_fill(
+pub(crate) fn functional_fill(
     dev: &mut dyn Device,
     pattern: Pattern,
     bs: u64,

@@ -151,6 +151,14 @@ pub enum Metric {
     WriteLatAvgUs,
     ReadLatP99Us,
     WriteLatP99Us,
+    /// p99.9 (`read_lat_p999_us`), p99.99 (`read_lat_p9999_us`) and the largest completion
+    /// latency of the step (`read_lat_max_us`); writes likewise.
+    ReadLatP999Us,
+    WriteLatP999Us,
+    ReadLatP9999Us,
+    WriteLatP9999Us,
+    ReadLatMaxUs,
+    WriteLatMaxUs,
     AvgPowerW,
     MbpsPerW,
 }
@@ -163,7 +171,13 @@ impl Metric {
             Metric::ReadLatAvgUs
             | Metric::WriteLatAvgUs
             | Metric::ReadLatP99Us
-            | Metric::WriteLatP99Us => "us",
+            | Metric::WriteLatP99Us
+            | Metric::ReadLatP999Us
+            | Metric::WriteLatP999Us
+            | Metric::ReadLatP9999Us
+            | Metric::WriteLatP9999Us
+            | Metric::ReadLatMaxUs
+            | Metric::WriteLatMaxUs => "us",
             Metric::AvgPowerW => "W",
             Metric::MbpsPerW => "MB/s/W",
         }

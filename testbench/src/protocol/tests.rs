@@ -144,3 +144,70 @@ fn region_beyond_device_fails_before_running() {
         "nothing may run before the whole protocol is checked"
     );
 }
+
+/// One group whose single job read with completion latencies 1, 2, ..., 10 000 us.
+fn reads_of_1_to_10000_us() -> crate::workload::GroupResult {
+    use crate::workload::stats::DirStats;
+    let spec = crate::fio::parse_job_file("[a]\nrw=randread\n", "t").unwrap()[0].clone();
+    let mut read = DirStats::default();
+    for us in 1..=10_000u64 {
+        read.record(4096, SimTime::from_us(us), SimTime::from_us(us));
+    }
+    crate::workload::GroupResult {
+        groupid: 0,
+        jobs: vec![crate::workload::JobResult {
+            name: "a".into(),
+            groupid: 0,
+            clone: Some(0),
+            spec,
+            read,
+            write: DirStats::default(),
+            trim: DirStats::default(),
+            runtime: SimTime::from_secs(1),
+        }],
+        window_start: SimTime::ZERO,
+        window_end: SimTime::from_secs(1),
+        busy: SimTime::from_secs(1),
+        extras: Default::default(),
+    }
+}
+
+#[test]
+fn deep_percentile_metrics_by_rank() {
+    use super::report::metric_value;
+    use super::schema::Metric;
+    let g = [reads_of_1_to_10000_us()];
+    // Rank ceil(p / 100 x 10 000): p99.9 -> the 9990th latency (9990 us), p99.99 -> 9999 us,
+    // within the histogram's 1.6 % bucket error; the maximum is exact.
+    let near = |m: Metric, want: f64| {
+        let v = metric_value(m, &g);
+        assert!((v - want).abs() / want < 0.016, "{m:?}: {v} vs {want}");
+    };
+    near(Metric::ReadLatP99Us, 9900.0);
+    near(Metric::ReadLatP999Us, 9990.0);
+    near(Metric::ReadLatP9999Us, 9999.0);
+    assert_eq!(metric_value(Metric::ReadLatMaxUs, &g), 10_000.0);
+    // 9990 and 9999 us may share a 131 us bucket; the order must hold in any case.
+    assert!(metric_value(Metric::ReadLatP9999Us, &g) >= metric_value(Metric::ReadLatP999Us, &g));
+    for m in [
+        Metric::WriteLatP999Us,
+        Metric::WriteLatP9999Us,
+        Metric::WriteLatMaxUs,
+    ] {
+        assert_eq!(metric_value(m, &g), 0.0, "{m:?}: no writes");
+    }
+}
+
+#[test]
+fn deep_percentile_metric_names_load() {
+    for name in ["read_lat_p999_us", "write_lat_p9999_us", "read_lat_max_us"] {
+        let text = format!(
+            "name = \"x\"\ndescription = \"d\"\n[[step]]\nkind = \"fio\"\nlabel = \"l\"\n\
+             job = \"[j]\\nrw=randread\\n\"\nreport = {{ metric = \"{name}\" }}\n"
+        );
+        let p = load(&text, "p.toml", None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            matches!(&p.steps[0], Step::Fio { report: Some(r), .. } if r.metric.unit() == "us")
+        );
+    }
+}

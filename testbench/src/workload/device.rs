@@ -55,6 +55,10 @@ pub struct Extras {
     pub gc_blocks: u64,
     pub gc_victim_valid_fraction: Option<f64>,
     pub fold_blocks: u64,
+    /// 4 KiB units the host's reads covered in the window, and those of them never written or
+    /// trimmed (answered without a NAND read). Devices that do not track them report 0, 0.
+    pub read_units: u64,
+    pub unwritten_read_units: u64,
     /// Energy drawn in the window by all sources, J.
     pub energy_j: f64,
     /// Energy by source (controller, dram, link, nand...), J.
@@ -73,6 +77,12 @@ impl Extras {
     /// Busy fractions of the window's resources, when the device reports busy times.
     pub fn utilisation(&self) -> Option<Utilisation> {
         self.busy.as_ref().map(Utilisation::of)
+    }
+
+    /// Share (0..1) of the read units that hit never-written or trimmed LBAs; `None` without
+    /// reads tracked.
+    pub fn unwritten_read_share(&self) -> Option<f64> {
+        (self.read_units > 0).then(|| self.unwritten_read_units as f64 / self.read_units as f64)
     }
 
     /// "WA 6.81, GC 412 blocks at 85.3 % valid, fold 0, SLC 0 blocks, 361 free blocks": the

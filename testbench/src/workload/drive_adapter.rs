@@ -218,6 +218,8 @@ impl Device for ModelDrive {
             gc_blocks: s.gc_blocks,
             gc_victim_valid_fraction: s.gc_victim_valid_fraction(),
             fold_blocks: s.fold_blocks,
+            read_units: s.host_units_read,
+            unwritten_read_units: s.host_units_unmapped,
             energy_j: e.total_j(),
             energy_by_source_j: [
                 ("nand_array", e.nand_array_j),

@@ -4,10 +4,13 @@ pub mod device;
 pub mod drive_adapter;
 pub mod lat_dist;
 pub mod offsets;
+pub mod rate;
 pub mod result;
 pub mod runner;
+pub mod skew;
 pub mod stats;
 pub mod testdev;
+pub mod unwritten;
 
 pub use device::{Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
 pub use result::{GroupResult, JobResult};

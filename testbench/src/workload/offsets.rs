@@ -19,6 +19,8 @@ enum Pattern {
         next: u64,
     },
     Uniform,
+    /// `random_distribution` other than uniform (`skew.rs`).
+    Skewed(Box<super::skew::Skew>),
 }
 
 /// Yields block-aligned offsets inside `[start, start + len)`.
@@ -64,6 +66,14 @@ impl OffsetGen {
         }
     }
 
+    /// Draws blocks from `d` instead (with repetition); uniform `d` changes nothing.
+    pub fn skewed(mut self, d: &crate::fio::distribution::Distribution) -> Self {
+        if let Some(s) = super::skew::Skew::new(d, self.blocks, self.bs, &mut self.rng) {
+            self.pattern = Pattern::Skewed(Box::new(s));
+        }
+        self
+    }
+
     pub fn next_offset(&mut self) -> u64 {
         let block = match &mut self.pattern {
             Pattern::Seq { pos } => {
@@ -72,6 +82,7 @@ impl OffsetGen {
                 b
             }
             Pattern::Uniform => self.rng.gen_range(0..self.blocks),
+            Pattern::Skewed(s) => s.next_block(&mut self.rng),
             Pattern::Perm {
                 keys,
                 half_bits,
@@ -118,7 +129,7 @@ impl OffsetGen {
     }
 }
 
-fn feistel(x: u64, keys: &[u64; 4], half: u32) -> u64 {
+pub(crate) fn feistel(x: u64, keys: &[u64; 4], half: u32) -> u64 {
     let mask = (1u64 << half) - 1;
     let (mut l, mut r) = (x >> half, x & mask);
     for k in keys {

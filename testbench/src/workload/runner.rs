@@ -2,7 +2,8 @@
 //!
 //! Each job clone (`numjobs`) keeps `iodepth` commands outstanding on its own NVMe queue
 //! (clone k of a group uses queue k mod io_queues). A completion frees a slot, immediately or
-//! after `thinktime`. A clone stops issuing when it has moved `size` bytes (unless
+//! after `thinktime`; with `rate`/`rate_iops` an IO waits in its slot for its start time
+//! (`rate.rs`). A clone stops issuing when it has moved `size` bytes (unless
 //! `time_based`), issued `number_ios` commands, or passed `ramp_time + runtime`; commands already
 //! outstanding complete and count. Completions before the end of `ramp_time` are not counted and
 //! the device's statistics are reset at that instant. Jobs up to a `stonewall` run together as
@@ -10,6 +11,7 @@
 
 use super::device::{Completion, Device, Io, Op};
 use super::offsets::OffsetGen;
+use super::rate::{MinRate, RateLimiter};
 use super::result::{BusyMeter, GroupResult, JobResult};
 use super::stats::DirStats;
 use crate::error::InputError;
@@ -54,6 +56,12 @@ struct Clone {
     last_completion: SimTime,
     read: DirStats,
     write: DirStats,
+    /// `rate` / `rate_iops` schedule, the IO drawn and waiting for its start time (op, offset,
+    /// len, due), and the `rate_min` check with its failure.
+    rate: Option<RateLimiter>,
+    held: Option<(Op, u64, u64, SimTime)>,
+    min_rate: Option<MinRate>,
+    failed: Option<String>,
 }
 
 /// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` drawn per IO
@@ -86,6 +94,11 @@ impl DirGen {
             j.norandommap,
             stream(name),
         );
+        let offsets = if j.rw.is_random() {
+            offsets.skewed(&j.distribution)
+        } else {
+            offsets
+        };
         DirGen {
             offsets,
             bs,
@@ -126,6 +139,13 @@ impl Clone {
         window_start: SimTime,
         timers: &mut Timers,
     ) -> Result<(), TimeOverflow> {
+        if let Some(m) = &mut self.min_rate {
+            let d = usize::from(comp.op != Op::Read);
+            if let Err(e) = m.completed(d, comp.len, comp.completed) {
+                self.failed.get_or_insert(e);
+                self.finished = true;
+            }
+        }
         if comp.completed >= window_start {
             let since = comp.completed - window_start;
             let lat = comp.completed - comp.submitted;
@@ -148,19 +168,57 @@ impl Clone {
         }
         Ok(())
     }
-    fn issue(&mut self, ci: usize, dev: &mut dyn Device, inflight: &mut HashMap<u64, usize>) {
+    /// The next IO: its direction by `rwmixread`, then offset and size.
+    fn draw(&mut self) -> (Op, u64, u64) {
+        let read = self.read_pct == 100
+            || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
+        let (op, (offset, len)) = if read {
+            (Op::Read, self.read_gen.next())
+        } else {
+            (Op::Write, self.write_gen.next())
+        };
+        (op, offset, len)
+    }
+    /// Issues into free slots; an IO whose rate schedule starts it later is held, with a
+    /// wake-up timer at its start time.
+    fn issue(
+        &mut self,
+        ci: usize,
+        dev: &mut dyn Device,
+        inflight: &mut HashMap<u64, usize>,
+        wakes: &mut Timers,
+    ) {
         while self.free_slots > 0 && !self.finished {
             if self.limit_reached(dev.now()) {
                 self.finished = true;
                 break;
             }
-            let read = self.read_pct == 100
-                || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
-            let (op, (offset, len)) = if read {
-                (Op::Read, self.read_gen.next())
-            } else {
-                (Op::Write, self.write_gen.next())
+            let (op, offset, len, due) = match self.held.take() {
+                Some(h) => h,
+                None => {
+                    let (op, offset, len) = self.draw();
+                    let due = self
+                        .rate
+                        .as_mut()
+                        .map_or(SimTime::ZERO, |r| r.due(usize::from(op != Op::Read)));
+                    if due > dev.now() {
+                        wakes.push(Reverse((due, ci)));
+                    }
+                    (op, offset, len, due)
+                }
             };
+            if self.deadline.is_some_and(|d| due >= d) {
+                // Its start time is past the runtime: the clone is done.
+                self.finished = true;
+                break;
+            }
+            if due > dev.now() {
+                self.held = Some((op, offset, len, due));
+                break;
+            }
+            if let Some(r) = &mut self.rate {
+                r.issued(usize::from(op != Op::Read), len);
+            }
             let id = dev.submit(Io {
                 op,
                 offset,
@@ -252,6 +310,18 @@ pub fn check_jobs(dev: &dyn Device, jobs: &[JobSpec]) -> Result<(), InputError> 
             clone_region(j, k, dev.capacity_bytes())
                 .map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
         }
+        if let crate::fio::distribution::Distribution::Zoned(z) = &j.distribution {
+            let (_, len) = clone_region(j, 0, dev.capacity_bytes()).expect("checked above");
+            let granule = j
+                .bssplit_read
+                .iter()
+                .chain(&j.bssplit_write)
+                .map(|e| e.0)
+                .min();
+            let bs = granule.unwrap_or(j.bs_read.min(j.bs_write));
+            super::skew::zone_blocks(z, len / bs, bs)
+                .map_err(|r| InputError::at(&j.file, j.line, format!("job `{}`: {r}", j.name)))?;
+        }
         if j.iodepth >= dev.queue_entries() {
             let r = format!(
                 "job `{}`: iodepth {} exceeds the NVMe queue ({} entries)",
@@ -341,6 +411,10 @@ fn make_clones(
                 last_completion: t0,
                 read: DirStats::default(),
                 write: DirStats::default(),
+                rate: RateLimiter::new(j, t0, stream),
+                held: None,
+                min_rate: MinRate::new(&j.rate, t0),
+                failed: None,
             });
         }
     }
@@ -367,6 +441,17 @@ fn run_group(
     let mut clones = make_clones(dev, jobs, members, seeds, t0)?;
     let busy = run_clones(dev, &mut clones, window_start, obs)
         .map_err(|TimeOverflow(ci)| late(clones[ci].job))?;
+    // fio ends a job whose rate fell below `rate_min` with an error naming the shortfall.
+    if let Some(c) = clones.iter().find(|c| c.failed.is_some()) {
+        let j = &jobs[c.job];
+        let (file, line) = j.rate.min_at.clone().unwrap_or((j.file.clone(), j.line));
+        let why = c.failed.as_deref().unwrap_or_default();
+        return Err(InputError::at(
+            &file,
+            line,
+            format!("job `{}`: {why}", j.name),
+        ));
+    }
     let mut g = group_result(dev, jobs, clones, gid, window_start);
     g.busy = busy;
     Ok(g)
@@ -404,6 +489,8 @@ fn run_clones(
     let mut meter = BusyMeter::new(window_start);
     let mut reset_done = false;
     let mut timers: Timers = BinaryHeap::new();
+    // Start times of IOs held by their rate schedule (nothing to do when due: issue retries).
+    let mut wakes: Timers = BinaryHeap::new();
     let mut inflight: HashMap<u64, usize> = HashMap::new();
     let mut done: Vec<Completion> = Vec::new();
     let mut host_bytes = 0u64;
@@ -420,13 +507,23 @@ fn run_clones(
             timers.pop();
             clones[ci].free_slots += 1;
         }
+        while wakes
+            .peek()
+            .is_some_and(|&Reverse((t, ci))| t <= now || clones[ci].finished)
+        {
+            wakes.pop();
+        }
         for (ci, c) in clones.iter_mut().enumerate() {
-            c.issue(ci, dev, &mut inflight);
+            c.issue(ci, dev, &mut inflight, &mut wakes);
         }
         if !inflight.is_empty() {
             meter.outstanding(now);
         }
-        let mut next_timer = timers.peek().map(|r| r.0 .0);
+        let mut next_timer = [timers.peek(), wakes.peek()]
+            .into_iter()
+            .flatten()
+            .map(|r| r.0 .0)
+            .min();
         if !reset_done {
             next_timer = Some(next_timer.map_or(window_start, |t| t.min(window_start)));
         }

@@ -111,6 +111,16 @@ impl LatencyHist {
         ((self.sum_sq / self.n as f64 - m * m).max(0.0) * self.n as f64 / (self.n - 1) as f64)
             .sqrt()
     }
+    /// The non-empty buckets as (latency ns, count), ascending: each bucket's midpoint clamped
+    /// to the observed min/max (exact below 128 ns), as fio's json+ `bins` list its buckets.
+    pub fn bins(&self) -> Vec<(u64, u64)> {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, c)| (bucket_mid(i).clamp(self.min_ns, self.max_ns), *c))
+            .collect()
+    }
     /// The `p`-th percentile (0 < p <= 100), ns; 0 with no samples.
     pub fn percentile_ns(&self, p: f64) -> u64 {
         if self.n == 0 {
