@@ -57,6 +57,10 @@ pub struct Extras {
     pub energy_j: f64,
     /// Energy by source (controller, dram, link, nand...), J.
     pub energy_by_source_j: BTreeMap<String, f64>,
+    /// Mapping lookups in the window per level: (accesses, hits) of the SRAM cache and of the
+    /// DRAM table behind it (`model::drive::MapHierarchyStats`).
+    pub map_sram: (u64, u64),
+    pub map_dram: (u64, u64),
 }
 
 impl Extras {

@@ -134,6 +134,8 @@ impl Device for ModelDrive {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
+            map_sram: (s.map.sram.accesses, s.map.sram.hits),
+            map_dram: (s.map.dram.accesses, s.map.dram.hits),
         }
     }
 }
