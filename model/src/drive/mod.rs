@@ -29,6 +29,7 @@ mod host;
 mod map_lookup;
 mod nand_path;
 mod prefetch;
+mod reference_blocks;
 mod reloc_queue;
 mod slots;
 pub mod stats;

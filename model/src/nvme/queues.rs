@@ -81,6 +81,10 @@ impl<A: SqArbiter> NvmeQueues<A> {
             arbiter,
         }
     }
+    /// The SQ arbitration policy.
+    pub fn arbiter(&self) -> &A {
+        &self.arbiter
+    }
     pub fn count(&self) -> u16 {
         self.queues.len() as u16
     }
