@@ -10,6 +10,7 @@ pub mod ftl;
 pub mod nand;
 pub mod nvme;
 pub mod pcie;
+pub mod reference_models;
 pub mod top;
 
 use rust_hdl::prelude::{generate_verilog, Block};

@@ -9,6 +9,7 @@
 pub mod config;
 pub mod ctrl;
 pub mod drive;
+pub mod encoding;
 pub mod engine;
 pub mod error;
 pub mod ftl;

@@ -4,8 +4,9 @@
 
 use super::tests::{compare, cq_base, init, run_both_cfg, sq_base, Act, MSI_ADDR};
 use ssdlab_model::config::DriveConfig;
-use ssdlab_model::nvme::frontend::entry::{opc, Sqe};
-use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::encoding::nvme::opc;
+use ssdlab_model::encoding::nvme_regs::*;
+use ssdlab_model::nvme::frontend::entry::Sqe;
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 
 #[test]

@@ -49,7 +49,7 @@ pub const MAX_ENTRIES: usize = 32;
 
 /// Status field (SCT in bits 10:8, SC in 7:0) values the data path reports.
 pub mod status {
-    use ssdlab_model::nvme::frontend::entry::Status;
+    use ssdlab_model::encoding::nvme::Status;
     pub fn success() -> u16 {
         Status::SUCCESS.field()
     }

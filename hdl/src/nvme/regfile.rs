@@ -5,7 +5,7 @@
 //! Handshakes (section 7.6.1-7.6.2): CC.EN 0→1 with valid AQA/ASQ/ACQ sets CSTS.RDY and pulses
 //! `en_pulse` (queue blocks load the admin queues); without them CSTS.CFS is set instead;
 //! CC.EN 1→0 clears RDY and pulses `rst_pulse`; CC.SHN ≠ 0 reports CSTS.SHST = 10b (complete:
-//! the front end holds no state to flush). Offsets come from `ssdlab_model::nvme::frontend::regs`.
+//! the front end holds no state to flush). Offsets come from `ssdlab_model::encoding::nvme_regs`.
 //!
 //! Timing: a write's payload beat accepted in cycle `c` shows as a strobe in cycle `c + 1`.
 //! A read returns a completion descriptor beat and one data beat (one or two dwords).

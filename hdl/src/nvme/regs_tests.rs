@@ -7,7 +7,7 @@ use super::bench::HdlBench;
 use super::tests::{ACQ_BASE, ASQ_BASE};
 use crate::pcie::tlp::{CcDesc, CqReq, ReqDesc, CPL_SC, CPL_UR, REQ_MRD, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
-use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::encoding::nvme_regs::*;
 
 fn rd(offset: u64, dwords: u16, tag: u8) -> CqReq {
     CqReq::bar0(ReqDesc {

@@ -5,8 +5,9 @@
 //! fetching wait for the host.
 
 use super::tests::{compare, cq_base, cqe_at, init_sized, run_both, sq_base, Act};
-use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
-use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::encoding::nvme::{opc, Status};
+use ssdlab_model::encoding::nvme_regs::*;
+use ssdlab_model::nvme::frontend::entry::Sqe;
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 
 fn put(q: u16, slot: u64, s: Sqe) -> Act {

@@ -6,8 +6,9 @@
 use super::bench::{HdlBench, ModelBench};
 use super::root_complex::SeenTlp;
 use ssdlab_model::config::DriveConfig;
-use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe, Status};
-use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::encoding::nvme::{opc, Status};
+use ssdlab_model::encoding::nvme_regs::*;
+use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 
 pub use super::root_complex::host_init::{cq_base, sq_base, Act, ACQ_BASE, ASQ_BASE, MSI_ADDR};

@@ -183,7 +183,8 @@ impl Drive {
         let mut data_ops = nand_ops + ra_waits;
         // Per-unit work at the lookup: this read's own units now (its page reads wait for it),
         // and each prefetch's units as it is dispatched (`prefetch::lookup_work`).
-        let own_until = self.lookup_work_of_read(now, c.units, ra_ops);
+        let map_until = self.map_lookups(now, c.lpn, c.units, false);
+        let own_until = self.lookup_work_of_read(now, c.units, ra_ops, map_until);
         if own_until > now && nand_ops == 0 {
             // No page read of its own to hold back: its data waits for the work instead.
             data_ops += 1;
@@ -324,6 +325,7 @@ impl Drive {
     pub(super) fn on_write_data(&mut self, now: SimTime, cmd: u32) {
         let c = self.cmds[cmd as usize];
         self.dram.access(now, c.len);
+        self.map_lookups(now, c.lpn, c.units, true);
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         self.ftl.host_write(c.lpn, c.units, &mut batch);

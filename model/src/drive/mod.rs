@@ -27,15 +27,18 @@
 mod background;
 mod host;
 mod integrity;
+mod map_lookup;
 mod nand_path;
 mod power;
 mod prefetch;
+mod reference_blocks;
 mod reloc_queue;
 mod slots;
 pub mod stats;
 
 pub use integrity::{IntegrityVerdict, Violation};
 pub use power::PowerLossReport;
+pub use map_lookup::{MapHierarchyStats, MapLevelStats};
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
 
 use slots::{ChanSlot, DieSlot};
@@ -44,6 +47,7 @@ use crate::config::DriveConfig;
 use crate::ctrl::{DataBuffer, Dram, FirmwareCores};
 use crate::engine::EventQueue;
 use crate::error::ConfigError;
+use crate::ftl::map_cache::MapCache;
 use crate::ftl::Ftl;
 use crate::ftl::NandOp;
 use crate::nand::sequencer::SeqCompletion;
@@ -173,6 +177,8 @@ pub struct Drive {
     q: EventQueue<Ev>,
     link: Link,
     nvme: NvmeQueues,
+    /// SRAM level of the mapping hierarchy (`map_lookup.rs`).
+    map_sram: MapCache,
     cpu: FirmwareCores,
     dram: Dram,
     buf: DataBuffer,
@@ -225,6 +231,7 @@ pub struct Drive {
     nand_pj: u64,
     /// FTL counters at the start of the stats window.
     base_ftl: crate::ftl::FtlStats,
+    base_map: crate::ftl::map_cache::MapCacheStats,
     base_channel_busy: Vec<SimTime>,
     base_die_busy: Vec<SimTime>,
     /// The integrity checker's first violation, with its command (`integrity.rs`).
@@ -246,6 +253,7 @@ impl Drive {
             q: EventQueue::new(MAX_COMMANDS * 2),
             link: Link::new(&cfg.pcie),
             nvme: NvmeQueues::new(&cfg.nvme),
+            map_sram: MapCache::new(&cfg.ftl.map_cache)?,
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
             buf: DataBuffer::new(&cfg.controller),
@@ -288,6 +296,7 @@ impl Drive {
             stats: DriveStats::default(),
             nand_pj: 0,
             base_ftl: Default::default(),
+            base_map: Default::default(),
             base_channel_busy: Vec::new(),
             base_die_busy: Vec::new(),
             first_violation: None,

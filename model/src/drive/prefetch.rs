@@ -87,11 +87,18 @@ impl Drive {
 
     /// With the per-unit work at the lookup: charges read `units` (of which the FTL's last
     /// `host_read` took some from the read-ahead window and emitted `ra_ops` prefetches) its own
-    /// units' work on a core and notes each prefetch's; returns when the read's own work ends
-    /// (`now` without the option or without own units).
-    pub(super) fn lookup_work_of_read(&mut self, now: SimTime, units: u32, ra_ops: u64) -> SimTime {
+    /// units' work on a core and notes each prefetch's; returns when the read's own work and its
+    /// mapping lookups (`map_until`, `map_lookup.rs`) end: its page reads wait for that.
+    pub(super) fn lookup_work_of_read(
+        &mut self,
+        now: SimTime,
+        units: u32,
+        ra_ops: u64,
+        map_until: SimTime,
+    ) -> SimTime {
         if !self.cfg.controller.cpu_unit_work_at_lookup {
-            return now;
+            self.prefetch.reads_wait_until = map_until;
+            return map_until;
         }
         let own = units - self.ftl.read_ahead_held();
         let until = self.cpu.process_units(now, own as u64);
@@ -104,6 +111,7 @@ impl Drive {
             ra_ops,
             "one unit count per ReadAhead op"
         );
+        let until = until.max(map_until);
         self.prefetch.reads_wait_until = until;
         until
     }
@@ -121,10 +129,12 @@ impl Drive {
     /// When op `id` may go to its die, if later than now: a page read of the read being
     /// dispatched waits for that read's lookups, a prefetch for its own (charged here).
     fn lookup_wait(&mut self, op: &NandOp) -> Option<SimTime> {
-        if !self.cfg.controller.cpu_unit_work_at_lookup {
-            return None;
-        }
         let now = self.now();
+        if !self.cfg.controller.cpu_unit_work_at_lookup {
+            // Only the read's mapping lookups (SRAM cache misses) to wait for.
+            let until = self.prefetch.reads_wait_until;
+            return (op.purpose == OpPurpose::HostRead && until > now).then_some(until);
+        }
         let until = match op.purpose {
             OpPurpose::HostRead => self.prefetch.reads_wait_until,
             OpPurpose::ReadAhead => {

@@ -69,6 +69,8 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     // tWB 100 ns, tR 50 us, tRR 20 ns, data out of one unit + its spare share
     // (18592 / 4 = 4648 B at 800 MB/s = 5.81 us).
     let nand = SimTime::from_ns(175 + 100 + 50_000 + 20 + 5_810);
+    // Mapping lookup: the cold SRAM cache misses, one 32 B line from DRAM: 5 + 60 ns = 65 ns.
+    let nand = nand + SimTime::from_ns(65);
     // DRAM 4096 B at 6.4 GB/s + 60 ns = 700 ns; data up: 16 MWr × (256 + 24) = 4480 B;
     // CQE 16 + 24 = 40 B; MSI-X 4 + 24 = 28 B.
     let back = SimTime::from_ns(700) + wire(4480) + wire(40) + wire(28);

@@ -99,3 +99,66 @@ fn a_read_with_no_page_read_still_waits_for_its_lookup() {
     assert_eq!(at_lookup, up_front);
     assert!(up_front > SimTime::from_ns(CMD_NS + UNIT_NS));
 }
+
+/// Latency of one 4 KiB read of `lpn` submitted on an idle drive.
+fn read_latency(d: &mut Drive, lpn: u64) -> SimTime {
+    d.submit(HostIo {
+        op: IoOp::Read,
+        offset: lpn * 4096,
+        len: 4096,
+        queue: 0,
+    });
+    let done = run_all(d);
+    assert_eq!(done.len(), 1);
+    done[0].completed - done[0].submitted
+}
+
+/// A drive with lpn 0 on flash and DRAM latency `dram_ns`; the latencies of two reads of lpn
+/// 0, the first on a cold SRAM mapping cache.
+fn cold_and_warm(dram_ns: f64) -> (Drive, SimTime, SimTime) {
+    let mut cfg = flat_cfg();
+    cfg.ftl.read_ahead_kib = 0;
+    cfg.controller.dram_latency_ns = dram_ns;
+    let mut d = Drive::new(&cfg, 1).unwrap();
+    d.functional_write(0, 16 << 20);
+    d.reset_stats();
+    let cold = read_latency(&mut d, 0);
+    let warm = read_latency(&mut d, 0);
+    (d, cold, warm)
+}
+
+#[test]
+fn a_mapping_line_miss_costs_one_dram_access_and_a_hit_nothing() {
+    // The first read of lpn 0 misses the cold SRAM cache and fills its 8-entry line from DRAM
+    // (32 B burst, then the DRAM latency) before its page read starts; the same read again hits.
+    // The two reads differ in other small ways (link ACKs, sequencer alignment), the same at any
+    // DRAM latency: raising the latency from 0 to 60 ns must add exactly 60 ns to the cold
+    // read's lead (up to one 5 ns sequencer cycle), 200 ns to 200 ns.
+    let (_, c0, w0) = cold_and_warm(0.0);
+    let (mut d, c60, w60) = cold_and_warm(60.0);
+    let (_, c200, w200) = cold_and_warm(200.0);
+    let lead = |c: SimTime, w: SimTime| c.as_ps() as i64 - w.as_ps() as i64;
+    let near = |got: i64, ns: i64| (got - ns * 1000).abs() <= 5_000;
+    let (l0, l60, l200) = (lead(c0, w0), lead(c60, w60), lead(c200, w200));
+    assert!(near(l60 - l0, 60), "lead {l60} ps at 60 ns vs {l0} ps at 0");
+    assert!(
+        near(l200 - l0, 200),
+        "lead {l200} ps at 200 ns vs {l0} ps at 0"
+    );
+    // Per level: SRAM 2 accesses, 1 hit; the DRAM table (all resident) served the one miss.
+    let m = d.stats().map;
+    assert_eq!((m.sram.accesses, m.sram.hits), (2, 1));
+    assert_eq!((m.dram.accesses, m.dram.hits), (1, 1));
+    assert_eq!(m.sram.hit_rate(), Some(0.5));
+    // A 32 KiB write updates 8 entries of one line (lpn 64..72, line 8): 1 miss, 7 hits.
+    d.submit(HostIo {
+        op: IoOp::Write,
+        offset: 64 * 4096,
+        len: 32 << 10,
+        queue: 0,
+    });
+    run_all(&mut d);
+    let m = d.stats().map;
+    assert_eq!((m.sram.accesses, m.sram.hits), (10, 8));
+    assert_eq!((m.dram.accesses, m.dram.hits), (2, 2));
+}

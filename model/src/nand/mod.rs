@@ -1,7 +1,6 @@
 //! The NAND array: addresses, cell modes, dies and the per-channel sequencer (ONFI bus timing).
 //! Source: ONFI 4.1 (addressing, command set), Micron B16A public summaries.
 
-pub mod channel;
 pub mod die;
 pub mod sequencer;
 

@@ -42,7 +42,7 @@ mod program;
 #[cfg(test)]
 mod tests;
 
-pub use program::{opcode, BusEvent, BusKind, Phase, SeqTiming, COLUMN_CYCLES};
+pub use program::{BusEvent, BusKind, Phase, SeqTiming, COLUMN_CYCLES};
 
 use crate::config::OnfiConfig;
 use crate::nand::NandOpKind;

@@ -28,14 +28,15 @@ pub mod msix;
 mod port;
 pub mod prp;
 pub mod queue_op;
-pub mod regs;
 pub mod ring;
 pub mod tlp;
 pub mod wrr;
 
 use crate::config::{NvmeConfig, PcieConfig};
+use crate::encoding::nvme::{opc, Status};
+use crate::encoding::nvme_regs as regs;
 use arbiter::{RoundRobin, SqArbiter};
-use entry::{opc, Cqe, Sqe, Status, SQE_BYTES};
+use entry::{Cqe, Sqe, SQE_BYTES};
 use msix::{Coalescer, MsixVector};
 use port::ReqPort;
 use ring::{CqRing, SqRing};

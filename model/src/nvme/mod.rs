@@ -11,7 +11,7 @@
 pub mod frontend;
 pub mod queues;
 
-pub use queues::{Arbiter, IrqDecision, NvmeQueues, QueueSnapshot, RoundRobin};
+pub use queues::{IrqDecision, NvmeQueues, QueueSnapshot};
 
 /// Submission queue entry size, bytes.
 pub const SQE_BYTES: u64 = 64;

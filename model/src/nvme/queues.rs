@@ -2,23 +2,14 @@
 //! §7.5 interrupt coalescing): per queue, the commands whose doorbell has arrived but which are
 //! not fetched yet, the host's outstanding-command count (at most `entries - 1`: a full ring
 //! keeps one slot empty, §4.1.1), and the completion side's interrupt coalescing state.
-//! Which non-empty queue the fetch engine serves next is an [`Arbiter`] policy (one per file).
+//! Which non-empty queue the fetch engine serves next is the front end's arbitration policy
+//! ([`SqArbiter`]: [`RoundRobin`], `frontend::wrr::WeightedRoundRobin`), the one the HDL
+//! arbiter is checked against.
 
-pub mod round_robin;
-pub mod standalone;
-
-pub use round_robin::RoundRobin;
-
+use super::frontend::arbiter::{RoundRobin, SqArbiter};
 use crate::config::NvmeConfig;
 use crate::time::SimTime;
 use std::collections::VecDeque;
-
-/// Queue arbitration policy (NVMe 1.4 §4.11): picks the next queue to fetch a command from.
-pub trait Arbiter {
-    /// `ready[q]` is true when queue `q` has a command to fetch; returns the queue to serve,
-    /// or `None` when none is ready.
-    fn pick(&mut self, ready: &[bool]) -> Option<u16>;
-}
 
 /// What to do after a completion entry was posted to a completion queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +43,7 @@ pub struct QueueSnapshot {
 
 /// All I/O queue pairs plus the fetch arbiter.
 #[derive(Clone, Debug)]
-pub struct NvmeQueues<A: Arbiter = RoundRobin> {
+pub struct NvmeQueues<A: SqArbiter = RoundRobin> {
     queues: Vec<Queue>,
     ready: Vec<bool>,
     ready_count: u32,
@@ -64,11 +55,13 @@ pub struct NvmeQueues<A: Arbiter = RoundRobin> {
 
 impl NvmeQueues<RoundRobin> {
     pub fn new(cfg: &NvmeConfig) -> Self {
-        Self::with_arbiter(cfg, RoundRobin::new(cfg.io_queues))
+        assert!(cfg.io_queues >= 1, "validated config");
+        // The I/O queues are indices 0..n here (no admin queue): the first pick is queue 0.
+        Self::with_arbiter(cfg, RoundRobin::after(cfg.io_queues as usize - 1))
     }
 }
 
-impl<A: Arbiter> NvmeQueues<A> {
+impl<A: SqArbiter> NvmeQueues<A> {
     pub fn with_arbiter(cfg: &NvmeConfig, arbiter: A) -> Self {
         let n = cfg.io_queues as usize;
         assert!(n >= 1 && cfg.queue_entries >= 2, "validated config");
@@ -87,6 +80,10 @@ impl<A: Arbiter> NvmeQueues<A> {
             irq_time: crate::time::SimTime::from_us_f64(cfg.irq_coalesce_time_us),
             arbiter,
         }
+    }
+    /// The SQ arbitration policy.
+    pub fn arbiter(&self) -> &A {
+        &self.arbiter
     }
     pub fn count(&self) -> u16 {
         self.queues.len() as u16
@@ -127,16 +124,16 @@ impl<A: Arbiter> NvmeQueues<A> {
             return None;
         }
         let q = self.arbiter.pick(&self.ready).expect("a queue is ready");
-        let qu = &mut self.queues[q as usize];
+        let qu = &mut self.queues[q];
         let tag = qu
             .to_fetch
             .pop_front()
             .expect("arbiter picked a ready queue");
         if qu.to_fetch.is_empty() {
-            self.ready[q as usize] = false;
+            self.ready[q] = false;
             self.ready_count -= 1;
         }
-        Some((q, tag))
+        Some((q as u16, tag))
     }
     /// A completion entry for queue `q` was written to host memory at `now`.
     pub fn post_completion(&mut self, q: u16, now: SimTime) -> IrqDecision {

@@ -14,7 +14,8 @@
 //! Row address layout (bench convention): `row = block * plane_stride + page`, the plane is the
 //! lowest block bit (`(row / plane_stride) % 4`).
 
-use ssdlab_model::nand::sequencer::{opcode::*, SeqTiming};
+use ssdlab_model::encoding::onfi::*;
+use ssdlab_model::nand::sequencer::SeqTiming;
 use std::collections::{HashMap, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

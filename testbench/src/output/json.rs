@@ -172,6 +172,12 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
     })
 }
 
+/// One level of the mapping hierarchy: accesses, hits, hit rate (null without accesses).
+fn map_level((accesses, hits): (u64, u64)) -> Value {
+    let rate = (accesses > 0).then(|| hits as f64 / accesses as f64);
+    json!({"accesses": accesses, "hits": hits, "hit_rate": rate})
+}
+
 /// ssdlab's device figures of one group.
 pub fn group_extras(g: &GroupResult) -> Value {
     let e = &g.extras;
@@ -201,6 +207,7 @@ pub fn group_extras(g: &GroupResult) -> Value {
         "unwritten_read_pct": e.unwritten_read_share().map(|s| s * 100.0),
         "energy_j": e.energy_j,
         "energy_by_source_j": e.energy_by_source_j,
+        "map_lookups": {"sram": map_level(e.map_sram), "dram": map_level(e.map_dram)},
         "avg_power_w": power,
         "mbps_per_w": power.filter(|p| *p > 0.0).map(|p| mbps / p),
         "utilisation": e.utilisation().map(|u| u.json()),
@@ -339,6 +346,10 @@ mod tests {
         assert_eq!(doc["jobs"][0]["write"]["total_ios"], 0);
         assert_eq!(doc["ssdlab"]["seed"], 1);
         assert!(doc["ssdlab"]["groups"][0]["write_amplification"].is_null());
+        // The test device has no mapping cache: zero accesses, no hit rate.
+        let sram = &doc["ssdlab"]["groups"][0]["map_lookups"]["sram"];
+        assert_eq!(sram["accesses"], 0);
+        assert!(sram["hit_rate"].is_null());
         // disk_util: 100 reads x 100 us = 10 ms of summed latency; a command is outstanding for
         // the whole 2.5 ms window (QD4 back to back): util 100 %; 409 600 B = 800 sectors.
         let du = &doc["disk_util"][0];

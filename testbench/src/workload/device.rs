@@ -65,6 +65,10 @@ pub struct Extras {
     pub energy_by_source_j: BTreeMap<String, f64>,
     /// Busy times of the drive's resources in the window (devices that model them).
     pub busy: Option<BusyTimes>,
+    /// Mapping lookups in the window per level: (accesses, hits) of the SRAM cache and of the
+    /// DRAM table behind it (`model::drive::MapHierarchyStats`).
+    pub map_sram: (u64, u64),
+    pub map_dram: (u64, u64),
 }
 
 impl Extras {

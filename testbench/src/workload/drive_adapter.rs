@@ -243,6 +243,8 @@ impl Device for ModelDrive {
                 write_buffer_peak_units: s.write_buffer_peak_units,
                 write_buffer_units: self.drive.config().controller.write_buffer_kib as u64 / 4,
             }),
+            map_sram: (s.map.sram.accesses, s.map.sram.hits),
+            map_dram: (s.map.dram.accesses, s.map.dram.hits),
         }
     }
 }

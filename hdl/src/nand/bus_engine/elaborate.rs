@@ -1,10 +1,12 @@
 //! Elaboration of the bus engine [`BusEngine`]: the reset value of every port and register,
 //! and the constants its kernel counts against — ONFI command bytes (00h/30h, 80h/10h,
-//! 60h/D0h, 32h/11h/D1h, 06h/E0h, 31h/3Fh, 70h; ONFI 4.1 section 5), the latch, tADL, tCCS and
+//! 60h/D0h, 32h/11h/D1h, 06h/E0h, 31h/3Fh, 70h; ONFI 4.1 section 5, from the model's
+//! `ssdlab_model::encoding::onfi`, the bytes the behavioural sequencer sends), the latch, tADL, tCCS and
 //! tWHR lengths in bus cycles, the address and row cycle counts and the plane row stride (these
 //! from `crate::nand::timing::HdlTiming`: the model's `SeqTiming`, via `OnfiConfig::cycles_ceil`).
 
 use super::*;
+use ssdlab_model::encoding::onfi;
 
 impl BusEngine {
     pub fn new(t: &HdlTiming) -> Self {
@@ -40,20 +42,20 @@ impl BusEngine {
             k_prog: Constant::new(bits::<2>(1u64)),
             k_erase: Constant::new(bits::<2>(2u64)),
             k_cache: Constant::new(bits::<2>(3u64)),
-            op_31: c8(0x31),
-            op_3f: c8(0x3F),
-            op_00: c8(0x00),
-            op_06: c8(0x06),
-            op_10: c8(0x10),
-            op_11: c8(0x11),
-            op_30: c8(0x30),
-            op_32: c8(0x32),
-            op_60: c8(0x60),
-            op_70: c8(0x70),
-            op_80: c8(0x80),
-            op_d0: c8(0xD0),
-            op_d1: c8(0xD1),
-            op_e0: c8(0xE0),
+            op_31: c8(onfi::READ_CACHE_SEQ),
+            op_3f: c8(onfi::READ_CACHE_END),
+            op_00: c8(onfi::READ_1),
+            op_06: c8(onfi::CHANGE_COL_1),
+            op_10: c8(onfi::PROGRAM_2),
+            op_11: c8(onfi::PROGRAM_MULTIPLANE),
+            op_30: c8(onfi::READ_2),
+            op_32: c8(onfi::READ_MULTIPLANE),
+            op_60: c8(onfi::ERASE_1),
+            op_70: c8(onfi::READ_STATUS),
+            op_80: c8(onfi::PROGRAM_1),
+            op_d0: c8(onfi::ERASE_2),
+            op_d1: c8(onfi::ERASE_MULTIPLANE),
+            op_e0: c8(onfi::CHANGE_COL_2),
         } defaults {
             clock, start, start_way, start_second, start_op, start_data, start_cnt, start_c1, start_lastp,
             start_cc, start_3f, start_final, wr_data, busy, phase_end, way, phase_second, phase_more, phy, rb,

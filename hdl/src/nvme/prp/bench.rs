@@ -8,8 +8,8 @@ use crate::nvme::root_complex::RootComplex;
 use crate::pcie::rq_mux::simulate_settle;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::DriveConfig;
+use ssdlab_model::encoding::nvme::Status;
 use ssdlab_model::nvme::frontend::datapath::Direction;
-use ssdlab_model::nvme::frontend::entry::Status;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::nvme::frontend::FrontEnd;
 

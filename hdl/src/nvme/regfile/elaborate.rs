@@ -1,11 +1,11 @@
 //! Elaboration of the BAR0 register file [`NvmeRegs`] (NVM Express Base Specification 1.4,
 //! section 3.1): the reset value of every port and register, and the constants the kernel
 //! compares against — register offsets, CAP (MQES from the queue size) and VS from
-//! `ssdlab_model::nvme::frontend::regs`, the CSTS RDY/CFS/SHST bits, the PG213 request types
+//! `ssdlab_model::encoding::nvme_regs`, the CSTS RDY/CFS/SHST bits, the PG213 request types
 //! and the UR/CA completion statuses (PCI Express Base 3.0, 2.2.9, 2.3.1).
 
 use super::*;
-use ssdlab_model::nvme::frontend::regs;
+use ssdlab_model::encoding::nvme_regs as regs;
 
 fn k14(v: u32) -> Constant<Bits<14>> {
     Constant::new(bits::<14>(v as u64))

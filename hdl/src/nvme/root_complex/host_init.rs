@@ -3,8 +3,9 @@
 //! queue. Shared by the front end's driver-like tests and the datapath co-simulation's host, so
 //! both lay out host memory the same way and issue the same register writes at the same cycles.
 
-use ssdlab_model::nvme::frontend::entry::{opc, Sqe};
-use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::encoding::nvme::opc;
+use ssdlab_model::encoding::nvme_regs::*;
+use ssdlab_model::nvme::frontend::entry::Sqe;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 
 /// Admin SQ and CQ in host memory.

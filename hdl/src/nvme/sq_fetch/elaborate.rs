@@ -9,7 +9,7 @@ use super::*;
 impl Default for SubmissionPath {
     fn default() -> Self {
         use crate::pcie::tlp::REQ_MRD;
-        use ssdlab_model::nvme::frontend::entry::{opc, Status};
+        use ssdlab_model::encoding::nvme::{opc, Status};
         let mut desc = ReqDescWord::default();
         desc.dwords = bits::<11>(16);
         desc.req_type = bits::<4>(REQ_MRD as u64);

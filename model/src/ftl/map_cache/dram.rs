@@ -76,7 +76,10 @@ impl DramTable {
         self.slots[idx].dirty = true;
         for (i, &v) in data.iter().enumerate() {
             if v == UNMAPPED {
-                self.store.remove(&(first_lpn + i as u64));
+                // An empty store holds nothing to remove (the drive's tag-only updates).
+                if !self.store.is_empty() {
+                    self.store.remove(&(first_lpn + i as u64));
+                }
             } else {
                 self.store.insert(first_lpn + i as u64, v);
             }
@@ -91,6 +94,10 @@ impl DramTable {
             Self::tp_of(first_lpn),
             "line fill from a non-resident translation page"
         );
+        if self.store.is_empty() {
+            out.fill(UNMAPPED);
+            return;
+        }
         for (i, o) in out.iter_mut().enumerate() {
             *o = self
                 .store

@@ -20,23 +20,7 @@ use crate::config::OnfiConfig;
 use crate::nand::NandOpKind;
 use crate::time::SimTime;
 
-/// ONFI command opcodes used by the sequencer.
-pub mod opcode {
-    pub const READ_1: u8 = 0x00;
-    pub const READ_2: u8 = 0x30;
-    pub const READ_MULTIPLANE: u8 = 0x32;
-    pub const CHANGE_COL_1: u8 = 0x06;
-    pub const CHANGE_COL_2: u8 = 0xE0;
-    pub const PROGRAM_1: u8 = 0x80;
-    pub const PROGRAM_2: u8 = 0x10;
-    pub const PROGRAM_MULTIPLANE: u8 = 0x11;
-    pub const ERASE_1: u8 = 0x60;
-    pub const ERASE_2: u8 = 0xD0;
-    pub const ERASE_MULTIPLANE: u8 = 0xD1;
-    pub const READ_STATUS: u8 = 0x70;
-    pub const READ_CACHE_SEQ: u8 = 0x31;
-    pub const READ_CACHE_END: u8 = 0x3F;
-}
+use crate::encoding::onfi as opcode;
 
 /// Column address cycles of a full address (large-page devices: 2); the rest are row cycles.
 pub const COLUMN_CYCLES: u32 = 2;

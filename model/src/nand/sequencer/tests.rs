@@ -288,3 +288,63 @@ pub(super) fn run_engine_style(
     }
     (done, seq)
 }
+
+#[test]
+fn page_type_sets_the_read_time_on_the_channel() {
+    // Two single-unit reads of FTL-level ops on ways 0 and 1 of channel 0, issued together, their
+    // array times from the die timing the drive uses (`NandTiming::array_time`): page 0 (LSB,
+    // tR 56 us) and page 2 (MSB, 76 us). Each needs 7 command/address latches (175 ns), tWB
+    // 100 ns, tR, tRR 20 ns and 4648 B of data out (5.81 us); they overlap, so the MSB read
+    // completes about 20 us (the tR difference) after the LSB one.
+    use crate::config::DriveConfig;
+    use crate::ftl::{NandOp, OpPurpose};
+    use crate::nand::{CellMode, DieId, NandTiming, PhysPage};
+    let mut cfg = DriveConfig::default_drive();
+    // tR pinned to the figures above (the preset's TLC tR values are fitted).
+    cfg.nand.tlc.t_read_lsb_us = 56.0;
+    cfg.nand.tlc.t_read_csb_us = 66.0;
+    cfg.nand.tlc.t_read_msb_us = 76.0;
+    let timing = NandTiming::new(&cfg.nand, &cfg.onfi);
+    let seq_op = |id: u64, way: u8, page: u32| {
+        let nand = NandOp {
+            kind: NandOpKind::Read,
+            mode: CellMode::Tlc,
+            addr: PhysPage {
+                die: DieId {
+                    channel: 0,
+                    way,
+                    die: 0,
+                },
+                plane: 0,
+                block: 3,
+                page,
+            },
+            planes: 1,
+            bus_bytes: 4648,
+            purpose: OpPurpose::HostRead,
+            after: None,
+        };
+        let s = op(id, way, NandOpKind::Read, 1, 4648, timing.array_time(&nand));
+        (SimTime::ZERO, s)
+    };
+    let g = &cfg.geometry;
+    let done = run_op_list(
+        &cfg.onfi,
+        g.ways_per_channel as u8,
+        g.dies_per_way as u8,
+        &[seq_op(0, 0, 0), seq_op(1, 1, 2)],
+    );
+    let lsb = done.iter().find(|c| c.id == 0).unwrap().completed;
+    let msb = done.iter().find(|c| c.id == 1).unwrap().completed;
+    let base = SimTime::from_ns(175 + 100 + 20 + 5_810);
+    let us = SimTime::from_us;
+    assert!(
+        lsb >= base + us(56) && lsb <= base + us(56) + SimTime::from_ns(100),
+        "{lsb}"
+    );
+    // The MSB read's commands went out right after the LSB read's (175 ns later at most).
+    assert!(
+        msb >= base + us(76) && msb <= base + us(76) + SimTime::from_ns(300),
+        "{msb}"
+    );
+}

@@ -4,9 +4,9 @@
 //! completed through the front end's completion path.
 
 use super::datapath::Direction;
-use super::entry::{opc, Status};
 use super::tlp::Cycle;
 use super::{FetchedCommand, FrontEnd, HostPort};
+use crate::encoding::nvme::{opc, Status};
 use std::collections::VecDeque;
 
 /// Outstanding AER commands the controller accepts (Identify AERL = 3, 0's based).

@@ -15,6 +15,15 @@ pub struct RoundRobin {
     last: usize,
 }
 
+impl RoundRobin {
+    /// Round robin whose first search starts after queue `last` (`RoundRobin::after(n - 1)`
+    /// over `n` queues serves queue 0 first; the default, `after(0)`, serves queue 1 first,
+    /// the first I/O queue when queue 0 is the admin SQ).
+    pub fn after(last: usize) -> Self {
+        RoundRobin { last }
+    }
+}
+
 impl SqArbiter for RoundRobin {
     fn pick(&mut self, ready: &[bool]) -> Option<usize> {
         let n = ready.len();
@@ -42,5 +51,14 @@ mod tests {
         let got: Vec<usize> = (0..5).map(|_| rr.pick(&ready).unwrap()).collect();
         assert_eq!(got, vec![2, 3, 0, 2, 3]);
         assert_eq!(rr.pick(&[false; 4]), None);
+    }
+
+    #[test]
+    fn round_robin_after_the_last_queue_serves_queue_zero_first() {
+        // Four queues, queue 2 empty: starting after queue 3 the order is 0, 1, 3, 0.
+        let mut rr = RoundRobin::after(3);
+        let ready = [true, true, false, true];
+        let got: Vec<usize> = (0..4).map(|_| rr.pick(&ready).unwrap()).collect();
+        assert_eq!(got, vec![0, 1, 3, 0]);
     }
 }

@@ -11,9 +11,10 @@
 //! rejections never need storage beyond the tags and never stall the fetch of other queues
 //! while a tag is free; only when all `FETCH_TAGS` hold rejections does fetching wait.
 
-use super::entry::{Cqe, Status};
+use super::entry::Cqe;
 use super::tlp::{Cycle, TlpKind, TlpPurpose};
 use super::{FetchedCommand, FrontEnd, HostPort, PostedCqe};
+use crate::encoding::nvme::Status;
 
 /// A job of the completion engine.
 #[derive(Clone, Copy, Debug)]

@@ -12,9 +12,9 @@
 //! that cycle goes first (it is granted by `run_until` before the move steps). PRP list reads
 //! (when PRP2 is a list pointer) are sent when the move starts, before its first data TLP.
 
-use super::entry::Status;
 use super::tlp::{Cycle, TlpKind, TlpPurpose};
 use super::{datapath::Direction, FrontEnd, HostPort, DATA_TAGS};
+use crate::encoding::nvme::Status;
 use std::collections::VecDeque;
 
 /// One data move in flight: its remaining requests and the cycles that pace them.

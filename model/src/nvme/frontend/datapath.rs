@@ -2,10 +2,10 @@
 //! to `DATA_TAGS` reads in flight, or device→host data as MWr ≤ MPS, cut at naturally aligned
 //! boundaries so no request crosses 4 KiB (PCI Express Base 3.0, section 2.2.7).
 
-use super::entry::Status;
 use super::prp;
 use super::tlp::{split_aligned, Cycle, TlpKind, TlpPurpose};
 use super::{FrontEnd, HostPort, DATA_TAGS};
+use crate::encoding::nvme::Status;
 
 /// Direction of a command's data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

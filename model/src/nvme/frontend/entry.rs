@@ -1,56 +1,13 @@
 //! Submission and completion queue entries (NVM Express Base Specification 1.4, section 4.2
-//! Figure 105 and section 4.6 Figure 121/124) and the status codes the front end returns
-//! (section 4.6.1.2, Figure 126 generic and Figure 127 command specific).
+//! Figure 105 and section 4.6 Figure 121/124): their layouts in bytes. Opcodes and status codes
+//! are in [`crate::encoding::nvme`].
 
 /// 64-byte submission queue entry.
 pub const SQE_BYTES: u32 = 64;
 /// 16-byte completion queue entry.
 pub const CQE_BYTES: u32 = 16;
 
-/// Opcodes the front end and its test firmware know (Figures 139 and 346).
-pub mod opc {
-    pub const ADMIN_DELETE_IO_SQ: u8 = 0x00;
-    pub const ADMIN_CREATE_IO_SQ: u8 = 0x01;
-    pub const ADMIN_DELETE_IO_CQ: u8 = 0x04;
-    pub const ADMIN_CREATE_IO_CQ: u8 = 0x05;
-    pub const ADMIN_IDENTIFY: u8 = 0x06;
-    pub const ADMIN_ASYNC_EVENT: u8 = 0x0C;
-    pub const NVM_FLUSH: u8 = 0x00;
-    pub const NVM_WRITE: u8 = 0x01;
-    pub const NVM_READ: u8 = 0x02;
-}
-
-/// Status field (SCT in bits 10:8, SC in bits 7:0 of the 15-bit status, DW3 bits 31:17).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Status {
-    pub sct: u8,
-    pub sc: u8,
-}
-
-impl Status {
-    pub const SUCCESS: Status = Status { sct: 0, sc: 0x00 };
-    /// Generic 01h Invalid Command Opcode.
-    pub const INVALID_OPCODE: Status = Status { sct: 0, sc: 0x01 };
-    /// Generic 02h Invalid Field in Command.
-    pub const INVALID_FIELD: Status = Status { sct: 0, sc: 0x02 };
-    /// Generic 13h PRP Offset Invalid.
-    pub const PRP_OFFSET_INVALID: Status = Status { sct: 0, sc: 0x13 };
-    /// Generic 80h LBA Out of Range (NVM command set).
-    pub const LBA_OUT_OF_RANGE: Status = Status { sct: 0, sc: 0x80 };
-    /// Command specific 00h Completion Queue Invalid.
-    pub const CQ_INVALID: Status = Status { sct: 1, sc: 0x00 };
-    /// Command specific 01h Invalid Queue Identifier.
-    pub const INVALID_QID: Status = Status { sct: 1, sc: 0x01 };
-    /// Command specific 02h Invalid Queue Size.
-    pub const INVALID_QSIZE: Status = Status { sct: 1, sc: 0x02 };
-    /// Command specific 05h Asynchronous Event Request Limit Exceeded.
-    pub const AER_LIMIT: Status = Status { sct: 1, sc: 0x05 };
-
-    /// The 15-bit status field (without the phase bit).
-    pub fn field(self) -> u16 {
-        ((self.sct as u16 & 0x7) << 8) | self.sc as u16
-    }
-}
+use crate::encoding::nvme::Status;
 
 /// The fields of a submission queue entry the front end uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

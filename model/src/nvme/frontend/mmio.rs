@@ -6,11 +6,11 @@
 //! asynchronous event), and the MSI-X table. Queue creation/deletion by admin commands lands
 //! here too (section 5.3-5.7 status codes).
 
-use super::entry::Status;
-use super::regs::*;
 use super::ring::{CqRing, SqRing};
 use super::tlp::Cycle;
 use super::{AsyncEvent, FrontEnd, HostPort};
+use crate::encoding::nvme::Status;
+use crate::encoding::nvme_regs::*;
 
 #[derive(Clone, Debug)]
 pub struct Regs {

@@ -6,7 +6,7 @@
 //!
 //! The memory page size is CC.MPS = 4 KiB (the only size CAP.MPSMIN/MPSMAX advertise).
 
-use super::entry::Status;
+use crate::encoding::nvme::Status;
 
 /// Memory page size (CC.MPS = 0).
 pub const PAGE_BYTES: u64 = 4096;

@@ -2,8 +2,9 @@
 //! decoded from an admin command: Create I/O Completion Queue (NVM Express 1.4, 5.3) and
 //! Create I/O Submission Queue (5.4); applied with the status codes of sections 5.3-5.6.
 
-use super::entry::{opc, Sqe, Status};
+use super::entry::Sqe;
 use super::FrontEnd;
+use crate::encoding::nvme::{opc, Status};
 
 /// One queue operation; `size` is the SQE's 0-based QSIZE (entries - 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -2,11 +2,12 @@
 //! a fixed read latency. Expected values are derived by hand in the comments.
 
 use super::admin::{AdminFirmware, NamespaceInfo};
-use super::entry::{opc, Cqe, Sqe, Status};
-use super::regs::*;
+use super::entry::{Cqe, Sqe};
 use super::tlp::{Cycle, TlpKind, TlpPurpose};
 use super::*;
 use crate::config::DriveConfig;
+use crate::encoding::nvme::{opc, Status};
+use crate::encoding::nvme_regs::*;
 use std::collections::HashMap;
 
 pub(super) struct FlatHost {

@@ -17,9 +17,10 @@
 
 use super::jobs::{host_units, Job, Plan, Planner, UNIT};
 use super::port::*;
+use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::NandOpKind;
-use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
+use ssdlab_model::nvme::frontend::entry::Sqe;
 use std::collections::{HashMap, VecDeque};
 
 /// Bound of every firmware queue (requests waiting for a port, commands in flight).

@@ -18,8 +18,9 @@ use super::port::{CplRec, TlpClass};
 use crate::fio::job::JobSpec;
 use rand::Rng;
 use ssdlab_hdl::nvme::root_complex::RootComplex;
-use ssdlab_model::nvme::frontend::entry::{opc, Cqe, Sqe};
-use ssdlab_model::nvme::frontend::regs::*;
+use ssdlab_model::encoding::nvme::opc;
+use ssdlab_model::encoding::nvme_regs::*;
+use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::rng::{ModelRng, SeedTree};
 

@@ -1,0 +1,116 @@
+//! Which behavioural model (a type of `ssdlab_model`) every exported HDL block is checked
+//! against, one model per block. The test below holds ARCHITECTURE.md's invariant "every block
+//! that exists in hdl/ has exactly one behavioural model, and the `Drive` runs it": every block
+//! in `hdl/synth-report.txt` (the list `make synth` checks against the exported blocks) must be
+//! in the table, and its model must be among `Drive::reference_blocks()` unless it is one of
+//! the [`NOT_RUN_BY_DRIVE`] blocks, whose reference models the drive does not run yet.
+
+use ssdlab_model::ftl::map_cache::MapCache;
+use ssdlab_model::nand::sequencer::ChannelSequencer;
+use ssdlab_model::nvme::frontend::arbiter::RoundRobin;
+use ssdlab_model::nvme::frontend::FrontEnd;
+use std::any::type_name;
+
+/// The datapath co-simulation's page-buffer and channel-buffer timing, which lives in the test
+/// bench (`testbench::cosim::datapath::model_exec`), not in a model type.
+pub const TESTBENCH_DATAPATH_MODEL: &str = "ssdlab_testbench::cosim::datapath::model_exec::Glue";
+
+/// (exported block, the type of its behavioural model).
+pub fn reference_models() -> Vec<(&'static str, &'static str)> {
+    let seq = type_name::<ChannelSequencer>();
+    let fe = type_name::<FrontEnd>();
+    let mut v = vec![("map_cache", type_name::<MapCache>())];
+    for b in [
+        "nand_way_queue",
+        "nand_way_fsm",
+        "nand_arbiter",
+        "nand_bus_engine",
+        "nand_channel",
+        "nand_array",
+    ] {
+        v.push((b, seq));
+    }
+    v.push(("nvme_sq_arbiter", type_name::<RoundRobin>()));
+    for b in [
+        "nvme_rq_mux",
+        "nvme_regs",
+        "nvme_sq_fetch",
+        "nvme_cq_post",
+        "nvme_frontend",
+        "nvme_prp_split",
+        "nvme_prp_list",
+        "nvme_prp_walk",
+        "nvme_prp_rd",
+        "nvme_prp_wr",
+        "nvme_prp_dma",
+    ] {
+        v.push((b, fe));
+    }
+    v.push(("top_page_buffer", TESTBENCH_DATAPATH_MODEL));
+    v.push(("top", TESTBENCH_DATAPATH_MODEL));
+    v
+}
+
+/// Blocks whose reference model the `Drive` does not run: the NVMe front end (the drive's host
+/// path is `model::drive::host` over `nvme::NvmeQueues`, not `FrontEnd`) and the datapath's
+/// page buffer and top level (timed by the test bench's datapath model).
+pub const NOT_RUN_BY_DRIVE: &[&str] = &[
+    "nvme_rq_mux",
+    "nvme_regs",
+    "nvme_sq_fetch",
+    "nvme_cq_post",
+    "nvme_frontend",
+    "nvme_prp_split",
+    "nvme_prp_list",
+    "nvme_prp_walk",
+    "nvme_prp_rd",
+    "nvme_prp_wr",
+    "nvme_prp_dma",
+    "top_page_buffer",
+    "top",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ssdlab_model::drive::Drive;
+    use std::collections::BTreeSet;
+
+    /// Block names of the checked-in synthesis report (first column of its non-comment lines).
+    fn synthesised_blocks() -> BTreeSet<&'static str> {
+        include_str!("../synth-report.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().next())
+            .collect()
+    }
+
+    #[test]
+    fn every_hdl_block_has_one_model_and_the_drive_runs_it() {
+        let table = reference_models();
+        let blocks: BTreeSet<&str> = table.iter().map(|(b, _)| *b).collect();
+        assert_eq!(
+            blocks.len(),
+            table.len(),
+            "a block listed twice (one model each)"
+        );
+        let exported = synthesised_blocks();
+        assert_eq!(
+            blocks, exported,
+            "the table and hdl/synth-report.txt name different blocks"
+        );
+        let drive = Drive::new(&crate::top::small_drive_config(), 1).unwrap();
+        let runs = drive.reference_blocks();
+        let mut unreached = BTreeSet::new();
+        for (block, model) in &table {
+            if !runs.contains(model) {
+                unreached.insert(*block);
+            }
+        }
+        let known: BTreeSet<&str> = NOT_RUN_BY_DRIVE.iter().copied().collect();
+        assert_eq!(
+            unreached, known,
+            "blocks whose reference model the Drive does not run (Drive runs {runs:?})"
+        );
+    }
+}

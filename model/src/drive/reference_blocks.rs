@@ -1,0 +1,17 @@
+//! The behavioural blocks a [`Drive`] runs that HDL blocks are checked against, named by the
+//! type of the instance the drive owns (so a block the drive stops running drops out of the
+//! list). `ssdlab_hdl::reference_models` maps every exported HDL block to one of these and its
+//! test fails when an HDL block's reference model is not among them.
+
+use super::Drive;
+use std::any::type_name_of_val as type_of;
+
+impl Drive {
+    /// Type names (`std::any::type_name`) of the behavioural blocks this drive runs: the SRAM
+    /// mapping cache, the SQ arbitration policy of its NVMe queues, the channel sequencer.
+    pub fn reference_blocks(&self) -> Vec<&'static str> {
+        let mut v = vec![type_of(&self.map_sram), type_of(self.nvme.arbiter())];
+        v.extend(self.chans.first().map(|c| type_of(&c.seq)));
+        v
+    }
+}

@@ -1,0 +1,33 @@
+//! ONFI command bytes (ONFI 4.1, section 5: Read, Read Cache Sequential/End, Change Read
+//! Column, Page Program, Block Erase, Read Status and their multi-plane forms): the bytes the
+//! behavioural sequencer (`nand::sequencer`) puts on the bus and the HDL bus engine
+//! (`ssdlab_hdl::nand::bus_engine`) drives, from one definition.
+
+/// Read, first cycle (then address, 30h).
+pub const READ_1: u8 = 0x00;
+/// Read, second cycle: start the array read.
+pub const READ_2: u8 = 0x30;
+/// Multi-plane read: queue this plane, more follow.
+pub const READ_MULTIPLANE: u8 = 0x32;
+/// Change read column (plane select), first cycle.
+pub const CHANGE_COL_1: u8 = 0x06;
+/// Change read column, second cycle.
+pub const CHANGE_COL_2: u8 = 0xE0;
+/// Page program, first cycle (then address, tADL, data).
+pub const PROGRAM_1: u8 = 0x80;
+/// Page program, confirm.
+pub const PROGRAM_2: u8 = 0x10;
+/// Multi-plane program: queue this plane, more follow.
+pub const PROGRAM_MULTIPLANE: u8 = 0x11;
+/// Block erase, first cycle (then row address).
+pub const ERASE_1: u8 = 0x60;
+/// Block erase, confirm.
+pub const ERASE_2: u8 = 0xD0;
+/// Multi-plane erase: queue this plane, more follow.
+pub const ERASE_MULTIPLANE: u8 = 0xD1;
+/// Read status (one status byte after tWHR).
+pub const READ_STATUS: u8 = 0x70;
+/// Read cache sequential: next page into the cache register.
+pub const READ_CACHE_SEQ: u8 = 0x31;
+/// Read cache end: last page of a cache read.
+pub const READ_CACHE_END: u8 = 0x3F;
