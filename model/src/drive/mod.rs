@@ -37,8 +37,8 @@ mod slots;
 pub mod stats;
 
 pub use integrity::{IntegrityVerdict, Violation};
-pub use power::PowerLossReport;
 pub use map_lookup::{MapHierarchyStats, MapLevelStats};
+pub use power::PowerLossReport;
 pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
 
 use slots::{ChanSlot, DieSlot};
