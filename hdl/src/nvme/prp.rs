@@ -29,12 +29,12 @@ pub mod list;
 #[cfg(test)]
 mod loop_tests;
 pub mod ports;
-pub mod rd;
+pub mod read_data;
 pub mod split;
 #[cfg(test)]
 mod tests;
 pub mod walk;
-pub mod wr;
+pub mod write_data;
 
 use rust_hdl::prelude::*;
 
@@ -144,8 +144,8 @@ pub fn verilog_blocks() -> Vec<(&'static str, String)> {
         ("nvme_prp_split", split::export_verilog()),
         ("nvme_prp_list", list::export_verilog()),
         ("nvme_prp_walk", walk::export_verilog()),
-        ("nvme_prp_rd", rd::export_verilog()),
-        ("nvme_prp_wr", wr::export_verilog()),
+        ("nvme_prp_write_data", write_data::export_verilog()),
+        ("nvme_prp_read_data", read_data::export_verilog()),
         ("nvme_prp_dma", dma::export_verilog()),
     ]
 }

@@ -7,10 +7,10 @@
 //! programs at enumeration (encoding 000b = 128 B … 101b = 4096 B).
 
 use super::ports::{BdSink, RcBeat, WdBeat};
-use super::rd::PrpRead;
+use super::read_data::PrpWrite;
 use super::split::PrpSplit;
 use super::walk::PrpWalk;
-use super::wr::PrpWrite;
+use super::write_data::PrpRead;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
