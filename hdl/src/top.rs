@@ -47,14 +47,14 @@
 //! alone, or PRP2 as the second entry): cycle 1 the walker (`prp::walk`) has latched
 //! PRP1/PRP2/length (`Idle -> Check`); 2 it has screened them (`Check -> Segs`) and offers the
 //! first segment, which the splitter takes; 3 the splitter's `active` register offers the first
-//! request, which `prp::wr` loads (an MWr descriptor, or `prp::rd`'s MRd through it); 4 `wr`'s
-//! stream register drives the data path's RQ stream and the idle requester mux
+//! request, which `prp::read_data` loads (an MWr descriptor, or `prp::write_data`'s MRd through
+//! it); 4 `read_data`'s stream register drives the data path's RQ stream and the idle requester mux
 //! (`pcie::rq_mux`) locks onto it; 5 the descriptor is on `rq_tvalid`: [`DMA_START_CYCLES`] =
 //! 5, both directions, where the behavioural `FrontEnd::transfer` sends its first TLP in the
 //! cycle it is started. The page buffer's read priming is off this path: `bd_valid` rises in
 //! cycle 2, the first payload beat is loaded in cycle 5. A PRP list read first takes one cycle
-//! more (the walker's `ListStart` state: 6). The end: `done` is one register (`wr.dn` /
-//! `rd.dn`) set by the last beat, so `dma_done` rises the cycle after the last MWr payload
+//! more (the walker's `ListStart` state: 6). The end: `done` is one register (`read_data.dn` /
+//! `write_data.dn`) set by the last beat, so `dma_done` rises the cycle after the last MWr payload
 //! beat is taken, or after the last completion beat arrives (one more cycle when the length
 //! ends inside a 16-byte beat: the 1-3 dword residue goes out alone) — the behavioural
 //! transfer's own end (requester port free = last beat + 1; last completion + 1):

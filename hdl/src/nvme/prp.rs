@@ -5,9 +5,9 @@
 //!   pages included) with MRd ≤ MRRS, and hands out the transfer's memory-page segments in order;
 //! - [`split`] (`PrpSplit`) — cuts each segment into requests ≤ MRRS (reads) or ≤ MPS (writes)
 //!   ending on naturally aligned boundaries, so no request crosses 4 KiB;
-//! - [`rd`] (`PrpRead`) — host→device data (NVM Write): MRd with 32 tags, in-order completion
+//! - [`write_data`] (`PrpWriteData`) — host→device data (NVM Write): MRd with 32 tags, in-order completion
 //!   reassembly (completions split at the RCB), dword repacking onto the data-buffer port;
-//! - [`wr`] (`PrpWrite`) — the data path's RQ stream master: MRd descriptors of `walk`/`rd`, and
+//! - [`read_data`] (`PrpReadData`) — the data path's RQ stream master: MRd descriptors of `walk`/`write_data`, and
 //!   device→host data (NVM Read) as MWr ≤ MPS whose payload it realigns from the buffer port;
 //! - [`dma`] (`PrpDma`) — the composition, one command at a time.
 //!

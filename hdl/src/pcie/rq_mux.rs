@@ -5,7 +5,7 @@
 //! descriptor on `rq_tdata` in cycle `t + 1`; the stream is free again in the cycle its last
 //! beat is taken, so back-to-back requests leave no idle beat. The behavioural model's
 //! requester port (`ssdlab_model::nvme::frontend`) reserves beats the same way.
-//! Source 2 is a stream (the PRP data path's RQ master, `nvme::prp::wr`): lowest priority, taken
+//! Source 2 is a stream (the PRP data path's RQ master, `nvme::prp::read_data`): lowest priority, taken
 //! at a packet boundary when sources 0 and 1 are idle, then passed through beat by beat (its
 //! `tready` is the hard block's) until its last beat is taken. In that cycle the mux goes to a
 //! waiting source 0/1 request; if there is none it stays on source 2 for one more cycle, so a

@@ -22,7 +22,7 @@ pub enum WrState {
 }
 
 #[derive(LogicBlock)]
-pub struct PrpWrite {
+pub struct PrpReadData {
     /// Front-end clock, 250 MHz.
     pub clock: Signal<In, Clock>,
     /// One cycle: a device→host command starts (clears the realignment residue).
@@ -86,11 +86,11 @@ pub struct PrpWrite {
     zero_daddr: Constant<DwToByte>,
 }
 
-impl Default for PrpWrite {
+impl Default for PrpReadData {
     fn default() -> Self {
         let mut mwr = ReqDescWord::default();
         mwr.req_type = bits::<4>(crate::pcie::tlp::REQ_MWR as u64);
-        crate::elab::with_defaults!(PrpWrite {
+        crate::elab::with_defaults!(PrpReadData {
             k32_8: Constant::new(bits::<8>(32)),
             k64_8: Constant::new(bits::<8>(64)),
             k96_8: Constant::new(bits::<8>(96)),
@@ -113,7 +113,7 @@ impl Default for PrpWrite {
     }
 }
 
-impl Logic for PrpWrite {
+impl Logic for PrpReadData {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -231,7 +231,7 @@ impl Logic for PrpWrite {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    crate::verilog_of(PrpWrite::default())
+    crate::verilog_of(PrpReadData::default())
 }
 
 #[cfg(test)]
@@ -239,7 +239,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prp_write_is_synthesizable() {
-        yosys_validate("ssdlab_prp_wr", &export_verilog()).unwrap();
+    fn prp_read_data_is_synthesizable() {
+        yosys_validate("ssdlab_prp_read_data", &export_verilog()).unwrap();
     }
 }

@@ -16,7 +16,7 @@ use crate::pcie::words::ReqDescWord;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct PrpRead {
+pub struct PrpWriteData {
     /// Front-end clock, 250 MHz.
     pub clock: Signal<In, Clock>,
     /// One cycle: a host→device command starts.
@@ -101,11 +101,11 @@ pub struct PrpRead {
     st_xfer: Constant<Bits<11>>,
 }
 
-impl Default for PrpRead {
+impl Default for PrpWriteData {
     fn default() -> Self {
         let mut mrd = ReqDescWord::default();
         mrd.req_type = bits::<4>(crate::pcie::tlp::REQ_MRD as u64);
-        crate::elab::with_defaults!(PrpRead {
+        crate::elab::with_defaults!(PrpWriteData {
             k32_8: Constant::new(bits::<8>(32)),
             k64_8: Constant::new(bits::<8>(64)),
             k96_8: Constant::new(bits::<8>(96)),
@@ -139,7 +139,7 @@ impl Default for PrpRead {
     }
 }
 
-impl Logic for PrpRead {
+impl Logic for PrpWriteData {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -316,7 +316,7 @@ impl Logic for PrpRead {
 
 /// Generated Verilog of the block (top module `top`).
 pub fn export_verilog() -> String {
-    crate::verilog_of(PrpRead::default())
+    crate::verilog_of(PrpWriteData::default())
 }
 
 #[cfg(test)]
@@ -325,6 +325,6 @@ mod tests {
 
     #[test]
     fn prp_read_is_synthesizable() {
-        yosys_validate("ssdlab_prp_rd", &export_verilog()).unwrap();
+        yosys_validate("ssdlab_prp_write_data", &export_verilog()).unwrap();
     }
 }
