@@ -133,6 +133,17 @@ impl Logic for RqMux {
     }
 }
 
+/// Settles combinational logic of a block driven directly (no `Simulation` harness).
+#[cfg(test)]
+pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
+    crate::settle(uut, 64, "block");
+}
+
+/// Generated Verilog of the block (top module `top`).
+pub fn export_verilog() -> String {
+    crate::verilog_of(RqMux::default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,7 +179,7 @@ mod tests {
         (uut.s2_tvalid.next, uut.s2_tdata.next, uut.s2_tlast.next) = (
             s2.is_some(),
             s2.map_or(0, |b| b.0).to_bits(),
-            s2.map_or(false, |b| b.1),
+            s2.is_some_and(|b| b.1),
         );
         uut.clock.next = Clock { clk: false };
         simulate_settle(uut);
@@ -270,15 +281,4 @@ mod tests {
         ];
         assert_eq!(run(12, &[3, 8], false, &s2), want);
     }
-}
-
-/// Settles combinational logic of a block driven directly (no `Simulation` harness).
-#[cfg(test)]
-pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
-    crate::settle(uut, 64, "block");
-}
-
-/// Generated Verilog of the block (top module `top`).
-pub fn export_verilog() -> String {
-    crate::verilog_of(RqMux::default())
 }

@@ -106,9 +106,10 @@ impl PageBuffer {
     /// A page buffer whose NAND channels move `bytes_per_beat` bytes per core cycle (1, 2 or 4;
     /// see [`ChannelBuffer`]'s "NAND beat width").
     pub fn new(bytes_per_beat: u32) -> Self {
-        let mut pb = PageBuffer::default();
-        pb.chans = array_init::array_init(|_| ChannelBuffer::new(bytes_per_beat));
-        pb
+        PageBuffer {
+            chans: array_init::array_init(|_| ChannelBuffer::new(bytes_per_beat)),
+            ..Default::default()
+        }
     }
 }
 

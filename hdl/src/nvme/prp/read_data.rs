@@ -88,8 +88,10 @@ pub struct PrpReadData {
 
 impl Default for PrpReadData {
     fn default() -> Self {
-        let mut mwr = ReqDescWord::default();
-        mwr.req_type = bits::<4>(crate::pcie::tlp::REQ_MWR as u64);
+        let mwr = ReqDescWord {
+            req_type: bits::<4>(crate::pcie::tlp::REQ_MWR as u64),
+            ..Default::default()
+        };
         crate::elab::with_defaults!(PrpReadData {
             k32_8: Constant::new(bits::<8>(32)),
             k64_8: Constant::new(bits::<8>(64)),

@@ -103,8 +103,10 @@ pub struct PrpWriteData {
 
 impl Default for PrpWriteData {
     fn default() -> Self {
-        let mut mrd = ReqDescWord::default();
-        mrd.req_type = bits::<4>(crate::pcie::tlp::REQ_MRD as u64);
+        let mrd = ReqDescWord {
+            req_type: bits::<4>(crate::pcie::tlp::REQ_MRD as u64),
+            ..Default::default()
+        };
         crate::elab::with_defaults!(PrpWriteData {
             k32_8: Constant::new(bits::<8>(32)),
             k64_8: Constant::new(bits::<8>(64)),
@@ -207,7 +209,7 @@ impl Logic for PrpWriteData {
             }
             if self.mine.q.val() {
                 self.rem.d.next = self.zero11.val();
-                if !(self.rem.q.val() < self.four11.val()) {
+                if self.rem.q.val() >= self.four11.val() {
                     self.rem.d.next = self.rem.q.val() - self.four11.val();
                 }
                 self.push.next = !self.err.q.val();

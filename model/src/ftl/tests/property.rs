@@ -18,7 +18,7 @@ fn tiny_cfg(seed: u64) -> DriveConfig {
     c.ftl.over_provisioning_pct = 20.0;
     c.ftl.wear_level_delta = 3 + (seed % 5) as u32;
     c.ftl.read_ahead_kib = [0, 64, 512][(seed % 3) as usize];
-    c.ftl.gc_policy = if seed % 2 == 0 {
+    c.ftl.gc_policy = if seed.is_multiple_of(2) {
         GcPolicyKind::Greedy
     } else {
         GcPolicyKind::CostBenefit

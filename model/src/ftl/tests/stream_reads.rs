@@ -16,8 +16,11 @@ fn scattered(cfg: &DriveConfig) -> Ftl {
     f
 }
 
+/// (planes, first plane, bus bytes) of one NAND op.
+type OpShape = (u8, u8, u32);
+
 /// (planes, first plane, bus bytes) of the HostRead and ReadAhead ops of a read of [lpn, +n).
-fn read(f: &mut Ftl, lpn: u64, n: u32) -> (Vec<(u8, u8, u32)>, Vec<(u8, u8, u32)>) {
+fn read(f: &mut Ftl, lpn: u64, n: u32) -> (Vec<OpShape>, Vec<OpShape>) {
     let mut ops = Vec::new();
     f.host_read(lpn, n, &mut ops);
     let pick = |p: OpPurpose| {
