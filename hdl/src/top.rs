@@ -149,7 +149,7 @@ impl Datapath {
             ));
         }
         let g = &cfg.geometry;
-        if bpc < 4 && (g.page_bytes % 4 != 0 || g.spare_bytes % 4 != 0) {
+        if bpc < 4 && (!g.page_bytes.is_multiple_of(4) || !g.spare_bytes.is_multiple_of(4)) {
             return Err(format!(
                 "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
                 g.page_bytes, g.spare_bytes
@@ -260,7 +260,5 @@ pub fn verilog_blocks() -> Result<Vec<(&'static str, String)>, String> {
     ])
 }
 
-#[cfg(test)]
-mod page_buffer_tests;
 #[cfg(test)]
 mod tests;

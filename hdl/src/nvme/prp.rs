@@ -26,8 +26,6 @@ mod e2e;
 #[cfg(test)]
 mod faults;
 pub mod list;
-#[cfg(test)]
-mod loop_tests;
 pub mod ports;
 pub mod read_data;
 pub mod split;

@@ -395,15 +395,3 @@ impl Drive {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_background;
-#[cfg(test)]
-mod tests_ftl;
-#[cfg(test)]
-mod tests_lookup;
-#[cfg(test)]
-mod tests_nand;
-#[cfg(test)]
-mod tests_prefetch;
-#[cfg(test)]
-mod tests_reloc;

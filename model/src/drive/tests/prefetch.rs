@@ -2,8 +2,8 @@
 //! rate, and reads beyond the window's reach are read by the host path. Expected times are hand
 //! arithmetic on `flat_cfg` (sm2262 timing, every tR 50 us, 8 channels x 2 ways x 2 planes).
 
-use super::tests::{flat_cfg, run_all};
-use super::*;
+use super::super::*;
+use super::{flat_cfg, run_all};
 
 const KIB: u64 = 1024;
 

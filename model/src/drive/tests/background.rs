@@ -1,6 +1,6 @@
 //! Background work (idle-time SLC folding) yields to host IO between NAND operations.
 
-use super::*;
+use super::super::*;
 use crate::ftl::OpPurpose;
 
 #[test]

@@ -1,7 +1,7 @@
 //! Foreground relocation interleaved with host programs (`reloc_queue.rs`): the steady-state
 //! write rate no longer depends on the write buffer absorbing whole-victim GC bursts.
 
-use super::*;
+use super::super::*;
 use crate::rng::{ModelRng, SeedTree};
 use rand::Rng;
 

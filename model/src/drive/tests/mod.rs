@@ -3,6 +3,13 @@
 //! the PCIe payload ceiling, the read staging buffer, bad configs and same-seed determinism. The
 //! helpers `flat_cfg` and `run_all` serve the other `tests_*.rs` files too.
 
+mod background;
+mod ftl;
+mod lookup;
+mod nand;
+mod prefetch;
+mod reloc;
+
 use super::*;
 use crate::ftl::OpPurpose;
 use crate::rng::SeedTree;
@@ -22,7 +29,7 @@ pub(super) fn flat_cfg() -> DriveConfig {
     c.controller.cpu_ns_per_cmd = 4000.0;
     c.controller.cpu_ns_per_unit = 200.0;
     c.controller.cpu_ns_per_write_cmd = 0.0;
-    // ... and charged up front, per command (`tests_lookup.rs` covers the work at the lookup).
+    // ... and charged up front, per command (`tests/lookup.rs` covers the work at the lookup).
     c.controller.cpu_unit_work_at_lookup = false;
     c.controller.read_buffer_kib = 0;
     // Hand-made batches below use relocation purposes (GcRead) for plain ops: they must start at

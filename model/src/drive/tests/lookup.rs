@@ -3,8 +3,8 @@
 //! up front for every unit of every command. Expected values are hand arithmetic on `flat_cfg`
 //! (2 cores) with the firmware costs pinned below.
 
-use super::tests::{flat_cfg, run_all};
-use super::*;
+use super::super::*;
+use super::{flat_cfg, run_all};
 
 const CMD_NS: u64 = 4_000;
 const UNIT_NS: u64 = 5_000;
@@ -24,11 +24,11 @@ fn drive(at_lookup: bool) -> Drive {
     d
 }
 
-/// A queue-depth-1 pass of `READS` sequential 128 KiB reads (`tests_prefetch::qd1_pass`):
+/// A queue-depth-1 pass of `READS` sequential 128 KiB reads (`prefetch::qd1_pass`):
 /// (elapsed, firmware core busy time, including work left when the last read completed).
 fn qd1_pass(mut d: Drive) -> (SimTime, SimTime) {
     d.reset_stats();
-    let elapsed = super::tests_prefetch::qd1_pass(&mut d);
+    let elapsed = super::prefetch::qd1_pass(&mut d);
     run_all(&mut d);
     (elapsed, d.stats().cpu_busy)
 }

@@ -2,8 +2,8 @@
 //! 31h ... 31h, 3Fh) on the SM2262 preset's ONFI timing: 200 MHz = 5 ns/cycle, 800 MT/s =
 //! 4 B/cycle, tWC 25 ns, tWB 100 ns, tRR 20 ns, tRCBSY 3 us (Micron "cache busy", typical).
 
-use super::tests::{onfi, run_engine_style, PAGE};
-use super::*;
+use super::super::*;
+use super::{onfi, run_engine_style, PAGE};
 
 fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
     SeqOp {

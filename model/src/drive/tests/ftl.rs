@@ -2,8 +2,8 @@
 //! amplification), trims of whole units only, idle-time write-buffer flush, garbage collection on
 //! a drive filled three times over, and batched functional writes matching one call per IO.
 
-use super::tests::{flat_cfg, run_all};
-use super::*;
+use super::super::*;
+use super::{flat_cfg, run_all};
 use crate::ftl::OpPurpose;
 use crate::rng::SeedTree;
 use rand::Rng;

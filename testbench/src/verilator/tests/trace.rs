@@ -1,6 +1,6 @@
 //! Test of the traced (VCD) build of the generic runner on a hand-written 4-bit counter.
 
-use super::VerilatorModel;
+use super::super::VerilatorModel;
 
 const COUNTER: &str = "module top(clock,q);\n    input wire clock;\n    output reg [3:0] q;\n    initial q = 4'd0;\n    always @(posedge clock) q <= q + 4'd1;\nendmodule\n";
 

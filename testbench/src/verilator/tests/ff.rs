@@ -2,7 +2,7 @@
 //! incremented in place (`mem[0] <= mem[0] + 1`) while every register holds still — the
 //! non-memory state is unchanged cycle after cycle, yet the memory keeps counting.
 
-use super::VerilatorModel;
+use super::super::VerilatorModel;
 
 const MEM_COUNTER: &str = "module top(clock,load,q);
     input wire clock;

@@ -3,6 +3,10 @@
 //! sequence (type, address, length), same completion entries; header cycles within ±2 %.
 //! rust_hdl simulates ~10^4 cycles/s here, so scenarios stay around a thousand cycles.
 
+mod coalesce;
+mod regs;
+mod reject;
+
 use super::bench::{HdlBench, ModelBench};
 use super::root_complex::SeenTlp;
 use ssdlab_model::config::DriveConfig;

@@ -2,7 +2,7 @@
 //! HDL against the model: an interrupt fires at the threshold's completion or when the
 //! aggregation time has passed since the first completion not yet signalled.
 
-use super::tests::{compare, cq_base, init, run_both_cfg, sq_base, Act, MSI_ADDR};
+use super::{compare, cq_base, init, run_both_cfg, sq_base, Act, MSI_ADDR};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::entry::{opc, Sqe};
 use ssdlab_model::nvme::frontend::regs::*;
@@ -82,9 +82,9 @@ fn aggregation_time_fires_the_interrupt_the_threshold_did_not() {
 /// when no class with credit has a ready SQ): H H H M M L | H H H M M L | M M L | L | L | L.
 #[test]
 fn weighted_round_robin_fetch_order_matches_model() {
-    use super::arbiter::Arbitration;
-    use super::bench::{HdlBench, ModelBench};
-    use super::tests::{init_prio, run_both_benches};
+    use super::super::arbiter::Arbitration;
+    use super::super::bench::{HdlBench, ModelBench};
+    use super::{init_prio, run_both_benches};
     use ssdlab_model::nvme::frontend::wrr::{Priority, WeightedRoundRobin};
     let cfg = DriveConfig::default_drive();
     let mut acts = init_prio(3, 8, 8, &[0b01, 0b10, 0b11]);

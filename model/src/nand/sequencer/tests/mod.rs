@@ -2,6 +2,8 @@
 //! 200 MHz sequencer clock = 5 ns/cycle, 800 MT/s = 4 B/cycle, tWC 25 ns = 5 cycles,
 //! tWB 100 ns = 20, tRR 20 ns = 4, tWHR 80 ns = 16, tADL 150 ns = 30, tCCS 300 ns = 60).
 
+mod cache;
+
 use super::*;
 
 pub(super) fn onfi() -> OnfiConfig {

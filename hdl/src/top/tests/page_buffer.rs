@@ -5,8 +5,8 @@
 //! the program is accepted), way tagging of read data with one cycle of PHY latency, region
 //! isolation, the `err` flag, and the packing of 1- and 2-byte NAND beats into the words.
 
-use super::page_buffer::PageBuffer;
-use super::PAGE_BUF_BYTES;
+use super::super::page_buffer::PageBuffer;
+use super::super::PAGE_BUF_BYTES;
 use rust_hdl::prelude::*;
 
 /// The block, stepped one clock cycle at a time (inputs set while the clock is low).

@@ -3,8 +3,8 @@
 //! descriptor), and requests the controller does not implement are answered as 2.3.1 says
 //! (non-posted: Unsupported Request completion without data; posted: dropped).
 
-use super::bench::HdlBench;
-use super::tests::{ACQ_BASE, ASQ_BASE};
+use super::super::bench::HdlBench;
+use super::{ACQ_BASE, ASQ_BASE};
 use crate::pcie::tlp::{CcDesc, CqReq, ReqDesc, CPL_SC, CPL_UR, REQ_MRD, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::regs::*;

@@ -1,5 +1,7 @@
-//! Tests of the mapping-cache block: synthesizability, and (in `sim_tests`) rust_hdl simulations
+//! Tests of the mapping-cache block: synthesizability, and (in `sim`) rust_hdl simulations
 //! against the model.
+
+mod sim;
 
 use super::*;
 
@@ -46,7 +48,7 @@ fn config_mismatch_names_the_field() {
 }
 
 use super::dram_model::{DramTiming, TpReq};
-use super::sim_tests::{run_rust_hdl, run_rust_hdl_with, small_config};
+use sim::{run_rust_hdl, run_rust_hdl_with, small_config};
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, UNMAPPED};
 
@@ -132,7 +134,7 @@ fn translation_page_fetch_is_signalled_and_costs_its_latency() {
 }
 
 fn random_trace(seed: u64, n: usize) -> Vec<MapAccess> {
-    super::traces::stress_trace(seed, n, 48, 2048)
+    traces::stress_trace(seed, n, 48, 2048)
 }
 
 #[test]
@@ -148,13 +150,13 @@ fn random_trace_matches_model_access_by_access() {
             panic!("seed {seed:#x} timing {timing:?}: {e}");
         }
         // Coherence, independent of the model: a lookup returns the latest update before it.
-        if let Err(e) = super::bench::check_coherence(&trace, &b) {
+        if let Err(e) = bench::check_coherence(&trace, &b) {
             panic!("seed {seed:#x}: {e}");
         }
         let wb = b
             .decisions
             .iter()
-            .filter(|d| d.evicted.map_or(false, |e| e.1))
+            .filter(|d| d.evicted.is_some_and(|e| e.1))
             .count();
         let hits = b.decisions.iter().filter(|d| d.hit).count();
         println!(
@@ -217,7 +219,7 @@ fn ftl_shaped_trace_matches_model() {
     // Same statistical shape as the model FTL's map trace (see `traces`), over 1 Mi units so
     // that the table is only partly resident (256 slots x 1024 entries = 256 Ki units).
     let seed = 0x8_F710;
-    let trace = super::traces::ftl_shaped_trace(seed, 400, 1 << 20);
+    let trace = traces::ftl_shaped_trace(seed, 400, 1 << 20);
     let b = run_rust_hdl(
         trace,
         DramTiming {
@@ -246,7 +248,7 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
     // A real FTL map trace (host reads/writes + GC on a scaled-down drive); its first 400
     // accesses on rust_hdl (the Verilator test replays long ones).
     let seed = 0x8_F7F7;
-    let trace = super::traces::record_ftl_trace(seed, 200).unwrap();
+    let trace = traces::record_ftl_trace(seed, 200).unwrap();
     let updates = trace.iter().filter(|a| a.update.is_some()).count();
     assert!(
         trace.len() > 400 && updates > 0,
@@ -266,7 +268,7 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
     if let Err(e) = b.compare_with_model(&small_config()) {
         panic!("seed {seed:#x}: {e}");
     }
-    super::bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+    bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
     let hits = b.decisions.iter().filter(|d| d.hit).count();
     println!(
         "seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits",
@@ -277,7 +279,7 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
 #[test]
 fn two_and_eight_way_instances_match_model() {
     // The same block elaborated for 2 and 8 ways (PLRU tables of 1 and 7 bits).
-    use super::sim_tests::run_instance;
+    use sim::run_instance;
     let timing = DramTiming {
         latency: 5,
         interval: 1,

@@ -2,6 +2,8 @@
 //! random command shapes, each run on the rust_hdl `PrpDma` and on the model's
 //! `FrontEnd::transfer` through the same root-complex model.
 
+mod loops;
+
 use super::bench::{put_entries, Cmd, HdlDma, Outcome};
 use super::status;
 use crate::nvme::root_complex::RootComplex;
@@ -322,10 +324,15 @@ fn malformed_prps_get_spec_status_and_the_next_command_runs() {
     assert!(o.data == (0x5_0000..0x5_2000).map(byte_at).collect::<Vec<u8>>());
 }
 
+/// A transfer segment: its host address and length in bytes.
+type Segment = (u64, u32);
+/// A PRP list: the address of its first entry and its entries.
+type ListPage = (u64, Vec<u64>);
+
 /// A random command shape from `seed`: direction, length (whole dwords, up to 128 KiB), PRP1
 /// dword offset, distinct data pages, and a list pointer offset that half the time leaves too
 /// few entries in its page (forcing chained list pages); MPS/MRRS 128..4096.
-fn random_case(seed: u64) -> (DriveConfig, Cmd, Vec<(u64, u32)>, Vec<(u64, Vec<u64>)>) {
+fn random_case(seed: u64) -> (DriveConfig, Cmd, Vec<Segment>, Vec<ListPage>) {
     use rand::Rng;
     let mut rng = ssdlab_model::SeedTree::new(seed).stream("prp-shapes", 0);
     let c = cfg(128 << rng.gen_range(0..=5), 128 << rng.gen_range(0..=5));

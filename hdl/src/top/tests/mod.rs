@@ -1,6 +1,8 @@
 //! Tests of the datapath top level: elaboration checks (each naming its config field) and the
 //! Verilog export (`datapath_is_synthesizable`).
 
+mod page_buffer;
+
 use super::*;
 
 #[test]

@@ -4,7 +4,7 @@
 //! tag instead of being lost; only when the engine and all four tags hold rejections does
 //! fetching wait for the host.
 
-use super::tests::{compare, cq_base, cqe_at, init_sized, run_both, sq_base, Act};
+use super::{compare, cq_base, cqe_at, init_sized, run_both, sq_base, Act};
 use ssdlab_model::nvme::frontend::entry::{opc, Sqe, Status};
 use ssdlab_model::nvme::frontend::regs::*;
 use ssdlab_model::nvme::frontend::tlp::TlpKind;

@@ -3,8 +3,8 @@
 //! utilisation, and a flush waiting for host-data programs already running
 //! (`nand_path.rs`; ONFI 4.1 latch/data-out arithmetic as in `tests.rs`).
 
-use super::tests::{flat_cfg, run_all};
-use super::*;
+use super::super::*;
+use super::{flat_cfg, run_all};
 use crate::ftl::{NandOpKind, OpPurpose};
 use crate::nand::{CellMode, DieId, PhysPage};
 

@@ -1,8 +1,8 @@
 //! Runner accounting against [`FixedLatencyDevice`], with expected values from hand arithmetic.
 
-use super::runner::{run_jobs, Quiet};
-use super::testdev::FixedLatencyDevice;
-use super::{GroupResult, Op};
+use super::super::runner::{run_jobs, Quiet};
+use super::super::testdev::FixedLatencyDevice;
+use super::super::{GroupResult, Op};
 use crate::fio::parse_job_file;
 use ssdlab_model::{SeedTree, SimTime};
 

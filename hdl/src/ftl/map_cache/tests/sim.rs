@@ -1,9 +1,9 @@
 //! rust_hdl simulations of the mapping cache against the model (kept short: rust_hdl simulates
 //! ~10^4 cycles/s; long randomized runs go through Verilator in `testbench/tests`).
 
-use super::bench::{Bench, Inputs, Outputs};
-use super::dram_model::{DramIn, DramTiming, TpReq};
-use super::MapCache;
+use super::super::bench::{Bench, Inputs, Outputs};
+use super::super::dram_model::{DramIn, DramTiming, TpReq};
+use super::super::MapCache;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::MapAccess;
