@@ -143,7 +143,7 @@ fn stream_reads_of_whole_pages_slow_scattered_sequential_reads_by_the_transfer_r
             .unwrap_or_else(|| panic!("no read figure (seed 1): {step}"))
     };
     let units = mbps("");
-    let whole = mbps("stream_reads_whole_pages = true");
+    let whole = mbps("stream_read_page_cache = true");
     let ratio = whole / units;
     assert!((0.57..0.71).contains(&ratio), "whole-page stream reads {whole:.0} vs unit reads {units:.0} MB/s: ratio {ratio:.3}, hand 0.64 (seed 1)");
 }

@@ -1,4 +1,4 @@
-//! `controller.cpu_unit_work_at_lookup`: a read's per-unit firmware work done where its units are
+//! `controller.read_lookup_on_demand`: a read's per-unit firmware work done where its units are
 //! looked up (by the prefetch that fetched them, or by the read itself after the FTL) instead of
 //! up front for every unit of every command. Expected values are hand arithmetic on `flat_cfg`
 //! (2 cores) with the firmware costs pinned below.
@@ -16,7 +16,7 @@ fn drive(at_lookup: bool) -> Drive {
     let mut cfg = flat_cfg();
     cfg.controller.cpu_ns_per_cmd = CMD_NS as f64;
     cfg.controller.cpu_ns_per_unit = UNIT_NS as f64;
-    cfg.controller.cpu_unit_work_at_lookup = at_lookup;
+    cfg.controller.read_lookup_on_demand = at_lookup;
     cfg.ftl.read_ahead_kib = 512;
     let mut d = Drive::new(&cfg, 1).unwrap();
     d.functional_write(0, 16 << 20);

@@ -30,7 +30,7 @@ pub(super) fn flat_cfg() -> DriveConfig {
     c.controller.cpu_ns_per_unit = 200.0;
     c.controller.cpu_ns_per_write_cmd = 0.0;
     // ... and charged up front, per command (`tests/lookup.rs` covers the work at the lookup).
-    c.controller.cpu_unit_work_at_lookup = false;
+    c.controller.read_lookup_on_demand = false;
     c.controller.read_buffer_kib = 0;
     // Hand-made batches below use relocation purposes (GcRead) for plain ops: they must start at
     // once, not wait in the relocation queue for host programs (`reloc_queue.rs`).

@@ -17,7 +17,7 @@ fn drive_with(read_ahead_kib: u32, inflight_kib: u32, issue_ns: f64, scattered: 
     cfg.ftl.read_ahead_inflight_kib = inflight_kib;
     cfg.ftl.read_ahead_issue_ns_per_unit = issue_ns;
     // Reads move only the units asked for (as in `e12-960g`), not whole pages.
-    cfg.ftl.stream_reads_whole_pages = false;
+    cfg.ftl.stream_read_page_cache = false;
     let mut d = Drive::new(&cfg, 1).unwrap();
     if scattered {
         // 2048 units written with stride 256 (0, 256, ..., 1, 257, ...): no two units a read
