@@ -60,7 +60,7 @@ pub struct DriveArgs {
 pub enum Cmd {
     /// Run a fio job file on a modelled drive.
     Run {
-        /// The fio job file (`[global]` and job sections; see README "Command line").
+        /// The fio job file (`[global]` and job sections; see docs/fio.md).
         job: String,
         #[command(flatten)]
         drive: DriveArgs,

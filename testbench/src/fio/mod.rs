@@ -3,6 +3,7 @@
 pub mod bs;
 pub mod ini;
 pub mod job;
+pub mod options;
 pub mod value;
 
 pub use job::{parse_job_file, JobSpec, RwMode, IGNORED_OPTIONS};
