@@ -1,4 +1,4 @@
-//! The controller datapath top level (issue 9; contract `DATAPATH.md`): block [`Datapath`],
+//! The controller datapath top level (docs/hdl.md): block [`Datapath`],
 //! exported as Verilog `module top`. It composes the NVMe front end with its PRP data path
 //! (`nvme::frontend::NvmeFrontEnd`), the 8-channel NAND sequencer array (`nand::array::NandArray`),
 //! the mapping-table cache (`ftl::map_cache::MapCacheExport`) and the page buffer between NAND
@@ -34,7 +34,7 @@
 //! Cost: 32 regions x 16 KiB = 512 KiB; yosys 0.23 `synth_xilinx -family xc7` of the page
 //! buffer alone: 128 RAMB36E1, 9 781 LUTs, 891 FFs (the write/read muxes); does not fit iCE40.
 //!
-//! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in `DATAPATH.md`:
+//! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in docs/hdl.md:
 //! PCIe user side `cq_*`, `cc_*`, `rq_*`, `rc_*`, `mps_code`, `mrrs_code`; NAND pins `phy$i$*`;
 //! DRAM `dram_*`; firmware port `cmd_*`, `cpl_*`, `qc_*`, `evt_*`, `rdy`, `map_*`, `nand_*`,
 //! `dma_*`. Additions to the contract: `pb_err` (sticky page-buffer error, see

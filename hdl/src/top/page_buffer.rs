@@ -142,7 +142,7 @@ impl Logic for PageBuffer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, active, ch, wy, th, row, primed, err_r);
-        // Transfer session: latched at the handshake, ended by `done` (a new take wins).
+        // Transfer in progress: latched at the handshake, ended by `done` (a new take wins).
         if self.done.val() {
             self.active.d.next = false;
         }

@@ -12,7 +12,7 @@ use super::layout::NONE;
 use super::{Ftl, NandOp, OpPurpose, ReadOutcome};
 
 impl Ftl {
-    /// Host read of units [lpn, lpn + count). See the contract in CONTRACTS.md.
+    /// Host read of units [lpn, lpn + count). The contract is in ARCHITECTURE.md ("FTL").
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
         assert!(
             lpn + count as u64 <= self.logical_units(),

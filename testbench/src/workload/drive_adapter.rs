@@ -1,4 +1,4 @@
-//! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, CONTRACTS.md "Drive API").
+//! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, ARCHITECTURE.md, "Model core").
 
 use super::device::{Completion, Device, Extras, Io, Op};
 use crate::error::InputError;

@@ -60,7 +60,7 @@ fn steady_drive(stream: &str, edit: impl FnOnce(&mut DriveConfig)) -> (Drive, Mo
     c.ftl.over_provisioning_pct = 22.0;
     c.ftl.slc_cache.static_blocks_per_plane = 1;
     // The reserve and free-block order these tests were written against (the preset's 16-block
-    // queue is sized for 940 blocks per plane; CALIBRATION.md, finding 15).
+    // queue is sized for 940 blocks per plane; docs/calibration.md).
     c.ftl.gc_threshold_free_blocks = 4;
     c.ftl.free_block_order = crate::config::FreeBlockOrder::LeastWorn;
     edit(&mut c);
@@ -104,7 +104,7 @@ fn interleaved_relocation_needs_no_write_buffer_to_absorb_gc() {
     );
     // As one burst per victim (~40 programs of 1.6 ms at WA > 2 on these small blocks), the die's
     // next host program waits that long while 2 MiB fill within ~15 ms: the dies stall with it.
-    // (Full-size blocks: ~6 victims of ~320 programs per host block; CALIBRATION.md finding 9.)
+    // (Full-size blocks: ~6 victims of ~320 programs per host block; docs/calibration.md.)
     eprintln!("steady random writes (seed 1): interleaved {il_small:.0} MB/s at 2 MiB, {il_big:.0} at 32 MiB; burst {burst_small:.0} at 2 MiB; WA {wa_big:.2}");
     assert!(
         burst_small < 0.95 * il_small,
@@ -229,7 +229,7 @@ fn low_wa_writes_after_high_wa_writes(spread: u32) -> f64 {
 fn writes_after_a_high_wa_phase_pay_its_carried_gc_debt() {
     // The sequential writes into trimmed space need almost no GC of their own; what they pay is
     // the relocation the random phase left queued. Spread over 3 host blocks, more is left, so
-    // they run slower than with the debt cleared within each block (finding 11 of CALIBRATION.md:
+    // they run slower than with the debt cleared within each block (docs/calibration.md:
     // the SSDFans sequential write after the 20 GB overwrite).
     let one = low_wa_writes_after_high_wa_writes(1);
     let three = low_wa_writes_after_high_wa_writes(3);
