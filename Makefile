@@ -8,8 +8,11 @@ OUT ?= out
 run:
 	$(CARGO) run --release -p ssdlab-testbench --bin ssdlab -- protocol ssdfans --preset sm2262-512g
 
-## The test suite (installs verilator/yosys when missing).
+## The test suite (installs verilator/yosys when missing): formatting, clippy, then every test
+## (tidy checks of docs and comments among them).
 test: tools
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace
 
 ## Long runs: full-size calibration, long randomized co-simulation.

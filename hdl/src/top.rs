@@ -1,4 +1,4 @@
-//! The controller datapath top level (issue 9; contract `DATAPATH.md`): block [`Datapath`],
+//! The controller datapath top level (docs/hdl.md): block [`Datapath`],
 //! exported as Verilog `module top`. It composes the NVMe front end with its PRP data path
 //! (`nvme::frontend::NvmeFrontEnd`), the 8-channel NAND sequencer array (`nand::array::NandArray`),
 //! the mapping-table cache (`ftl::map_cache::MapCacheExport`) and the page buffer between NAND
@@ -34,7 +34,7 @@
 //! Cost: 32 regions x 16 KiB = 512 KiB; yosys 0.23 `synth_xilinx -family xc7` of the page
 //! buffer alone: 128 RAMB36E1, 9 781 LUTs, 891 FFs (the write/read muxes); does not fit iCE40.
 //!
-//! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in `DATAPATH.md`:
+//! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in docs/hdl.md:
 //! PCIe user side `cq_*`, `cc_*`, `rq_*`, `rc_*`, `mps_code`, `mrrs_code`; NAND pins `phy$i$*`;
 //! DRAM `dram_*`; firmware port `cmd_*`, `cpl_*`, `qc_*`, `evt_*`, `rdy`, `map_*`, `nand_*`,
 //! `dma_*`. Additions to the contract: `pb_err` (sticky page-buffer error, see
@@ -47,14 +47,14 @@
 //! alone, or PRP2 as the second entry): cycle 1 the walker (`prp::walk`) has latched
 //! PRP1/PRP2/length (`Idle -> Check`); 2 it has screened them (`Check -> Segs`) and offers the
 //! first segment, which the splitter takes; 3 the splitter's `active` register offers the first
-//! request, which `prp::wr` loads (an MWr descriptor, or `prp::rd`'s MRd through it); 4 `wr`'s
-//! stream register drives the data path's RQ stream and the idle requester mux
+//! request, which `prp::read_data` loads (an MWr descriptor, or `prp::write_data`'s MRd through
+//! it); 4 `read_data`'s stream register drives the data path's RQ stream and the idle requester mux
 //! (`pcie::rq_mux`) locks onto it; 5 the descriptor is on `rq_tvalid`: [`DMA_START_CYCLES`] =
 //! 5, both directions, where the behavioural `FrontEnd::transfer` sends its first TLP in the
 //! cycle it is started. The page buffer's read priming is off this path: `bd_valid` rises in
 //! cycle 2, the first payload beat is loaded in cycle 5. A PRP list read first takes one cycle
-//! more (the walker's `ListStart` state: 6). The end: `done` is one register (`wr.dn` /
-//! `rd.dn`) set by the last beat, so `dma_done` rises the cycle after the last MWr payload
+//! more (the walker's `ListStart` state: 6). The end: `done` is one register (`read_data.dn` /
+//! `write_data.dn`) set by the last beat, so `dma_done` rises the cycle after the last MWr payload
 //! beat is taken, or after the last completion beat arrives (one more cycle when the length
 //! ends inside a 16-byte beat: the 1-3 dword residue goes out alone) — the behavioural
 //! transfer's own end (requester port free = last beat + 1; last completion + 1):
@@ -149,7 +149,7 @@ impl Datapath {
             ));
         }
         let g = &cfg.geometry;
-        if bpc < 4 && (g.page_bytes % 4 != 0 || g.spare_bytes % 4 != 0) {
+        if bpc < 4 && (!g.page_bytes.is_multiple_of(4) || !g.spare_bytes.is_multiple_of(4)) {
             return Err(format!(
                 "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
                 g.page_bytes, g.spare_bytes
@@ -260,7 +260,5 @@ pub fn verilog_blocks() -> Result<Vec<(&'static str, String)>, String> {
     ])
 }
 
-#[cfg(test)]
-mod page_buffer_tests;
 #[cfg(test)]
 mod tests;

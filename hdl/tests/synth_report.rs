@@ -108,7 +108,7 @@ fn report_covers_exactly_the_exported_blocks() {
     }
 }
 
-/// The blocks `top` is made of (DATAPATH.md, hdl/src/top.rs), each exported on its own.
+/// The blocks `top` is made of (docs/hdl.md, hdl/src/top.rs), each exported on its own.
 const TOP_PARTS: [&str; 4] = [
     "nvme_frontend",
     "nand_array",

@@ -96,8 +96,9 @@ fn main() {
 
 /// Process CPU time (user + system), seconds: the figure that does not depend on other load.
 fn cpu_secs() -> f64 {
-    // SAFETY: getrusage fills the struct we pass; RUSAGE_SELF is always valid.
+    // SAFETY: `rusage` is plain integers, for which all-zero bytes are a valid value.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct we pass; RUSAGE_SELF is always valid.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     tv(u.ru_utime) + tv(u.ru_stime)

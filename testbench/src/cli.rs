@@ -99,7 +99,7 @@ pub struct DriveArgs {
 pub enum Cmd {
     /// Run a fio job file on a modelled drive.
     Run {
-        /// The fio job file (`[global]` and job sections; see README "Command line").
+        /// The fio job file (`[global]` and job sections; see docs/fio.md).
         job: String,
         /// Fill the jobs' regions first, untimed (as a protocol's functional precondition
         /// step), so that reads hit written data: `sequential` (128 KiB in order) or `random`

@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn raw_capacity_of_the_512g_board() {
         // 16 dies x 2 planes x 940 blocks x 1152 pages x 16 KiB = 567.74 GB (calibrated
-        // blocks_per_plane, CALIBRATION.md).
+        // blocks_per_plane, docs/calibration.md).
         let raw = raw_bytes(&load("sm2262-512g").unwrap());
         assert_eq!(raw, 16 * 2 * 940 * 1152 * 16384);
     }

@@ -1,4 +1,4 @@
-//! Calibration checks (CALIBRATION.md), end to end through the `ssdlab` binary on full-size
+//! Calibration checks (docs/calibration.md), end to end through the `ssdlab` binary on full-size
 //! presets, so they sit in the slow tier (`make test-slow`).
 //!
 //! - E12 shape checks: AnandTech's words about the Phison E12 reference design (2018, copied in
@@ -7,7 +7,7 @@
 //! - `sm2262-1t` against `e12-960g`: the same review's words comparing the E12 with the
 //!   SM2262-based HP EX920 (burst read and write, saturation depth, fragmentation loss).
 //! - SSDFans figures: the ±10 % band at each of seeds 1-3 for the figures the model reaches
-//!   (CALIBRATION.md lists the other one and why), expected values copied from
+//!   (docs/calibration.md lists the other one and why), expected values copied from
 //!   reference/sm2262-ssdfans.toml.
 //! - Fast tier (not ignored): the steady-state mechanism on the tiny test drive — after a
 //!   uniform random (norandommap) fill, GC victims are mostly valid and a sequential write pays
@@ -143,7 +143,7 @@ fn stream_reads_of_whole_pages_slow_scattered_sequential_reads_by_the_transfer_r
             .unwrap_or_else(|| panic!("no read figure (seed 1): {step}"))
     };
     let units = mbps("");
-    let whole = mbps("stream_reads_whole_pages = true");
+    let whole = mbps("stream_read_page_cache = true");
     let ratio = whole / units;
     assert!((0.57..0.71).contains(&ratio), "whole-page stream reads {whole:.0} vs unit reads {units:.0} MB/s: ratio {ratio:.3}, hand 0.64 (seed 1)");
 }
@@ -249,8 +249,8 @@ fn e12_sustained_shapes() {
 #[test]
 #[ignore = "full-size sm2262-1t and e12-960g burst protocols and the sm2262-1t sustained one (make test-slow)"]
 fn ex920_against_the_e12() {
-    // AnandTech's E12 preview on the SM2262-based HP EX920 1 TB (`sm2262-1t`, CALIBRATION.md
-    // findings 10 and 13): "the SM2262-based HP EX920 is faster" in burst sequential reads, while
+    // AnandTech's E12 preview on the SM2262-based HP EX920 1 TB (`sm2262-1t`, docs/calibration.md):
+    // "the SM2262-based HP EX920 is faster" in burst sequential reads, while
     // the E12 "set the record for burst sequential write".
     let (e12, _) = protocol_json("anandtech-burst", "e12-960g");
     let (ex920, _) = protocol_json("anandtech-burst", "sm2262-1t");
@@ -302,8 +302,8 @@ const SSDFANS_PUBLISHED: [(&str, f64); 12] = [
     ("seq-overwrite-rand-write", 29_000.0),
 ];
 
-/// The figures `sm2262-512g` reproduces within ±10 % at every seed judged (CALIBRATION.md,
-/// findings 14 and 15); the other one is listed there with the measured error and what is known
+/// The figures `sm2262-512g` reproduces within ±10 % at every seed judged (docs/calibration.md);
+/// the other one is listed there with the measured error and what is known
 /// of the cause.
 const SSDFANS_WITHIN_10_PCT: &[&str] = &[
     "fresh-seq-read",
@@ -320,7 +320,7 @@ const SSDFANS_WITHIN_10_PCT: &[&str] = &[
 ];
 
 /// Seeds the band is judged over: a figure inside at one seed and outside at the next is not
-/// calibrated (CALIBRATION.md, finding 14).
+/// calibrated (docs/calibration.md).
 const SEEDS: &str = "3";
 
 /// `ssdlab validate --seeds 3 --output-format json` on sm2262-512g (seeds 1-3).
@@ -386,7 +386,7 @@ fn ssdfans_figures_within_10_percent() {
     }
     // Outside the band, guarded against getting worse: the random write after the random
     // overwrite, which no mechanism found brings
-    // near 11 000 IOPS (CALIBRATION.md, "What remains unexplained"): it must stay a steady-state
+    // near 11 000 IOPS (docs/calibration.md, "Open questions"): it must stay a steady-state
     // collapse, far below the fresh 264 000.
     for m in figure("random-overwrite-rand-write")["model"]
         .as_array()

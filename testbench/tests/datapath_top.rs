@@ -202,9 +202,7 @@ impl Firmware {
         }
         let mut array = None;
         let step = self.step();
-        let Some(cur) = self.cur.as_mut() else {
-            return None;
-        };
+        let cur = self.cur.as_mut()?;
         match step {
             Some(Step::Dma(_)) if u.dma_valid.val() && u.dma_ready.val() => cur.2 = false,
             Some(Step::Dma(_)) if u.dma_done.val() => {

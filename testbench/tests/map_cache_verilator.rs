@@ -172,7 +172,7 @@ fn check(
     let wbs = b
         .decisions
         .iter()
-        .filter(|d| d.evicted.map_or(false, |e| e.1))
+        .filter(|d| d.evicted.is_some_and(|e| e.1))
         .count();
     let cycles = b.responses.iter().map(|r| r.0).max().unwrap_or(0) + 1;
     println!(

@@ -39,8 +39,6 @@
 mod elaborate;
 mod kernel;
 #[cfg(test)]
-mod sim_tests;
-#[cfg(test)]
 mod tests;
 
 pub mod bench;

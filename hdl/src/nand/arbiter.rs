@@ -7,7 +7,7 @@
 
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct Arbiter {
     /// Way 0..3 requests its first phase.
     pub rf0: Signal<In, Bit>,
@@ -47,15 +47,6 @@ pub struct Arbiter {
     gs2: Signal<Local, Bit>,
     gf3: Signal<Local, Bit>,
     gs3: Signal<Local, Bit>,
-}
-
-impl Default for Arbiter {
-    fn default() -> Self {
-        crate::elab::with_defaults!(Arbiter {} defaults {
-            rf0, rf1, rf2, rf3, rs0, rs1, rs2, rs3, last0, last1, last2, last3, valid, g0, g1, g2, g3,
-            pick_second, l0, l1, l2, l3, any_f, any_s, gf0, gs0, gf1, gs1, gf2, gs2, gf3, gs3,
-        })
-    }
 }
 
 impl Logic for Arbiter {

@@ -121,7 +121,7 @@ impl Logic for SqArbiter {
         self.rr_found.next = false;
         self.rr_pick.next = self.kq[0].val();
         for j in 0..8 {
-            if self.qr[8 - j].val() & !(self.kq[8 - j].val() > self.last.q.val()) {
+            if self.qr[8 - j].val() & (self.kq[8 - j].val() <= self.last.q.val()) {
                 self.rr_found.next = true;
                 self.rr_pick.next = self.kq[8 - j].val();
             }
@@ -143,7 +143,7 @@ impl Logic for SqArbiter {
             for j in 0..8 {
                 if self.qr[8 - j].val()
                     & (self.prio[8 - j].q.val() == self.kc[c].val())
-                    & !(self.kq[8 - j].val() > self.wlast[c].q.val())
+                    & (self.kq[8 - j].val() <= self.wlast[c].q.val())
                 {
                     self.wfound[c].next = true;
                     self.wpick[c].next = self.kq[8 - j].val();

@@ -6,16 +6,10 @@
 pub mod arbiter;
 #[cfg(test)]
 pub(crate) mod bench;
-#[cfg(test)]
-mod coalesce_tests;
 pub mod cq_post;
 pub mod frontend;
 pub mod prp;
 pub mod regfile;
-#[cfg(test)]
-mod regs_tests;
-#[cfg(test)]
-mod reject_tests;
 pub mod root_complex;
 pub mod sq_fetch;
 #[cfg(test)]

@@ -5,9 +5,9 @@
 //!   pages included) with MRd ≤ MRRS, and hands out the transfer's memory-page segments in order;
 //! - [`split`] (`PrpSplit`) — cuts each segment into requests ≤ MRRS (reads) or ≤ MPS (writes)
 //!   ending on naturally aligned boundaries, so no request crosses 4 KiB;
-//! - [`rd`] (`PrpRead`) — host→device data (NVM Write): MRd with 32 tags, in-order completion
+//! - [`write_data`] (`PrpWriteData`) — host→device data (NVM Write): MRd with 32 tags, in-order completion
 //!   reassembly (completions split at the RCB), dword repacking onto the data-buffer port;
-//! - [`wr`] (`PrpWrite`) — the data path's RQ stream master: MRd descriptors of `walk`/`rd`, and
+//! - [`read_data`] (`PrpReadData`) — the data path's RQ stream master: MRd descriptors of `walk`/`write_data`, and
 //!   device→host data (NVM Read) as MWr ≤ MPS whose payload it realigns from the buffer port;
 //! - [`dma`] (`PrpDma`) — the composition, one command at a time.
 //!
@@ -26,15 +26,13 @@ mod e2e;
 #[cfg(test)]
 mod faults;
 pub mod list;
-#[cfg(test)]
-mod loop_tests;
 pub mod ports;
-pub mod rd;
+pub mod read_data;
 pub mod split;
 #[cfg(test)]
 mod tests;
 pub mod walk;
-pub mod wr;
+pub mod write_data;
 
 use rust_hdl::prelude::*;
 
@@ -144,8 +142,8 @@ pub fn verilog_blocks() -> Vec<(&'static str, String)> {
         ("nvme_prp_split", split::export_verilog()),
         ("nvme_prp_list", list::export_verilog()),
         ("nvme_prp_walk", walk::export_verilog()),
-        ("nvme_prp_rd", rd::export_verilog()),
-        ("nvme_prp_wr", wr::export_verilog()),
+        ("nvme_prp_write_data", write_data::export_verilog()),
+        ("nvme_prp_read_data", read_data::export_verilog()),
         ("nvme_prp_dma", dma::export_verilog()),
     ]
 }

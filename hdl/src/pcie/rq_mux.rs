@@ -5,7 +5,7 @@
 //! descriptor on `rq_tdata` in cycle `t + 1`; the stream is free again in the cycle its last
 //! beat is taken, so back-to-back requests leave no idle beat. The behavioural model's
 //! requester port (`ssdlab_model::nvme::frontend`) reserves beats the same way.
-//! Source 2 is a stream (the PRP data path's RQ master, `nvme::prp::wr`): lowest priority, taken
+//! Source 2 is a stream (the PRP data path's RQ master, `nvme::prp::read_data`): lowest priority, taken
 //! at a packet boundary when sources 0 and 1 are idle, then passed through beat by beat (its
 //! `tready` is the hard block's) until its last beat is taken. In that cycle the mux goes to a
 //! waiting source 0/1 request; if there is none it stays on source 2 for one more cycle, so a
@@ -133,6 +133,17 @@ impl Logic for RqMux {
     }
 }
 
+/// Settles combinational logic of a block driven directly (no `Simulation` harness).
+#[cfg(test)]
+pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
+    crate::settle(uut, 64, "block");
+}
+
+/// Generated Verilog of the block (top module `top`).
+pub fn export_verilog() -> String {
+    crate::verilog_of(RqMux::default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,7 +179,7 @@ mod tests {
         (uut.s2_tvalid.next, uut.s2_tdata.next, uut.s2_tlast.next) = (
             s2.is_some(),
             s2.map_or(0, |b| b.0).to_bits(),
-            s2.map_or(false, |b| b.1),
+            s2.is_some_and(|b| b.1),
         );
         uut.clock.next = Clock { clk: false };
         simulate_settle(uut);
@@ -270,15 +281,4 @@ mod tests {
         ];
         assert_eq!(run(12, &[3, 8], false, &s2), want);
     }
-}
-
-/// Settles combinational logic of a block driven directly (no `Simulation` harness).
-#[cfg(test)]
-pub(crate) fn simulate_settle<T: Block>(uut: &mut T) {
-    crate::settle(uut, 64, "block");
-}
-
-/// Generated Verilog of the block (top module `top`).
-pub fn export_verilog() -> String {
-    crate::verilog_of(RqMux::default())
 }

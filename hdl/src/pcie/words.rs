@@ -116,11 +116,13 @@ mod tests {
 
     #[test]
     fn packed_words_match_the_descriptor_helpers() {
-        let mut r = ReqDescWord::default();
-        r.addr = bits::<64>(0x1_2345_6780);
-        r.dwords = bits::<11>(16);
-        r.req_type = bits::<4>(1);
-        r.tag = bits::<8>(3);
+        let r = ReqDescWord {
+            addr: bits::<64>(0x1_2345_6780),
+            dwords: bits::<11>(16),
+            req_type: bits::<4>(1),
+            tag: bits::<8>(3),
+            ..Default::default()
+        };
         let w: Bits<128> = r.into();
         assert_eq!(
             ReqDesc::unpack(w.to_u128()),
@@ -131,11 +133,13 @@ mod tests {
                 tag: 3
             }
         );
-        let mut c = CplDescWord::default();
-        c.lower_addr = bits::<12>(0x40);
-        c.byte_count = bits::<13>(64);
-        c.dwords = bits::<11>(16);
-        c.tag = bits::<8>(2);
+        let c = CplDescWord {
+            lower_addr: bits::<12>(0x40),
+            byte_count: bits::<13>(64),
+            dwords: bits::<11>(16),
+            tag: bits::<8>(2),
+            ..Default::default()
+        };
         let w: Bits<128> = c.into();
         assert_eq!(
             CplDesc::unpack(w.to_u128()),
@@ -147,15 +151,17 @@ mod tests {
                 tag: 2
             }
         );
-        let mut cc = CcDescWord::default();
-        cc.lower_addr = bits::<7>(0x14);
-        cc.byte_count = bits::<13>(8);
-        cc.dwords = bits::<11>(2);
-        cc.status = bits::<3>(1);
-        cc.rid = bits::<16>(0x0100);
-        cc.tag = bits::<8>(0x5A);
-        cc.tc = bits::<3>(3);
-        cc.attr = bits::<3>(6);
+        let cc = CcDescWord {
+            lower_addr: bits::<7>(0x14),
+            byte_count: bits::<13>(8),
+            dwords: bits::<11>(2),
+            status: bits::<3>(1),
+            rid: bits::<16>(0x0100),
+            tag: bits::<8>(0x5A),
+            tc: bits::<3>(3),
+            attr: bits::<3>(6),
+            ..Default::default()
+        };
         let w: Bits<128> = cc.into();
         let want = CcDesc {
             lower_addr: 0x14,
@@ -172,14 +178,18 @@ mod tests {
         assert_eq!((w.to_u128() >> 89) & 7, 3);
         assert_eq!((w.to_u128() >> 92) & 7, 6);
         assert_eq!((w.to_u128() >> 48) & 0xFFFF, 0x0100);
-        let mut b = ByteCount13::default();
-        b.dwords = bits::<11>(16);
+        let b = ByteCount13 {
+            dwords: bits::<11>(16),
+            ..Default::default()
+        };
         let w: Bits<13> = b.into();
         assert_eq!(w.to_u64(), 64);
-        let mut q = CqeWord::default();
-        q.cid = bits::<16>(0xABCD);
-        q.phase = true;
-        q.status = bits::<11>(0x13);
+        let q = CqeWord {
+            cid: bits::<16>(0xABCD),
+            phase: true,
+            status: bits::<11>(0x13),
+            ..Default::default()
+        };
         let w: Bits<128> = q.into();
         assert_eq!(w.to_u128() >> 96, 0xABCD | 1 << 16 | 0x13 << 17);
     }

@@ -133,7 +133,10 @@ mod tests {
     use super::*;
     use crate::synth_report::report::Row;
 
-    fn rep(rows: &[(&str, Option<(u64, u64, u64)>)]) -> Report {
+    /// A block and its (LUT, FF, BRAM), or `None` when it did not synthesize.
+    type RowSpec<'a> = (&'a str, Option<(u64, u64, u64)>);
+
+    fn rep(rows: &[RowSpec]) -> Report {
         Report {
             date: "2026-11-30".into(),
             yosys: "Yosys 0.23".into(),

@@ -143,12 +143,13 @@ impl ChannelBuffer {
         );
         let field = (1u64 << (8 * bytes_per_beat)) - 1;
         let mask = |p: usize| (field << (8 * p)) & 0xFFFF_FFFF;
-        let mut b = ChannelBuffer::default();
-        b.bstep = Constant::new(bits::<2>(bytes_per_beat as u64 % 4));
-        b.blast = Constant::new(bits::<2>(4 - bytes_per_beat as u64));
-        b.rmask = array_init::array_init(|p| Constant::new(bits::<32>(mask(p))));
-        b.rkeep = array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF)));
-        b
+        ChannelBuffer {
+            bstep: Constant::new(bits::<2>(bytes_per_beat as u64 % 4)),
+            blast: Constant::new(bits::<2>(4 - bytes_per_beat as u64)),
+            rmask: array_init::array_init(|p| Constant::new(bits::<32>(mask(p)))),
+            rkeep: array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF))),
+            ..Default::default()
+        }
     }
 }
 

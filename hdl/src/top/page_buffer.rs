@@ -106,9 +106,10 @@ impl PageBuffer {
     /// A page buffer whose NAND channels move `bytes_per_beat` bytes per core cycle (1, 2 or 4;
     /// see [`ChannelBuffer`]'s "NAND beat width").
     pub fn new(bytes_per_beat: u32) -> Self {
-        let mut pb = PageBuffer::default();
-        pb.chans = array_init::array_init(|_| ChannelBuffer::new(bytes_per_beat));
-        pb
+        PageBuffer {
+            chans: array_init::array_init(|_| ChannelBuffer::new(bytes_per_beat)),
+            ..Default::default()
+        }
     }
 }
 
@@ -141,7 +142,7 @@ impl Logic for PageBuffer {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, active, ch, wy, th, row, primed, err_r);
-        // Transfer session: latched at the handshake, ended by `done` (a new take wins).
+        // Transfer in progress: latched at the handshake, ended by `done` (a new take wins).
         if self.done.val() {
             self.active.d.next = false;
         }

@@ -12,46 +12,64 @@ use serde::{Deserialize, Serialize};
 /// reserved outside the general pool, so they do not count here.
 pub const MIN_GC_THRESHOLD_FREE_BLOCKS: u32 = 2;
 
+/// `ftl.gc_policy`: how a die chooses its GC victim.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum GcPolicyKind {
+    /// The closed block with the fewest valid units.
     Greedy,
+    /// Cost-benefit, `(1 - u) x age / (1 + u)` (Rosenblum and Ousterhout's LFS cleaning).
     CostBenefit,
     /// Greedy among the `gc_window_blocks` oldest closed blocks of a die.
     WindowedGreedy,
 }
 
+/// `ftl.free_block_order`: which free block a die opens next.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum FreeBlockOrder {
+    /// The least-worn free block; on equal wear the one freed last.
     #[default]
     LeastWorn,
+    /// A queue: the block freed longest ago.
     OldestFreed,
 }
 
-/// Hybrid SLC cache: a static part plus a dynamic part carved from free native blocks.
+/// `[ftl.slc_cache]`: a static SLC part plus a dynamic part carved from free native blocks.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SlcCacheConfig {
+    /// Host writes go to SLC-mode blocks first and are folded to the native mode later.
+    /// Moves: fresh writes, and everything written after the cache fills.
     pub enabled: bool,
     /// Blocks per plane reserved permanently as SLC (taken from over-provisioning).
+    /// Unit: blocks. Range: below half of `geometry.blocks_per_plane`. Moves: SLC cache size.
     pub static_blocks_per_plane: u32,
-    /// Fraction (0..1) of the free native blocks that may be used in SLC mode.
+    /// Fraction of the free native blocks that may be used in SLC mode.
+    /// Unit: fraction. Range: 0..=1. Moves: SLC cache size on an empty drive.
     pub dynamic_fraction: f64,
-    /// Idle time after which folding (SLC -> TLC migration) starts, ms.
+    /// Idle time after which folding (SLC -> native migration) starts.
+    /// Unit: ms. Range: >= 0. Moves: writes after idle (how much cache has been freed).
     pub idle_fold_threshold_ms: f64,
 }
 
-/// The on-chip SRAM cache of mapping entries in front of DRAM (mirrored by `hdl::ftl::map_cache`).
+/// `[ftl.map_cache]`: the on-chip SRAM cache of mapping entries in front of DRAM (mirrored by
+/// `hdl::ftl::map_cache`), and the DRAM share of the mapping table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct MapCacheConfig {
+    /// Sets of the SRAM mapping cache.
+    /// Unit: sets. Range: power of two. Moves: random-read latency through lookup misses.
     pub sets: u32,
+    /// Ways of the SRAM mapping cache.
+    /// Unit: ways. Range: 1, 2, 4, 8 or 16. Moves: lookup hit rate.
     pub ways: u32,
     /// Mapping entries (4 B each) per cache line.
+    /// Unit: entries. Range: power of two, up to 64. Moves: sequential lookup hit rate.
     pub line_entries: u32,
-    /// DRAM bytes devoted to the cached logical-to-physical table (translation pages), MiB.
-    /// A drive with 1 MiB per GiB of capacity holds the whole table.
+    /// DRAM devoted to the cached logical-to-physical table (translation pages). A drive with
+    /// 1 MiB per GiB of capacity holds the whole table.
+    /// Unit: MiB. Range: 0..=controller.dram_mb. Moves: random reads over a wide span.
     pub dram_table_mb: u32,
 }
 
@@ -77,40 +95,55 @@ impl MapCacheConfig {
     }
 }
 
+/// `[ftl]`: the flash translation layer: spare area, garbage collection, wear levelling,
+/// read-ahead and the flush of a partly filled write buffer.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct FtlConfig {
     /// Over-provisioning: physical capacity not exported, as a percentage of raw capacity.
+    /// Unit: %. Range: (0, 60). Moves: steady-state writes (write amplification), capacity.
     pub over_provisioning_pct: f64,
+    /// GC victim selection. Range: greedy, cost_benefit, windowed_greedy.
+    /// Moves: steady-state writes (which blocks pay for relocation).
     pub gc_policy: GcPolicyKind,
     /// Which free block a die opens next: `least_worn` (the default; on equal wear the one
     /// freed last) or `oldest_freed` (a queue: the block freed longest ago, wear left to static
     /// wear levelling). Blocks the FTL frees are erased by the drive after their relocation,
     /// so with `least_worn` a host block is often a victim whose erase is still queued.
+    /// Range: least_worn, oldest_freed. Moves: steady-state write throughput over time.
     #[serde(default)]
     pub free_block_order: FreeBlockOrder,
     /// With `gc_policy = "windowed_greedy"`: how many of a die's closed blocks, oldest first by
-    /// last write, the policy chooses among (>= 1). Must be 0 (absent) with other policies.
+    /// last write, the policy chooses among. Must be 0 (absent) with other policies.
+    /// Unit: blocks. Range: >= 1 with windowed_greedy, else 0. Moves: steady-state writes.
     #[serde(default)]
     pub gc_window_blocks: u32,
-    /// Foreground GC runs when free blocks per plane fall below this; at least
-    /// [`MIN_GC_THRESHOLD_FREE_BLOCKS`] (2).
+    /// Foreground GC runs when free blocks per plane fall below this: the reserve that carries
+    /// GC debt. Unit: blocks. Range: 2..blocks_per_plane/2. Moves: steady-state writes.
     pub gc_threshold_free_blocks: u32,
     /// Background GC runs in idle time when free blocks per plane are below this.
+    /// Unit: blocks. Range: >= gc_threshold_free_blocks. Moves: writes after idle.
     pub bg_gc_threshold_free_blocks: u32,
-    /// Idle time before background GC starts, ms.
+    /// Idle time before background GC starts.
+    /// Unit: ms. Range: >= 0. Moves: writes after idle.
     pub bg_gc_idle_ms: f64,
-    /// Static wear levelling triggers when max - min erase count exceeds this.
-    pub wear_level_delta: u32,
+    /// Static wear levelling moves a die's least-erased closed native block's (cold) data once
+    /// the die's most-erased block is more than this many erases ahead of it.
+    /// Unit: P/E cycles. Range: >= 0. Moves: long write runs slightly (extra relocation).
+    #[serde(alias = "wear_level_delta")]
+    pub wear_level_delta_pe_cycles: u32,
     pub slc_cache: SlcCacheConfig,
     pub map_cache: MapCacheConfig,
-    /// Sequential read-ahead: prefetch window in KiB (0 disables).
+    /// Sequential read-ahead: prefetch window (0 disables).
+    /// Unit: KiB. Range: >= 0. Moves: QD1 sequential and burst reads.
     pub read_ahead_kib: u32,
-    /// Host idle time after which a partly filled write buffer is programmed (padded), ms.
+    /// Host idle time after which a partly filled write buffer is programmed (padded); 1 when
+    /// absent. Unit: ms. Range: >= 0. Moves: QD1 writes with gaps, write amplification.
     #[serde(default = "default_flush_idle_ms")]
     pub write_buffer_flush_idle_ms: f64,
     /// Out-of-band integrity checker (lpn + write sequence per physical unit, verified on every
-    /// read). Costs 8 B of host memory per 4 KiB unit; on by default.
+    /// read). Costs 8 B of host memory per 4 KiB unit; on by default. Moves: no figure (a
+    /// model self-check; simulation speed only).
     #[serde(default = "default_true")]
     pub integrity_check: bool,
     /// Reads of a sequential stream (a host read continuing the previous one, and its
@@ -118,21 +151,25 @@ pub struct FtlConfig {
     /// sequentially written data occupies, instead of only the 4 KiB units asked for. Free on
     /// sequentially written data (every unit of the page is wanted); on fragmented data each
     /// wanted unit costs a whole multi-plane page transfer. Off by default.
-    #[serde(default)]
-    pub stream_reads_whole_pages: bool,
-    /// Read-ahead engine budget: prefetch data (KiB) its NAND reads may have in flight at once;
+    /// Moves: sequential reads of fragmented data.
+    #[serde(default, alias = "stream_reads_whole_pages")]
+    pub stream_read_page_cache: bool,
+    /// Read-ahead engine budget: prefetch data its NAND reads may have in flight at once;
     /// further prefetch reads of the window wait in the engine's queue and start as earlier ones
     /// finish. 0 = unbounded (the whole window at once).
+    /// Unit: KiB. Range: 0, or a multiple of 4 up to read_ahead_kib. Moves: QD1 sequential reads.
     #[serde(default)]
     pub read_ahead_inflight_kib: u32,
-    /// Read-ahead engine issue cost, ns per 4 KiB unit: the engine starts its prefetch reads one
+    /// Read-ahead engine issue cost per 4 KiB unit: the engine starts its prefetch reads one
     /// after another, each after `units x` this (its serial rate, whatever the data's layout).
     /// 0 = free (every prefetch read starts when the window is topped up).
+    /// Unit: ns. Range: 0..=100000. Moves: QD1 sequential reads.
     #[serde(default)]
     pub read_ahead_issue_ns_per_unit: f64,
-    /// Reach of the read-ahead engine's queue, KiB: a host read whose prefetch is still queued
-    /// (not yet issued) further than this behind the engine's next issue reads it itself.
+    /// Reach of the read-ahead engine's queue: a host read whose prefetch is still queued (not
+    /// yet issued) further than this behind the engine's next issue reads it itself.
     /// 0 = `read_ahead_kib`. Matters only with a budget or an issue cost.
+    /// Unit: KiB. Range: 0..=read_ahead_kib. Moves: QD1 sequential reads.
     #[serde(default)]
     pub read_ahead_queue_kib: u32,
     /// Power-loss protection: hold-up capacitors that, when power fails, finish the NAND

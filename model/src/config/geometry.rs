@@ -4,26 +4,36 @@
 use crate::error::{check, ConfigError};
 use serde::{Deserialize, Serialize};
 
+/// `[geometry]`: the NAND array's shape.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct GeometryConfig {
     /// ONFI channels (independent buses).
+    /// Unit: channels. Range: 1..=64. Moves: every throughput bound by the NAND buses or dies.
     pub channels: u32,
     /// Targets (chip enables, "ways") per channel.
+    /// Unit: targets. Range: 1..=16. Moves: die parallelism (random IOPS, steady writes).
     pub ways_per_channel: u32,
     /// Dies (LUNs) per target.
+    /// Unit: dies. Range: 1..=8. Moves: die parallelism.
     pub dies_per_way: u32,
-    /// Planes per die.
+    /// Planes per die, programmed and erased together (multi-plane).
+    /// Unit: planes. Range: 1, 2 or 4. Moves: program and read bandwidth per die.
     pub planes_per_die: u32,
-    /// Erase blocks per plane (TLC blocks as shipped).
+    /// Erase blocks per plane (native-mode blocks as shipped, spares included).
+    /// Unit: blocks. Range: >= 4. Moves: capacity, and with OP the spare area GC works in.
     pub blocks_per_plane: u32,
     /// Word lines per block; a TLC block holds 3 pages per word line.
+    /// Unit: word lines. Range: >= 1. Moves: block size (GC granularity).
     pub wordlines_per_block: u32,
     /// User data bytes per page (excluding spare).
+    /// Unit: bytes. Range: multiple of 4096. Moves: bus time per page, capacity.
     pub page_bytes: u32,
-    /// Spare (out-of-band) bytes per page.
+    /// Spare (out-of-band) bytes per page, moved on the bus with the page.
+    /// Unit: bytes. Range: >= 0. Moves: bus time per page.
     pub spare_bytes: u32,
     /// Bits per cell of the native mode (3 = TLC).
+    /// Unit: bits. Range: 1..=3. Moves: capacity, pages per block.
     pub bits_per_cell: u32,
 }
 

@@ -35,7 +35,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct DriveConfig {
-    /// Human name, e.g. "SMI SM2262 512 GB (SSDFans board)".
+    /// Human name, e.g. "SMI SM2262 512 GB (SSDFans board)"; printed in reports.
+    /// Unit: text. Range: any. Moves: no figure.
     pub name: String,
     pub geometry: GeometryConfig,
     pub nand: NandConfig,
@@ -98,6 +99,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("bogus_mts") && err.contains("x.toml"), "{err}");
+    }
+
+    /// Keys renamed to say what they model are still read under their old names.
+    #[test]
+    fn old_key_names_still_load() {
+        let mut text = DEFAULT_PRESET_TOML.to_string();
+        for (new, old) in [
+            ("dram_bandwidth_mb_per_s", "dram_bandwidth_mbps"),
+            ("read_lookup_on_demand", "cpu_unit_work_at_lookup"),
+            ("wear_level_delta_pe_cycles", "wear_level_delta"),
+            ("stream_read_page_cache", "stream_reads_whole_pages"),
+        ] {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(new))
+                .expect(new)
+                .to_string();
+            text = text.replace(&line, &line.replacen(new, old, 1));
+        }
+        assert!(!text.contains("wear_level_delta_pe_cycles"));
+        assert_eq!(
+            DriveConfig::from_toml_str(&text, "old.toml").unwrap(),
+            DriveConfig::default_drive()
+        );
     }
 
     #[test]

@@ -5,21 +5,34 @@ use crate::error::{check, ConfigError};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
-/// Array times of one cell mode. TLC reads differ by page type (LSB/CSB/MSB).
+/// `[nand.slc]` / `[nand.tlc]`: array times and energies of one cell mode. TLC reads differ
+/// by page type (LSB/CSB/MSB); SLC gives one value three times.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CellTiming {
-    /// Page read array time (tR) for LSB / CSB / MSB pages; SLC gives one value repeated.
+    /// Page read array time (tR) of an LSB page.
+    /// Unit: us. Range: (0, 1e6). Moves: random reads (die-bound), QD1 read latency.
     pub t_read_lsb_us: f64,
+    /// Page read array time (tR) of a CSB page.
+    /// Unit: us. Range: (0, 1e6). Moves: random reads (die-bound), QD1 read latency.
     pub t_read_csb_us: f64,
+    /// Page read array time (tR) of an MSB page.
+    /// Unit: us. Range: (0, 1e6). Moves: random reads (die-bound), QD1 read latency.
     pub t_read_msb_us: f64,
     /// Program time (tPROG) of one program operation (one-shot TLC programs all three pages).
+    /// Unit: us. Range: (0, 1e6). Moves: fresh writes (SLC), steady-state writes (TLC, with WA).
     pub t_prog_us: f64,
     /// Block erase time (tBERS).
+    /// Unit: ms. Range: (0, 1e6). Moves: steady-state writes a little (erases share the dies).
     pub t_erase_ms: f64,
-    /// Energy of one page read, one program operation and one block erase, per plane.
+    /// Energy of one page read, per plane.
+    /// Unit: uJ. Range: >= 0. Moves: energy and average power of reads.
     pub read_energy_uj: f64,
+    /// Energy of one program operation, per plane.
+    /// Unit: uJ. Range: >= 0. Moves: energy and average power of writes.
     pub prog_energy_uj: f64,
+    /// Energy of one block erase, per plane.
+    /// Unit: uJ. Range: >= 0. Moves: energy of steady-state writes.
     pub erase_energy_uj: f64,
 }
 
@@ -68,6 +81,7 @@ impl CellTiming {
     }
 }
 
+/// `[nand]`: the dies' two cell modes and their features.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct NandConfig {
@@ -76,8 +90,10 @@ pub struct NandConfig {
     /// Timing of blocks in the native mode (TLC).
     pub tlc: CellTiming,
     /// Cache read (31h/3Fh) supported: the next page's tR overlaps the current page's data out.
+    /// Moves: sequential reads.
     pub cache_read: bool,
-    /// Program/erase cycles the native mode is rated for (wear levelling reports against it).
+    /// Program/erase cycles the native mode is rated for (wear reports against it).
+    /// Unit: P/E cycles. Range: >= 1. Moves: no figure; wear reports only.
     pub endurance_pe_cycles: u32,
 }
 

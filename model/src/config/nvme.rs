@@ -3,16 +3,21 @@
 use crate::error::{check, ConfigError};
 use serde::{Deserialize, Serialize};
 
+/// `[nvme]`: the host interface the controller exposes.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct NvmeConfig {
     /// I/O submission/completion queue pairs the controller supports.
+    /// Unit: queue pairs. Range: 1..=65535. Moves: no figure unless a job uses more queues.
     pub io_queues: u32,
     /// Entries per I/O queue (the controller's MQES + 1).
+    /// Unit: entries. Range: 2..=65536. Moves: the deepest queue depth a job can reach.
     pub queue_entries: u32,
-    /// Interrupt coalescing: raise an interrupt after this many completions ...
+    /// Interrupt coalescing: raise an interrupt after this many completions (Feature 08h THR).
+    /// Unit: completions. Range: 1..=255. Moves: completion latency at high queue depth.
     pub irq_coalesce_count: u32,
-    /// ... or after this time since the first uncoalesced completion, in microseconds.
+    /// ... or after this time since the first uncoalesced completion (Feature 08h TIME).
+    /// Unit: us. Range: 0..=25500. Moves: completion latency at low queue depth.
     pub irq_coalesce_time_us: f64,
 }
 

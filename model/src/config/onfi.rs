@@ -9,32 +9,42 @@ use crate::error::{check, ConfigError};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
+/// `[onfi]`: the channel bus's rate and the ONFI timing parameters the sequencer obeys.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct OnfiConfig {
-    /// Data transfer rate on the 8-bit DQ bus, in mega-transfers per second (1 byte per transfer).
+    /// Data transfer rate on the 8-bit DQ bus (1 byte per transfer); a whole multiple of
+    /// `core_clock_mhz`. Unit: MT/s. Range: 10..=3600. Moves: sequential reads, bus occupancy.
     pub transfer_mts: u32,
-    /// Sequencer (controller core) clock driving the PHY boundary, in MHz.
+    /// Sequencer (controller core) clock driving the PHY boundary.
+    /// Unit: MHz. Range: 25..=1000. Moves: rounding of every ONFI time to whole cycles.
     pub core_clock_mhz: u32,
-    /// Command/address write cycle time tWC (SDR cycles for CLE/ALE latches), ns.
+    /// Command/address write cycle time tWC (SDR cycles for CLE/ALE latches).
+    /// Unit: ns. Range: [0, 10000). Moves: command overhead per NAND op.
     pub t_wc_ns: f64,
-    /// Address-to-data-loading delay tADL, ns.
+    /// Address-to-data-loading delay tADL.
+    /// Unit: ns. Range: [0, 10000). Moves: bus time per program.
     pub t_adl_ns: f64,
-    /// WE# high to busy tWB, ns.
+    /// WE# high to busy tWB.
+    /// Unit: ns. Range: [0, 10000). Moves: command overhead per NAND op.
     pub t_wb_ns: f64,
-    /// WE# high to RE# low (command to status/data out) tWHR, ns.
+    /// WE# high to RE# low (command to status/data out) tWHR.
+    /// Unit: ns. Range: [0, 10000). Moves: status polls and data-out start.
     pub t_whr_ns: f64,
-    /// Change column setup tCCS, ns.
+    /// Change column setup tCCS.
+    /// Unit: ns. Range: [0, 10000). Moves: bus time per partial-page read.
     pub t_ccs_ns: f64,
-    /// Ready to data output tRR, ns.
+    /// Ready to data output tRR.
+    /// Unit: ns. Range: [0, 10000). Moves: data-out start after a read.
     pub t_rr_ns: f64,
     /// Address cycles of a full row+column address (5 for large devices).
+    /// Unit: cycles. Range: 3..=6. Moves: command overhead per NAND op.
     pub addr_cycles: u32,
-    /// Cache read busy tRCBSY, us: after 31h/3Fh the target is busy (R/B# low) for this long
+    /// Cache read busy tRCBSY: after 31h/3Fh the target is busy (R/B# low) for this long
     /// beyond the end of any array read still in progress (moving the data register into the
-    /// cache register). Source: Micron MT29F asynchronous/synchronous NAND datasheets (AC
-    /// characteristics, "cache busy" tRCBSY: 3 us typical, at most tR); ONFI 4.1 section 5.6
-    /// (Read Cache Sequential/End). Defaults to 3 us when a config omits it.
+    /// cache register). Source: Micron MT29F NAND datasheets (AC characteristics, tRCBSY: 3 us
+    /// typical, at most tR); ONFI 4.1 section 5.6 (Read Cache Sequential/End). 3 when absent.
+    /// Unit: us. Range: 0..=1000. Moves: sequential reads with `nand.cache_read`.
     #[serde(default = "default_t_rcbsy_us")]
     pub t_rcbsy_us: f64,
 }

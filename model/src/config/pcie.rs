@@ -4,28 +4,42 @@
 use crate::error::{check, check_latency_ns, ConfigError};
 use serde::{Deserialize, Serialize};
 
+/// `[pcie]`: the link at transaction-layer level.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PcieConfig {
     /// Lanes (x1, x2, x4, x8, x16).
+    /// Unit: lanes. Range: 1, 2, 4, 8 or 16. Moves: sequential reads and writes (link-bound).
     pub lanes: u32,
-    /// Per-lane signalling rate in GT/s (8 for Gen3).
+    /// Per-lane signalling rate (8 for Gen3).
+    /// Unit: GT/s. Range: (0, 64]. Moves: sequential reads and writes (link-bound).
     pub lane_gts: f64,
-    /// Line coding efficiency numerator/denominator (128/130 for Gen3).
+    /// Line coding payload bits per block (128 of 128b/130b for Gen3).
+    /// Unit: bits. Range: 1..=encoding_total_bits. Moves: link rate.
     pub encoding_payload_bits: u32,
+    /// Line coding total bits per block (130 of 128b/130b for Gen3).
+    /// Unit: bits. Range: >= encoding_payload_bits. Moves: link rate.
     pub encoding_total_bits: u32,
-    /// Max payload size in bytes (128, 256, 512...).
+    /// Max payload size of a TLP.
+    /// Unit: bytes. Range: power of two, 128..=4096. Moves: TLP overhead of reads (MWr).
     pub mps_bytes: u32,
-    /// Max read request size in bytes.
+    /// Max read request size.
+    /// Unit: bytes. Range: power of two, 128..=4096. Moves: TLP overhead of writes (MRd).
     pub mrrs_bytes: u32,
     /// TLP header bytes (12 for 3DW, 16 for 4DW with 64-bit addresses).
+    /// Unit: bytes. Range: 12 or 16. Moves: TLP overhead.
     pub tlp_header_bytes: u32,
-    /// Framing + sequence number + LCRC bytes per TLP (Gen3: 4 STP + 2 seq + 4 LCRC... see link.rs).
+    /// Framing, sequence number and LCRC bytes per TLP (see `pcie::link`).
+    /// Unit: bytes. Range: >= 0. Moves: TLP overhead.
     pub tlp_overhead_bytes: u32,
-    /// DLLP (ACK / flow-control update) bytes sent in the opposite direction per this many TLPs.
+    /// DLLP (ACK / flow-control update) bytes sent in the opposite direction per
+    /// `tlps_per_ack` TLPs. Unit: bytes. Range: >= 0. Moves: link overhead.
     pub dllp_bytes: u32,
+    /// TLPs acknowledged by one DLLP.
+    /// Unit: TLPs. Range: >= 1. Moves: link overhead.
     pub tlps_per_ack: u32,
-    /// Round-trip latency of a host memory read (request to first completion), ns.
+    /// Round-trip latency of a host memory read (request to first completion).
+    /// Unit: ns. Range: >= 0. Moves: write latency, SQ fetch time.
     pub host_read_latency_ns: f64,
 }
 

@@ -19,11 +19,13 @@ pub const JOURNAL_RECORD_BYTES: u32 = 8;
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PersistenceConfig {
-    /// Journal mapping updates into reserved SLC blocks and checkpoint the table.
+    /// Journal mapping updates into reserved SLC blocks and checkpoint the table. Moves: mount
+    /// time after a power loss, WA (journal and checkpoint pages).
     #[serde(default)]
     pub enabled: bool,
-    /// Journal written since the last checkpoint, MiB, that triggers the next checkpoint (the
-    /// whole table, `4 B x logical units`, written as SLC pages). Range 1..=4096.
+    /// Journal written since the last checkpoint that triggers the next checkpoint (the whole
+    /// table, `4 B x logical units`, written as SLC pages). Unit: MiB. Range: 1..=4096.
+    /// Moves: mount time after a power loss, journal and checkpoint NAND traffic.
     #[serde(default = "default_checkpoint_journal_mib")]
     pub checkpoint_journal_mib: u32,
 }

@@ -4,20 +4,31 @@
 use crate::error::{check, ConfigError};
 use serde::{Deserialize, Serialize};
 
+/// `[power]`: power of the controller, DRAM and link by state, and ONFI I/O energy; NAND
+/// array energies are per op in `[nand.*]`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PowerConfig {
-    /// Controller (cores, PHYs) power while commands are outstanding, W.
+    /// Controller (cores, PHYs) power while commands are outstanding.
+    /// Unit: W. Range: 0..=50. Moves: average power, MB/s per W.
     pub controller_active_w: f64,
-    /// Controller power when idle (PS0 idle, no APST), W.
+    /// Controller power when idle (PS0 idle, no APST).
+    /// Unit: W. Range: 0..=50. Moves: average power of idle-heavy protocols.
     pub controller_idle_w: f64,
-    /// DRAM power active / idle, W.
+    /// DRAM power while commands are outstanding.
+    /// Unit: W. Range: 0..=50. Moves: average power.
     pub dram_active_w: f64,
+    /// DRAM power when idle.
+    /// Unit: W. Range: 0..=50. Moves: average power of idle-heavy protocols.
     pub dram_idle_w: f64,
-    /// PCIe link power active (L0 transferring) / idle (L0 idle or L1), W.
+    /// PCIe link power while transferring (L0).
+    /// Unit: W. Range: 0..=50. Moves: average power.
     pub link_active_w: f64,
+    /// PCIe link power when idle (L0 idle or L1).
+    /// Unit: W. Range: 0..=50. Moves: average power of idle-heavy protocols.
     pub link_idle_w: f64,
-    /// ONFI I/O energy per byte moved over a channel bus, pJ.
+    /// ONFI I/O energy per byte moved over a channel bus.
+    /// Unit: pJ/byte. Range: >= 0. Moves: energy of reads and writes.
     pub onfi_pj_per_byte: f64,
 }
 

@@ -1,6 +1,6 @@
 //! The controller's host-data buffers, counted in 4 KiB units. The write buffer
 //! (`controller.write_buffer_kib`): host write data occupies it from arrival until the NAND
-//! program carrying it completes (CONTRACTS.md: early completion when the data fits, otherwise the
+//! program carrying it completes (early completion when the data fits, otherwise the
 //! write waits for room). The read staging buffer (`controller.read_buffer_kib`, optional): a
 //! read command holds room for all its units from issue until its data has been sent.
 

@@ -16,9 +16,9 @@ pub struct Dram {
 
 impl Dram {
     pub fn new(cfg: &ControllerConfig) -> Self {
-        assert!(cfg.dram_bandwidth_mbps > 0, "validated config");
+        assert!(cfg.dram_bandwidth_mb_per_s > 0, "validated config");
         Dram {
-            bytes_per_sec: cfg.dram_bandwidth_mbps as u64 * 1_000_000,
+            bytes_per_sec: cfg.dram_bandwidth_mb_per_s as u64 * 1_000_000,
             latency: SimTime::from_ns_f64(cfg.dram_latency_ns),
             free_at: SimTime::ZERO,
             busy: SimTime::ZERO,

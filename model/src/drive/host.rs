@@ -100,7 +100,7 @@ impl Drive {
         let c = self.cmds[cmd as usize];
         let (cpu_units, extra) = match c.op {
             // The read's per-unit work comes after its FTL lookup (`start_read`).
-            IoOp::Read if self.cfg.controller.cpu_unit_work_at_lookup => (0, prp_list_bytes(c.len)),
+            IoOp::Read if self.cfg.controller.read_lookup_on_demand => (0, prp_list_bytes(c.len)),
             IoOp::Read | IoOp::Write => (c.units as u64, prp_list_bytes(c.len)),
             // Dataset Management carries its range list (16 B per range) in host memory.
             IoOp::Trim => (0, 16),

@@ -8,7 +8,7 @@
 //!    flight) picks queues round-robin and reads the 64 B entry (MRd up, completion down).
 //! 3. Fetched: a firmware core processes it (`cpu_ns_per_cmd + units × cpu_ns_per_unit`); PRP
 //!    lists (transfers over 8 KiB) are read from host memory meanwhile. With
-//!    `controller.cpu_unit_work_at_lookup` a read's per-unit work waits for step 4 instead: its
+//!    `controller.read_lookup_on_demand` a read's per-unit work waits for step 4 instead: its
 //!    own units after the FTL pass, the units it finds prefetched not at all (`prefetch.rs`).
 //! 4. Reads: with a read staging buffer (`controller.read_buffer_kib`), the command first takes
 //!    room for all its units (or waits, in order); the FTL returns the NAND ops; each op runs on its die in order behind the channel
@@ -117,7 +117,7 @@ pub(crate) enum Ev {
     /// The read-ahead engine finished issuing its current prefetch read (`prefetch.rs`).
     Prefetch,
     /// The firmware's mapping work for op `id` (a page read or a prefetch) is done: it may go to
-    /// its die (`controller.cpu_unit_work_at_lookup`).
+    /// its die (`controller.read_lookup_on_demand`).
     LookupDone { id: u32 },
     /// The mapping work of read `cmd`, which reads no page itself, is done.
     ReadWork { cmd: u32 },
@@ -418,17 +418,3 @@ impl Drive {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_background;
-#[cfg(test)]
-mod tests_ftl;
-#[cfg(test)]
-mod tests_lookup;
-#[cfg(test)]
-mod tests_nand;
-#[cfg(test)]
-mod tests_power;
-#[cfg(test)]
-mod tests_prefetch;
-#[cfg(test)]
-mod tests_reloc;

@@ -12,7 +12,7 @@
 //! Optionally (`ftl.read_ahead_issue_ns_per_unit`) the engine also issues its reads one after
 //! another at a fixed cost per 4 KiB unit, a serial rate that does not depend on how the data
 //! is laid out. Budget 0 and cost 0: every prefetch read starts at once (the behaviour before
-//! this engine). With `controller.cpu_unit_work_at_lookup` every prefetch read first waits for
+//! this engine). With `controller.read_lookup_on_demand` every prefetch read first waits for
 //! its units' mapping work on a firmware core (`cpu_ns_per_unit` each), and a host read's own
 //! page reads for its units' (`lookup_work_of_read`): the work is done where the lookup is.
 
@@ -46,7 +46,7 @@ pub(super) struct PrefetchEngine {
     /// Issue cost per unit (0: none) and the op being issued (its `Ev::Prefetch` is due).
     issue_per_unit: SimTime,
     issuing: Option<u32>,
-    /// With `controller.cpu_unit_work_at_lookup`, while a read's batch is dispatched: when its
+    /// With `controller.read_lookup_on_demand`, while a read's batch is dispatched: when its
     /// own units' mapping work ends (its page reads wait until then), and how many of its
     /// ReadAhead ops (`Ftl::prefetch_op_units`, in tag order) have been charged theirs.
     reads_wait_until: SimTime,
@@ -96,7 +96,7 @@ impl Drive {
         ra_ops: u64,
         map_until: SimTime,
     ) -> SimTime {
-        if !self.cfg.controller.cpu_unit_work_at_lookup {
+        if !self.cfg.controller.read_lookup_on_demand {
             self.prefetch.reads_wait_until = map_until;
             return map_until;
         }
@@ -118,7 +118,7 @@ impl Drive {
 
     /// The read whose batch was being dispatched is done with: no op waits for its work now.
     pub(super) fn end_lookup_work(&mut self) {
-        if self.cfg.controller.cpu_unit_work_at_lookup {
+        if self.cfg.controller.read_lookup_on_demand {
             let left = self.ftl.prefetch_op_units().len() - self.prefetch.ra_charged;
             assert_eq!(left, 0, "{left} ReadAhead ops' lookup work not charged");
         }
@@ -130,7 +130,7 @@ impl Drive {
     /// dispatched waits for that read's lookups, a prefetch for its own (charged here).
     fn lookup_wait(&mut self, op: &NandOp) -> Option<SimTime> {
         let now = self.now();
-        if !self.cfg.controller.cpu_unit_work_at_lookup {
+        if !self.cfg.controller.read_lookup_on_demand {
             // Only the read's mapping lookups (SRAM cache misses) to wait for.
             let until = self.prefetch.reads_wait_until;
             return (op.purpose == OpPurpose::HostRead && until > now).then_some(until);

@@ -25,7 +25,7 @@
 //! free-block deficit, paid by the next writes or in idle time). Total NAND work is unchanged;
 //! what changes is which host IO waits behind it.
 //!
-//! Measured (CALIBRATION.md, finding 9): steady-state writes no longer depend on the write
+//! Measured (docs/calibration.md): steady-state writes do not depend on the write
 //! buffer absorbing whole-victim bursts; a write test's relocation now partly falls after its
 //! window instead of before its first host program, so short steady-state windows read higher.
 

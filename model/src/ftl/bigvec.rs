@@ -6,7 +6,7 @@
 /// A vector of `n` copies of `fill`, backed by huge pages where the OS allows.
 pub fn big_vec<T: Copy>(n: usize, fill: T) -> Vec<T> {
     let mut v: Vec<T> = Vec::with_capacity(n);
-    advise_huge(v.as_mut_ptr() as usize, n * std::mem::size_of::<T>());
+    advise_huge(v.as_mut_ptr() as usize, n * size_of::<T>());
     v.resize(n, fill);
     v
 }

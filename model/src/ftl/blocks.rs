@@ -343,7 +343,7 @@ mod tests {
         let (b, got) = reopen_order(FreeBlockOrder::OldestFreed);
         assert_eq!(got, vec![b[2], b[0], b[1]]);
         // Least worn on equal wear: the one freed last first (1), then 0, then 2: the victim
-        // the FTL has just freed is the next block a die opens (CALIBRATION.md, finding 14).
+        // the FTL has just freed is the next block a die opens (docs/calibration.md).
         let (b, got) = reopen_order(FreeBlockOrder::LeastWorn);
         assert_eq!(got, vec![b[1], b[0], b[2]]);
     }

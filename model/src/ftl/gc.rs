@@ -3,7 +3,7 @@
 //! move the valid units of one closed die-block into the die's relocation block (TLC) and erase
 //! it (`reloc.rs`).
 //! Victims: a [`super::victim::VictimPolicy`]; folding takes the oldest SLC block; wear levelling
-//! the least-erased block once max - min erase count exceeds `wear_level_delta`.
+//! the least-erased block once max - min erase count exceeds `wear_level_delta_pe_cycles`.
 //! Source: MQSim GC/WL unit (Tavakkol et al., FAST'18); Chang, "On efficient wear leveling for
 //! large-scale flash-memory storage systems" (static WL by cold-block migration).
 
@@ -109,8 +109,8 @@ impl Ftl {
     }
 
     /// Static wear levelling on `die`: when the most-erased general block is more than
-    /// `wear_level_delta` erases ahead of the least-erased closed TLC block, move the latter's
-    /// (cold) data so that block rejoins the free pool.
+    /// `wear_level_delta_pe_cycles` erases ahead of the least-erased closed TLC block, move the
+    /// latter's (cold) data so that block rejoins the free pool.
     pub(super) fn wear_level(&mut self, die: u32, ops: &mut Vec<NandOp>) -> bool {
         let hi = self.blocks.ec_hi[die as usize];
         let first = self.l.dbid(die, 0);
@@ -122,7 +122,7 @@ impl Ftl {
             .min_by_key(|&d| self.blocks.info[d as usize].erase_count);
         let Some(dbid) = coldest else { return false };
         let cold_ec = self.blocks.info[dbid as usize].erase_count;
-        if hi - cold_ec <= self.cfg.wear_level_delta {
+        if hi - cold_ec <= self.cfg.wear_level_delta_pe_cycles {
             return false;
         }
         // Cold data goes to a clearly more worn block, so every move narrows the spread (and
@@ -130,7 +130,7 @@ impl Ftl {
         let worn_enough = self
             .blocks
             .most_worn_free(die)
-            .is_some_and(|ec| ec > cold_ec + self.cfg.wear_level_delta / 2);
+            .is_some_and(|ec| ec > cold_ec + self.cfg.wear_level_delta_pe_cycles / 2);
         if self.blocks.free_count(die) < 2 || !worn_enough {
             return false;
         }

@@ -79,8 +79,9 @@ impl Ftl {
         }
         if (0..self.l.dies)
             .any(|d| self.blocks.free_count(d) < self.cfg.bg_gc_threshold_free_blocks)
-            || (0..self.l.dies as usize)
-                .any(|d| self.blocks.ec_hi[d] - self.blocks.ec_lo[d] > self.cfg.wear_level_delta)
+            || (0..self.l.dies as usize).any(|d| {
+                self.blocks.ec_hi[d] - self.blocks.ec_lo[d] > self.cfg.wear_level_delta_pe_cycles
+            })
         {
             due.push(self.bg_gc_idle);
         }

@@ -65,6 +65,8 @@ impl FastDiv {
             d,
         }
     }
+    // `div` divides a u32 by the stored divisor; it is not an operator between two `FastDiv`s.
+    #[allow(clippy::should_implement_trait)]
     #[inline(always)]
     pub fn div(self, x: u32) -> u32 {
         if self.d == 1 {

@@ -12,7 +12,7 @@ use super::layout::NONE;
 use super::{Ftl, NandOp, OpPurpose, ReadOutcome};
 
 impl Ftl {
-    /// Host read of units [lpn, lpn + count). See the contract in CONTRACTS.md.
+    /// Host read of units [lpn, lpn + count). The contract is in ARCHITECTURE.md ("FTL").
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
         assert!(
             lpn + count as u64 <= self.logical_units(),
@@ -35,7 +35,7 @@ impl Ftl {
                 }
             }
         }
-        let whole = self.cfg.stream_reads_whole_pages && self.ra.continues(lpn);
+        let whole = self.cfg.stream_read_page_cache && self.ra.continues(lpn);
         self.st.host_read_ops += self.emit_reads(OpPurpose::HostRead, whole, ops);
         self.st.host_units_read += count as u64;
         self.st.host_units_buffered += out.buffered_units as u64;
@@ -98,7 +98,7 @@ impl Ftl {
 
     /// One (multi-plane) read op per group, in first-touch order; returns the ops pushed.
     /// `whole`: each op reads and transfers the whole page on every plane
-    /// (`stream_reads_whole_pages`).
+    /// (`stream_read_page_cache`).
     fn emit_reads(&mut self, purpose: OpPurpose, whole: bool, ops: &mut Vec<NandOp>) -> u64 {
         for &(dbid, page, mask, units) in &self.groups {
             if purpose == OpPurpose::ReadAhead {
@@ -134,7 +134,7 @@ impl Ftl {
             }
         }
         self.finish_last_page(stop, ops);
-        let n = self.emit_reads(OpPurpose::ReadAhead, self.cfg.stream_reads_whole_pages, ops);
+        let n = self.emit_reads(OpPurpose::ReadAhead, self.cfg.stream_read_page_cache, ops);
         self.st.read_ahead_ops += n;
         self.ra_tag_next += n;
     }

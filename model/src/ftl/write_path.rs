@@ -16,7 +16,7 @@ use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
 use crate::nand::CellMode;
 
 impl Ftl {
-    /// Host write of units [lpn, lpn + count). See the contract in CONTRACTS.md.
+    /// Host write of units [lpn, lpn + count). The contract is in ARCHITECTURE.md ("FTL").
     pub fn host_write(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> WriteOutcome {
         assert!(
             lpn + count as u64 <= self.logical_units(),

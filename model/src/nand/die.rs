@@ -215,7 +215,7 @@ mod tests {
     }
 
     /// The SM2262 preset's NAND timing before calibration, pinned so the hand figures below stay
-    /// valid when the preset's fitted tR/tPROG values move (CALIBRATION.md).
+    /// valid when the preset's fitted tR/tPROG values move (docs/calibration.md).
     fn timing() -> NandTiming {
         let mut c = DriveConfig::default_drive();
         c.nand.tlc.t_read_lsb_us = 56.0;

@@ -36,8 +36,6 @@
 //!   page k + 1. The op completes at the end of the last page's data out.
 //! - Not modelled: tDBSY of multi-plane; multi-plane cache read.
 
-#[cfg(test)]
-mod cache_tests;
 mod program;
 #[cfg(test)]
 mod tests;

@@ -77,7 +77,7 @@ impl<A: SqArbiter> NvmeQueues<A> {
             ready_count: 0,
             entries: cfg.queue_entries,
             irq_count: cfg.irq_coalesce_count,
-            irq_time: crate::time::SimTime::from_us_f64(cfg.irq_coalesce_time_us),
+            irq_time: SimTime::from_us_f64(cfg.irq_coalesce_time_us),
             arbiter,
         }
     }

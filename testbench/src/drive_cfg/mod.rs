@@ -206,7 +206,7 @@ pub fn config_hash(cfg: &DriveConfig) -> String {
 }
 
 /// "SMI SM2262 512 GB (...): 514 GB, 8 ch x 2 ways x 1 dies x 2 planes, TLC, ONFI 800 MT/s,
-/// config 0123456789abcdef".
+/// config <16 hex digits of config_hash>".
 pub fn summary_line(cfg: &DriveConfig) -> String {
     let g = &cfg.geometry;
     let exported = cfg

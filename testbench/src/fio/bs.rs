@@ -97,11 +97,7 @@ fn parse_split(list: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, String> {
             "bssplit: `{list}`: the percentages come to {given}, not 100"
         ));
     }
-    let share = if blanks > 0 {
-        (100 - given) / blanks
-    } else {
-        0
-    };
+    let share = (100 - given).checked_div(blanks).unwrap_or(0);
     let last_blank = out.iter().rposition(|e| e.1.is_none());
     Ok(out
         .iter()

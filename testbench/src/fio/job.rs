@@ -285,35 +285,62 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "rw" | "readwrite" => j.rw = parse_rw(need(o)?)?,
         "bs" | "blocksize" => apply_bs(j, key, need(o)?)?,
         "bssplit" => apply_bssplit(j, need(o)?)?,
-        "iodepth" => j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32,
-        "numjobs" => j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32,
+        "iodepth" => {
+            j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32
+        }
+        "numjobs" => {
+            j.numjobs = parse_int(need(o)?, 1, 256).map_err(|e| format!("numjobs: {e}"))? as u32
+        }
         "size" => j.size = Some(parse_size(need(o)?, j.kb_base).map_err(|e| format!("size: {e}"))?),
-        "offset" => j.offset = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset: {e}"))?,
+        "offset" => {
+            j.offset = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset: {e}"))?
+        }
         "offset_increment" => {
-            j.offset_increment = parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset_increment: {e}"))?;
+            j.offset_increment =
+                parse_size(need(o)?, j.kb_base).map_err(|e| format!("offset_increment: {e}"))?;
         }
         "io_size" | "io_limit" => {
             // fio: 0 (the default) means "the region size".
-            j.io_size = Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?).filter(|b| *b > 0);
+            j.io_size =
+                Some(parse_bytes(need(o)?, j.kb_base).map_err(|e| format!("io_size: {e}"))?)
+                    .filter(|b| *b > 0);
         }
         "runtime" | "timeout" => {
             let t = parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("runtime: {e}"))?;
             j.runtime = (t > SimTime::ZERO).then_some(t);
         }
         "time_based" => j.time_based = flag(o)?,
-        "ramp_time" => j.ramp_time = parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("ramp_time: {e}"))?,
-        "rwmixread" => j.rwmixread = parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixread: {e}"))? as u32,
-        "rwmixwrite" => j.rwmixread = 100 - parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixwrite: {e}"))? as u32,
+        "ramp_time" => {
+            j.ramp_time =
+                parse_time(need(o)?, TimeUnit::Secs).map_err(|e| format!("ramp_time: {e}"))?
+        }
+        "rwmixread" => {
+            j.rwmixread = parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixread: {e}"))? as u32
+        }
+        "rwmixwrite" => {
+            j.rwmixread =
+                100 - parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixwrite: {e}"))? as u32
+        }
         "direct" => {
             if !flag(o)? {
                 return Err("direct=0 (buffered IO through a host page cache) is not modelled; ssdlab always behaves as direct=1".into());
             }
         }
         "stonewall" | "wait_for_previous" => j.stonewall = flag(o)?,
-        "thinktime" => j.thinktime = parse_time(need(o)?, TimeUnit::Micros).map_err(|e| format!("thinktime: {e}"))?,
+        "thinktime" => {
+            j.thinktime =
+                parse_time(need(o)?, TimeUnit::Micros).map_err(|e| format!("thinktime: {e}"))?
+        }
         // fio: 0 (the default) means no limit.
-        "number_ios" => j.number_ios = Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("number_ios: {e}"))?).filter(|n| *n > 0),
-        "randseed" => j.randseed = Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("randseed: {e}"))?),
+        "number_ios" => {
+            j.number_ios =
+                Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("number_ios: {e}"))?)
+                    .filter(|n| *n > 0)
+        }
+        "randseed" => {
+            j.randseed =
+                Some(parse_int(need(o)?, 0, u64::MAX).map_err(|e| format!("randseed: {e}"))?)
+        }
         "norandommap" => j.norandommap = flag(o)?,
         "group_reporting" => j.group_reporting = flag(o)?,
         "kb_base" => j.kb_base = parse_kb_base(need(o)?)?,
@@ -323,7 +350,11 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         k if IGNORED_OPTIONS.contains(&k) => {}
         "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
         k if RATE_OPTIONS.contains(&k) => apply_rate(j, k, need(o)?, (&o.file, o.line))?,
-        k => return Err(format!("unsupported option `{k}` (see README \"Command line\" for the supported and ignored options)")),
+        k => {
+            return Err(format!(
+                "unsupported option `{k}` (docs/fio.md lists the supported and ignored options)"
+            ))
+        }
     }
     Ok(())
 }

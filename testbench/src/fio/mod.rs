@@ -4,6 +4,7 @@ pub mod bs;
 pub mod distribution;
 pub mod ini;
 pub mod job;
+pub mod options;
 pub mod rate;
 pub mod value;
 

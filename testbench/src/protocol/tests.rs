@@ -148,7 +148,7 @@ fn region_beyond_device_fails_before_running() {
 /// One group whose single job read with completion latencies 1, 2, ..., 10 000 us.
 fn reads_of_1_to_10000_us() -> crate::workload::GroupResult {
     use crate::workload::stats::DirStats;
-    let spec = crate::fio::parse_job_file("[a]\nrw=randread\n", "t").unwrap()[0].clone();
+    let spec = parse_job_file("[a]\nrw=randread\n", "t").unwrap()[0].clone();
     let mut read = DirStats::default();
     for us in 1..=10_000u64 {
         read.record(4096, SimTime::from_us(us), SimTime::from_us(us));

@@ -438,6 +438,4 @@ pub fn cache_dir() -> PathBuf {
 }
 
 #[cfg(test)]
-mod ff_tests;
-#[cfg(test)]
-mod trace_tests;
+mod tests;

@@ -2,7 +2,7 @@
 //! runner, protocols and trace replay are written once and tested against a hand-computable
 //! [`super::testdev::FixedLatencyDevice`] as well as the real model (`model::drive::Drive`).
 //!
-//! The method set mirrors CONTRACTS.md ("Drive API"); the adapter for `Drive` lives in
+//! The method set mirrors ARCHITECTURE.md ("Model core"); the adapter for `Drive` lives in
 //! [`super::drive_adapter`].
 
 pub use crate::utilisation::BusyTimes;
@@ -157,7 +157,7 @@ impl PowerLossOutcome {
     }
 }
 
-/// What a workload needs from a device. See CONTRACTS.md for the semantics of each method.
+/// What a workload needs from a device. See ARCHITECTURE.md ("Model core") for the semantics of each method.
 pub trait Device {
     fn capacity_bytes(&self) -> u64;
     /// Number of NVMe IO queues (jobs are spread over them).

@@ -1,4 +1,4 @@
-//! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, CONTRACTS.md "Drive API").
+//! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, ARCHITECTURE.md, "Model core").
 
 use super::device::{BusyTimes, Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
 use crate::error::InputError;

@@ -17,4 +17,4 @@ pub use result::{GroupResult, JobResult};
 pub use runner::{run_jobs, Observer, Quiet};
 
 #[cfg(test)]
-mod runner_tests;
+mod tests;

@@ -192,7 +192,7 @@ mod tests {
         for _ in 0..1000 {
             let o = r.next_offset_len(16_384);
             assert!(
-                o >= 4096 && o + 16_384 <= 4096 + 40_960 && o % 4096 == 0,
+                o >= 4096 && o + 16_384 <= 4096 + 40_960 && o.is_multiple_of(4096),
                 "{o}"
             );
         }

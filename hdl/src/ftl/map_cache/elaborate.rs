@@ -14,7 +14,7 @@ fn c<T: Synth>(v: T) -> Constant<T> {
 }
 
 fn c32(v: u64) -> Constant<Bits<32>> {
-    Constant::new(Bits::<32>::from(v as u64 & 0xFFFF_FFFF))
+    Constant::new(Bits::<32>::from(v & 0xFFFF_FFFF))
 }
 
 impl<
@@ -31,7 +31,7 @@ impl<
     pub fn new(cfg: &MapCacheConfig) -> Result<Self, ConfigError> {
         check_config::<SB, OB, IB, LB, W, WB, PB>(cfg)?;
         let slot_init: BTreeMap<Bits<LB>, Bits<TP_BITS>> = (0..1u64 << LB)
-            .map(|i| (Bits::<LB>::from(i as u64), Bits::<TP_BITS>::from(i as u64)))
+            .map(|i| (Bits::<LB>::from(i), Bits::<TP_BITS>::from(i)))
             .collect();
         let plru = PlruTables::from_model(W);
         Ok(crate::elab::with_defaults!(MapCache {
@@ -42,7 +42,7 @@ impl<
             c_line_mask: c32(!((1u64 << OB) - 1)),
             c_dram_mask: c32((1u64 << (10 + LB)) - 1),
             c_one32: c32(1),
-            c_last_beat: c(Bits::<OB>::from(((1u64 << OB) - 1) as u64)),
+            c_last_beat: c(Bits::<OB>::from((1u64 << OB) - 1)),
             c_one2: c(Bits::<2>::from(1u64)),
             c_zero_w: c(Bits::<W>::from(0u64)),
             c_idx: std::array::from_fn(|w| c(Bits::<WB>::from(w as u64))),

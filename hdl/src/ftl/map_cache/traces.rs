@@ -11,7 +11,7 @@ use ssdlab_model::rng::SeedTree;
 /// `n` accesses over `logical_units` LPNs (< 2^32), reproducible from `seed`.
 pub fn ftl_shaped_trace(seed: u64, n: usize, logical_units: u64) -> Vec<MapAccess> {
     assert!(
-        logical_units >= 64 && logical_units <= 1 << 32,
+        (64..=1 << 32).contains(&logical_units),
         "logical_units {logical_units} out of range"
     );
     let mut rng = SeedTree::new(seed).stream("map_cache_ftl_trace", 0);

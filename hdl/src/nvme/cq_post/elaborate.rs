@@ -11,11 +11,10 @@ impl CompletionPath {
     /// `time_cycles`: aggregation time in cycles (0 = none; Feature 08h allows up to 25.5 ms).
     pub fn new(threshold: u32, time_cycles: u64) -> Self {
         use crate::pcie::tlp::REQ_MWR;
-        let mwr = |dwords: u64| {
-            let mut d = ReqDescWord::default();
-            d.dwords = bits::<11>(dwords);
-            d.req_type = bits::<4>(REQ_MWR as u64);
-            d
+        let mwr = |dwords: u64| ReqDescWord {
+            dwords: bits::<11>(dwords),
+            req_type: bits::<4>(REQ_MWR as u64),
+            ..Default::default()
         };
         assert!(
             (1..=255).contains(&threshold),

@@ -86,12 +86,11 @@ impl Logic for CompletionPath {
         self.caddr.next = self.qbase.val() + (self.toff.val() << 4);
         // Coalescing decision for the working completion (admin CQ never coalesced).
         self.fire.next = false;
-        if self.qien.val() {
-            if (self.cqid.val() == self.kq[0].val())
-                | (self.qcount.val() + self.one8.val() >= self.threshold.val())
-            {
-                self.fire.next = true;
-            }
+        if self.qien.val()
+            & ((self.cqid.val() == self.kq[0].val())
+                | (self.qcount.val() + self.one8.val() >= self.threshold.val()))
+        {
+            self.fire.next = true;
         }
         // Pending, unmasked vectors (lowest first).
         self.pend_any.next = false;

@@ -1,16 +1,16 @@
 //! The PRP data path composed (NVM Express Base Specification 1.4, section 4.3): one command at
 //! a time, given its direction, PRP1, PRP2 and byte length, it walks the PRPs ([`PrpWalk`]),
 //! cuts the segments at MRRS (host→device) or MPS (device→host) ([`PrpSplit`]) and moves the
-//! data ([`PrpRead`] / [`PrpWrite`]) on the requester streams of `pcie::tlp`. `done` pulses
+//! data ([`PrpWriteData`] / [`PrpReadData`]) on the requester streams of `pcie::tlp`. `done` pulses
 //! once per command with its status: 0, Invalid Field (02h), PRP Offset Invalid (13h) or Data
 //! Transfer Error (04h). MPS and MRRS come from the PCIe Device Control register the host
 //! programs at enumeration (encoding 000b = 128 B … 101b = 4096 B).
 
 use super::ports::{BdSink, RcBeat, WdBeat};
-use super::rd::PrpRead;
+use super::read_data::PrpReadData;
 use super::split::PrpSplit;
 use super::walk::PrpWalk;
-use super::wr::PrpWrite;
+use super::write_data::PrpWriteData;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -53,8 +53,8 @@ pub struct PrpDma {
     pub status: Signal<Out, Bits<11>>,
     walk: PrpWalk,
     split: PrpSplit,
-    rd: PrpRead,
-    wr: PrpWrite,
+    write_data: PrpWriteData,
+    read_data: PrpReadData,
     to_host: DFF<Bit>,
     take: Signal<Local, Bit>,
     zero11: Constant<Bits<11>>,
@@ -66,7 +66,7 @@ impl Default for PrpDma {
             zero11: Constant::new(bits::<11>(0)),
         } defaults {
             clock, mps_code, mrrs_code, cmd_valid, cmd_ready, cmd_to_host, cmd_prp1, cmd_prp2, cmd_len,
-            rq_tdata, rq_tvalid, rq_tlast, rq_tready, rc, wd, bd, done, status, walk, split, rd, wr, to_host,
+            rq_tdata, rq_tvalid, rq_tlast, rq_tready, rc, wd, bd, done, status, walk, split, write_data, read_data, to_host,
             take,
         })
     }
@@ -78,10 +78,11 @@ impl Logic for PrpDma {
         dff_setup!(self, clock, to_host);
         self.walk.clock.next = self.clock.val();
         self.split.clock.next = self.clock.val();
-        self.rd.clock.next = self.clock.val();
-        self.wr.clock.next = self.clock.val();
+        self.write_data.clock.next = self.clock.val();
+        self.read_data.clock.next = self.clock.val();
         // Command: taken when every engine is idle; the direction picks the engine.
-        self.cmd_ready.next = self.walk.cmd_ready.val() & !self.rd.busy.val() & !self.wr.busy.val();
+        self.cmd_ready.next =
+            self.walk.cmd_ready.val() & !self.write_data.busy.val() & !self.read_data.busy.val();
         self.take.next = self.cmd_valid.val() & self.cmd_ready.val();
         self.walk.cmd_valid.next = self.take.val();
         self.walk.cmd_prp1.next = self.cmd_prp1.val();
@@ -91,10 +92,10 @@ impl Logic for PrpDma {
         if self.take.val() {
             self.to_host.d.next = self.cmd_to_host.val();
         }
-        self.rd.start.next = self.take.val() & !self.cmd_to_host.val();
-        self.wr.start.next = self.take.val() & self.cmd_to_host.val();
-        self.rd.cancel.next = self.walk.fail.val();
-        self.wr.cancel.next = self.walk.fail.val();
+        self.write_data.start.next = self.take.val() & !self.cmd_to_host.val();
+        self.read_data.start.next = self.take.val() & self.cmd_to_host.val();
+        self.write_data.cancel.next = self.walk.fail.val();
+        self.read_data.cancel.next = self.walk.fail.val();
         // Segments → requests ≤ MPS (to host) or ≤ MRRS (from host).
         self.split.max_code.next = self.mrrs_code.val();
         if self.to_host.q.val() {
@@ -105,45 +106,46 @@ impl Logic for PrpDma {
         self.split.seg_len.next = self.walk.seg_len.val();
         self.split.seg_last.next = self.walk.seg_last.val();
         self.walk.seg_ready.next = self.split.seg_ready.val();
-        self.rd.req.valid.next = self.split.req_valid.val() & !self.to_host.q.val();
-        self.wr.req.valid.next = self.split.req_valid.val() & self.to_host.q.val();
-        self.rd.req.addr.next = self.split.req_addr.val();
-        self.wr.req.addr.next = self.split.req_addr.val();
-        self.rd.req.dwords.next = self.split.req_dwords.val();
-        self.wr.req.dwords.next = self.split.req_dwords.val();
-        self.rd.req.last.next = self.split.req_last.val();
-        self.wr.req.last.next = self.split.req_last.val();
-        self.split.req_ready.next = self.rd.req.ready.val();
+        self.write_data.req.valid.next = self.split.req_valid.val() & !self.to_host.q.val();
+        self.read_data.req.valid.next = self.split.req_valid.val() & self.to_host.q.val();
+        self.write_data.req.addr.next = self.split.req_addr.val();
+        self.read_data.req.addr.next = self.split.req_addr.val();
+        self.write_data.req.dwords.next = self.split.req_dwords.val();
+        self.read_data.req.dwords.next = self.split.req_dwords.val();
+        self.write_data.req.last.next = self.split.req_last.val();
+        self.read_data.req.last.next = self.split.req_last.val();
+        self.split.req_ready.next = self.write_data.req.ready.val();
         if self.to_host.q.val() {
-            self.split.req_ready.next = self.wr.req.ready.val();
+            self.split.req_ready.next = self.read_data.req.ready.val();
         }
         // Requester streams: list and data MRd descriptors go through the write engine's
         // stream register; completions go to both readers, each keeps its own tags.
-        self.wr.m.valid.next = self.walk.lr.valid.val() | self.rd.m.valid.val();
-        self.wr.m.desc.next = self.rd.m.desc.val();
+        self.read_data.m.valid.next = self.walk.lr.valid.val() | self.write_data.m.valid.val();
+        self.read_data.m.desc.next = self.write_data.m.desc.val();
         if self.walk.lr.valid.val() {
-            self.wr.m.desc.next = self.walk.lr.desc.val();
+            self.read_data.m.desc.next = self.walk.lr.desc.val();
         }
-        self.walk.lr.ready.next = self.wr.m.ready.val();
-        self.rd.m.ready.next = self.wr.m.ready.val() & !self.walk.lr.valid.val();
-        self.rq_tdata.next = self.wr.rq_tdata.val();
-        self.rq_tvalid.next = self.wr.rq_tvalid.val();
-        self.rq_tlast.next = self.wr.rq_tlast.val();
-        self.wr.rq_tready.next = self.rq_tready.val();
+        self.walk.lr.ready.next = self.read_data.m.ready.val();
+        self.write_data.m.ready.next = self.read_data.m.ready.val() & !self.walk.lr.valid.val();
+        self.rq_tdata.next = self.read_data.rq_tdata.val();
+        self.rq_tvalid.next = self.read_data.rq_tvalid.val();
+        self.rq_tlast.next = self.read_data.rq_tlast.val();
+        self.read_data.rq_tready.next = self.rq_tready.val();
         RcBeat::link(&mut self.rc, &mut self.walk.rc);
-        self.rd.rc.tdata.next = self.rc.tdata.val();
-        self.rd.rc.tvalid.next = self.rc.tvalid.val();
-        self.rd.rc.tlast.next = self.rc.tlast.val();
+        self.write_data.rc.tdata.next = self.rc.tdata.val();
+        self.write_data.rc.tvalid.next = self.rc.tvalid.val();
+        self.write_data.rc.tlast.next = self.rc.tlast.val();
         // Buffer ports.
-        WdBeat::link(&mut self.wd, &mut self.rd.wd);
-        BdSink::link(&mut self.bd, &mut self.wr.bd);
+        WdBeat::link(&mut self.wd, &mut self.write_data.wd);
+        BdSink::link(&mut self.bd, &mut self.read_data.bd);
         // One status per command.
-        self.done.next = self.walk.fail.val() | self.rd.done.val() | self.wr.done.val();
+        self.done.next =
+            self.walk.fail.val() | self.write_data.done.val() | self.read_data.done.val();
         self.status.next = self.zero11.val();
         if self.walk.fail.val() {
             self.status.next = self.walk.fail_status.val();
-        } else if self.rd.done.val() {
-            self.status.next = self.rd.done_status.val();
+        } else if self.write_data.done.val() {
+            self.status.next = self.write_data.done_status.val();
         }
     }
 }

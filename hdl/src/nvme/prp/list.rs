@@ -110,9 +110,11 @@ pub struct PrpList {
 
 impl Default for PrpList {
     fn default() -> Self {
-        let mut mrd = ReqDescWord::default();
-        mrd.req_type = bits::<4>(crate::pcie::tlp::REQ_MRD as u64);
-        mrd.tag = bits::<8>(LIST_TAG as u64);
+        let mrd = ReqDescWord {
+            req_type: bits::<4>(crate::pcie::tlp::REQ_MRD as u64),
+            tag: bits::<8>(LIST_TAG as u64),
+            ..Default::default()
+        };
         crate::elab::with_defaults!(PrpList {
             ks: std::array::from_fn(|i| Constant::new(bits::<6>(i as u64))),
             one6: Constant::new(bits::<6>(1)),

@@ -220,7 +220,7 @@ impl Logic for PrpWalk {
         self.seg_valid.next = self.st.q.val() == WalkState::Segs;
         self.seg_addr.next = self.saddr.val().into();
         self.seg_len.next = self.slen.val();
-        self.seg_last.next = !(self.srem.q.val() > self.k1024_16.val());
+        self.seg_last.next = self.srem.q.val() <= self.k1024_16.val();
         if self.seg0.q.val() {
             self.seg_addr.next = self.prp1.q.val().get_bits::<62>(2);
             self.seg_len.next = self.first.q.val();

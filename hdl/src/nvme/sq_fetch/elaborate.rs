@@ -10,9 +10,11 @@ impl Default for SubmissionPath {
     fn default() -> Self {
         use crate::pcie::tlp::REQ_MRD;
         use ssdlab_model::encoding::nvme::{opc, Status};
-        let mut desc = ReqDescWord::default();
-        desc.dwords = bits::<11>(16);
-        desc.req_type = bits::<4>(REQ_MRD as u64);
+        let desc = ReqDescWord {
+            dwords: bits::<11>(16),
+            req_type: bits::<4>(REQ_MRD as u64),
+            ..Default::default()
+        };
         let k8 = |v: u8| Constant::new(bits::<8>(v as u64));
         crate::elab::with_defaults!(SubmissionPath {
             kbit: std::array::from_fn(|i| Constant::new(bits::<9>(1 << i))),

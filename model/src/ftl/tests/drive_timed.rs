@@ -43,7 +43,7 @@ fn run_qd(d: &mut Drive, ios: &[(IoOp, u64, u64)]) -> (f64, f64) {
 /// as the gaps between fio runs do.
 fn drain(d: &mut Drive) {
     let mut done = Vec::new();
-    d.idle(crate::time::SimTime::from_secs(5), &mut done);
+    d.idle(SimTime::from_secs(5), &mut done);
 }
 
 fn random_writes_io(n: usize, units: u64, seed: u64) -> Vec<(IoOp, u64, u64)> {

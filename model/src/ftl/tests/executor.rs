@@ -49,8 +49,7 @@ impl Executor {
 
     fn bus_ps(&self, bytes: u32) -> u64 {
         // transfer_mts mega-transfers per second of one byte each.
-        crate::time::SimTime::for_bytes(bytes as u64, self.cfg.onfi.transfer_mts as u64 * 1_000_000)
-            .as_ps()
+        SimTime::for_bytes(bytes as u64, self.cfg.onfi.transfer_mts as u64 * 1_000_000).as_ps()
     }
 
     /// Executes a batch; returns the time its last op completes. Panics on a NAND rule violation.

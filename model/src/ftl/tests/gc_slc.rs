@@ -112,7 +112,7 @@ fn random_overwrite_of_a_full_drive_has_write_amplification_above_two() {
 #[test]
 fn static_wear_levelling_moves_cold_data() {
     let mut cfg = small_cfg();
-    cfg.ftl.wear_level_delta = 4;
+    cfg.ftl.wear_level_delta_pe_cycles = 4;
     let mut f = ftl(&cfg);
     fill_sequential(&mut f, 256, 1);
     // Hot spot: rewrite the first 5 % of the space over and over; the rest stays cold.

@@ -32,7 +32,7 @@ pub fn small_cfg() -> DriveConfig {
     f.over_provisioning_pct = 10.0;
     f.gc_threshold_free_blocks = 3;
     f.bg_gc_threshold_free_blocks = 6;
-    f.wear_level_delta = 1000;
+    f.wear_level_delta_pe_cycles = 1000;
     f.slc_cache.static_blocks_per_plane = 2;
     f.slc_cache.dynamic_fraction = 0.25;
     c.validate().expect("small test drive is valid");

@@ -230,7 +230,7 @@ fn cut_cfg(seed: u64) -> DriveConfig {
     c.geometry.blocks_per_plane = 56;
     c.geometry.wordlines_per_block = 4;
     c.ftl.over_provisioning_pct = 25.0;
-    c.ftl.wear_level_delta = 3 + (seed % 4) as u32;
+    c.ftl.wear_level_delta_pe_cycles = 3 + (seed % 4) as u32;
     c.ftl.slc_cache.enabled = seed % 3 != 2;
     c.ftl.persistence.enabled = true;
     c.ftl.persistence.checkpoint_journal_mib = 1;

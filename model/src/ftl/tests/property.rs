@@ -16,9 +16,9 @@ fn tiny_cfg(seed: u64) -> DriveConfig {
     c.geometry.blocks_per_plane = 52;
     c.geometry.wordlines_per_block = 4;
     c.ftl.over_provisioning_pct = 20.0;
-    c.ftl.wear_level_delta = 3 + (seed % 5) as u32;
+    c.ftl.wear_level_delta_pe_cycles = 3 + (seed % 5) as u32;
     c.ftl.read_ahead_kib = [0, 64, 512][(seed % 3) as usize];
-    c.ftl.gc_policy = if seed % 2 == 0 {
+    c.ftl.gc_policy = if seed.is_multiple_of(2) {
         GcPolicyKind::Greedy
     } else {
         GcPolicyKind::CostBenefit

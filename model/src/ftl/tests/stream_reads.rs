@@ -1,4 +1,4 @@
-//! `ftl.stream_reads_whole_pages`: reads of a sequential stream (and its read-ahead) read and
+//! `ftl.stream_read_page_cache`: reads of a sequential stream (and its read-ahead) read and
 //! transfer whole multi-plane pages; other reads move only the units asked for.
 
 use super::*;
@@ -16,8 +16,11 @@ fn scattered(cfg: &DriveConfig) -> Ftl {
     f
 }
 
+/// (planes, first plane, bus bytes) of one NAND op.
+type OpShape = (u8, u8, u32);
+
 /// (planes, first plane, bus bytes) of the HostRead and ReadAhead ops of a read of [lpn, +n).
-fn read(f: &mut Ftl, lpn: u64, n: u32) -> (Vec<(u8, u8, u32)>, Vec<(u8, u8, u32)>) {
+fn read(f: &mut Ftl, lpn: u64, n: u32) -> (Vec<OpShape>, Vec<OpShape>) {
     let mut ops = Vec::new();
     f.host_read(lpn, n, &mut ops);
     let pick = |p: OpPurpose| {
@@ -32,7 +35,7 @@ fn read(f: &mut Ftl, lpn: u64, n: u32) -> (Vec<(u8, u8, u32)>, Vec<(u8, u8, u32)
 #[test]
 fn stream_reads_of_scattered_units_transfer_whole_multi_plane_pages() {
     let mut cfg = small_cfg();
-    cfg.ftl.stream_reads_whole_pages = true;
+    cfg.ftl.stream_read_page_cache = true;
     let mut f = scattered(&cfg);
     // First read: no stream yet. Units 0..4 sit in plane 0 of 4 different pages: 4 single-plane
     // reads of one unit, 4096 + 2208 / 4 = 4648 bytes each.
@@ -57,7 +60,7 @@ fn stream_reads_of_scattered_units_transfer_whole_multi_plane_pages() {
 #[test]
 fn without_the_option_stream_reads_move_only_the_units_asked_for() {
     let mut cfg = small_cfg();
-    cfg.ftl.stream_reads_whole_pages = false;
+    cfg.ftl.stream_read_page_cache = false;
     let mut f = scattered(&cfg);
     read(&mut f, 0, 4);
     let (host, ra) = read(&mut f, 4, 4);
@@ -74,7 +77,7 @@ fn without_the_option_stream_reads_move_only_the_units_asked_for() {
 fn prefetched_pages(whole_pages: bool) -> Vec<(DieId, u32, u32)> {
     let mut cfg = small_cfg();
     cfg.ftl.read_ahead_kib = 40;
-    cfg.ftl.stream_reads_whole_pages = whole_pages;
+    cfg.ftl.stream_read_page_cache = whole_pages;
     let mut f = ftl(&cfg);
     let mut ops = Vec::new();
     for i in 0..8u64 {

@@ -126,7 +126,7 @@ fn batched_functional_writes_equal_one_at_a_time() {
 fn batched_relocation_equals_unit_by_unit() {
     let mut cfg = small_cfg();
     // A tight wear-levelling spread so that static wear levelling moves data too.
-    cfg.ftl.wear_level_delta = 2;
+    cfg.ftl.wear_level_delta_pe_cycles = 2;
     // `warm` takes the row path without ops (64 units per bitmap step) for its host writes.
     let (mut traced, mut plain, mut warm) = (ftl(&cfg), ftl(&cfg), ftl(&cfg));
     traced.set_map_trace(true);

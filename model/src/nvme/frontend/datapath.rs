@@ -20,6 +20,9 @@ impl FrontEnd {
     /// Moves `len` bytes described by `prp1`/`prp2`, starting at `cycle`. For `ToHost`,
     /// `data` holds the bytes to write; for `FromHost` the bytes read are returned. Returns the
     /// data and the cycle the transfer finished, or the PRP status that failed it.
+    // The arguments are the DMA command's own fields (PRP1, PRP2, length, direction, data) plus
+    // the clock and the host: a struct for them would be built at each call and taken apart here.
+    #[allow(clippy::too_many_arguments)]
     pub fn transfer(
         &mut self,
         cycle: Cycle,

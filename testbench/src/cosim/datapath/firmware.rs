@@ -1,9 +1,9 @@
 //! The firmware of the co-simulation: the behavioural model's FTL plus NVMe queue handling,
-//! driving the datapath only through its firmware port (/work/wt/DATAPATH.md). It takes fetched
+//! driving the datapath only through its firmware port (docs/hdl.md). It takes fetched
 //! commands, plans them ([`super::jobs`]), and keeps one bounded request queue per port (map,
 //! NAND, DMA, completion, queue config), each offered head-first and held until taken.
 //!
-//! Page-buffer rule (DATAPATH.md "Page buffer semantics"), enforced by construction: a way runs
+//! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs
 //! one job at a time, in FTL order. A host-write program first moves its unit host -> region
 //! (DMA), then issues the program; the region is free again when the program completes. A host
 //! read issues the read, then moves the region -> host; free when that DMA ends. Relocation

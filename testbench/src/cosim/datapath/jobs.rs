@@ -1,5 +1,5 @@
 //! Firmware planning: turns one NVMe I/O command into FTL calls (`ssdlab_model::ftl::Ftl`,
-//! CONTRACTS.md "FTL <-> drive") and the result into per-way jobs for the datapath — NAND op
+//! ARCHITECTURE.md, "FTL") and the result into per-way jobs for the datapath — NAND op
 //! words (`ssdlab_hdl::nand::op`) with the host 4 KiB units whose data moves through the way's
 //! page-buffer region — plus the mapping accesses the FTL made (`Ftl::take_map_trace`).
 //!

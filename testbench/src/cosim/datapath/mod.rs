@@ -1,4 +1,4 @@
-//! Three-way co-simulation of the controller datapath (issue #9, contract DATAPATH.md): one
+//! Three-way co-simulation of the controller datapath (issue #9, docs/hdl.md): one
 //! stimulus — a fio job on a small drive geometry — played by a shared host driver
 //! ([`host`]) and firmware (the model's FTL + queue handling, [`firmware`], [`jobs`]) against
 //! three executions of the datapath behind its firmware port ([`port`], [`exec`]): the

@@ -1,4 +1,4 @@
-//! The firmware port of the datapath top level (`hdl/src/top.rs`, contract /work/wt/DATAPATH.md
+//! The firmware port of the datapath top level (`hdl/src/top.rs`, contract docs/hdl.md
 //! section "Ports of `top`", item 4) as typed Rust values: what the firmware offers on each
 //! request port (held until the hardware takes it), what the hardware reports back, and the
 //! transaction records the scoreboard compares. Every execution (behavioural model, rust_hdl,

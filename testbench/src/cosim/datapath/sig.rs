@@ -1,4 +1,4 @@
-//! The datapath's ports as one enum ([`Sig`], Verilog names as in DATAPATH.md; rust-hdl arrays
+//! The datapath's ports as one enum ([`Sig`], Verilog names as in docs/hdl.md; rust-hdl arrays
 //! `name$i`, the NAND PHY bundle `phy$i$field`) and the cycle interface of a device under test
 //! ([`DatapathDut`]) that the hardware bench (`hw_exec.rs`) drives: implemented by the Verilated
 //! Verilog ([`VerilatorDut`]) and by rust_hdl's own simulation (`hdl_exec.rs`).

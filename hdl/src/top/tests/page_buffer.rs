@@ -1,0 +1,461 @@
+//! rust_hdl tests of the page buffer ([`PageBuffer`]) on its own, with hand-derived
+//! expectations: lane order (NAND word k = region bytes 4k..4k+3 = lane k mod 4 of row k / 4),
+//! DMA offsets (row = offset / 16), beat counts and cycle latencies (device-to-host beats from
+//! 2 cycles after the handshake, one per cycle; program words on `wr_data` from the cycle after
+//! the program is accepted), way tagging of read data with one cycle of PHY latency, region
+//! isolation, the `err` flag, and the packing of 1- and 2-byte NAND beats into the words.
+
+use super::super::page_buffer::PageBuffer;
+use super::super::PAGE_BUF_BYTES;
+use rust_hdl::prelude::*;
+
+/// The block, stepped one clock cycle at a time (inputs set while the clock is low).
+struct Pb {
+    u: Box<PageBuffer>,
+    cycle: u64,
+}
+
+/// Deterministic NAND word k of (channel, way): distinct across words and regions.
+fn word(c: usize, w: usize, k: u32) -> u32 {
+    0x0100_0000 * (1 + c as u32 * 4 + w as u32) + k * 0x0001_0003
+}
+
+fn settle(u: &mut PageBuffer) {
+    crate::settle(u, 64, "page buffer");
+}
+
+impl Pb {
+    fn new() -> Self {
+        Self::with_beat(4)
+    }
+
+    /// A page buffer for NAND beats of `bytes` bytes.
+    fn with_beat(bytes: u32) -> Self {
+        let mut u = Box::new(PageBuffer::new(bytes));
+        u.connect_all();
+        Pb { u, cycle: 0 }
+    }
+
+    /// A data-out phase on (c, w) whose beats carry `beats` (PHY latency 1 cycle).
+    fn read_beat_phase(&mut self, c: usize, w: usize, beats: &[u32]) {
+        for k in 0..=beats.len() {
+            self.idle();
+            self.u.data_way[c].next = bits::<2>(w as u64);
+            self.u.rd_beat[c].next = k < beats.len();
+            if k > 0 {
+                (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
+                    (true, bits::<32>(beats[k - 1] as u64));
+            }
+            self.clock();
+        }
+    }
+
+    /// Idle inputs for the next cycle.
+    fn idle(&mut self) {
+        let u = &mut self.u;
+        u.clock.next = Clock { clk: false };
+        (
+            u.op_valid.next,
+            u.take.next,
+            u.done.next,
+            u.wd_valid.next,
+            u.wd_last.next,
+            u.bd_ready.next,
+        ) = (false, false, false, false, false, false);
+        for c in 0..8 {
+            (u.rd_beat[c].next, u.rd_valid[c].next, u.wr_beat[c].next) = (false, false, false);
+        }
+    }
+
+    /// Settles the inputs set since `idle`, then clocks.
+    fn clock(&mut self) {
+        settle(&mut self.u);
+        self.u.clock.next = Clock { clk: true };
+        settle(&mut self.u);
+        self.cycle += 1;
+    }
+
+    fn settled(&mut self) -> &PageBuffer {
+        settle(&mut self.u);
+        &self.u
+    }
+
+    fn op(&mut self, c: usize, w: usize, kind: u64) {
+        self.idle();
+        (
+            self.u.op_valid.next,
+            self.u.op_channel.next,
+            self.u.op_way.next,
+            self.u.op_kind.next,
+        ) = (
+            true,
+            bits::<3>(c as u64),
+            bits::<2>(w as u64),
+            bits::<2>(kind),
+        );
+        self.clock();
+    }
+
+    /// A data-out phase of `n` words on channel `c` for way `w`, PHY latency 1 cycle, then one
+    /// turnaround cycle carrying the last word while the bus already shows way `next` (worst
+    /// case: the next phase's way is on `data_way` as the last word arrives).
+    fn read_phase(&mut self, c: usize, w: usize, n: u32, next: usize) {
+        for k in 0..=n {
+            self.idle();
+            self.u.data_way[c].next = bits::<2>(if k < n { w } else { next } as u64);
+            self.u.rd_beat[c].next = k < n;
+            if k > 0 {
+                (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
+                    (true, bits::<32>(word(c, w, k - 1) as u64));
+            }
+            self.clock();
+        }
+    }
+
+    fn take(&mut self, c: usize, w: usize, to_host: bool, offset: u64, len: u64) {
+        self.idle();
+        let u = &mut self.u;
+        (u.take.next, u.channel.next, u.way.next, u.to_host.next) =
+            (true, bits::<3>(c as u64), bits::<2>(w as u64), to_host);
+        (u.offset.next, u.len.next) = (bits::<32>(offset), bits::<32>(len));
+        self.clock();
+    }
+
+    fn done(&mut self) {
+        self.idle();
+        self.u.done.next = true;
+        self.clock();
+    }
+
+    /// Reads beats with `bd_ready` high until `n` were taken; returns (cycle, beat) of each.
+    fn read_beats(&mut self, n: usize) -> Vec<(u64, u128)> {
+        let mut got = Vec::new();
+        for _ in 0..n + 8 {
+            self.idle();
+            self.u.bd_ready.next = true;
+            let cycle = self.cycle;
+            let o = self.settled();
+            if o.bd_valid.val() {
+                got.push((cycle, o.bd_data.val().to_u128()));
+            }
+            self.clock();
+            if got.len() == n {
+                break;
+            }
+        }
+        got
+    }
+}
+
+/// Expected 16-byte beat: words 4r..4r+3 of (c, w), word 4r in bits 31:0.
+fn beat(c: usize, w: usize, r: u32) -> u128 {
+    (0..4).fold(0u128, |acc, l| {
+        acc | (word(c, w, 4 * r + l) as u128) << (32 * l)
+    })
+}
+
+#[test]
+fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
+    let mut pb = Pb::new();
+    pb.op(2, 1, 0); // read accepted on channel 2, way 1
+    pb.read_phase(2, 1, 64, 0); // 64 words = 256 bytes = 16 rows
+    pb.take(2, 1, true, 0, 256);
+    let t_take = pb.cycle - 1;
+    let got = pb.read_beats(16);
+    // Handshake at cycle t, one priming cycle, first beat at t + 2, then one per cycle.
+    let cycles: Vec<u64> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        cycles,
+        (0..16).map(|r| t_take + 2 + r).collect::<Vec<_>>(),
+        "beat cycles"
+    );
+    for (r, g) in got.iter().enumerate() {
+        assert_eq!(
+            g.1,
+            beat(2, 1, r as u32),
+            "row {r}: words 4r..4r+3, word 4r in bits 31:0"
+        );
+    }
+    pb.done();
+    // Offset 64 B = row 4: the first beat is words 16..19.
+    pb.take(2, 1, true, 64, 32);
+    let got = pb.read_beats(2);
+    assert_eq!(
+        (got[0].1, got[1].1),
+        (beat(2, 1, 4), beat(2, 1, 5)),
+        "offset 64 starts at row 4"
+    );
+    pb.done();
+    assert!(!pb.settled().err.val(), "no error in a rule-abiding run");
+}
+
+#[test]
+fn back_to_back_read_phases_of_two_ways_land_in_their_regions() {
+    let mut pb = Pb::new();
+    pb.op(0, 3, 3); // cache read on way 3
+    pb.op(0, 0, 0); // read on way 0
+                    // Way 3's phase, one turnaround cycle (its last word arrives in it while the bus shows way
+                    // 0), way 0's phase.
+    pb.read_phase(0, 3, 8, 0);
+    pb.read_phase(0, 0, 8, 3);
+    for w in [3usize, 0] {
+        pb.take(0, w, true, 0, 32);
+        let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
+        assert_eq!(
+            got,
+            vec![beat(0, w, 0), beat(0, w, 1)],
+            "way {w}'s words in its region"
+        );
+        pb.done();
+    }
+    assert!(!pb.settled().err.val());
+}
+
+#[test]
+fn dma_write_then_program_drains_words_in_order_with_gaps() {
+    let mut pb = Pb::new();
+    let (c, w) = (5usize, 2usize);
+    // 8 full beats + one of 2 dwords: 8 x 16 + 8 = 136 B = 34 words.
+    pb.take(c, w, false, 0, 136);
+    for r in 0..9u32 {
+        pb.idle();
+        let last = r == 8;
+        (pb.u.wd_valid.next, pb.u.wd_last.next) = (true, last);
+        pb.u.wd_dwords.next = bits::<3>(if last { 2 } else { 4 });
+        pb.u.wd_data.next = beat(c, w, r).to_bits();
+        pb.clock();
+    }
+    pb.done();
+    pb.op(c, w, 1); // program accepted at cycle a
+    let a = pb.cycle - 1;
+    // From cycle a + 1 the first word waits on wr_data (before any beat).
+    pb.idle();
+    pb.u.data_way[c].next = bits::<2>(w as u64);
+    assert_eq!(
+        pb.settled().wr_data[c].val().to_u64() as u32,
+        word(c, w, 0),
+        "word 0 on wr_data at cycle a + 1 = {}",
+        a + 1
+    );
+    pb.clock();
+    // 34 program beats, a gap cycle after every 5th (words must not skip or repeat).
+    let mut k = 0u32;
+    let mut n = 0;
+    while k < 34 {
+        pb.idle();
+        pb.u.data_way[c].next = bits::<2>(w as u64);
+        let beat_now = n % 6 != 5;
+        pb.u.wr_beat[c].next = beat_now;
+        let d = pb.settled().wr_data[c].val().to_u64() as u32;
+        if beat_now {
+            assert_eq!(d, word(c, w, k), "program word {k}");
+            k += 1;
+        }
+        pb.clock();
+        n += 1;
+    }
+    assert!(!pb.settled().err.val());
+}
+
+#[test]
+fn regions_are_isolated_and_rule_violations_are_flagged() {
+    let mut pb = Pb::new();
+    pb.op(7, 0, 0);
+    pb.read_phase(7, 0, 4, 1);
+    // Same words on channel 6 way 0 and channel 7 way 1 were never written: they read as 0.
+    for (c, w) in [(6usize, 0usize), (7, 1)] {
+        pb.take(c, w, true, 0, 16);
+        assert_eq!(pb.read_beats(1)[0].1, 0, "region ({c}, {w}) untouched");
+        pb.done();
+    }
+    assert!(!pb.settled().err.val());
+    // Misaligned offset.
+    pb.take(1, 1, true, 8, 16);
+    pb.done();
+    assert!(pb.settled().err.val(), "offset 8 is not 16-byte aligned");
+    // Past the region: offset 16 KiB - 16 with 32 bytes.
+    let mut pb = Pb::new();
+    pb.take(1, 1, false, PAGE_BUF_BYTES as u64 - 16, 32);
+    assert!(pb.settled().err.val(), "offset + len = 16 400 > 16 384");
+    // A NAND fill and a DMA write on one region in one cycle.
+    let mut pb = Pb::new();
+    pb.op(3, 2, 0);
+    pb.take(3, 2, false, 0, 64);
+    pb.idle();
+    pb.u.data_way[3].next = bits::<2>(2);
+    pb.u.rd_beat[3].next = true;
+    pb.clock();
+    pb.idle();
+    (
+        pb.u.rd_valid[3].next,
+        pb.u.wd_valid.next,
+        pb.u.wd_dwords.next,
+    ) = (true, true, bits::<3>(4));
+    pb.clock();
+    assert!(
+        pb.settled().err.val(),
+        "fill and DMA write collide on region (3, 2)"
+    );
+}
+
+#[test]
+fn status_byte_after_70h_is_not_stored() {
+    let mut pb = Pb::new();
+    let (c, w) = (4usize, 0usize);
+    pb.op(c, w, 0);
+    pb.read_phase(c, w, 8, w); // words 0..7 at rows 0, 1
+                               // A program's status read on the same way: 70h latch, then one data-out beat (E0h).
+    for (cmd, byte) in [(true, 0x70u64), (false, 0)] {
+        pb.idle();
+        (pb.u.cmd_we[c].next, pb.u.cmd_byte[c].next) = (cmd, bits::<8>(byte));
+        pb.clock();
+    }
+    pb.idle();
+    (pb.u.data_way[c].next, pb.u.rd_beat[c].next) = (bits::<2>(w as u64), true);
+    pb.clock();
+    pb.idle();
+    (pb.u.rd_valid[c].next, pb.u.rd_data[c].next) = (true, bits::<32>(0xE0));
+    pb.clock();
+    pb.take(c, w, true, 0, 48);
+    let got: Vec<u128> = pb.read_beats(3).into_iter().map(|g| g.1).collect();
+    assert_eq!(
+        got,
+        vec![beat(c, w, 0), beat(c, w, 1), 0],
+        "status E0h not written at word 8"
+    );
+    pb.done();
+    // Any other command clears the status mark: the next data-out words are stored from word 8.
+    pb.idle();
+    (pb.u.cmd_we[c].next, pb.u.cmd_byte[c].next) = (true, bits::<8>(0x05));
+    pb.clock();
+    pb.read_phase(c, w, 4, w);
+    pb.take(c, w, true, 32, 16);
+    assert_eq!(
+        pb.read_beats(1)[0].1,
+        beat(c, w, 0),
+        "words 8..11 = the phase's words 0..3"
+    );
+    assert!(!pb.settled().err.val());
+}
+
+/// Bytes 0x01..=0x20 as `bytes`-byte beats (first byte lowest).
+fn byte_beats(bytes: usize) -> Vec<u32> {
+    let b: Vec<u8> = (1..=32u8).collect();
+    b.chunks(bytes)
+        .map(|c| c.iter().rev().fold(0u32, |a, &x| a << 8 | x as u32))
+        .collect()
+}
+
+#[test]
+fn one_and_two_byte_nand_beats_pack_into_words_in_transfer_order() {
+    // Region bytes 0..31 must be 0x01..0x20: row 0 = bytes 0x01..0x10 (byte 0 in bits 7:0).
+    let row = |r: u8| {
+        (1..=16u8)
+            .rev()
+            .fold(0u128, |a, x| a << 8 | (16 * r + x) as u128)
+    };
+    for bytes in [1usize, 2] {
+        let mut pb = Pb::with_beat(bytes as u32);
+        let beats = byte_beats(bytes);
+        assert_eq!(beats.len(), 32 / bytes);
+        assert_eq!(
+            beats[0],
+            if bytes == 1 { 0x01 } else { 0x0201 },
+            "beat 0 carries bytes 1 (and 2)"
+        );
+        pb.op(1, 2, 0);
+        pb.read_beat_phase(1, 2, &beats);
+        pb.take(1, 2, true, 0, 32);
+        let got: Vec<u128> = pb.read_beats(2).into_iter().map(|g| g.1).collect();
+        assert_eq!(
+            got,
+            vec![row(0), row(1)],
+            "{bytes}-byte beats: 32 bytes in transfer order"
+        );
+        pb.done();
+        assert!(!pb.settled().err.val(), "{bytes}-byte beats: no error");
+    }
+}
+
+#[test]
+fn program_drains_one_and_two_byte_beats_in_transfer_order() {
+    for bytes in [1usize, 2] {
+        let mut pb = Pb::with_beat(bytes as u32);
+        let (c, w) = (6usize, 3usize);
+        // Two 16-byte beats: region bytes 0..31 = 0x01..0x20.
+        pb.take(c, w, false, 0, 32);
+        for r in 0..2u8 {
+            pb.idle();
+            (pb.u.wd_valid.next, pb.u.wd_last.next, pb.u.wd_dwords.next) =
+                (true, r == 1, bits::<3>(4));
+            pb.u.wd_data.next = (1..=16u8)
+                .rev()
+                .fold(0u128, |a, x| a << 8 | (16 * r + x) as u128)
+                .to_bits();
+            pb.clock();
+        }
+        pb.done();
+        pb.op(c, w, 1);
+        // 32 / bytes program beats, a gap cycle after every 3rd: the low `bytes` bytes of
+        // wr_data are the next bytes of the region.
+        let want = byte_beats(bytes);
+        let mask = if bytes == 1 { 0xFF } else { 0xFFFF };
+        let (mut k, mut n) = (0usize, 0);
+        while k < want.len() {
+            pb.idle();
+            pb.u.data_way[c].next = bits::<2>(w as u64);
+            let beat_now = n % 4 != 3;
+            pb.u.wr_beat[c].next = beat_now;
+            let d = pb.settled().wr_data[c].val().to_u64() as u32 & mask;
+            if beat_now {
+                assert_eq!(d, want[k], "{bytes}-byte program beat {k}");
+                k += 1;
+            }
+            pb.clock();
+            n += 1;
+        }
+        assert!(!pb.settled().err.val(), "{bytes}-byte beats: no error");
+    }
+}
+
+#[test]
+fn a_command_latch_inside_a_word_is_flagged() {
+    let mut pb = Pb::with_beat(1);
+    pb.op(0, 0, 0);
+    pb.read_beat_phase(0, 0, &[0x11, 0x22, 0x33]); // 3 of the word's 4 bytes
+    assert!(
+        !pb.settled().err.val(),
+        "a word may be half assembled between beats"
+    );
+    pb.idle();
+    (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
+    pb.clock();
+    assert!(pb.settled().err.val(), "the data phase ended inside a word");
+    // PHY read latency 2: 4 beats at cycles t..t+3, bytes arriving t+2..t+5, the next phase's
+    // first command latch at t+5 (after one turnaround cycle) with the word's last byte.
+    let mut pb = Pb::with_beat(1);
+    pb.op(0, 1, 0);
+    for k in 0..6usize {
+        pb.idle();
+        pb.u.data_way[0].next = bits::<2>(1);
+        pb.u.rd_beat[0].next = k < 4;
+        if k >= 2 {
+            (pb.u.rd_valid[0].next, pb.u.rd_data[0].next) =
+                (true, bits::<32>(0x11 * (k as u64 - 1)));
+        }
+        if k == 5 {
+            (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
+        }
+        pb.clock();
+    }
+    assert!(
+        !pb.settled().err.val(),
+        "the last byte and the next latch in one cycle are not an error"
+    );
+    pb.take(0, 1, true, 0, 16);
+    assert_eq!(
+        pb.read_beats(1)[0].1,
+        0x4433_2211,
+        "bytes 11h, 22h, 33h, 44h in word 0"
+    );
+}

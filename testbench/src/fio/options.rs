@@ -1,0 +1,74 @@
+//! The fio options ssdlab knows, for the reference table in `docs/fio.md` (generated from these
+//! lists by `testbench/tests/fio_reference.rs`, which also checks the parser against them).
+//! Source: fio HOWTO (fio 3.x), "Job file parameters".
+
+/// An option the parser models with fio's semantics.
+pub struct Supported {
+    /// The option and its fio aliases.
+    pub names: &'static [&'static str],
+    /// A value the parser accepts ("" for a bare flag).
+    pub example: &'static str,
+    /// What it does here, and any documented difference from fio.
+    pub meaning: &'static str,
+}
+
+/// Options with fio's semantics.
+pub const SUPPORTED_OPTIONS: &[Supported] = &[
+    Supported { names: &["name"], example: "j", meaning: "job name in reports" },
+    Supported { names: &["rw", "readwrite"], example: "randread", meaning: "read, write, randread, randwrite, rw/readwrite, randrw" },
+    Supported { names: &["bs", "blocksize"], example: "4k", meaning: "block size; `bs=READ,WRITE` with fio's comma rules" },
+    Supported { names: &["bssplit"], example: "4k/75:64k/25", meaning: "size/percent list, or `READS,WRITES`; blank percents share the rest; offsets on the smallest size, a block past the region's end is moved back inside it" },
+    Supported { names: &["iodepth"], example: "32", meaning: "commands outstanding per clone (1..=65536), each clone on its own NVMe queue" },
+    Supported { names: &["numjobs"], example: "4", meaning: "clones of the job (1..=256), each a closed loop" },
+    Supported { names: &["size"], example: "1g", meaning: "region size, bytes or `N%` of the space from `offset` to the end; absent or 0 = the whole drive from `offset`; includes any `ramp_time` IO" },
+    Supported { names: &["offset"], example: "4k", meaning: "region start, bytes or `N%` of the drive rounded up to a block" },
+    Supported { names: &["offset_increment"], example: "1g", meaning: "clone k of `numjobs` starts k increments further (fio's `get_start_offset`)" },
+    Supported { names: &["io_size", "io_limit"], example: "64m", meaning: "bytes of IO per clone; 0 = the region size" },
+    Supported { names: &["runtime", "timeout"], example: "30", meaning: "simulated seconds (fio time suffixes); 0 = unset" },
+    Supported { names: &["time_based"], example: "", meaning: "run for `runtime`, wrapping the region" },
+    Supported { names: &["ramp_time"], example: "1", meaning: "completions in the first seconds are not counted" },
+    Supported { names: &["rwmixread"], example: "70", meaning: "percent reads of a mixed job" },
+    Supported { names: &["rwmixwrite"], example: "30", meaning: "percent writes of a mixed job" },
+    Supported { names: &["direct"], example: "1", meaning: "must be 1: no host page cache is modelled (`direct=0` is an error)" },
+    Supported { names: &["stonewall", "wait_for_previous"], example: "", meaning: "starts a new reporting group after the previous jobs end" },
+    Supported { names: &["thinktime"], example: "10", meaning: "idle time between IOs, us by default" },
+    Supported { names: &["number_ios"], example: "1000", meaning: "IOs per clone; 0 = unset" },
+    Supported { names: &["randseed"], example: "7", meaning: "seed of the job's offsets (else derived from `--seed`)" },
+    Supported { names: &["norandommap"], example: "", meaning: "uniform random offsets; without it every block is visited once per pass" },
+    Supported { names: &["group_reporting"], example: "", meaning: "one result per group instead of per clone" },
+    Supported { names: &["kb_base"], example: "1000", meaning: "1024 (default) or 1000; fio's compatibility rule: `4k` = 4096 but `4KiB` = 4000 at 1024" },
+    Supported { names: &["percentile_list"], example: "50:99:99.9", meaning: "completion-latency percentiles reported (up to 20)" },
+    Supported { names: &["bwavgtime"], example: "500", meaning: "bandwidth sample window, ms (default 500, at least 1)" },
+    Supported { names: &["iopsavgtime"], example: "500", meaning: "IOPS sample window, ms (default 500, at least 1)" },
+    Supported { names: &["rate"], example: "100m", meaning: "bandwidth cap, bytes/s, per direction with `bs`'s comma rules" },
+    Supported { names: &["rate_iops"], example: "1000", meaning: "IOPS cap per direction (comma rules as `bs`)" },
+    Supported { names: &["rate_min", "ratemin"], example: "50m", meaning: "minimum bandwidth; the job fails (exit 2, naming this line) when not met after fio's 2 s settle" },
+    Supported { names: &["rate_iops_min"], example: "500", meaning: "minimum IOPS, as `rate_min`" },
+    Supported { names: &["rate_process"], example: "poisson", meaning: "`linear` (even spacing) or `poisson` (exponential gaps, seeded by `randseed`)" },
+    Supported { names: &["rate_cycle", "ratecycle"], example: "1000", meaning: "averaging window of `rate_min`, ms" },
+    Supported { names: &["random_distribution"], example: "zipf:1.2", meaning: "`random`, `zipf:θ`, `pareto:h`, `normal:σ`, `zoned:...`, `zoned_abs:...`; non-uniform draws repeat blocks (docs/fio.md, skewed offsets)" },
+];
+
+/// Options fio has that ssdlab refuses, and why: each is an error naming the option and line.
+pub const REFUSED_OPTIONS: &[(&str, &str)] = &[
+    (
+        "bsrange",
+        "block-size ranges are not modelled; use `bssplit`",
+    ),
+    ("iodepth_batch", "batched submission is not modelled"),
+    ("iodepth_batch_complete", "batched reaping is not modelled"),
+    ("verify", "data is not stored, so it cannot be verified"),
+    ("new_group", "use `stonewall`"),
+    (
+        "write_bw_log",
+        "logs are not written; use `--output-format json` or `--plot`",
+    ),
+    (
+        "write_lat_log",
+        "logs are not written; use `--output-format json` or `--plot`",
+    ),
+    (
+        "write_iops_log",
+        "logs are not written; use `--output-format json` or `--plot`",
+    ),
+];

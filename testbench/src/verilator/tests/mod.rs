@@ -1,0 +1,4 @@
+//! Tests of the Verilator runner that build a model: fast-forward stepping and VCD traces.
+
+mod ff;
+mod trace;

@@ -1,0 +1,3 @@
+//! Tests of the workload runner against a fixed-latency device.
+
+mod runner;
