@@ -81,7 +81,8 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
                 check_jobs(dev, jobs)?;
                 for j in jobs {
                     let (start, len) = job_region(j, cap).expect("checked");
-                    if start + len * *bursts as u64 > cap {
+                    // u128: a 512 GB region times 2^32 bursts passes u64.
+                    if start as u128 + len as u128 * *bursts as u128 > cap as u128 {
                         let r = format!("`{label}`: {bursts} bursts of {len} bytes from offset {start} exceed the device");
                         return Err(InputError::at(&p.file, j.line, r));
                     }
