@@ -40,8 +40,8 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
         "nvme_prp_split",
         "nvme_prp_list",
         "nvme_prp_walk",
-        "nvme_prp_rd",
-        "nvme_prp_wr",
+        "nvme_prp_write_data",
+        "nvme_prp_read_data",
         "nvme_prp_dma",
     ] {
         v.push((b, fe));
@@ -63,8 +63,8 @@ pub const NOT_RUN_BY_DRIVE: &[&str] = &[
     "nvme_prp_split",
     "nvme_prp_list",
     "nvme_prp_walk",
-    "nvme_prp_rd",
-    "nvme_prp_wr",
+    "nvme_prp_write_data",
+    "nvme_prp_read_data",
     "nvme_prp_dma",
     "top_page_buffer",
     "top",
