@@ -54,7 +54,8 @@ fn load_preset(name: &str) -> Result<Loaded, InputError> {
 }
 
 fn load_file(path: &str, depth: usize) -> Result<Loaded, InputError> {
-    let text = std::fs::read_to_string(path).map_err(|e| InputError::io(path, &e))?;
+    // Regular files only, size-capped: a FIFO would block open(), /dev/zero never ends.
+    let text = crate::input_file::read_text(Path::new(path), path)?;
     let mut table: Value = toml::from_str(&text).map_err(|e| {
         let message = e.to_string();
         InputError::config(

@@ -41,7 +41,8 @@ pub struct Spec {
 }
 
 pub fn load(path: &str) -> Result<Spec, InputError> {
-    let text = std::fs::read_to_string(path).map_err(|e| InputError::io(path, &e))?;
+    // Regular files only, size-capped: a FIFO would block open(), /dev/zero never ends.
+    let text = crate::input_file::read_text(Path::new(path), path)?;
     let f: SpecFile = toml::from_str(&text).map_err(|e| InputError::toml(path, &text, &e))?;
     let dir = Path::new(path).parent().unwrap_or(Path::new(""));
     let rel = |p: Option<String>| p.map(|p| dir.join(p).display().to_string());
