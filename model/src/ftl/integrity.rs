@@ -42,6 +42,11 @@ pub struct Checker {
     /// none). Kept only while the drive reports NAND completions (`Ftl::track_durability`).
     pub volatile: HashMap<u64, u32>,
     pub tracking: bool,
+    /// One bit per logical unit: its latest version is a numbered trim (durability tracking
+    /// numbers trims like writes), so an unmapped entry with a version is expected there and
+    /// nowhere else: a written unit whose mapping update was lost is unmapped with a write's
+    /// version and must count as lost data. Allocated at the first numbered trim.
+    trimmed: Vec<u64>,
 }
 
 impl Checker {
@@ -55,6 +60,26 @@ impl Checker {
         let seq = self.number();
         map[lpn as usize].seq = seq;
         oob[ppa as usize].seq = seq;
+    }
+    /// `lpn`'s latest version is a numbered trim (`units`: logical units of the drive).
+    #[inline]
+    pub fn numbered_trim(&mut self, lpn: u64, units: u64) {
+        if self.trimmed.is_empty() {
+            self.trimmed = vec![0; units.div_ceil(64) as usize];
+        }
+        self.trimmed[(lpn / 64) as usize] |= 1 << (lpn % 64);
+    }
+    /// `lpn`'s latest version is a write (clears a numbered trim).
+    #[inline]
+    pub fn written(&mut self, lpn: u64) {
+        if let Some(w) = self.trimmed.get_mut((lpn / 64) as usize) {
+            *w &= !(1 << (lpn % 64));
+        }
+    }
+    fn is_trimmed(&self, lpn: u64) -> bool {
+        self.trimmed
+            .get((lpn / 64) as usize)
+            .is_some_and(|w| w & (1 << (lpn % 64)) != 0)
     }
     /// The sequence number of the next host write (the FTL's write path stores it in the mapping
     /// entry and the spare area itself, with the ppa and lpn beside it).
@@ -125,6 +150,12 @@ impl Checker {
                 }
             }
         }
+        // Units the mount brought back as a numbered trim read as unmapped from now on.
+        for (lpn, n) in new.iter().enumerate() {
+            if n.ppa == NONE && n.seq != 0 {
+                self.numbered_trim(lpn as u64, new.len() as u64);
+            }
+        }
         self.volatile.clear();
     }
     /// Data moved (GC, fold, wear levelling): the spare area travels with it.
@@ -139,8 +170,8 @@ impl Checker {
         let want = map[lpn as usize].seq;
         let mapped = map[lpn as usize].ppa != NONE;
         let ok = match served {
-            // A trim numbers its version too (`seq` of an unmapped entry).
-            Served::Unmapped => !mapped,
+            // Never written (version 0), or a numbered trim; a write's version unmapped is lost.
+            Served::Unmapped => !mapped && (want == 0 || self.is_trimmed(lpn)),
             Served::At(ppa) => {
                 let o = oob[ppa as usize];
                 mapped && want != 0 && o.lpn as u64 == lpn && o.seq == want

@@ -49,7 +49,10 @@ impl Ftl {
         if self.dur.is_some() {
             self.note_superseded(lpn);
         }
-        let seq = self.checker.as_mut().map_or(0, Checker::number);
+        let seq = self.checker.as_mut().map_or(0, |c| {
+            c.written(lpn);
+            c.number()
+        });
         #[cfg(feature = "fault-injection")]
         let mapped = self.faulty_mapping(ppa, old);
         #[cfg(not(feature = "fault-injection"))]
@@ -111,7 +114,11 @@ impl Ftl {
             // record makes it durable), else the checker's latest version is "none".
             if self.dur.is_some() {
                 self.note_superseded(u);
-                let seq = self.checker.as_mut().map_or(0, Checker::number);
+                let units = self.l2p.len() as u64;
+                let seq = self.checker.as_mut().map_or(0, |c| {
+                    c.numbered_trim(u, units);
+                    c.number()
+                });
                 self.l2p[u as usize] = MapEntry { ppa: NONE, seq };
                 if self.persist.enabled {
                     if let Some(d) = &mut self.dur {
