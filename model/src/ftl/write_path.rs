@@ -9,7 +9,6 @@
 //! one-shot TLC programming.
 
 use super::blocks::{BlockState, Pool};
-use super::integrity::Checker;
 use super::layout::NONE;
 use super::unit_tables::{MapEntry, Oob, UNMAPPED};
 use super::{Ftl, NandOp, NandOpKind, OpPurpose, WriteOutcome};
