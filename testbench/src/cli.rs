@@ -512,10 +512,16 @@ fn run_protocol_cmd(
                 (o.sim_end - o.sim_start).as_secs_f64()
             ),
         };
-        let util = o.ftl.utilisation().map_or(String::new(), |u| {
-            let (name, busy) = u.bottleneck();
-            format!("; bottleneck: {name} {:.1} %", busy * 100.0)
-        });
+        // A functional step takes no simulated time: nothing was busy, no bottleneck to name.
+        let timed = o.sim_end > o.sim_start;
+        let util = o
+            .ftl
+            .utilisation()
+            .filter(|_| timed)
+            .map_or(String::new(), |u| {
+                let (name, busy) = u.bottleneck();
+                format!("; bottleneck: {name} {:.1} %", busy * 100.0)
+            });
         obs.note(&format!("{line}\n        {}{util}", o.ftl.ftl_summary()));
         if let Some(pl) = &o.power_loss {
             obs.note(&format!("        {}", protocol::power::summary(pl)));
