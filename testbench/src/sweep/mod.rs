@@ -14,7 +14,7 @@ use crate::drive_cfg::ResolvedDrive;
 use crate::error::InputError;
 use grid::{Grid, Point, Shard};
 use output::Manifest;
-use point::{memory_estimate_bytes, resolve_point, run_point, Workload};
+use point::{resolve_point, run_point, Workload};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -65,12 +65,7 @@ pub fn plan(
 
 /// Host memory the sweep may hold in drives: `MemAvailable` (Linux) x 0.8, else 4 GiB.
 pub fn default_memory_budget() -> u64 {
-    let avail = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
-        let line = t.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
-    });
-    avail.map_or(4 << 30, |b| b / 10 * 8)
+    crate::workload::drive_adapter::mem_available_bytes().map_or(4 << 30, |b| b / 10 * 8)
 }
 
 struct Gate {
@@ -101,7 +96,9 @@ pub fn execute(
         .collect();
     let est: Vec<u64> = todo
         .iter()
-        .map(|(_, rd)| memory_estimate_bytes(&rd.cfg))
+        // The model's own estimate (`DriveConfig::memory_estimate_bytes`, what `run` checks);
+        // every point's config is already validated, so the plan cannot fail here.
+        .map(|(_, rd)| rd.cfg.memory_estimate_bytes().unwrap_or(64 << 20))
         .collect();
     let peak = est.iter().copied().max().unwrap_or(0);
     eprintln!(

@@ -9,7 +9,7 @@ use crate::fio::JobSpec;
 use crate::protocol::{run::run_protocol, Protocol};
 use crate::workload::{run_jobs, runner::Quiet, GroupResult};
 use serde_json::{json, Map, Value};
-use ssdlab_model::{DriveConfig, SeedTree};
+use ssdlab_model::SeedTree;
 
 /// What every point runs.
 pub enum Workload {
@@ -37,22 +37,6 @@ pub fn resolve_point(base: &DriveArgs, p: &Point) -> Result<ResolvedDrive, Input
             e.to_string(),
         )
     })
-}
-
-/// Bytes of host memory a drive holds, estimated before it is built: the FTL's tables take 8 B
-/// per logical 4 KiB unit (mapping entry + write sequence), 8 B per physical unit (spare-area
-/// lpn + sequence) and 1 bit per physical unit (valid bitmap), `model/src/ftl/unit_tables.rs`;
-/// 64 MiB covers block tables, queues and the run's statistics.
-pub fn memory_estimate_bytes(cfg: &DriveConfig) -> u64 {
-    let Ok(plan) = cfg.ftl.capacity_plan(&cfg.geometry) else {
-        return 64 << 20;
-    };
-    let physical = plan
-        .block_units
-        .saturating_mul(cfg.geometry.blocks_per_plane as u64)
-        .saturating_mul(cfg.geometry.dies() as u64);
-    let tables = plan.logical_units.saturating_mul(8) + physical.saturating_mul(8) + physical / 8;
-    tables.saturating_add(64 << 20)
 }
 
 /// A figure rounded to 4 decimals: short enough that JSON text and back is exact, so rows read

@@ -26,19 +26,16 @@ pub fn memory_limit() -> Result<Option<(u64, String)>, InputError> {
             .ok_or_else(|| InputError::file(MEMORY_LIMIT_ENV, "must be a whole number of MiB"))?;
         return Ok(Some((mib << 20, format!("allowed by {MEMORY_LIMIT_ENV}"))));
     }
-    let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
-        return Ok(None);
-    };
-    Ok(info
-        .lines()
+    Ok(mem_available_bytes().map(|b| (b, "available (MemAvailable in /proc/meminfo)".to_string())))
+}
+
+/// `MemAvailable` of /proc/meminfo in bytes; None where the file or the line is missing.
+pub fn mem_available_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    info.lines()
         .find_map(|l| l.strip_prefix("MemAvailable:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map(|kib| {
-            (
-                kib.saturating_mul(1024),
-                "available (MemAvailable in /proc/meminfo)".to_string(),
-            )
-        }))
+        .map(|kib| kib.saturating_mul(1024))
 }
 
 /// Refuses a config whose drive would not fit in `limit` bytes of host memory.
