@@ -4,7 +4,8 @@
 //! arbitration, 7.6 controller initialization). Mirrored TLP for TLP by `ssdlab_hdl::nvme`.
 //!
 //! Time is counted in cycles of the front end's 250 MHz clock ([`tlp::CLOCK_PS`]); every
-//! upstream TLP (type, address, length, cycle) is logged. Engines:
+//! upstream TLP (type, address, length, cycle) is logged unless the log is switched off
+//! ([`FrontEnd::set_tlp_log`]: a drive that only needs the timing). Engines:
 //! - fetch: round-robin (or weighted) arbitration over SQs with entries, one 64 B MRd per
 //!   command, up to `FETCH_TAGS` reads in flight, commands handed on in arrival order;
 //!   malformed commands (unsupported opcode, SGL) are completed here with the spec's status;
@@ -15,7 +16,9 @@
 //!   count/time coalescing. A rejected command holds its fetch tag until the engine takes it.
 //!
 //! The next stage (firmware/FTL, or [`admin::AdminFirmware`] for admin commands) sits between
-//! `run_until`'s fetched commands and `transfer`/`complete`.
+//! `run_until`'s fetched commands and `transfer`/`complete`. A caller may step `run_until`
+//! every cycle, or only at [`FrontEnd::next_due`] and before each input it applies (`wake.rs`):
+//! both give the same TLPs at the same cycles.
 
 pub mod admin;
 pub mod arbiter;
@@ -30,6 +33,7 @@ pub mod prp;
 pub mod queue_op;
 pub mod ring;
 pub mod tlp;
+mod wake;
 pub mod wrr;
 
 use crate::config::{NvmeConfig, PcieConfig};
@@ -155,6 +159,8 @@ pub struct FrontEnd {
     sqs: Vec<Option<SqRing>>,
     cqs: Vec<Option<CqRing>>,
     arbiter: Box<dyn SqArbiter>,
+    /// Scratch ready mask of `arbitrate` (one per SQ), kept so arbitration allocates nothing.
+    ready_mask: Vec<bool>,
     port: ReqPort,
     fetch_tags: [Cycle; FETCH_TAGS],
     fetch_free: Cycle,
@@ -185,6 +191,7 @@ impl FrontEnd {
             sqs: vec![None; pairs],
             cqs: vec![None; pairs],
             arbiter: Box::new(RoundRobin::default()),
+            ready_mask: vec![false; pairs],
             port: ReqPort::new(),
             fetch_tags: [0; FETCH_TAGS],
             fetch_free: 0,
@@ -210,9 +217,14 @@ impl FrontEnd {
         self.arbiter = arbiter;
     }
 
-    /// Every upstream TLP so far, in the order it left the front end.
+    /// Every upstream TLP so far, in the order it left the front end (while the log is on).
     pub fn tlps(&self) -> &[Tlp] {
         self.port.log()
+    }
+    /// Keeps (the default) or stops keeping the log of upstream TLPs ([`FrontEnd::tlps`]);
+    /// timing is the same either way.
+    pub fn set_tlp_log(&mut self, on: bool) {
+        self.port.set_logging(on);
     }
     /// Every completion entry posted so far.
     pub fn posted(&self) -> &[PostedCqe] {
@@ -237,18 +249,9 @@ impl FrontEnd {
         let bound =
             4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
         for _ in 0..bound {
-            // Grant cycles at the requester mux: a fetch arbitrated at t offers its MRd at t + 1,
-            // a CQE with header at p is offered at p - 1, and neither is taken before the port
-            // frees (the cycle before `free_cycle`); completions win ties (mux priority).
-            // The completion engine takes its next completion at its own cycle (no port).
-            // Events are taken in that order, and only those due by `until`.
-            let grant = self.port.free_cycle().saturating_sub(1);
-            let fetch = self.next_fetch_time().map(|t| ((t + 1).max(grant), 1u8, t));
-            let post = self
-                .next_post_time()
-                .map(|t| (t.saturating_sub(1).max(grant), 0u8, t));
-            let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
-            let take = self.next_take_time().map(|t| (t, 3u8, t));
+            // Events are taken in the order of their grant cycles (`candidates`), and only
+            // those due by `until`.
+            let [fetch, post, timer, take] = self.candidates();
             let Some(&(key, which, t)) = [fetch, post, timer, take].iter().flatten().min() else {
                 return;
             };
@@ -332,15 +335,17 @@ impl FrontEnd {
 
     /// Arbitration at cycle `t`: picks a queue and takes its head entry (SQ head advances now).
     fn arbitrate(&mut self, t: Cycle) -> Option<(usize, u32, u64)> {
-        let mut ready = vec![false; self.sqs.len()];
         for (q, sq) in self.sqs.iter_mut().enumerate() {
-            if let Some(sq) = sq {
-                sq.settle(t);
-                ready[q] = sq.has_entry();
-            }
+            self.ready_mask[q] = match sq {
+                Some(sq) => {
+                    sq.settle(t);
+                    sq.has_entry()
+                }
+                None => false,
+            };
         }
         self.fetch_free = t + self.timing.fetch_interval;
-        let q = self.arbiter.pick(&ready)?;
+        let q = self.arbiter.pick(&self.ready_mask)?;
         let sq = self.sqs[q].as_mut().expect("arbiter picked a live queue");
         let slot = sq.head;
         Some((q, slot, sq.take()))

@@ -2,7 +2,8 @@
 //! The trait is the policy boundary; [`RoundRobin`] is the mandatory method (4.13.1: the admin
 //! SQ and all I/O SQs at equal priority), [`super::wrr::WeightedRoundRobin`] the optional one.
 
-/// Picks the next submission queue to fetch from.
+/// Picks the next submission queue to fetch from. A pick allocates nothing (the front end
+/// arbitrates once per fetched command).
 pub trait SqArbiter: std::fmt::Debug {
     /// `ready[q]` tells whether queue `q` (0 = admin) has an unfetched entry. Returns the queue
     /// to fetch one command from, or `None` when none is ready.
@@ -22,20 +23,25 @@ impl RoundRobin {
     pub fn after(last: usize) -> Self {
         RoundRobin { last }
     }
-}
 
-impl SqArbiter for RoundRobin {
-    fn pick(&mut self, ready: &[bool]) -> Option<usize> {
-        let n = ready.len();
+    /// Round robin over the `n` queues for which `eligible(q)` holds (a class of queues in
+    /// weighted round robin, without building a mask).
+    pub fn pick_where(&mut self, n: usize, eligible: impl Fn(usize) -> bool) -> Option<usize> {
         assert!(n > 0, "arbiter over zero queues");
         for i in 1..=n {
             let q = (self.last + i) % n;
-            if ready[q] {
+            if eligible(q) {
                 self.last = q;
                 return Some(q);
             }
         }
         None
+    }
+}
+
+impl SqArbiter for RoundRobin {
+    fn pick(&mut self, ready: &[bool]) -> Option<usize> {
+        self.pick_where(ready.len(), |q| ready[q])
     }
 }
 

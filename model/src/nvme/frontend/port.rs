@@ -12,6 +12,8 @@ use super::HostPort;
 #[derive(Clone, Debug)]
 pub struct ReqPort {
     free: Cycle,
+    /// Keep every TLP in `log` (test benches, co-simulation); off, the port only paces.
+    logging: bool,
     log: Vec<Tlp>,
 }
 
@@ -19,8 +21,14 @@ impl ReqPort {
     pub fn new() -> Self {
         ReqPort {
             free: 0,
+            logging: true,
             log: Vec::new(),
         }
+    }
+
+    /// Turns the TLP log on or off (off: `log` stays as it is and grows no more).
+    pub fn set_logging(&mut self, on: bool) {
+        self.logging = on;
     }
 
     /// Sends one TLP no earlier than `ready`; returns the cycle of its header beat.
@@ -47,13 +55,15 @@ impl ReqPort {
             "host granted the link before the TLP was ready"
         );
         self.free = start + beats(kind, len_bytes);
-        self.log.push(Tlp {
-            kind,
-            purpose,
-            addr,
-            len_bytes,
-            cycle: start,
-        });
+        if self.logging {
+            self.log.push(Tlp {
+                kind,
+                purpose,
+                addr,
+                len_bytes,
+                cycle: start,
+            });
+        }
         start
     }
 

@@ -39,12 +39,8 @@ impl WeightedRoundRobin {
         }
     }
     fn class_pick(&mut self, class: Priority, ready: &[bool]) -> Option<usize> {
-        let mask: Vec<bool> = ready
-            .iter()
-            .enumerate()
-            .map(|(q, r)| *r && q > 0 && self.prio[q] == class)
-            .collect();
-        self.rr[class as usize].pick(&mask)
+        let prio = &self.prio;
+        self.rr[class as usize].pick_where(ready.len(), |q| ready[q] && q > 0 && prio[q] == class)
     }
 }
 
