@@ -4,8 +4,8 @@
 //! arbitration, 7.6 controller initialization). Mirrored TLP for TLP by `ssdlab_hdl::nvme`.
 //!
 //! Time is counted in cycles of the front end's 250 MHz clock ([`tlp::CLOCK_PS`]); every
-//! upstream TLP (type, address, length, cycle) is logged unless the log is switched off
-//! ([`FrontEnd::set_tlp_log`]: a drive that only needs the timing). Engines:
+//! upstream TLP (type, address, length, cycle) and every posted CQE is logged unless the log is
+//! switched off ([`FrontEnd::set_tlp_log`]: a drive that only needs the timing). Engines:
 //! - fetch: round-robin (or weighted) arbitration over SQs with entries, one 64 B MRd per
 //!   command, up to `FETCH_TAGS` reads in flight, commands handed on in arrival order;
 //!   malformed commands (unsupported opcode, SGL) are completed here with the spec's status;
@@ -221,12 +221,12 @@ impl FrontEnd {
     pub fn tlps(&self) -> &[Tlp] {
         self.port.log()
     }
-    /// Keeps (the default) or stops keeping the log of upstream TLPs ([`FrontEnd::tlps`]);
-    /// timing is the same either way.
+    /// Keeps (the default) or stops keeping the logs of upstream TLPs ([`FrontEnd::tlps`]) and
+    /// posted CQEs ([`FrontEnd::posted`]); timing is the same either way.
     pub fn set_tlp_log(&mut self, on: bool) {
         self.port.set_logging(on);
     }
-    /// Every completion entry posted so far.
+    /// Every completion entry posted so far (while the log is on).
     pub fn posted(&self) -> &[PostedCqe] {
         &self.posted
     }

@@ -190,11 +190,13 @@ impl FrontEnd {
             .port
             .send(host, t, TlpKind::MemWrite, TlpPurpose::CqEntry, addr, 16);
         host.write(at, addr, &cqe.encode());
-        self.posted.push(PostedCqe {
-            cqid: p.cqid,
-            cqe,
-            cycle: at,
-        });
+        if self.port.logging() {
+            self.posted.push(PostedCqe {
+                cqid: p.cqid,
+                cqe,
+                cycle: at,
+            });
+        }
         // Coalescing counts from the cycle the mux took the CQE (what the HDL's timer sees).
         if irq
             && self

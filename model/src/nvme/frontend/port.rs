@@ -30,6 +30,10 @@ impl ReqPort {
     pub fn set_logging(&mut self, on: bool) {
         self.logging = on;
     }
+    /// Whether the front end keeps its logs (TLPs here, posted CQEs in the completion engine).
+    pub fn logging(&self) -> bool {
+        self.logging
+    }
 
     /// Sends one TLP no earlier than `ready`; returns the cycle of its header beat.
     pub fn send(

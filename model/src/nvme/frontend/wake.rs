@@ -104,8 +104,11 @@ mod tests {
     /// Runs the inputs to cycle `end`, calling `run_until` at every cycle (`stepped`) or only at
     /// `next_due` and at each input or completion request (checking that running to the cycle
     /// before that changes nothing); returns the front end.
-    fn run(stepped: bool, end: Cycle) -> FrontEnd {
+    fn run(stepped: bool, log: bool, end: Cycle) -> (FrontEnd, Vec<Cycle>) {
         let (mut fe, mut h) = setup();
+        fe.set_tlp_log(log);
+        // Cycle of every command handed on, and of every cycle the block was run at.
+        let mut seen_cycles = Vec::new();
         let mut ins = inputs();
         ins.reverse();
         // Completion requests due: (cycle, sqid, cid), in request order.
@@ -127,6 +130,7 @@ mod tests {
             fe.run_until(c, &mut h, &mut out);
             for f in out.drain(..) {
                 cpls.push((f.cycle + FW_CYCLES, f.sqid, f.sqe.cid));
+                seen_cycles.push(f.cycle);
             }
             if stepped {
                 c += 1;
@@ -151,16 +155,17 @@ mod tests {
                 "next_due {next} is late"
             );
             c = next;
+            seen_cycles.push(c);
         }
         assert!(cpls.is_empty() && ins.is_empty(), "scenario not drained");
-        fe
+        (fe, seen_cycles)
     }
 
     #[test]
     fn event_driven_run_matches_cycle_by_cycle_stepping() {
         let end = 12_000;
-        let a = run(true, end);
-        let b = run(false, end);
+        let (a, _) = run(true, true, end);
+        let (b, wakes) = run(false, true, end);
         // 13 commands (7 in SQ 1, 6 in SQ 2), each completed: 13 I/O CQEs. The 4-entry CQs
         // hold 3 entries, so some CQEs wait for the host's head doorbells.
         let io = |fe: &FrontEnd| fe.posted().iter().filter(|p| p.cqid != 0).count();
@@ -168,5 +173,13 @@ mod tests {
         assert_eq!(a.tlps(), b.tlps(), "same TLPs at the same cycles");
         assert_eq!(a.posted(), b.posted(), "same CQEs at the same cycles");
         assert_eq!(b.next_due(), None, "idle after the scenario");
+        // With the logs off nothing is kept, and the block wakes and hands on commands at the
+        // same cycles.
+        let (c, quiet) = run(false, false, end);
+        assert!(
+            c.tlps().is_empty() && c.posted().is_empty(),
+            "logs kept while off"
+        );
+        assert_eq!(wakes, quiet, "timing changed with the log off");
     }
 }
