@@ -4,7 +4,9 @@
 //! axis) per time bin (`workload::occupancy`). SLC cache exhaustion shows as a step down in
 //! throughput where the SLC curve stops rising and the free blocks reach their floor.
 
-use crate::plot_frame::{chart_svg, err, framed, Area, LegendEntry, PlotMeta, PlotResult};
+use crate::plot_frame::{
+    chart_svg, err, fmt_tick, framed, Area, LegendEntry, PlotMeta, PlotResult,
+};
 use crate::workload::stats::DirStats;
 use crate::workload::GroupResult;
 use plotters::prelude::*;
@@ -49,7 +51,10 @@ pub(crate) fn mbps_points(d: &DirStats, g: &GroupResult, t0: SimTime) -> Vec<(f6
 }
 
 /// (time s, SLC valid GiB) and (time s, free blocks) of every group, at most 250 points each.
-pub(crate) fn occupancy_points(groups: &[GroupResult], t0: SimTime) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+pub(crate) fn occupancy_points(
+    groups: &[GroupResult],
+    t0: SimTime,
+) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
     let (mut slc, mut free) = (Vec::new(), Vec::new());
     for g in groups {
         let mut o = g.occupancy.clone();
@@ -133,6 +138,8 @@ fn throughput_panel(area: &Area, x_max: f64, series: Vec<Line>) -> PlotResult {
         .map_err(err)?;
     chart
         .configure_mesh()
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_label_formatter(&|v| fmt_tick(*v))
         .x_desc("simulated time (s)")
         .y_desc("throughput (MB/s)")
         .draw()
@@ -165,12 +172,15 @@ fn occupancy_panel(
         .set_secondary_coord(0.0..x_max, 0.0..free_max);
     chart
         .configure_mesh()
+        .x_label_formatter(&|v| fmt_tick(*v))
+        .y_label_formatter(&|v| fmt_tick(*v))
         .x_desc("simulated time (s)")
         .y_desc("SLC cache valid data (GiB)")
         .draw()
         .map_err(err)?;
     chart
         .configure_secondary_axes()
+        .y_label_formatter(&|v| fmt_tick(*v))
         .y_desc("free blocks")
         .draw()
         .map_err(err)?;
