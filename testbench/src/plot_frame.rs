@@ -155,9 +155,10 @@ pub(crate) fn fmt_tick(v: f64) -> String {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod svg_check {
-    //! Reads back what a chart drew: the legend panel's box and every plotted point.
+/// Reads back what a chart drew (the tests of `plot.rs`, `plot_qos.rs` and the report): the
+/// legend panel's box and every plotted point.
+#[doc(hidden)]
+pub mod svg_check {
 
     fn attr(tag: &str, name: &str) -> Option<f64> {
         let key = format!(" {name}=\"");
@@ -165,11 +166,11 @@ pub(crate) mod svg_check {
         tag[i..].split('"').next()?.parse().ok()
     }
 
-    /// (x0, y0, x1, y1) of the rectangle filled with the legend colour.
+    /// (x0, y0, x1, y1) of the rectangle filled with the legend colour (`LEGEND_FILL`).
     pub fn legend_box(svg: &str) -> (f64, f64, f64, f64) {
         let tag = svg
             .split('<')
-            .find(|t| t.starts_with("rect") && t.contains("fill=\"#FAFAFA\""))
+            .find(|t| t.starts_with("rect") && t.to_ascii_uppercase().contains("FILL=\"#FAFAFA\""))
             .expect("a legend panel");
         let (x, y) = (attr(tag, "x").unwrap(), attr(tag, "y").unwrap());
         let (w, h) = (attr(tag, "width").unwrap(), attr(tag, "height").unwrap());
