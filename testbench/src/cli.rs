@@ -269,7 +269,9 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             meta["seed"] = json!(cli.seed);
             meta["job_file"] = json!(job);
             print_groups(cli, out, &rd, &groups, &verdict, meta)?;
-            plots(cli, |dir| plot::plot_run(dir, job, &plot_meta(&rd, cli.seed), &groups))?;
+            plots(cli, |dir| {
+                plot::plot_run(dir, job, &plot_meta(&rd, cli.seed), &groups)
+            })?;
             integrity_code(&verdict, cli.seed)
         }
         Cmd::Replay {
@@ -302,7 +304,9 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             meta["seed"] = json!(cli.seed);
             meta["trace"] = json!(path);
             print_groups(cli, out, &rd, &groups, &verdict, meta)?;
-            plots(cli, |dir| plot::plot_run(dir, path, &plot_meta(&rd, cli.seed), &groups))?;
+            plots(cli, |dir| {
+                plot::plot_run(dir, path, &plot_meta(&rd, cli.seed), &groups)
+            })?;
             integrity_code(&verdict, cli.seed)
         }
         Cmd::Sweep {

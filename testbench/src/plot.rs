@@ -3,8 +3,8 @@
 //! flash state is `plot_throughput.rs`, read latency against load `plot_qos.rs`; the shared
 //! frame, legend panel and ticks `plot_frame.rs`).
 
-use crate::plot_frame::{chart_svg, err, fmt_tick, framed, log_ticks, LegendEntry, PlotResult};
 pub use crate::plot_frame::PlotMeta;
+use crate::plot_frame::{chart_svg, err, fmt_tick, framed, log_ticks, LegendEntry, PlotResult};
 use crate::plot_throughput::throughput_over_time;
 use crate::protocol::run::StepOutcome;
 use crate::protocol::Step;
@@ -186,7 +186,10 @@ pub fn throughput_vs_qd(
         })
         .collect();
     // Ticks at the depths measured (powers of two in the built-in sweeps).
-    let mut qds: Vec<f64> = sweeps.iter().flat_map(|s| s.1.iter().map(|p| p.0 as f64)).collect();
+    let mut qds: Vec<f64> = sweeps
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.0 as f64))
+        .collect();
     qds.sort_by(f64::total_cmp);
     qds.dedup();
     chart_svg(path, (1000, 500), title, meta, &legend, |area| {

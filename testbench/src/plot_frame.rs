@@ -91,8 +91,11 @@ fn draw_legend(side: &Area, legend: &[LegendEntry]) -> PlotResult {
     .map_err(err)?;
     for (i, e) in legend.iter().enumerate() {
         let y = 20 + 14 + LEGEND_ROW_PX * i as i32;
-        side.draw(&Rectangle::new([(12, y - 1), (32, y + 1)], e.color.filled()))
-            .map_err(err)?;
+        side.draw(&Rectangle::new(
+            [(12, y - 1), (32, y + 1)],
+            e.color.filled(),
+        ))
+        .map_err(err)?;
         side.draw(&Text::new(
             e.label.clone(),
             (38, y - 6),
@@ -214,7 +217,10 @@ mod tests {
 
     #[test]
     fn log_ticks_are_one_two_five_or_decades() {
-        assert_eq!(log_ticks(0.15, 60.0), vec![0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]);
+        assert_eq!(
+            log_ticks(0.15, 60.0),
+            vec![0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
+        );
         // 0.7 us .. 40 ms: eight decades, decades only.
         assert_eq!(
             log_ticks(0.7, 40_000.0),

@@ -13,7 +13,9 @@ use plotters::prelude::*;
 use ssdlab_model::SimTime;
 use std::path::Path;
 
-type Line = (Vec<(f64, f64)>, RGBColor);
+/// (x, y) points of one curve.
+type Points = Vec<(f64, f64)>;
+type Line = (Points, RGBColor);
 
 const SLC_COLOR: RGBColor = RGBColor(44, 160, 44);
 const FREE_COLOR: RGBColor = RGBColor(148, 103, 189);
@@ -51,10 +53,7 @@ pub(crate) fn mbps_points(d: &DirStats, g: &GroupResult, t0: SimTime) -> Vec<(f6
 }
 
 /// (time s, SLC valid GiB) and (time s, free blocks) of every group, at most 250 points each.
-pub(crate) fn occupancy_points(
-    groups: &[GroupResult],
-    t0: SimTime,
-) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+pub(crate) fn occupancy_points(groups: &[GroupResult], t0: SimTime) -> (Points, Points) {
     let (mut slc, mut free) = (Vec::new(), Vec::new());
     for g in groups {
         let mut o = g.occupancy.clone();
@@ -157,12 +156,7 @@ fn throughput_panel(area: &Area, x_max: f64, series: Vec<Line>) -> PlotResult {
     Ok(())
 }
 
-fn occupancy_panel(
-    area: &Area,
-    x_max: f64,
-    slc: &[(f64, f64)],
-    free: &[(f64, f64)],
-) -> PlotResult {
+fn occupancy_panel(area: &Area, x_max: f64, slc: &[(f64, f64)], free: &[(f64, f64)]) -> PlotResult {
     let slc_max = slc.iter().map(|p| p.1).fold(1e-3, f64::max) * 1.1;
     let free_max = free.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
     let mut chart = framed(area)

@@ -54,7 +54,11 @@ fn last_cores_and_planes(text: &str) -> (Vec<f64>, Vec<f64>, f64) {
         .and_then(|l| l.rsplit_once(' ').map(|x| x.0))
         .and_then(|l| l.rsplit(' ').next()?.parse().ok())
         .unwrap();
-    (pcts(cores), pcts(planes.split_once(" planes").unwrap().1), die)
+    (
+        pcts(cores),
+        pcts(planes.split_once(" planes").unwrap().1),
+        die,
+    )
 }
 
 const FILL: &str =
@@ -79,7 +83,10 @@ fn random_read_of_written_data_is_die_bound() {
     let (cores, planes, die) = last_cores_and_planes(&text);
     assert_eq!(cores.len(), 2);
     assert_eq!(planes.len(), 2);
-    assert!((planes[0] + planes[1] - die).abs() < 0.2, "{planes:?} {die}");
+    assert!(
+        (planes[0] + planes[1] - die).abs() < 0.2,
+        "{planes:?} {die}"
+    );
     assert!(planes.iter().all(|p| *p < die), "{planes:?} {die}");
 }
 

@@ -62,7 +62,12 @@ fn the_sensitivity_spec_checks_every_point_without_running() {
     // 31 points of the full-size preset: --check plans and validates them all, writes nothing.
     let out = tmp("spec-check");
     let o = Command::new(bin())
-        .args(["sweep", "--spec", "../calibration/sensitivity.toml", "--common-seed"])
+        .args([
+            "sweep",
+            "--spec",
+            "../calibration/sensitivity.toml",
+            "--common-seed",
+        ])
         .args(["--check", "--output"])
         .arg(&out)
         .output()
@@ -77,7 +82,12 @@ fn the_sensitivity_spec_checks_every_point_without_running() {
     assert!(!out.exists());
     // A spec point that fails validation is refused by --check as by the sweep.
     let o = Command::new(bin())
-        .args(["sweep", "--spec", "../calibration/sensitivity.toml", "--check"])
+        .args([
+            "sweep",
+            "--spec",
+            "../calibration/sensitivity.toml",
+            "--check",
+        ])
         .args(["--set", "geometry.channels=0"])
         .output()
         .unwrap();

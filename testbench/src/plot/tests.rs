@@ -38,7 +38,11 @@ fn run_plots_are_svg_with_their_series_titles_and_clear_legends() {
     assert_eq!(files.len(), 2);
     let tp = std::fs::read_to_string(&files[0]).unwrap();
     assert!(tp.starts_with("<svg"), "{}", &tp[..200.min(tp.len())]);
-    for s in ["write (MB/s)", "read (MB/s)", "SLC cache valid data (GiB, left)"] {
+    for s in [
+        "write (MB/s)",
+        "read (MB/s)",
+        "SLC cache valid data (GiB, left)",
+    ] {
         assert!(tp.contains(s), "throughput plot lacks {s}");
     }
     let lp = std::fs::read_to_string(&files[1]).unwrap();
@@ -50,7 +54,10 @@ fn run_plots_are_svg_with_their_series_titles_and_clear_legends() {
     // The tail points are labelled: p99.9, p99.99 and the maximum.
     let ticks: Vec<&str> = lp.lines().map(str::trim).collect();
     for label in ["99.9", "99.99", "max"] {
-        assert!(ticks.contains(&label), "latency plot lacks the {label} tick");
+        assert!(
+            ticks.contains(&label),
+            "latency plot lacks the {label} tick"
+        );
     }
     if std::env::var_os("SSDLAB_KEEP_PLOTS").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
@@ -95,9 +102,14 @@ fn occupancy_curve_follows_the_flash_state_per_bin() {
     // A sample at t holds what was submitted by t: 128 KiB per 63.1072 us, one ahead (QD1).
     let (t, gib) = slc[slc.len() / 2];
     let ios = (t / 63.1072e-6).floor() + 1.0;
-    assert!((gib * 8192.0 - ios).abs() <= 1.0, "{t} s: {gib} GiB vs {ios} IOs");
+    assert!(
+        (gib * 8192.0 - ios).abs() <= 1.0,
+        "{t} s: {gib} GiB vs {ios} IOs"
+    );
     // A device without an FTL gives no curve.
-    assert!(occupancy_points(&demo_groups(false), SimTime::ZERO).0.is_empty());
+    assert!(occupancy_points(&demo_groups(false), SimTime::ZERO)
+        .0
+        .is_empty());
 }
 
 #[test]
@@ -122,7 +134,10 @@ fn repeated_job_names_get_their_burst_or_clone() {
     );
     // Names that are unique stay as they are.
     assert_eq!(job_labels(&groups[..1], "burst")[0].len(), 2);
-    assert_eq!(job_labels(&demo_groups(false), "group").concat(), ["w", "r"]);
+    assert_eq!(
+        job_labels(&demo_groups(false), "group").concat(),
+        ["w", "r"]
+    );
 }
 
 #[test]
