@@ -131,8 +131,9 @@ fn throughput_panel(area: &Area, x_max: f64, series: Vec<Line>) -> PlotResult {
         .flat_map(|s| s.0.iter().map(|p| p.1))
         .fold(1.0, f64::max)
         * 1.1;
+    // The right margin matches the flash-state panel's right axis, so the time axes line up.
     let mut chart = framed(area)
-        .right_y_label_area_size(70)
+        .margin_right(85)
         .build_cartesian_2d(0.0..x_max, 0.0..y_max)
         .map_err(err)?;
     chart

@@ -120,6 +120,8 @@ fn sweep_writes_rows_and_resume_skips_them() {
         "bottleneck",
         "randread-4k.read_iops",
         "seqwrite-128k.write_mbs",
+        "fill.busy_pct.firmware_core_max",
+        "fill.busy_pct.plane_array_max",
     ] {
         assert!(head.contains(&col), "{col} missing from {head:?}");
     }
