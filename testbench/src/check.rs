@@ -1,6 +1,7 @@
 //! `--check`: every command's parse-and-validate path without running anything. The inputs
 //! (job file, protocol, trace, drive config) are read and checked against the drive they
-//! would run on, exactly as the command does before its first IO, then the command stops:
+//! would run on, exactly as the command does before its first IO (a sweep: its grid, workload
+//! and every point's config, as it plans them before the first point), then the command stops:
 //! exit 0 when it would run, 2 (with the error) when it would refuse. The fuzz tests
 //! (`tests/fuzz_inputs.rs`) drive this path in-process. The argument checks every command
 //! makes before it reads anything (`--speed`, `--tolerance-pct`, `--plot DIR`) live here too.
@@ -20,10 +21,13 @@ pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
             action: Some(PresetsCmd::Show { name, config, set }),
         } => drive_cfg::resolve(name.as_deref(), config.as_deref(), set).map(|_| ()),
         Cmd::Presets { action: None } | Cmd::Protocols => Ok(()),
+        Cmd::Sweep { action: None, args } => {
+            crate::sweep::cmd::plan_sweep(args, cli.seed).map(|_| ())
+        }
         Cmd::Sweep { .. } | Cmd::Report { .. } => Err(InputError::file(
             "--check",
-            "checks run, replay, protocol, validate and presets show; sweep checks every point \
-             before it runs any, and report only reads",
+            "checks run, replay, protocol, validate, sweep and presets show; sweep merge and \
+             report only read",
         )),
         Cmd::Run { job, drive, .. } => {
             let jobs = read_job_file(job)?;

@@ -269,7 +269,9 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             meta["seed"] = json!(cli.seed);
             meta["job_file"] = json!(job);
             print_groups(cli, out, &rd, &groups, &verdict, meta)?;
-            plots(cli, |dir| plot::plot_run(dir, job, &groups))?;
+            plots(cli, |dir| {
+                plot::plot_run(dir, job, &plot_meta(&rd, cli.seed), &groups)
+            })?;
             integrity_code(&verdict, cli.seed)
         }
         Cmd::Replay {
@@ -302,7 +304,9 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             meta["seed"] = json!(cli.seed);
             meta["trace"] = json!(path);
             print_groups(cli, out, &rd, &groups, &verdict, meta)?;
-            plots(cli, |dir| plot::plot_run(dir, path, &groups))?;
+            plots(cli, |dir| {
+                plot::plot_run(dir, path, &plot_meta(&rd, cli.seed), &groups)
+            })?;
             integrity_code(&verdict, cli.seed)
         }
         Cmd::Sweep {
@@ -397,6 +401,7 @@ fn validate_seeds(
             plot::plot_protocol(
                 &dir.join(format!("seed-{}", r.seed)),
                 &p.name,
+                &plot_meta(&rd, r.seed),
                 &p.steps,
                 &r.steps,
             )
@@ -466,6 +471,15 @@ fn print_groups(
         ),
     }
     .map_err(io_err)
+}
+
+/// The drive, config hash and seed a plot's subtitle names.
+fn plot_meta(rd: &ResolvedDrive, seed: u64) -> plot::PlotMeta {
+    plot::PlotMeta {
+        drive: rd.cfg.name.clone(),
+        config_hash: drive_cfg::config_hash(&rd.cfg),
+        seed,
+    }
 }
 
 fn plots(
@@ -593,7 +607,7 @@ fn run_protocol_cmd(
         }
     }
     plots(cli, |dir| {
-        plot::plot_protocol(dir, &p.name, &p.steps, &steps)
+        plot::plot_protocol(dir, &p.name, &plot_meta(&rd, cli.seed), &p.steps, &steps)
     })?;
     let lost = integrity_code(&verdict, cli.seed);
     Ok(if failed.is_empty() { lost } else { 1 })

@@ -2,7 +2,7 @@
 //! read p99, p99.9 and p99.99 of every `fio` step that reports a read latency metric, against
 //! the IOPS the step achieved (reads + writes), log-scale latency.
 
-use crate::plot::{err, framed};
+use crate::plot_frame::{chart_svg, err, fmt_tick, framed, log_ticks, LegendEntry, PlotMeta};
 use crate::protocol::run::StepOutcome;
 use crate::protocol::schema::Metric;
 use plotters::prelude::*;
@@ -40,7 +40,12 @@ pub fn qos_points(outcomes: &[StepOutcome]) -> Vec<(f64, [f64; 3])> {
 }
 
 /// Writes the plot when at least two steps report a read latency; returns whether it did.
-pub fn latency_vs_load(path: &Path, title: &str, outcomes: &[StepOutcome]) -> Result<bool, String> {
+pub fn latency_vs_load(
+    path: &Path,
+    title: &str,
+    meta: &PlotMeta,
+    outcomes: &[StepOutcome],
+) -> Result<bool, String> {
     let pts = qos_points(outcomes);
     if pts.len() < 2 {
         return Ok(false);
@@ -48,40 +53,41 @@ pub fn latency_vs_load(path: &Path, title: &str, outcomes: &[StepOutcome]) -> Re
     let x_max = pts.iter().map(|p| p.0).fold(1.0, f64::max) * 1.1;
     let ys = pts.iter().flat_map(|p| p.1);
     let (lo, hi) = ys.fold((f64::INFINITY, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
-    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let mut chart = framed(&root, title)
-        .build_cartesian_2d(0.0..x_max, (lo.min(hi) / 1.5..hi * 1.5).log_scale())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("achieved IOPS (reads + writes)")
-        .y_desc("read completion latency (us)")
-        .draw()
-        .map_err(err)?;
-    for (k, name) in ["read p99", "read p99.9", "read p99.99"]
-        .into_iter()
+    let (lo, hi) = (lo.min(hi) / 1.5, hi * 1.5);
+    let names = ["read p99", "read p99.9", "read p99.99"];
+    let legend: Vec<LegendEntry> = names
+        .iter()
         .enumerate()
-    {
-        let color = Palette99::pick(k).to_rgba();
-        let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1[k])).collect();
-        chart
-            .draw_series(line.iter().map(|p| Circle::new(*p, 4, color.filled())))
+        .map(|(k, n)| LegendEntry {
+            label: n.to_string(),
+            color: Palette99::pick(k).to_rgba(),
+        })
+        .collect();
+    chart_svg(path, (1000, 500), title, meta, &legend, |area| {
+        let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
+        let mut chart = framed(area)
+            .build_cartesian_2d(0.0..x_max, y)
             .map_err(err)?;
         chart
-            .draw_series(LineSeries::new(line, color.stroke_width(2)))
-            .map_err(err)?
-            .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
+            .configure_mesh()
+            .x_label_formatter(&|v| fmt_tick(*v))
+            .y_label_formatter(&|v| fmt_tick(*v))
+            .x_desc("achieved IOPS (reads + writes)")
+            .y_desc("read completion latency (us)")
+            .draw()
+            .map_err(err)?;
+        for k in 0..names.len() {
+            let color = Palette99::pick(k).to_rgba();
+            let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1[k])).collect();
+            chart
+                .draw_series(line.iter().map(|p| Circle::new(*p, 4, color.filled())))
+                .map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(line, color.stroke_width(2)))
+                .map_err(err)?;
+        }
+        Ok(())
+    })?;
     Ok(true)
 }
 
@@ -121,9 +127,15 @@ mod tests {
             assert_eq!(pt.1, [100.0; 3]);
         }
         let path = std::env::temp_dir().join(format!("ssdlab-qos-{}.svg", std::process::id()));
-        assert!(latency_vs_load(&path, "t", &o).unwrap());
+        let meta = PlotMeta {
+            drive: "d".into(),
+            config_hash: "0123456789abcdef".into(),
+            seed: 1,
+        };
+        assert!(latency_vs_load(&path, "t", &meta, &o).unwrap());
         let svg = std::fs::read_to_string(&path).unwrap();
         let _ = std::fs::remove_file(&path);
         assert!(svg.contains("read p99.99"));
+        crate::plot_frame::svg_check::assert_legend_clear(&svg);
     }
 }

@@ -41,6 +41,14 @@ fn report_loads_in_headless_chromium_without_errors() {
     }
     assert!(html.contains("<svg") && html.contains("<table") && html.contains("bottleneck"));
     assert!(html.contains("drive: test: tiny SM2262-like drive"));
+    // Every chart names the drive and seed, and keeps its legend clear of the points.
+    let charts: Vec<&str> = html.split("<svg").skip(1).collect();
+    assert!(!charts.is_empty());
+    for c in &charts {
+        let svg = c.split("</svg>").next().unwrap();
+        assert!(svg.contains("root seed 1, config hash per point"), "{svg}");
+        ssdlab_testbench::plot_frame::svg_check::assert_legend_clear(svg);
+    }
 
     let chromium = ["chromium", "chromium-browser"]
         .into_iter()

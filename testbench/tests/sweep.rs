@@ -58,6 +58,48 @@ fn bad_grids_exit_2_naming_key_and_point_before_running() {
 }
 
 #[test]
+fn the_sensitivity_spec_checks_every_point_without_running() {
+    // 31 points of the full-size preset: --check plans and validates them all, writes nothing.
+    let out = tmp("spec-check");
+    let o = Command::new(bin())
+        .args([
+            "sweep",
+            "--spec",
+            "../calibration/sensitivity.toml",
+            "--common-seed",
+        ])
+        .args(["--check", "--output"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.stdout.is_empty());
+    assert!(!out.exists());
+    // A spec point that fails validation is refused by --check as by the sweep.
+    let o = Command::new(bin())
+        .args([
+            "sweep",
+            "--spec",
+            "../calibration/sensitivity.toml",
+            "--check",
+        ])
+        .args(["--set", "geometry.channels=0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("geometry.channels"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
 fn sweep_writes_rows_and_resume_skips_them() {
     let out = tmp("resume");
     let o = sweep(&out, &["--grid", "geometry.channels=2,4", "--jobs", "2"]);
@@ -78,6 +120,8 @@ fn sweep_writes_rows_and_resume_skips_them() {
         "bottleneck",
         "randread-4k.read_iops",
         "seqwrite-128k.write_mbs",
+        "fill.busy_pct.firmware_core_max",
+        "fill.busy_pct.plane_array_max",
     ] {
         assert!(head.contains(&col), "{col} missing from {head:?}");
     }

@@ -15,6 +15,8 @@ pub struct FirmwareCores {
     per_unit: SimTime,
     per_write_cmd: SimTime,
     busy: SimTime,
+    /// Per core: busy time since the last `reset_stats`.
+    core_busy: Vec<SimTime>,
     commands: u64,
 }
 
@@ -27,6 +29,7 @@ impl FirmwareCores {
             per_unit: SimTime::from_ns_f64(cfg.cpu_ns_per_unit),
             per_write_cmd: SimTime::from_ns_f64(cfg.cpu_ns_per_write_cmd),
             busy: SimTime::ZERO,
+            core_busy: vec![SimTime::ZERO; cfg.cpu_cores as usize],
             commands: 0,
         }
     }
@@ -71,17 +74,23 @@ impl FirmwareCores {
         let end = now.max(self.free_at[core]) + cost;
         self.free_at[core] = end;
         self.busy += cost;
+        self.core_busy[core] += cost;
         end
     }
     /// Summed busy time of all cores.
     pub fn busy(&self) -> SimTime {
         self.busy
     }
+    /// Busy time of each core, in core order.
+    pub fn core_busy(&self) -> &[SimTime] {
+        &self.core_busy
+    }
     pub fn commands(&self) -> u64 {
         self.commands
     }
     pub fn reset_stats(&mut self) {
         self.busy = SimTime::ZERO;
+        self.core_busy.iter_mut().for_each(|b| *b = SimTime::ZERO);
         self.commands = 0;
     }
 }

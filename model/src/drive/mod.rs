@@ -234,6 +234,7 @@ pub struct Drive {
     base_map: crate::ftl::map_cache::MapCacheStats,
     base_channel_busy: Vec<SimTime>,
     base_die_busy: Vec<SimTime>,
+    base_plane_busy: Vec<SimTime>,
     /// The integrity checker's first violation, with its command (`integrity.rs`).
     first_violation: Option<Violation>,
 }
@@ -299,6 +300,7 @@ impl Drive {
             base_map: Default::default(),
             base_channel_busy: Vec::new(),
             base_die_busy: Vec::new(),
+            base_plane_busy: Vec::new(),
             first_violation: None,
             cfg: cfg.clone(),
         };

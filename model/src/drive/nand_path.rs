@@ -378,6 +378,11 @@ impl Drive {
         self.base_map = *self.map_sram.stats();
         self.base_channel_busy = self.chans.iter().map(|c| c.seq.bus_busy_time()).collect();
         self.base_die_busy = self.dies.iter().map(|d| d.die.array_busy).collect();
+        self.base_plane_busy = self
+            .dies
+            .iter()
+            .flat_map(|d| d.die.plane_array_busy.iter().copied())
+            .collect();
         self.refresh_stats();
     }
 
@@ -393,6 +398,8 @@ impl Drive {
                 .map_or(SimTime::ZERO, |b| now - b.max(s.window_start));
         s.idle_time = s.elapsed.saturating_sub(s.busy_time);
         s.cpu_busy = self.cpu.busy();
+        s.cpu_core_busy.clear();
+        s.cpu_core_busy.extend_from_slice(self.cpu.core_busy());
         s.dram_busy = self.dram.busy();
         s.link_up_busy = self.link.stats(Dir::Up).busy;
         s.link_down_busy = self.link.stats(Dir::Down).busy;
@@ -448,6 +455,14 @@ impl Drive {
                 .iter()
                 .zip(&self.base_die_busy)
                 .map(|(d, b)| d.die.array_busy - *b),
+        );
+        s.plane_array_busy.clear();
+        s.plane_array_busy.extend(
+            self.dies
+                .iter()
+                .flat_map(|d| d.die.plane_array_busy.iter())
+                .zip(&self.base_plane_busy)
+                .map(|(p, b)| *p - *b),
         );
     }
 }

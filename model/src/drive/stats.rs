@@ -116,6 +116,8 @@ pub struct DriveStats {
     pub idle_time: SimTime,
     /// Firmware core busy time (summed over cores), DRAM and PCIe busy time per direction.
     pub cpu_busy: SimTime,
+    /// Per firmware core: its busy time in this window (they sum to `cpu_busy`).
+    pub cpu_core_busy: Vec<SimTime>,
     pub dram_busy: SimTime,
     pub link_up_busy: SimTime,
     pub link_down_busy: SimTime,
@@ -148,6 +150,9 @@ pub struct DriveStats {
     /// Per die, indexed `(die × ways + way) × channels + channel`: array time (tR/tPROG/tBERS)
     /// of the ops started in this window.
     pub die_array_busy: Vec<SimTime>,
+    /// Per plane, indexed `die index x planes_per_die + plane` (die index as above): array time
+    /// of the ops that occupied the plane; a multi-plane op counts on each of its planes.
+    pub plane_array_busy: Vec<SimTime>,
     /// Mapping lookups in this window per level of the hierarchy (SRAM cache, DRAM table).
     pub map: super::MapHierarchyStats,
 }

@@ -117,6 +117,9 @@ pub struct Die {
     last_read: Option<LastRead>,
     /// Time the die spent in array operations (tR/tPROG/tBERS actually charged).
     pub array_busy: SimTime,
+    /// Per plane: array time of the ops that occupied it (a multi-plane op counts on each of
+    /// its planes, so a die's planes sum to more than `array_busy` when it runs them).
+    pub plane_array_busy: Vec<SimTime>,
     pub cache_reads: u64,
 }
 
@@ -127,6 +130,7 @@ impl Die {
             plane_busy_until: vec![SimTime::ZERO; geo.planes_per_die as usize],
             last_read: None,
             array_busy: SimTime::ZERO,
+            plane_array_busy: vec![SimTime::ZERO; geo.planes_per_die as usize],
             cache_reads: 0,
         }
     }
@@ -178,6 +182,9 @@ impl Die {
         });
         for p in &mut self.plane_busy_until[first..first + planes] {
             *p = now + array;
+        }
+        for b in &mut self.plane_array_busy[first..first + planes] {
+            *b += array;
         }
         self.inflight += 1;
         self.array_busy += array;
@@ -307,5 +314,32 @@ mod tests {
         assert_eq!(b, SimTime::from_us(76));
         assert_eq!(d.plane_busy_until(0), SimTime::from_us(276));
         assert_eq!(d.cache_reads, 1);
+    }
+
+    #[test]
+    fn plane_busy_counts_each_plane_a_multi_plane_op_occupies() {
+        // A 2-plane TLC program (1900 us) on planes 0-1, then a 1-plane TLC LSB read (56 us) on
+        // plane 0 after the die went idle: plane 0 holds 1956 us, plane 1 1900 us, and the die
+        // array 1956 us (the 2-plane program is one array op).
+        let t = timing();
+        let geo = DriveConfig::default_drive().geometry;
+        assert_eq!(geo.planes_per_die, 2);
+        let mut d = Die::new(&geo);
+        d.start(
+            SimTime::ZERO,
+            &op(NandOpKind::Program, CellMode::Tlc, 3, 0, 2),
+            &t,
+        );
+        d.finish();
+        d.start(
+            SimTime::from_ms(2),
+            &op(NandOpKind::Read, CellMode::Tlc, 3, 0, 1),
+            &t,
+        );
+        assert_eq!(
+            d.plane_array_busy,
+            vec![SimTime::from_us(1956), SimTime::from_us(1900)]
+        );
+        assert_eq!(d.array_busy, SimTime::from_us(1956));
     }
 }

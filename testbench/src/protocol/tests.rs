@@ -169,6 +169,7 @@ fn reads_of_1_to_10000_us() -> crate::workload::GroupResult {
         window_end: SimTime::from_secs(1),
         busy: SimTime::from_secs(1),
         extras: Default::default(),
+        occupancy: Default::default(),
     }
 }
 

@@ -63,15 +63,9 @@ fn output_dir(output: Option<&Path>) -> Result<&Path, InputError> {
     output.ok_or_else(|| InputError::file("--output", "a sweep needs --output DIR for its results"))
 }
 
-/// `ssdlab sweep ...`: exit 0, or 1 when a point failed at run time.
-pub fn sweep(
-    a: &SweepArgs,
-    seed: u64,
-    output: Option<&Path>,
-    open: OpenDevice,
-    out: &mut dyn Write,
-) -> Result<i32, InputError> {
-    let dir = output_dir(output)?;
+/// The sweep's workload, grid and every point's drive, checked before anything runs (what
+/// `sweep --check` stops after).
+pub fn plan_sweep(a: &SweepArgs, seed: u64) -> Result<super::Plan, InputError> {
     if a.jobs == 0 {
         return Err(InputError::file("--jobs", "must be at least 1"));
     }
@@ -105,7 +99,19 @@ pub fn sweep(
             ))
         }
     };
-    let plan = plan(grid, workload, &drive, seed, a.common_seed, a.shard)?;
+    plan(grid, workload, &drive, seed, a.common_seed, a.shard)
+}
+
+/// `ssdlab sweep ...`: exit 0, or 1 when a point failed at run time.
+pub fn sweep(
+    a: &SweepArgs,
+    seed: u64,
+    output: Option<&Path>,
+    open: OpenDevice,
+    out: &mut dyn Write,
+) -> Result<i32, InputError> {
+    let dir = output_dir(output)?;
+    let plan = plan_sweep(a, seed)?;
     let before = match output::read_manifest(dir)? {
         Some(m) if !a.resume => {
             let _ = m;

@@ -85,6 +85,14 @@ fn group_metrics(label: &str, g: &GroupResult, m: &mut Map<String, Value>, bn: &
                 u.die_array.iter().copied().fold(0.0, f64::max),
             ),
             ("firmware", u.firmware),
+            (
+                "firmware_core_max",
+                u.firmware_core.iter().copied().fold(0.0, f64::max),
+            ),
+            (
+                "plane_array_max",
+                u.plane_array.iter().copied().fold(0.0, f64::max),
+            ),
             ("dram", u.dram),
             ("pcie_up", u.pcie_up),
             ("pcie_down", u.pcie_down),

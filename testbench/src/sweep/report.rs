@@ -89,11 +89,11 @@ fn chart(m: &Manifest, rows: &BTreeMap<usize, Value>, metric: &str, k: usize) ->
         series.entry(label).or_default().push((x, y));
     }
     let ymax = nice_max(series.values().flatten().map(|p| p.1).fold(0.0, f64::max));
-    let (l, t, w, h) = (70.0, 30.0, 330.0, 190.0);
+    let (l, t, w, h) = (70.0, 46.0, 330.0, 190.0);
     let xpos = |i: usize| l + w * (i as f64 + 0.5) / xs.len() as f64;
     let ypos = |y: f64| t + h - h * y / ymax;
     let mut s = String::new();
-    let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"270\" font-family=\"sans-serif\" font-size=\"11\">");
+    let _ = write!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"286\" font-family=\"sans-serif\" font-size=\"11\">");
     let u = unit(metric);
     let _ = write!(
         s,
@@ -106,6 +106,22 @@ fn chart(m: &Manifest, rows: &BTreeMap<usize, Value>, metric: &str, k: usize) ->
         },
         esc(key)
     );
+    let _ = write!(
+        s,
+        "<text x=\"{l}\" y=\"32\" fill=\"#555\">{}, root seed {}, config hash per point in the table</text>",
+        esc(&m.drive),
+        m.seed
+    );
+    // The legend panel right of the plot area (x from l + w + 10): it never covers a point.
+    if !series.is_empty() {
+        let _ = write!(
+            s,
+            "<rect x=\"{}\" y=\"{t}\" width=\"{}\" height=\"{}\" fill=\"#FAFAFA\" stroke=\"#888\"/>",
+            l + w + 10.0,
+            800.0 - (l + w + 10.0) - 4.0,
+            16.0 * series.len() as f64 + 6.0
+        );
+    }
     for i in 0..=5 {
         let y = ymax * i as f64 / 5.0;
         let py = ypos(y);
@@ -138,7 +154,7 @@ fn chart(m: &Manifest, rows: &BTreeMap<usize, Value>, metric: &str, k: usize) ->
         for (x, y) in pts {
             let _ = write!(s, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{c}\"><title>{} = {}</title></circle>", xpos(*x), ypos(*y), esc(label), fmt_num(*y));
         }
-        let ly = t + 12.0 + 16.0 * n as f64;
+        let ly = t + 15.0 + 16.0 * n as f64;
         let _ = write!(s, "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{c}\"/><text x=\"{}\" y=\"{}\">{}</text>", l + w + 14.0, ly - 4.0, l + w + 30.0, ly, esc(label));
     }
     s.push_str("</svg>");

@@ -220,8 +220,12 @@ pub fn replay(
     let mut done: Vec<Completion> = Vec::new();
     let (mut next, mut host_bytes, mut last) = (0usize, 0u64, t0);
     let mut meter = BusyMeter::new(t0);
+    let mut occupancy = crate::workload::occupancy::OccupancySeries::default();
     while next < ios.len() || !inflight.is_empty() {
         let now = dev.now();
+        if let Some(s) = dev.flash_state() {
+            occupancy.sample(now - t0, s);
+        }
         while next < ios.len() && arrival(next) <= now {
             backlog[placed[next].queue as usize].push_back(next);
             next += 1;
@@ -276,6 +280,9 @@ pub fn replay(
             ));
         }
     }
+    if let Some(s) = dev.flash_state() {
+        occupancy.sample(dev.now() - t0, s);
+    }
     let spec = parse_job_file(
         &format!("[{}]\nrw=randrw\n", file.replace([']', '['], "_")),
         "replay",
@@ -298,6 +305,7 @@ pub fn replay(
         window_end: last,
         busy: meter.busy,
         extras: dev.extras(),
+        occupancy,
     })
 }
 

@@ -5,6 +5,7 @@
 //! The method set mirrors ARCHITECTURE.md ("Model core"); the adapter for `Drive` lives in
 //! [`super::drive_adapter`].
 
+pub use super::occupancy::FlashState;
 pub use crate::utilisation::BusyTimes;
 use crate::utilisation::Utilisation;
 use ssdlab_model::SimTime;
@@ -184,6 +185,11 @@ pub trait Device {
     }
     fn functional_trim(&mut self, offset: u64, len: u64);
     fn reset_stats(&mut self);
+    /// SLC-cache occupancy and free blocks now, for devices with an FTL (cheap: the runner
+    /// samples it after every batch of completions).
+    fn flash_state(&self) -> Option<FlashState> {
+        None
+    }
     fn extras(&self) -> Extras;
     /// The integrity verdict since the device was opened (not reset with the statistics).
     fn integrity(&self) -> Integrity;

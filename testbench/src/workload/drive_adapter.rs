@@ -1,6 +1,8 @@
 //! [`Device`] for the model's drive (`ssdlab_model::drive::Drive`, ARCHITECTURE.md, "Model core").
 
-use super::device::{BusyTimes, Completion, Device, Extras, Integrity, Io, Op, PowerLossOutcome};
+use super::device::{
+    BusyTimes, Completion, Device, Extras, FlashState, Integrity, Io, Op, PowerLossOutcome,
+};
 use crate::error::InputError;
 use ssdlab_model::drive::{Drive, HostIo, IoCompletion, IoOp, PURPOSES};
 use ssdlab_model::{DriveConfig, SimTime};
@@ -162,6 +164,14 @@ impl Device for ModelDrive {
     fn reset_stats(&mut self) {
         self.drive.reset_stats();
     }
+    fn flash_state(&self) -> Option<FlashState> {
+        let s = self.drive.stats();
+        Some(FlashState {
+            slc_bytes: s.slc_valid_bytes,
+            slc_blocks: s.slc_blocks,
+            free_blocks: s.free_blocks,
+        })
+    }
     fn integrity(&self) -> Integrity {
         let v = self.drive.integrity();
         Integrity {
@@ -234,6 +244,9 @@ impl Device for ModelDrive {
                 die_array: s.die_array_busy.clone(),
                 cpu_cores: self.drive.config().controller.cpu_cores,
                 cpu: s.cpu_busy,
+                cpu_core: s.cpu_core_busy.clone(),
+                plane_array: s.plane_array_busy.clone(),
+                planes_per_die: self.drive.config().geometry.planes_per_die,
                 dram: s.dram_busy,
                 link_up: s.link_up_busy,
                 link_down: s.link_down_busy,

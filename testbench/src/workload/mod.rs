@@ -3,6 +3,7 @@
 pub mod device;
 pub mod drive_adapter;
 pub mod lat_dist;
+pub mod occupancy;
 pub mod offsets;
 pub mod rate;
 pub mod result;

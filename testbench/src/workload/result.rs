@@ -2,6 +2,7 @@
 //! `group_reporting`), grouped by stonewall into [`GroupResult`]s with the device's extras.
 
 use super::device::Extras;
+use super::occupancy::OccupancySeries;
 use super::stats::DirStats;
 use crate::fio::JobSpec;
 use ssdlab_model::SimTime;
@@ -41,6 +42,8 @@ pub struct GroupResult {
     /// Time inside the window with at least one command outstanding (fio's disk_util io_ticks).
     pub busy: SimTime,
     pub extras: Extras,
+    /// SLC-cache occupancy and free blocks over the window (empty for devices without an FTL).
+    pub occupancy: OccupancySeries,
 }
 
 impl GroupResult {

@@ -10,6 +10,7 @@
 //! one group; the next group starts when every command of the previous one has completed.
 
 use super::device::{Completion, Device, Io, Op};
+use super::occupancy::OccupancySeries;
 use super::offsets::OffsetGen;
 use super::rate::{MinRate, RateLimiter};
 use super::result::{BusyMeter, GroupResult, JobResult};
@@ -439,7 +440,8 @@ fn run_group(
     let late = |i: usize| time_overflow(&jobs[i]);
     let window_start = t0.add_limited(ramp).ok_or_else(|| late(members[0]))?;
     let mut clones = make_clones(dev, jobs, members, seeds, t0)?;
-    let busy = run_clones(dev, &mut clones, window_start, obs)
+    let mut occupancy = OccupancySeries::default();
+    let busy = run_clones(dev, &mut clones, window_start, &mut occupancy, obs)
         .map_err(|TimeOverflow(ci)| late(clones[ci].job))?;
     // fio ends a job whose rate fell below `rate_min` with an error naming the shortfall.
     if let Some(c) = clones.iter().find(|c| c.failed.is_some()) {
@@ -454,6 +456,7 @@ fn run_group(
     }
     let mut g = group_result(dev, jobs, clones, gid, window_start);
     g.busy = busy;
+    g.occupancy = occupancy;
     Ok(g)
 }
 
@@ -479,11 +482,13 @@ type Timers = BinaryHeap<Reverse<(SimTime, usize)>>;
 /// The closed loop: clones issue into free slots, the device runs to the next completion or
 /// timer (thinktime end, end of ramp_time when the statistics are reset), completions free
 /// slots; until every clone finished and nothing is outstanding. Returns the time inside the
-/// window with commands outstanding.
+/// window with commands outstanding; samples the device's flash state into `occupancy` from the
+/// window start on, after every step.
 fn run_clones(
     dev: &mut dyn Device,
     clones: &mut [Clone],
     window_start: SimTime,
+    occupancy: &mut OccupancySeries,
     obs: &mut dyn Observer,
 ) -> Result<SimTime, TimeOverflow> {
     let mut meter = BusyMeter::new(window_start);
@@ -499,6 +504,9 @@ fn run_clones(
         if !reset_done && now >= window_start {
             dev.reset_stats();
             reset_done = true;
+        }
+        if let Some(s) = dev.flash_state().filter(|_| reset_done) {
+            occupancy.sample(now - window_start, s);
         }
         while let Some(&Reverse((t, ci))) = timers.peek() {
             if t > now {
@@ -601,5 +609,6 @@ fn group_result(
         window_end,
         busy: SimTime::ZERO,
         extras: dev.extras(),
+        occupancy: OccupancySeries::default(),
     }
 }

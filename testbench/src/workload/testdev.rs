@@ -4,7 +4,7 @@
 //! queue depth, limits, ramp, thinktime, stonewall) can be checked against hand arithmetic.
 //! Latency = `base` + `len` × `ps_per_byte`. It records every command it was given.
 
-use super::device::{Completion, Device, Extras, Integrity, Io, Op};
+use super::device::{Completion, Device, Extras, FlashState, Integrity, Io, Op};
 use ssdlab_model::SimTime;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,6 +33,9 @@ pub struct FixedLatencyDevice {
     pub written_bytes: u64,
     pub functional_bytes: u64,
     pub resets: Vec<SimTime>,
+    /// Report a flash state as though every write since the last `reset_stats` landed in an
+    /// SLC cache of 1 MiB blocks taken from 1000 free ones (hand-checkable curves).
+    pub reports_flash: bool,
 }
 
 impl FixedLatencyDevice {
@@ -48,6 +51,7 @@ impl FixedLatencyDevice {
             written_bytes: 0,
             functional_bytes: 0,
             resets: Vec::new(),
+            reports_flash: false,
         }
     }
     fn pop_due(&mut self, t: SimTime, done: &mut Vec<Completion>) {
@@ -136,6 +140,14 @@ impl Device for FixedLatencyDevice {
     fn reset_stats(&mut self) {
         self.resets.push(self.now);
         self.written_bytes = 0;
+    }
+    fn flash_state(&self) -> Option<FlashState> {
+        let blocks = self.written_bytes.div_ceil(1 << 20);
+        self.reports_flash.then_some(FlashState {
+            slc_bytes: self.written_bytes,
+            slc_blocks: blocks,
+            free_blocks: 1000u64.saturating_sub(blocks),
+        })
     }
     fn extras(&self) -> Extras {
         Extras {

@@ -127,6 +127,20 @@ fn channel_and_die_utilisation_are_reported_per_window() {
     );
     assert_eq!(s.channel_bus_busy.len(), 8);
     assert_eq!(s.die_array_busy.len(), 16);
+    // The read is a 1-plane op: one of the 16 x 2 planes holds the die's 50 us.
+    assert_eq!(s.plane_array_busy.len(), 32);
+    let busy_planes: Vec<_> = s
+        .plane_array_busy
+        .iter()
+        .filter(|t| **t > SimTime::ZERO)
+        .collect();
+    assert_eq!(busy_planes, vec![&SimTime::from_us(50)]);
+    // One command of one unit, 4000 + 200 ns, on core 0 (the lowest index of two idle cores).
+    assert_eq!(
+        s.cpu_core_busy,
+        vec![SimTime::from_ns(4_200), SimTime::ZERO]
+    );
+    assert_eq!(s.cpu_busy, SimTime::from_ns(4_200));
 }
 
 #[test]
