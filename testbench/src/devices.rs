@@ -3,13 +3,14 @@
 //! with host memory and the host driver's initialisation (`root_complex`), the mapping cache's
 //! DRAM and translation-page mover (`map_dram`) and FTL-shaped access traces (`map_traces`), and
 //! one bench per block family: the NVMe front end (`frontend_bench`), the PRP data path
-//! (`prp_bench`) and the mapping cache (`map_cache_bench`). The NAND target model is
-//! `cosim::nand_target`. Tests of the hdl blocks against these models are in `testbench/tests/`
+//! (`prp_bench`) and the mapping cache (`map_cache_bench`); and the ONFI NAND target on a
+//! channel's pins (`nand_target`), which the channel and datapath co-simulations play. Tests of the hdl blocks against these models are in `testbench/tests/`
 //! (`hdl_frontend.rs`, `hdl_prp_dma.rs`, `hdl_map_cache.rs`, `datapath_*.rs`, ...).
 
 pub mod frontend_bench;
 pub mod map_cache_bench;
 pub mod map_dram;
 pub mod map_traces;
+pub mod nand_target;
 pub mod prp_bench;
 pub mod root_complex;

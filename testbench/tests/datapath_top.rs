@@ -21,7 +21,7 @@ use ssdlab_model::nand::sequencer::SeqTiming;
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
-use ssdlab_testbench::cosim::nand_target::NandTarget;
+use ssdlab_testbench::devices::nand_target::NandTarget;
 use ssdlab_testbench::devices::root_complex::host_init::{driver_init, Act, ACQ_BASE};
 use ssdlab_testbench::devices::root_complex::{PcieUserSide, RootComplex};
 use std::collections::VecDeque;

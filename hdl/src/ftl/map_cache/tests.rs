@@ -1,5 +1,6 @@
-//! Tests of the mapping-cache block: synthesizability, and (in `sim`) rust_hdl simulations
-//! against the model.
+//! Tests of the mapping-cache block that need no device model: synthesizability, the PLRU
+//! tables' layout and the elaboration's config errors. Its rust_hdl simulations against the
+//! model, with the DRAM model on its ports, are `testbench/tests/hdl_map_cache.rs`.
 
 use super::*;
 

@@ -15,8 +15,8 @@
 use super::exec::DatapathExec;
 use super::port::*;
 use super::sig::{quiesce, ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
-use crate::cosim::nand_target::NandTarget;
 use crate::devices::map_dram::{DramIn, DramModel, DramTiming, TpMover, TpReq};
+use crate::devices::nand_target::NandTarget;
 use crate::devices::root_complex::RootComplex;
 use crate::verilator::{RunnerError, VerilatorModel};
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
