@@ -212,13 +212,16 @@ fn write_outputs(out: &str, md: &str) -> Result<(), String> {
     if std::env::var("UPDATE_EXPECT").as_deref() != Ok("1") {
         return Ok(());
     }
-    let doc = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/performance.md");
-    let text = std::fs::read_to_string(doc).map_err(|e| format!("{doc}: {e}"))?;
+    let doc = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("docs/performance.md");
+    let doc = doc.display().to_string();
+    let text = std::fs::read_to_string(&doc).map_err(|e| format!("{doc}: {e}"))?;
     let (Some(a), Some(b)) = (text.find(BEGIN), text.find(END)) else {
         return Err(format!("{doc}: no {BEGIN} ... {END} markers"));
     };
     let new = format!("{}{BEGIN}\n{md}{}", &text[..a], &text[b..]);
-    std::fs::write(doc, new).map_err(|e| format!("{doc}: {e}"))?;
+    std::fs::write(&doc, new).map_err(|e| format!("{doc}: {e}"))?;
     eprintln!("bench: table replaced in docs/performance.md");
     Ok(())
 }
