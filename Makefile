@@ -19,10 +19,14 @@ test: tools
 test-slow: tools
 	SSDLAB_SLOW=1 $(CARGO) test --release --workspace -- --include-ignored
 
-## Benchmarks: simulated IO/s of the model, functional warm-up rate.
+## Benchmarks (docs/performance.md): simulated IO/s per wall- and CPU-second and peak memory
+## of six workloads on sm2262-512g, as a Markdown table on stdout and in $(OUT)/bench.md.
+## SSDLAB_BENCH_FULL=1 adds the ssdfans protocol's wall time (about 2 min more);
+## UPDATE_EXPECT=1 also writes the table into docs/performance.md.
 bench:
-	$(CARGO) bench -p ssdlab-model
-	$(CARGO) run --release -p ssdlab-model --example ftl_warmup
+	@if [ "$$SSDLAB_BENCH_FULL" = 1 ]; then $(CARGO) build --release -p ssdlab-testbench --bin ssdlab; fi
+	$(CARGO) run --release -p ssdlab-model --example bench -- --out $(OUT)/bench.md \
+	  --ssdlab $${CARGO_TARGET_DIR:-target}/release/ssdlab
 
 ## Generated Verilog of each HDL block into $(OUT)/verilog.
 verilog:

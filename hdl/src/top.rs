@@ -215,8 +215,6 @@ impl Datapath {
     }
 }
 
-crate::nvme::root_complex::impl_pcie_user_side!(Datapath);
-
 impl Datapath {
     /// Settles the combinational logic after inputs or the clock changed (at most 512 passes).
     pub fn settle(&mut self) {

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod cli;
 pub mod cosim;
+pub mod devices;
 pub mod drive_cfg;
 pub mod error;
 pub mod fio;

@@ -13,8 +13,6 @@
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_hdl::nand::plane_stride;
-use ssdlab_hdl::nvme::root_complex::host_init::{driver_init, Act, ACQ_BASE};
-use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_hdl::top::{small_drive_config, Datapath};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::opc;
@@ -23,7 +21,9 @@ use ssdlab_model::nand::sequencer::SeqTiming;
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
-use ssdlab_testbench::cosim::nand_target::NandTarget;
+use ssdlab_testbench::devices::nand_target::NandTarget;
+use ssdlab_testbench::devices::root_complex::host_init::{driver_init, Act, ACQ_BASE};
+use ssdlab_testbench::devices::root_complex::{PcieUserSide, RootComplex};
 use std::collections::VecDeque;
 
 const SQ1: u64 = 0x31_0000;

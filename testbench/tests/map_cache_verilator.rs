@@ -5,12 +5,12 @@
 //! Seeds: printed; override with `SSDLAB_SEED`. Long runs: `#[ignore]` (make test-slow).
 
 use rust_hdl::prelude::*;
-use ssdlab_hdl::ftl::map_cache::bench::{check_coherence, Bench, Outputs};
-use ssdlab_hdl::ftl::map_cache::dram_model::{DramIn, DramTiming, TpReq};
-use ssdlab_hdl::ftl::map_cache::traces::{ftl_shaped_trace, record_ftl_trace, stress_trace};
 use ssdlab_hdl::ftl::map_cache::{export_config, export_verilog, MapCache};
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::MapAccess;
+use ssdlab_testbench::devices::map_cache_bench::{check_coherence, Bench, Outputs};
+use ssdlab_testbench::devices::map_dram::{DramIn, DramTiming, TpReq};
+use ssdlab_testbench::devices::map_traces::{ftl_shaped_trace, record_ftl_trace, stress_trace};
 use ssdlab_testbench::verilator::{PortId, VerilatorModel};
 
 const INS: [&str; 11] = [

@@ -6,11 +6,11 @@
 //! ~300-500 cycles.
 
 use rust_hdl::prelude::*;
-use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_hdl::top::{small_drive_config, Datapath, DMA_END_CYCLES, DMA_START_CYCLES};
 use ssdlab_model::nvme::frontend::datapath::Direction;
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use ssdlab_model::nvme::frontend::FrontEnd;
+use ssdlab_testbench::devices::root_complex::{PcieUserSide, RootComplex};
 
 const HOST: u64 = 0x40_0000;
 

@@ -41,11 +41,8 @@ mod kernel;
 #[cfg(test)]
 mod tests;
 
-pub mod bench;
-pub mod dram_model;
 mod plru_tables;
 pub use plru_tables::PlruTables;
-pub mod traces;
 
 use rust_hdl::prelude::*;
 use ssdlab_model::config::MapCacheConfig;

@@ -18,19 +18,13 @@
 //! pages. Completions must arrive in request order (tags are checked; a reordered, failed or
 //! missing completion ends the command with Data Transfer Error 04h instead of hanging).
 
-#[cfg(test)]
-pub(crate) mod bench;
 pub mod dma;
-#[cfg(test)]
-mod e2e;
 #[cfg(test)]
 mod faults;
 pub mod list;
 pub mod ports;
 pub mod read_data;
 pub mod split;
-#[cfg(test)]
-mod tests;
 pub mod walk;
 pub mod write_data;
 

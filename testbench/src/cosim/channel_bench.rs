@@ -9,7 +9,7 @@ mod mix;
 pub use mix::{random_mix, MixParams};
 
 use super::channel_dut::{ChanIn, ChanOut, ChannelDut};
-use super::nand_target::NandTarget;
+use crate::devices::nand_target::NandTarget;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_model::nand::sequencer::{BusEvent, BusKind, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;

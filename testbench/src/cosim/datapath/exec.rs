@@ -6,7 +6,7 @@
 use super::firmware::Firmware;
 use super::host::{classify, HostDriver};
 use super::port::*;
-use ssdlab_hdl::nvme::root_complex::RootComplex;
+use crate::devices::root_complex::RootComplex;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
 

@@ -1,5 +1,5 @@
 //! The host of the co-simulation: an NVMe driver on the root-complex model
-//! (`ssdlab_hdl::nvme::root_complex`) that initialises the controller (NVM Express 1.4, 7.6.1:
+//! (`crate::devices::root_complex`) that initialises the controller (NVM Express 1.4, 7.6.1:
 //! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ 1 through the admin queue) and then runs
 //! one fio job closed-loop: up to `iodepth` commands outstanding on queue pair 1 (command k in
 //! slot k mod iodepth, reused in order), sequential or
@@ -15,19 +15,17 @@
 
 use super::exec::DatapathExec;
 use super::port::{CplRec, TlpClass};
+use crate::devices::root_complex::RootComplex;
 use crate::fio::job::JobSpec;
 use rand::Rng;
-use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_model::encoding::nvme::opc;
 use ssdlab_model::encoding::nvme_regs::*;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::rng::{ModelRng, SeedTree};
 
-pub use ssdlab_hdl::nvme::root_complex::host_init::{
-    cq_base, sq_base, ACQ_BASE, ASQ_BASE, MSI_ADDR,
-};
-use ssdlab_hdl::nvme::root_complex::host_init::{driver_init, Act};
+pub use crate::devices::root_complex::host_init::{cq_base, sq_base, ACQ_BASE, ASQ_BASE, MSI_ADDR};
+use crate::devices::root_complex::host_init::{driver_init, Act};
 pub const LIST_BASE: u64 = 0x80_0000;
 pub const DATA_BASE: u64 = 0x100_0000;
 /// Bytes of each command slot's data buffer (the largest block size).

@@ -1,9 +1,9 @@
 //! The hardware executions of the datapath: a [`DatapathDut`] — the Verilated Verilog of
 //! `ssdlab_hdl::top::Datapath` (`module top`) or its rust_hdl simulation — with the device models
-//! around it: the root complex (`ssdlab_hdl::nvme::root_complex`: host memory, link ceiling, read
+//! around it: the root complex (`crate::devices::root_complex`: host memory, link ceiling, read
 //! latency) on the PCIe streams, one [`NandTarget`] per (channel, way) on the NAND pins (one cycle
 //! of PHY read latency, as `channel_bench`), the DRAM model
-//! (`ssdlab_hdl::ftl::map_cache::dram_model`) on the mapping cache's memory port, and the
+//! (`crate::devices::map_dram`) on the mapping cache's memory port, and the
 //! firmware port driven from the shared firmware's offers.
 //!
 //! Speed ([`Stepping`]): in a cycle where no output the bench watches is set (events,
@@ -15,10 +15,10 @@
 use super::exec::DatapathExec;
 use super::port::*;
 use super::sig::{quiesce, ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
-use crate::cosim::nand_target::NandTarget;
+use crate::devices::map_dram::{DramIn, DramModel, DramTiming, TpMover, TpReq};
+use crate::devices::nand_target::NandTarget;
+use crate::devices::root_complex::RootComplex;
 use crate::verilator::{RunnerError, VerilatorModel};
-use ssdlab_hdl::ftl::map_cache::dram_model::{DramIn, DramModel, DramTiming, TpMover, TpReq};
-use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nand::sequencer::SeqTiming;

@@ -9,8 +9,8 @@
 use super::exec::DatapathExec;
 use super::map_timing::MapTiming;
 use super::port::*;
+use crate::devices::root_complex::RootComplex;
 use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_LSB, KIND_PROGRAM, PLANES_LSB};
-use ssdlab_hdl::nvme::root_complex::RootComplex;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::Status;
 use ssdlab_model::ftl::map_cache::{MapAccess, MapCache};

@@ -35,7 +35,7 @@ use super::port::{Offer, Streams, Taken, TlpClass};
 use super::scoreboard::{compare, Checked, Divergence};
 use super::setup::{cosim_config, stimulus};
 use super::sig::{DatapathDut, CHANNELS};
-use ssdlab_hdl::nvme::root_complex::RootComplex;
+use crate::devices::root_complex::RootComplex;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use std::collections::BTreeMap;

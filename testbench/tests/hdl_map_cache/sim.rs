@@ -1,12 +1,12 @@
 //! rust_hdl simulations of the mapping cache against the model (kept short: rust_hdl simulates
 //! ~10^4 cycles/s; long randomized runs go through Verilator in `testbench/tests`).
 
-use super::super::bench::{Bench, Inputs, Outputs};
-use super::super::dram_model::{DramIn, DramTiming, TpReq};
-use super::super::MapCache;
 use rust_hdl::prelude::*;
+use ssdlab_hdl::ftl::map_cache::MapCache;
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::MapAccess;
+use ssdlab_testbench::devices::map_cache_bench::{Bench, Inputs, Outputs};
+use ssdlab_testbench::devices::map_dram::{DramIn, DramTiming, TpReq};
 use std::sync::{Arc, Mutex};
 
 /// Config of the small instance `MapCache<1, 2, 3, 8, 4, 2, 3>` used by most runs: 2 sets x 4

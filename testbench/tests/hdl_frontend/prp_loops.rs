@@ -6,17 +6,17 @@
 //! on `cpl_*` when `dma_done` comes. NVM Express Base 1.4 sections 4.3 (PRP lists), 4.6 (CQE),
 //! 6.14/6.15 (NVM Read/Write: SLBA in CDW10-11, NLB 0-based in CDW12 bits 15:0).
 
-use crate::nvme::bench::{HdlBench, NextStage};
-use crate::nvme::frontend::NvmeFrontEnd;
-use crate::nvme::prp::bench::put_entries;
-use crate::nvme::tests::{cq_base, init, sq_base, Act, ACQ_BASE};
+use super::{cq_base, init, sq_base, Act, ACQ_BASE};
 use rust_hdl::prelude::*;
+use ssdlab_hdl::nvme::frontend::NvmeFrontEnd;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::encoding::nvme_regs::sq_doorbell;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
+use ssdlab_testbench::devices::frontend_bench::{HdlBench, NextStage};
+use ssdlab_testbench::devices::prp_bench::put_entries;
 use std::collections::{HashMap, VecDeque};
 
 const BLOCK: usize = 512;

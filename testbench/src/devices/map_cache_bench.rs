@@ -7,7 +7,7 @@
 //! every input for the cycle; `observe(cycle, outputs)` is called once the combinational logic has
 //! settled (falling edge) and records the handshakes that complete at the next rising edge.
 
-use super::dram_model::{DramIn, DramModel, DramOut, DramTiming, TpMover, TpReq};
+use crate::devices::map_dram::{DramIn, DramModel, DramOut, DramTiming, TpMover, TpReq};
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, MapCache};
 

@@ -3,15 +3,19 @@
 //! model's `FrontEnd::transfer` on its own root complex with the same memory, so both runs can
 //! be compared TLP for TLP and byte for byte. Also host-memory helpers to lay out PRP lists.
 
-use super::dma::PrpDma;
-use crate::nvme::root_complex::RootComplex;
-use crate::pcie::rq_mux::simulate_settle;
+use crate::devices::root_complex::RootComplex;
 use rust_hdl::prelude::*;
+use ssdlab_hdl::nvme::prp::dma::PrpDma;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::Status;
 use ssdlab_model::nvme::frontend::datapath::Direction;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::nvme::frontend::FrontEnd;
+
+/// Settles the combinational logic of a block driven directly (no `Simulation` harness).
+pub fn simulate_settle<T: Block>(uut: &mut T) {
+    ssdlab_hdl::settle(uut, 64, "block");
+}
 
 /// One data-path command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +59,12 @@ pub fn put_entries(rc: &mut RootComplex, addr: u64, entries: &[u64]) {
 pub struct HdlDma {
     pub uut: PrpDma,
     pub cycle: Cycle,
+}
+
+impl Default for HdlDma {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl HdlDma {

@@ -3,11 +3,11 @@
 //! descriptor), and requests the controller does not implement are answered as 2.3.1 says
 //! (non-posted: Unsupported Request completion without data; posted: dropped).
 
-use super::super::bench::HdlBench;
 use super::{ACQ_BASE, ASQ_BASE};
-use crate::pcie::tlp::{CcDesc, CqReq, ReqDesc, CPL_SC, CPL_UR, REQ_MRD, REQ_MWR};
+use ssdlab_hdl::pcie::tlp::{CcDesc, CqReq, ReqDesc, CPL_SC, CPL_UR, REQ_MRD, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme_regs::*;
+use ssdlab_testbench::devices::frontend_bench::HdlBench;
 
 fn rd(offset: u64, dwords: u16, tag: u8) -> CqReq {
     CqReq::bar0(ReqDesc {

@@ -10,7 +10,7 @@
 //! Read completions are returned in request order, split at MPS-aligned boundaries (PCI Express
 //! Base 3.0, 2.3.1.1: completions on RCB boundaries), each a descriptor beat plus payload beats.
 
-use crate::pcie::tlp::{CcDesc, CplDesc, CqReq, ReqDesc, REQ_MRD, REQ_MWR};
+use ssdlab_hdl::pcie::tlp::{CcDesc, CplDesc, CqReq, ReqDesc, REQ_MRD, REQ_MWR};
 use ssdlab_model::config::PcieConfig;
 use ssdlab_model::nvme::frontend::tlp::{cpld_beats, Cycle, TlpKind, CLOCK_PS};
 use ssdlab_model::nvme::frontend::HostPort;
@@ -253,6 +253,5 @@ impl HostPort for RootComplex {
 
 mod drive;
 pub mod host_init;
-pub(crate) use drive::impl_pcie_user_side;
-pub use drive::{UserIn, UserOut};
+pub use drive::{PcieUserSide, UserIn, UserOut};
 mod streams;

@@ -1,56 +1,15 @@
-//! Tests of the mapping-cache block: synthesizability, and (in `sim`) rust_hdl simulations
-//! against the model.
+//! The rust_hdl mapping-cache block (`ssdlab_hdl::ftl::map_cache`) against the model's
+//! `MapCache`, access by access, with the DRAM and translation-page mover models of
+//! `ssdlab_testbench::devices::map_dram` on its memory ports: hand-derived latencies, dirty
+//! write-backs, page moves, and seeded stress and FTL-shaped traces.
 
+#[path = "hdl_map_cache/sim.rs"]
 mod sim;
 
-use super::*;
-
-#[test]
-fn map_cache_is_synthesizable() {
-    let vlog = export_verilog();
-    yosys_validate("ssdlab_map_cache", &vlog).unwrap();
-}
-
-#[test]
-fn plru_tables_follow_the_documented_tree_layout() {
-    // Hand-worked from the tree (bits [root, left node, right node], 0 points left): touching
-    // way 0 sets root=1 and left=1 (0b011) and keeps the right node (keep 0b100); way 1: root=1,
-    // left=0 (0b001); way 2: root=0, right=1 (0b100), keep the left node (0b010); way 3: 0b000.
-    let t = PlruTables::from_model(4);
-    assert_eq!(t.set, [0b011, 0b001, 0b100, 0b000]);
-    assert_eq!(t.keep, [0b100, 0b100, 0b010, 0b010]);
-    // Victims: root (bit 0) = 0 -> left half, way 0 + bit 1; root = 1 -> right half, way 2 +
-    // bit 2. States 0..7: 000->0, 001->2, 010->1, 011->2, 100->0, 101->3, 110->1, 111->3.
-    let v: Vec<usize> = (0..8).map(|s| t.victim(s)).collect();
-    assert_eq!(v, [0, 2, 1, 2, 0, 3, 1, 3]);
-}
-
-#[test]
-fn config_mismatch_names_the_field() {
-    let mut cfg = export_config();
-    cfg.ways = 8;
-    let e = MapCacheExport::new(&cfg).err().unwrap();
-    assert!(e.to_string().contains("ftl.map_cache.ways"), "{e}");
-    let mut cfg = export_config();
-    cfg.sets = 128;
-    assert!(MapCacheExport::new(&cfg)
-        .err()
-        .unwrap()
-        .to_string()
-        .contains("ftl.map_cache.sets"));
-    let mut cfg = export_config();
-    cfg.dram_table_mb = 2;
-    assert!(MapCacheExport::new(&cfg)
-        .err()
-        .unwrap()
-        .to_string()
-        .contains("ftl.map_cache.dram_table_mb"));
-}
-
-use super::dram_model::{DramTiming, TpReq};
 use sim::{run_rust_hdl, run_rust_hdl_with, small_config};
 use ssdlab_model::config::MapCacheConfig;
 use ssdlab_model::ftl::map_cache::{MapAccess, UNMAPPED};
+use ssdlab_testbench::devices::map_dram::{DramTiming, TpReq};
 
 fn look(lpn: u64) -> MapAccess {
     MapAccess { lpn, update: None }
@@ -134,7 +93,7 @@ fn translation_page_fetch_is_signalled_and_costs_its_latency() {
 }
 
 fn random_trace(seed: u64, n: usize) -> Vec<MapAccess> {
-    traces::stress_trace(seed, n, 48, 2048)
+    ssdlab_testbench::devices::map_traces::stress_trace(seed, n, 48, 2048)
 }
 
 #[test]
@@ -150,7 +109,7 @@ fn random_trace_matches_model_access_by_access() {
             panic!("seed {seed:#x} timing {timing:?}: {e}");
         }
         // Coherence, independent of the model: a lookup returns the latest update before it.
-        if let Err(e) = bench::check_coherence(&trace, &b) {
+        if let Err(e) = ssdlab_testbench::devices::map_cache_bench::check_coherence(&trace, &b) {
             panic!("seed {seed:#x}: {e}");
         }
         let wb = b
@@ -219,7 +178,7 @@ fn ftl_shaped_trace_matches_model() {
     // Same statistical shape as the model FTL's map trace (see `traces`), over 1 Mi units so
     // that the table is only partly resident (256 slots x 1024 entries = 256 Ki units).
     let seed = 0x8_F710;
-    let trace = traces::ftl_shaped_trace(seed, 400, 1 << 20);
+    let trace = ssdlab_testbench::devices::map_traces::ftl_shaped_trace(seed, 400, 1 << 20);
     let b = run_rust_hdl(
         trace,
         DramTiming {
@@ -248,7 +207,7 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
     // A real FTL map trace (host reads/writes + GC on a scaled-down drive); its first 400
     // accesses on rust_hdl (the Verilator test replays long ones).
     let seed = 0x8_F7F7;
-    let trace = traces::record_ftl_trace(seed, 200).unwrap();
+    let trace = ssdlab_testbench::devices::map_traces::record_ftl_trace(seed, 200).unwrap();
     let updates = trace.iter().filter(|a| a.update.is_some()).count();
     assert!(
         trace.len() > 400 && updates > 0,
@@ -268,7 +227,8 @@ fn trace_recorded_from_the_model_ftl_matches_model() {
     if let Err(e) = b.compare_with_model(&small_config()) {
         panic!("seed {seed:#x}: {e}");
     }
-    bench::check_coherence(&head, &b).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+    ssdlab_testbench::devices::map_cache_bench::check_coherence(&head, &b)
+        .unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
     let hits = b.decisions.iter().filter(|d| d.hit).count();
     println!(
         "seed {seed:#x}: FTL trace of {} accesses ({updates} updates), first 400: {hits} hits",

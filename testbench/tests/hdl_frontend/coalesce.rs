@@ -83,10 +83,10 @@ fn aggregation_time_fires_the_interrupt_the_threshold_did_not() {
 /// when no class with credit has a ready SQ): H H H M M L | H H H M M L | M M L | L | L | L.
 #[test]
 fn weighted_round_robin_fetch_order_matches_model() {
-    use super::super::arbiter::Arbitration;
-    use super::super::bench::{HdlBench, ModelBench};
     use super::{init_prio, run_both_benches};
+    use ssdlab_hdl::nvme::arbiter::Arbitration;
     use ssdlab_model::nvme::frontend::wrr::{Priority, WeightedRoundRobin};
+    use ssdlab_testbench::devices::frontend_bench::{HdlBench, ModelBench};
     let cfg = DriveConfig::default_drive();
     let mut acts = init_prio(3, 8, 8, &[0b01, 0b10, 0b11]);
     for q in 1..=3u16 {

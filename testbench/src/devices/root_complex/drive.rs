@@ -2,9 +2,9 @@
 //! streams through [`UserIn`] / [`UserOut`]) by the root-complex model.
 
 use super::{RootComplex, SeenTlp};
-use crate::nvme::frontend::NvmeFrontEnd;
-use crate::pcie::tlp::{CcDesc, ReqDesc, REQ_MRD, REQ_MWR};
 use rust_hdl::prelude::*;
+use ssdlab_hdl::nvme::frontend::NvmeFrontEnd;
+use ssdlab_hdl::pcie::tlp::{CcDesc, ReqDesc, REQ_MRD, REQ_MWR};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind, CLOCK_PS};
 
 /// The root complex's drive of a PCIe user side for one cycle, as values, so any block with the
@@ -33,14 +33,21 @@ pub struct UserOut {
     pub rq_tlast: bool,
 }
 
-/// `drive_pcie(&UserIn)` and `pcie_out() -> UserOut` for a block with the front end's four
-/// stream port groups under the front end's names (`cq_*`, `cc_*`, `rq_*`, `rc_*`): written once
-/// for `NvmeFrontEnd` and the datapath top `top::Datapath`, whose PCIe ports are the same.
+/// A block with the front end's four PCIe stream port groups under the front end's names
+/// (`cq_*`, `cc_*`, `rq_*`, `rc_*`): `NvmeFrontEnd` and the datapath top `top::Datapath`, whose
+/// PCIe ports are the same, so the root complex drives either.
+pub trait PcieUserSide {
+    /// Applies the root complex's drive of the PCIe user side (`RootComplex::drive_user`).
+    fn drive_pcie(&mut self, i: &UserIn);
+    /// The PCIe user side's outputs for `RootComplex::observe_user` (after the settle).
+    fn pcie_out(&self) -> UserOut;
+}
+
+/// [`PcieUserSide`] for one block type, written once for both.
 macro_rules! impl_pcie_user_side {
     ($block:ty) => {
-        impl $block {
-            /// Applies the root complex's drive of the PCIe user side (`RootComplex::drive_user`).
-            pub fn drive_pcie(&mut self, i: &$crate::nvme::root_complex::UserIn) {
+        impl PcieUserSide for $block {
+            fn drive_pcie(&mut self, i: &UserIn) {
                 self.cq_tvalid.next = i.cq.is_some();
                 self.cq_tlast.next = i.cq.is_some_and(|b| b.1);
                 self.cq_tdata.next = i.cq.map_or(0, |b| b.0).to_bits();
@@ -51,9 +58,8 @@ macro_rules! impl_pcie_user_side {
                 self.rq_tready.next = i.rq_tready;
             }
 
-            /// The PCIe user side's outputs for `RootComplex::observe_user` (after the settle).
-            pub fn pcie_out(&self) -> $crate::nvme::root_complex::UserOut {
-                $crate::nvme::root_complex::UserOut {
+            fn pcie_out(&self) -> UserOut {
+                UserOut {
                     cq_tvalid: self.cq_tvalid.val(),
                     cq_tready: self.cq_tready.val(),
                     cc_tvalid: self.cc_tvalid.val(),
@@ -68,9 +74,9 @@ macro_rules! impl_pcie_user_side {
         }
     };
 }
-pub(crate) use impl_pcie_user_side;
 
 impl_pcie_user_side!(NvmeFrontEnd);
+impl_pcie_user_side!(ssdlab_hdl::top::Datapath);
 
 impl RootComplex {
     /// Sets the front end's stream inputs for cycle `cycle` (before the clock edge).

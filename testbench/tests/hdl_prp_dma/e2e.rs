@@ -3,14 +3,15 @@
 //! end's requester mux and shared completion stream, driven by the root-complex model; the TLP
 //! sequence matches the behavioural model's and the bytes arrive intact.
 
-use super::bench::{put_entries, run_model, size_code, Cmd};
-use crate::nvme::frontend::NvmeFrontEnd;
-use crate::nvme::root_complex::RootComplex;
-use crate::pcie::rq_mux::simulate_settle;
 use rust_hdl::prelude::*;
+use ssdlab_hdl::nvme::frontend::NvmeFrontEnd;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
+use ssdlab_testbench::devices::prp_bench::{
+    put_entries, run_model, simulate_settle, size_code, Cmd,
+};
+use ssdlab_testbench::devices::root_complex::RootComplex;
 
 /// Runs one transfer on the front end's `dma_*` port; returns (status, host→device bytes).
 fn transfer(
@@ -71,7 +72,7 @@ fn write_then_read_move_data_through_the_front_end() {
     let mut cfg = DriveConfig::default_drive();
     cfg.pcie.mps_bytes = 256;
     cfg.pcie.mrrs_bytes = 512;
-    let arb = crate::nvme::arbiter::Arbitration::RoundRobin;
+    let arb = ssdlab_hdl::nvme::arbiter::Arbitration::RoundRobin;
     let mut fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, 0, arb);
     fe.connect_all();
     fe.mps_code.next = bits::<3>(size_code(256));

@@ -2,14 +2,17 @@
 //! random command shapes, each run on the rust_hdl `PrpDma` and on the model's
 //! `FrontEnd::transfer` through the same root-complex model.
 
-mod loops;
+#[path = "hdl_prp_dma/e2e.rs"]
+mod e2e;
+#[path = "hdl_prp_dma/latency.rs"]
+mod latency;
 
-use super::bench::{put_entries, Cmd, HdlDma, Outcome};
-use super::status;
-use crate::nvme::root_complex::RootComplex;
+use ssdlab_hdl::nvme::prp::status;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use ssdlab_model::nvme::frontend::tlp::TlpKind::{MemRead as MRd, MemWrite as MWr};
+use ssdlab_testbench::devices::prp_bench::{put_entries, Cmd, HdlDma, Outcome};
+use ssdlab_testbench::devices::root_complex::RootComplex;
 
 fn cfg(mps: u32, mrrs: u32) -> DriveConfig {
     let mut c = DriveConfig::default_drive();
@@ -43,7 +46,7 @@ fn both(
     setup(&mut rh);
     setup(&mut rm);
     let h = HdlDma::new().run(c, &mut rh, cmd, &data, 400_000, ctx);
-    let m = super::bench::run_model(c, &mut rm, cmd, &data);
+    let m = ssdlab_testbench::devices::prp_bench::run_model(c, &mut rm, cmd, &data);
     assert_eq!(
         h.status, m.status,
         "{ctx}: status HDL {:#x} model {:#x}",
@@ -299,7 +302,12 @@ fn malformed_prps_get_spec_status_and_the_next_command_runs() {
         assert_eq!(o.status, want, "bad command {i}: {cmd:x?}");
         assert!(o.tlps.is_empty(), "bad command {i} sent {:x?}", o.tlps);
         let mut rm = RootComplex::new(&c.pcie);
-        let m = super::bench::run_model(&c, &mut rm, cmd, &vec![0; cmd.len as usize]);
+        let m = ssdlab_testbench::devices::prp_bench::run_model(
+            &c,
+            &mut rm,
+            cmd,
+            &vec![0; cmd.len as usize],
+        );
         assert_eq!(
             (m.status, m.tlps.len()),
             (want, 0),
@@ -504,7 +512,7 @@ fn pointer_only_list_chain_ends_with_13h_after_32_pages() {
     );
     let mut rm = RootComplex::new(&c.pcie);
     setup(&mut rm);
-    let m = super::bench::run_model(&c, &mut rm, cmd, &[]);
+    let m = ssdlab_testbench::devices::prp_bench::run_model(&c, &mut rm, cmd, &[]);
     assert_eq!(
         (m.status, &m.tlps),
         (status::prp_offset_invalid(), &want),

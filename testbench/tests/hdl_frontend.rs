@@ -3,19 +3,26 @@
 //! sequence (type, address, length), same completion entries; header cycles within ±2 %.
 //! rust_hdl simulates ~10^4 cycles/s here, so scenarios stay around a thousand cycles.
 
+#[path = "hdl_frontend/coalesce.rs"]
 mod coalesce;
+#[path = "hdl_frontend/prp_loops.rs"]
+mod prp_loops;
+#[path = "hdl_frontend/regs.rs"]
 mod regs;
+#[path = "hdl_frontend/reject.rs"]
 mod reject;
 
-use super::bench::{HdlBench, ModelBench};
-use super::root_complex::SeenTlp;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::encoding::nvme_regs::*;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
+use ssdlab_testbench::devices::frontend_bench::{HdlBench, ModelBench};
+use ssdlab_testbench::devices::root_complex::SeenTlp;
 
-pub use super::root_complex::host_init::{cq_base, sq_base, Act, ACQ_BASE, ASQ_BASE, MSI_ADDR};
+pub use ssdlab_testbench::devices::root_complex::host_init::{
+    cq_base, sq_base, Act, ACQ_BASE, ASQ_BASE, MSI_ADDR,
+};
 
 /// Controller init like a driver (section 7.6.1): AQA, ASQ, ACQ, MSI-X vectors 0..=2, CC.EN;
 /// then Create I/O CQ/SQ pairs 1..=`pairs` with `entries` entries through the admin queue.
@@ -30,7 +37,9 @@ pub fn init_sized(pairs: u16, sq_entries: u32, cq_entries: u32) -> Vec<(Cycle, A
 
 /// [`init_sized`] with SQ q created with QPRIO `qprio[q - 1]` (CDW11 bits 2:1; 0 if absent).
 pub fn init_prio(pairs: u16, sq_entries: u32, cq_entries: u32, qprio: &[u32]) -> Vec<(Cycle, Act)> {
-    super::root_complex::host_init::driver_init(3, pairs, sq_entries, cq_entries, qprio)
+    ssdlab_testbench::devices::root_complex::host_init::driver_init(
+        3, pairs, sq_entries, cq_entries, qprio,
+    )
 }
 
 /// Runs the same host actions on both front ends up to `until`.
@@ -506,7 +515,10 @@ fn random_mixes(seeds: &[u64]) {
             let mut m = ModelBench::new(&cfg);
             m.fe.set_arbiter(Box::new(WeightedRoundRobin::new(prio, w)));
             run_both_benches(
-                HdlBench::with_arbitration(&cfg, super::arbiter::Arbitration::Weighted(weights)),
+                HdlBench::with_arbitration(
+                    &cfg,
+                    ssdlab_hdl::nvme::arbiter::Arbitration::Weighted(weights),
+                ),
                 m,
                 &acts,
                 t + 1500,

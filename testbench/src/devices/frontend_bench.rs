@@ -3,10 +3,10 @@
 //! through the `qc_*` port and completes every other command after a fixed latency; and the
 //! same host + firmware around the behavioural front end, for comparison.
 
-use super::arbiter::Arbitration;
-use super::frontend::NvmeFrontEnd;
-use super::root_complex::RootComplex;
+use crate::devices::root_complex::RootComplex;
 use rust_hdl::prelude::*;
+use ssdlab_hdl::nvme::arbiter::Arbitration;
+use ssdlab_hdl::nvme::frontend::NvmeFrontEnd;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::nvme::frontend::entry::Sqe;
@@ -73,7 +73,7 @@ pub struct HdlBench<S: NextStage = NoStage> {
 }
 
 fn settle(uut: &mut NvmeFrontEnd) {
-    crate::settle(uut, 256, "front end");
+    ssdlab_hdl::settle(uut, 256, "front end");
 }
 
 impl HdlBench {
