@@ -18,6 +18,9 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
     Supported { names: &["rw", "readwrite"], example: "randread", meaning: "read, write, randread, randwrite, rw/readwrite, randrw" },
     Supported { names: &["bs", "blocksize"], example: "4k", meaning: "block size; `bs=READ,WRITE` with fio's comma rules" },
     Supported { names: &["bssplit"], example: "4k/75:64k/25", meaning: "size/percent list, or `READS,WRITES`; blank percents share the rest; offsets on the smallest size, a block past the region's end is moved back inside it" },
+    Supported { names: &["bsrange", "blocksize_range"], example: "4k-64k", meaning: "sizes drawn per IO as fio's `get_next_buflen`: `min + max x r` rounded down to a multiple of `min`, capped at `max`; per direction with `bs`'s comma rules; offsets on `min`" },
+    Supported { names: &["bs_unaligned", "blocksize_unaligned"], example: "", meaning: "`bsrange` sizes in 512-byte sectors instead of multiples of the minimum (direct IO needs whole sectors)" },
+    Supported { names: &["loops"], example: "2", meaning: "passes over the job's IO (1..); each starts when the previous one's commands completed and repeats its offsets (fio's default `randrepeat`); `runtime` bounds them all; ignored with `time_based`" },
     Supported { names: &["iodepth"], example: "32", meaning: "commands outstanding per clone (1..=65536), each clone on its own NVMe queue" },
     Supported { names: &["numjobs"], example: "4", meaning: "clones of the job (1..=256), each a closed loop" },
     Supported { names: &["size"], example: "1g", meaning: "region size, bytes or `N%` of the space from `offset` to the end; absent or 0 = the whole drive from `offset`; includes any `ramp_time` IO" },
@@ -29,7 +32,8 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
     Supported { names: &["ramp_time"], example: "1", meaning: "completions in the first seconds are not counted" },
     Supported { names: &["rwmixread"], example: "70", meaning: "percent reads of a mixed job" },
     Supported { names: &["rwmixwrite"], example: "30", meaning: "percent writes of a mixed job" },
-    Supported { names: &["direct"], example: "1", meaning: "must be 1: no host page cache is modelled (`direct=0` is an error)" },
+    Supported { names: &["direct"], example: "1", meaning: "`direct=0` runs as direct IO with a warning naming its line: no host page cache is modelled" },
+    Supported { names: &["buffered"], example: "0", meaning: "`buffered=1` is `direct=0`: runs as direct IO with a warning" },
     Supported { names: &["stonewall", "wait_for_previous"], example: "", meaning: "starts a new reporting group after the previous jobs end" },
     Supported { names: &["thinktime"], example: "10", meaning: "idle time between IOs, us by default" },
     Supported { names: &["number_ios"], example: "1000", meaning: "IOs per clone; 0 = unset" },
@@ -51,10 +55,6 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
 
 /// Options fio has that ssdlab refuses, and why: each is an error naming the option and line.
 pub const REFUSED_OPTIONS: &[(&str, &str)] = &[
-    (
-        "bsrange",
-        "block-size ranges are not modelled; use `bssplit`",
-    ),
     ("iodepth_batch", "batched submission is not modelled"),
     ("iodepth_batch_complete", "batched reaping is not modelled"),
     ("verify", "data is not stored, so it cannot be verified"),

@@ -50,9 +50,17 @@ struct Clone {
     deadline: Option<SimTime>,
     thinktime: SimTime,
     free_slots: u32,
+    /// Commands of this clone inside the device.
+    outstanding: u32,
     issued_ios: u64,
     issued_bytes: u64,
     finished: bool,
+    /// `loops`: passes still to start after this one, the generators each starts from (fio
+    /// reseeds them per loop with its default `randrepeat=1`, so every pass repeats the first),
+    /// and whether this pass ended and waits for its commands to complete.
+    loops_left: u32,
+    fresh: Option<Box<(DirGen, DirGen, ModelRng)>>,
+    draining: bool,
     last_completion: SimTime,
     read: DirStats,
     write: DirStats,
@@ -64,12 +72,15 @@ struct Clone {
     failed: Option<String>,
 }
 
-/// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` drawn per IO
-/// from its own stream (offsets then on the split's smallest size).
+/// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` or `bsrange`
+/// drawn per IO from its own stream (offsets then on the smallest size).
+#[derive(Clone)]
 struct DirGen {
     offsets: OffsetGen,
     bs: u64,
     split: Vec<(u64, u32)>,
+    range: Option<(u64, u64)>,
+    unaligned: bool,
     pick: ModelRng,
 }
 
@@ -80,10 +91,10 @@ impl DirGen {
         read: bool,
         stream: impl Fn(&str) -> ModelRng,
     ) -> DirGen {
-        let (bs, split, name) = if read {
-            (j.bs_read, &j.bssplit_read, "read")
+        let (bs, split, range, name) = if read {
+            (j.bs_read, &j.bssplit_read, j.bsrange_read, "read")
         } else {
-            (j.bs_write, &j.bssplit_write, "write")
+            (j.bs_write, &j.bssplit_write, j.bsrange_write, "write")
         };
         let granule = split.iter().map(|e| e.0).min().unwrap_or(bs);
         let offsets = OffsetGen::new(
@@ -103,11 +114,15 @@ impl DirGen {
             offsets,
             bs,
             split: split.clone(),
+            range,
+            unaligned: j.bs_unaligned,
             pick: stream(&format!("{name}/bssplit")),
         }
     }
     fn next(&mut self) -> (u64, u64) {
-        let len = if self.split.is_empty() {
+        let len = if let Some(r) = self.range {
+            crate::fio::bs::range_len(r, self.unaligned, self.pick.gen::<f64>())
+        } else if self.split.is_empty() {
             self.bs
         } else {
             let mut x = self.pick.gen_range(0..100u32);
@@ -124,10 +139,25 @@ impl DirGen {
 }
 
 impl Clone {
-    fn limit_reached(&self, now: SimTime) -> bool {
+    /// This pass moved its bytes or issued its IOs.
+    fn pass_done(&self) -> bool {
         self.number_ios.is_some_and(|n| self.issued_ios >= n)
             || self.limit_bytes.is_some_and(|b| self.issued_bytes >= b)
-            || self.deadline.is_some_and(|d| now >= d)
+    }
+    /// The job is over: its runtime passed, or its last pass is done.
+    fn limit_reached(&self, now: SimTime) -> bool {
+        self.deadline.is_some_and(|d| now >= d) || (self.loops_left == 0 && self.pass_done())
+    }
+    /// The next pass starts once this one's commands completed (fio's `keep_running` loop:
+    /// `do_io` drains, then `clear_io_state` restarts the offsets; counters start again).
+    fn next_pass(&mut self) {
+        if self.draining && self.outstanding == 0 {
+            let (r, w, m) = *self.fresh.clone().expect("loops > 1 keeps the first generators");
+            (self.read_gen, self.write_gen, self.mix) = (r, w, m);
+            (self.issued_ios, self.issued_bytes) = (0, 0);
+            self.loops_left -= 1;
+            self.draining = false;
+        }
     }
     /// A command of this clone completed: counted when inside the measurement window; its
     /// slot is freed (after `thinktime`) unless the clone is finished. Err when the end of the
@@ -155,6 +185,7 @@ impl Clone {
             }
         }
         self.last_completion = self.last_completion.max(comp.completed);
+        self.outstanding -= 1;
         if self.finished || self.limit_reached(comp.completed) {
             self.finished = true;
         } else if self.thinktime > SimTime::ZERO {
@@ -188,10 +219,16 @@ impl Clone {
         inflight: &mut HashMap<u64, usize>,
         wakes: &mut Timers,
     ) {
-        while self.free_slots > 0 && !self.finished {
+        self.next_pass();
+        while self.free_slots > 0 && !self.finished && !self.draining {
             if self.limit_reached(dev.now()) {
                 self.finished = true;
                 break;
+            }
+            if self.pass_done() {
+                self.draining = true;
+                self.next_pass();
+                continue;
             }
             let (op, offset, len, due) = match self.held.take() {
                 Some(h) => h,
@@ -228,6 +265,7 @@ impl Clone {
             let prev = inflight.insert(id, ci);
             assert!(prev.is_none(), "device reused IO id {id}");
             self.free_slots -= 1;
+            self.outstanding += 1;
             self.issued_ios += 1;
             self.issued_bytes += len;
         }
@@ -388,13 +426,24 @@ fn make_clones(
                     ji as u64 * 4096 + k as u64,
                 )
             };
+            let (read_gen, write_gen, mix) = (
+                DirGen::new(j, (start, len), true, stream),
+                DirGen::new(j, (start, len), false, stream),
+                stream("mix"),
+            );
+            let fresh = (j.loops > 1 && !j.time_based)
+                .then(|| Box::new((read_gen.clone(), write_gen.clone(), mix.clone())));
             clones.push(Clone {
                 job: ji,
                 idx: k,
                 queue: (clones.len() % dev.io_queues() as usize) as u16,
-                read_gen: DirGen::new(j, (start, len), true, stream),
-                write_gen: DirGen::new(j, (start, len), false, stream),
-                mix: stream("mix"),
+                read_gen,
+                write_gen,
+                mix,
+                outstanding: 0,
+                loops_left: if fresh.is_some() { j.loops - 1 } else { 0 },
+                fresh,
+                draining: false,
                 read_pct: j.rw.read_pct(j.rwmixread),
                 limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
                 number_ios: j.number_ios,
