@@ -4,6 +4,7 @@
 //! Source: fio HOWTO (fio 3.x), sections "Job file format" and "Job file parameters". Options in
 //! `[global]` apply to every job section that follows them; a job section may override them.
 
+use super::batch::{apply_batch, BatchSpec, BATCH_OPTIONS};
 use super::bs::{apply_bs, apply_bsrange, apply_bssplit};
 use super::distribution::{parse_distribution, Distribution};
 use super::ini::{parse_sections, IniOption};
@@ -73,9 +74,16 @@ pub struct JobSpec {
     pub bsrange_read: Option<(u64, u64)>,
     pub bsrange_write: Option<(u64, u64)>,
     pub bs_unaligned: bool,
+    /// `nrfiles` and `filesize` (one size; `None`: the region split evenly), and whether
+    /// `filename` was given (then fio has one file: the device).
+    pub nrfiles: u32,
+    pub filesize: Option<u64>,
+    pub filename_given: bool,
     /// `loops`: passes over the job's IO pattern (1 = once), each after the previous drained.
     pub loops: u32,
     pub iodepth: u32,
+    /// `iodepth_batch*`, `iodepth_low` (`fio/batch.rs`).
+    pub batch: BatchSpec,
     pub numjobs: u32,
     /// Region size per job; `None` = from `offset` to the end of the device.
     pub size: Option<SizeSpec>,
@@ -145,7 +153,11 @@ impl JobSpec {
             bsrange_write: None,
             bs_unaligned: false,
             loops: 1,
+            nrfiles: 1,
+            filesize: None,
+            filename_given: false,
             iodepth: 1,
+            batch: BatchSpec::default(),
             numjobs: 1,
             size: None,
             offset: SizeSpec::Bytes(0),
@@ -178,7 +190,6 @@ impl JobSpec {
 /// buffer contents, logging) that does not exist or has no effect in the device model.
 pub const IGNORED_OPTIONS: &[&str] = &[
     "ioengine",
-    "filename",
     "directory",
     "thread",
     "invalidate",
@@ -245,6 +256,7 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
         }
         check_job(&spec)
             .map_err(|r| InputError::at(&s.file, s.line, format!("job `{}`: {r}", s.name)))?;
+        super::batch::fixup(&mut spec);
         spec.options = as_written(&s.options);
         spec.global_options = as_written(&global);
         jobs.push(spec);
@@ -330,6 +342,25 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "bssplit" => apply_bssplit(j, need(o)?)?,
         "bsrange" | "blocksize_range" => apply_bsrange(j, key, need(o)?)?,
         "bs_unaligned" | "blocksize_unaligned" => j.bs_unaligned = flag(o)?,
+        "nrfiles" | "nr_files" => {
+            j.nrfiles =
+                parse_int(need(o)?, 1, 65_536).map_err(|e| format!("{key}: {e}"))? as u32
+        }
+        "filesize" => {
+            let v = need(o)?;
+            if v.contains('-') || v.contains(':') {
+                return Err(format!("filesize={v}: a range of file sizes is not supported; give one size"));
+            }
+            let b = parse_bytes(v, j.kb_base).map_err(|e| format!("filesize: {e}"))?;
+            if b == 0 {
+                return Err("filesize: must be at least 1 byte".into());
+            }
+            j.filesize = Some(b);
+        }
+        "filename" => {
+            need(o)?;
+            j.filename_given = true;
+        }
         "loops" => {
             j.loops = parse_int(need(o)?, 1, u32::MAX as u64).map_err(|e| format!("loops: {e}"))?
                 as u32
@@ -395,6 +426,7 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
+        k if BATCH_OPTIONS.contains(&k) => apply_batch(j, k, need(o)?)?,
         k if RATE_OPTIONS.contains(&k) => apply_rate(j, k, need(o)?, (&o.file, o.line))?,
         k => {
             return Err(format!(

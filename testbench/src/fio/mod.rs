@@ -1,5 +1,6 @@
 //! fio job files: the INI layer ([`ini`]), value syntax ([`value`]) and job semantics ([`job`]).
 
+pub mod batch;
 pub mod bs;
 pub mod distribution;
 pub mod expand;

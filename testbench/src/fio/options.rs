@@ -22,10 +22,17 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
     Supported { names: &["bs_unaligned", "blocksize_unaligned"], example: "", meaning: "`bsrange` sizes in 512-byte sectors instead of multiples of the minimum (direct IO needs whole sectors)" },
     Supported { names: &["loops"], example: "2", meaning: "passes over the job's IO (1..); each starts when the previous one's commands completed and repeats its offsets (fio's default `randrepeat`); `runtime` bounds them all; ignored with `time_based`" },
     Supported { names: &["iodepth"], example: "32", meaning: "commands outstanding per clone (1..=65536), each clone on its own NVMe queue" },
+    Supported { names: &["iodepth_batch_submit", "iodepth_batch"], example: "8", meaning: "accepted (0..=65536; 0 = `iodepth`): with no host time modelled every IO reaches the device when drawn, batched or not (fio commits a partial batch whenever it waits)" },
+    Supported { names: &["iodepth_batch_complete_min", "iodepth_batch_complete"], example: "4", meaning: "with every slot in use, wait for this many completions (at most those in flight; 0 = 1) and free their slots together; their clat ends at the reap, as fio stamps it" },
+    Supported { names: &["iodepth_batch_complete_max"], example: "16", meaning: "reap at most this many at once (default and minimum: `iodepth_batch_complete_min`)" },
+    Supported { names: &["iodepth_low"], example: "4", meaning: "after the queue filled, reap until at most this many are in flight before refilling (default and above `iodepth`: `iodepth`)" },
     Supported { names: &["numjobs"], example: "4", meaning: "clones of the job (1..=256), each a closed loop" },
     Supported { names: &["size"], example: "1g", meaning: "region size, bytes or `N%` of the space from `offset` to the end; absent or 0 = the whole drive from `offset`; includes any `ramp_time` IO" },
     Supported { names: &["offset"], example: "4k", meaning: "region start, bytes or `N%` of the drive rounded up to a block" },
     Supported { names: &["offset_increment"], example: "1g", meaning: "clone k of `numjobs` starts k increments further (fio's `get_start_offset`)" },
+    Supported { names: &["nrfiles", "nr_files"], example: "4", meaning: "without `filename`: the region as that many files back to back (1..=65536), one IO per file in turn (fio's default `file_service_type=roundrobin`), each with its own offsets" },
+    Supported { names: &["filesize"], example: "16m", meaning: "each file's size (one value; a range is refused): the region is `nrfiles x filesize` from `offset`; `size` then only limits the IO" },
+    Supported { names: &["filename"], example: "/dev/nvme0n1", meaning: "the name is not used (the device is the modelled drive); as fio, a named file makes `nrfiles` 1 and `filesize` its region" },
     Supported { names: &["io_size", "io_limit"], example: "64m", meaning: "bytes of IO per clone; 0 = the region size" },
     Supported { names: &["runtime", "timeout"], example: "30", meaning: "simulated seconds (fio time suffixes); 0 = unset" },
     Supported { names: &["time_based"], example: "", meaning: "run for `runtime`, wrapping the region" },
@@ -55,8 +62,6 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
 
 /// Options fio has that ssdlab refuses, and why: each is an error naming the option and line.
 pub const REFUSED_OPTIONS: &[(&str, &str)] = &[
-    ("iodepth_batch", "batched submission is not modelled"),
-    ("iodepth_batch_complete", "batched reaping is not modelled"),
     ("verify", "data is not stored, so it cannot be verified"),
     ("new_group", "use `stonewall`"),
     (

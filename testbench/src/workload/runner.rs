@@ -22,6 +22,8 @@ use ssdlab_model::{SeedTree, SimTime};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+mod reap;
+
 /// Told about progress after every batch of completions.
 pub trait Observer {
     fn progress(&mut self, now: SimTime, host_bytes: u64);
@@ -41,8 +43,11 @@ struct Clone {
     job: usize,
     idx: u32,
     queue: u16,
-    read_gen: DirGen,
-    write_gen: DirGen,
+    /// One generator per file (`nrfiles`) and direction; `file` is the next IO's file (fio's
+    /// default `file_service_type=roundrobin`: one IO per file in turn).
+    read_gen: Vec<DirGen>,
+    write_gen: Vec<DirGen>,
+    file: usize,
     mix: ModelRng,
     read_pct: u32,
     limit_bytes: Option<u64>,
@@ -59,8 +64,13 @@ struct Clone {
     /// reseeds them per loop with its default `randrepeat=1`, so every pass repeats the first),
     /// and whether this pass ended and waits for its commands to complete.
     loops_left: u32,
-    fresh: Option<Box<(DirGen, DirGen, ModelRng)>>,
+    fresh: Option<Box<(Vec<DirGen>, Vec<DirGen>, ModelRng)>>,
     draining: bool,
+    /// Completed commands not yet reaped (by completion time), the batch options, and whether
+    /// the clone reaps down to `iodepth_low` before issuing again (`runner/reap.rs`).
+    unreaped: Vec<Completion>,
+    batch: crate::fio::batch::BatchSpec,
+    low_drain: bool,
     last_completion: SimTime,
     read: DirStats,
     write: DirStats,
@@ -153,7 +163,7 @@ impl Clone {
     fn next_pass(&mut self) {
         if self.draining && self.outstanding == 0 {
             let (r, w, m) = *self.fresh.clone().expect("loops > 1 keeps the first generators");
-            (self.read_gen, self.write_gen, self.mix) = (r, w, m);
+            (self.read_gen, self.write_gen, self.mix, self.file) = (r, w, m, 0);
             (self.issued_ios, self.issued_bytes) = (0, 0);
             self.loops_left -= 1;
             self.draining = false;
@@ -203,10 +213,12 @@ impl Clone {
     fn draw(&mut self) -> (Op, u64, u64) {
         let read = self.read_pct == 100
             || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
+        let f = self.file;
+        self.file = (f + 1) % self.read_gen.len();
         let (op, (offset, len)) = if read {
-            (Op::Read, self.read_gen.next())
+            (Op::Read, self.read_gen[f].next())
         } else {
-            (Op::Write, self.write_gen.next())
+            (Op::Write, self.write_gen[f].next())
         };
         (op, offset, len)
     }
@@ -220,7 +232,7 @@ impl Clone {
         wakes: &mut Timers,
     ) {
         self.next_pass();
-        while self.free_slots > 0 && !self.finished && !self.draining {
+        while self.free_slots > 0 && !self.finished && !self.draining && !self.low_drain {
             if self.limit_reached(dev.now()) {
                 self.finished = true;
                 break;
@@ -321,6 +333,25 @@ fn offset_bytes(s: SizeSpec, block: u64, cap: u64) -> u64 {
     }
 }
 
+/// The files of a clone's region `(start, len)`: `nrfiles` regions back to back, each
+/// `filesize` or the region split evenly (rounded down to the job's largest block); one file
+/// when `filename` names the device, as fio caps `nrfiles` at the files named.
+pub fn file_regions(j: &JobSpec, region: (u64, u64)) -> Result<Vec<(u64, u64)>, String> {
+    let n = if j.filename_given { 1 } else { j.nrfiles as u64 };
+    let bs = j.max_bs();
+    let fs = match j.filesize {
+        Some(fs) if n > 1 => fs / 512 * 512,
+        Some(fs) => fs.min(region.1),
+        None => region.1 / n / bs * bs,
+    };
+    if fs < bs {
+        return Err(format!(
+            "nrfiles {n}: each file of {fs} bytes is smaller than one {bs}-byte block"
+        ));
+    }
+    Ok((0..n).map(|i| (region.0 + i * fs, fs)).collect())
+}
+
 /// Region of a job (its first clone) on a device of `cap` bytes.
 pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
     clone_region(j, 0, cap)
@@ -338,7 +369,19 @@ pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String>
     } else {
         String::new()
     };
-    region(SizeSpec::Bytes(start), j.size, bs, cap).map_err(|e| format!("{clone}{e}"))
+    // With `filesize` the files make the region: nrfiles x filesize from the start.
+    let files = if j.filename_given { 1 } else { j.nrfiles as u64 };
+    let size = match j.filesize {
+        Some(fs) => Some(SizeSpec::Bytes(
+            (fs / 512 * 512)
+                .checked_mul(files)
+                .ok_or_else(|| format!("{clone}nrfiles x filesize overflows"))?,
+        )),
+        None => j.size,
+    };
+    let r = region(SizeSpec::Bytes(start), size, bs, cap).map_err(|e| format!("{clone}{e}"))?;
+    file_regions(j, r).map_err(|e| format!("{clone}{e}"))?;
+    Ok(r)
 }
 
 /// Checks every job against the device (region, queue depth) before anything runs.
@@ -426,11 +469,17 @@ fn make_clones(
                     ji as u64 * 4096 + k as u64,
                 )
             };
-            let (read_gen, write_gen, mix) = (
-                DirGen::new(j, (start, len), true, stream),
-                DirGen::new(j, (start, len), false, stream),
-                stream("mix"),
-            );
+            let files = file_regions(j, (start, len)).expect("checked in run_jobs");
+            let gens = |read: bool| -> Vec<DirGen> {
+                let s = |i: usize| {
+                    move |what: &str| match i {
+                        0 => stream(what),
+                        _ => stream(&format!("{what}/file{i}")),
+                    }
+                };
+                files.iter().enumerate().map(|(i, r)| DirGen::new(j, *r, read, s(i))).collect()
+            };
+            let (read_gen, write_gen, mix) = (gens(true), gens(false), stream("mix"));
             let fresh = (j.loops > 1 && !j.time_based)
                 .then(|| Box::new((read_gen.clone(), write_gen.clone(), mix.clone())));
             clones.push(Clone {
@@ -439,13 +488,20 @@ fn make_clones(
                 queue: (clones.len() % dev.io_queues() as usize) as u16,
                 read_gen,
                 write_gen,
+                file: 0,
                 mix,
                 outstanding: 0,
                 loops_left: if fresh.is_some() { j.loops - 1 } else { 0 },
                 fresh,
                 draining: false,
+                unreaped: Vec::new(),
+                batch: j.batch,
+                low_drain: false,
                 read_pct: j.rw.read_pct(j.rwmixread),
-                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
+                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(match (j.filesize, j.size) {
+                    (Some(_), Some(SizeSpec::Bytes(b))) if b > 0 => b,
+                    _ => len,
+                })),
                 number_ios: j.number_ios,
                 deadline: j
                     .runtime
@@ -592,17 +648,22 @@ fn run_clones(
                 .unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
             host_bytes += comp.len;
             last = last.max(comp.completed);
-            clones[ci].complete(ci, &comp, window_start, &mut timers)?;
+            clones[ci].arrived(comp);
         }
-        if inflight.is_empty() {
-            meter.idle_at(last);
-        }
-        obs.progress(dev.now(), host_bytes);
         // A slow drive and a long job can pass the limit too; the margin above it holds the
         // commands in flight.
         if dev.now() > SimTime::LIMIT {
             return Err(TimeOverflow(0));
         }
+        for (ci, c) in clones.iter_mut().enumerate() {
+            while c.reap(ci, window_start, &mut timers)? > 0 {
+                c.issue(ci, dev, &mut inflight, &mut wakes);
+            }
+        }
+        if inflight.is_empty() {
+            meter.idle_at(last);
+        }
+        obs.progress(dev.now(), host_bytes);
     }
     assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
     Ok(meter.busy)

@@ -65,3 +65,73 @@ fn bsrange_sizes_follow_fios_draw() {
     assert!(dev.log.iter().all(|(_, io)| io.len == 65_536));
     assert_eq!(dev.log.len(), 16);
 }
+
+/// Submission times (us) of the device's commands.
+fn submits_us(dev: &FixedLatencyDevice) -> Vec<u64> {
+    dev.log.iter().map(|(t, _)| t.as_ps() / 1_000_000).collect()
+}
+
+#[test]
+fn batch_complete_min_reaps_together_and_stamps_clat_at_the_reap() {
+    // rate_iops=10000 staggers the first two IOs at 0 and 100 us; each takes 1000 us.
+    let base = "[j]\nrw=read\nbs=4k\niodepth=2\nrate_iops=10000\nnumber_ios=4\nsize=1m\n";
+    // Defaults: IO0 reaped at 1000 and IO2 issued then; IO1 at 1100 -> IO3; clat 1000 each.
+    let (dev, g) = run(base, 1000);
+    assert_eq!(submits_us(&dev), [0, 100, 1000, 1100]);
+    let r = &g[0].jobs[0].read;
+    assert_eq!((r.lat.max_ns(), r.ios), (1_000_000, 4));
+    // iodepth_batch_complete_min=2: at 1000 one is done, fio waits for the second (1100) and
+    // reaps both: IO0's clat is 1100 us; IO2 and IO3 go at 1100, done and reaped at 2100.
+    let (dev, g) = run(&format!("{base}iodepth_batch_complete_min=2\n"), 1000);
+    assert_eq!(submits_us(&dev), [0, 100, 1100, 1100]);
+    let r = &g[0].jobs[0].read;
+    assert_eq!(r.lat.max_ns(), 1_100_000);
+    assert_eq!(r.lat.mean_ns(), 1_025_000.0);
+    assert_eq!(g[0].jobs[0].runtime, SimTime::from_us(2_100));
+    // iodepth_batch_submit changes nothing at zero host time.
+    let (dev, _) = run(&format!("{base}iodepth_batch_submit=2\n"), 1000);
+    assert_eq!(submits_us(&dev), [0, 100, 1000, 1100]);
+}
+
+#[test]
+fn iodepth_low_drains_before_refilling() {
+    // QD4, IOs due every 100 us, 1000 us each: IO0..3 at 0..300, done 1000..1300.
+    let base = "[j]\nrw=read\nbs=4k\niodepth=4\nrate_iops=10000\nnumber_ios=8\nsize=1m\n";
+    let (dev, _) = run(base, 1000);
+    assert_eq!(submits_us(&dev), [0, 100, 200, 300, 1000, 1100, 1200, 1300]);
+    // iodepth_low=1: reaping goes on until one is in flight (IO2 at 1200), then the queue
+    // refills (IO4..6 at 1200); IO3 reaped at 1300 starts another drain to 1, reached when
+    // IO4..6 complete at 2200: IO7 then.
+    let (dev, g) = run(&format!("{base}iodepth_low=1\n"), 1000);
+    assert_eq!(submits_us(&dev), [0, 100, 200, 300, 1200, 1200, 1200, 2200]);
+    assert_eq!(g[0].jobs[0].runtime, SimTime::from_us(3_200));
+}
+
+#[test]
+fn nrfiles_are_regions_served_round_robin() {
+    // 64 KiB in 4 files of 16 KiB; one IO per file in turn (fio's roundrobin), each file
+    // sequential from its own start: 0, 16k, 32k, 48k, 4k, 20k, ...; 16 IOs in all.
+    let (dev, _) = run("[j]\nrw=write\nbs=4k\nsize=64k\nnrfiles=4\n", 10);
+    let offs: Vec<u64> = dev.log.iter().map(|(_, io)| io.offset / 1024).collect();
+    assert_eq!(offs[..6], [0, 16, 32, 48, 4, 20]);
+    assert_eq!(offs.len(), 16);
+    // filesize: the files make the region, from `offset`: 2 x 8 KiB at 1 MiB.
+    let (dev, _) = run(
+        "[j]\nrw=read\nbs=4k\noffset=1m\nnrfiles=2\nfilesize=8k\n",
+        10,
+    );
+    let offs: Vec<u64> = dev.log.iter().map(|(_, io)| io.offset / 1024).collect();
+    assert_eq!(offs, [1024, 1032, 1028, 1036]);
+    // A named device is one file, as fio caps nrfiles at the files named.
+    let (dev, _) = run(
+        "[j]\nrw=read\nbs=4k\nsize=16k\nnrfiles=4\nfilename=/dev/nvme0n1\n",
+        10,
+    );
+    let offs: Vec<u64> = dev.log.iter().map(|(_, io)| io.offset / 1024).collect();
+    assert_eq!(offs, [0, 4, 8, 12]);
+    // A file smaller than a block is an error naming the job.
+    let jobs = parse_job_file("[j]\nbs=64k\nsize=64k\nnrfiles=2\n", "t.fio").unwrap();
+    let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(1));
+    let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err();
+    assert!(e.to_string().contains("nrfiles 2: each file of 0 bytes"), "{e}");
+}
