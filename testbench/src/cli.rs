@@ -263,6 +263,7 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
+            write_logs(&groups)?;
             warn_unwritten(&groups, job);
             let verdict = dev.integrity();
             let mut meta = drive_cfg::provenance_json(&rd);
@@ -429,6 +430,16 @@ fn integrity_line(v: &Integrity) -> String {
 }
 
 /// The never-written-read warning of a run or replay, on stderr.
+/// Writes the fio log files of a run (`write_bw_log`, ...), relative to the current
+/// directory as fio writes them.
+fn write_logs(groups: &[GroupResult]) -> Result<(), InputError> {
+    for (name, text) in groups.iter().flat_map(|g| &g.logs) {
+        std::fs::write(name, text)
+            .map_err(|e| InputError::file(name, format!("cannot write the log: {e}")))?;
+    }
+    Ok(())
+}
+
 fn warn_unwritten(groups: &[GroupResult], what: &str) {
     if let Some(w) = unwritten::warning(groups, what) {
         eprintln!("{w}");

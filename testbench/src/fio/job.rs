@@ -8,6 +8,7 @@ use super::batch::{apply_batch, BatchSpec, BATCH_OPTIONS};
 use super::bs::{apply_bs, apply_bsrange, apply_bssplit};
 use super::distribution::{parse_distribution, Distribution};
 use super::ini::{parse_sections, IniOption};
+use super::logs::{apply_log, LogSpec, LOG_OPTIONS};
 use super::rate::{apply_rate, RateSpec, RATE_OPTIONS};
 use super::value::{
     parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit,
@@ -110,6 +111,8 @@ pub struct JobSpec {
     /// default 500 ms each).
     pub bw_avg: SimTime,
     pub iops_avg: SimTime,
+    /// `write_bw_log`, `write_iops_log`, `write_lat_log`, `log_avg_msec` (`fio/logs.rs`).
+    pub logs: LogSpec,
     /// `rate`, `rate_iops`, `rate_min`, `rate_process`, `rate_cycle` (`fio/rate.rs`).
     pub rate: RateSpec,
     /// `random_distribution` (`fio/distribution.rs`): how random offsets are drawn.
@@ -177,6 +180,7 @@ impl JobSpec {
             percentiles: FIO_PERCENTILES.to_vec(),
             bw_avg: SimTime::from_ms(500),
             iops_avg: SimTime::from_ms(500),
+            logs: LogSpec::default(),
             rate: RateSpec::default(),
             distribution: Distribution::Random,
             options: Vec::new(),
@@ -426,6 +430,7 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
+        k if LOG_OPTIONS.contains(&k) => apply_log(j, k, o.value.as_deref())?,
         k if BATCH_OPTIONS.contains(&k) => apply_batch(j, k, need(o)?)?,
         k if RATE_OPTIONS.contains(&k) => apply_rate(j, k, need(o)?, (&o.file, o.line))?,
         k => {

@@ -51,6 +51,10 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
     Supported { names: &["percentile_list"], example: "50:99:99.9", meaning: "completion-latency percentiles reported (up to 20)" },
     Supported { names: &["bwavgtime"], example: "500", meaning: "bandwidth sample window, ms (default 500, at least 1)" },
     Supported { names: &["iopsavgtime"], example: "500", meaning: "IOPS sample window, ms (default 500, at least 1)" },
+    Supported { names: &["write_bw_log"], example: "bw", meaning: "`run` writes `PREFIX_bw.N.log` (PREFIX the value or the job name, N the clone's number in the file) in fio's log format, KiB/s" },
+    Supported { names: &["write_iops_log"], example: "iops", meaning: "`PREFIX_iops.N.log`, IOPS, as `write_bw_log`" },
+    Supported { names: &["write_lat_log"], example: "lat", meaning: "`PREFIX_lat.N.log`, `PREFIX_slat.N.log` (0: no submission latency is modelled), `PREFIX_clat.N.log`, ns" },
+    Supported { names: &["log_avg_msec"], example: "1000", meaning: "0 (default): a line per IO; W: per direction one line per W ms window (mean latency, bytes or IOs over the window), block size 0" },
     Supported { names: &["rate"], example: "100m", meaning: "bandwidth cap, bytes/s, per direction with `bs`'s comma rules" },
     Supported { names: &["rate_iops"], example: "1000", meaning: "IOPS cap per direction (comma rules as `bs`)" },
     Supported { names: &["rate_min", "ratemin"], example: "50m", meaning: "minimum bandwidth; the job fails (exit 2, naming this line) when not met after fio's 2 s settle" },
@@ -64,16 +68,4 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
 pub const REFUSED_OPTIONS: &[(&str, &str)] = &[
     ("verify", "data is not stored, so it cannot be verified"),
     ("new_group", "use `stonewall`"),
-    (
-        "write_bw_log",
-        "logs are not written; use `--output-format json` or `--plot`",
-    ),
-    (
-        "write_lat_log",
-        "logs are not written; use `--output-format json` or `--plot`",
-    ),
-    (
-        "write_iops_log",
-        "logs are not written; use `--output-format json` or `--plot`",
-    ),
 ];

@@ -154,6 +154,7 @@ fn reads_of_1_to_10000_us() -> crate::workload::GroupResult {
         read.record(4096, SimTime::from_us(us), SimTime::from_us(us));
     }
     crate::workload::GroupResult {
+        logs: Vec::new(),
         groupid: 0,
         jobs: vec![crate::workload::JobResult {
             name: "a".into(),

@@ -292,6 +292,7 @@ pub fn replay(
         runtime: last - t0,
     };
     Ok(GroupResult {
+        logs: Vec::new(),
         groupid: 0,
         jobs: vec![job],
         window_start: t0,

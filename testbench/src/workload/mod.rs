@@ -2,6 +2,7 @@
 
 pub mod device;
 pub mod drive_adapter;
+pub mod iolog;
 pub mod lat_dist;
 pub mod offsets;
 pub mod rate;

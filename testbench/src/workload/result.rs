@@ -41,6 +41,8 @@ pub struct GroupResult {
     /// Time inside the window with at least one command outstanding (fio's disk_util io_ticks).
     pub busy: SimTime,
     pub extras: Extras,
+    /// fio log files the jobs asked for (`write_bw_log`, ...): (file name, contents).
+    pub logs: Vec<(String, String)>,
 }
 
 impl GroupResult {

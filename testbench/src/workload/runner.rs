@@ -69,6 +69,8 @@ struct Clone {
     /// Completed commands not yet reaped (by completion time), the batch options, and whether
     /// the clone reaps down to `iodepth_low` before issuing again (`runner/reap.rs`).
     unreaped: Vec<Completion>,
+    /// Counted completions for the job's fio logs (`None` without logs).
+    samples: Option<Vec<super::iolog::Sample>>,
     batch: crate::fio::batch::BatchSpec,
     low_drain: bool,
     last_completion: SimTime,
@@ -192,6 +194,14 @@ impl Clone {
             match comp.op {
                 Op::Read => self.read.record(comp.len, lat, since),
                 _ => self.write.record(comp.len, lat, since),
+            }
+            if let Some(s) = &mut self.samples {
+                s.push(super::iolog::Sample {
+                    at: since,
+                    dir: u8::from(comp.op != Op::Read),
+                    len: comp.len,
+                    lat_ns: lat.as_ps() / 1000,
+                });
             }
         }
         self.last_completion = self.last_completion.max(comp.completed);
@@ -495,6 +505,7 @@ fn make_clones(
                 fresh,
                 draining: false,
                 unreaped: Vec::new(),
+                samples: j.logs.any().then(Vec::new),
                 batch: j.batch,
                 low_drain: false,
                 read_pct: j.rw.read_pct(j.rwmixread),
@@ -683,6 +694,15 @@ fn group_result(
         .max()
         .unwrap_or(window_start)
         .max(window_start);
+    let mut logs = Vec::new();
+    for c in &clones {
+        if let Some(s) = &c.samples {
+            // fio's thread_number: clones of the whole job file counted from 1.
+            let n = jobs[..c.job].iter().map(|j| j.numjobs as usize).sum::<usize>();
+            let j = &jobs[c.job];
+            logs.extend(super::iolog::log_files(&j.logs, &j.name, n + c.idx as usize + 1, s));
+        }
+    }
     let mut results: Vec<JobResult> = clones
         .into_iter()
         .map(|c| JobResult {
@@ -711,5 +731,6 @@ fn group_result(
         window_end,
         busy: SimTime::ZERO,
         extras: dev.extras(),
+        logs,
     }
 }

@@ -135,3 +135,19 @@ fn nrfiles_are_regions_served_round_robin() {
     let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err();
     assert!(e.to_string().contains("nrfiles 2: each file of 0 bytes"), "{e}");
 }
+
+#[test]
+fn logs_are_named_per_clone_and_hold_a_line_per_io() {
+    // Two jobs, the second with 2 clones: its clones are fio's threads 2 and 3. 4 IOs each at
+    // QD1 and 100 us: completions at 0.1 .. 0.4 ms (0 ms in the time column).
+    let (_, g) = run(
+        "[a]\nrw=read\nsize=16k\n[b]\nrw=write\nsize=16k\nnumjobs=2\nwrite_lat_log=x\nwrite_iops_log\n",
+        100,
+    );
+    let names: Vec<&str> = g[0].logs.iter().map(|l| l.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["b_iops.2.log", "x_lat.2.log", "x_slat.2.log", "x_clat.2.log", "b_iops.3.log", "x_lat.3.log", "x_slat.3.log", "x_clat.3.log"]
+    );
+    assert_eq!(g[0].logs[1].1, "0, 100000, 1, 4096, 0\n".repeat(4));
+}
