@@ -83,7 +83,12 @@ mod tests {
     fn fixups_follow_fio() {
         let j = &parse_job_file("[a]\niodepth=16\n", "x").unwrap()[0];
         assert_eq!(
-            (j.batch.submit, j.batch.complete_min, j.batch.complete_max, j.batch.low),
+            (
+                j.batch.submit,
+                j.batch.complete_min,
+                j.batch.complete_max,
+                j.batch.low
+            ),
             (1, 1, 1, 16)
         );
         let j = &parse_job_file(
@@ -92,7 +97,12 @@ mod tests {
         )
         .unwrap()[0];
         assert_eq!(
-            (j.batch.submit, j.batch.complete_min, j.batch.complete_max, j.batch.low),
+            (
+                j.batch.submit,
+                j.batch.complete_min,
+                j.batch.complete_max,
+                j.batch.low
+            ),
             (16, 4, 4, 16)
         );
         let j = &parse_job_file(
@@ -101,7 +111,12 @@ mod tests {
         )
         .unwrap()[0];
         assert_eq!((j.batch.complete_min, j.batch.complete_max), (2, 8));
-        let e = parse_job_file("[a]\niodepth_low=-1\n", "x").unwrap_err().to_string();
-        assert!(e.starts_with("x:2: iodepth_low: `-1` is not an integer"), "{e}");
+        let e = parse_job_file("[a]\niodepth_low=-1\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("x:2: iodepth_low: `-1` is not an integer"),
+            "{e}"
+        );
     }
 }

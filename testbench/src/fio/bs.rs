@@ -172,15 +172,26 @@ mod tests {
     #[test]
     fn bsrange_parses_with_fios_comma_rules() {
         let j = &parse_job_file("[a]\nbsrange=16k-4k\n", "x").unwrap()[0];
-        assert_eq!((j.bsrange_read, j.bsrange_write), (Some((4096, 16_384)), Some((4096, 16_384))));
+        assert_eq!(
+            (j.bsrange_read, j.bsrange_write),
+            (Some((4096, 16_384)), Some((4096, 16_384)))
+        );
         assert_eq!((j.bs_read, j.max_bs()), (4096, 16_384));
         let j = &parse_job_file("[a]\nbsrange=1k:4k,8k-32k\n", "x").unwrap()[0];
-        assert_eq!((j.bsrange_read, j.bsrange_write), (Some((1024, 4096)), Some((8192, 32_768))));
+        assert_eq!(
+            (j.bsrange_read, j.bsrange_write),
+            (Some((1024, 4096)), Some((8192, 32_768)))
+        );
         // The last of bs / bsrange / bssplit decides.
         let j = &parse_job_file("[a]\nbsrange=4k-16k\nbs=8k\n", "x").unwrap()[0];
         assert_eq!((j.bsrange_read, j.bs_read), (None, 8192));
-        let e = parse_job_file("[a]\nbsrange=4k\n", "x").unwrap_err().to_string();
-        assert!(e.starts_with("x:2: bsrange: `4k` is not a range MIN-MAX"), "{e}");
+        let e = parse_job_file("[a]\nbsrange=4k\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("x:2: bsrange: `4k` is not a range MIN-MAX"),
+            "{e}"
+        );
         assert!(parse_job_file("[a]\nbsrange=4k-1000\n", "x").is_err());
     }
 
@@ -189,13 +200,22 @@ mod tests {
         // 4k-16k: min + 16k x r spans [4k, 20k); multiples of 4k: 4k, 8k, 12k, then 16k for
         // [16k, 20k): a quarter each.
         let at = |r: f64| range_len((4096, 16_384), false, r);
-        assert_eq!((at(0.0), at(0.249), at(0.25), at(0.5), at(0.75), at(0.999)), (4096, 4096, 8192, 12_288, 16_384, 16_384));
+        assert_eq!(
+            (at(0.0), at(0.249), at(0.25), at(0.5), at(0.75), at(0.999)),
+            (4096, 4096, 8192, 12_288, 16_384, 16_384)
+        );
         // 4k-10k: [4k, 14k); 4k for r < 0.4, 8k for r < 0.8, then 12k capped at 10k.
         let at = |r: f64| range_len((4096, 10_240), false, r);
-        assert_eq!((at(0.39), at(0.41), at(0.79), at(0.81)), (4096, 8192, 8192, 10_240));
+        assert_eq!(
+            (at(0.39), at(0.41), at(0.79), at(0.81)),
+            (4096, 8192, 8192, 10_240)
+        );
         // bs_unaligned: sector steps; 4k-6k spans [4k, 10k), two thirds capped at 6k.
         let at = |r: f64| range_len((4096, 6144), true, r);
-        assert_eq!((at(0.0), at(512.0 / 6144.0), at(0.3), at(0.34)), (4096, 4608, 5632, 6144));
+        assert_eq!(
+            (at(0.0), at(512.0 / 6144.0), at(0.3), at(0.34)),
+            (4096, 4608, 5632, 6144)
+        );
     }
 
     #[test]

@@ -152,8 +152,12 @@ impl Parser<'_> {
         while let Some(op @ ('+' | '-')) = self.peek() {
             self.i += 1;
             let r = self.product()?;
-            v = if op == '+' { v.checked_add(r) } else { v.checked_sub(r) }
-                .ok_or("arithmetic overflows")?;
+            v = if op == '+' {
+                v.checked_add(r)
+            } else {
+                v.checked_sub(r)
+            }
+            .ok_or("arithmetic overflows")?;
         }
         Ok(v)
     }
@@ -193,7 +197,9 @@ impl Parser<'_> {
                 let d: String = self.t[start..self.i].iter().collect();
                 d.parse().map_err(|_| "arithmetic: number too large".into())
             }
-            Some(c) => Err(format!("arithmetic after a reserved keyword: unexpected `{c}`")),
+            Some(c) => Err(format!(
+                "arithmetic after a reserved keyword: unexpected `{c}`"
+            )),
             None => Err("arithmetic after a reserved keyword: missing a number".into()),
         }
     }
@@ -218,7 +224,13 @@ mod tests {
     }
 
     fn ex(line: &str) -> Result<Expanded, String> {
-        expand_line(line, &Vars { env: &env, machine: M })
+        expand_line(
+            line,
+            &Vars {
+                env: &env,
+                machine: M,
+            },
+        )
     }
 
     #[test]
@@ -247,8 +259,12 @@ mod tests {
         assert_eq!(ex("iodepth=(2+$ncpus)*2").unwrap().text, "iodepth=20");
         // Without a keyword no arithmetic is done (fio calls bc only after a replacement).
         assert_eq!(ex("bs=4k-8k").unwrap().text, "bs=4k-8k");
-        assert!(ex("iodepth=$ncpus/0").unwrap_err().contains("division by zero"));
-        assert!(ex("iodepth=$ncpus*k").unwrap_err().contains("unexpected `k`"));
+        assert!(ex("iodepth=$ncpus/0")
+            .unwrap_err()
+            .contains("division by zero"));
+        assert!(ex("iodepth=$ncpus*k")
+            .unwrap_err()
+            .contains("unexpected `k`"));
     }
 
     #[test]

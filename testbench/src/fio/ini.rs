@@ -253,7 +253,7 @@ mod include_tests {
         let d = dir("ok");
         std::fs::write(
             d.join("common.fio"),
-            "[global]\nbs=128k\n# line 3\nverify=md5\n",
+            "[global]\nbs=128k\n# line 3\nexec_prerun=ls\n",
         )
         .unwrap();
         let main = d.join("main.fio");
@@ -274,7 +274,7 @@ mod include_tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with(&format!("{inc}:4: unsupported option `verify`")),
+            e.starts_with(&format!("{inc}:4: unsupported option `exec_prerun`")),
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&d);

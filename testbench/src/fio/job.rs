@@ -10,6 +10,7 @@ use super::distribution::{parse_distribution, Distribution};
 use super::ini::{parse_sections, IniOption};
 use super::logs::{apply_log, LogSpec, LOG_OPTIONS};
 use super::rate::{apply_rate, RateSpec, RATE_OPTIONS};
+use super::steady::{apply_steady, SteadySpec, STEADY_OPTIONS};
 use super::value::{
     parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit,
 };
@@ -80,6 +81,9 @@ pub struct JobSpec {
     pub nrfiles: u32,
     pub filesize: Option<u64>,
     pub filename_given: bool,
+    /// `verify=` (one of fio's types, not `0`/`null`): a read-back of each pass's writes,
+    /// checked by the drive's integrity checker (`workload/runner/verify.rs`).
+    pub verify: Option<String>,
     /// `loops`: passes over the job's IO pattern (1 = once), each after the previous drained.
     pub loops: u32,
     pub iodepth: u32,
@@ -111,6 +115,8 @@ pub struct JobSpec {
     /// default 500 ms each).
     pub bw_avg: SimTime,
     pub iops_avg: SimTime,
+    /// `steadystate`, `ss_dur`, `ss_ramp`, `ss_interval` (`fio/steady.rs`).
+    pub steady: SteadySpec,
     /// `write_bw_log`, `write_iops_log`, `write_lat_log`, `log_avg_msec` (`fio/logs.rs`).
     pub logs: LogSpec,
     /// `rate`, `rate_iops`, `rate_min`, `rate_process`, `rate_cycle` (`fio/rate.rs`).
@@ -135,7 +141,11 @@ impl JobSpec {
             .iter()
             .chain(&self.bssplit_write)
             .map(|e| e.0);
-        let range = self.bsrange_read.iter().chain(&self.bsrange_write).map(|r| r.1);
+        let range = self
+            .bsrange_read
+            .iter()
+            .chain(&self.bsrange_write)
+            .map(|r| r.1);
         split
             .chain(range)
             .chain([self.bs_read, self.bs_write])
@@ -156,6 +166,7 @@ impl JobSpec {
             bsrange_write: None,
             bs_unaligned: false,
             loops: 1,
+            verify: None,
             nrfiles: 1,
             filesize: None,
             filename_given: false,
@@ -181,6 +192,7 @@ impl JobSpec {
             bw_avg: SimTime::from_ms(500),
             iops_avg: SimTime::from_ms(500),
             logs: LogSpec::default(),
+            steady: SteadySpec::default(),
             rate: RateSpec::default(),
             distribution: Distribution::Random,
             options: Vec::new(),
@@ -319,6 +331,7 @@ fn check_job(j: &JobSpec) -> Result<(), String> {
     if j.runtime.is_none() && j.time_based {
         return Err("time_based needs a runtime".into());
     }
+    super::steady::check(&j.steady)?;
     Ok(())
 }
 
@@ -346,14 +359,25 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "bssplit" => apply_bssplit(j, need(o)?)?,
         "bsrange" | "blocksize_range" => apply_bsrange(j, key, need(o)?)?,
         "bs_unaligned" | "blocksize_unaligned" => j.bs_unaligned = flag(o)?,
+        "verify" => {
+            let v = need(o)?;
+            if !crate::workload::runner::VERIFY_TYPES.contains(&v) {
+                return Err(format!(
+                    "verify={v}: not one of fio's verify types ({})",
+                    crate::workload::runner::VERIFY_TYPES.join(", ")
+                ));
+            }
+            j.verify = (v != "0" && v != "null").then(|| v.to_string());
+        }
         "nrfiles" | "nr_files" => {
-            j.nrfiles =
-                parse_int(need(o)?, 1, 65_536).map_err(|e| format!("{key}: {e}"))? as u32
+            j.nrfiles = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("{key}: {e}"))? as u32
         }
         "filesize" => {
             let v = need(o)?;
             if v.contains('-') || v.contains(':') {
-                return Err(format!("filesize={v}: a range of file sizes is not supported; give one size"));
+                return Err(format!(
+                    "filesize={v}: a range of file sizes is not supported; give one size"
+                ));
             }
             let b = parse_bytes(v, j.kb_base).map_err(|e| format!("filesize: {e}"))?;
             if b == 0 {
@@ -366,8 +390,8 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
             j.filename_given = true;
         }
         "loops" => {
-            j.loops = parse_int(need(o)?, 1, u32::MAX as u64).map_err(|e| format!("loops: {e}"))?
-                as u32
+            j.loops =
+                parse_int(need(o)?, 1, u32::MAX as u64).map_err(|e| format!("loops: {e}"))? as u32
         }
         "iodepth" => {
             j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32
@@ -430,6 +454,7 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
+        k if STEADY_OPTIONS.contains(&k) => apply_steady(j, k, need(o)?)?,
         k if LOG_OPTIONS.contains(&k) => apply_log(j, k, o.value.as_deref())?,
         k if BATCH_OPTIONS.contains(&k) => apply_batch(j, k, need(o)?)?,
         k if RATE_OPTIONS.contains(&k) => apply_rate(j, k, need(o)?, (&o.file, o.line))?,
@@ -534,10 +559,10 @@ mod tests {
 
     #[test]
     fn unsupported_option_names_option_and_line() {
-        let e = parse_job_file("[a]\nrw=read\nverify=md5\n", "x.fio").unwrap_err();
+        let e = parse_job_file("[a]\nrw=read\nexec_prerun=ls\n", "x.fio").unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("x.fio:3: unsupported option `verify`"),
+                .starts_with("x.fio:3: unsupported option `exec_prerun`"),
             "{e}"
         );
         let e = parse_job_file("[a]\nrw=trimwrite\n", "x.fio").unwrap_err();

@@ -36,7 +36,9 @@ pub(super) fn apply_log(j: &mut JobSpec, key: &str, v: Option<&str>) -> Result<(
         "write_iops_log" => j.logs.iops = Some(prefix),
         "write_lat_log" => j.logs.lat = Some(prefix),
         "log_avg_msec" => {
-            let v = v.filter(|v| !v.trim().is_empty()).ok_or("option `log_avg_msec` needs a value")?;
+            let v = v
+                .filter(|v| !v.trim().is_empty())
+                .ok_or("option `log_avg_msec` needs a value")?;
             j.logs.avg_msec =
                 parse_int(v, 0, u32::MAX as u64).map_err(|e| format!("log_avg_msec: {e}"))?;
         }

@@ -9,6 +9,7 @@ pub mod job;
 pub mod logs;
 pub mod options;
 pub mod rate;
+pub mod steady;
 pub mod value;
 
 pub use job::{parse_job_file, JobSpec, RwMode, IGNORED_OPTIONS};

@@ -51,6 +51,11 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
     Supported { names: &["percentile_list"], example: "50:99:99.9", meaning: "completion-latency percentiles reported (up to 20)" },
     Supported { names: &["bwavgtime"], example: "500", meaning: "bandwidth sample window, ms (default 500, at least 1)" },
     Supported { names: &["iopsavgtime"], example: "500", meaning: "IOPS sample window, ms (default 500, at least 1)" },
+    Supported { names: &["verify"], example: "crc32c", meaning: "any of fio's types: after each pass its written blocks are read back in offset order and checked by the drive's integrity checker (versions, no data bytes); a mismatch exits 1 with fio's EILSEQ" },
+    Supported { names: &["steadystate", "ss"], example: "iops_slope:0.1%", meaning: "`iops`, `bw`, `lat` (largest deviation from the window's mean) or `*_slope` (least-squares slope), a limit or `N%` of the mean; the clone stops when it holds; JSON `steadystate` as fio" },
+    Supported { names: &["ss_dur", "steadystate_duration"], example: "30", meaning: "rolling window, s (0 = off); a multiple of `ss_interval`, at least two" },
+    Supported { names: &["ss_ramp", "steadystate_ramp_time"], example: "5", meaning: "time before collecting, s (collection starts one interval later, as fio)" },
+    Supported { names: &["ss_interval", "steadystate_check_interval"], example: "1", meaning: "sample period, s (default 1, at least 1 ms)" },
     Supported { names: &["write_bw_log"], example: "bw", meaning: "`run` writes `PREFIX_bw.N.log` (PREFIX the value or the job name, N the clone's number in the file) in fio's log format, KiB/s" },
     Supported { names: &["write_iops_log"], example: "iops", meaning: "`PREFIX_iops.N.log`, IOPS, as `write_bw_log`" },
     Supported { names: &["write_lat_log"], example: "lat", meaning: "`PREFIX_lat.N.log`, `PREFIX_slat.N.log` (0: no submission latency is modelled), `PREFIX_clat.N.log`, ns" },
@@ -66,6 +71,68 @@ pub const SUPPORTED_OPTIONS: &[Supported] = &[
 
 /// Options fio has that ssdlab refuses, and why: each is an error naming the option and line.
 pub const REFUSED_OPTIONS: &[(&str, &str)] = &[
-    ("verify", "data is not stored, so it cannot be verified"),
     ("new_group", "use `stonewall`"),
+    ("exec_prerun", "host commands are not run"),
+    ("exec_postrun", "host commands are not run"),
+    (
+        "latency_target",
+        "the queue-depth search is not implemented",
+    ),
+    (
+        "latency_window",
+        "the queue-depth search is not implemented",
+    ),
+    (
+        "latency_percentile",
+        "the queue-depth search is not implemented",
+    ),
+    (
+        "hostname",
+        "network engines: there is no network, only the modelled drive",
+    ),
+    (
+        "port",
+        "network engines: there is no network, only the modelled drive",
+    ),
+    (
+        "listen",
+        "network engines: there is no network, only the modelled drive",
+    ),
+    (
+        "fallocate",
+        "file-system only: the device is a raw namespace",
+    ),
+    (
+        "fsync",
+        "file-system only: no file system, and writes are not cached by a host",
+    ),
+    (
+        "fdatasync",
+        "file-system only: no file system, and writes are not cached by a host",
+    ),
+    (
+        "create_serialize",
+        "file-system only: the device is a raw namespace",
+    ),
+    ("opendir", "file-system only: the device is a raw namespace"),
+    (
+        "file_service_type",
+        "files are served round robin only (fio's default)",
+    ),
+    (
+        "verify_backlog",
+        "verification reads back after each pass only",
+    ),
+    (
+        "verify_async",
+        "verification is done by the drive's integrity checker",
+    ),
+    ("trim_percentage", "trims come only from trace replay"),
+    ("zonemode", "zoned namespaces are not modelled"),
+    ("thinktime_blocks", "thinktime follows each completion"),
+    ("log_offset", "log lines hold fio's default columns"),
+    (
+        "write_hist_log",
+        "use `--output-format json+` for the latency histogram",
+    ),
 ];

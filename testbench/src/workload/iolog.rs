@@ -37,11 +37,25 @@ enum Kind {
 }
 
 /// The log files of clone `number` (1-based) of job `name`: (file name, contents).
-pub fn log_files(spec: &LogSpec, name: &str, number: usize, samples: &[Sample]) -> Vec<(String, String)> {
-    let pre = |p: &str| if p.is_empty() { name.to_string() } else { p.to_string() };
+pub fn log_files(
+    spec: &LogSpec,
+    name: &str,
+    number: usize,
+    samples: &[Sample],
+) -> Vec<(String, String)> {
+    let pre = |p: &str| {
+        if p.is_empty() {
+            name.to_string()
+        } else {
+            p.to_string()
+        }
+    };
     let mut out = Vec::new();
     let mut add = |p: &str, kind: &str, k: Kind| {
-        out.push((format!("{}_{kind}.{number}.log", pre(p)), render(k, spec.avg_msec, samples)));
+        out.push((
+            format!("{}_{kind}.{number}.log", pre(p)),
+            render(k, spec.avg_msec, samples),
+        ));
     };
     if let Some(p) = &spec.bw {
         add(p, "bw", Kind::Bw);
@@ -85,7 +99,11 @@ fn render(kind: Kind, avg_msec: u64, samples: &[Sample]) -> String {
     for (&(w, dir), &(n, lat, bytes)) in &win {
         let lo = w * avg_msec;
         // The last window ends with the last completion, over its own span.
-        let span = if lo + avg_msec <= end { avg_msec } else { (end - lo).max(1) };
+        let span = if lo + avg_msec <= end {
+            avg_msec
+        } else {
+            (end - lo).max(1)
+        };
         let v = match kind {
             Kind::Lat => ((lat * 2 + n) / (2 * n)) as u64,
             Kind::Slat => 0,
@@ -102,16 +120,35 @@ mod tests {
     use super::*;
 
     fn at_ms(t: u64, dir: u8, len: u64, lat_us: u64) -> Sample {
-        Sample { at: SimTime::from_us(t * 1000 + 10), dir, len, lat_ns: lat_us * 1000 }
+        Sample {
+            at: SimTime::from_us(t * 1000 + 10),
+            dir,
+            len,
+            lat_ns: lat_us * 1000,
+        }
     }
 
     #[test]
     fn per_io_lines_follow_fios_columns() {
-        let spec = LogSpec { bw: Some(String::new()), iops: Some("x".into()), lat: Some(String::new()), avg_msec: 0 };
+        let spec = LogSpec {
+            bw: Some(String::new()),
+            iops: Some("x".into()),
+            lat: Some(String::new()),
+            avg_msec: 0,
+        };
         let s = [at_ms(0, 0, 4096, 100), at_ms(2, 1, 8192, 200)];
         let f = log_files(&spec, "job", 3, &s);
         let names: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
-        assert_eq!(names, ["job_bw.3.log", "x_iops.3.log", "job_lat.3.log", "job_slat.3.log", "job_clat.3.log"]);
+        assert_eq!(
+            names,
+            [
+                "job_bw.3.log",
+                "x_iops.3.log",
+                "job_lat.3.log",
+                "job_slat.3.log",
+                "job_clat.3.log"
+            ]
+        );
         // bw: 4096 x 10^6 / 100 000 ns = 40 960; 8192 x 10^6 / 200 000 = 40 960.
         assert_eq!(f[0].1, "0, 40960, 0, 4096, 0\n2, 40960, 1, 8192, 0\n");
         assert_eq!(f[1].1, "0, 1, 0, 4096, 0\n2, 1, 1, 8192, 0\n");
@@ -122,8 +159,18 @@ mod tests {
     #[test]
     fn windowed_lines_average_per_direction() {
         // 1000 ms windows: reads at 0, 500 and 900 ms (100, 200, 301 us), a write at 1500 ms.
-        let spec = LogSpec { bw: Some(String::new()), iops: Some(String::new()), lat: Some(String::new()), avg_msec: 1000 };
-        let s = [at_ms(0, 0, 4096, 100), at_ms(500, 0, 4096, 200), at_ms(900, 0, 4096, 301), at_ms(1500, 1, 8192, 50)];
+        let spec = LogSpec {
+            bw: Some(String::new()),
+            iops: Some(String::new()),
+            lat: Some(String::new()),
+            avg_msec: 1000,
+        };
+        let s = [
+            at_ms(0, 0, 4096, 100),
+            at_ms(500, 0, 4096, 200),
+            at_ms(900, 0, 4096, 301),
+            at_ms(1500, 1, 8192, 50),
+        ];
         let f = log_files(&spec, "j", 1, &s);
         // bw: 3 x 4096 B in 1 s = 12 KiB/s; the last window spans 1000..1500 ms: 8192 x 1000 /
         // 500 / 1024 = 16 KiB/s at 1500 ms.

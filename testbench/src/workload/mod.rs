@@ -10,6 +10,7 @@ pub mod result;
 pub mod runner;
 pub mod skew;
 pub mod stats;
+pub mod steady;
 pub mod testdev;
 pub mod unwritten;
 

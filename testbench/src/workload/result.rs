@@ -19,6 +19,8 @@ pub struct JobResult {
     pub trim: DirStats,
     /// From the end of ramp_time to this job's last completion.
     pub runtime: SimTime,
+    /// fio's JSON `steadystate` object, for a job with `ss_dur` (`workload/steady.rs`).
+    pub steadystate: Option<serde_json::Value>,
 }
 
 impl JobResult {

@@ -23,6 +23,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 mod reap;
+mod verify;
+pub use verify::VERIFY_TYPES;
 
 /// Told about progress after every batch of completions.
 pub trait Observer {
@@ -71,6 +73,11 @@ struct Clone {
     unreaped: Vec<Completion>,
     /// Counted completions for the job's fio logs (`None` without logs).
     samples: Option<Vec<super::iolog::Sample>>,
+    /// `verify`: the pass's writes and the read-back phase (`runner/verify.rs`).
+    verify: Option<verify::Verify>,
+    /// `steadystate` detector and the totals it samples (IOs, bytes, clat sum ns, clat count).
+    steady: Option<super::steady::Steady>,
+    totals: (u64, u64, u128, u64),
     batch: crate::fio::batch::BatchSpec,
     low_drain: bool,
     last_completion: SimTime,
@@ -164,9 +171,13 @@ impl Clone {
     /// `do_io` drains, then `clear_io_state` restarts the offsets; counters start again).
     fn next_pass(&mut self) {
         if self.draining && self.outstanding == 0 {
-            let (r, w, m) = *self.fresh.clone().expect("loops > 1 keeps the first generators");
+            let (r, w, m) = *self
+                .fresh
+                .clone()
+                .expect("loops > 1 keeps the first generators");
             (self.read_gen, self.write_gen, self.mix, self.file) = (r, w, m, 0);
             (self.issued_ios, self.issued_bytes) = (0, 0);
+            self.verify_next_pass();
             self.loops_left -= 1;
             self.draining = false;
         }
@@ -206,7 +217,10 @@ impl Clone {
         }
         self.last_completion = self.last_completion.max(comp.completed);
         self.outstanding -= 1;
-        if self.finished || self.limit_reached(comp.completed) {
+        let t = &mut self.totals;
+        let lat_ns = (comp.completed - comp.submitted).as_ps() / 1000;
+        *t = (t.0 + 1, t.1 + comp.len, t.2 + lat_ns as u128, t.3 + 1);
+        if self.finished || (self.limit_reached(comp.completed) && !self.verify_open()) {
             self.finished = true;
         } else if self.thinktime > SimTime::ZERO {
             let end = comp
@@ -243,13 +257,24 @@ impl Clone {
     ) {
         self.next_pass();
         while self.free_slots > 0 && !self.finished && !self.draining && !self.low_drain {
-            if self.limit_reached(dev.now()) {
-                self.finished = true;
-                break;
+            match self.verify_step() {
+                Some(verify::Step::Wait) => break,
+                Some(verify::Step::Read(o, l)) => {
+                    self.submit(ci, dev, inflight, (Op::Read, o, l));
+                    continue;
+                }
+                Some(verify::Step::Done) | None => {}
             }
-            if self.pass_done() {
-                self.draining = true;
-                self.next_pass();
+            if self.limit_reached(dev.now()) || self.pass_done() {
+                if self.verify_pending() {
+                    self.begin_verify();
+                } else if self.limit_reached(dev.now()) {
+                    self.finished = true;
+                    break;
+                } else {
+                    self.draining = true;
+                    self.next_pass();
+                }
                 continue;
             }
             let (op, offset, len, due) = match self.held.take() {
@@ -267,7 +292,11 @@ impl Clone {
                 }
             };
             if self.deadline.is_some_and(|d| due >= d) {
-                // Its start time is past the runtime: the clone is done.
+                // Its start time is past the runtime: the clone is done (after verifying).
+                if self.verify_pending() {
+                    self.begin_verify();
+                    continue;
+                }
                 self.finished = true;
                 break;
             }
@@ -278,19 +307,32 @@ impl Clone {
             if let Some(r) = &mut self.rate {
                 r.issued(usize::from(op != Op::Read), len);
             }
-            let id = dev.submit(Io {
-                op,
-                offset,
-                len,
-                queue: self.queue,
-            });
-            let prev = inflight.insert(id, ci);
-            assert!(prev.is_none(), "device reused IO id {id}");
-            self.free_slots -= 1;
-            self.outstanding += 1;
+            self.submit(ci, dev, inflight, (op, offset, len));
+            if op == Op::Write {
+                self.wrote(offset, len);
+            }
             self.issued_ios += 1;
             self.issued_bytes += len;
         }
+    }
+    /// Puts one command of this clone on the device.
+    fn submit(
+        &mut self,
+        ci: usize,
+        dev: &mut dyn Device,
+        inflight: &mut HashMap<u64, usize>,
+        (op, offset, len): (Op, u64, u64),
+    ) {
+        let id = dev.submit(Io {
+            op,
+            offset,
+            len,
+            queue: self.queue,
+        });
+        let prev = inflight.insert(id, ci);
+        assert!(prev.is_none(), "device reused IO id {id}");
+        self.free_slots -= 1;
+        self.outstanding += 1;
     }
 }
 
@@ -347,7 +389,11 @@ fn offset_bytes(s: SizeSpec, block: u64, cap: u64) -> u64 {
 /// `filesize` or the region split evenly (rounded down to the job's largest block); one file
 /// when `filename` names the device, as fio caps `nrfiles` at the files named.
 pub fn file_regions(j: &JobSpec, region: (u64, u64)) -> Result<Vec<(u64, u64)>, String> {
-    let n = if j.filename_given { 1 } else { j.nrfiles as u64 };
+    let n = if j.filename_given {
+        1
+    } else {
+        j.nrfiles as u64
+    };
     let bs = j.max_bs();
     let fs = match j.filesize {
         Some(fs) if n > 1 => fs / 512 * 512,
@@ -380,7 +426,11 @@ pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String>
         String::new()
     };
     // With `filesize` the files make the region: nrfiles x filesize from the start.
-    let files = if j.filename_given { 1 } else { j.nrfiles as u64 };
+    let files = if j.filename_given {
+        1
+    } else {
+        j.nrfiles as u64
+    };
     let size = match j.filesize {
         Some(fs) => Some(SizeSpec::Bytes(
             (fs / 512 * 512)
@@ -487,7 +537,11 @@ fn make_clones(
                         _ => stream(&format!("{what}/file{i}")),
                     }
                 };
-                files.iter().enumerate().map(|(i, r)| DirGen::new(j, *r, read, s(i))).collect()
+                files
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| DirGen::new(j, *r, read, s(i)))
+                    .collect()
             };
             let (read_gen, write_gen, mix) = (gens(true), gens(false), stream("mix"));
             let fresh = (j.loops > 1 && !j.time_based)
@@ -506,13 +560,18 @@ fn make_clones(
                 draining: false,
                 unreaped: Vec::new(),
                 samples: j.logs.any().then(Vec::new),
+                verify: j.verify.is_some().then(verify::Verify::new),
+                steady: super::steady::Steady::new(&j.steady, t0),
+                totals: (0, 0, 0, 0),
                 batch: j.batch,
                 low_drain: false,
                 read_pct: j.rw.read_pct(j.rwmixread),
-                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(match (j.filesize, j.size) {
-                    (Some(_), Some(SizeSpec::Bytes(b))) if b > 0 => b,
-                    _ => len,
-                })),
+                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(
+                    match (j.filesize, j.size) {
+                        (Some(_), Some(SizeSpec::Bytes(b))) if b > 0 => b,
+                        _ => len,
+                    },
+                )),
                 number_ios: j.number_ios,
                 deadline: j
                     .runtime
@@ -630,15 +689,26 @@ fn run_clones(
             wakes.pop();
         }
         for (ci, c) in clones.iter_mut().enumerate() {
+            let totals = c.totals;
+            if let Some(s) = c.steady.as_mut().filter(|_| !c.finished) {
+                // fio ends a job whose steady-state criterion holds.
+                c.finished = s.check(now, totals);
+            }
             c.issue(ci, dev, &mut inflight, &mut wakes);
         }
         if !inflight.is_empty() {
             meter.outstanding(now);
         }
+        let steady_due = clones
+            .iter()
+            .filter(|c| !c.finished)
+            .filter_map(|c| c.steady.as_ref().map(|s| s.due()))
+            .min();
         let mut next_timer = [timers.peek(), wakes.peek()]
             .into_iter()
             .flatten()
             .map(|r| r.0 .0)
+            .chain(steady_due)
             .min();
         if !reset_done {
             next_timer = Some(next_timer.map_or(window_start, |t| t.min(window_start)));
@@ -698,14 +768,23 @@ fn group_result(
     for c in &clones {
         if let Some(s) = &c.samples {
             // fio's thread_number: clones of the whole job file counted from 1.
-            let n = jobs[..c.job].iter().map(|j| j.numjobs as usize).sum::<usize>();
+            let n = jobs[..c.job]
+                .iter()
+                .map(|j| j.numjobs as usize)
+                .sum::<usize>();
             let j = &jobs[c.job];
-            logs.extend(super::iolog::log_files(&j.logs, &j.name, n + c.idx as usize + 1, s));
+            logs.extend(super::iolog::log_files(
+                &j.logs,
+                &j.name,
+                n + c.idx as usize + 1,
+                s,
+            ));
         }
     }
     let mut results: Vec<JobResult> = clones
         .into_iter()
         .map(|c| JobResult {
+            steadystate: c.steady.as_ref().map(|s| s.json()),
             name: jobs[c.job].name.clone(),
             groupid: gid,
             clone: Some(c.idx),

@@ -10,7 +10,7 @@
 //! `cleanup_pending_aio` do. With fio's defaults (1, 1, `iodepth`) every completion is reaped
 //! at its own time, the plain closed loop.
 
-use super::{Clone, Timers, TimeOverflow};
+use super::{Clone, TimeOverflow, Timers};
 use crate::workload::device::Completion;
 use ssdlab_model::SimTime;
 

@@ -18,10 +18,7 @@ fn run(text: &str, lat_us: u64) -> (FixedLatencyDevice, Vec<GroupResult>) {
 fn loops_repeat_the_pattern_after_each_pass_drains() {
     // 100 IOs per pass at QD4 and 100 us: 25 rounds = 2.5 ms a pass; 3 passes 7.5 ms, 300 IOs,
     // each pass 0, 4096, ... again.
-    let (dev, g) = run(
-        "[j]\nrw=read\nbs=4k\niodepth=4\nsize=400k\nloops=3\n",
-        100,
-    );
+    let (dev, g) = run("[j]\nrw=read\nbs=4k\niodepth=4\nsize=400k\nloops=3\n", 100);
     let j = &g[0].jobs[0];
     assert_eq!((j.read.ios, j.runtime), (300, SimTime::from_us(7_500)));
     assert!(dev
@@ -53,15 +50,11 @@ fn bsrange_sizes_follow_fios_draw() {
         let n = dev.log.iter().filter(|(_, io)| io.len == size).count() as i64;
         assert!((n - 1000).abs() <= 110, "{size}: {n}");
     }
-    assert!(dev
-        .log
-        .iter()
-        .all(|(_, io)| io.offset % 4096 == 0 && io.offset + io.len <= 64 << 20 && io.op == Op::Read));
+    assert!(dev.log.iter().all(|(_, io)| io.offset % 4096 == 0
+        && io.offset + io.len <= 64 << 20
+        && io.op == Op::Read));
     // Writes by the second range.
-    let (dev, _) = run(
-        "[j]\nrw=write\nbsrange=4k-4k,64k-64k\nsize=1m\n",
-        10,
-    );
+    let (dev, _) = run("[j]\nrw=write\nbsrange=4k-4k,64k-64k\nsize=1m\n", 10);
     assert!(dev.log.iter().all(|(_, io)| io.len == 65_536));
     assert_eq!(dev.log.len(), 16);
 }
@@ -133,7 +126,10 @@ fn nrfiles_are_regions_served_round_robin() {
     let jobs = parse_job_file("[j]\nbs=64k\nsize=64k\nnrfiles=2\n", "t.fio").unwrap();
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(1));
     let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err();
-    assert!(e.to_string().contains("nrfiles 2: each file of 0 bytes"), "{e}");
+    assert!(
+        e.to_string().contains("nrfiles 2: each file of 0 bytes"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -147,7 +143,91 @@ fn logs_are_named_per_clone_and_hold_a_line_per_io() {
     let names: Vec<&str> = g[0].logs.iter().map(|l| l.0.as_str()).collect();
     assert_eq!(
         names,
-        ["b_iops.2.log", "x_lat.2.log", "x_slat.2.log", "x_clat.2.log", "b_iops.3.log", "x_lat.3.log", "x_slat.3.log", "x_clat.3.log"]
+        [
+            "b_iops.2.log",
+            "x_lat.2.log",
+            "x_slat.2.log",
+            "x_clat.2.log",
+            "b_iops.3.log",
+            "x_lat.3.log",
+            "x_slat.3.log",
+            "x_clat.3.log"
+        ]
     );
     assert_eq!(g[0].logs[1].1, "0, 100000, 1, 4096, 0\n".repeat(4));
+}
+
+#[test]
+fn verify_reads_back_each_pass_in_offset_order_after_its_writes() {
+    // 10 random 4 KiB writes at QD2 and 100 us (5 rounds, done at 500 us), then the 10 blocks
+    // read back in offset order from 500 us: 5 rounds more, 1 ms in all.
+    let (dev, g) = run(
+        "[j]\nrw=randwrite\nbs=4k\nsize=40k\niodepth=2\nverify=md5\n",
+        100,
+    );
+    let (w, r): (Vec<_>, Vec<_>) = dev.log.iter().partition(|(_, io)| io.op == Op::Write);
+    assert_eq!((w.len(), r.len()), (10, 10));
+    assert!(r.iter().all(|(t, _)| *t >= SimTime::from_us(500)));
+    let offs: Vec<u64> = r.iter().map(|(_, io)| io.offset).collect();
+    assert_eq!(offs, (0..10).map(|i| i * 4096).collect::<Vec<_>>());
+    let j = &g[0].jobs[0];
+    assert_eq!(
+        (j.read.ios, j.write.ios, j.runtime),
+        (10, 10, SimTime::from_us(1_000))
+    );
+    // loops=2: write, verify, write, verify; verify=0 reads nothing back.
+    let (dev, _) = run(
+        "[j]\nrw=write\nbs=4k\nsize=8k\nverify=crc32c\nloops=2\n",
+        100,
+    );
+    let ops: Vec<Op> = dev.log.iter().map(|(_, io)| io.op).collect();
+    use Op::{Read as R, Write as W};
+    assert_eq!(ops, [W, W, R, R, W, W, R, R]);
+    let (dev, _) = run("[j]\nrw=write\nbs=4k\nsize=8k\nverify=0\n", 100);
+    assert_eq!(dev.log.len(), 2);
+}
+
+#[test]
+fn steadystate_stops_the_job_when_the_criterion_holds() {
+    // QD1 at 100 us: 10 000 IOs in every 1 s interval, deviation 0; the 3-sample window is full
+    // at 3 s, so the job stops there instead of running its 60 s. The IO issued when the
+    // 30 000th completed at 3 s is in flight and completes (100 us later), as in fio.
+    let (_, g) = run(
+        "[j]\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=60\nsteadystate=iops:1%\nss_dur=3\n",
+        100,
+    );
+    let j = &g[0].jobs[0];
+    assert_eq!(
+        (j.read.ios, j.runtime),
+        (30_001, SimTime::from_us(3_000_100))
+    );
+    let ss = j.steadystate.as_ref().unwrap();
+    assert_eq!(ss["ss"], "iops:1.000000%");
+    assert_eq!(
+        (ss["attained"].clone(), ss["duration"].clone()),
+        (1.into(), 3.into())
+    );
+    assert_eq!(
+        ss["data"]["iops"],
+        serde_json::json!([10_000, 10_000, 10_000])
+    );
+    // 4096 B x 10 000 per s.
+    assert_eq!(ss["data"]["bw_mean"], 40_960_000);
+    // ss_ramp=2: collection starts at 3 s (ramp + one interval): samples at 3, 4, 5 s.
+    let (_, g) = run(
+        "[j]\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=60\nsteadystate=iops_slope:0.1%\nss_dur=3\nss_ramp=2\n",
+        100,
+    );
+    assert_eq!(g[0].jobs[0].runtime, SimTime::from_us(5_000_100));
+    let e = parse_job_file("[j]\nss_dur=2500ms\n", "t.fio")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("must be a multiple of ss_interval"), "{e}");
+    let e = parse_job_file("[j]\nsteadystate=iops\n", "t.fio")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("t.fio:2: steadystate=iops: expected METRIC:LIMIT"),
+        "{e}"
+    );
 }

@@ -1,4 +1,4 @@
 //! Tests of the workload runner against a fixed-latency device.
 
-mod runner;
 mod language;
+mod runner;
