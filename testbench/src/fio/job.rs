@@ -8,6 +8,7 @@ use super::batch::{apply_batch, BatchSpec, BATCH_OPTIONS};
 use super::bs::{apply_bs, apply_bsrange, apply_bssplit};
 use super::distribution::{parse_distribution, Distribution};
 use super::ini::{parse_sections, IniOption};
+use super::latency::{apply_latency, LatencySpec, LATENCY_OPTIONS};
 use super::logs::{apply_log, LogSpec, LOG_OPTIONS};
 use super::rate::{apply_rate, RateSpec, RATE_OPTIONS};
 use super::steady::{apply_steady, SteadySpec, STEADY_OPTIONS};
@@ -115,6 +116,8 @@ pub struct JobSpec {
     /// default 500 ms each).
     pub bw_avg: SimTime,
     pub iops_avg: SimTime,
+    /// `latency_target`, `latency_window`, `latency_percentile`, `latency_run`.
+    pub latency: LatencySpec,
     /// `steadystate`, `ss_dur`, `ss_ramp`, `ss_interval` (`fio/steady.rs`).
     pub steady: SteadySpec,
     /// `write_bw_log`, `write_iops_log`, `write_lat_log`, `log_avg_msec` (`fio/logs.rs`).
@@ -193,6 +196,7 @@ impl JobSpec {
             iops_avg: SimTime::from_ms(500),
             logs: LogSpec::default(),
             steady: SteadySpec::default(),
+            latency: LatencySpec::default(),
             rate: RateSpec::default(),
             distribution: Distribution::Random,
             options: Vec::new(),
@@ -454,6 +458,7 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
+        k if LATENCY_OPTIONS.contains(&k) => apply_latency(j, k, need(o)?)?,
         k if STEADY_OPTIONS.contains(&k) => apply_steady(j, k, need(o)?)?,
         k if LOG_OPTIONS.contains(&k) => apply_log(j, k, o.value.as_deref())?,
         k if BATCH_OPTIONS.contains(&k) => apply_batch(j, k, need(o)?)?,

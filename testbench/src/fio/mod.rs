@@ -6,6 +6,7 @@ pub mod distribution;
 pub mod expand;
 pub mod ini;
 pub mod job;
+pub mod latency;
 pub mod logs;
 pub mod options;
 pub mod rate;

@@ -170,8 +170,8 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
         "latency_ns": dist[0].clone(), "latency_us": dist[1].clone(), "latency_ms": dist[2].clone(),
         "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
     });
-    if let Some(ss) = &j.steadystate {
-        v["steadystate"] = ss.clone();
+    for (k, x) in &j.extra {
+        v[k] = x.clone();
     }
     v
 }

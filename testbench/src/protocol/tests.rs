@@ -157,7 +157,7 @@ fn reads_of_1_to_10000_us() -> crate::workload::GroupResult {
         logs: Vec::new(),
         groupid: 0,
         jobs: vec![crate::workload::JobResult {
-            steadystate: None,
+            extra: Default::default(),
             name: "a".into(),
             groupid: 0,
             clone: Some(0),

@@ -282,7 +282,7 @@ pub fn replay(
     )
     .expect("synthetic job");
     let job = JobResult {
-        steadystate: None,
+        extra: Default::default(),
         name: file.to_string(),
         groupid: 0,
         clone: None,

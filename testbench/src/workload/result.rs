@@ -19,8 +19,9 @@ pub struct JobResult {
     pub trim: DirStats,
     /// From the end of ramp_time to this job's last completion.
     pub runtime: SimTime,
-    /// fio's JSON `steadystate` object, for a job with `ss_dur` (`workload/steady.rs`).
-    pub steadystate: Option<serde_json::Value>,
+    /// Keys fio adds to a job's JSON for some options: `steadystate` (`workload/steady.rs`),
+    /// `latency_depth`, `latency_target`, ... (`workload/runner/latency.rs`).
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 impl JobResult {

@@ -22,6 +22,7 @@ use ssdlab_model::{SeedTree, SimTime};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+mod latency;
 mod reap;
 mod verify;
 pub use verify::VERIFY_TYPES;
@@ -78,6 +79,10 @@ struct Clone {
     /// `steadystate` detector and the totals it samples (IOs, bytes, clat sum ns, clat count).
     steady: Option<super::steady::Steady>,
     totals: (u64, u64, u128, u64),
+    /// `latency_target` search (`runner/latency.rs`) and when the statistics restarted (its
+    /// final window resets them, as fio's `reset_all_stats`).
+    lat_target: Option<latency::LatTarget>,
+    stats_from: SimTime,
     batch: crate::fio::batch::BatchSpec,
     low_drain: bool,
     last_completion: SimTime,
@@ -158,6 +163,12 @@ impl DirGen {
 }
 
 impl Clone {
+    /// The latency-target search holds the depth below `iodepth` or quiesces.
+    fn lat_blocks(&self) -> bool {
+        self.lat_target
+            .as_ref()
+            .is_some_and(|l| l.quiesce || self.outstanding >= l.qd)
+    }
     /// This pass moved its bytes or issued its IOs.
     fn pass_done(&self) -> bool {
         self.number_ios.is_some_and(|n| self.issued_ios >= n)
@@ -220,6 +231,10 @@ impl Clone {
         let t = &mut self.totals;
         let lat_ns = (comp.completed - comp.submitted).as_ps() / 1000;
         *t = (t.0 + 1, t.1 + comp.len, t.2 + lat_ns as u128, t.3 + 1);
+        if let Err(e) = self.latency_sample(comp.completed - comp.submitted, comp.completed) {
+            self.failed.get_or_insert(e);
+            self.finished = true;
+        }
         if self.finished || (self.limit_reached(comp.completed) && !self.verify_open()) {
             self.finished = true;
         } else if self.thinktime > SimTime::ZERO {
@@ -256,7 +271,12 @@ impl Clone {
         wakes: &mut Timers,
     ) {
         self.next_pass();
-        while self.free_slots > 0 && !self.finished && !self.draining && !self.low_drain {
+        while self.free_slots > 0
+            && !self.finished
+            && !self.draining
+            && !self.low_drain
+            && !self.lat_blocks()
+        {
             match self.verify_step() {
                 Some(verify::Step::Wait) => break,
                 Some(verify::Step::Read(o, l)) => {
@@ -563,6 +583,8 @@ fn make_clones(
                 verify: j.verify.is_some().then(verify::Verify::new),
                 steady: super::steady::Steady::new(&j.steady, t0),
                 totals: (0, 0, 0, 0),
+                lat_target: latency::LatTarget::new(&j.latency, j.iodepth, t0),
+                stats_from: SimTime::ZERO,
                 batch: j.batch,
                 low_drain: false,
                 read_pct: j.rw.read_pct(j.rwmixread),
@@ -738,6 +760,7 @@ fn run_clones(
         }
         for (ci, c) in clones.iter_mut().enumerate() {
             while c.reap(ci, window_start, &mut timers)? > 0 {
+                c.latency_check(dev.now());
                 c.issue(ci, dev, &mut inflight, &mut wakes);
             }
         }
@@ -784,7 +807,16 @@ fn group_result(
     let mut results: Vec<JobResult> = clones
         .into_iter()
         .map(|c| JobResult {
-            steadystate: c.steady.as_ref().map(|s| s.json()),
+            extra: c
+                .steady
+                .iter()
+                .map(|s| ("steadystate".to_string(), s.json()))
+                .chain(
+                    c.lat_target
+                        .iter()
+                        .flat_map(|l| l.json().map(|(k, v)| (k.to_string(), v))),
+                )
+                .collect(),
             name: jobs[c.job].name.clone(),
             groupid: gid,
             clone: Some(c.idx),
@@ -792,7 +824,9 @@ fn group_result(
             read: c.read,
             write: c.write,
             trim: DirStats::default(),
-            runtime: c.last_completion.saturating_sub(window_start),
+            runtime: c
+                .last_completion
+                .saturating_sub(window_start.max(c.stats_from)),
         })
         .collect();
     if results.iter().any(|r| r.spec.group_reporting) {

@@ -33,7 +33,7 @@ impl Clone {
         if self.unreaped.is_empty() {
             return Ok(0);
         }
-        let full = self.free_slots == 0 || self.low_drain;
+        let full = self.free_slots == 0 || self.low_drain || self.lat_blocks();
         let b = self.batch;
         let (n, at) = if full {
             let depth = self.outstanding;

@@ -201,7 +201,7 @@ fn steadystate_stops_the_job_when_the_criterion_holds() {
         (j.read.ios, j.runtime),
         (30_001, SimTime::from_us(3_000_100))
     );
-    let ss = j.steadystate.as_ref().unwrap();
+    let ss = &j.extra["steadystate"];
     assert_eq!(ss["ss"], "iops:1.000000%");
     assert_eq!(
         (ss["attained"].clone(), ss["duration"].clone()),
@@ -228,6 +228,32 @@ fn steadystate_stops_the_job_when_the_criterion_holds() {
         .to_string();
     assert!(
         e.starts_with("t.fio:2: steadystate=iops: expected METRIC:LIMIT"),
+        "{e}"
+    );
+}
+
+#[test]
+fn latency_target_searches_the_depth_as_fio() {
+    // 100 us per IO at any depth, target 200 us, 1 ms windows: every window succeeds, so the
+    // depth doubles at 1, 2 and 3 ms (1 -> 2 -> 4 -> 8 = iodepth); at 4 ms it cannot rise, so
+    // the clone quiesces, resets its statistics and runs a final window at depth 8: done at
+    // 5 ms with 10 rounds x 8 = 80 IOs counted over 1 ms.
+    let (_, g) = run(
+        "[j]\nrw=read\nbs=4k\nsize=1m\niodepth=8\ntime_based\nruntime=1\nlatency_target=200\nlatency_window=1ms\n",
+        100,
+    );
+    let j = &g[0].jobs[0];
+    assert_eq!((j.read.ios, j.runtime), (80, SimTime::from_ms(1)));
+    assert_eq!(j.extra["latency_depth"], 8);
+    assert_eq!(j.extra["latency_target"], 200_000);
+    assert_eq!(j.extra["latency_window"], 1000);
+    // A 50 us target at depth 1 (percentile 100) fails the job with fio's ETIMEDOUT message.
+    let jobs = parse_job_file("[j]\nrw=read\nsize=1m\nlatency_target=50\n", "t.fio").unwrap();
+    let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+    let e = run_jobs(&mut dev, &jobs, "t.fio", &SeedTree::new(1), &mut Quiet).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("latency of 100000 nsec exceeds specified max (50000 nsec)"),
         "{e}"
     );
 }
