@@ -79,18 +79,6 @@ pub const REFUSED_OPTIONS: &[(&str, &str)] = &[
     ("exec_prerun", "host commands are not run"),
     ("exec_postrun", "host commands are not run"),
     (
-        "latency_target",
-        "the queue-depth search is not implemented",
-    ),
-    (
-        "latency_window",
-        "the queue-depth search is not implemented",
-    ),
-    (
-        "latency_percentile",
-        "the queue-depth search is not implemented",
-    ),
-    (
         "hostname",
         "network engines: there is no network, only the modelled drive",
     ),
