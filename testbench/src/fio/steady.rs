@@ -125,7 +125,7 @@ pub(super) fn check(s: &SteadySpec) -> Result<(), String> {
     if s.dur == SimTime::ZERO {
         return Ok(());
     }
-    if s.dur.as_ps() % s.interval.as_ps() != 0 || s.intervals() < 2 {
+    if !s.dur.as_ps().is_multiple_of(s.interval.as_ps()) || s.intervals() < 2 {
         return Err(format!(
             "ss_dur {} s must be a multiple of ss_interval {} s, at least two of them",
             s.dur.as_secs_f64(),

@@ -67,7 +67,7 @@ struct Clone {
     /// reseeds them per loop with its default `randrepeat=1`, so every pass repeats the first),
     /// and whether this pass ended and waits for its commands to complete.
     loops_left: u32,
-    fresh: Option<Box<(Vec<DirGen>, Vec<DirGen>, ModelRng)>>,
+    fresh: Option<Box<PassStart>>,
     draining: bool,
     /// Completed commands not yet reaped (by completion time), the batch options, and whether
     /// the clone reaps down to `iodepth_low` before issuing again (`runner/reap.rs`).
@@ -95,6 +95,9 @@ struct Clone {
     min_rate: Option<MinRate>,
     failed: Option<String>,
 }
+
+/// The generators a pass starts from: reads and writes per file, the read/write mix.
+type PassStart = (Vec<DirGen>, Vec<DirGen>, ModelRng);
 
 /// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` or `bsrange`
 /// drawn per IO from its own stream (offsets then on the smallest size).
