@@ -263,8 +263,10 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             progress.set_label(job);
             let groups = run_jobs(dev.as_mut(), &jobs, job, &seeds, &mut progress)?;
             progress.finish();
+            write_logs(&groups)?;
             warn_unwritten(&groups, job);
             let verdict = dev.integrity();
+            warn_verify(&jobs, &verdict);
             let mut meta = drive_cfg::provenance_json(&rd);
             meta["seed"] = json!(cli.seed);
             meta["job_file"] = json!(job);
@@ -434,6 +436,31 @@ fn integrity_line(v: &Integrity) -> String {
 }
 
 /// The never-written-read warning of a run or replay, on stderr.
+/// Writes the fio log files of a run (`write_bw_log`, ...), relative to the current
+/// directory as fio writes them.
+fn write_logs(groups: &[GroupResult]) -> Result<(), InputError> {
+    for (name, text) in groups.iter().flat_map(|g| &g.logs) {
+        std::fs::write(name, text)
+            .map_err(|e| InputError::file(name, format!("cannot write the log: {e}")))?;
+    }
+    Ok(())
+}
+
+/// fio's verify failure line, when a job verifies and the drive's checker found a mismatch
+/// (the run then exits 1, as fio's does).
+fn warn_verify(jobs: &[crate::fio::JobSpec], v: &Integrity) {
+    if let Some(j) = jobs.iter().find(|j| j.verify.is_some()) {
+        if v.violations > 0 {
+            eprintln!(
+                "ssdlab: verify: job `{}`: verify={} failed: err=84 (EILSEQ, fio's verify error): {}",
+                j.name,
+                j.verify.as_deref().unwrap_or_default(),
+                v.first.as_deref().unwrap_or("(no description)")
+            );
+        }
+    }
+}
+
 fn warn_unwritten(groups: &[GroupResult], what: &str) {
     if let Some(w) = unwritten::warning(groups, what) {
         eprintln!("{w}");

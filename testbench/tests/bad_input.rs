@@ -323,3 +323,20 @@ fn blkparse_discards_are_reported() {
     assert_eq!(trim["total_ios"], 2);
     assert_eq!(trim["io_bytes"], 12288);
 }
+
+#[test]
+fn buffered_io_runs_with_a_warning_naming_its_line() {
+    let f = scratch("buffered").join("b.fio");
+    std::fs::write(&f, "[j]\nrw=read\nsize=64k\ndirect=0\n").unwrap();
+    let f = f.display().to_string();
+    let out = ssdlab(&["run", &f, "--config", SMALL]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "ssdlab: warning: {f}:4: direct=0: no host page cache is modelled; the job runs as direct=1"
+        )),
+        "{stderr}"
+    );
+    assert!(!out.stdout.is_empty());
+}

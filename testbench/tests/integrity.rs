@@ -116,6 +116,26 @@ fn run_exits_1_on_a_lost_write_and_0_without() {
 }
 
 #[test]
+fn verify_reads_back_the_writes_and_a_lost_one_fails_the_run() {
+    // One write job with verify: its 16 units are read back after the pass, so the checker
+    // sees 16 units with no read job; a lost mapping update then fails it with exit 1.
+    let job = scratch(
+        "v.fio",
+        "[w]\nrw=randwrite\nbs=4k\nsize=64k\niodepth=4\nverify=crc32c\n",
+    );
+    let (code, doc) = run_cli(&["run", &job], 0);
+    assert_eq!(code, 0);
+    assert_eq!(
+        doc["ssdlab"]["integrity"],
+        serde_json::json!({"checked": 16, "violations": 0})
+    );
+    assert_eq!(doc["jobs"][0]["read"]["total_ios"], 16);
+    let (code, doc) = run_cli(&["run", &job], 5);
+    assert_eq!(code, 1);
+    assert_eq!(doc["ssdlab"]["integrity"]["violations"], 1);
+}
+
+#[test]
 fn replay_exits_1_on_a_lost_write() {
     // Write lpn 0..3 at t = 0, read them 1 ms later.
     let trace = scratch(

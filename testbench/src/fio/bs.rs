@@ -22,7 +22,9 @@ pub(super) fn block_size(v: &str, kb_base: u64) -> Result<u64, String> {
 /// trim size is checked and unused (ssdlab's `rw` modes issue no trims).
 pub(super) fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
     if v.contains('-') {
-        return Err(format!("{key}={v}: a block size range is fio's `bsrange`, which ssdlab does not model; give one size per direction"));
+        return Err(format!(
+            "{key}={v}: a block size range is written `bsrange={v}`"
+        ));
     }
     let parts: Vec<&str> = v.split(',').map(str::trim).collect();
     if parts.len() > 3 {
@@ -46,7 +48,52 @@ pub(super) fn apply_bs(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String
         size(t)?;
     }
     (j.bs_read, j.bs_write) = (read, write);
+    // fio: `bs` sets min = max block size, so an earlier range or split no longer applies.
+    (j.bsrange_read, j.bsrange_write) = (None, None);
+    (j.bssplit_read, j.bssplit_write) = (Vec::new(), Vec::new());
     Ok(())
+}
+
+/// `bsrange=MIN-MAX[,MIN-MAX[,MIN-MAX]]` (or `blocksize_range`; `:` also separates, fio's
+/// `FIO_OPT_RANGE`): per direction with `bs`'s comma rules, a reversed range swapped as fio
+/// swaps it. The last of `bs`, `bsrange` and `bssplit` decides a job's sizes.
+pub(super) fn apply_bsrange(j: &mut JobSpec, key: &str, v: &str) -> Result<(), String> {
+    let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "{key}={v}: at most three ranges (reads, writes, trims)"
+        ));
+    }
+    let range = |r: &str| -> Result<(u64, u64), String> {
+        let (a, b) = r
+            .split_once(['-', ':'])
+            .ok_or_else(|| format!("{key}: `{r}` is not a range MIN-MAX"))?;
+        let a = block_size(a.trim(), j.kb_base).map_err(|e| format!("{key}: {e}"))?;
+        let b = block_size(b.trim(), j.kb_base).map_err(|e| format!("{key}: {e}"))?;
+        Ok((a.min(b), a.max(b)))
+    };
+    let read = range(parts[0])?;
+    let write = match parts.get(1) {
+        Some(w) => range(w)?,
+        None => read,
+    };
+    if let Some(t) = parts.get(2) {
+        range(t)?;
+    }
+    (j.bsrange_read, j.bsrange_write) = (Some(read), Some(write));
+    (j.bs_read, j.bs_write) = (read.0, write.0);
+    (j.bssplit_read, j.bssplit_write) = (Vec::new(), Vec::new());
+    Ok(())
+}
+
+/// One block size of a `bsrange` (min, max) from `r`, uniform in [0, 1), as fio's
+/// `get_next_buflen`: `min + max x r`, rounded down to a multiple of `min` (with
+/// `bs_unaligned`: to a 512-byte sector, as direct IO needs), then capped at `max`.
+pub fn range_len(range: (u64, u64), unaligned: bool, r: f64) -> u64 {
+    let (min, max) = range;
+    let raw = min + (max as f64 * r) as u64;
+    let unit = if unaligned { 512 } else { min };
+    (raw - raw % unit).min(max)
 }
 
 /// `bssplit=SIZE/PCT:SIZE/PCT...[,WRITES[,TRIMS]]` (fio HOWTO "bssplit"): one list applies to
@@ -72,6 +119,7 @@ pub(super) fn apply_bssplit(j: &mut JobSpec, v: &str) -> Result<(), String> {
         }
     }
     (j.bssplit_read, j.bssplit_write) = (read, write);
+    (j.bsrange_read, j.bsrange_write) = (None, None);
     Ok(())
 }
 
@@ -118,7 +166,57 @@ fn parse_split(list: &str, kb_base: u64) -> Result<Vec<(u64, u32)>, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::range_len;
     use crate::fio::parse_job_file;
+
+    #[test]
+    fn bsrange_parses_with_fios_comma_rules() {
+        let j = &parse_job_file("[a]\nbsrange=16k-4k\n", "x").unwrap()[0];
+        assert_eq!(
+            (j.bsrange_read, j.bsrange_write),
+            (Some((4096, 16_384)), Some((4096, 16_384)))
+        );
+        assert_eq!((j.bs_read, j.max_bs()), (4096, 16_384));
+        let j = &parse_job_file("[a]\nbsrange=1k:4k,8k-32k\n", "x").unwrap()[0];
+        assert_eq!(
+            (j.bsrange_read, j.bsrange_write),
+            (Some((1024, 4096)), Some((8192, 32_768)))
+        );
+        // The last of bs / bsrange / bssplit decides.
+        let j = &parse_job_file("[a]\nbsrange=4k-16k\nbs=8k\n", "x").unwrap()[0];
+        assert_eq!((j.bsrange_read, j.bs_read), (None, 8192));
+        let e = parse_job_file("[a]\nbsrange=4k\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("x:2: bsrange: `4k` is not a range MIN-MAX"),
+            "{e}"
+        );
+        assert!(parse_job_file("[a]\nbsrange=4k-1000\n", "x").is_err());
+    }
+
+    #[test]
+    fn range_lengths_follow_fios_formula() {
+        // 4k-16k: min + 16k x r spans [4k, 20k); multiples of 4k: 4k, 8k, 12k, then 16k for
+        // [16k, 20k): a quarter each.
+        let at = |r: f64| range_len((4096, 16_384), false, r);
+        assert_eq!(
+            (at(0.0), at(0.249), at(0.25), at(0.5), at(0.75), at(0.999)),
+            (4096, 4096, 8192, 12_288, 16_384, 16_384)
+        );
+        // 4k-10k: [4k, 14k); 4k for r < 0.4, 8k for r < 0.8, then 12k capped at 10k.
+        let at = |r: f64| range_len((4096, 10_240), false, r);
+        assert_eq!(
+            (at(0.39), at(0.41), at(0.79), at(0.81)),
+            (4096, 8192, 8192, 10_240)
+        );
+        // bs_unaligned: sector steps; 4k-6k spans [4k, 10k), two thirds capped at 6k.
+        let at = |r: f64| range_len((4096, 6144), true, r);
+        assert_eq!(
+            (at(0.0), at(512.0 / 6144.0), at(0.3), at(0.34)),
+            (4096, 4608, 5632, 6144)
+        );
+    }
 
     #[test]
     fn bs_lists_follow_the_howto_examples() {

@@ -3,11 +3,13 @@
 //! Lines starting with `;` or `#` are comments, as are `;`/`#` tails preceded by whitespace.
 //! `include FILE` inserts another job file at that point, as fio does (a relative path is taken
 //! from the including file's directory; nesting is limited to 8 levels, so a cycle is an error);
-//! every option and section remembers the file and line it came from. `${VAR}` / `$ncpus`
-//! expansion is not supported and is reported as such, with its line.
+//! every option and section remembers the file and line it came from. Option lines (not section
+//! headers or `include`) go through fio's substitutions first (`expand.rs`: `${VAR}`, `$ncpus`,
+//! `$mb_memory`, `$pagesize`).
 
 use std::path::Path;
 
+use super::expand::{expand_line, Machine, Vars};
 use crate::error::InputError;
 
 /// One `key[=value]` line.
@@ -18,6 +20,9 @@ pub struct IniOption {
     /// File (the job file or an included one) and line the option is on.
     pub file: String,
     pub line: usize,
+    /// `${NAME}` references on the line that were unset (fio substitutes nothing), named in an
+    /// error about the option's value.
+    pub unset: Vec<String>,
 }
 
 /// One `[name]` section with its options in file order.
@@ -31,8 +36,23 @@ pub struct IniSection {
 
 /// Splits a job file into sections; `file` names it in errors.
 pub fn parse_sections(text: &str, file: &str) -> Result<Vec<IniSection>, InputError> {
+    static HOST: std::sync::OnceLock<Machine> = std::sync::OnceLock::new();
+    let env = |name: &str| std::env::var(name).ok();
+    let vars = Vars {
+        env: &env,
+        machine: *HOST.get_or_init(Machine::this_host),
+    };
+    parse_sections_with(text, file, &vars)
+}
+
+/// [`parse_sections`] with the substitutions' sources given (tests pass a fixed environment).
+pub fn parse_sections_with(
+    text: &str,
+    file: &str,
+    vars: &Vars,
+) -> Result<Vec<IniSection>, InputError> {
     let mut sections: Vec<IniSection> = Vec::new();
-    parse_into(text, file, 0, &mut sections)?;
+    parse_into(text, file, 0, vars, &mut sections)?;
     Ok(sections)
 }
 
@@ -45,6 +65,7 @@ fn include(
     file: &str,
     line: usize,
     depth: usize,
+    vars: &Vars,
     sections: &mut Vec<IniSection>,
 ) -> Result<(), InputError> {
     if target.is_empty() {
@@ -70,13 +91,20 @@ fn include(
             format!("include {target}: {shown}: {}", e.reason()),
         )
     })?;
-    parse_into(&super::decode_job_text(&bytes), &shown, depth + 1, sections)
+    parse_into(
+        &super::decode_job_text(&bytes),
+        &shown,
+        depth + 1,
+        vars,
+        sections,
+    )
 }
 
 fn parse_into(
     text: &str,
     file: &str,
     depth: usize,
+    vars: &Vars,
     sections: &mut Vec<IniSection>,
 ) -> Result<(), InputError> {
     for (idx, raw) in text.lines().enumerate() {
@@ -115,16 +143,11 @@ fn parse_into(
             .strip_prefix("include")
             .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
         {
-            include(target.trim(), file, line, depth, sections)?;
+            include(target.trim(), file, line, depth, vars, sections)?;
             continue;
         }
-        if l.contains('$') {
-            return Err(InputError::at(
-                file,
-                line,
-                "variable expansion (`$VAR`, `$ncpus`, ...) is not supported; write the value",
-            ));
-        }
+        let expanded = expand_line(l, vars).map_err(|r| InputError::at(file, line, r))?;
+        let l = expanded.text.trim();
         let (key, value) = match l.split_once('=') {
             Some((k, v)) => (k.trim(), Some(v.trim().to_string())),
             None => (l, None),
@@ -148,6 +171,7 @@ fn parse_into(
             value,
             file: file.to_string(),
             line,
+            unset: expanded.unset,
         });
     }
     Ok(())
@@ -183,7 +207,8 @@ mod tests {
                 key: "bs".into(),
                 value: Some("4k".into()),
                 file: "t.fio".into(),
-                line: 3
+                line: 3,
+                unset: Vec::new(),
             }
         );
         assert_eq!(s[0].options[1].line, 5);
@@ -193,7 +218,8 @@ mod tests {
                 key: "time_based".into(),
                 value: None,
                 file: "t.fio".into(),
-                line: 7
+                line: 7,
+                unset: Vec::new(),
             }
         );
     }
@@ -207,8 +233,8 @@ mod tests {
         );
         let e = parse_sections("[a\n", "t.fio").unwrap_err();
         assert!(e.to_string().starts_with("t.fio:1: "), "{e}");
-        let e = parse_sections("[a]\nsize=$SIZE\n", "t.fio").unwrap_err();
-        assert!(e.to_string().starts_with("t.fio:2: variable"), "{e}");
+        let e = parse_sections("[a]\nsize=$ncpus*x\n", "t.fio").unwrap_err();
+        assert!(e.to_string().starts_with("t.fio:2: `"), "{e}");
     }
 }
 
@@ -227,7 +253,7 @@ mod include_tests {
         let d = dir("ok");
         std::fs::write(
             d.join("common.fio"),
-            "[global]\nbs=128k\n# line 3\nverify=md5\n",
+            "[global]\nbs=128k\n# line 3\nexec_prerun=ls\n",
         )
         .unwrap();
         let main = d.join("main.fio");
@@ -248,7 +274,7 @@ mod include_tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with(&format!("{inc}:4: unsupported option `verify`")),
+            e.starts_with(&format!("{inc}:4: unsupported option `exec_prerun`")),
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&d);

@@ -4,10 +4,14 @@
 //! Source: fio HOWTO (fio 3.x), sections "Job file format" and "Job file parameters". Options in
 //! `[global]` apply to every job section that follows them; a job section may override them.
 
-use super::bs::{apply_bs, apply_bssplit};
+use super::batch::{apply_batch, BatchSpec, BATCH_OPTIONS};
+use super::bs::{apply_bs, apply_bsrange, apply_bssplit};
 use super::distribution::{parse_distribution, Distribution};
 use super::ini::{parse_sections, IniOption};
+use super::latency::{apply_latency, LatencySpec, LATENCY_OPTIONS};
+use super::logs::{apply_log, LogSpec, LOG_OPTIONS};
 use super::rate::{apply_rate, RateSpec, RATE_OPTIONS};
+use super::steady::{apply_steady, SteadySpec, STEADY_OPTIONS};
 use super::value::{
     parse_bool, parse_bytes, parse_int, parse_size, parse_time, SizeSpec, TimeUnit,
 };
@@ -68,7 +72,24 @@ pub struct JobSpec {
     /// every IO is `bs_read`/`bs_write`. With a split, `bs_*` is its smallest size.
     pub bssplit_read: Vec<(u64, u32)>,
     pub bssplit_write: Vec<(u64, u32)>,
+    /// `bsrange` per direction (min, max): sizes drawn as fio's `get_next_buflen` draws them;
+    /// with a range, `bs_*` is its minimum. `bs_unaligned`: sizes not rounded to the minimum.
+    pub bsrange_read: Option<(u64, u64)>,
+    pub bsrange_write: Option<(u64, u64)>,
+    pub bs_unaligned: bool,
+    /// `nrfiles` and `filesize` (one size; `None`: the region split evenly), and whether
+    /// `filename` was given (then fio has one file: the device).
+    pub nrfiles: u32,
+    pub filesize: Option<u64>,
+    pub filename_given: bool,
+    /// `verify=` (one of fio's types, not `0`/`null`): a read-back of each pass's writes,
+    /// checked by the drive's integrity checker (`workload/runner/verify.rs`).
+    pub verify: Option<String>,
+    /// `loops`: passes over the job's IO pattern (1 = once), each after the previous drained.
+    pub loops: u32,
     pub iodepth: u32,
+    /// `iodepth_batch*`, `iodepth_low` (`fio/batch.rs`).
+    pub batch: BatchSpec,
     pub numjobs: u32,
     /// Region size per job; `None` = from `offset` to the end of the device.
     pub size: Option<SizeSpec>,
@@ -95,6 +116,12 @@ pub struct JobSpec {
     /// default 500 ms each).
     pub bw_avg: SimTime,
     pub iops_avg: SimTime,
+    /// `latency_target`, `latency_window`, `latency_percentile`, `latency_run`.
+    pub latency: LatencySpec,
+    /// `steadystate`, `ss_dur`, `ss_ramp`, `ss_interval` (`fio/steady.rs`).
+    pub steady: SteadySpec,
+    /// `write_bw_log`, `write_iops_log`, `write_lat_log`, `log_avg_msec` (`fio/logs.rs`).
+    pub logs: LogSpec,
     /// `rate`, `rate_iops`, `rate_min`, `rate_process`, `rate_cycle` (`fio/rate.rs`).
     pub rate: RateSpec,
     /// `random_distribution` (`fio/distribution.rs`): how random offsets are drawn.
@@ -104,6 +131,9 @@ pub struct JobSpec {
     pub options: Vec<(String, String)>,
     /// The `[global]` options in effect for this job, as written: fio's "global options".
     pub global_options: Vec<(String, String)>,
+    /// `file:line: text` warnings about options run differently from fio (`direct=0`), for
+    /// stderr; a `[global]` option's warning is in every job it applies to.
+    pub warnings: Vec<String>,
 }
 
 impl JobSpec {
@@ -114,7 +144,13 @@ impl JobSpec {
             .iter()
             .chain(&self.bssplit_write)
             .map(|e| e.0);
+        let range = self
+            .bsrange_read
+            .iter()
+            .chain(&self.bsrange_write)
+            .map(|r| r.1);
         split
+            .chain(range)
             .chain([self.bs_read, self.bs_write])
             .max()
             .expect("two sizes at least")
@@ -129,7 +165,16 @@ impl JobSpec {
             bs_write: 4096,
             bssplit_read: Vec::new(),
             bssplit_write: Vec::new(),
+            bsrange_read: None,
+            bsrange_write: None,
+            bs_unaligned: false,
+            loops: 1,
+            verify: None,
+            nrfiles: 1,
+            filesize: None,
+            filename_given: false,
             iodepth: 1,
+            batch: BatchSpec::default(),
             numjobs: 1,
             size: None,
             offset: SizeSpec::Bytes(0),
@@ -149,10 +194,14 @@ impl JobSpec {
             percentiles: FIO_PERCENTILES.to_vec(),
             bw_avg: SimTime::from_ms(500),
             iops_avg: SimTime::from_ms(500),
+            logs: LogSpec::default(),
+            steady: SteadySpec::default(),
+            latency: LatencySpec::default(),
             rate: RateSpec::default(),
             distribution: Distribution::Random,
             options: Vec::new(),
             global_options: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -161,7 +210,6 @@ impl JobSpec {
 /// buffer contents, logging) that does not exist or has no effect in the device model.
 pub const IGNORED_OPTIONS: &[&str] = &[
     "ioengine",
-    "filename",
     "directory",
     "thread",
     "invalidate",
@@ -217,17 +265,18 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
             // Check global options now, so an error is reported even with no job after it.
             let mut probe = JobSpec::defaults("global", &s.file, s.line);
             for o in &s.options {
-                apply(&mut probe, o).map_err(|r| InputError::at(&o.file, o.line, r))?;
+                apply(&mut probe, o).map_err(|r| option_error(o, r))?;
             }
             global.extend(s.options.iter().cloned());
             continue;
         }
         let mut spec = JobSpec::defaults(&s.name, &s.file, s.line);
         for o in global.iter().chain(&s.options) {
-            apply(&mut spec, o).map_err(|r| InputError::at(&o.file, o.line, r))?;
+            apply(&mut spec, o).map_err(|r| option_error(o, r))?;
         }
         check_job(&spec)
             .map_err(|r| InputError::at(&s.file, s.line, format!("job `{}`: {r}", s.name)))?;
+        super::batch::fixup(&mut spec);
         spec.options = as_written(&s.options);
         spec.global_options = as_written(&global);
         jobs.push(spec);
@@ -239,6 +288,32 @@ pub fn parse_job_file(text: &str, file: &str) -> Result<Vec<JobSpec>, InputError
         ));
     }
     Ok(jobs)
+}
+
+/// An option's error at its file and line, naming any `${VAR}` on the line that was unset.
+fn option_error(o: &IniOption, reason: String) -> InputError {
+    let reason = if o.unset.is_empty() {
+        reason
+    } else {
+        format!(
+            "{reason} ({} unset: fio substitutes the empty string)",
+            o.unset.join(", ")
+        )
+    };
+    InputError::at(&o.file, o.line, reason)
+}
+
+/// `direct=0` / `buffered=1`: run as direct IO, with a warning naming the line.
+fn buffered_io(j: &mut JobSpec, o: &IniOption, buffered: bool) {
+    if buffered {
+        j.warnings.push(format!(
+            "{}:{}: {}={}: no host page cache is modelled; the job runs as direct=1",
+            o.file,
+            o.line,
+            o.key,
+            o.value.as_deref().unwrap_or("1")
+        ));
+    }
 }
 
 /// `bwavgtime=` / `iopsavgtime=`: a sample window, ms by default, at least 1 ms as in fio.
@@ -260,6 +335,7 @@ fn check_job(j: &JobSpec) -> Result<(), String> {
     if j.runtime.is_none() && j.time_based {
         return Err("time_based needs a runtime".into());
     }
+    super::steady::check(&j.steady)?;
     Ok(())
 }
 
@@ -285,6 +361,42 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "rw" | "readwrite" => j.rw = parse_rw(need(o)?)?,
         "bs" | "blocksize" => apply_bs(j, key, need(o)?)?,
         "bssplit" => apply_bssplit(j, need(o)?)?,
+        "bsrange" | "blocksize_range" => apply_bsrange(j, key, need(o)?)?,
+        "bs_unaligned" | "blocksize_unaligned" => j.bs_unaligned = flag(o)?,
+        "verify" => {
+            let v = need(o)?;
+            if !crate::workload::runner::VERIFY_TYPES.contains(&v) {
+                return Err(format!(
+                    "verify={v}: not one of fio's verify types ({})",
+                    crate::workload::runner::VERIFY_TYPES.join(", ")
+                ));
+            }
+            j.verify = (v != "0" && v != "null").then(|| v.to_string());
+        }
+        "nrfiles" | "nr_files" => {
+            j.nrfiles = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("{key}: {e}"))? as u32
+        }
+        "filesize" => {
+            let v = need(o)?;
+            if v.contains('-') || v.contains(':') {
+                return Err(format!(
+                    "filesize={v}: a range of file sizes is not supported; give one size"
+                ));
+            }
+            let b = parse_bytes(v, j.kb_base).map_err(|e| format!("filesize: {e}"))?;
+            if b == 0 {
+                return Err("filesize: must be at least 1 byte".into());
+            }
+            j.filesize = Some(b);
+        }
+        "filename" => {
+            need(o)?;
+            j.filename_given = true;
+        }
+        "loops" => {
+            j.loops =
+                parse_int(need(o)?, 1, u32::MAX as u64).map_err(|e| format!("loops: {e}"))? as u32
+        }
         "iodepth" => {
             j.iodepth = parse_int(need(o)?, 1, 65_536).map_err(|e| format!("iodepth: {e}"))? as u32
         }
@@ -321,11 +433,8 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
             j.rwmixread =
                 100 - parse_int(need(o)?, 0, 100).map_err(|e| format!("rwmixwrite: {e}"))? as u32
         }
-        "direct" => {
-            if !flag(o)? {
-                return Err("direct=0 (buffered IO through a host page cache) is not modelled; ssdlab always behaves as direct=1".into());
-            }
-        }
+        "direct" => buffered_io(j, o, !flag(o)?),
+        "buffered" => buffered_io(j, o, flag(o)?),
         "stonewall" | "wait_for_previous" => j.stonewall = flag(o)?,
         "thinktime" => {
             j.thinktime =
@@ -349,6 +458,10 @@ fn apply(j: &mut JobSpec, o: &IniOption) -> Result<(), String> {
         "iopsavgtime" => j.iops_avg = avg_window(o)?,
         k if IGNORED_OPTIONS.contains(&k) => {}
         "random_distribution" => j.distribution = parse_distribution(need(o)?, j.kb_base)?,
+        k if LATENCY_OPTIONS.contains(&k) => apply_latency(j, k, need(o)?)?,
+        k if STEADY_OPTIONS.contains(&k) => apply_steady(j, k, need(o)?)?,
+        k if LOG_OPTIONS.contains(&k) => apply_log(j, k, o.value.as_deref())?,
+        k if BATCH_OPTIONS.contains(&k) => apply_batch(j, k, need(o)?)?,
         k if RATE_OPTIONS.contains(&k) => apply_rate(j, k, need(o)?, (&o.file, o.line))?,
         k => {
             return Err(format!(
@@ -451,10 +564,10 @@ mod tests {
 
     #[test]
     fn unsupported_option_names_option_and_line() {
-        let e = parse_job_file("[a]\nrw=read\nverify=md5\n", "x.fio").unwrap_err();
+        let e = parse_job_file("[a]\nrw=read\nexec_prerun=ls\n", "x.fio").unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("x.fio:3: unsupported option `verify`"),
+                .starts_with("x.fio:3: unsupported option `exec_prerun`"),
             "{e}"
         );
         let e = parse_job_file("[a]\nrw=trimwrite\n", "x.fio").unwrap_err();
@@ -480,6 +593,30 @@ mod tests {
         // runtime=0 = no time limit.
         let j = &parse_job_file("[a]\nnumber_ios=0\nio_size=0\nruntime=0\n", "x").unwrap()[0];
         assert_eq!((j.number_ios, j.io_size, j.runtime), (None, None, None));
+    }
+
+    #[test]
+    fn buffered_io_runs_direct_with_a_warning_naming_the_line() {
+        let text = "[global]\ndirect=0\n[a]\nrw=read\n[b]\nbuffered=1\n[c]\ndirect=1\nbuffered=0\n";
+        let jobs = parse_job_file(text, "x.fio").unwrap();
+        let want = "x.fio:2: direct=0: no host page cache is modelled; the job runs as direct=1";
+        assert_eq!(jobs[0].warnings, [want]);
+        assert_eq!(jobs[1].warnings.len(), 2);
+        assert!(jobs[1].warnings[1].starts_with("x.fio:6: buffered=1: no host page cache"));
+        // The global warning once, then b's own; c's direct=1 / buffered=0 add nothing.
+        assert_eq!(crate::fio::warnings(&jobs).len(), 2);
+        assert!(parse_job_file("[a]\ndirect=2\n", "x.fio").is_err());
+    }
+
+    #[test]
+    fn an_unset_variable_is_named_in_the_options_error() {
+        let e = parse_job_file("[a]\nsize=${SSDLAB_TEST_SURELY_UNSET}\n", "x.fio")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "x.fio:2: option `size` needs a value (${SSDLAB_TEST_SURELY_UNSET} unset: fio substitutes the empty string)"
+        );
     }
 
     #[test]

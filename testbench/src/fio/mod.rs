@@ -1,11 +1,16 @@
 //! fio job files: the INI layer ([`ini`]), value syntax ([`value`]) and job semantics ([`job`]).
 
+pub mod batch;
 pub mod bs;
 pub mod distribution;
+pub mod expand;
 pub mod ini;
 pub mod job;
+pub mod latency;
+pub mod logs;
 pub mod options;
 pub mod rate;
+pub mod steady;
 pub mod value;
 
 pub use job::{parse_job_file, JobSpec, RwMode, IGNORED_OPTIONS};
@@ -20,10 +25,25 @@ pub fn decode_job_text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Reads and parses the job file at `path`.
+/// Reads and parses the job file at `path`; its warnings go to stderr.
 pub fn read_job_file(path: &str) -> Result<Vec<JobSpec>, InputError> {
     let bytes = crate::input_file::read_bytes(std::path::Path::new(path), path)?;
-    parse_job_file(&decode_job_text(&bytes), path)
+    let jobs = parse_job_file(&decode_job_text(&bytes), path)?;
+    for w in warnings(&jobs) {
+        eprintln!("ssdlab: warning: {w}");
+    }
+    Ok(jobs)
+}
+
+/// The jobs' warnings, each once (a `[global]` option's warning is in every job), in order.
+pub fn warnings(jobs: &[JobSpec]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in jobs.iter().flat_map(|j| &j.warnings) {
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -155,7 +155,7 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
     let opts = options_obj(&s.options);
     let ms = fio_runtime_ms(j.runtime);
     let dist = latency_dist(j);
-    json!({
+    let mut v = json!({
         "jobname": j.name,
         "groupid": j.groupid,
         "error": 0,
@@ -169,7 +169,11 @@ fn job_obj(j: &JobResult, group_bw: (f64, f64)) -> Value {
         "job_runtime": ms,
         "latency_ns": dist[0].clone(), "latency_us": dist[1].clone(), "latency_ms": dist[2].clone(),
         "usr_cpu": 0.0, "sys_cpu": 0.0, "ctx": 0, "majf": 0, "minf": 0,
-    })
+    });
+    for (k, x) in &j.extra {
+        v[k] = x.clone();
+    }
+    v
 }
 
 /// One level of the mapping hierarchy: accesses, hits, hit rate (null without accesses).

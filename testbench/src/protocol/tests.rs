@@ -35,10 +35,10 @@ fn builtins_load() {
 
 #[test]
 fn inline_job_errors_carry_protocol_lines() {
-    let text = "name = \"x\"\ndescription = \"d\"\n\n[[step]]\nkind = \"fio\"\nlabel = \"l\"\njob = \"\"\"\n[j]\nrw=read\nverify=md5\n\"\"\"\n";
+    let text = "name = \"x\"\ndescription = \"d\"\n\n[[step]]\nkind = \"fio\"\nlabel = \"l\"\njob = \"\"\"\n[j]\nrw=read\nexec_prerun=ls\n\"\"\"\n";
     let e = load(text, "p.toml", None).unwrap_err().to_string();
     assert!(
-        e.starts_with("p.toml:10: unsupported option `verify`"),
+        e.starts_with("p.toml:10: unsupported option `exec_prerun`"),
         "{e}"
     );
 }
@@ -154,8 +154,10 @@ fn reads_of_1_to_10000_us() -> crate::workload::GroupResult {
         read.record(4096, SimTime::from_us(us), SimTime::from_us(us));
     }
     crate::workload::GroupResult {
+        logs: Vec::new(),
         groupid: 0,
         jobs: vec![crate::workload::JobResult {
+            extra: Default::default(),
             name: "a".into(),
             groupid: 0,
             clone: Some(0),

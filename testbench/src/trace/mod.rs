@@ -289,6 +289,7 @@ pub fn replay(
     )
     .expect("synthetic job");
     let job = JobResult {
+        extra: Default::default(),
         name: file.to_string(),
         groupid: 0,
         clone: None,
@@ -299,6 +300,7 @@ pub fn replay(
         runtime: last - t0,
     };
     Ok(GroupResult {
+        logs: Vec::new(),
         groupid: 0,
         jobs: vec![job],
         window_start: t0,

@@ -2,6 +2,7 @@
 
 pub mod device;
 pub mod drive_adapter;
+pub mod iolog;
 pub mod lat_dist;
 pub mod occupancy;
 pub mod offsets;
@@ -10,6 +11,7 @@ pub mod result;
 pub mod runner;
 pub mod skew;
 pub mod stats;
+pub mod steady;
 pub mod testdev;
 pub mod unwritten;
 

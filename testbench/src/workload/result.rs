@@ -20,6 +20,9 @@ pub struct JobResult {
     pub trim: DirStats,
     /// From the end of ramp_time to this job's last completion.
     pub runtime: SimTime,
+    /// Keys fio adds to a job's JSON for some options: `steadystate` (`workload/steady.rs`),
+    /// `latency_depth`, `latency_target`, ... (`workload/runner/latency.rs`).
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 impl JobResult {
@@ -44,6 +47,8 @@ pub struct GroupResult {
     pub extras: Extras,
     /// SLC-cache occupancy and free blocks over the window (empty for devices without an FTL).
     pub occupancy: OccupancySeries,
+    /// fio log files the jobs asked for (`write_bw_log`, ...): (file name, contents).
+    pub logs: Vec<(String, String)>,
 }
 
 impl GroupResult {

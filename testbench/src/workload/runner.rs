@@ -23,6 +23,11 @@ use ssdlab_model::{SeedTree, SimTime};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+mod latency;
+mod reap;
+mod verify;
+pub use verify::VERIFY_TYPES;
+
 /// Told about progress after every batch of completions.
 pub trait Observer {
     fn progress(&mut self, now: SimTime, host_bytes: u64);
@@ -42,8 +47,11 @@ struct Clone {
     job: usize,
     idx: u32,
     queue: u16,
-    read_gen: DirGen,
-    write_gen: DirGen,
+    /// One generator per file (`nrfiles`) and direction; `file` is the next IO's file (fio's
+    /// default `file_service_type=roundrobin`: one IO per file in turn).
+    read_gen: Vec<DirGen>,
+    write_gen: Vec<DirGen>,
+    file: usize,
     mix: ModelRng,
     read_pct: u32,
     limit_bytes: Option<u64>,
@@ -51,9 +59,33 @@ struct Clone {
     deadline: Option<SimTime>,
     thinktime: SimTime,
     free_slots: u32,
+    /// Commands of this clone inside the device.
+    outstanding: u32,
     issued_ios: u64,
     issued_bytes: u64,
     finished: bool,
+    /// `loops`: passes still to start after this one, the generators each starts from (fio
+    /// reseeds them per loop with its default `randrepeat=1`, so every pass repeats the first),
+    /// and whether this pass ended and waits for its commands to complete.
+    loops_left: u32,
+    fresh: Option<Box<PassStart>>,
+    draining: bool,
+    /// Completed commands not yet reaped (by completion time), the batch options, and whether
+    /// the clone reaps down to `iodepth_low` before issuing again (`runner/reap.rs`).
+    unreaped: Vec<Completion>,
+    /// Counted completions for the job's fio logs (`None` without logs).
+    samples: Option<Vec<super::iolog::Sample>>,
+    /// `verify`: the pass's writes and the read-back phase (`runner/verify.rs`).
+    verify: Option<verify::Verify>,
+    /// `steadystate` detector and the totals it samples (IOs, bytes, clat sum ns, clat count).
+    steady: Option<super::steady::Steady>,
+    totals: (u64, u64, u128, u64),
+    /// `latency_target` search (`runner/latency.rs`) and when the statistics restarted (its
+    /// final window resets them, as fio's `reset_all_stats`).
+    lat_target: Option<latency::LatTarget>,
+    stats_from: SimTime,
+    batch: crate::fio::batch::BatchSpec,
+    low_drain: bool,
     last_completion: SimTime,
     read: DirStats,
     write: DirStats,
@@ -65,12 +97,18 @@ struct Clone {
     failed: Option<String>,
 }
 
-/// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` drawn per IO
-/// from its own stream (offsets then on the split's smallest size).
+/// The generators a pass starts from: reads and writes per file, the read/write mix.
+type PassStart = (Vec<DirGen>, Vec<DirGen>, ModelRng);
+
+/// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` or `bsrange`
+/// drawn per IO from its own stream (offsets then on the smallest size).
+#[derive(Clone)]
 struct DirGen {
     offsets: OffsetGen,
     bs: u64,
     split: Vec<(u64, u32)>,
+    range: Option<(u64, u64)>,
+    unaligned: bool,
     pick: ModelRng,
 }
 
@@ -81,10 +119,10 @@ impl DirGen {
         read: bool,
         stream: impl Fn(&str) -> ModelRng,
     ) -> DirGen {
-        let (bs, split, name) = if read {
-            (j.bs_read, &j.bssplit_read, "read")
+        let (bs, split, range, name) = if read {
+            (j.bs_read, &j.bssplit_read, j.bsrange_read, "read")
         } else {
-            (j.bs_write, &j.bssplit_write, "write")
+            (j.bs_write, &j.bssplit_write, j.bsrange_write, "write")
         };
         let granule = split.iter().map(|e| e.0).min().unwrap_or(bs);
         let offsets = OffsetGen::new(
@@ -104,11 +142,15 @@ impl DirGen {
             offsets,
             bs,
             split: split.clone(),
+            range,
+            unaligned: j.bs_unaligned,
             pick: stream(&format!("{name}/bssplit")),
         }
     }
     fn next(&mut self) -> (u64, u64) {
-        let len = if self.split.is_empty() {
+        let len = if let Some(r) = self.range {
+            crate::fio::bs::range_len(r, self.unaligned, self.pick.gen::<f64>())
+        } else if self.split.is_empty() {
             self.bs
         } else {
             let mut x = self.pick.gen_range(0..100u32);
@@ -125,10 +167,35 @@ impl DirGen {
 }
 
 impl Clone {
-    fn limit_reached(&self, now: SimTime) -> bool {
+    /// The latency-target search holds the depth below `iodepth` or quiesces.
+    fn lat_blocks(&self) -> bool {
+        self.lat_target
+            .as_ref()
+            .is_some_and(|l| l.quiesce || self.outstanding >= l.qd)
+    }
+    /// This pass moved its bytes or issued its IOs.
+    fn pass_done(&self) -> bool {
         self.number_ios.is_some_and(|n| self.issued_ios >= n)
             || self.limit_bytes.is_some_and(|b| self.issued_bytes >= b)
-            || self.deadline.is_some_and(|d| now >= d)
+    }
+    /// The job is over: its runtime passed, or its last pass is done.
+    fn limit_reached(&self, now: SimTime) -> bool {
+        self.deadline.is_some_and(|d| now >= d) || (self.loops_left == 0 && self.pass_done())
+    }
+    /// The next pass starts once this one's commands completed (fio's `keep_running` loop:
+    /// `do_io` drains, then `clear_io_state` restarts the offsets; counters start again).
+    fn next_pass(&mut self) {
+        if self.draining && self.outstanding == 0 {
+            let (r, w, m) = *self
+                .fresh
+                .clone()
+                .expect("loops > 1 keeps the first generators");
+            (self.read_gen, self.write_gen, self.mix, self.file) = (r, w, m, 0);
+            (self.issued_ios, self.issued_bytes) = (0, 0);
+            self.verify_next_pass();
+            self.loops_left -= 1;
+            self.draining = false;
+        }
     }
     /// A command of this clone completed: counted when inside the measurement window; its
     /// slot is freed (after `thinktime`) unless the clone is finished. Err when the end of the
@@ -154,9 +221,25 @@ impl Clone {
                 Op::Read => self.read.record(comp.len, lat, since),
                 _ => self.write.record(comp.len, lat, since),
             }
+            if let Some(s) = &mut self.samples {
+                s.push(super::iolog::Sample {
+                    at: since,
+                    dir: u8::from(comp.op != Op::Read),
+                    len: comp.len,
+                    lat_ns: lat.as_ps() / 1000,
+                });
+            }
         }
         self.last_completion = self.last_completion.max(comp.completed);
-        if self.finished || self.limit_reached(comp.completed) {
+        self.outstanding -= 1;
+        let t = &mut self.totals;
+        let lat_ns = (comp.completed - comp.submitted).as_ps() / 1000;
+        *t = (t.0 + 1, t.1 + comp.len, t.2 + lat_ns as u128, t.3 + 1);
+        if let Err(e) = self.latency_sample(comp.completed - comp.submitted, comp.completed) {
+            self.failed.get_or_insert(e);
+            self.finished = true;
+        }
+        if self.finished || (self.limit_reached(comp.completed) && !self.verify_open()) {
             self.finished = true;
         } else if self.thinktime > SimTime::ZERO {
             let end = comp
@@ -173,10 +256,12 @@ impl Clone {
     fn draw(&mut self) -> (Op, u64, u64) {
         let read = self.read_pct == 100
             || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
+        let f = self.file;
+        self.file = (f + 1) % self.read_gen.len();
         let (op, (offset, len)) = if read {
-            (Op::Read, self.read_gen.next())
+            (Op::Read, self.read_gen[f].next())
         } else {
-            (Op::Write, self.write_gen.next())
+            (Op::Write, self.write_gen[f].next())
         };
         (op, offset, len)
     }
@@ -189,10 +274,32 @@ impl Clone {
         inflight: &mut HashMap<u64, usize>,
         wakes: &mut Timers,
     ) {
-        while self.free_slots > 0 && !self.finished {
-            if self.limit_reached(dev.now()) {
-                self.finished = true;
-                break;
+        self.next_pass();
+        while self.free_slots > 0
+            && !self.finished
+            && !self.draining
+            && !self.low_drain
+            && !self.lat_blocks()
+        {
+            match self.verify_step() {
+                Some(verify::Step::Wait) => break,
+                Some(verify::Step::Read(o, l)) => {
+                    self.submit(ci, dev, inflight, (Op::Read, o, l));
+                    continue;
+                }
+                Some(verify::Step::Done) | None => {}
+            }
+            if self.limit_reached(dev.now()) || self.pass_done() {
+                if self.verify_pending() {
+                    self.begin_verify();
+                } else if self.limit_reached(dev.now()) {
+                    self.finished = true;
+                    break;
+                } else {
+                    self.draining = true;
+                    self.next_pass();
+                }
+                continue;
             }
             let (op, offset, len, due) = match self.held.take() {
                 Some(h) => h,
@@ -209,7 +316,11 @@ impl Clone {
                 }
             };
             if self.deadline.is_some_and(|d| due >= d) {
-                // Its start time is past the runtime: the clone is done.
+                // Its start time is past the runtime: the clone is done (after verifying).
+                if self.verify_pending() {
+                    self.begin_verify();
+                    continue;
+                }
                 self.finished = true;
                 break;
             }
@@ -220,18 +331,32 @@ impl Clone {
             if let Some(r) = &mut self.rate {
                 r.issued(usize::from(op != Op::Read), len);
             }
-            let id = dev.submit(Io {
-                op,
-                offset,
-                len,
-                queue: self.queue,
-            });
-            let prev = inflight.insert(id, ci);
-            assert!(prev.is_none(), "device reused IO id {id}");
-            self.free_slots -= 1;
+            self.submit(ci, dev, inflight, (op, offset, len));
+            if op == Op::Write {
+                self.wrote(offset, len);
+            }
             self.issued_ios += 1;
             self.issued_bytes += len;
         }
+    }
+    /// Puts one command of this clone on the device.
+    fn submit(
+        &mut self,
+        ci: usize,
+        dev: &mut dyn Device,
+        inflight: &mut HashMap<u64, usize>,
+        (op, offset, len): (Op, u64, u64),
+    ) {
+        let id = dev.submit(Io {
+            op,
+            offset,
+            len,
+            queue: self.queue,
+        });
+        let prev = inflight.insert(id, ci);
+        assert!(prev.is_none(), "device reused IO id {id}");
+        self.free_slots -= 1;
+        self.outstanding += 1;
     }
 }
 
@@ -284,6 +409,29 @@ fn offset_bytes(s: SizeSpec, block: u64, cap: u64) -> u64 {
     }
 }
 
+/// The files of a clone's region `(start, len)`: `nrfiles` regions back to back, each
+/// `filesize` or the region split evenly (rounded down to the job's largest block); one file
+/// when `filename` names the device, as fio caps `nrfiles` at the files named.
+pub fn file_regions(j: &JobSpec, region: (u64, u64)) -> Result<Vec<(u64, u64)>, String> {
+    let n = if j.filename_given {
+        1
+    } else {
+        j.nrfiles as u64
+    };
+    let bs = j.max_bs();
+    let fs = match j.filesize {
+        Some(fs) if n > 1 => fs / 512 * 512,
+        Some(fs) => fs.min(region.1),
+        None => region.1 / n / bs * bs,
+    };
+    if fs < bs {
+        return Err(format!(
+            "nrfiles {n}: each file of {fs} bytes is smaller than one {bs}-byte block"
+        ));
+    }
+    Ok((0..n).map(|i| (region.0 + i * fs, fs)).collect())
+}
+
 /// Region of a job (its first clone) on a device of `cap` bytes.
 pub fn job_region(j: &JobSpec, cap: u64) -> Result<(u64, u64), String> {
     clone_region(j, 0, cap)
@@ -301,7 +449,23 @@ pub fn clone_region(j: &JobSpec, k: u32, cap: u64) -> Result<(u64, u64), String>
     } else {
         String::new()
     };
-    region(SizeSpec::Bytes(start), j.size, bs, cap).map_err(|e| format!("{clone}{e}"))
+    // With `filesize` the files make the region: nrfiles x filesize from the start.
+    let files = if j.filename_given {
+        1
+    } else {
+        j.nrfiles as u64
+    };
+    let size = match j.filesize {
+        Some(fs) => Some(SizeSpec::Bytes(
+            (fs / 512 * 512)
+                .checked_mul(files)
+                .ok_or_else(|| format!("{clone}nrfiles x filesize overflows"))?,
+        )),
+        None => j.size,
+    };
+    let r = region(SizeSpec::Bytes(start), size, bs, cap).map_err(|e| format!("{clone}{e}"))?;
+    file_regions(j, r).map_err(|e| format!("{clone}{e}"))?;
+    Ok(r)
 }
 
 /// Checks every job against the device (region, queue depth) before anything runs.
@@ -389,15 +553,51 @@ fn make_clones(
                     ji as u64 * 4096 + k as u64,
                 )
             };
+            let files = file_regions(j, (start, len)).expect("checked in run_jobs");
+            let gens = |read: bool| -> Vec<DirGen> {
+                let s = |i: usize| {
+                    move |what: &str| match i {
+                        0 => stream(what),
+                        _ => stream(&format!("{what}/file{i}")),
+                    }
+                };
+                files
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| DirGen::new(j, *r, read, s(i)))
+                    .collect()
+            };
+            let (read_gen, write_gen, mix) = (gens(true), gens(false), stream("mix"));
+            let fresh = (j.loops > 1 && !j.time_based)
+                .then(|| Box::new((read_gen.clone(), write_gen.clone(), mix.clone())));
             clones.push(Clone {
                 job: ji,
                 idx: k,
                 queue: (clones.len() % dev.io_queues() as usize) as u16,
-                read_gen: DirGen::new(j, (start, len), true, stream),
-                write_gen: DirGen::new(j, (start, len), false, stream),
-                mix: stream("mix"),
+                read_gen,
+                write_gen,
+                file: 0,
+                mix,
+                outstanding: 0,
+                loops_left: if fresh.is_some() { j.loops - 1 } else { 0 },
+                fresh,
+                draining: false,
+                unreaped: Vec::new(),
+                samples: j.logs.any().then(Vec::new),
+                verify: j.verify.is_some().then(verify::Verify::new),
+                steady: super::steady::Steady::new(&j.steady, t0),
+                totals: (0, 0, 0, 0),
+                lat_target: latency::LatTarget::new(&j.latency, j.iodepth, t0),
+                stats_from: SimTime::ZERO,
+                batch: j.batch,
+                low_drain: false,
                 read_pct: j.rw.read_pct(j.rwmixread),
-                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(len)),
+                limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(
+                    match (j.filesize, j.size) {
+                        (Some(_), Some(SizeSpec::Bytes(b))) if b > 0 => b,
+                        _ => len,
+                    },
+                )),
                 number_ios: j.number_ios,
                 deadline: j
                     .runtime
@@ -522,15 +722,26 @@ fn run_clones(
             wakes.pop();
         }
         for (ci, c) in clones.iter_mut().enumerate() {
+            let totals = c.totals;
+            if let Some(s) = c.steady.as_mut().filter(|_| !c.finished) {
+                // fio ends a job whose steady-state criterion holds.
+                c.finished = s.check(now, totals);
+            }
             c.issue(ci, dev, &mut inflight, &mut wakes);
         }
         if !inflight.is_empty() {
             meter.outstanding(now);
         }
+        let steady_due = clones
+            .iter()
+            .filter(|c| !c.finished)
+            .filter_map(|c| c.steady.as_ref().map(|s| s.due()))
+            .min();
         let mut next_timer = [timers.peek(), wakes.peek()]
             .into_iter()
             .flatten()
             .map(|r| r.0 .0)
+            .chain(steady_due)
             .min();
         if !reset_done {
             next_timer = Some(next_timer.map_or(window_start, |t| t.min(window_start)));
@@ -551,17 +762,23 @@ fn run_clones(
                 .unwrap_or_else(|| panic!("completion of unknown IO {}", comp.id));
             host_bytes += comp.len;
             last = last.max(comp.completed);
-            clones[ci].complete(ci, &comp, window_start, &mut timers)?;
+            clones[ci].arrived(comp);
         }
-        if inflight.is_empty() {
-            meter.idle_at(last);
-        }
-        obs.progress(dev.now(), host_bytes);
         // A slow drive and a long job can pass the limit too; the margin above it holds the
         // commands in flight.
         if dev.now() > SimTime::LIMIT {
             return Err(TimeOverflow(0));
         }
+        for (ci, c) in clones.iter_mut().enumerate() {
+            while c.reap(ci, window_start, &mut timers)? > 0 {
+                c.latency_check(dev.now());
+                c.issue(ci, dev, &mut inflight, &mut wakes);
+            }
+        }
+        if inflight.is_empty() {
+            meter.idle_at(last);
+        }
+        obs.progress(dev.now(), host_bytes);
     }
     assert!(inflight.is_empty() && clones.iter().all(|c| c.finished));
     Ok(meter.busy)
@@ -581,9 +798,36 @@ fn group_result(
         .max()
         .unwrap_or(window_start)
         .max(window_start);
+    let mut logs = Vec::new();
+    for c in &clones {
+        if let Some(s) = &c.samples {
+            // fio's thread_number: clones of the whole job file counted from 1.
+            let n = jobs[..c.job]
+                .iter()
+                .map(|j| j.numjobs as usize)
+                .sum::<usize>();
+            let j = &jobs[c.job];
+            logs.extend(super::iolog::log_files(
+                &j.logs,
+                &j.name,
+                n + c.idx as usize + 1,
+                s,
+            ));
+        }
+    }
     let mut results: Vec<JobResult> = clones
         .into_iter()
         .map(|c| JobResult {
+            extra: c
+                .steady
+                .iter()
+                .map(|s| ("steadystate".to_string(), s.json()))
+                .chain(
+                    c.lat_target
+                        .iter()
+                        .flat_map(|l| l.json().map(|(k, v)| (k.to_string(), v))),
+                )
+                .collect(),
             name: jobs[c.job].name.clone(),
             groupid: gid,
             clone: Some(c.idx),
@@ -591,7 +835,9 @@ fn group_result(
             read: c.read,
             write: c.write,
             trim: DirStats::default(),
-            runtime: c.last_completion.saturating_sub(window_start),
+            runtime: c
+                .last_completion
+                .saturating_sub(window_start.max(c.stats_from)),
         })
         .collect();
     if results.iter().any(|r| r.spec.group_reporting) {
@@ -610,5 +856,6 @@ fn group_result(
         busy: SimTime::ZERO,
         extras: dev.extras(),
         occupancy: OccupancySeries::default(),
+        logs,
     }
 }

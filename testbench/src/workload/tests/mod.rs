@@ -1,3 +1,4 @@
 //! Tests of the workload runner against a fixed-latency device.
 
+mod language;
 mod runner;
