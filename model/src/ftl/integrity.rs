@@ -117,11 +117,15 @@ impl Checker {
 
     /// After a power loss: `old` was the mapping before, `new` what the mount rebuilt; checks
     /// every logical unit against the contract (see the module doc; with power-loss protection,
-    /// `plp`, every unit at its latest version) and forgets the volatile set.
+    /// `plp`, every unit at its latest version but a trim not journaled) and forgets the
+    /// volatile set.
     pub fn verify_mount(&mut self, old: &[MapEntry], new: &[MapEntry], oob: &[Oob], plp: bool) {
         for (lpn, (o, n)) in old.iter().zip(new).enumerate() {
             self.checked += 1;
-            let floor = if plp {
+            // With power-loss protection every acknowledged write is on NAND; a trim is only
+            // through the journal, so one not journaled keeps its floor with PLP too.
+            let trim = o.ppa == NONE && o.seq != 0;
+            let floor = if plp && !trim {
                 None
             } else {
                 self.volatile.get(&(lpn as u64)).copied()

@@ -223,8 +223,10 @@ fn without_a_journal_the_mount_scans_every_block_holding_data() {
     );
 }
 
-/// 4 dies x 2 planes x 56 blocks of 4 word lines (96 units a die-block), 25 % OP, journal on
-/// (checkpoints every 64 journal pages), SLC cache and wear levelling varied by seed.
+/// 4 dies x 2 planes x 56 blocks of 4 word lines (96 units a die-block), 25 % OP, SLC cache and
+/// wear levelling varied by seed; the journal (checkpoints every 64 journal pages) on for seeds
+/// 0 and 1 mod 4, off for 2 and 3 mod 4 (the presets' setting; PLP is on for odd seeds, so
+/// seeds 2 mod 4 are the presets' configuration: no journal, no PLP).
 fn cut_cfg(seed: u64) -> DriveConfig {
     let mut c = small_cfg();
     c.geometry.blocks_per_plane = 56;
@@ -232,7 +234,7 @@ fn cut_cfg(seed: u64) -> DriveConfig {
     c.ftl.over_provisioning_pct = 25.0;
     c.ftl.wear_level_delta_pe_cycles = 3 + (seed % 4) as u32;
     c.ftl.slc_cache.enabled = seed % 3 != 2;
-    c.ftl.persistence.enabled = true;
+    c.ftl.persistence.enabled = seed % 4 < 2;
     c.ftl.persistence.checkpoint_journal_mib = 1;
     c.validate().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     c
@@ -279,7 +281,10 @@ pub fn run_power_cuts(seed: u64, n_ops: u64) -> Result<u32, String> {
             let mut mount = Vec::new();
             let r = f.power_loss(&lost, plp, &mut mount);
             cuts += 1;
-            if plp && (r.units_rolled_back != 0 || r.buffered_units_lost != 0) {
+            // Without the journal a trim never reaches NAND, so with PLP too the trimmed unit
+            // may come back at its old version (a roll-back the checker allows).
+            let rolled_back = cfg.ftl.persistence.enabled && r.units_rolled_back != 0;
+            if plp && (rolled_back || r.buffered_units_lost != 0 || r.program_units_lost != 0) {
                 return Err(format!("seed {seed} op {i}: with PLP {r:?}"));
             }
         }
