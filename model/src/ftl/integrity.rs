@@ -130,10 +130,14 @@ impl Checker {
             } else {
                 self.volatile.get(&(lpn as u64)).copied()
             };
-            let version_ok = match floor {
-                None => n.seq == o.seq && (n.ppa == NONE) == (o.ppa == NONE),
-                Some(f) => n.seq >= f && n.seq <= o.seq,
-            };
+            // A unit whose latest version is a trim reads as unmapped: unmapped after the mount
+            // is that version, whatever the sequence (the copy the trim superseded may have
+            // been erased before the trim's journal record reached NAND).
+            let version_ok = (trim && n.ppa == NONE)
+                || match floor {
+                    None => n.seq == o.seq && (n.ppa == NONE) == (o.ppa == NONE),
+                    Some(f) => n.seq >= f && n.seq <= o.seq,
+                };
             let intact = n.ppa == NONE || {
                 let u = oob[n.ppa as usize];
                 u.lpn as usize == lpn && u.seq == n.seq
