@@ -146,11 +146,7 @@ impl Ftl {
     }
 
     fn erase(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
-        // Firmware does not erase a source block before the data moved out of it is on NAND:
-        // the relocation stream's partial program unit (this victim's last units, in DRAM) is
-        // padded and programmed first, ahead of the erase on the die's queue. With the journal
-        // on or off: without this a power loss after the erase loses durable data.
-        if self.emit {
+        if self.persist.enabled && self.emit {
             self.program_relocated_data(self.l.die_of(dbid), ops);
         }
         self.save_before_erase(dbid);

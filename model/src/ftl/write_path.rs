@@ -200,8 +200,8 @@ impl Ftl {
     }
 
     /// Programs (padded) the die's partly filled relocation program units, so that no unit moved
-    /// out of a block about to be erased exists only in DRAM (a power loss after the erase would
-    /// lose it).
+    /// out of a block about to be erased exists only in DRAM (`ftl.persistence`: a power loss
+    /// after the erase would lose it).
     pub(super) fn program_relocated_data(&mut self, die: u32, ops: &mut Vec<NandOp>) {
         for dbid in [self.reloc_open[die as usize], self.cold_open[die as usize]] {
             if self.partial(dbid) {
