@@ -49,3 +49,46 @@ pub fn check(cond: bool, field: &str, reason: &str) -> Result<(), ConfigError> {
         Err(ConfigError::invalid(field, reason))
     }
 }
+
+/// A request the drive API refuses (`Drive::submit`, `Drive::run_until`, `Drive::idle`, the
+/// functional writes): bad values a caller can pass, reported instead of a panic. Each message
+/// names the request and the bound it breaks.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum DriveError {
+    /// A read or write of no bytes (NVMe has no such command).
+    #[error("zero-length {op} at byte offset {offset}")]
+    ZeroLength { op: &'static str, offset: u64 },
+    /// A byte range past the drive's capacity (or past 2^64 bytes).
+    #[error(
+        "{op} of {len} bytes at byte offset {offset} ends beyond the drive's {capacity} bytes"
+    )]
+    BeyondCapacity {
+        op: &'static str,
+        offset: u64,
+        len: u64,
+        capacity: u64,
+    },
+    /// One command of 4 GiB or more.
+    #[error("{op} of {len} bytes: one command moves less than 4 GiB")]
+    TooLong { op: &'static str, len: u64 },
+    /// More commands submitted and not completed than the drive tracks.
+    #[error("more than {max} commands outstanding")]
+    TooManyCommands { max: usize },
+    /// A run target before the current simulated time.
+    #[error("{call}({target}) is before now ({now})")]
+    TimeBeforeNow {
+        call: &'static str,
+        target: crate::SimTime,
+        now: crate::SimTime,
+    },
+    /// A run target past the simulated-time limit.
+    #[error(
+        "{call}: now ({now}) plus {span} is beyond the simulated-time limit of {} days",
+        crate::SimTime::LIMIT_DAYS
+    )]
+    TimeBeyondLimit {
+        call: &'static str,
+        now: crate::SimTime,
+        span: crate::SimTime,
+    },
+}

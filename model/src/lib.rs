@@ -20,6 +20,6 @@ pub mod rng;
 pub mod time;
 
 pub use config::DriveConfig;
-pub use error::ConfigError;
+pub use error::{ConfigError, DriveError};
 pub use rng::SeedTree;
 pub use time::SimTime;

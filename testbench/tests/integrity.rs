@@ -23,7 +23,8 @@ fn io(d: &mut Drive, op: IoOp, offset: u64, len: u64) {
         offset,
         len,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut done = Vec::new();
     while d.outstanding() > 0 {
         d.run_until_completion(&mut done);

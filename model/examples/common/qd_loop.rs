@@ -24,7 +24,8 @@ pub fn unchecked_config() -> DriveConfig {
 
 pub fn prepared_drive_with(cfg: DriveConfig, seed: u64) -> (Drive, u64) {
     let mut d = Drive::new(&cfg, seed).expect("default drive is valid");
-    d.functional_write(0, SPAN_BYTES);
+    d.functional_write(0, SPAN_BYTES)
+        .expect("the IO lies inside the drive");
     (d, SPAN_BYTES)
 }
 
@@ -40,7 +41,8 @@ pub fn run_qd(d: &mut Drive, op: IoOp, qd: u32, n: u64, span: u64, rng: &mut Mod
             offset: rng.gen_range(0..span / 4096) * 4096,
             len: 4096,
             queue: (submitted % queues) as u16,
-        });
+        })
+        .expect("the IO lies inside the drive");
         submitted += 1;
     }
     while completed < n {
@@ -57,7 +59,8 @@ pub fn run_qd(d: &mut Drive, op: IoOp, qd: u32, n: u64, span: u64, rng: &mut Mod
                     offset: rng.gen_range(0..span / 4096) * 4096,
                     len: 4096,
                     queue: q,
-                });
+                })
+                .expect("the IO lies inside the drive");
                 submitted += 1;
             }
         }

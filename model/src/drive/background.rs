@@ -2,7 +2,8 @@
 //! (GC, SLC folding, buffer flush) run on the dies, and the functional write/trim used for
 //! preconditioning change FTL state without timing anything.
 
-use super::{Drive, IoCompletion, NONE};
+use super::{Drive, IoCompletion, IoOp, NONE};
+use crate::error::DriveError;
 use crate::time::SimTime;
 
 impl Drive {
@@ -11,8 +12,16 @@ impl Drive {
     /// `Ftl::idle_work` is asked at the start and after each background batch completes; when it
     /// has nothing due, the drive waits until `Ftl::next_idle_work_at` says work becomes due
     /// (host-idle time counted from the last completion) and asks again.
-    pub fn idle(&mut self, d: SimTime, done: &mut Vec<IoCompletion>) {
-        let end = self.now() + d;
+    /// Refused: a window ending past [`SimTime::LIMIT`].
+    pub fn idle(&mut self, d: SimTime, done: &mut Vec<IoCompletion>) -> Result<(), DriveError> {
+        let end = self
+            .now()
+            .add_limited(d)
+            .ok_or(DriveError::TimeBeyondLimit {
+                call: "idle",
+                now: self.now(),
+                span: d,
+            })?;
         let mut target = self.now();
         let mut guard = 0u32;
         self.bg_allowed = true;
@@ -64,8 +73,9 @@ impl Drive {
                 _ => break,
             }
         }
-        self.run_until(end, done);
+        self.run_until(end, done)?;
         self.bg_allowed = false;
+        Ok(())
     }
 
     /// Handles events while `busy` holds, up to `end`; false when `end` came first.
@@ -79,9 +89,10 @@ impl Drive {
         true
     }
 
-    /// Untimed writes for preconditioning: FTL state changes, no ops (`Ftl::warm_up`).
-    pub fn functional_write(&mut self, offset: u64, len: u64) {
-        let (lpn, units) = self.units_of(offset, len);
+    /// Untimed writes for preconditioning: FTL state changes, no ops (`Ftl::warm_up`). Refused
+    /// (nothing written): a range beyond the capacity.
+    pub fn functional_write(&mut self, offset: u64, len: u64) -> Result<(), DriveError> {
+        let (lpn, units) = self.units_of(IoOp::Write, offset, len)?;
         let mut left = units;
         let mut l = lpn;
         while left > 0 {
@@ -93,15 +104,17 @@ impl Drive {
         }
         self.batch.clear();
         self.refresh_stats();
+        Ok(())
     }
 
     /// Untimed writes of `len` bytes at each of `offsets`, in order, for preconditioning: the
     /// same FTL state as one `functional_write` per offset, through the FTL's batched path
-    /// (`Ftl::warm_up_units`, which prefetches the table entries of upcoming writes).
-    pub fn functional_write_many(&mut self, offsets: &[u64], len: u64) {
-        let mut lpns = Vec::with_capacity(offsets.len() * len.div_ceil(4096).max(1) as usize);
+    /// (`Ftl::warm_up_units`, which prefetches the table entries of upcoming writes). Refused
+    /// (nothing written): any range beyond the capacity.
+    pub fn functional_write_many(&mut self, offsets: &[u64], len: u64) -> Result<(), DriveError> {
+        let mut lpns = Vec::new();
         for &off in offsets {
-            let (lpn, units) = self.units_of(off, len);
+            let (lpn, units) = self.units_of(IoOp::Write, off, len)?;
             lpns.extend(lpn..lpn + units);
         }
         for chunk in lpns.chunks(1 << 16) {
@@ -110,10 +123,13 @@ impl Drive {
         }
         self.batch.clear();
         self.refresh_stats();
+        Ok(())
     }
 
-    pub fn functional_trim(&mut self, offset: u64, len: u64) {
-        let (lpn, units) = self.whole_units_in(offset, len);
+    /// Untimed trim of the whole 4 KiB units inside a byte range. Refused: a range beyond the
+    /// capacity.
+    pub fn functional_trim(&mut self, offset: u64, len: u64) -> Result<(), DriveError> {
+        let (lpn, units) = self.whole_units_in(IoOp::Trim, offset, len)?;
         let mut l = lpn;
         while l < lpn + units {
             let n = (lpn + units - l).min(1 << 30) as u32;
@@ -121,13 +137,20 @@ impl Drive {
             l += n as u64;
         }
         self.refresh_stats();
+        Ok(())
     }
 
-    /// 4 KiB units entirely inside a byte range (trims never discard a neighbour's sectors).
-    pub(super) fn whole_units_in(&self, offset: u64, len: u64) -> (u64, u64) {
-        let _ = self.units_of(offset, len); // range check
+    /// 4 KiB units entirely inside the byte range of `op` (trims never discard a neighbour's
+    /// sectors), checked against the capacity.
+    pub(super) fn whole_units_in(
+        &self,
+        op: IoOp,
+        offset: u64,
+        len: u64,
+    ) -> Result<(u64, u64), DriveError> {
+        self.units_of(op, offset, len)?; // range check: offset + len fits the capacity
         let first = offset.div_ceil(4096);
         let end = (offset + len) / 4096;
-        (first, end.saturating_sub(first))
+        Ok((first, end.saturating_sub(first)))
     }
 }

@@ -2,32 +2,35 @@
 //! read-data return, completion entries, interrupts, and the statistics window.
 
 use super::{Cmd, Drive, Ev, HostIo, IoCompletion, IoId, IoOp, MAX_COMMANDS, NONE};
+use crate::error::DriveError;
 use crate::ftl::OpPurpose;
 use crate::nvme::{prp_list_bytes, IrqDecision, CQE_BYTES, DOORBELL_BYTES, MSIX_BYTES, SQE_BYTES};
 use crate::pcie::Dir;
 use crate::time::SimTime;
 
 impl Drive {
-    pub(super) fn host_submit(&mut self, io: HostIo) -> IoId {
+    pub(super) fn host_submit(&mut self, io: HostIo) -> Result<IoId, DriveError> {
         let now = self.now();
         let (lpn, units) = match io.op {
             IoOp::Flush => (0, 0),
-            IoOp::Trim => self.whole_units_in(io.offset, io.len),
-            _ => {
-                assert!(
-                    io.len > 0,
-                    "zero-length {:?} at offset {}",
-                    io.op,
-                    io.offset
-                );
-                self.units_of(io.offset, io.len)
+            IoOp::Trim => self.whole_units_in(io.op, io.offset, io.len)?,
+            _ if io.len == 0 => {
+                return Err(DriveError::ZeroLength {
+                    op: io.op.name(),
+                    offset: io.offset,
+                })
             }
+            _ => self.units_of(io.op, io.offset, io.len)?,
         };
-        assert!(
-            io.len < u32::MAX as u64,
-            "IO length {} too large (max 4 GiB)",
-            io.len
-        );
+        if io.len >= u32::MAX as u64 {
+            return Err(DriveError::TooLong {
+                op: io.op.name(),
+                len: io.len,
+            });
+        }
+        if self.free_cmds.is_empty() && self.cmds.len() >= MAX_COMMANDS {
+            return Err(DriveError::TooManyCommands { max: MAX_COMMANDS });
+        }
         let id = self.next_id;
         self.next_id += 1;
         let queue = io.queue % self.nvme.count();
@@ -53,10 +56,6 @@ impl Drive {
                 s
             }
             None => {
-                assert!(
-                    self.cmds.len() < MAX_COMMANDS,
-                    "more than {MAX_COMMANDS} commands outstanding"
-                );
                 self.cmds.push(c);
                 (self.cmds.len() - 1) as u32
             }
@@ -68,7 +67,7 @@ impl Drive {
         } else {
             self.host_wait[queue as usize].push_back(slot);
         }
-        IoId(id)
+        Ok(IoId(id))
     }
 
     fn ring_doorbell(&mut self, now: SimTime, cmd: u32) {

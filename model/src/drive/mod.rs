@@ -46,7 +46,7 @@ use slots::{ChanSlot, DieSlot};
 use crate::config::DriveConfig;
 use crate::ctrl::{DataBuffer, Dram, FirmwareCores};
 use crate::engine::EventQueue;
-use crate::error::ConfigError;
+use crate::error::{ConfigError, DriveError};
 use crate::ftl::map_cache::MapCache;
 use crate::ftl::Ftl;
 use crate::ftl::NandOp;
@@ -73,6 +73,18 @@ pub enum IoOp {
     Write,
     Trim,
     Flush,
+}
+
+impl IoOp {
+    /// The command's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            IoOp::Read => "read",
+            IoOp::Write => "write",
+            IoOp::Trim => "trim",
+            IoOp::Flush => "flush",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,21 +337,35 @@ impl Drive {
         self.outstanding
     }
 
-    /// Submits `io` at the current simulated time.
-    pub fn submit(&mut self, io: HostIo) -> IoId {
+    /// Submits `io` at the current simulated time. Refused (nothing submitted): a read or write
+    /// of no bytes, a range beyond the capacity, 4 GiB or more in one command, more than
+    /// `MAX_COMMANDS` outstanding.
+    pub fn submit(&mut self, io: HostIo) -> Result<IoId, DriveError> {
         self.host_submit(io)
     }
 
-    /// Processes events up to and including `t`; the clock ends at `t`.
-    pub fn run_until(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
-        assert!(
-            t >= self.now(),
-            "run_until({t}) is before now ({})",
-            self.now()
-        );
+    /// Processes events up to and including `t`; the clock ends at `t`. Refused: `t` before now.
+    pub fn run_until(
+        &mut self,
+        t: SimTime,
+        done: &mut Vec<IoCompletion>,
+    ) -> Result<(), DriveError> {
+        self.check_not_before("run_until", t)?;
         self.process_until(t);
         done.append(&mut self.done_buf);
         self.refresh_stats();
+        Ok(())
+    }
+
+    fn check_not_before(&self, call: &'static str, t: SimTime) -> Result<(), DriveError> {
+        if t < self.now() {
+            return Err(DriveError::TimeBeforeNow {
+                call,
+                target: t,
+                now: self.now(),
+            });
+        }
+        Ok(())
     }
 
     /// Processes events until at least one IO completes; false when nothing is outstanding.
@@ -361,12 +387,13 @@ impl Drive {
     /// (fio thinktime, end of ramp_time, trace arrivals): `run_until(t)` would swallow
     /// completions that must trigger new submissions before `t`. (Asked for by the workload
     /// runner.)
-    pub fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<IoCompletion>) {
-        assert!(
-            t >= self.now(),
-            "run_until_completion_or({t}) is before now ({})",
-            self.now()
-        );
+    /// Refused: `t` before now.
+    pub fn run_until_completion_or(
+        &mut self,
+        t: SimTime,
+        done: &mut Vec<IoCompletion>,
+    ) -> Result<(), DriveError> {
+        self.check_not_before("run_until_completion_or", t)?;
         while self.done_buf.is_empty() {
             match self.q.pop_until(t) {
                 Some((at, ev)) => self.handle(at, ev),
@@ -378,6 +405,7 @@ impl Drive {
         }
         done.append(&mut self.done_buf);
         self.refresh_stats();
+        Ok(())
     }
 
     /// Handles every event due at or before `t` and moves the clock to `t`.
@@ -388,17 +416,25 @@ impl Drive {
         self.q.advance_to(t);
     }
 
-    /// 4 KiB units covered by a byte range (rounded out), checked against the capacity.
-    pub(super) fn units_of(&self, offset: u64, len: u64) -> (u64, u64) {
+    /// 4 KiB units covered by the byte range of `op` (rounded out), checked against the
+    /// capacity.
+    pub(super) fn units_of(
+        &self,
+        op: IoOp,
+        offset: u64,
+        len: u64,
+    ) -> Result<(u64, u64), DriveError> {
+        let end = offset
+            .checked_add(len)
+            .filter(|&e| e <= self.capacity_bytes())
+            .ok_or(DriveError::BeyondCapacity {
+                op: op.name(),
+                offset,
+                len,
+                capacity: self.capacity_bytes(),
+            })?;
         let first = offset / 4096;
-        let end = (offset + len).div_ceil(4096);
-        assert!(
-            end <= self.ftl.logical_units(),
-            "IO [{offset}, {}) beyond the drive's {} bytes",
-            offset + len,
-            self.capacity_bytes()
-        );
-        (first, end - first)
+        Ok((first, end.div_ceil(4096) - first))
     }
 
     fn handle(&mut self, at: SimTime, ev: Ev) {

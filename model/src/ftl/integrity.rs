@@ -117,19 +117,27 @@ impl Checker {
 
     /// After a power loss: `old` was the mapping before, `new` what the mount rebuilt; checks
     /// every logical unit against the contract (see the module doc; with power-loss protection,
-    /// `plp`, every unit at its latest version) and forgets the volatile set.
+    /// `plp`, every unit at its latest version but a trim not journaled) and forgets the
+    /// volatile set.
     pub fn verify_mount(&mut self, old: &[MapEntry], new: &[MapEntry], oob: &[Oob], plp: bool) {
         for (lpn, (o, n)) in old.iter().zip(new).enumerate() {
             self.checked += 1;
-            let floor = if plp {
+            // With power-loss protection every acknowledged write is on NAND; a trim is only
+            // through the journal, so one not journaled keeps its floor with PLP too.
+            let trim = o.ppa == NONE && o.seq != 0;
+            let floor = if plp && !trim {
                 None
             } else {
                 self.volatile.get(&(lpn as u64)).copied()
             };
-            let version_ok = match floor {
-                None => n.seq == o.seq && (n.ppa == NONE) == (o.ppa == NONE),
-                Some(f) => n.seq >= f && n.seq <= o.seq,
-            };
+            // A unit whose latest version is a trim reads as unmapped: unmapped after the mount
+            // is that version, whatever the sequence (the copy the trim superseded may have
+            // been erased before the trim's journal record reached NAND).
+            let version_ok = (trim && n.ppa == NONE)
+                || match floor {
+                    None => n.seq == o.seq && (n.ppa == NONE) == (o.ppa == NONE),
+                    Some(f) => n.seq >= f && n.seq <= o.seq,
+                };
             let intact = n.ppa == NONE || {
                 let u = oob[n.ppa as usize];
                 u.lpn as usize == lpn && u.seq == n.seq

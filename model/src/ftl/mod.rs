@@ -249,6 +249,12 @@ impl Ftl {
     pub fn logical_units(&self) -> u64 {
         self.l2p.len() as u64
     }
+    /// Whether units [lpn, lpn + count) lie inside the logical capacity (no wrap past 2^64):
+    /// the precondition of the host calls, which `Drive` checks before calling them.
+    pub fn in_range(&self, lpn: u64, count: u32) -> bool {
+        lpn.checked_add(count as u64)
+            .is_some_and(|end| end <= self.logical_units())
+    }
     pub fn stats(&self) -> &FtlStats {
         &self.st
     }

@@ -15,7 +15,7 @@ impl Ftl {
     /// Host read of units [lpn, lpn + count). The contract is in ARCHITECTURE.md ("FTL").
     pub fn host_read(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> ReadOutcome {
         assert!(
-            lpn + count as u64 <= self.logical_units(),
+            self.in_range(lpn, count),
             "host read [{lpn}, +{count}) beyond capacity"
         );
         ops.append(&mut self.deferred);

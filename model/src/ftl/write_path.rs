@@ -18,7 +18,7 @@ impl Ftl {
     /// Host write of units [lpn, lpn + count). The contract is in ARCHITECTURE.md ("FTL").
     pub fn host_write(&mut self, lpn: u64, count: u32, ops: &mut Vec<NandOp>) -> WriteOutcome {
         assert!(
-            lpn + count as u64 <= self.logical_units(),
+            self.in_range(lpn, count),
             "host write [{lpn}, +{count}) beyond capacity"
         );
         ops.append(&mut self.deferred);
@@ -98,7 +98,7 @@ impl Ftl {
     /// Trim of [lpn, lpn + count): unmapped units read as zeroes without NAND access.
     pub fn trim(&mut self, lpn: u64, count: u32) {
         assert!(
-            lpn + count as u64 <= self.logical_units(),
+            self.in_range(lpn, count),
             "trim [{lpn}, +{count}) beyond capacity"
         );
         let mut ops = std::mem::take(&mut self.deferred);

@@ -5,7 +5,7 @@ use super::device::{
 };
 use crate::error::InputError;
 use ssdlab_model::drive::{Drive, HostIo, IoCompletion, IoOp, PURPOSES};
-use ssdlab_model::{DriveConfig, SimTime};
+use ssdlab_model::{DriveConfig, DriveError, SimTime};
 
 /// The model's drive behind the workload runner's [`Device`] trait.
 pub struct ModelDrive {
@@ -118,18 +118,17 @@ impl Device for ModelDrive {
             Op::Trim => IoOp::Trim,
             Op::Flush => IoOp::Flush,
         };
-        self.drive
-            .submit(HostIo {
-                op,
-                offset: io.offset,
-                len: io.len,
-                queue: io.queue,
-            })
-            .0
+        let id = self.drive.submit(HostIo {
+            op,
+            offset: io.offset,
+            len: io.len,
+            queue: io.queue,
+        });
+        accepted(id).0
     }
     fn run_until(&mut self, t: SimTime, done: &mut Vec<Completion>) {
         let mut buf = std::mem::take(&mut self.buf);
-        self.drive.run_until(t, &mut buf);
+        accepted(self.drive.run_until(t, &mut buf));
         self.buf = buf;
         self.convert(done);
     }
@@ -142,24 +141,24 @@ impl Device for ModelDrive {
     }
     fn run_until_completion_or(&mut self, t: SimTime, done: &mut Vec<Completion>) {
         let mut buf = std::mem::take(&mut self.buf);
-        self.drive.run_until_completion_or(t, &mut buf);
+        accepted(self.drive.run_until_completion_or(t, &mut buf));
         self.buf = buf;
         self.convert(done);
     }
     fn idle(&mut self, d: SimTime, done: &mut Vec<Completion>) {
         let mut buf = std::mem::take(&mut self.buf);
-        self.drive.idle(d, &mut buf);
+        accepted(self.drive.idle(d, &mut buf));
         self.buf = buf;
         self.convert(done);
     }
     fn functional_write(&mut self, offset: u64, len: u64) {
-        self.drive.functional_write(offset, len);
+        accepted(self.drive.functional_write(offset, len));
     }
     fn functional_write_many(&mut self, offsets: &[u64], len: u64) {
-        self.drive.functional_write_many(offsets, len);
+        accepted(self.drive.functional_write_many(offsets, len));
     }
     fn functional_trim(&mut self, offset: u64, len: u64) {
-        self.drive.functional_trim(offset, len);
+        accepted(self.drive.functional_trim(offset, len));
     }
     fn reset_stats(&mut self) {
         self.drive.reset_stats();
@@ -257,6 +256,14 @@ impl Device for ModelDrive {
             map_dram: (s.map.dram.accesses, s.map.dram.hits),
         }
     }
+}
+
+/// The drive's answer to a request the front end has already checked: job files, traces and
+/// protocols are validated against the capacity, the queue sizes and `SimTime::LIMIT` before
+/// anything runs (`bad_input.rs` and `fuzz_inputs.rs` hold that), so a refusal here is a bug in
+/// that validation, not bad input.
+fn accepted<T>(r: Result<T, DriveError>) -> T {
+    r.unwrap_or_else(|e| panic!("the drive refused a validated request: {e}"))
 }
 
 #[cfg(test)]

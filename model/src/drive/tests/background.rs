@@ -15,9 +15,9 @@ fn a_read_after_idle_waits_behind_at_most_two_background_ops_per_die() {
     // > 100 ms.
     let cfg = DriveConfig::default_drive();
     let mut d = Drive::new(&cfg, 3).unwrap();
-    d.functional_write(0, 256 << 20);
+    d.functional_write(0, 256 << 20).unwrap();
     let mut done = Vec::new();
-    d.idle(SimTime::from_ms(120), &mut done);
+    d.idle(SimTime::from_ms(120), &mut done).unwrap();
     let folded_before = d.stats().nand_op_count(OpPurpose::FoldWrite);
     assert!(
         folded_before > 0,
@@ -30,7 +30,8 @@ fn a_read_after_idle_waits_behind_at_most_two_background_ops_per_die() {
         offset: 0,
         len: 1 << 20,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     assert_eq!(done.len(), 1);
@@ -41,7 +42,7 @@ fn a_read_after_idle_waits_behind_at_most_two_background_ops_per_die() {
     );
     // The rest of the fold resumes in the next idle period.
     let folded_mid = d.stats().nand_op_count(OpPurpose::FoldWrite);
-    d.idle(SimTime::from_secs(1), &mut done);
+    d.idle(SimTime::from_secs(1), &mut done).unwrap();
     let s = d.stats();
     assert!(
         s.nand_op_count(OpPurpose::FoldWrite) > folded_mid,

@@ -17,7 +17,8 @@ fn stats_window_energy_and_write_amplification() {
             offset: i * 131_072,
             len: 131_072,
             queue: (i % 8) as u16,
-        });
+        })
+        .unwrap();
     }
     let done = run_all(&mut d);
     assert_eq!(done.len(), 64);
@@ -27,9 +28,10 @@ fn stats_window_energy_and_write_amplification() {
         offset: 0,
         len: 0,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut none = run_all(&mut d);
-    d.idle(SimTime::from_ms(20), &mut none);
+    d.idle(SimTime::from_ms(20), &mut none).unwrap();
     let s = d.stats();
     assert_eq!(s.write.ops, 64);
     assert_eq!(s.flush.ops, 1);
@@ -52,13 +54,14 @@ fn trim_discards_only_whole_units() {
     let mut cfg = flat_cfg();
     cfg.ftl.read_ahead_kib = 0; // every mapped unit read is a NAND read
     let mut d = Drive::new(&cfg, 1).unwrap();
-    d.functional_write(0, 16 << 20);
+    d.functional_write(0, 16 << 20).unwrap();
     d.submit(HostIo {
         op: IoOp::Trim,
         offset: 2048,
         len: 3 * 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     d.reset_stats();
     for unit in 0..4u64 {
@@ -67,7 +70,8 @@ fn trim_discards_only_whole_units() {
             offset: unit * 4096,
             len: 4096,
             queue: 0,
-        });
+        })
+        .unwrap();
         run_all(&mut d);
     }
     assert_eq!(d.stats().read.ops, 4);
@@ -88,7 +92,8 @@ fn trim_discards_only_whole_units() {
         offset: (16 << 20) - 8192,
         len: 16_384,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     assert_eq!(
         (d.stats().host_units_read, d.stats().host_units_unmapped),
@@ -108,12 +113,13 @@ fn idle_time_lets_the_ftl_flush_the_write_buffer() {
         offset: 0,
         len: 12_288,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut done = run_all(&mut d);
     d.reset_stats();
-    d.idle(SimTime::from_us(500), &mut done);
+    d.idle(SimTime::from_us(500), &mut done).unwrap();
     assert_eq!(d.stats().nand_op_count(OpPurpose::HostWrite), 0);
-    d.idle(SimTime::from_us(1_500), &mut done);
+    d.idle(SimTime::from_us(1_500), &mut done).unwrap();
     let s = d.stats();
     assert_eq!(s.nand_op_count(OpPurpose::HostWrite), 1, "{:?}", s.nand_ops);
     assert!(s.busy_time > SimTime::ZERO && s.busy_time < s.elapsed);
@@ -133,10 +139,10 @@ fn functional_write_many_matches_one_call_per_io() {
         .map(|i| rng.gen_range(0..span_units - 2) * 4096 + (i % 3 == 0) as u64 * 512)
         .collect();
     for &o in &offsets {
-        one.functional_write(o, 8192);
+        one.functional_write(o, 8192).unwrap();
     }
     for chunk in offsets.chunks(777) {
-        many.functional_write_many(chunk, 8192);
+        many.functional_write_many(chunk, 8192).unwrap();
     }
     assert_eq!(one.ftl.state_digest(), many.ftl.state_digest(), "seed 5");
     assert_eq!(one.ftl.stats(), many.ftl.stats(), "seed 5");
@@ -155,7 +161,8 @@ fn functional_write_many_matches_one_call_per_io() {
                 offset: o,
                 len: 4096,
                 queue: (i % 4) as u16,
-            });
+            })
+            .unwrap();
         }
         times.push(
             run_all(d)
@@ -205,7 +212,8 @@ fn random_overwrites_drive_garbage_collection_through_the_timed_path() {
                 offset,
                 len: 4096,
                 queue: (submitted % 8) as u16,
-            });
+            })
+            .unwrap();
             submitted += 1;
         }
         done.clear();

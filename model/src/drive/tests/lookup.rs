@@ -19,8 +19,8 @@ fn drive(at_lookup: bool) -> Drive {
     cfg.controller.read_lookup_on_demand = at_lookup;
     cfg.ftl.read_ahead_kib = 512;
     let mut d = Drive::new(&cfg, 1).unwrap();
-    d.functional_write(0, 16 << 20);
-    d.functional_write(32 << 20, 1 << 20); // pushes the range out of the write buffer
+    d.functional_write(0, 16 << 20).unwrap();
+    d.functional_write(32 << 20, 1 << 20).unwrap(); // pushes the range out of the write buffer
     d
 }
 
@@ -76,7 +76,8 @@ fn buffered_read_latency(at_lookup: bool) -> SimTime {
         offset: 0,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     let t0 = d.now();
     d.submit(HostIo {
@@ -84,7 +85,8 @@ fn buffered_read_latency(at_lookup: bool) -> SimTime {
         offset: 0,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     let done = run_all(&mut d);
     assert_eq!(done.len(), 1);
     done[0].completed - t0
@@ -107,7 +109,8 @@ fn read_latency(d: &mut Drive, lpn: u64) -> SimTime {
         offset: lpn * 4096,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     let done = run_all(d);
     assert_eq!(done.len(), 1);
     done[0].completed - done[0].submitted
@@ -120,7 +123,7 @@ fn cold_and_warm(dram_ns: f64) -> (Drive, SimTime, SimTime) {
     cfg.ftl.read_ahead_kib = 0;
     cfg.controller.dram_latency_ns = dram_ns;
     let mut d = Drive::new(&cfg, 1).unwrap();
-    d.functional_write(0, 16 << 20);
+    d.functional_write(0, 16 << 20).unwrap();
     d.reset_stats();
     let cold = read_latency(&mut d, 0);
     let warm = read_latency(&mut d, 0);
@@ -156,7 +159,8 @@ fn a_mapping_line_miss_costs_one_dram_access_and_a_hit_nothing() {
         offset: 64 * 4096,
         len: 32 << 10,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     let m = d.stats().map;
     assert_eq!((m.sram.accesses, m.sram.hits), (10, 8));

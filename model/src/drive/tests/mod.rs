@@ -3,6 +3,7 @@
 //! the PCIe payload ceiling, the read staging buffer, bad configs and same-seed determinism. The
 //! helpers `flat_cfg` and `run_all` serve the other `tests_*.rs` files too.
 
+mod api_errors;
 mod background;
 mod ftl;
 mod lookup;
@@ -61,13 +62,14 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     let cfg = flat_cfg();
     let mut d = Drive::new(&cfg, 1).unwrap();
     // 16 MiB written functionally: every die has programmed pages, and lpn 0 is on flash.
-    d.functional_write(0, 16 << 20);
+    d.functional_write(0, 16 << 20).unwrap();
     d.submit(HostIo {
         op: IoOp::Read,
         offset: 0,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     let done = run_all(&mut d);
     assert_eq!(done.len(), 1);
     // Host → drive: doorbell MWr 4 B + 16 hdr + 8 framing = 28 B; fetch MRd 24 B up, 800 ns,
@@ -102,7 +104,8 @@ fn a_4k_write_completes_early_from_the_buffer() {
         offset: 1 << 20,
         len: 4096,
         queue: 3,
-    });
+    })
+    .unwrap();
     let done = run_all(&mut d);
     // doorbell 28 B, fetch (24 B, 800 ns, 84 B), firmware 4.2 us, data DMA: 4096 / MRRS 512 =
     // 8 MRd × 24 B = 192 B up, 800 ns, then down: 2 ACK DLLPs (16 B, for the 9 upstream TLPs so
@@ -125,7 +128,8 @@ fn a_4k_write_completes_early_from_the_buffer() {
         offset: 0,
         len: 0,
         queue: 0,
-    });
+    })
+    .unwrap();
     let done = run_all(&mut d);
     assert!(
         done[0].completed - done[0].submitted > SimTime::from_us(220),
@@ -140,7 +144,7 @@ fn random_run(seed: u64) -> (Vec<IoCompletion>, u64) {
     let mut d = Drive::new(&flat_cfg(), seed).unwrap();
     let mut rng = SeedTree::new(seed).stream("test-workload", 0);
     let span = 1u64 << 30;
-    d.functional_write(0, span);
+    d.functional_write(0, span).unwrap();
     let mut done = Vec::new();
     for i in 0..400u32 {
         let op = if rng.gen_bool(0.3) {
@@ -154,9 +158,10 @@ fn random_run(seed: u64) -> (Vec<IoCompletion>, u64) {
             offset,
             len: 4096 * rng.gen_range(1..4),
             queue: (i % 8) as u16,
-        });
+        })
+        .unwrap();
         let t = d.now() + SimTime::from_us(rng.gen_range(1..20));
-        d.run_until(t, &mut done);
+        d.run_until(t, &mut done).unwrap();
     }
     while d.run_until_completion(&mut done) {}
     (done, d.stats().read.latency_ns.max())
@@ -180,18 +185,22 @@ fn queue_depth_beyond_the_ring_waits_on_the_host() {
     cfg.nvme.queue_entries = 2;
     cfg.nvme.io_queues = 1;
     let mut d = Drive::new(&cfg, 1).unwrap();
-    let a = d.submit(HostIo {
-        op: IoOp::Read,
-        offset: 0,
-        len: 4096,
-        queue: 0,
-    });
-    let b = d.submit(HostIo {
-        op: IoOp::Read,
-        offset: 4096,
-        len: 4096,
-        queue: 0,
-    });
+    let a = d
+        .submit(HostIo {
+            op: IoOp::Read,
+            offset: 0,
+            len: 4096,
+            queue: 0,
+        })
+        .unwrap();
+    let b = d
+        .submit(HostIo {
+            op: IoOp::Read,
+            offset: 4096,
+            len: 4096,
+            queue: 0,
+        })
+        .unwrap();
     let done = run_all(&mut d);
     assert_eq!(done.iter().map(|c| c.id).collect::<Vec<_>>(), vec![a, b]);
     // Unmapped reads: front + DRAM + data + CQE + MSI; the second starts when the first is done.
@@ -227,7 +236,7 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
     }
     let mut d = Drive::new(&cfg, 1).unwrap();
     let span = 64u64 << 20;
-    d.functional_write(0, span);
+    d.functional_write(0, span).unwrap();
     let len = 131_072u64;
     let n = 400u64;
     let mut next = 0u64;
@@ -238,7 +247,8 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
             offset: (next * len) % span,
             len,
             queue: (next % 8) as u16,
-        });
+        })
+        .unwrap();
         next += 1;
     }
     // Measure between the 100th and the last completion (steady state).
@@ -256,7 +266,8 @@ fn large_reads_are_bounded_by_the_pcie_payload_ceiling() {
                     offset: (next * len) % span,
                     len,
                     queue: (next % 8) as u16,
-                });
+                })
+                .unwrap();
                 next += 1;
             }
         }
@@ -278,12 +289,15 @@ fn run_until_completion_or_stops_at_the_first_of_completion_and_deadline() {
         offset: 0,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut done = Vec::new();
-    d.run_until_completion_or(SimTime::from_us(1), &mut done);
+    d.run_until_completion_or(SimTime::from_us(1), &mut done)
+        .unwrap();
     assert!(done.is_empty());
     assert_eq!(d.now(), SimTime::from_us(1));
-    d.run_until_completion_or(SimTime::from_secs(1), &mut done);
+    d.run_until_completion_or(SimTime::from_secs(1), &mut done)
+        .unwrap();
     assert_eq!(done.len(), 1);
     assert_eq!(d.now(), done[0].completed);
     assert!(done[0].completed < SimTime::from_us(10));
@@ -297,19 +311,21 @@ fn two_reads_on_two_dies(read_buffer_kib: u32) -> (SimTime, SimTime) {
     let mut d = Drive::new(&cfg, 1).unwrap();
     // 16 MiB written functionally: SLC program units of 8 units (2 planes x 16 KiB) go to the
     // dies in turn, so units 0 and 8 are on different dies.
-    d.functional_write(0, 16 << 20);
+    d.functional_write(0, 16 << 20).unwrap();
     d.submit(HostIo {
         op: IoOp::Read,
         offset: 0,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     d.submit(HostIo {
         op: IoOp::Read,
         offset: 8 * 4096,
         len: 4096,
         queue: 1,
-    });
+    })
+    .unwrap();
     let mut done = run_all(&mut d);
     assert_eq!(done.len(), 2);
     done.sort_by_key(|c| c.completed);

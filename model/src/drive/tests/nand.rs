@@ -98,14 +98,15 @@ fn channel_and_die_utilisation_are_reported_per_window() {
     // array, and one channel's bus is driven for 7 latches (175 ns) + 4648 B of data (5.81 us)
     // = 5.985 us, give or take the status/turnaround cycles of the sequencer.
     let mut d = Drive::new(&flat_cfg(), 1).unwrap();
-    d.functional_write(0, 16 << 20);
+    d.functional_write(0, 16 << 20).unwrap();
     d.reset_stats();
     d.submit(HostIo {
         op: IoOp::Read,
         offset: 0,
         len: 4096,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     let s = d.stats();
     let busy_dies: Vec<_> = s
@@ -162,7 +163,8 @@ fn flush_waits_for_host_programs_already_running() {
             offset: i * 131_072,
             len: 131_072,
             queue: (i % 8) as u16,
-        });
+        })
+        .unwrap();
     }
     let mut done = Vec::new();
     while done.len() < 12 {
@@ -178,7 +180,8 @@ fn flush_waits_for_host_programs_already_running() {
         offset: 0,
         len: 0,
         queue: 0,
-    });
+    })
+    .unwrap();
     let done = run_all(&mut d);
     let f = done
         .iter()

@@ -23,7 +23,8 @@ fn submit_writes(d: &mut Drive, seed: u64) {
             offset: rng.gen_range(0..4096u64) * 16_384,
             len: 16_384,
             queue: (i % 8) as u16,
-        });
+        })
+        .unwrap();
     }
 }
 
@@ -34,7 +35,8 @@ fn read_back(d: &mut Drive) {
             offset: i << 20,
             len: 1 << 20,
             queue: (i % 8) as u16,
-        });
+        })
+        .unwrap();
     }
     run_all(d);
 }
@@ -49,7 +51,7 @@ fn a_cut_in_the_middle_of_a_write_stream_keeps_the_contract() {
         let mut d = Drive::new(&cfg(journal), 5).unwrap();
         submit_writes(&mut d, 5);
         let mut done = Vec::new();
-        d.run_until(SimTime::from_us(1_500), &mut done);
+        d.run_until(SimTime::from_us(1_500), &mut done).unwrap();
         let r = d.power_loss_with(false);
         assert!(r.commands_lost > 0, "{r:?}");
         assert!(
@@ -80,7 +82,8 @@ fn after_a_completed_flush_nothing_rolls_back() {
         offset: 0,
         len: 0,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     let r = d.power_loss_with(false);
     assert_eq!(
@@ -96,7 +99,7 @@ fn with_plp_a_cut_mid_stream_loses_no_acknowledged_write() {
     let mut d = Drive::new(&cfg(true), 9).unwrap();
     submit_writes(&mut d, 9);
     let mut done = Vec::new();
-    d.run_until(SimTime::from_us(1_500), &mut done);
+    d.run_until(SimTime::from_us(1_500), &mut done).unwrap();
     let r = d.power_loss_with(true);
     assert_eq!(r.nand_ops_lost, 0);
     assert_eq!(

@@ -23,12 +23,12 @@ fn drive_with(read_ahead_kib: u32, inflight_kib: u32, issue_ns: f64, scattered: 
         // 2048 units written with stride 256 (0, 256, ..., 1, 257, ...): no two units a read
         // or the window wants share a page, so each costs its own single-unit page read.
         for u in (0..256u64).flat_map(|p| (p..2048).step_by(256)) {
-            d.functional_write(u * 4096, 4096);
+            d.functional_write(u * 4096, 4096).unwrap();
         }
     } else {
-        d.functional_write(0, 16 << 20);
+        d.functional_write(0, 16 << 20).unwrap();
     }
-    d.functional_write(32 << 20, 1 << 20); // pushes the range out of the write buffer
+    d.functional_write(32 << 20, 1 << 20).unwrap(); // pushes the range out of the write buffer
     d
 }
 
@@ -50,7 +50,8 @@ pub(super) fn qd1_pass(d: &mut Drive) -> SimTime {
             offset: i * 128 * KIB,
             len: 128 * KIB,
             queue: 0,
-        });
+        })
+        .unwrap();
         // The next read goes in when this one completes (not once the engine is idle).
         let mut done = Vec::new();
         while d.run_until_completion(&mut done) && done.is_empty() {}
@@ -98,7 +99,8 @@ fn reads_beyond_the_window_reach_do_not_wait_for_the_engine() {
         offset: 0,
         len: 32 * KIB,
         queue: 0,
-    });
+    })
+    .unwrap();
     run_all(&mut d);
     let start = d.now();
     for i in 1..=16u64 {
@@ -107,7 +109,8 @@ fn reads_beyond_the_window_reach_do_not_wait_for_the_engine() {
             offset: i * 32 * KIB,
             len: 32 * KIB,
             queue: 0,
-        });
+        })
+        .unwrap();
     }
     let done = run_all(&mut d);
     assert_eq!(done.len(), 16);

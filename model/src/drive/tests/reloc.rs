@@ -41,7 +41,8 @@ fn steady_random_writes_with(edit: impl FnOnce(&mut DriveConfig)) -> (f64, f64, 
         offset: 0,
         len: 0,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     assert_eq!(done.len(), 1, "flush did not complete (seed 1)");
@@ -66,13 +67,13 @@ fn steady_drive(stream: &str, edit: impl FnOnce(&mut DriveConfig)) -> (Drive, Mo
     edit(&mut c);
     let mut d = Drive::new(&c, 1).unwrap();
     let cap = d.capacity_bytes();
-    d.functional_write(0, cap);
+    d.functional_write(0, cap).unwrap();
     let mut rng = SeedTree::new(1).stream(stream, 0);
     let units = cap / 4096;
     let offsets: Vec<u64> = (0..2 * units)
         .map(|_| rng.gen_range(0..units) * 4096)
         .collect();
-    d.functional_write_many(&offsets, 4096);
+    d.functional_write_many(&offsets, 4096).unwrap();
     (d, rng)
 }
 
@@ -185,7 +186,8 @@ fn timed_writes(d: &mut Drive, total: u64, mut next: impl FnMut() -> u64) -> f64
                 offset: next(),
                 len: 128 << 10,
                 queue: 0,
-            });
+            })
+            .unwrap();
             submitted += 1;
         }
         done.clear();
@@ -215,7 +217,8 @@ fn low_wa_writes_after_high_wa_writes(spread: u32) -> f64 {
         offset: 0,
         len: quarter,
         queue: 0,
-    });
+    })
+    .unwrap();
     let mut done = Vec::new();
     while d.run_until_completion(&mut done) && done.is_empty() {}
     let mut k = 0u64;

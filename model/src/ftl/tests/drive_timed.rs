@@ -23,7 +23,8 @@ fn run_qd(d: &mut Drive, ios: &[(IoOp, u64, u64)]) -> (f64, f64) {
                 offset,
                 len,
                 queue: (next % 4) as u16,
-            });
+            })
+            .unwrap();
             next += 1;
         }
         assert!(
@@ -43,7 +44,7 @@ fn run_qd(d: &mut Drive, ios: &[(IoOp, u64, u64)]) -> (f64, f64) {
 /// as the gaps between fio runs do.
 fn drain(d: &mut Drive) {
     let mut done = Vec::new();
-    d.idle(SimTime::from_secs(5), &mut done);
+    d.idle(SimTime::from_secs(5), &mut done).unwrap();
 }
 
 fn random_writes_io(n: usize, units: u64, seed: u64) -> Vec<(IoOp, u64, u64)> {
@@ -84,12 +85,14 @@ fn timed_steady_state_collapse_and_recovery() {
     let mut d = Drive::new(&cfg, 1).unwrap();
     for _ in 0..2 {
         for off in (0..units * 4096).step_by(1 << 20) {
-            d.functional_write(off, (1 << 20).min(units * 4096 - off));
+            d.functional_write(off, (1 << 20).min(units * 4096 - off))
+                .unwrap();
         }
     }
     let mut rng = SeedTree::new(2).stream("drive-timed-precondition", 0);
     for _ in 0..2 * units {
-        d.functional_write(rng.gen_range(0..units) * 4096, 4096);
+        d.functional_write(rng.gen_range(0..units) * 4096, 4096)
+            .unwrap();
     }
     let (scattered_read, _) = {
         let (_, bps) = run_qd(&mut d, &sequential(IoOp::Read, range));

@@ -224,7 +224,9 @@ fn without_a_journal_the_mount_scans_every_block_holding_data() {
 }
 
 /// 4 dies x 2 planes x 56 blocks of 4 word lines (96 units a die-block), 25 % OP, journal on
-/// (checkpoints every 64 journal pages), SLC cache and wear levelling varied by seed.
+/// (checkpoints every 64 journal pages), SLC cache and wear levelling varied by seed. Without
+/// the journal (the presets' setting) relocated data is not programmed before its victim's
+/// erase, and a cut after the erase loses it (seed 6 fails with `persistence.enabled = false`).
 fn cut_cfg(seed: u64) -> DriveConfig {
     let mut c = small_cfg();
     c.geometry.blocks_per_plane = 56;
@@ -279,7 +281,10 @@ pub fn run_power_cuts(seed: u64, n_ops: u64) -> Result<u32, String> {
             let mut mount = Vec::new();
             let r = f.power_loss(&lost, plp, &mut mount);
             cuts += 1;
-            if plp && (r.units_rolled_back != 0 || r.buffered_units_lost != 0) {
+            // Without the journal a trim never reaches NAND, so with PLP too the trimmed unit
+            // may come back at its old version (a roll-back the checker allows).
+            let rolled_back = cfg.ftl.persistence.enabled && r.units_rolled_back != 0;
+            if plp && (rolled_back || r.buffered_units_lost != 0 || r.program_units_lost != 0) {
                 return Err(format!("seed {seed} op {i}: with PLP {r:?}"));
             }
         }

@@ -13,9 +13,9 @@ const KIB32: u64 = 32 * 1024;
 /// them is still staged in the write buffer (served from DRAM, which would need no NAND read).
 fn write_then_push_out(d: &mut Drive, lpns: impl Iterator<Item = u64>) {
     for u in lpns {
-        d.functional_write(u * 4096, 4096);
+        d.functional_write(u * 4096, 4096).unwrap();
     }
-    d.functional_write(16 << 20, 1 << 20);
+    d.functional_write(16 << 20, 1 << 20).unwrap();
 }
 
 /// Submits `ios` (offset, len) reads at once on queue 0 and returns their completions.
@@ -26,7 +26,8 @@ fn reads_together(d: &mut Drive, ios: &[(u64, u64)]) -> Vec<IoCompletion> {
             offset,
             len,
             queue: 0,
-        });
+        })
+        .unwrap();
     }
     let mut all = Vec::new();
     while all.len() < ios.len() {
