@@ -125,7 +125,8 @@ pub fn prepared_drive(pre: Precondition) -> Drive {
     let cfg = DriveConfig::default_drive();
     let mut d = Drive::new(&cfg, 1).expect("the default preset is valid");
     let cap = d.capacity_bytes();
-    d.functional_write(0, cap);
+    d.functional_write(0, cap)
+        .expect("the whole capacity is a valid range");
     if let Precondition::Overwritten(passes) = pre {
         let mut rng = SeedTree::new(1).stream("bench-precondition", 0);
         let units = cap / 4096;
@@ -136,7 +137,8 @@ pub fn prepared_drive(pre: Precondition) -> Drive {
                 let c = left.min(1 << 16);
                 offsets.clear();
                 offsets.extend((0..c).map(|_| rng.gen_range(0..units) * 4096));
-                d.functional_write_many(&offsets, 4096);
+                d.functional_write_many(&offsets, 4096)
+                    .expect("offsets drawn inside the capacity");
                 left -= c;
             }
         }
@@ -171,7 +173,8 @@ impl Issuer {
             offset: block * p.block_bytes,
             len: p.block_bytes,
             queue: (self.submitted % self.queues) as u16,
-        });
+        })
+        .expect("a block-aligned IO inside the capacity, at most QD32 outstanding");
         self.submitted += 1;
     }
 }
