@@ -85,11 +85,15 @@ pub const ROW_BITS: usize = 10;
 /// co-simulation geometry ([`small_drive_config`]: 2 x (4096 + 256) = 8704 B, or a 3-page
 /// cache read of 13 056 B).
 pub const PAGE_BUF_BYTES: usize = 16 << ROW_BITS;
+const _: () = assert!(
+    PAGE_BUF_BYTES as u64 == ssdlab_model::ctrl::page_buffer::REGION_BYTES,
+    "the region size of the page buffer's behavioural model"
+);
 /// Cycles from the `dma` handshake to the first TLP on `rq_tvalid`, beyond what the behavioural
-/// `FrontEnd::transfer` charges (none): see the module doc's "DMA latency" (no PRP list).
-pub const DMA_START_CYCLES: u64 = 5;
-/// Cycles from the behavioural transfer's end (last beat + 1) to `dma_done`: see "DMA latency".
-pub const DMA_END_CYCLES: u64 = 0;
+/// `FrontEnd::transfer` charges (none), and from the behavioural transfer's end (last beat + 1)
+/// to `dma_done`: see the module doc's "DMA latency" (no PRP list). Defined once, in the page
+/// buffer's behavioural model, which the `Drive` runs.
+pub use ssdlab_model::ctrl::page_buffer::{DMA_END_CYCLES, DMA_START_CYCLES};
 /// Core clock of the datapath, MHz (the front end's clock; see the module doc).
 pub const CORE_CLOCK_MHZ: u32 = 250;
 
@@ -149,7 +153,9 @@ impl Datapath {
             ));
         }
         let g = &cfg.geometry;
-        if bpc < 4 && (!g.page_bytes.is_multiple_of(4) || !g.spare_bytes.is_multiple_of(4)) {
+        let fits =
+            |bytes| ssdlab_model::ctrl::channel_buffer::ChannelBuffer::phase_fits(bpc, bytes);
+        if !fits(g.page_bytes) || !fits(g.spare_bytes) {
             return Err(format!(
                 "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
                 g.page_bytes, g.spare_bytes

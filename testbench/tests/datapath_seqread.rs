@@ -9,7 +9,7 @@
 //! rate (250 default, 500 or 1000: the what-if of a faster bus), `SSDLAB_SEED` the seed.
 
 use ssdlab_testbench::cosim::datapath::hw_exec::VerilatorExec;
-use ssdlab_testbench::cosim::datapath::model_exec::{map_cache_config, Glue, ModelExec};
+use ssdlab_testbench::cosim::datapath::model_exec::{map_cache_config, ModelExec};
 use ssdlab_testbench::cosim::datapath::seqread::*;
 use ssdlab_testbench::cosim::datapath::sig::CHANNELS;
 use std::collections::BTreeMap;
@@ -48,7 +48,7 @@ fn both(
 ); 2] {
     let cfg = seqread_config(mts);
     let t0 = std::time::Instant::now();
-    let mut mx = ModelExec::new(&cfg, Glue::TOP).expect("model execution");
+    let mut mx = ModelExec::new(&cfg).expect("model execution");
     let (ms, ml) =
         run_metered(&mut mx, &cfg, job, seed, max_cycles).unwrap_or_else(|e| panic!("model: {e}"));
     let model_s = t0.elapsed().as_secs_f64();

@@ -111,7 +111,7 @@ fn mwr_move_first_tlp_spacing_and_done() {
         "dma_done (handshake at cycle {})",
         r.take
     );
-    // The behavioural transfer started at 5 (`Glue::TOP`) ends at the same cycle.
+    // The behavioural transfer started at 5 (`PageBuffer::dma_take`) ends at the same cycle.
     let cfg = small_drive_config();
     let mut rc = RootComplex::new(&cfg.pcie);
     let mut fe = FrontEnd::new(&cfg.pcie, &cfg.nvme);

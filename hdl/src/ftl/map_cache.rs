@@ -47,8 +47,8 @@ pub use plru_tables::PlruTables;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::MapCacheConfig;
 
-/// Miss status holding registers.
-pub const MSHRS: usize = 4;
+/// Miss status holding registers (the count the behavioural pipeline timing models).
+pub use ssdlab_model::ftl::map_cache::pipeline::MSHRS;
 /// Width of the translation-page number (lpn bits 31..10).
 pub const TP_BITS: usize = 22;
 

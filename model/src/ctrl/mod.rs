@@ -1,5 +1,7 @@
 //! Controller resources shared by all commands: the firmware CPU cores ([`cpu`]), the external
-//! DRAM ([`dram`]) and the host-data buffer carved from it ([`buffer`]).
+//! DRAM ([`dram`]) and the host-data buffer carved from it ([`buffer`]); the on-chip page buffer
+//! between the NAND channels and the PCIe data path ([`page_buffer`], one [`channel_buffer`] per
+//! channel), the model of the HDL datapath's page buffer.
 //! Sources: SM2262 product brief (dual-core ARM, DDR3/DDR4), Nanya DDR3 data sheet; the
 //! per-command firmware cost is fitted (see presets).
 //!
@@ -7,9 +9,12 @@
 //! from `max(t, free)`, first-come first-served in the engine's event order.
 
 pub mod buffer;
+pub mod channel_buffer;
 pub mod cpu;
 pub mod dram;
+pub mod page_buffer;
 
 pub use buffer::DataBuffer;
 pub use cpu::FirmwareCores;
 pub use dram::Dram;
+pub use page_buffer::PageBuffer;

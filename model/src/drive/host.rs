@@ -212,7 +212,10 @@ impl Drive {
         let m = &mut self.cmds[cmd as usize];
         m.unsent -= bytes;
         m.sends_left += 1;
+        // From DRAM through the page buffer's DMA port: its first TLP leaves the port's start
+        // latency after the data is there.
         let t = self.dram.access(now, bytes);
+        let t = self.page_buf.host_move_start(t, bytes);
         self.q.schedule(
             t,
             Ev::SendData {
@@ -317,8 +320,14 @@ impl Drive {
     }
 
     pub(super) fn start_write_dma(&mut self, now: SimTime, cmd: u32) {
-        let t = self.link.device_read(now, self.cmds[cmd as usize].len);
-        self.q.schedule(t, Ev::WriteData { cmd });
+        // Through the page buffer's DMA port: the move's requests leave its start latency after
+        // the handshake; the link is reserved now, so the latency is charged at the end (the
+        // same completion time while the link is free).
+        let len = self.cmds[cmd as usize].len;
+        let t = self.link.device_read(now, len);
+        let t = self.page_buf.host_move_start(t, len);
+        self.q
+            .schedule(self.page_buf.host_move_done(t), Ev::WriteData { cmd });
     }
 
     pub(super) fn on_write_data(&mut self, now: SimTime, cmd: u32) {

@@ -44,7 +44,7 @@ pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
 use slots::{ChanSlot, DieSlot};
 
 use crate::config::DriveConfig;
-use crate::ctrl::{DataBuffer, Dram, FirmwareCores};
+use crate::ctrl::{DataBuffer, Dram, FirmwareCores, PageBuffer};
 use crate::engine::EventQueue;
 use crate::error::{ConfigError, DriveError};
 use crate::ftl::map_cache::MapCache;
@@ -193,6 +193,9 @@ pub struct Drive {
     map_sram: MapCache,
     cpu: FirmwareCores,
     dram: Dram,
+    /// On-chip page buffer between the channels and the PCIe data path (its DMA port's latency
+    /// on host data moves, its channels' on NAND ops).
+    page_buf: PageBuffer,
     buf: DataBuffer,
     /// Read staging buffer (`controller.read_buffer_kib`; None = no limit) and the reads waiting
     /// for room in it, in arrival order.
@@ -269,6 +272,7 @@ impl Drive {
             map_sram: MapCache::new(&cfg.ftl.map_cache)?,
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
+            page_buf: PageBuffer::new(g.channels, g.ways_per_channel),
             buf: DataBuffer::new(&cfg.controller),
             rbuf: (cfg.controller.read_buffer_kib > 0)
                 .then(|| DataBuffer::with_kib(cfg.controller.read_buffer_kib)),

@@ -267,8 +267,9 @@ impl Drive {
                 array_time,
                 pages: 1,
             };
-            let ch = slot.channel;
-            self.chans[ch as usize].seq.enqueue(now, seq_op);
+            let ch = slot.channel as usize;
+            let at = self.page_buf.nand_accept(ch, now, op.kind, op.bus_bytes);
+            self.chans[ch].seq.enqueue(at, seq_op);
             self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;
             self.stats.onfi_bytes += op.bus_bytes as u64;
             self.nand_pj += self.timing.energy_pj(&op);

@@ -8,9 +8,14 @@ use std::any::type_name_of_val as type_of;
 
 impl Drive {
     /// Type names (`std::any::type_name`) of the behavioural blocks this drive runs: the SRAM
-    /// mapping cache, the SQ arbitration policy of its NVMe queues, the channel sequencer.
+    /// mapping cache, the SQ arbitration policy of its NVMe queues, the page buffer (with its
+    /// DMA port, the datapath top's own timing), the channel sequencer.
     pub fn reference_blocks(&self) -> Vec<&'static str> {
-        let mut v = vec![type_of(&self.map_sram), type_of(self.nvme.arbiter())];
+        let mut v = vec![
+            type_of(&self.map_sram),
+            type_of(self.nvme.arbiter()),
+            type_of(&self.page_buf),
+        ];
         v.extend(self.chans.first().map(|c| type_of(&c.seq)));
         v
     }

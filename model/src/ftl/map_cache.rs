@@ -22,6 +22,7 @@
 //! Everything is a pure function of the access sequence (no time, no randomness).
 
 pub mod dram;
+pub mod pipeline;
 pub mod replacement;
 pub mod tree_plru;
 

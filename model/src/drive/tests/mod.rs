@@ -81,9 +81,10 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     let nand = SimTime::from_ns(175 + 100 + 50_000 + 20 + 5_810);
     // Mapping lookup: the cold SRAM cache misses, one 32 B line from DRAM: 5 + 60 ns = 65 ns.
     let nand = nand + SimTime::from_ns(65);
-    // DRAM 4096 B at 6.4 GB/s + 60 ns = 700 ns; data up: 16 MWr × (256 + 24) = 4480 B;
+    // DRAM 4096 B at 6.4 GB/s + 60 ns = 700 ns; the page buffer's DMA port: first TLP 5 core
+    // cycles of 4 ns = 20 ns after the handshake; data up: 16 MWr × (256 + 24) = 4480 B;
     // CQE 16 + 24 = 40 B; MSI-X 4 + 24 = 28 B.
-    let back = SimTime::from_ns(700) + wire(4480) + wire(40) + wire(28);
+    let back = SimTime::from_ns(700 + 20) + wire(4480) + wire(40) + wire(28);
     let hand = front + nand + back;
     let got = done[0].completed - done[0].submitted;
     // Allowance: sequencer cycle rounding, intake and R/B# synchroniser cycles (< 100 ns).
@@ -110,7 +111,8 @@ fn a_4k_write_completes_early_from_the_buffer() {
     // doorbell 28 B, fetch (24 B, 800 ns, 84 B), firmware 4.2 us, data DMA: 4096 / MRRS 512 =
     // 8 MRd × 24 B = 192 B up, 800 ns, then down: 2 ACK DLLPs (16 B, for the 9 upstream TLPs so
     // far) + 16 completions × (256 + 12 + 8) = 4432 B; up: 4 ACKs (32 B, for 18 downstream TLPs)
-    // + CQE 40 B, MSI-X 28 B. No tPROG in the latency.
+    // + CQE 40 B, MSI-X 28 B; the page buffer's DMA port start latency, 5 x 4 ns = 20 ns.
+    // No tPROG in the latency.
     let hand = wire(28)
         + wire(24)
         + SimTime::from_ns(800)
@@ -119,6 +121,7 @@ fn a_4k_write_completes_early_from_the_buffer() {
         + wire(192)
         + SimTime::from_ns(800)
         + wire(4432)
+        + SimTime::from_ns(20)
         + wire(72)
         + wire(28);
     assert_eq!(done[0].completed - done[0].submitted, hand);

@@ -11,7 +11,6 @@ pub mod hdl_exec;
 pub mod host;
 pub mod hw_exec;
 pub mod jobs;
-pub mod map_timing;
 pub mod model_exec;
 pub mod port;
 pub mod scoreboard;

@@ -1,18 +1,20 @@
 //! The behavioural execution of the datapath: model blocks composed behind the firmware port —
 //! `ssdlab_model::nvme::frontend::FrontEnd` (fetch, completions, MSI-X, PRP data path stepped
 //! TLP by TLP, `FrontEnd::step_move`), one `ChannelSequencer` per channel,
-//! `ftl::map_cache::MapCache` with its pipeline timing ([`super::map_timing`]) — with the
-//! page-buffer/DMA glue timed by [`Glue`] (the top level's documented latencies). Stepped one
-//! cycle at a time like the hardware, so the same firmware and host drive it; at any queue depth
-//! it is cycle-exact with the RTL on the co-simulation's jobs (README "Co-simulation").
+//! `ftl::map_cache::MapCache` with its pipeline timing (`map_cache::pipeline`) and the page
+//! buffer with its DMA port (`ctrl::page_buffer::PageBuffer`, the top level's documented
+//! latencies). This file only wires them to the port. Stepped one cycle at a time like the
+//! hardware, so the same firmware and host drive it; at any queue depth it is cycle-exact with
+//! the RTL on the co-simulation's jobs (README "Co-simulation").
 
 use super::exec::DatapathExec;
-use super::map_timing::MapTiming;
 use super::port::*;
 use crate::devices::root_complex::RootComplex;
 use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_LSB, KIND_PROGRAM, PLANES_LSB};
 use ssdlab_model::config::DriveConfig;
+use ssdlab_model::ctrl::PageBuffer;
 use ssdlab_model::encoding::nvme::Status;
+use ssdlab_model::ftl::map_cache::pipeline::PipelineTiming;
 use ssdlab_model::ftl::map_cache::{MapAccess, MapCache};
 use ssdlab_model::nand::sequencer::{ChannelSequencer, SeqCompletion, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
@@ -27,40 +29,13 @@ pub fn map_cache_config() -> ssdlab_model::config::MapCacheConfig {
     ssdlab_hdl::ftl::map_cache::export_config()
 }
 
-/// Latencies of the glue around the blocks, in core cycles (from the top level's doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Glue {
-    /// `nand_cmd` handshake -> the channel's intake sees the op.
-    pub nand_dispatch: Cycle,
-    /// `dma` handshake -> the PRP data path starts.
-    pub dma_start: Cycle,
-    /// Data path done -> `dma_done`.
-    pub dma_end: Cycle,
-}
-
-impl Glue {
-    /// The top level (hdl/src/top.rs): the NAND command port is the array's own (no extra stage);
-    /// the DMA latencies are the top's "DMA latency" doc, derived register by register: the
-    /// first TLP leaves `DMA_START_CYCLES` = 5 cycles after the handshake (walker latch, screen,
-    /// splitter, stream register, requester-mux lock; moves without a PRP list, as this
-    /// firmware's 4 KiB moves are), so the move's first request is granted at handshake + 4;
-    /// `dma_done` comes `DMA_END_CYCLES` = 0 cycles after the move's own end (one `done`
-    /// register set by the last beat, as the model's end is last beat + 1). Between TLPs the
-    /// move shares the requester port with fetches and CQEs (`FrontEnd::step_move`).
-    pub const TOP: Glue = Glue {
-        nand_dispatch: 0,
-        dma_start: ssdlab_hdl::top::DMA_START_CYCLES,
-        dma_end: ssdlab_hdl::top::DMA_END_CYCLES,
-    };
-}
-
 pub struct ModelExec {
     fe: FrontEnd,
     rc: RootComplex,
     seqs: Vec<ChannelSequencer>,
     st: SeqTiming,
     map: MapCache,
-    glue: Glue,
+    pb: PageBuffer,
     /// Events due at a later cycle, in cycle order.
     due: VecDeque<(Cycle, HwEvent)>,
     fetched: VecDeque<FetchedCommand>,
@@ -68,16 +43,14 @@ pub struct ModelExec {
     mv: Option<(DataMove, Vec<u8>)>,
     /// First cycle the completer-request stream (host MMIO toward the device) is free.
     cq_free: Cycle,
-    /// First cycle a new move may be handshaken (the previous move's `dma_done` cycle).
-    dma_free: Cycle,
-    map_t: MapTiming,
+    map_t: PipelineTiming,
     next_id: u64,
     done: Vec<SeqCompletion>,
     op_way: Vec<(u8, u8)>,
 }
 
 impl ModelExec {
-    pub fn new(cfg: &DriveConfig, glue: Glue) -> Result<Self, String> {
+    pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
         let ways = cfg.geometry.ways_per_channel as usize;
         Ok(ModelExec {
             fe: FrontEnd::new(&cfg.pcie, &cfg.nvme),
@@ -87,13 +60,12 @@ impl ModelExec {
                 .collect(),
             st: SeqTiming::new(&cfg.onfi),
             map: MapCache::new(&map_cache_config()).map_err(|e| e.to_string())?,
-            glue,
+            pb: PageBuffer::new(cfg.geometry.channels, ways as u32),
             due: VecDeque::new(),
             fetched: VecDeque::new(),
             mv: None,
-            dma_free: 0,
             cq_free: 0,
-            map_t: MapTiming::new(super::hw_exec::DRAM.latency, super::hw_exec::DRAM.interval),
+            map_t: PipelineTiming::new(super::hw_exec::DRAM.latency, super::hw_exec::DRAM.interval),
             next_id: 0,
             done: Vec::new(),
             op_way: Vec::new(),
@@ -169,10 +141,7 @@ impl ModelExec {
     /// The `dma` port: a move is taken when none is in flight, from its predecessor's
     /// `dma_done` cycle on (the HDL's `PrpDma` is ready again in that cycle).
     fn dma(&mut self, c: Cycle, offer: &Offer, t: &mut Taken) {
-        let Some(d) = offer
-            .dma
-            .filter(|_| self.mv.is_none() && c >= self.dma_free)
-        else {
+        let Some(d) = offer.dma.filter(|_| self.pb.dma_ready(c)) else {
             return;
         };
         let dir = if d.to_host {
@@ -185,20 +154,16 @@ impl ModelExec {
         } else {
             Vec::new()
         };
-        // The first request is offered to the requester mux dma_start - 1 cycles after the
-        // handshake, so its header leaves dma_start cycles after it when the port is free.
-        match self.fe.start_move(
-            c + self.glue.dma_start - 1,
-            d.prp1,
-            d.prp2,
-            d.len,
-            dir,
-            &mut self.rc,
-        ) {
+        // The first request is offered to the requester mux the cycle before its header may
+        // leave (`PageBuffer::dma_take`).
+        let first = self.pb.dma_take(c, d.len as u64);
+        match self
+            .fe
+            .start_move(first, d.prp1, d.prp2, d.len, dir, &mut self.rc)
+        {
             Ok(mv) => self.mv = Some((mv, data)),
             Err(st) => {
-                let at = c + self.glue.dma_start + self.glue.dma_end;
-                self.dma_free = at;
+                let at = self.pb.dma_reject(c);
                 self.later(at, HwEvent::DmaDone { status: st.field() });
             }
         }
@@ -215,8 +180,7 @@ impl ModelExec {
         self.fe.step_move(mv, c, data, &mut self.rc);
         self.rc.discard_device_beats();
         if mv.finished() {
-            let at = mv.end().max(c + 1) + self.glue.dma_end;
-            self.dma_free = at;
+            let at = self.pb.dma_finish(mv.end().max(c + 1));
             self.mv = None;
             self.later(at, HwEvent::DmaDone { status: 0 });
         }
@@ -275,8 +239,10 @@ impl DatapathExec for ModelExec {
             let id = self.next_id;
             self.next_id += 1;
             let op = self.seq_op(id, &n);
-            let now = self.st.to_time(c + self.glue.nand_dispatch);
-            self.seqs[n.channel as usize].enqueue(now, op);
+            let at = self
+                .pb
+                .nand_accept_cycle(n.channel as usize, c, op.kind, op.bus_bytes);
+            self.seqs[n.channel as usize].enqueue(self.st.to_time(at), op);
             self.op_way.push((n.channel, n.way));
             t.nand = true;
         }

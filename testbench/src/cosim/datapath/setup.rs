@@ -9,7 +9,7 @@ use super::exec::{run, RunLimits};
 use super::firmware::Firmware;
 use super::host::{HostDriver, IoPattern};
 use super::jobs::Planner;
-use super::model_exec::{Glue, ModelExec};
+use super::model_exec::ModelExec;
 use super::port::Streams;
 use crate::fio::job::parse_job_file;
 use ssdlab_model::config::DriveConfig;
@@ -120,7 +120,7 @@ pub fn run_model(
     precondition: bool,
 ) -> Result<Streams, String> {
     let (mut fw, mut host) = stimulus(cfg, job, lim.seed, precondition)?;
-    let mut x = ModelExec::new(cfg, Glue::TOP)?;
+    let mut x = ModelExec::new(cfg)?;
     run(&mut x, &mut fw, &mut host, lim)
 }
 

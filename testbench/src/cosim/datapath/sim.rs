@@ -5,7 +5,7 @@
 
 use super::exec::{run, RunLimits};
 use super::hw_exec::VerilatorExec;
-use super::model_exec::{map_cache_config, Glue, ModelExec};
+use super::model_exec::{map_cache_config, ModelExec};
 use super::scoreboard::{compare, Divergence};
 use super::setup::stimulus;
 use rand::Rng;
@@ -96,7 +96,7 @@ pub fn three_way(
     vcd: Option<&Path>,
 ) -> Result<Report, String> {
     let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
-    let mut mx = ModelExec::new(cfg, Glue::TOP)?;
+    let mut mx = ModelExec::new(cfg)?;
     let want = run(&mut mx, &mut fw, &mut host, lim)?;
     // The hardware run issues exactly the commands the reference issued before `submit_until`
     // (a cycle cut-off would depend on its own timing).

@@ -1,7 +1,7 @@
 //! The bus meter, the window and the throughput arithmetic with hand-derived values.
 
 use super::*;
-use crate::cosim::datapath::model_exec::{Glue, ModelExec};
+use crate::cosim::datapath::model_exec::ModelExec;
 use crate::cosim::datapath::port::{CplRec, TlpRec};
 
 #[test]
@@ -77,7 +77,7 @@ fn model_meter_sees_one_4k_read_hold_its_bus_49_plus_4096_cycles() {
     // 250 MT/s at 250 MHz: 1 byte per cycle. tWC 25 ns = 7 cycles: 00h + 5 address + 30h =
     // 49 cycles, then 4096 data-out cycles, on one channel; the other seven stay idle.
     let cfg = seqread_config(SEQREAD_MTS);
-    let mut x = ModelExec::new(&cfg, Glue::TOP).expect("model execution");
+    let mut x = ModelExec::new(&cfg).expect("model execution");
     let (s, log) =
         run_metered(&mut x, &cfg, &seqread_job(4, 1, 1, 1), 1, 200_000).expect("one read runs");
     assert_eq!(s.nand.len(), 1, "one NAND read");

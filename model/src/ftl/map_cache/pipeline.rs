@@ -1,7 +1,8 @@
-//! Timing of the mapping cache's request pipeline and miss engine in the behavioural execution,
-//! cycle for cycle as `hdl/src/ftl/map_cache.rs` (module doc and `map_cache/kernel.rs`); the
-//! decisions themselves come from the model's `MapCache`, made in request order as the HDL
-//! makes them at tag check.
+//! Timing of the mapping cache's request pipeline and miss engine, cycle for cycle as the HDL
+//! block `ssdlab_hdl::ftl::map_cache` builds it (its module doc and `map_cache/kernel.rs`), in
+//! cycles of the block's clock; the decisions themselves come from [`super::MapCache`], made in
+//! request order as the HDL makes them at tag check. The datapath co-simulation runs it beside
+//! the cache against the RTL.
 //!
 //! A request handshaken in cycle `a` sits in tag check (S1) from `a + 1` and is decided (`go`,
 //! `map_dec_*`) in the first cycle `t >= a + 1` in which none of the HDL's stall conditions
@@ -18,9 +19,13 @@
 //!   SlotCheck, FillCmd at `e0 + 7 + E`, beats from `e0 + 7 + E + L`, `R = e0 + 7 + L + 2E`
 //!   (= handshake + 11 + L + 2(E-1)).
 
-use ssdlab_hdl::ftl::map_cache::MSHRS;
-use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
+
+/// Clock cycles of the block.
+pub type Cycle = u64;
+
+/// Miss status holding registers of the miss engine.
+pub const MSHRS: usize = 4;
 
 /// A miss status holding register: set and way being filled, valid from `from` to `resp`.
 #[derive(Clone, Copy, Debug)]
@@ -31,9 +36,10 @@ struct Mshr {
     resp: Cycle,
 }
 
+/// The pipeline's stall and miss-engine state.
 #[derive(Debug)]
-pub struct MapTiming {
-    /// DRAM first-beat latency and beat interval (the bench's `DRAM`).
+pub struct PipelineTiming {
+    /// DRAM first-beat latency in cycles (one beat per cycle after it).
     latency: Cycle,
     mshrs: VecDeque<Mshr>,
     /// Cycle windows (first, last) in which the engine owns the data RAM.
@@ -44,13 +50,15 @@ pub struct MapTiming {
     pub ready_at: Cycle,
 }
 
-impl MapTiming {
+impl PipelineTiming {
+    /// A pipeline over a DRAM whose first read beat comes `latency` cycles after the command
+    /// and then one beat every `interval` cycles (only 1 is modelled).
     pub fn new(latency: Cycle, interval: Cycle) -> Self {
         assert_eq!(
             interval, 1,
             "the engine's data-RAM windows assume one DRAM beat per cycle"
         );
-        MapTiming {
+        PipelineTiming {
             latency,
             mshrs: VecDeque::new(),
             owns: VecDeque::new(),
@@ -143,7 +151,7 @@ mod tests {
     /// engine owns the data RAM (17..25): decided at 26.
     #[test]
     fn back_to_back_misses_stall_in_tag_check_while_the_engine_fills() {
-        let mut m = MapTiming::new(12, 1);
+        let mut m = PipelineTiming::new(12, 1);
         assert_eq!(m.decide(0, false, 0, 0, false, 8), 1);
         assert_eq!(m.engine_resp, 25);
         assert_eq!(m.decide(6, false, 1, 0, false, 8), 7);
@@ -159,7 +167,7 @@ mod tests {
     /// handshake + 11 + 12 + 2 x 7 = 37.
     #[test]
     fn pending_way_and_dirty_victim() {
-        let mut m = MapTiming::new(12, 1);
+        let mut m = PipelineTiming::new(12, 1);
         assert_eq!(m.decide(0, false, 5, 2, true, 8), 1);
         assert_eq!(m.engine_resp, 37);
         assert_eq!(m.decide(3, true, 5, 1, false, 8), 4);
@@ -172,7 +180,7 @@ mod tests {
     /// then for the engine's data-RAM window if it falls in one.
     #[test]
     fn fifth_miss_waits_for_an_mshr() {
-        let mut m = MapTiming::new(12, 1);
+        let mut m = PipelineTiming::new(12, 1);
         for (i, a) in [0u64, 2, 4, 6].into_iter().enumerate() {
             assert_eq!(m.decide(a, false, i as u32, 0, false, 8), a + 1);
         }
