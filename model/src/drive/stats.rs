@@ -148,6 +148,8 @@ pub struct DriveStats {
     /// Per die, indexed `(die × ways + way) × channels + channel`: array time (tR/tPROG/tBERS)
     /// of the ops started in this window.
     pub die_array_busy: Vec<SimTime>,
+    /// Program/erase suspends in this window (reads that suspended a program or erase).
+    pub nand_suspends: u64,
     /// Mapping lookups in this window per level of the hierarchy (SRAM cache, DRAM table).
     pub map: super::MapHierarchyStats,
 }
