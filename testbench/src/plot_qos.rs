@@ -1,12 +1,31 @@
 //! SVG plot of read latency tails against load for protocol sweeps (the `read-qos` protocol):
 //! read p99, p99.9 and p99.99 of every `fio` step that reports a read latency metric, against
-//! the IOPS the step achieved (reads + writes), log-scale latency.
+//! the IOPS the step achieved (reads + writes), log-scale latency. A `set` step (e.g. suspend
+//! on) starts a new series, drawn with its own markers beside the first.
 
 use crate::plot::{err, framed};
 use crate::protocol::run::StepOutcome;
 use crate::protocol::schema::Metric;
 use plotters::prelude::*;
 use std::path::Path;
+
+/// One curve: its name and its (IOPS, [p99, p99.9, p99.99] in us) points.
+pub type QosSeries = (String, Vec<(f64, [f64; 3])>);
+
+/// The points of [`qos_points`], split at each `set` step (named by its label; the points
+/// before the first one are "as configured").
+pub fn qos_series(outcomes: &[StepOutcome]) -> Vec<QosSeries> {
+    let mut out: Vec<QosSeries> = vec![("as configured".into(), Vec::new())];
+    for o in outcomes {
+        if o.kind == "set" {
+            out.push((o.label.clone(), Vec::new()));
+        }
+        let pts = qos_points(std::slice::from_ref(o));
+        out.last_mut().expect("one series at least").1.extend(pts);
+    }
+    out.retain(|s| !s.1.is_empty());
+    out
+}
 
 /// The (IOPS, [p99, p99.9, p99.99] in us) point of each step reporting a read latency metric.
 pub fn qos_points(outcomes: &[StepOutcome]) -> Vec<(f64, [f64; 3])> {
@@ -45,6 +64,7 @@ pub fn latency_vs_load(path: &Path, title: &str, outcomes: &[StepOutcome]) -> Re
     if pts.len() < 2 {
         return Ok(false);
     }
+    let series = qos_series(outcomes);
     let x_max = pts.iter().map(|p| p.0).fold(1.0, f64::max) * 1.1;
     let ys = pts.iter().flat_map(|p| p.1);
     let (lo, hi) = ys.fold((f64::INFINITY, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
@@ -59,20 +79,39 @@ pub fn latency_vs_load(path: &Path, title: &str, outcomes: &[StepOutcome]) -> Re
         .y_desc("read completion latency (us)")
         .draw()
         .map_err(err)?;
-    for (k, name) in ["read p99", "read p99.9", "read p99.99"]
-        .into_iter()
-        .enumerate()
-    {
-        let color = Palette99::pick(k).to_rgba();
-        let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1[k])).collect();
-        chart
-            .draw_series(line.iter().map(|p| Circle::new(*p, 4, color.filled())))
-            .map_err(err)?;
-        chart
-            .draw_series(LineSeries::new(line, color.stroke_width(2)))
-            .map_err(err)?
-            .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    for (si, (sname, spts)) in series.iter().enumerate() {
+        for (k, name) in ["read p99", "read p99.9", "read p99.99"]
+            .into_iter()
+            .enumerate()
+        {
+            let color = Palette99::pick(k).to_rgba();
+            let line: Vec<(f64, f64)> = spts.iter().map(|p| (p.0, p.1[k])).collect();
+            if si == 0 {
+                chart
+                    .draw_series(line.iter().map(|p| Circle::new(*p, 4, color.filled())))
+                    .map_err(err)?;
+            } else {
+                chart
+                    .draw_series(
+                        line.iter()
+                            .map(|p| TriangleMarker::new(*p, 5, color.filled())),
+                    )
+                    .map_err(err)?;
+            }
+            let width = if si == 0 { 2 } else { 1 };
+            let label = if series.len() > 1 {
+                format!("{name} ({sname})")
+            } else {
+                name.to_string()
+            };
+            chart
+                .draw_series(LineSeries::new(line, color.stroke_width(width)))
+                .map_err(err)?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(width))
+                });
+        }
     }
     chart
         .configure_series_labels()
