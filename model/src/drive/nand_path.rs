@@ -277,7 +277,10 @@ impl Drive {
 
     /// Replaces the program/erase suspend rules of every channel (`nand.suspend`), e.g. between
     /// the steps of a protocol; ops already suspended finish under the old rules.
-    pub fn set_suspend(&mut self, cfg: &crate::config::SuspendConfig) -> Result<(), crate::error::ConfigError> {
+    pub fn set_suspend(
+        &mut self,
+        cfg: &crate::config::SuspendConfig,
+    ) -> Result<(), crate::error::ConfigError> {
         cfg.validate()?;
         self.cfg.nand.suspend = cfg.clone();
         for c in &mut self.chans {
@@ -454,7 +457,8 @@ impl Drive {
                 .zip(&self.base_channel_busy)
                 .map(|(c, b)| c.seq.bus_busy_time().saturating_sub(*b)),
         );
-        s.nand_suspends = self.chans.iter().map(|c| c.seq.suspends()).sum::<u64>() - self.base_suspends;
+        s.nand_suspends =
+            self.chans.iter().map(|c| c.seq.suspends()).sum::<u64>() - self.base_suspends;
         s.die_array_busy.clear();
         s.die_array_busy.extend(
             self.dies

@@ -8,7 +8,9 @@
 //! `min_progress` cycles of array time after a resume before the next; the policy
 //! ([`crate::nand::suspend`]) decides within them. Timing: `config/suspend.rs`.
 
-use super::{ChannelSequencer, Phase, Queued, SeqTiming, Unit, UnitState, NEXT_OP_CYCLES, RB_SYNC_CYCLES};
+use super::{
+    ChannelSequencer, Phase, Queued, SeqTiming, Unit, UnitState, NEXT_OP_CYCLES, RB_SYNC_CYCLES,
+};
 use crate::config::{SuspendConfig, SuspendPolicyKind};
 use crate::encoding::onfi::SuspendCommands;
 use crate::nand::suspend::{commands_for, policy_for, SuspendPolicy, SuspendQuery};

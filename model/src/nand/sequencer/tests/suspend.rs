@@ -107,24 +107,17 @@ fn cap_on_suspends_makes_a_later_read_wait_for_the_program() {
     let first_read_done = PROG_ARRAY_START_NS + 500_000 + 40 + 20_020 + READ_NS;
     let prog_done = first_read_done + 30 + 10_000 + 1_499_960 + STATUS_NS;
     // Cap 1: read 3 starts 5 ns after the program's status read.
-    let (done, _, _) = run_op_list_suspend(
-        &onfi(),
-        1,
-        1,
-        &cfg(SuspendPolicyKind::Always, 1, 0.0),
-        &ops,
-    );
+    let (done, _, _) =
+        run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 1, 0.0), &ops);
     assert_eq!(done_ns(&done, 1), prog_done);
     assert_eq!(done_ns(&done, 3), prog_done + 5 + READ_NS);
     // Cap 2: read 3 suspends too, with the same latency as the first one.
-    let (done, _, _) = run_op_list_suspend(
-        &onfi(),
-        1,
-        1,
-        &cfg(SuspendPolicyKind::Always, 2, 0.0),
-        &ops,
+    let (done, _, _) =
+        run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 2, 0.0), &ops);
+    assert_eq!(
+        done_ns(&done, 3),
+        1_000_000 + 20_000 + 56_000 + 23_240 + 375
     );
-    assert_eq!(done_ns(&done, 3), 1_000_000 + 20_000 + 56_000 + 23_240 + 375);
     // The program lost both suspensions' time: 20 us + one read + 10 us resume each.
     assert!(done_ns(&done, 1) > prog_done + 30_000);
 }
@@ -142,13 +135,8 @@ fn minimum_progress_delays_the_next_suspend() {
         (ns(640_000), read(3)),
     ];
     // Minimum progress 0: read 3 suspends at once (15 ns intake).
-    let (done, _, _) = run_op_list_suspend(
-        &onfi(),
-        1,
-        1,
-        &cfg(SuspendPolicyKind::Always, 5, 0.0),
-        &ops,
-    );
+    let (done, _, _) =
+        run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 5, 0.0), &ops);
     assert_eq!(done_ns(&done, 3), 640_000 + 99_615);
     // 50 us: the suspend latch waits until resume_end + 10 us + 50 us = 683 325 ns.
     let (done, _, _) = run_op_list_suspend(
@@ -172,7 +160,10 @@ fn wait_over_policy_suspends_only_for_a_long_wait() {
     assert_eq!(done_ns(&done, 1), prog_done);
     assert_eq!(done_ns(&done, 2), prog_done + 5 + READ_NS);
     // 1.5 ms left: it suspends.
-    let early = [(SimTime::ZERO, program()), (ns(PROG_ARRAY_START_NS + 500_000), read(2))];
+    let early = [
+        (SimTime::ZERO, program()),
+        (ns(PROG_ARRAY_START_NS + 500_000), read(2)),
+    ];
     let (done, _, _) = run_op_list_suspend(&onfi(), 1, 1, &s, &early);
     assert_eq!(done_ns(&done, 2), PROG_ARRAY_START_NS + 500_000 + 99_615);
 }
@@ -185,13 +176,11 @@ fn never_policy_runs_as_without_suspend() {
         (ns(700_000), read(3)),
     ];
     let plain = run_op_list(&onfi(), 1, 1, &ops);
-    let (never, _, _) = run_op_list_suspend(
-        &onfi(),
-        1,
-        1,
-        &cfg(SuspendPolicyKind::Never, 5, 50.0),
-        &ops,
-    );
+    let (never, _, _) =
+        run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Never, 5, 50.0), &ops);
     assert_eq!(plain, never);
-    assert_eq!(done_ns(&plain, 2), PROG_ARRAY_END_NS + STATUS_NS + 5 + READ_NS);
+    assert_eq!(
+        done_ns(&plain, 2),
+        PROG_ARRAY_END_NS + STATUS_NS + 5 + READ_NS
+    );
 }
