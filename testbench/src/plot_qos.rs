@@ -1,7 +1,7 @@
 //! SVG plot of read latency tails against load for protocol sweeps (the `read-qos` protocol):
 //! read p99, p99.9 and p99.99 of every `fio` step that reports a read latency metric, against
-//! the IOPS the step achieved (reads + writes), log-scale latency. A `set` step (e.g. suspend
-//! on) starts a new series, drawn with its own markers beside the first.
+//! the IOPS the step achieved (reads + writes), log-scale latency. `set` steps (e.g. suspend
+//! off / on) switch between series by label, each drawn with its own markers.
 
 use crate::plot::{err, framed};
 use crate::protocol::run::StepOutcome;
@@ -12,16 +12,23 @@ use std::path::Path;
 /// One curve: its name and its (IOPS, [p99, p99.9, p99.99] in us) points.
 pub type QosSeries = (String, Vec<(f64, [f64; 3])>);
 
-/// The points of [`qos_points`], split at each `set` step (named by its label; the points
-/// before the first one are "as configured").
+/// The points of [`qos_points`] by series: each `set` step switches to the series named by
+/// its label (steps of one label, wherever they are, form one series); the points before the
+/// first one are "as configured". Series in order of first appearance.
 pub fn qos_series(outcomes: &[StepOutcome]) -> Vec<QosSeries> {
     let mut out: Vec<QosSeries> = vec![("as configured".into(), Vec::new())];
+    let mut cur = 0;
     for o in outcomes {
         if o.kind == "set" {
-            out.push((o.label.clone(), Vec::new()));
+            cur = match out.iter().position(|s| s.0 == o.label) {
+                Some(i) => i,
+                None => {
+                    out.push((o.label.clone(), Vec::new()));
+                    out.len() - 1
+                }
+            };
         }
-        let pts = qos_points(std::slice::from_ref(o));
-        out.last_mut().expect("one series at least").1.extend(pts);
+        out[cur].1.extend(qos_points(std::slice::from_ref(o)));
     }
     out.retain(|s| !s.1.is_empty());
     out
