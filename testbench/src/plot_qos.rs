@@ -1,12 +1,38 @@
 //! SVG plot of read latency tails against load for protocol sweeps (the `read-qos` protocol):
 //! read p99, p99.9 and p99.99 of every `fio` step that reports a read latency metric, against
-//! the IOPS the step achieved (reads + writes), log-scale latency.
+//! the IOPS the step achieved (reads + writes), log-scale latency. `set` steps (e.g. suspend
+//! off / on) switch between series by label, each drawn with its own markers.
 
 use crate::plot_frame::{chart_svg, err, fmt_tick, framed, log_ticks, LegendEntry, PlotMeta};
 use crate::protocol::run::StepOutcome;
 use crate::protocol::schema::Metric;
 use plotters::prelude::*;
 use std::path::Path;
+
+/// One curve: its name and its (IOPS, [p99, p99.9, p99.99] in us) points.
+pub type QosSeries = (String, Vec<(f64, [f64; 3])>);
+
+/// The points of [`qos_points`] by series: each `set` step switches to the series named by
+/// its label (steps of one label, wherever they are, form one series); the points before the
+/// first one are "as configured". Series in order of first appearance.
+pub fn qos_series(outcomes: &[StepOutcome]) -> Vec<QosSeries> {
+    let mut out: Vec<QosSeries> = vec![("as configured".into(), Vec::new())];
+    let mut cur = 0;
+    for o in outcomes {
+        if o.kind == "set" {
+            cur = match out.iter().position(|s| s.0 == o.label) {
+                Some(i) => i,
+                None => {
+                    out.push((o.label.clone(), Vec::new()));
+                    out.len() - 1
+                }
+            };
+        }
+        out[cur].1.extend(qos_points(std::slice::from_ref(o)));
+    }
+    out.retain(|s| !s.1.is_empty());
+    out
+}
 
 /// The (IOPS, [p99, p99.9, p99.99] in us) point of each step reporting a read latency metric.
 pub fn qos_points(outcomes: &[StepOutcome]) -> Vec<(f64, [f64; 3])> {
@@ -50,19 +76,28 @@ pub fn latency_vs_load(
     if pts.len() < 2 {
         return Ok(false);
     }
+    let series = qos_series(outcomes);
     let x_max = pts.iter().map(|p| p.0).fold(1.0, f64::max) * 1.1;
     let ys = pts.iter().flat_map(|p| p.1);
     let (lo, hi) = ys.fold((f64::INFINITY, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
     let (lo, hi) = (lo.min(hi) / 1.5, hi * 1.5);
     let names = ["read p99", "read p99.9", "read p99.99"];
-    let legend: Vec<LegendEntry> = names
-        .iter()
-        .enumerate()
-        .map(|(k, n)| LegendEntry {
-            label: n.to_string(),
-            color: Palette99::pick(k).to_rgba(),
-        })
-        .collect();
+    // Colour tells the percentile, the marker the series (circles first, triangles after).
+    let marker = |si: usize| if si == 0 { "circles" } else { "triangles" };
+    let mut legend = Vec::new();
+    for (si, (sname, _)) in series.iter().enumerate() {
+        for (k, n) in names.iter().enumerate() {
+            let label = if series.len() > 1 {
+                format!("{n} ({sname}, {})", marker(si))
+            } else {
+                n.to_string()
+            };
+            legend.push(LegendEntry {
+                label,
+                color: Palette99::pick(k).to_rgba(),
+            });
+        }
+    }
     chart_svg(path, (1000, 500), title, meta, &legend, |area| {
         let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
         let mut chart = framed(area)
@@ -76,15 +111,27 @@ pub fn latency_vs_load(
             .y_desc("read completion latency (us)")
             .draw()
             .map_err(err)?;
-        for k in 0..names.len() {
-            let color = Palette99::pick(k).to_rgba();
-            let line: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.1[k])).collect();
-            chart
-                .draw_series(line.iter().map(|p| Circle::new(*p, 4, color.filled())))
-                .map_err(err)?;
-            chart
-                .draw_series(LineSeries::new(line, color.stroke_width(2)))
-                .map_err(err)?;
+        for (si, (_, spts)) in series.iter().enumerate() {
+            for k in 0..names.len() {
+                let color = Palette99::pick(k).to_rgba();
+                let line: Vec<(f64, f64)> = spts.iter().map(|p| (p.0, p.1[k])).collect();
+                if si == 0 {
+                    chart
+                        .draw_series(line.iter().map(|p| Circle::new(*p, 4, color.filled())))
+                        .map_err(err)?;
+                } else {
+                    chart
+                        .draw_series(
+                            line.iter()
+                                .map(|p| TriangleMarker::new(*p, 5, color.filled())),
+                        )
+                        .map_err(err)?;
+                }
+                let width = if si == 0 { 2 } else { 1 };
+                chart
+                    .draw_series(LineSeries::new(line, color.stroke_width(width)))
+                    .map_err(err)?;
+            }
         }
         Ok(())
     })?;

@@ -15,6 +15,7 @@ mod onfi;
 mod pcie;
 mod persistence;
 mod power;
+mod suspend;
 
 pub use controller::ControllerConfig;
 pub use ftl::{
@@ -27,6 +28,7 @@ pub use onfi::OnfiConfig;
 pub use pcie::PcieConfig;
 pub use persistence::{PersistenceConfig, JOURNAL_RECORD_BYTES};
 pub use power::PowerConfig;
+pub use suspend::{SuspendCommandSet, SuspendConfig, SuspendPolicyKind};
 
 use crate::error::ConfigError;
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,7 @@
 //! NAND cell timing and energy per operation (SLC mode and native TLC mode).
 //! Sources: Micron B16A/B17A public summaries, ONFI 4.1; energies are fitted (see presets).
 
+use super::suspend::SuspendConfig;
 use crate::error::{check, ConfigError};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -95,12 +96,16 @@ pub struct NandConfig {
     /// Program/erase cycles the native mode is rated for (wear reports against it).
     /// Unit: P/E cycles. Range: >= 1. Moves: no figure; wear reports only.
     pub endurance_pe_cycles: u32,
+    /// Program/erase suspend for reads (`[nand.suspend]`); off when absent.
+    #[serde(default)]
+    pub suspend: SuspendConfig,
 }
 
 impl NandConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.slc.validate("nand.slc")?;
         self.tlc.validate("nand.tlc")?;
+        self.suspend.validate()?;
         check(
             self.endurance_pe_cycles > 0,
             "nand.endurance_pe_cycles",

@@ -248,6 +248,7 @@ pub struct Drive {
     base_ftl: crate::ftl::FtlStats,
     base_map: crate::ftl::map_cache::MapCacheStats,
     base_channel_busy: Vec<SimTime>,
+    base_suspends: u64,
     base_die_busy: Vec<SimTime>,
     base_plane_busy: Vec<SimTime>,
     /// The integrity checker's first violation, with its command (`integrity.rs`).
@@ -315,6 +316,7 @@ impl Drive {
             base_ftl: Default::default(),
             base_map: Default::default(),
             base_channel_busy: Vec::new(),
+            base_suspends: 0,
             base_die_busy: Vec::new(),
             base_plane_busy: Vec::new(),
             first_violation: None,

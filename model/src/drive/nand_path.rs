@@ -276,6 +276,20 @@ impl Drive {
         }
     }
 
+    /// Replaces the program/erase suspend rules of every channel (`nand.suspend`), e.g. between
+    /// the steps of a protocol; ops already suspended finish under the old rules.
+    pub fn set_suspend(
+        &mut self,
+        cfg: &crate::config::SuspendConfig,
+    ) -> Result<(), crate::error::ConfigError> {
+        cfg.validate()?;
+        self.cfg.nand.suspend = cfg.clone();
+        for c in &mut self.chans {
+            c.seq.set_suspend(cfg);
+        }
+        Ok(())
+    }
+
     /// Makes sure an engine event is due when channel `ch` next needs attention.
     fn wake(&mut self, now: SimTime, ch: u16) {
         let c = &mut self.chans[ch as usize];
@@ -378,6 +392,7 @@ impl Drive {
         self.base_ftl = f.clone();
         self.base_map = *self.map_sram.stats();
         self.base_channel_busy = self.chans.iter().map(|c| c.seq.bus_busy_time()).collect();
+        self.base_suspends = self.chans.iter().map(|c| c.seq.suspends()).sum();
         self.base_die_busy = self.dies.iter().map(|d| d.die.array_busy).collect();
         self.base_plane_busy = self
             .dies
@@ -450,6 +465,8 @@ impl Drive {
                 .zip(&self.base_channel_busy)
                 .map(|(c, b)| c.seq.bus_busy_time().saturating_sub(*b)),
         );
+        s.nand_suspends =
+            self.chans.iter().map(|c| c.seq.suspends()).sum::<u64>() - self.base_suspends;
         s.die_array_busy.clear();
         s.die_array_busy.extend(
             self.dies

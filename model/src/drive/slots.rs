@@ -91,9 +91,11 @@ pub(super) fn die_slots(g: &GeometryConfig) -> Vec<DieSlot> {
 pub(super) fn chan_slots(cfg: &DriveConfig) -> Vec<ChanSlot> {
     let g = &cfg.geometry;
     (0..g.channels)
-        .map(|_| ChanSlot {
-            seq: ChannelSequencer::new(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8),
-            wake_at: None,
+        .map(|_| {
+            let mut seq =
+                ChannelSequencer::new(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8);
+            seq.set_suspend(&cfg.nand.suspend);
+            ChanSlot { seq, wake_at: None }
         })
         .collect()
 }

@@ -153,6 +153,8 @@ pub struct DriveStats {
     /// Per plane, indexed `die index x planes_per_die + plane` (die index as above): array time
     /// of the ops that occupied the plane; a multi-plane op counts on each of its planes.
     pub plane_array_busy: Vec<SimTime>,
+    /// Program/erase suspends in this window (reads that suspended a program or erase).
+    pub nand_suspends: u64,
     /// Mapping lookups in this window per level of the hierarchy (SRAM cache, DRAM table).
     pub map: super::MapHierarchyStats,
 }

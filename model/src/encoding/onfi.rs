@@ -31,3 +31,26 @@ pub const READ_STATUS: u8 = 0x70;
 pub const READ_CACHE_SEQ: u8 = 0x31;
 /// Read cache end: last page of a cache read.
 pub const READ_CACHE_END: u8 = 0x3F;
+
+/// Program/erase suspend and resume latches of one vendor's command set. ONFI 4.1 defines no
+/// suspend command; the bytes are vendor extensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuspendCommands {
+    /// Suspend the program or erase in progress (no address).
+    pub suspend: u8,
+    /// Resume the suspended operation (no address).
+    pub resume: u8,
+}
+
+/// Samsung / AMD NAND: Erase Suspend B0h, Erase Resume D0h (Intel "AMD and Samsung NAND Flash
+/// Devices Commands", Valid During Busy: suspend yes).
+pub const SUSPEND_SAMSUNG: SuspendCommands = SuspendCommands {
+    suspend: 0xB0,
+    resume: 0xD0,
+};
+/// Samsung OneNAND: Erase Suspend B0h, Erase Resume 30h (OneNAND128 datasheet, "Erase
+/// Suspend / Resume").
+pub const SUSPEND_ONENAND: SuspendCommands = SuspendCommands {
+    suspend: 0xB0,
+    resume: 0x30,
+};

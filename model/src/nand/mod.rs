@@ -3,6 +3,7 @@
 
 pub mod die;
 pub mod sequencer;
+pub mod suspend;
 
 pub use die::{Die, NandTiming};
 

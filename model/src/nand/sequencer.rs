@@ -34,15 +34,22 @@
 //!   of the array read started by the previous 31h, tRCBSY ([`SeqTiming::cache_ready`]) — then
 //!   tRR before the cache register's data out. Data out of page k overlaps the array read of
 //!   page k + 1. The op completes at the end of the last page's data out.
+//! - Program/erase suspend (`sequencer/suspend.rs`, off unless `nand.suspend.policy` is set):
+//!   a read next in the unit's queue may suspend the program or erase the unit waits for, run,
+//!   and let it resume.
 //! - Not modelled: tDBSY of multi-plane; multi-plane cache read.
 
 mod program;
+mod standalone;
+mod suspend;
 #[cfg(test)]
 mod tests;
 
 pub use program::{BusEvent, BusKind, Phase, SeqTiming, COLUMN_CYCLES};
+pub use standalone::{run_op_list, run_op_list_suspend, run_op_list_traced};
+pub use suspend::SuspendRules;
 
-use crate::config::OnfiConfig;
+use crate::config::{OnfiConfig, SuspendConfig};
 use crate::nand::NandOpKind;
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -134,6 +141,8 @@ struct Unit {
     queue: VecDeque<Queued>,
     /// Cache read: cycle the array read of the next page (started by the last 31h) ends.
     array_free: u64,
+    /// Program/erase suspend state of the current (or suspended) array operation.
+    pe: suspend::ArrayOp,
 }
 
 /// One channel with `ways` targets of `dies_per_way` dies each.
@@ -154,6 +163,8 @@ pub struct ChannelSequencer {
     data_cycles_granted: u64,
     trace: Option<Vec<BusEvent>>,
     max_queued: usize,
+    suspend: SuspendRules,
+    suspends: u64,
 }
 
 impl ChannelSequencer {
@@ -168,9 +179,13 @@ impl ChannelSequencer {
             current: None,
             queue: VecDeque::new(),
             array_free: 0,
+            pe: suspend::ArrayOp::default(),
         };
+        let timing = SeqTiming::new(onfi);
         ChannelSequencer {
-            timing: SeqTiming::new(onfi),
+            suspend: SuspendRules::new(&SuspendConfig::default(), &timing),
+            suspends: 0,
+            timing,
             ways,
             dies_per_way,
             units: vec![idle; n],
@@ -248,6 +263,9 @@ impl ChannelSequencer {
             );
             unit.queue.push_back(q);
             self.max_queued = self.max_queued.max(unit.queue.len());
+            if unit.queue.len() == 1 {
+                suspend::plan_check(&self.suspend, unit);
+            }
         }
     }
 
@@ -298,7 +316,7 @@ impl ChannelSequencer {
                 UnitState::Idle => continue,
                 UnitState::Request { since, .. } => since.max(self.bus_free_at),
                 UnitState::OnBus { end, .. } => end,
-                UnitState::Wait { until, .. } => until,
+                UnitState::Wait { until, .. } => u.pe.check_at.map_or(until, |a| a.min(until)),
             };
             next = Some(next.map_or(c, |n| n.min(c)));
         }
@@ -308,10 +326,14 @@ impl ChannelSequencer {
     /// Processes cycle `c`: phase ends, waits ending, then one arbitration.
     fn step(&mut self, c: u64, done: &mut Vec<SeqCompletion>) {
         let t = self.timing;
+        let r = &self.suspend;
         for u in self.units.iter_mut() {
             if let UnitState::OnBus { phase, end } = u.state {
                 if end == c {
-                    u.state = Self::phase_done(&t, u, phase, c, done);
+                    u.state = Self::phase_done(&t, r, u, phase, c, done);
+                    if matches!(phase, Phase::First | Phase::Resume) {
+                        suspend::plan_check(r, u);
+                    }
                 }
             }
         }
@@ -324,6 +346,9 @@ impl ChannelSequencer {
                     };
                 }
             }
+            if suspend::check(r, u, c, t.period_ps) {
+                self.suspends += 1;
+            }
         }
         if self.bus_free_at <= c {
             self.arbitrate(c);
@@ -335,6 +360,7 @@ impl ChannelSequencer {
     /// op's completion and the next op's request).
     fn phase_done(
         t: &SeqTiming,
+        r: &SuspendRules,
         u: &mut Unit,
         phase: Phase,
         c: u64,
@@ -351,7 +377,18 @@ impl ChannelSequencer {
                 u.array_free = c + t.t_wb as u64 + array;
                 wait(u.array_free, Phase::CacheStep(0))
             }
-            Phase::First => wait(c + t.wait_cycles(&q.op, array), Phase::Second),
+            Phase::First => {
+                let until = c + t.wait_cycles(&q.op, array);
+                if q.op.kind != NandOpKind::Read {
+                    u.pe = suspend::ArrayOp {
+                        end: until,
+                        ..Default::default()
+                    };
+                }
+                wait(until, Phase::Second)
+            }
+            Phase::Suspend => suspend::suspend_latched(r, u, c),
+            Phase::Resume => suspend::resumed(r, u, c),
             Phase::CacheStep(k) if (k as u32) < q.op.pages as u32 => {
                 let ready = t.cache_ready(c, u.array_free);
                 if (k as u32) + 1 < q.op.pages as u32 {
@@ -368,6 +405,9 @@ impl ChannelSequencer {
                     started: t.to_time(started),
                     completed: t.to_time(c),
                 });
+                if u.pe.suspended.is_some() {
+                    return suspend::read_done(u, c);
+                }
                 match u.queue.pop_front() {
                     Some(next) => {
                         u.current = Some((next, 0));
@@ -411,48 +451,21 @@ impl ChannelSequencer {
             self.bus_cycles_granted += len;
             self.data_cycles_granted += t.phase_data_cycles(&op, phase);
             if let Some(tr) = self.trace.as_mut() {
-                t.trace_phase(&op, phase, c, tr);
+                let cmds = self.suspend.commands;
+                match phase {
+                    Phase::Suspend | Phase::Resume => tr.push(BusEvent {
+                        cycle: c,
+                        way: op.way,
+                        kind: BusKind::Cmd(if phase == Phase::Suspend {
+                            cmds.suspend
+                        } else {
+                            cmds.resume
+                        }),
+                    }),
+                    _ => t.trace_phase(&op, phase, c, tr),
+                }
             }
             return;
         }
     }
-}
-
-/// Runs `ops` (each with its issue time, non-decreasing) on one channel until all complete.
-pub fn run_op_list(
-    onfi: &OnfiConfig,
-    ways: u8,
-    dies_per_way: u8,
-    ops: &[(SimTime, SeqOp)],
-) -> Vec<SeqCompletion> {
-    run_op_list_traced(onfi, ways, dies_per_way, ops).0
-}
-
-/// [`run_op_list`] that also returns the bus-cycle trace and the bus cycles held.
-pub fn run_op_list_traced(
-    onfi: &OnfiConfig,
-    ways: u8,
-    dies_per_way: u8,
-    ops: &[(SimTime, SeqOp)],
-) -> (Vec<SeqCompletion>, Vec<BusEvent>, u64) {
-    let mut seq = ChannelSequencer::new(onfi, ways, dies_per_way);
-    seq.set_trace(true);
-    let mut done = Vec::with_capacity(ops.len());
-    let mut i = 0;
-    loop {
-        let next_issue = ops.get(i).map(|(t, _)| *t);
-        let next_ev = seq.next_event_time();
-        match (next_issue, next_ev) {
-            (Some(t), Some(e)) if e < t => seq.advance(e, &mut done),
-            (Some(t), _) => {
-                seq.advance(t, &mut done);
-                seq.enqueue(t, ops[i].1);
-                i += 1;
-            }
-            (None, Some(e)) => seq.advance(e, &mut done),
-            (None, None) => break,
-        }
-    }
-    let busy = seq.bus_cycles_until_now();
-    (done, seq.take_trace(), busy)
 }

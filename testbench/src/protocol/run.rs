@@ -134,6 +134,12 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
                 }
             }
             Step::Score { .. } => {}
+            Step::Set { label, .. } => {
+                if dev.nand_suspend().is_none() {
+                    let r = format!("`{label}`: this device models no NAND suspend");
+                    return Err(InputError::file(&p.file, r));
+                }
+            }
         }
     }
     Ok(())
@@ -230,6 +236,13 @@ pub fn run_protocol(
                 );
                 ("idle", label.clone(), Vec::new(), None)
             }
+            Step::Set { label, keys } => {
+                let at = |r: String| InputError::file(&p.file, format!("step {}: {r}", i + 1));
+                let base = dev.nand_suspend().expect("checked before the run");
+                let c = super::apply_suspend_keys(&base, keys).map_err(at)?;
+                dev.set_nand_suspend(&c);
+                ("set", label.clone(), Vec::new(), None)
+            }
             Step::Burst {
                 id,
                 label,
@@ -312,7 +325,8 @@ pub fn step_label(s: &Step) -> &str {
         | Step::Idle { label, .. }
         | Step::Burst { label, .. }
         | Step::Score { label, .. }
-        | Step::PowerLoss { label, .. } => label,
+        | Step::PowerLoss { label, .. }
+        | Step::Set { label, .. } => label,
     }
 }
 

@@ -43,6 +43,11 @@
 //! of = ["qd1", "qd2", "qd4"]
 //!
 //! [[step]]
+//! kind = "set"               # change run-time settings of the drive for the steps after it:
+//! label = "Suspend on"       # only nand.suspend.* keys (program/erase suspend)
+//! set = { "nand.suspend.policy" = "always" }
+//!
+//! [[step]]
 //! kind = "power_loss"        # power fails `at` into the job, the drive mounts, the job goes on
 //! label = "Cut during random writes"
 //! at = "500ms"               # or "random": uniform in [0, at_max) from the run's seed
@@ -77,6 +82,7 @@ pub enum StepDef {
     Burst(BurstDef),
     Score(ScoreDef),
     PowerLoss(PowerLossDef),
+    Set(SetDef),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -232,6 +238,14 @@ pub struct ScoreDef {
     pub source: Option<String>,
     #[serde(default)]
     pub note: Option<String>,
+}
+
+/// `kind = "set"`: run-time config keys (dotted, `nand.suspend.*` only) for the later steps.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetDef {
+    pub label: String,
+    pub set: toml::Table,
 }
 
 #[derive(Clone, Debug, Deserialize)]

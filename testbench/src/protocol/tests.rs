@@ -214,3 +214,42 @@ fn deep_percentile_metric_names_load() {
         );
     }
 }
+
+const SET_STEP: &str = "name = \"x\"\ndescription = \"d\"\n\n[[step]]\nkind = \"set\"\nlabel = \"on\"\nset = { \"nand.suspend.policy\" = \"always\" }\n";
+
+#[test]
+fn set_step_takes_only_valid_suspend_keys() {
+    let p = load(SET_STEP, "p.toml", None).unwrap();
+    assert!(matches!(&p.steps[0], Step::Set { keys, .. } if keys.len() == 1));
+    let e = load(
+        &SET_STEP.replace("nand.suspend.policy", "geometry.channels"),
+        "p.toml",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("p.toml:4: step 1: set: `geometry.channels` cannot change"),
+        "{e}"
+    );
+    let e = load(&SET_STEP.replace("always", "sometimes"), "p.toml", None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("p.toml:4: step 1: set: nand.suspend"), "{e}");
+    let e = load(
+        &SET_STEP.replace("policy\" = \"always\"", "t_suspend_us\" = 5000.0"),
+        "p.toml",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("nand.suspend.t_suspend_us"), "{e}");
+}
+
+#[test]
+fn set_step_needs_a_device_with_nand_suspend() {
+    let p = load(SET_STEP, "p.toml", None).unwrap();
+    let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(100));
+    let e = run_protocol(&mut dev, &p, &SeedTree::new(1), &mut Quiet, &mut |_, _| {}).unwrap_err();
+    assert!(e.to_string().contains("models no NAND suspend"), "{e}");
+}

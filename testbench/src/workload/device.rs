@@ -190,6 +190,12 @@ pub trait Device {
     fn flash_state(&self) -> Option<FlashState> {
         None
     }
+    /// The program/erase suspend settings, when the device models NAND suspend.
+    fn nand_suspend(&self) -> Option<ssdlab_model::config::SuspendConfig> {
+        None
+    }
+    /// Replaces the suspend settings (only called when [`Device::nand_suspend`] is Some).
+    fn set_nand_suspend(&mut self, _c: &ssdlab_model::config::SuspendConfig) {}
     fn extras(&self) -> Extras;
     /// The integrity verdict since the device was opened (not reset with the statistics).
     fn integrity(&self) -> Integrity;

@@ -102,6 +102,14 @@ impl Device for ModelDrive {
     fn capacity_bytes(&self) -> u64 {
         self.drive.capacity_bytes()
     }
+    fn nand_suspend(&self) -> Option<ssdlab_model::config::SuspendConfig> {
+        Some(self.drive.config().nand.suspend.clone())
+    }
+    fn set_nand_suspend(&mut self, c: &ssdlab_model::config::SuspendConfig) {
+        self.drive
+            .set_suspend(c)
+            .expect("suspend settings are validated when the protocol loads");
+    }
     fn io_queues(&self) -> u16 {
         self.drive.config().nvme.io_queues.min(u16::MAX as u32) as u16
     }

@@ -11,6 +11,7 @@ mod nand;
 mod power;
 mod prefetch;
 mod reloc;
+mod suspend;
 
 use super::*;
 use crate::ftl::OpPurpose;
@@ -145,6 +146,12 @@ fn a_4k_write_completes_early_from_the_buffer() {
 /// A random mixed workload from `seed`; returns every completion.
 fn random_run(seed: u64) -> (Vec<IoCompletion>, u64) {
     let mut d = Drive::new(&flat_cfg(), seed).unwrap();
+    random_mix(&mut d, seed)
+}
+
+/// 400 IOs, 70 % reads and 30 % writes of 4 to 12 KiB over the first GiB (written first),
+/// 1 to 20 us apart: the completions and the largest read latency.
+pub(super) fn random_mix(d: &mut Drive, seed: u64) -> (Vec<IoCompletion>, u64) {
     let mut rng = SeedTree::new(seed).stream("test-workload", 0);
     let span = 1u64 << 30;
     d.functional_write(0, span).unwrap();

@@ -49,18 +49,22 @@ pub struct SeqTiming {
 
 /// One bus phase of an operation: the first (command/address/data in), the second (data out
 /// or status read, after the array time), or step `k` (0..=N) of an N-page cache read's second
-/// part: step 0 is `[31h]`, steps 1..N-2 `[data 31h]`, step N-1 `[data 3Fh]`, step N `[data]`.
+/// part: step 0 is `[31h]`, steps 1..N-2 `[data 31h]`, step N-1 `[data 3Fh]`, step N `[data]`;
+/// or the suspend / resume latch of a program or erase (`sequencer/suspend.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     First,
     Second,
     CacheStep(u16),
+    Suspend,
+    Resume,
 }
 
 impl Phase {
-    /// First-phase requests (commands that start array work) win arbitration over the others.
+    /// First-phase requests (commands that start array work) win arbitration over the others;
+    /// so do the suspend and resume latches (they start or restart array work).
     pub fn is_first(self) -> bool {
-        self == Phase::First
+        matches!(self, Phase::First | Phase::Suspend | Phase::Resume)
     }
 }
 
@@ -111,6 +115,8 @@ impl SeqTiming {
         let data = self.unit_data_cycles(op) as u64;
         let status = latch + self.t_whr as u64 + 1;
         match (op.kind, phase) {
+            // one command latch, no address
+            (_, Phase::Suspend | Phase::Resume) => latch,
             // per plane: 00h, address, 32h/30h (a cache read starts the same way, one plane)
             (NandOpKind::Read, Phase::First) => p * (2 * latch + full_addr),
             // single plane: data out at once; multi-plane: per plane 06h, address, E0h, tCCS, data
@@ -137,6 +143,7 @@ impl SeqTiming {
     pub fn phase_data_cycles(&self, op: &SeqOp, phase: Phase) -> u64 {
         let data = self.unit_data_cycles(op) as u64;
         match (op.kind, phase) {
+            (_, Phase::Suspend | Phase::Resume) => 0,
             (NandOpKind::Erase, Phase::First) | (NandOpKind::Read, Phase::First) => 0,
             (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => 1,
             (NandOpKind::Read, Phase::CacheStep(0)) => 0,

@@ -3,6 +3,7 @@
 //! tWB 100 ns = 20, tRR 20 ns = 4, tWHR 80 ns = 16, tADL 150 ns = 30, tCCS 300 ns = 60).
 
 mod cache;
+mod suspend;
 
 use super::*;
 
