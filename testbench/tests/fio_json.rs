@@ -252,3 +252,56 @@ fn include_gives_the_same_jobs_as_the_included_file() {
     assert_eq!(a["jobs"], b["jobs"]);
     assert_eq!(a["global options"], b["global options"]);
 }
+
+/// `ssdlab.groups[].flash_state_over_time` on a fresh drive: while the first group only reads
+/// never-written blocks, the SLC cache stays empty and no block is opened; while the second
+/// writes 4 MiB sequentially (no GC or folding can run on a fresh drive in a few ms), the SLC
+/// cache's valid data only grows and never exceeds the 4 MiB written, and free blocks only fall.
+#[test]
+fn flash_state_over_time_follows_a_fresh_drive() {
+    let (code, out, err) = ssdlab(&[
+        "run",
+        JOB,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("stdout is one JSON document");
+    let series = |g: usize, key: &str| -> Vec<f64> {
+        let s = &v["ssdlab"]["groups"][g]["flash_state_over_time"];
+        s[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("group {g}: `{key}` is not an array: {s}"))
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    for g in 0..2 {
+        let t = series(g, "t_ms");
+        let window_ms = v["ssdlab"]["groups"][g]["window_s"].as_f64().unwrap() * 1e3;
+        assert!(!t.is_empty(), "group {g} has no samples");
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "group {g}: t_ms {t:?}");
+        assert!(*t.last().unwrap() <= window_ms * (1.0 + 1e-9));
+        for key in ["slc_valid_bytes", "slc_blocks", "free_blocks"] {
+            assert_eq!(series(g, key).len(), t.len(), "group {g} {key}");
+        }
+    }
+    assert!(series(0, "slc_valid_bytes").iter().all(|b| *b == 0.0));
+    let free0 = series(0, "free_blocks");
+    assert!(
+        free0.iter().all(|b| *b == free0[0]),
+        "reads opened blocks: {free0:?}"
+    );
+    let slc = series(1, "slc_valid_bytes");
+    assert!(slc.windows(2).all(|w| w[0] <= w[1]), "{slc:?}");
+    assert!(
+        *slc.last().unwrap() > 0.0 && *slc.last().unwrap() <= 4_194_304.0,
+        "{slc:?}"
+    );
+    let free1 = series(1, "free_blocks");
+    assert!(free1.windows(2).all(|w| w[0] >= w[1]), "{free1:?}");
+}

@@ -215,6 +215,24 @@ pub fn group_extras(g: &GroupResult) -> Value {
         "avg_power_w": power,
         "mbps_per_w": power.filter(|p| *p > 0.0).map(|p| mbps / p),
         "utilisation": e.utilisation().map(|u| u.json()),
+        "flash_state_over_time": flash_state_over_time(g),
+    })
+}
+
+/// The SLC cache's valid data and the free die-blocks over the window, one entry per time bin
+/// that holds a sample (`workload::occupancy`): `t_ms` is the bin's end from the window start;
+/// null for devices without an FTL.
+fn flash_state_over_time(g: &GroupResult) -> Value {
+    let pts = g.occupancy.points(g.window());
+    if pts.is_empty() {
+        return Value::Null;
+    }
+    json!({
+        "bin_ms": g.occupancy.bin.as_secs_f64() * 1e3,
+        "t_ms": pts.iter().map(|(t, _)| t.as_secs_f64() * 1e3).collect::<Vec<_>>(),
+        "slc_valid_bytes": pts.iter().map(|(_, s)| s.slc_bytes).collect::<Vec<_>>(),
+        "slc_blocks": pts.iter().map(|(_, s)| s.slc_blocks).collect::<Vec<_>>(),
+        "free_blocks": pts.iter().map(|(_, s)| s.free_blocks).collect::<Vec<_>>(),
     })
 }
 
