@@ -56,6 +56,27 @@ fn f(v: &Value, key: &str) -> f64 {
     v[key].as_f64().unwrap()
 }
 
+/// `JOB` on the small drive at seed 3: its JSON stdout (exit 0 asserted).
+fn units_run() -> String {
+    let (code, out, err) = ssdlab(&[
+        "run",
+        JOB,
+        "--config",
+        SMALL,
+        "--output-format",
+        "json",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// [`units_run`] parsed.
+fn units_json() -> Value {
+    serde_json::from_str(&units_run()).expect("stdout is one JSON document")
+}
+
 /// One direction that moved `ios` IOs of `bs` bytes.
 fn check_dir(d: &Value, ios: u64, bs: u64) {
     assert_eq!(u(d, "total_ios"), ios);
@@ -128,17 +149,7 @@ fn check_idle(d: &Value) {
 
 #[test]
 fn json_fields_types_and_units_follow_fio() {
-    let (code, out, err) = ssdlab(&[
-        "run",
-        JOB,
-        "--config",
-        SMALL,
-        "--output-format",
-        "json",
-        "--seed",
-        "3",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let out = units_run();
     let v: Value = serde_json::from_str(&out).expect("stdout is one JSON document");
     assert!(v["fio version"].is_string());
     u(&v, "timestamp");
@@ -217,17 +228,7 @@ fn json_fields_types_and_units_follow_fio() {
         assert!(text.contains(&p99), "{p99} not in:\n{text}");
     }
     // Same seed, byte-identical JSON (timestamps are fixed at 0: simulated time has no date).
-    let (_, again, _) = ssdlab(&[
-        "run",
-        JOB,
-        "--config",
-        SMALL,
-        "--output-format",
-        "json",
-        "--seed",
-        "3",
-    ]);
-    assert_eq!(out, again);
+    assert_eq!(out, units_run());
 }
 
 #[test]
@@ -259,18 +260,7 @@ fn include_gives_the_same_jobs_as_the_included_file() {
 /// cache's valid data only grows and never exceeds the 4 MiB written, and free blocks only fall.
 #[test]
 fn flash_state_over_time_follows_a_fresh_drive() {
-    let (code, out, err) = ssdlab(&[
-        "run",
-        JOB,
-        "--config",
-        SMALL,
-        "--output-format",
-        "json",
-        "--seed",
-        "3",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).expect("stdout is one JSON document");
+    let v = units_json();
     let series = |g: usize, key: &str| -> Vec<f64> {
         let s = &v["ssdlab"]["groups"][g]["flash_state_over_time"];
         s[key]
