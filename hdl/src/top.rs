@@ -135,6 +135,12 @@ pub fn map_cache_config() -> MapCacheConfig {
 impl Datapath {
     /// Elaborates the datapath for `cfg`. Errors name the config field that does not fit.
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
+        if cfg.nand.suspend.policy != ssdlab_model::config::SuspendPolicyKind::Never {
+            return Err(format!(
+                "nand.suspend.policy: {:?}; the HDL sequencer has no program/erase suspend (set \"never\")",
+                cfg.nand.suspend.policy
+            ));
+        }
         if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
             return Err(format!(
                 "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",

@@ -50,6 +50,13 @@ fn elaboration_rejects_configs_that_do_not_fit() {
         .err()
         .expect("4 planes of 4 KiB + spare do not fit a region");
     assert!(e.contains("17408") && e.contains("16384"), "{e}");
+    // The model's program/erase suspend has no HDL counterpart yet.
+    let mut cfg = small_drive_config();
+    cfg.nand.suspend.policy = ssdlab_model::config::SuspendPolicyKind::Always;
+    let e = Datapath::new_boxed(&cfg)
+        .err()
+        .expect("suspend on rejected");
+    assert!(e.contains("nand.suspend.policy"), "{e}");
 }
 
 #[test]
