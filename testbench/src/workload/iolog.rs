@@ -12,7 +12,7 @@
 //! `add_bw_sample`. With `log_avg_msec=W` each W ms window with IO in a direction has one
 //! line at its end: the mean latency rounded, `bytes x 1000 / W / 1024` KiB/s, `ios x 1000 / W`
 //! IOPS, block size 0, as fio's windowed entries (a last partial window over its own span).
-//! fio's helper thread stamps windowed lines at its wake-ups, a millisecond or two late; here
+//! fio's background stats thread stamps windowed lines at its wake-ups, a millisecond or two late; here
 //! they fall exactly on the window ends.
 
 use crate::fio::logs::LogSpec;
