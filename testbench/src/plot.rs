@@ -81,14 +81,7 @@ pub fn latency_percentiles(
         .flat_map(|l| l.1.iter().map(|p| p.1))
         .fold(f64::INFINITY, f64::min)
         .min(hi);
-    let legend: Vec<LegendEntry> = lines
-        .iter()
-        .enumerate()
-        .map(|(k, (name, _))| LegendEntry {
-            label: name.clone(),
-            color: Palette99::pick(k).to_rgba(),
-        })
-        .collect();
+    let legend = LegendEntry::per_series(&lines);
     chart_svg(path, (1000, 500), title, meta, &legend, |area| {
         let (lo, hi) = (lo / 1.5, hi * 1.5);
         if hi / lo.max(1e-3) > 45.0 {
@@ -177,14 +170,7 @@ pub fn throughput_vs_qd(
         .flat_map(|s| s.1.iter().map(|p| p.1))
         .fold(1.0, f64::max)
         * 1.15;
-    let legend: Vec<LegendEntry> = sweeps
-        .iter()
-        .enumerate()
-        .map(|(k, (name, _))| LegendEntry {
-            label: name.clone(),
-            color: Palette99::pick(k).to_rgba(),
-        })
-        .collect();
+    let legend = LegendEntry::per_series(&sweeps);
     // Ticks at the depths measured (powers of two in the built-in sweeps).
     let mut qds: Vec<f64> = sweeps
         .iter()

@@ -36,6 +36,20 @@ pub(crate) struct LegendEntry {
     pub color: RGBAColor,
 }
 
+impl LegendEntry {
+    /// One entry per named series, series k in palette colour k (as the charts draw them).
+    pub(crate) fn per_series<T>(series: &[(String, T)]) -> Vec<LegendEntry> {
+        series
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| LegendEntry {
+                label: name.clone(),
+                color: Palette99::pick(k).to_rgba(),
+            })
+            .collect()
+    }
+}
+
 /// The legend panel's background (the tests find the panel in the SVG by it).
 pub(crate) const LEGEND_FILL: RGBColor = RGBColor(250, 250, 250);
 const LEGEND_ROW_PX: i32 = 18;
