@@ -1,4 +1,5 @@
-//! fio job files: the INI layer ([`ini`]), value syntax ([`value`]) and job semantics ([`job`]).
+//! fio job files: the INI layer ([`ini`]), value syntax ([`value`]), job semantics ([`job`]) and
+//! the parser that applies options to jobs ([`parse`]).
 
 pub mod batch;
 pub mod bs;
@@ -9,11 +10,13 @@ pub mod job;
 pub mod latency;
 pub mod logs;
 pub mod options;
+pub mod parse;
 pub mod rate;
 pub mod steady;
 pub mod value;
 
-pub use job::{parse_job_file, JobSpec, RwMode, IGNORED_OPTIONS};
+pub use job::{JobSpec, RwMode, IGNORED_OPTIONS};
+pub use parse::parse_job_file;
 pub use value::SizeSpec;
 
 use crate::error::InputError;

@@ -300,7 +300,7 @@ impl HostDriver {
 #[cfg(test)]
 mod tests {
     use super::IoPattern;
-    use crate::fio::job::parse_job_file;
+    use crate::fio::parse_job_file;
 
     fn pattern(job: &str, capacity_units: u64) -> Result<IoPattern, String> {
         IoPattern::from_job(&parse_job_file(job, "t.fio").unwrap()[0], capacity_units)

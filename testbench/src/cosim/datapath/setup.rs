@@ -11,7 +11,7 @@ use super::host::{HostDriver, IoPattern};
 use super::jobs::Planner;
 use super::model_exec::ModelExec;
 use super::port::Streams;
-use crate::fio::job::parse_job_file;
+use crate::fio::parse_job_file;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::die::NandTiming;
