@@ -6,7 +6,7 @@
 //! the [`NOT_RUN_BY_DRIVE`] blocks, whose reference models the drive does not run yet.
 
 use ssdlab_model::ctrl::PageBuffer;
-use ssdlab_model::ftl::map_cache::MapCache;
+use ssdlab_model::ftl::map_cache::{MapCache, TagsOnly};
 use ssdlab_model::nand::sequencer::ChannelSequencer;
 use ssdlab_model::nvme::frontend::arbiter::RoundRobin;
 use ssdlab_model::nvme::frontend::FrontEnd;
@@ -16,7 +16,9 @@ use std::any::type_name;
 pub fn reference_models() -> Vec<(&'static str, &'static str)> {
     let seq = type_name::<ChannelSequencer>();
     let fe = type_name::<FrontEnd>();
-    let mut v = vec![("map_cache", type_name::<MapCache>())];
+    // The drive runs the cache's decision rule over tags only (its DRAM level is the FTL's
+    // `DramTable`); the co-simulations run the same type over a `DramTable` of their own.
+    let mut v = vec![("map_cache", type_name::<MapCache<TagsOnly>>())];
     for b in [
         "nand_way_queue",
         "nand_way_fsm",

@@ -11,7 +11,8 @@ use crate::error::ConfigError;
 /// Bytes per die-block: the block table entry (40 B) and the per-block free lists and
 /// wear-range counters, rounded up.
 const BYTES_PER_DIE_BLOCK: u64 = 64;
-/// Bytes per translation page: residency and dirty flags, LRU links, the map log's location.
+/// Bytes per translation page: its DRAM slot (tag, dirty flag) and the map log's location, an
+/// upper figure.
 const BYTES_PER_TABLE_PAGE: u64 = 16;
 /// Bytes per on-chip mapping-cache line: tag and flags, plus 8 B per entry.
 const BYTES_PER_CACHE_LINE: u64 = 16;

@@ -47,7 +47,7 @@ use crate::config::DriveConfig;
 use crate::ctrl::{DataBuffer, Dram, FirmwareCores, PageBuffer};
 use crate::engine::EventQueue;
 use crate::error::{ConfigError, DriveError};
-use crate::ftl::map_cache::MapCache;
+use crate::ftl::map_cache::{MapCache, TagsOnly};
 use crate::ftl::Ftl;
 use crate::ftl::NandOp;
 use crate::nand::sequencer::SeqCompletion;
@@ -190,7 +190,7 @@ pub struct Drive {
     link: Link,
     nvme: NvmeQueues,
     /// SRAM level of the mapping hierarchy (`map_lookup.rs`).
-    map_sram: MapCache,
+    map_sram: MapCache<TagsOnly>,
     cpu: FirmwareCores,
     dram: Dram,
     /// On-chip page buffer between the channels and the PCIe data path (its DMA port's latency
@@ -246,7 +246,7 @@ pub struct Drive {
     nand_pj: u64,
     /// FTL counters at the start of the stats window.
     base_ftl: crate::ftl::FtlStats,
-    base_map: crate::ftl::map_cache::MapCacheStats,
+    base_map: map_lookup::MapBase,
     base_channel_busy: Vec<SimTime>,
     base_suspends: u64,
     base_die_busy: Vec<SimTime>,
@@ -270,7 +270,7 @@ impl Drive {
             q: EventQueue::new(MAX_COMMANDS * 2),
             link: Link::new(&cfg.pcie),
             nvme: NvmeQueues::new(&cfg.nvme),
-            map_sram: MapCache::new(&cfg.ftl.map_cache)?,
+            map_sram: MapCache::tags_only(&cfg.ftl.map_cache)?,
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
             page_buf: PageBuffer::new(g.channels, g.ways_per_channel),

@@ -390,7 +390,7 @@ impl Drive {
         self.buf.reset_peak();
         let f = self.ftl.stats();
         self.base_ftl = f.clone();
-        self.base_map = *self.map_sram.stats();
+        self.base_map = (*self.map_sram.stats(), *self.ftl.map_table_stats());
         self.base_channel_busy = self.chans.iter().map(|c| c.seq.bus_busy_time()).collect();
         self.base_suspends = self.chans.iter().map(|c| c.seq.suspends()).sum();
         self.base_die_busy = self.dies.iter().map(|d| d.die.array_busy).collect();
@@ -445,9 +445,9 @@ impl Drive {
         s.fold_units_moved = f.fold_units_moved - b.fold_units_moved;
         s.die_block_units = self.ftl.layout().plan.block_units;
         s.map = super::MapHierarchyStats::from_window(
-            self.map_sram.stats(),
+            (self.map_sram.stats(), self.ftl.map_table_stats()),
             &self.base_map,
-            f.map_reads - b.map_reads,
+            self.ftl.map_table_fits(),
         );
         s.write_amplification = if s.host_units_written == 0 {
             0.0

@@ -3,8 +3,12 @@
 //!
 //! Hardware modelled: a set-associative, write-back cache of 32-bit mapping entries (one per 4 KiB
 //! logical unit), `sets` x `ways` lines of `line_entries` entries (`ftl.map_cache`), with tree
-//! pseudo-LRU replacement ([`tree_plru`]) behind the [`Replacement`] trait, in front of a DRAM
-//! table of translation pages ([`dram::DramTable`]) that may be only partly resident. Structure
+//! pseudo-LRU replacement ([`tree_plru`]) behind the [`Replacement`] trait, the first level of
+//! the mapping hierarchy: SRAM entry cache -> DRAM table of translation pages
+//! ([`crate::ftl::dram_table::DramTable`], possibly only partly resident) -> NAND translation
+//! pages (`ftl::map_log`). The level below is a [`MapBacking`]: the HDL reference runs the cache
+//! over its own `DramTable`; the drive over [`backing::TagsOnly`], its DRAM level being the
+//! FTL's table (the same `DramTable` rule, where the MapRead/MapWrite ops come from). Structure
 //! after the mapping-cache designs of DFTL (Gupta et al., ASPLOS'09) and MQSim's CMT (FAST'18).
 //!
 //! Address split: `line = lpn / line_entries`, `offset = lpn % line_entries`,
@@ -21,7 +25,7 @@
 //!
 //! Everything is a pure function of the access sequence (no time, no randomness).
 
-pub mod dram;
+pub mod backing;
 pub mod pipeline;
 pub mod replacement;
 pub mod tree_plru;
@@ -31,7 +35,8 @@ mod tests;
 
 use crate::config::MapCacheConfig;
 use crate::error::{check, ConfigError};
-use dram::DramTable;
+pub use backing::{MapBacking, TagsOnly};
+use crate::ftl::dram_table::{DramTable, TP_ENTRIES};
 pub use replacement::Replacement;
 use tree_plru::TreePlru;
 
@@ -129,27 +134,43 @@ struct Line {
     tag: u64,
 }
 
-/// The mapping cache with its DRAM backing store.
-pub struct MapCache {
+/// The mapping cache over the level below it (`B`).
+pub struct MapCache<B: MapBacking = DramTable> {
     sets: u64,
     ways: u64,
     line_entries: u64,
     lines: Vec<Line>,
     data: Vec<u32>,
     policy: TreePlru,
-    dram: DramTable,
+    dram: B,
     stats: MapCacheStats,
 }
 
-impl MapCache {
-    /// A cold cache (all lines invalid) over a DRAM table of `dram_table_mb` MiB of 4 KiB pages.
+impl MapCache<DramTable> {
+    /// A cold cache (all lines invalid) over a DRAM table of `dram_table_mb` MiB of 4 KiB pages
+    /// (the HDL block's configuration).
     pub fn new(cfg: &MapCacheConfig) -> Result<MapCache, ConfigError> {
-        cfg.validate_geometry()?;
         check(
             cfg.dram_table_mb >= 1,
             "ftl.map_cache.dram_table_mb",
             "the mapping cache needs at least 1 MiB of DRAM table",
         )?;
+        let slots = cfg.dram_table_mb as u64 * (1 << 20) / (TP_ENTRIES * 4);
+        MapCache::with_backing(cfg, DramTable::new(slots, TP_ENTRIES))
+    }
+}
+
+impl MapCache<TagsOnly> {
+    /// A cold cache carrying tags only (the drive's; its DRAM level is the FTL's table).
+    pub fn tags_only(cfg: &MapCacheConfig) -> Result<MapCache<TagsOnly>, ConfigError> {
+        MapCache::with_backing(cfg, TagsOnly)
+    }
+}
+
+impl<B: MapBacking> MapCache<B> {
+    /// A cold cache (all lines invalid) over `dram`.
+    pub fn with_backing(cfg: &MapCacheConfig, dram: B) -> Result<MapCache<B>, ConfigError> {
+        cfg.validate_geometry()?;
         let (sets, ways, line_entries) =
             (cfg.sets as u64, cfg.ways as u64, cfg.line_entries as u64);
         let n_lines = (sets * ways) as usize;
@@ -160,7 +181,7 @@ impl MapCache {
             lines: vec![Line::default(); n_lines],
             data: vec![UNMAPPED; n_lines * line_entries as usize],
             policy: TreePlru::new(sets as usize, ways as usize),
-            dram: DramTable::new(cfg.dram_table_mb as u64 * 256),
+            dram,
             stats: MapCacheStats::default(),
         })
     }
@@ -173,8 +194,8 @@ impl MapCache {
         self.line_entries
     }
 
-    /// The backing DRAM table (for checking write-backs).
-    pub fn dram(&self) -> &DramTable {
+    /// The level below (for checking write-backs).
+    pub fn dram(&self) -> &B {
         &self.dram
     }
 

@@ -10,8 +10,9 @@
 //! Mechanisms, one module each: [`layout`] (addresses, striping), [`blocks`] (block table, free
 //! lists), [`write_path`] (staging, program units), [`batch`] (batched writes with software
 //! prefetch, and the functional warm-up calls that build no ops), [`read_path`] (page-read
-//! sharing, multi-plane reads), [`readahead`], [`trans_cache`] + [`map_log`] + [`lru`] (DRAM
-//! translation-page cache and translation pages in flash), [`slc`] (hybrid SLC cache), [`gc`]
+//! sharing, multi-plane reads), [`readahead`], [`map_table`] + [`dram_table`] + [`map_log`] (the
+//! DRAM table of translation pages and the translation pages in flash, below the SRAM entry cache
+//! [`map_cache`]), [`slc`] (hybrid SLC cache), [`gc`]
 //! (GC, folding, wear levelling, victims chosen by a [`victim::VictimPolicy`]: [`greedy`],
 //! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
 //! (background work), [`integrity`] (out-of-band checker), [`persist`] (mapping journal and
@@ -29,6 +30,7 @@ pub mod batch;
 pub mod bigvec;
 pub mod blocks;
 pub mod cost_benefit;
+pub mod dram_table;
 #[cfg(feature = "fault-injection")]
 mod fault;
 pub mod gc;
@@ -36,9 +38,9 @@ pub mod greedy;
 pub mod idle;
 pub mod integrity;
 pub mod layout;
-pub mod lru;
 pub mod map_cache;
 pub mod map_log;
+pub mod map_table;
 pub mod mount;
 pub mod persist;
 pub mod power_loss;
@@ -50,7 +52,6 @@ pub mod slc;
 pub mod stats;
 #[cfg(test)]
 mod tests;
-pub mod trans_cache;
 pub mod unit_tables;
 pub mod victim;
 pub mod windowed;
@@ -64,7 +65,7 @@ use layout::{Layout, NONE};
 use map_cache::MapAccess;
 use readahead::ReadAhead;
 use slc::SlcPolicy;
-use trans_cache::TransCache;
+use map_table::MapTable;
 use unit_tables::{MapEntry, Oob, ValidBits, ERASED, UNMAPPED};
 use victim::{Candidate, VictimPolicy};
 
@@ -137,7 +138,7 @@ pub struct Ftl {
     /// Physical units the mapping points at.
     valid: ValidBits,
     blocks: BlockTable,
-    cache: TransCache,
+    table: MapTable,
     slc: SlcPolicy,
     victim: Box<dyn VictimPolicy>,
     /// Open host block per die (NONE: none) and the die the next host program unit goes to.
@@ -205,7 +206,7 @@ impl Ftl {
             oob: bigvec::big_vec(l.physical_units() as usize, ERASED),
             valid: ValidBits::new(l.physical_units()),
             blocks: BlockTable::new(&l, cfg.ftl.free_block_order),
-            cache: TransCache::new(&l),
+            table: MapTable::new(&l),
             slc: SlcPolicy::new(&cfg.ftl),
             victim: victim::policy(cfg.ftl.gc_policy, cfg.ftl.gc_window_blocks),
             host_open: vec![NONE; dies],
@@ -261,6 +262,14 @@ impl Ftl {
     pub fn layout(&self) -> &Layout {
         &self.l
     }
+    /// The DRAM table's accesses and translation-page fetches (`map_table`).
+    pub fn map_table_stats(&self) -> &dram_table::DramTableStats {
+        self.table.stats()
+    }
+    /// Whether the DRAM table holds every translation page (then the FTL makes no access to it).
+    pub fn map_table_fits(&self) -> bool {
+        self.table.all_resident()
+    }
     /// Records every mapping-table access (see `map_cache::MapAccess`) while on.
     pub fn set_map_trace(&mut self, on: bool) {
         self.trace_on = on;
@@ -293,7 +302,7 @@ impl Ftl {
         h.finish()
     }
 
-    /// Records one mapping access in the trace and in the DRAM table cache. The check is inlined
+    /// Records one mapping access in the trace and in the DRAM table. The check is inlined
     /// (every host write makes one); the work, when there is any, is not.
     #[inline(always)]
     fn map_access(&mut self, lpn: u64, update: Option<u32>, ops: &mut Vec<NandOp>) {
@@ -307,8 +316,8 @@ impl Ftl {
         if self.trace_on {
             self.trace.push(MapAccess { lpn, update });
         }
-        if !self.cache.all_resident() {
-            self.cache
+        if !self.table.all_resident() {
+            self.table
                 .access(&self.l, lpn, update.is_some(), ops, &mut self.st);
         }
     }
@@ -317,7 +326,7 @@ impl Ftl {
     /// the trace); when not, GC skips the accesses that only test validity.
     #[inline]
     fn map_traffic(&self) -> bool {
-        self.trace_on || !self.cache.all_resident()
+        self.trace_on || !self.table.all_resident()
     }
 
     #[inline]

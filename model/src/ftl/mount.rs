@@ -5,7 +5,7 @@ use super::blocks::{BlockState, Pool};
 use super::layout::NONE;
 use super::power_loss::{LostOp, MountReport};
 use super::readahead::ReadAhead;
-use super::trans_cache::TransCache;
+use super::map_table::MapTable;
 use super::unit_tables::{ValidBits, ERASED, UNMAPPED};
 use super::{bigvec, Ftl, NandOp, NandOpKind, OpPurpose};
 
@@ -244,7 +244,7 @@ impl Ftl {
         self.ra_held = 0;
         self.ra_op_units.clear();
         self.deferred.clear();
-        self.cache = TransCache::new(&self.l);
+        self.table = MapTable::new(&self.l);
         self.persist.after_mount();
         if let Some(d) = &mut self.dur {
             d.erasing.clear();

@@ -1,4 +1,5 @@
-//! Read path: each logical unit is looked up (a DRAM table-cache miss costs a MapRead first);
+//! Read path: each logical unit is looked up (a DRAM-table miss costs a MapRead first, and the
+//! call's page reads wait for its MapReads: [`NandOp::after`]);
 //! units held in the read-ahead or write buffer, and unmapped units, need no NAND access; the
 //! rest are grouped by physical page so that units sharing a page share ONE page read, and pages
 //! at the same block/page address on several planes of a die become one multi-plane read. A
@@ -19,6 +20,7 @@ impl Ftl {
             "host read [{lpn}, +{count}) beyond capacity"
         );
         ops.append(&mut self.deferred);
+        let first = ops.len();
         self.ra_hits.clear();
         self.ra_held = 0;
         self.ra_op_units.clear();
@@ -36,7 +38,9 @@ impl Ftl {
             }
         }
         let whole = self.cfg.stream_read_page_cache && self.ra.continues(lpn);
+        let reads = ops.len();
         self.st.host_read_ops += self.emit_reads(OpPurpose::HostRead, whole, ops);
+        wait_for_map_reads(ops, first, reads);
         self.st.host_units_read += count as u64;
         self.st.host_units_buffered += out.buffered_units as u64;
         self.st.host_units_unmapped += out.unmapped_units as u64;
@@ -125,6 +129,7 @@ impl Ftl {
         let Some((start, stop)) = self.ra.observe(lpn, count, self.logical_units()) else {
             return;
         };
+        let first = ops.len();
         for u in start..stop {
             self.map_access(u, None, ops);
             match self.programmed_ppa(u) {
@@ -134,7 +139,9 @@ impl Ftl {
             }
         }
         self.finish_last_page(stop, ops);
+        let reads = ops.len();
         let n = self.emit_reads(OpPurpose::ReadAhead, self.cfg.stream_read_page_cache, ops);
+        wait_for_map_reads(ops, first, reads);
         self.st.read_ahead_ops += n;
         self.ra_tag_next += n;
     }
@@ -203,6 +210,28 @@ impl Ftl {
     /// not the page's bus size), in tag order: the mapping lookups behind each prefetch.
     pub fn prefetch_op_units(&self) -> &[u32] {
         &self.ra_op_units
+    }
+}
+
+/// Makes the page reads at `ops[reads..]` wait for the translation-page reads among
+/// `ops[first..reads]`, which their units' lookups caused: a unit's physical address is known
+/// only once its translation page is in DRAM. An op waits for one op (`after`), so the MapReads
+/// are chained, each after the one before, and every page read waits for the last: exact for the
+/// usual case of one MapRead, and it serialises the MapReads of a call that needs several (a
+/// read spanning translation pages, `page_bytes / 4` units each, that are all missing).
+/// MapWrites need no wait: the evicted page is written from a copy.
+fn wait_for_map_reads(ops: &mut [NandOp], first: usize, reads: usize) {
+    let mut last = None;
+    for (i, op) in ops.iter_mut().enumerate().take(reads).skip(first) {
+        if op.purpose == OpPurpose::MapRead {
+            op.after = op.after.or(last);
+            last = Some(i as u32);
+        }
+    }
+    if last.is_some() {
+        for op in &mut ops[reads..] {
+            op.after = last;
+        }
     }
 }
 

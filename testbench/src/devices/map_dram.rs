@@ -8,7 +8,7 @@
 //! NAND table (`TpMover`): translation pages moved between NAND and DRAM slots on the cache's
 //! `tp_req` port, answered `tp_latency` cycles later (tR of a map page, in cycles).
 
-use ssdlab_model::ftl::map_cache::dram::TP_ENTRIES;
+use ssdlab_model::ftl::dram_table::TP_ENTRIES;
 use ssdlab_model::ftl::map_cache::UNMAPPED;
 use std::collections::HashMap;
 

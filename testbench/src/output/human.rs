@@ -5,6 +5,7 @@
 use super::{fio_runtime_ms, json};
 use crate::workload::lat_dist::percent;
 use crate::workload::stats::DirStats;
+use crate::workload::device::Extras;
 use crate::workload::{GroupResult, JobResult};
 use std::fmt::Write;
 
@@ -245,6 +246,9 @@ fn group_footer(out: &mut String, g: &GroupResult) {
             e.read_units
         );
     }
+    if let Some(line) = map_lookup_line(e) {
+        out.push_str(&line);
+    }
     if let Some(p) = g.avg_power_w() {
         let mbps = (r.bytes + w.bytes) as f64 / win.as_secs_f64() / 1e6;
         let _ = writeln!(
@@ -259,9 +263,44 @@ fn group_footer(out: &mut String, g: &GroupResult) {
     }
 }
 
+/// The mapping hierarchy's hit rate per level (SRAM entry cache, DRAM table), when the device
+/// counted lookups in the window.
+fn map_lookup_line(e: &Extras) -> Option<String> {
+    if e.map_sram.0 == 0 {
+        return None;
+    }
+    let level = |(acc, hits): (u64, u64)| {
+        if acc == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.2}% ({hits} of {acc})", hits as f64 * 100.0 / acc as f64)
+        }
+    };
+    Some(format!(
+        "  ssdlab: map lookups hit rate: SRAM cache={}, DRAM table={}\n",
+        level(e.map_sram),
+        level(e.map_dram)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn map_lookup_line_gives_each_level() {
+        // 1000 SRAM accesses, 875 hits: 87.50 %; the 125 misses all hit the DRAM table.
+        let e = Extras {
+            map_sram: (1000, 875),
+            map_dram: (125, 125),
+            ..Default::default()
+        };
+        assert_eq!(
+            map_lookup_line(&e).unwrap(),
+            "  ssdlab: map lookups hit rate: SRAM cache=87.50% (875 of 1000), DRAM table=100.00% (125 of 125)\n"
+        );
+        assert_eq!(map_lookup_line(&Extras::default()), None);
+    }
 
     #[test]
     fn fio_num_fits_four_characters() {
