@@ -9,6 +9,7 @@ pub mod report;
 pub mod run;
 pub mod schema;
 pub mod seeds;
+pub mod steady_state;
 
 use crate::error::InputError;
 use crate::fio::value::{parse_bytes, parse_size, parse_time, TimeUnit};
