@@ -1,13 +1,13 @@
 //! The SNIA steady-state criterion of a protocol's round rule (`steady_state`): rounds of a step
 //! set run until the tracked variable is steady over the measurement window, or a round cap.
 //!
-//! Source: SNIA Solid State Storage Performance Test Specification, Enterprise PTS-E v1.1 and
-//! Client PTS-C v2.0, the definitions of "Steady State" and "Measurement Window" (section 2.1)
-//! and the steady-state concepts (section 3): over the window (five rounds) the data excursion,
-//! max - min of the tracked variable, is within 20 % of the window's mean, and the excursion of
-//! the least-squares best-fit line over the window, |slope| x (rounds in the window - 1), is
-//! within 10 % of that mean. The IOPS test (section 7) tracks 4 KiB 100 % write IOPS and caps
-//! the run at 25 rounds; a run that reaches the cap without the criterion is reported as such.
+//! Source: SNIA Solid State Storage Performance Test Specification (Enterprise PTS-E, Client
+//! PTS-C), its definitions of Steady State and of the Measurement Window: over the window (five
+//! rounds) the data excursion, max - min of the tracked variable, is within 20 % of the window's
+//! mean, and the excursion of the least-squares best-fit line over the window, |slope| x (rounds
+//! in the window - 1), is within 10 % of that mean. Its IOPS test tracks 4 KiB 100 % write IOPS
+//! and caps the run at 25 rounds; a run that reaches the cap without the criterion is reported
+//! as such. Not yet a protocol step: nothing in `protocol/run.rs` calls it.
 
 #[cfg(test)]
 mod tests;
