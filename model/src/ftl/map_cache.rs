@@ -35,8 +35,8 @@ mod tests;
 
 use crate::config::MapCacheConfig;
 use crate::error::{check, ConfigError};
-pub use backing::{MapBacking, TagsOnly};
 use crate::ftl::dram_table::{DramTable, TP_ENTRIES};
+pub use backing::{MapBacking, TagsOnly};
 pub use replacement::Replacement;
 use tree_plru::TreePlru;
 

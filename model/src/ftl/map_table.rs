@@ -31,7 +31,10 @@ impl MapTable {
         );
         MapTable {
             all_resident: p.cached_table_pages >= p.table_pages,
-            dram: DramTable::new(p.cached_table_pages.min(p.table_pages.max(1)), entries as u64),
+            dram: DramTable::new(
+                p.cached_table_pages.min(p.table_pages.max(1)),
+                entries as u64,
+            ),
             log: MapLog::new(l),
         }
     }

@@ -63,9 +63,9 @@ use blocks::BlockTable;
 use integrity::Checker;
 use layout::{Layout, NONE};
 use map_cache::MapAccess;
+use map_table::MapTable;
 use readahead::ReadAhead;
 use slc::SlcPolicy;
-use map_table::MapTable;
 use unit_tables::{MapEntry, Oob, ValidBits, ERASED, UNMAPPED};
 use victim::{Candidate, VictimPolicy};
 

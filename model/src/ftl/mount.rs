@@ -3,9 +3,9 @@
 
 use super::blocks::{BlockState, Pool};
 use super::layout::NONE;
+use super::map_table::MapTable;
 use super::power_loss::{LostOp, MountReport};
 use super::readahead::ReadAhead;
-use super::map_table::MapTable;
 use super::unit_tables::{ValidBits, ERASED, UNMAPPED};
 use super::{bigvec, Ftl, NandOp, NandOpKind, OpPurpose};
 

@@ -3,9 +3,9 @@
 //! ssdlab's device figures (write amplification, NAND ops, SLC, energy, power).
 
 use super::{fio_runtime_ms, json};
+use crate::workload::device::Extras;
 use crate::workload::lat_dist::percent;
 use crate::workload::stats::DirStats;
-use crate::workload::device::Extras;
 use crate::workload::{GroupResult, JobResult};
 use std::fmt::Write;
 
