@@ -137,7 +137,7 @@ impl Datapath {
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
         if cfg.nand.suspend.policy != ssdlab_model::config::SuspendPolicyKind::Never {
             return Err(format!(
-                "nand.suspend.policy: {:?}; the HDL sequencer has no program/erase suspend (set \"never\")",
+                "nand.suspend.policy: {:?}; the HDL way FSM's suspend is not yet checked against the model in co-simulation (set \"never\")",
                 cfg.nand.suspend.policy
             ));
         }
@@ -220,7 +220,7 @@ impl Datapath {
             map_dec_evict_dirty, map_tp_req_valid, map_tp_req_tp, map_tp_req_slot, map_tp_req_evict_tp,
             map_tp_req_evict_dirty, map_tp_done, map_busy, dram_cmd_valid, dram_cmd_ready, dram_cmd_write,
             dram_cmd_addr, dram_wdata_valid, dram_wdata_ready, dram_wdata, dram_rdata_valid, dram_rdata,
-            nand_cmd_valid, nand_cmd_channel, nand_cmd_way, nand_cmd_op, nand_cmd_ready,
+            nand_cmd_valid, nand_cmd_channel, nand_cmd_way, nand_cmd_op, nand_cmd_array, nand_cmd_ready,
         } arrays {
             nand_done_valid, nand_done_way, phy,
         })
