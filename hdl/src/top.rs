@@ -137,7 +137,7 @@ impl Datapath {
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
         if cfg.nand.suspend.policy != ssdlab_model::config::SuspendPolicyKind::Never {
             return Err(format!(
-                "nand.suspend.policy: {:?}; the HDL way FSM's suspend is not yet checked against the model in co-simulation (set \"never\")",
+                "nand.suspend.policy: {:?}; the HDL suspend is checked against the model only on the channel, not the datapath (set \"never\")",
                 cfg.nand.suspend.policy
             ));
         }

@@ -480,15 +480,6 @@ impl Logic for WayFsm {
                 }
             }
             WayState::ReqSus => {
-                // Start values of the one-latch phase.
-                self.st_data_r.d.next = false;
-                self.st_cnt_r.d.next = self.latch.val();
-                self.st_c1_r.d.next = self.latch_1.val();
-                self.st_lastp_r.d.next = true;
-                self.st_cc_r.d.next = false;
-                self.st_3f_r.d.next = false;
-                self.st_final_r.d.next = true;
-                self.st_sus_r.d.next = true;
                 if self.grant.val() {
                     self.state.d.next = WayState::OnSus;
                 }
@@ -536,6 +527,18 @@ impl Logic for WayFsm {
                     self.c1w.d.next = false;
                 }
             }
+        }
+        // Entering ReqSus (the grant may come in its first cycle): start values of the
+        // one-latch phase.
+        if (self.state.d.val() == WayState::ReqSus) & (self.state.q.val() != WayState::ReqSus) {
+            self.st_data_r.d.next = false;
+            self.st_cnt_r.d.next = self.latch.val();
+            self.st_c1_r.d.next = self.latch_1.val();
+            self.st_lastp_r.d.next = true;
+            self.st_cc_r.d.next = false;
+            self.st_3f_r.d.next = false;
+            self.st_final_r.d.next = true;
+            self.st_sus_r.d.next = true;
         }
         // After every assignment above (Verilog: blocking, same always block).
         self.req_f_next.next = self.rq_f.d.val();
