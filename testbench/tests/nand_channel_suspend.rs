@@ -12,7 +12,7 @@ use ssdlab_model::{DriveConfig, SimTime};
 use ssdlab_testbench::cosim::channel_bench::{
     compare_with_model, run_bench_suspend, BenchOp, TargetSuspend,
 };
-use ssdlab_testbench::cosim::channel_dut::HdlSimChannel;
+use ssdlab_testbench::cosim::channel_dut::{ChannelDut, HdlSimChannel, VerilatedChannel};
 
 const STRIDE: u32 = 2048;
 const PAGE: u32 = 512;
@@ -43,6 +43,10 @@ fn suspend(policy: SuspendPolicyKind, wait_over_us: f64) -> SuspendConfig {
 }
 
 fn run(s: &SuspendConfig, ops: &[BenchOp]) -> Vec<(u64, u64)> {
+    run_on(s, ops, false)
+}
+
+fn run_on(s: &SuspendConfig, ops: &[BenchOp], verilator: bool) -> Vec<(u64, u64)> {
     let onfi = DriveConfig::default_drive().onfi;
     let h = HdlTiming::new(&onfi, STRIDE)
         .and_then(|h| h.with_suspend(s))
@@ -55,9 +59,21 @@ fn run(s: &SuspendConfig, ops: &[BenchOp]) -> Vec<(u64, u64)> {
         t_suspend: t.to_cycles_ceil(s.t_suspend()),
         t_resume: t.to_cycles_ceil(s.t_resume()),
     };
-    let mut dut = HdlSimChannel::new(&h);
-    let res = run_bench_suspend(&mut dut, &t, Some(ts), STRIDE, PAGE as usize, ops, 200_000)
-        .unwrap_or_else(|e| panic!("rust_hdl: {e}"));
+    let mut dut: Box<dyn ChannelDut> = if verilator {
+        Box::new(VerilatedChannel::new(&h).expect("verilator builds the channel"))
+    } else {
+        Box::new(HdlSimChannel::new(&h))
+    };
+    let res = run_bench_suspend(
+        dut.as_mut(),
+        &t,
+        Some(ts),
+        STRIDE,
+        PAGE as usize,
+        ops,
+        10_000_000,
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", dut.name()));
     let worst = compare_with_model(&res, &done, &trace, &t).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(worst, 0.0, "completion cycles differ from the model");
     let sus = trace
@@ -151,4 +167,57 @@ fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
     let pos = |id| order.iter().position(|&x| x == id).unwrap();
     assert!(pos(2) < pos(1) && pos(3) < pos(1), "{order:?}");
     assert!(pos(10) < pos(9), "{order:?}");
+}
+
+/// A seeded stream on four ways: programs (1500..2500 cycles), erases (3000..4000) and reads
+/// (80..150) of never-programmed rows, one op per way every 2400 cycles on average.
+fn random_stream(n: u64, seed: u64, t: &SeqTiming) -> Vec<BenchOp> {
+    let mut x = seed;
+    let mut next = move |m: u64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % m
+    };
+    let mut ops = Vec::new();
+    let mut issue = 0;
+    for k in 0..n {
+        issue += 300 + next(600);
+        let way = (k % 4) as u8;
+        let r = next(6);
+        let (kind, cycles, row) = match r {
+            0 | 1 => (NandOpKind::Program, 1500 + next(1000), k as u32),
+            2 => (
+                NandOpKind::Erase,
+                3000 + next(1000),
+                (100 + k as u32) * STRIDE,
+            ),
+            _ => (NandOpKind::Read, 80 + next(70), 1000 + k as u32),
+        };
+        let mut o = op(k, kind, cycles, t);
+        o.way = way;
+        ops.push(BenchOp {
+            issue: t.to_time(issue),
+            op: o,
+            row,
+        });
+    }
+    ops
+}
+
+#[test]
+fn verilator_matches_the_model_on_random_streams_with_suspend() {
+    let t = HdlTiming::new(&DriveConfig::default_drive().onfi, STRIDE)
+        .unwrap()
+        .seq;
+    for (policy, over) in [
+        (SuspendPolicyKind::Always, 0.0),
+        (SuspendPolicyKind::WaitOver, 5.0),
+    ] {
+        for seed in 1..=3 {
+            let ops = random_stream(400, seed, &t);
+            let done = run_on(&suspend(policy, over), &ops, true);
+            assert_eq!(done.len(), ops.len());
+        }
+    }
 }
