@@ -135,19 +135,14 @@ pub fn map_cache_config() -> MapCacheConfig {
 impl Datapath {
     /// Elaborates the datapath for `cfg`. Errors name the config field that does not fit.
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
-        if cfg.nand.suspend.policy != ssdlab_model::config::SuspendPolicyKind::Never {
-            return Err(format!(
-                "nand.suspend.policy: {:?}; the HDL suspend is checked against the model only on the channel, not the datapath (set \"never\")",
-                cfg.nand.suspend.policy
-            ));
-        }
         if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
             return Err(format!(
                 "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
                 cfg.onfi.core_clock_mhz
             ));
         }
-        let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?;
+        let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?
+            .with_suspend(&cfg.nand.suspend)?;
         let bpc = t.seq.bytes_per_cycle;
         if !matches!(bpc, 1 | 2 | 4) {
             return Err(format!(
