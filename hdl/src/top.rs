@@ -135,19 +135,14 @@ pub fn map_cache_config() -> MapCacheConfig {
 impl Datapath {
     /// Elaborates the datapath for `cfg`. Errors name the config field that does not fit.
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
-        if cfg.nand.suspend.policy != ssdlab_model::config::SuspendPolicyKind::Never {
-            return Err(format!(
-                "nand.suspend.policy: {:?}; the HDL sequencer has no program/erase suspend (set \"never\")",
-                cfg.nand.suspend.policy
-            ));
-        }
         if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
             return Err(format!(
                 "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
                 cfg.onfi.core_clock_mhz
             ));
         }
-        let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?;
+        let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?
+            .with_suspend(&cfg.nand.suspend)?;
         let bpc = t.seq.bytes_per_cycle;
         if !matches!(bpc, 1 | 2 | 4) {
             return Err(format!(
@@ -220,7 +215,7 @@ impl Datapath {
             map_dec_evict_dirty, map_tp_req_valid, map_tp_req_tp, map_tp_req_slot, map_tp_req_evict_tp,
             map_tp_req_evict_dirty, map_tp_done, map_busy, dram_cmd_valid, dram_cmd_ready, dram_cmd_write,
             dram_cmd_addr, dram_wdata_valid, dram_wdata_ready, dram_wdata, dram_rdata_valid, dram_rdata,
-            nand_cmd_valid, nand_cmd_channel, nand_cmd_way, nand_cmd_op, nand_cmd_ready,
+            nand_cmd_valid, nand_cmd_channel, nand_cmd_way, nand_cmd_op, nand_cmd_array, nand_cmd_ready,
         } arrays {
             nand_done_valid, nand_done_way, phy,
         })

@@ -24,6 +24,8 @@ pub struct NandArray {
     pub cmd_way: Signal<In, Bits<2>>,
     /// Packed op word (layout: `nand::op`).
     pub cmd_op: Signal<In, Bits<OP_BITS>>,
+    /// Array time of the offered op in sequencer cycles (for program/erase suspend).
+    pub cmd_array: Signal<In, Bits<32>>,
     /// The addressed channel's way queue has room.
     pub cmd_ready: Signal<Out, Bit>,
     /// Per channel: program data (4 bytes), consumed on that channel's `wr_beat`.
@@ -48,7 +50,7 @@ impl NandArray {
         crate::elab::with_defaults!(NandArray {
             channels: array_init::array_init(|_| NandChannel::new(t)),
         } defaults {
-            clock, cmd_valid, cmd_channel, cmd_way, cmd_op, cmd_ready,
+            clock, cmd_valid, cmd_channel, cmd_way, cmd_op, cmd_array, cmd_ready,
         } arrays {
             wr_data, data_way, phy, rd_data, rd_valid, done_valid, done_way,
         })
@@ -74,6 +76,7 @@ impl Logic for NandArray {
                 self.cmd_valid.val() & (self.cmd_channel.val().index() == i);
             self.channels[i].cmd_way.next = self.cmd_way.val();
             self.channels[i].cmd_op.next = self.cmd_op.val();
+            self.channels[i].cmd_array.next = self.cmd_array.val();
             if self.cmd_channel.val().index() == i {
                 self.cmd_ready.next = self.channels[i].cmd_ready.val();
             }

@@ -4,7 +4,8 @@
 //! Every phase follows one template per plane: `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
 //! with absent parts skipped; a single-plane read's data out is the template's DATA alone; a
 //! cache read's steps (op kind 3, second half) are `[CMD c = 31h]`, `[DATA d][CMD c = 31h/3Fh]`
-//! or `[DATA d]`, loaded at CMD c or DATA
+//! or `[DATA d]`, loaded at CMD c or DATA; a suspend or resume latch (`[CMD c = B0h]`,
+//! `[CMD c = D0h/30h]`, `nand.suspend.commands`) is CMD c alone
 //! (ONFI 4.1 section 5 command sequences; see
 //! `ssdlab_model::nand::sequencer::SeqTiming::trace_phase`, which the model uses for the same
 //! sequence). The serializer and IO cells behind the PHY boundary are out of scope.
@@ -60,6 +61,10 @@ pub struct BusEngine {
     pub start_3f: Signal<In, Bit>,
     /// The phase's first segment is its last (single-plane data out, lone 31h, last page out).
     pub start_final: Signal<In, Bit>,
+    /// The phase is the program/erase suspend latch (one command, no address).
+    pub start_sus: Signal<In, Bit>,
+    /// The phase is the resume latch (one command, no address).
+    pub start_res: Signal<In, Bit>,
     /// Program data from the write buffer, 4 bytes (byte 0 in bits 7:0); consumed on `wr_beat`.
     pub wr_data: Signal<In, Bits<32>>,
     /// A phase is on the bus this cycle.
@@ -124,6 +129,12 @@ pub struct BusEngine {
     op_d0: Constant<Bits<32>>,
     op_d1: Constant<Bits<32>>,
     op_e0: Constant<Bits<32>>,
+    /// Suspend / resume command bytes (`nand.suspend.commands`).
+    op_sus: Constant<Bits<32>>,
+    op_res: Constant<Bits<32>>,
+    /// The phase on the bus is the suspend / resume latch.
+    sus_r: DFF<Bit>,
+    res_r: DFF<Bit>,
     seg: DFF<Seg>,
     cnt: DFF<Bits<16>>,
     acnt: DFF<Bits<3>>,

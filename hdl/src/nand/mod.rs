@@ -26,10 +26,12 @@ pub fn plane_stride(cfg: &DriveConfig) -> u32 {
 
 /// The generated Verilog of every NAND block, elaborated from `cfg` (`make verilog`).
 pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, String)> {
-    let t = timing::HdlTiming::new(&cfg.onfi, plane_stride(cfg)).unwrap_or_else(|e| {
-        eprintln!("export-verilog: {e}");
-        std::process::exit(2)
-    });
+    let t = timing::HdlTiming::new(&cfg.onfi, plane_stride(cfg))
+        .and_then(|t| t.with_suspend(&cfg.nand.suspend))
+        .unwrap_or_else(|e| {
+            eprintln!("export-verilog: {e}");
+            std::process::exit(2)
+        });
     vec![
         (
             "nand_way_queue",

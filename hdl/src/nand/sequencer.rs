@@ -4,7 +4,8 @@
 //! generation, ODT, calibration) are out of scope: the PHY turns each `we` into a WE# pulse and
 //! each data beat into bytes-per-cycle DQ transfers. Mirrors `ssdlab_model::nand::sequencer`
 //! cycle for cycle (same bus-cycle sequence, same completion cycles); timing is elaborated from
-//! the same `OnfiConfig`.
+//! the same `OnfiConfig`. Program/erase suspend (the way FSMs, `nand.suspend`) puts the suspend
+//! and resume latches on the bus like any first phase.
 
 use crate::nand::arbiter::Arbiter;
 use crate::nand::bus_engine::BusEngine;
@@ -28,6 +29,9 @@ pub struct NandChannel {
     pub cmd_way: Signal<In, Bits<2>>,
     /// Packed op word (layout: `nand::op`).
     pub cmd_op: Signal<In, Bits<OP_BITS>>,
+    /// Array time of the offered op (tPROG/tBERS; any value for a read), in sequencer cycles:
+    /// the way FSM counts it down for program/erase suspend.
+    pub cmd_array: Signal<In, Bits<32>>,
     /// The offered way's queue has room.
     pub cmd_ready: Signal<Out, Bit>,
     /// Program data for the way on `data_way`, 4 bytes, consumed on `wr_beat`.
@@ -85,7 +89,7 @@ impl NandChannel {
             w2: Constant::new(bits::<2>(2)),
             w3: Constant::new(bits::<2>(3)),
         } defaults {
-            clock, cmd_valid, cmd_way, cmd_op, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
+            clock, cmd_valid, cmd_way, cmd_op, cmd_array, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
             done_way, arbiter, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r,
             psec_r, pick_q, busy_next, grant,
         } arrays {
@@ -109,6 +113,9 @@ impl Logic for NandChannel {
             self.ways[i].clock.next = self.clock.val();
             self.queues[i].push.next = self.cmd_valid.val() & (self.cmd_way.val().index() == i);
             self.queues[i].data_in.next = self.cmd_op.val();
+            self.queues[i].arr_in.next = self.cmd_array.val();
+            self.ways[i].q_arr.next = self.queues[i].arr_out.val();
+            self.ways[i].q_lead.next = self.queues[i].lead_reads.val();
             self.queues[i].pop.next = self.ways[i].q_pop.val();
             self.ways[i].q_valid.next = !self.queues[i].empty.val();
             self.ways[i].q_op.next = self.queues[i].data_out.val();
@@ -175,6 +182,8 @@ impl Logic for NandChannel {
         self.engine.start_cc.next = self.ways[0].st_cc.val();
         self.engine.start_3f.next = self.ways[0].st_3f.val();
         self.engine.start_final.next = self.ways[0].st_final.val();
+        self.engine.start_sus.next = self.ways[0].st_sus.val();
+        self.engine.start_res.next = self.ways[0].st_res.val();
         for i in 0..WAYS {
             if self.pick_q.val().index() == i {
                 self.engine.start_op.next = self.ways[i].op.val();
@@ -185,6 +194,8 @@ impl Logic for NandChannel {
                 self.engine.start_cc.next = self.ways[i].st_cc.val();
                 self.engine.start_3f.next = self.ways[i].st_3f.val();
                 self.engine.start_final.next = self.ways[i].st_final.val();
+                self.engine.start_sus.next = self.ways[i].st_sus.val();
+                self.engine.start_res.next = self.ways[i].st_res.val();
             }
         }
         self.ways[0].grant.next = self.grant.val() & self.g0_r.q.val();

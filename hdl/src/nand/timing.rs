@@ -2,8 +2,33 @@
 //! [`OnfiConfig`] the behavioural model uses (through `SeqTiming`, i.e. `OnfiConfig::cycles_ceil`),
 //! so the model and the hardware cannot drift apart. Checked against the HDL counter widths.
 
-use ssdlab_model::config::OnfiConfig;
-use ssdlab_model::nand::sequencer::SeqTiming;
+use ssdlab_model::config::{OnfiConfig, SuspendConfig, SuspendPolicyKind};
+use ssdlab_model::encoding::onfi::SuspendCommands;
+use ssdlab_model::nand::sequencer::{SeqTiming, SuspendRules};
+
+/// Longest array time (tPROG/tBERS) a command-port op carries, and longest suspend count, in
+/// sequencer cycles (the way FSM counts in 32 bits with room for tWB and the resume latency).
+pub const MAX_ARRAY_CYCLES: u64 = (1 << 31) - 1;
+
+/// Program/erase suspend rules in sequencer cycles, from the model's [`SuspendRules`]
+/// (`[nand.suspend]` through `SeqTiming::to_cycles_ceil`). tSUS and the array time are the
+/// target's (R/B#); the way FSM needs only what decides and paces a suspend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HdlSuspend {
+    /// False with the `never` policy or a cap of 0.
+    pub enabled: bool,
+    /// A read suspends when the array cycles left at its check exceed this: 0 for `always`,
+    /// floor(`wait_over_us` / period) for `wait_over` (the model's `array_left > threshold`).
+    pub threshold: u64,
+    /// Resume latency, cycles (added to the array time left at the suspend latch).
+    pub t_resume: u64,
+    /// Resume latency + minimum progress, cycles: from the resume latch's end to the next check.
+    pub guard: u64,
+    /// Most suspends of one operation.
+    pub max_per_op: u32,
+    /// Suspend and resume command bytes.
+    pub commands: SuspendCommands,
+}
 
 /// Cycle counts the HDL blocks are built with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,6 +36,8 @@ pub struct HdlTiming {
     pub seq: SeqTiming,
     /// Row-address increment from one plane to the next (the plane bit of the row address).
     pub plane_stride: u32,
+    /// Program/erase suspend (off unless [`HdlTiming::with_suspend`] sets it).
+    pub suspend: HdlSuspend,
 }
 
 impl HdlTiming {
@@ -54,6 +81,58 @@ impl HdlTiming {
         if plane_stride == 0 || plane_stride >= 1 << 22 {
             return Err(format!("plane stride {plane_stride} must be 1..2^22"));
         }
-        Ok(HdlTiming { seq, plane_stride })
+        let suspend = HdlSuspend::new(&SuspendConfig::default(), &seq)?;
+        Ok(HdlTiming {
+            seq,
+            plane_stride,
+            suspend,
+        })
+    }
+
+    /// The same timing with the suspend rules of `cfg` (`nand.suspend`); fails, naming the
+    /// field, when a count does not fit the way FSM's counters.
+    pub fn with_suspend(mut self, cfg: &SuspendConfig) -> Result<Self, String> {
+        self.suspend = HdlSuspend::new(cfg, &self.seq)?;
+        Ok(self)
     }
 }
+
+impl HdlSuspend {
+    fn new(cfg: &SuspendConfig, seq: &SeqTiming) -> Result<Self, String> {
+        let r = SuspendRules::new(cfg, seq);
+        let threshold = match cfg.policy {
+            SuspendPolicyKind::WaitOver => cfg.wait_over().as_ps() / seq.period_ps,
+            SuspendPolicyKind::Always | SuspendPolicyKind::Never => 0,
+        };
+        let guard = r.t_resume + r.min_progress;
+        if r.enabled {
+            // The next check is decided two cycles ahead of the grant (registered arbitration).
+            if guard < 2 {
+                return Err(format!(
+                    "nand.suspend.min_progress_us: resume latency + minimum progress is {guard} cycles; the HDL way FSM needs at least 2"
+                ));
+            }
+            if guard > MAX_ARRAY_CYCLES {
+                return Err(format!(
+                    "nand.suspend.min_progress_us: resume latency + minimum progress is {guard} cycles; the HDL counter holds {MAX_ARRAY_CYCLES}"
+                ));
+            }
+            if threshold > MAX_ARRAY_CYCLES {
+                return Err(format!(
+                    "nand.suspend.wait_over_us: {threshold} cycles exceed the HDL's {MAX_ARRAY_CYCLES}-cycle array counter"
+                ));
+            }
+        }
+        Ok(HdlSuspend {
+            enabled: r.enabled,
+            threshold,
+            t_resume: r.t_resume,
+            guard,
+            max_per_op: r.max_per_op,
+            commands: r.commands,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -8,6 +8,18 @@
 //! `[data]`, each after tWB and R/B# ready (tRCBSY and the array read are the target's), with
 //! tRR before each data out but not before the first 31h. Mirrors the per-unit states of
 //! `ssdlab_model::nand::sequencer` (ONFI 4.1 section 4: tWB, tRR; section 5.6: 31h/3Fh).
+//!
+//! Program/erase suspend (`ssdlab_model::nand::sequencer::suspend`, rules from `[nand.suspend]`
+//! through `HdlTiming::suspend`): the FSM counts the array cycles the program or erase has left
+//! (`rem`, from the op's array time). While it waits for R/B#, a plain read at the head of the
+//! way queue asks for the bus for the suspend latch when the cap and the minimum progress allow
+//! and the cycles left at the grant's earliest cycle exceed the policy's threshold (0: `always`;
+//! `wait_over_us` in cycles). After the latch it waits for R/B# (tSUS is the target's), runs the
+//! reads that were at the queue's head at the decision, latches resume, and waits for R/B#
+//! (resume latency + the array time left) before the status read. Decisions are taken two
+//! cycles ahead of the grant (the arbitration is registered), so `rem` is compared with the
+//! threshold + 2; a read seen at the first phase's last cycle that was queued before it is
+//! checked one cycle later than that, as in the model.
 
 use crate::nand::op::{ENGINE_OP_BITS, OP_BITS};
 use crate::nand::timing::HdlTiming;
@@ -23,6 +35,12 @@ pub enum WayState {
     Trr,
     ReqSecond,
     OnSecond,
+    /// Program/erase suspend latch: requested, on the bus.
+    ReqSus,
+    OnSus,
+    /// Resume latch: requested, on the bus.
+    ReqRes,
+    OnRes,
 }
 
 #[derive(LogicBlock)]
@@ -63,7 +81,56 @@ pub struct WayFsm {
     pub st_3f: Signal<Out, Bit>,
     /// ... and whether the first segment is the phase's last.
     pub st_final: Signal<Out, Bit>,
+    /// ... the phase is the suspend latch ...
+    pub st_sus: Signal<Out, Bit>,
+    /// ... the phase is the resume latch.
+    pub st_res: Signal<Out, Bit>,
+    /// Array time of the head op, in sequencer cycles (tPROG/tBERS; used for suspend).
+    pub q_arr: Signal<In, Bits<32>>,
+    /// Plain reads in a row at the head of the way queue (0..=4).
+    pub q_lead: Signal<In, Bits<3>>,
     state: DFF<WayState>,
+    /// Array time of `cur`, cycles.
+    cur_arr: DFF<Bits<32>>,
+    /// Program/erase: array cycles left at this cycle (pe.end - now, at least 0); frozen while
+    /// suspended.
+    rem: DFF<Bits<32>>,
+    /// Cycles until the next suspend check may be taken (minimum progress after a resume).
+    prog: DFF<Bits<32>>,
+    /// Suspends of the current program/erase.
+    nsus: DFF<Bits<16>>,
+    /// A suspension is in progress (the program/erase waits in `sop`).
+    sus: DFF<Bit>,
+    /// The suspended operation's op word.
+    sop: DFF<Bits<OP_BITS>>,
+    /// Reads of the suspension still to run.
+    rl: DFF<Bits<3>>,
+    /// After the suspend latch: R/B# ready leads to the first read's first phase.
+    tofirst: DFF<Bit>,
+    /// `q_valid` and `q_lead` of the previous cycle.
+    qv1: DFF<Bit>,
+    lead1: DFF<Bits<3>>,
+    st_sus_r: DFF<Bit>,
+    st_res_r: DFF<Bit>,
+    /// The current op is a program or erase.
+    arr_op: Signal<Local, Bit>,
+    /// A suspend may be requested now (state permitting); `go_pe` at the first phase's end.
+    go: Signal<Local, Bit>,
+    go_pe: Signal<Local, Bit>,
+    sus_en: Constant<Bit>,
+    /// Threshold + 1 and + 2 (cycles), the resume latency, guard - 2, the cap.
+    k1: Constant<Bits<32>>,
+    k2: Constant<Bits<32>>,
+    t_res: Constant<Bits<32>>,
+    guard_m2: Constant<Bits<32>>,
+    max_sus: Constant<Bits<16>>,
+    twb1: Constant<Bits<32>>,
+    one32: Constant<Bits<32>>,
+    zero32: Constant<Bits<32>>,
+    one3: Constant<Bits<3>>,
+    zero3: Constant<Bits<3>>,
+    k_prog: Constant<Bits<2>>,
+    k_erase: Constant<Bits<2>>,
     cur: DFF<Bits<OP_BITS>>,
     cnt: DFF<Bits<16>>,
     /// Registered `cnt == 1` (the wait's last cycle): keeps the 16-bit compare off the request
@@ -122,10 +189,25 @@ impl WayFsm {
             one16: Constant::new(bits::<16>(1)),
             zero16: Constant::new(bits::<16>(0)),
             k_read: Constant::new(bits::<2>(0)),
+            sus_en: Constant::new(t.suspend.enabled),
+            k1: Constant::new(bits::<32>(t.suspend.threshold + 1)),
+            k2: Constant::new(bits::<32>(t.suspend.threshold + 2)),
+            t_res: Constant::new(bits::<32>(t.suspend.t_resume)),
+            guard_m2: Constant::new(bits::<32>(t.suspend.guard.saturating_sub(2))),
+            max_sus: Constant::new(bits::<16>(t.suspend.max_per_op as u64)),
+            twb1: Constant::new(bits::<32>(t.seq.t_wb as u64 + 1)),
+            one32: Constant::new(bits::<32>(1)),
+            zero32: Constant::new(bits::<32>(0)),
+            one3: Constant::new(bits::<3>(1)),
+            zero3: Constant::new(bits::<3>(0)),
+            k_prog: Constant::new(bits::<2>(1)),
+            k_erase: Constant::new(bits::<2>(2)),
         } defaults {
             clock, q_valid, q_op, q_pop, grant, phase_end, rb, req_f_next, req_s_next, op, st_data, st_cnt,
             st_c1, st_lastp, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc, st_3f,
             st_final, st_cc_r, st_3f_r, st_final_r, cc, more, state, cur, cnt, c1w, rb1, rb2,
+            st_sus, st_res, q_arr, q_lead, cur_arr, rem, prog, nsus, sus, sop, rl, tofirst, qv1, lead1,
+            st_sus_r, st_res_r, arr_op, go, go_pe,
         })
     }
 }
@@ -135,7 +217,8 @@ impl Logic for WayFsm {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r,
-            st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w
+            st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w, cur_arr, rem,
+            prog, nsus, sus, sop, rl, tofirst, qv1, lead1, st_sus_r, st_res_r
         );
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
@@ -147,15 +230,55 @@ impl Logic for WayFsm {
         self.st_cc.next = self.st_cc_r.q.val();
         self.st_3f.next = self.st_3f_r.q.val();
         self.st_final.next = self.st_final_r.q.val();
+        self.st_sus.next = self.st_sus_r.q.val();
+        self.st_res.next = self.st_res_r.q.val();
         self.q_pop.next = false;
         self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
         self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
         self.c1w.d.next = self.cnt.q.val() == self.two16.val();
+        self.qv1.d.next = self.q_valid.val();
+        self.lead1.d.next = self.q_lead.val();
+        if self.prog.q.val() != self.zero32.val() {
+            self.prog.d.next = self.prog.q.val() - self.one32.val();
+        }
+        // Suspend check: a plain read heads the queue of a running (not suspended) program or
+        // erase, under the cap, after the minimum progress, with more than the threshold left
+        // at the grant's earliest cycle (two cycles on).
+        self.arr_op.next = (self.cur.q.val().get_bits::<2>(0) == self.k_prog.val())
+            | (self.cur.q.val().get_bits::<2>(0) == self.k_erase.val());
+        self.go.next = self.sus_en.val()
+            & !self.sus.q.val()
+            & self.arr_op.val()
+            & self.q_valid.val()
+            & (self.q_lead.val() != self.zero3.val())
+            & (self.nsus.q.val() != self.max_sus.val())
+            & (self.prog.q.val() == self.zero32.val());
+        // At the first phase's last cycle: a read queued before it is checked at the next
+        // cycle (one ahead of the grant), a read arriving now at the one after.
+        self.go_pe.next = self.go.val() & (self.rem.q.val() > self.k2.val());
+        if self.qv1.q.val() {
+            self.go_pe.next = self.go.val() & (self.rem.q.val() > self.k1.val());
+        }
+        self.go.next = self.go.val() & (self.rem.q.val() > self.k2.val());
+        // The array counts down while the operation runs (and its suspend latch waits).
+        if self.arr_op.val()
+            & !self.sus.q.val()
+            & (self.rem.q.val() != self.zero32.val())
+            & ((self.state.q.val() == WayState::Twb)
+                | (self.state.q.val() == WayState::Busy)
+                | (self.state.q.val() == WayState::ReqSus)
+                | (self.state.q.val() == WayState::OnSus))
+        {
+            self.rem.d.next = self.rem.q.val() - self.one32.val();
+        }
         match self.state.q.val() {
             WayState::Idle => {
                 if self.q_valid.val() {
                     self.q_pop.next = true;
                     self.cur.d.next = self.q_op.val();
+                    self.cur_arr.d.next = self.q_arr.val();
+                    self.nsus.d.next = self.zero16.val();
+                    self.prog.d.next = self.zero32.val();
                     self.state.d.next = WayState::ReqFirst;
                     self.rq_f.d.next = true;
                     self.st_data_r.d.next = false;
@@ -168,11 +291,18 @@ impl Logic for WayFsm {
                 }
             }
             WayState::ReqFirst => {
+                if !self.sus.q.val() {
+                    // pe.end - now at the first phase's last cycle: tWB + array + 1.
+                    self.rem.d.next = self.cur_arr.q.val() + self.twb1.val();
+                }
                 if self.grant.val() {
                     self.state.d.next = WayState::OnFirst;
                 }
             }
             WayState::OnFirst => {
+                if !self.sus.q.val() {
+                    self.rem.d.next = self.cur_arr.q.val() + self.twb1.val();
+                }
                 // The engine took the start values at the grant: precompute the next phase's
                 // while this one runs (rewritten every cycle; no `grant`/`phase_end` in the
                 // enables). A single-plane read's second phase starts with its data (and is
@@ -198,6 +328,17 @@ impl Logic for WayFsm {
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();
                     self.c1w.d.next = self.t_wb_1.val();
+                    if !self.sus.q.val() {
+                        self.rem.d.next = self.rem.q.val() - self.one32.val();
+                    }
+                    if self.go_pe.val() {
+                        self.state.d.next = WayState::ReqSus;
+                        self.rq_f.d.next = true;
+                        self.rl.d.next = self.q_lead.val();
+                        if self.qv1.q.val() {
+                            self.rl.d.next = self.lead1.q.val();
+                        }
+                    }
                 }
             }
             WayState::Twb => {
@@ -205,9 +346,20 @@ impl Logic for WayFsm {
                 if self.c1w.q.val() {
                     self.state.d.next = WayState::Busy;
                 }
+                if self.go.val() {
+                    self.state.d.next = WayState::ReqSus;
+                    self.rq_f.d.next = true;
+                    self.rl.d.next = self.q_lead.val();
+                }
             }
             WayState::Busy => {
-                if self.rb2.q.val() {
+                if self.rb2.q.val() & self.tofirst.q.val() {
+                    // tSUS over: the suspension's first read.
+                    self.state.d.next = WayState::ReqFirst;
+                    self.rq_f.d.next = true;
+                    self.tofirst.d.next = false;
+                }
+                if self.rb2.q.val() & !self.tofirst.q.val() {
                     self.state.d.next = WayState::ReqSecond;
                     self.rq_s.d.next = true;
                     // tRR before data out: every read; a cache step only when it starts with data.
@@ -221,6 +373,12 @@ impl Logic for WayFsm {
                         self.cnt.d.next = self.t_rr.val();
                         self.c1w.d.next = self.t_rr_1.val();
                     }
+                }
+                if self.go.val() {
+                    self.state.d.next = WayState::ReqSus;
+                    self.rq_f.d.next = true;
+                    self.rq_s.d.next = false;
+                    self.rl.d.next = self.q_lead.val();
                 }
             }
             WayState::Trr => {
@@ -249,10 +407,18 @@ impl Logic for WayFsm {
                 }
                 // The engine holds its own copy of the op: take the next one as soon as it is
                 // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
-                // A cache read still needs `cur` for its next steps: no prefetch while `more`.
-                if !self.have_next.q.val() & self.q_valid.val() & !self.more.q.val() {
+                // A cache read still needs `cur` for its next steps: no prefetch while `more`;
+                // nor in a suspension (its reads and the resume follow their own order).
+                if !self.have_next.q.val()
+                    & self.q_valid.val()
+                    & !self.more.q.val()
+                    & !self.sus.q.val()
+                {
                     self.q_pop.next = true;
                     self.cur.d.next = self.q_op.val();
+                    self.cur_arr.d.next = self.q_arr.val();
+                    self.nsus.d.next = self.zero16.val();
+                    self.prog.d.next = self.zero32.val();
                     self.have_next.d.next = true;
                     self.st_data_r.d.next = false;
                     self.st_cnt_r.d.next = self.latch.val();
@@ -270,7 +436,7 @@ impl Logic for WayFsm {
                     self.cc.d.next = self.cc.q.val() - self.one8.val();
                     self.more.d.next = self.cc.q.val() != self.one8.val();
                 }
-                if self.phase_end.val() & !self.more.q.val() {
+                if self.phase_end.val() & !self.more.q.val() & !self.sus.q.val() {
                     self.have_next.d.next = false;
                     self.state.d.next = WayState::Idle;
                     if self.have_next.q.val() | self.q_valid.val() {
@@ -278,7 +444,99 @@ impl Logic for WayFsm {
                         self.rq_f.d.next = true;
                     }
                 }
+                if self.phase_end.val() & self.sus.q.val() {
+                    // A read of the suspension completed: the next one, or the resume latch.
+                    self.state.d.next = WayState::ReqFirst;
+                    self.rq_f.d.next = true;
+                    if (self.rl.q.val() != self.zero3.val())
+                        & (self.q_lead.val() != self.zero3.val())
+                    {
+                        self.q_pop.next = true;
+                        self.cur.d.next = self.q_op.val();
+                        self.cur_arr.d.next = self.q_arr.val();
+                        self.rl.d.next = self.rl.q.val() - self.one3.val();
+                        self.st_data_r.d.next = false;
+                        self.st_cnt_r.d.next = self.latch.val();
+                        self.st_c1_r.d.next = self.latch_1.val();
+                        self.st_lastp_r.d.next =
+                            self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                        self.st_cc_r.d.next = false;
+                        self.st_3f_r.d.next = false;
+                        self.st_final_r.d.next = false;
+                    } else {
+                        self.state.d.next = WayState::ReqRes;
+                        self.cur.d.next = self.sop.q.val();
+                        self.st_data_r.d.next = false;
+                        self.st_cnt_r.d.next = self.latch.val();
+                        self.st_c1_r.d.next = self.latch_1.val();
+                        self.st_lastp_r.d.next = true;
+                        self.st_cc_r.d.next = false;
+                        self.st_3f_r.d.next = false;
+                        self.st_final_r.d.next = true;
+                        self.st_res_r.d.next = true;
+                    }
+                }
             }
+            WayState::ReqSus => {
+                if self.grant.val() {
+                    self.state.d.next = WayState::OnSus;
+                }
+            }
+            WayState::OnSus => {
+                self.st_sus_r.d.next = false;
+                if self.phase_end.val() {
+                    // The array stops (`rem` keeps what is left); the first read waits for
+                    // R/B# (tSUS), looked at from two cycles on (the synchronizer's depth).
+                    self.sus.d.next = true;
+                    self.sop.d.next = self.cur.q.val();
+                    self.q_pop.next = true;
+                    self.cur.d.next = self.q_op.val();
+                    self.cur_arr.d.next = self.q_arr.val();
+                    self.rl.d.next = self.rl.q.val() - self.one3.val();
+                    self.st_data_r.d.next = false;
+                    self.st_cnt_r.d.next = self.latch.val();
+                    self.st_c1_r.d.next = self.latch_1.val();
+                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                    self.st_final_r.d.next = false;
+                    self.state.d.next = WayState::Twb;
+                    self.cnt.d.next = self.two16.val();
+                    self.c1w.d.next = false;
+                    self.tofirst.d.next = true;
+                }
+            }
+            WayState::ReqRes => {
+                if self.grant.val() {
+                    self.state.d.next = WayState::OnRes;
+                }
+            }
+            WayState::OnRes => {
+                // Start values of the status read that follows.
+                self.st_res_r.d.next = false;
+                self.st_final_r.d.next = false;
+                if self.phase_end.val() {
+                    // The array works again: resume latency + what was left; the next check
+                    // waits for the minimum progress.
+                    self.sus.d.next = false;
+                    self.rem.d.next = self.rem.q.val() + self.t_res.val();
+                    self.nsus.d.next = self.nsus.q.val() + self.one16.val();
+                    self.prog.d.next = self.guard_m2.val();
+                    self.state.d.next = WayState::Twb;
+                    self.cnt.d.next = self.two16.val();
+                    self.c1w.d.next = false;
+                }
+            }
+        }
+        // Entering ReqSus (the grant may come in its first cycle): start values of the
+        // one-latch phase.
+        if (self.state.d.val() == WayState::ReqSus) & (self.state.q.val() != WayState::ReqSus) {
+            self.st_data_r.d.next = false;
+            self.st_cnt_r.d.next = self.latch.val();
+            self.st_c1_r.d.next = self.latch_1.val();
+            self.st_lastp_r.d.next = true;
+            self.st_cc_r.d.next = false;
+            self.st_3f_r.d.next = false;
+            self.st_final_r.d.next = true;
+            self.st_sus_r.d.next = true;
         }
         // After every assignment above (Verilog: blocking, same always block).
         self.req_f_next.next = self.rq_f.d.val();
@@ -293,7 +551,13 @@ mod tests {
 
     #[test]
     fn way_fsm_is_synthesizable() {
-        let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
+        let s = ssdlab_model::config::SuspendConfig {
+            policy: ssdlab_model::config::SuspendPolicyKind::WaitOver,
+            ..Default::default()
+        };
+        let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10)
+            .and_then(|t| t.with_suspend(&s))
+            .unwrap();
         let vlog = crate::verilog_of(WayFsm::new(&t));
         yosys_validate("ssdlab_way_fsm", &vlog).unwrap();
     }

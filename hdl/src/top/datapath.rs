@@ -198,6 +198,9 @@ pub struct Datapath {
     pub nand_cmd_way: Signal<In, Bits<2>>,
     /// Packed op word (layout: `nand::op`; kind in bits 1:0).
     pub nand_cmd_op: Signal<In, Bits<OP_BITS>>,
+    /// Array time of the op (tPROG/tBERS) in core cycles, for program/erase suspend (any value
+    /// for a read or with `nand.suspend.policy = "never"`).
+    pub nand_cmd_array: Signal<In, Bits<32>>,
     /// The addressed way queue has room.
     pub nand_cmd_ready: Signal<Out, Bit>,
     /// Per channel: a NAND op completed this cycle.
@@ -312,6 +315,7 @@ impl Logic for Datapath {
         self.array.cmd_channel.next = self.nand_cmd_channel.val();
         self.array.cmd_way.next = self.nand_cmd_way.val();
         self.array.cmd_op.next = self.nand_cmd_op.val();
+        self.array.cmd_array.next = self.nand_cmd_array.val();
         self.nand_cmd_ready.next = self.array.cmd_ready.val();
         // The front end's data beats go to the page buffer (internal; no top-level ports).
         self.pb.take.next = self.dma_valid.val() & self.fe.dma_ready.val();

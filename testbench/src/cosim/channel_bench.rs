@@ -10,6 +10,7 @@ pub use mix::{random_mix, MixParams};
 
 use super::channel_dut::{ChanIn, ChanOut, ChannelDut};
 use crate::devices::nand_target::NandTarget;
+pub use crate::devices::nand_target::TargetSuspend;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_model::nand::sequencer::{BusEvent, BusKind, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
@@ -55,7 +56,26 @@ pub fn run_bench(
     ops: &[BenchOp],
     max_cycles: u64,
 ) -> Result<BenchResult, String> {
+    run_bench_suspend(dut, t, None, plane_stride, page_bytes, ops, max_cycles)
+}
+
+/// [`run_bench`] with targets that accept program/erase suspend and resume (`sus`: the command
+/// bytes and tSUS and resume latency in cycles).
+pub fn run_bench_suspend(
+    dut: &mut dyn ChannelDut,
+    t: &SeqTiming,
+    sus: Option<TargetSuspend>,
+    plane_stride: u32,
+    page_bytes: usize,
+    ops: &[BenchOp],
+    max_cycles: u64,
+) -> Result<BenchResult, String> {
     let mut bench = Bench::new(t, plane_stride, page_bytes, ops);
+    if let Some(s) = sus {
+        for tg in &mut bench.targets {
+            tg.set_suspend(s);
+        }
+    }
     for n in 0..max_cycles {
         bench.cycle(dut, n)?;
         if bench.done == ops.len() {
@@ -185,6 +205,7 @@ impl<'a> Bench<'a> {
                 data_cycles,
                 pages: b.op.pages,
             });
+            inp.cmd_array = t.to_cycles_ceil(b.op.array_time) as u32;
         }
         for (w, tg) in self.targets.iter().enumerate() {
             inp.rb |= (tg.ready(n) as u8) << w;
@@ -300,7 +321,20 @@ impl<'a> Bench<'a> {
 
     /// The oldest op of way `w` completed: check its data and record the completion.
     fn complete(&mut self, n: u64, w: usize) -> Result<(), String> {
-        let i = self.outstanding[w].pop_front().ok_or(format!(
+        // While the target is suspended, the completion is a read of the suspension (the first
+        // read behind the suspended program or erase).
+        let at = if self.targets[w].suspended() {
+            let ops = self.ops;
+            self.outstanding[w]
+                .iter()
+                .position(|&i| ops[i].op.kind == NandOpKind::Read)
+                .ok_or(format!(
+                    "cycle {n}: completion on suspended way {w}, no read"
+                ))?
+        } else {
+            0
+        };
+        let i = self.outstanding[w].remove(at).ok_or(format!(
             "cycle {n}: completion on way {w} with no op outstanding"
         ))?;
         let b = &self.ops[i];

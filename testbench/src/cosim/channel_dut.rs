@@ -15,6 +15,8 @@ pub struct ChanIn {
     pub cmd_valid: bool,
     pub cmd_way: u8,
     pub cmd_op: u64,
+    /// Array time of the offered op, sequencer cycles (`cmd_array`).
+    pub cmd_array: u32,
     pub wr_data: u32,
     pub rb: u8,
     pub dq_in: u32,
@@ -75,6 +77,7 @@ impl ChannelDut for HdlSimChannel {
         u.cmd_valid.next = i.cmd_valid;
         u.cmd_way.next = bits::<2>(i.cmd_way as u64);
         u.cmd_op.next = bits(i.cmd_op);
+        u.cmd_array.next = bits::<32>(i.cmd_array as u64);
         u.wr_data.next = bits::<32>(i.wr_data as u64);
         u.phy.rb.next = bits::<4>(i.rb as u64);
         u.phy.dq_in.next = bits::<32>(i.dq_in as u64);
@@ -114,14 +117,14 @@ impl ChannelDut for HdlSimChannel {
 /// the 8-channel `NandArray` (the other channels idle, checked by [`VerilatedChannel::others_idle`]).
 pub struct VerilatedChannel {
     m: VerilatorModel,
-    p: [PortId; 21],
+    p: [PortId; 22],
     /// In the array: (channel, `cmd_channel` port, every channel's `ce` port).
     array: Option<(usize, PortId, Vec<PortId>)>,
 }
 
 /// Port names; the PHY bundle's (`nand::phy::NandPhy`) are `phy$<field>` on a channel and
 /// `phy$<i>$<field>` in the array.
-const PORTS: [&str; 21] = [
+const PORTS: [&str; 22] = [
     "clock",
     "cmd_valid",
     "cmd_way",
@@ -143,6 +146,7 @@ const PORTS: [&str; 21] = [
     "rd_valid",
     "done_valid",
     "done_way",
+    "cmd_array",
 ];
 
 /// The Verilog name of channel `channel`'s port `name` in the array.
@@ -158,7 +162,7 @@ impl VerilatedChannel {
         let mut uut = NandChannel::new(t);
         uut.connect_all();
         let m = VerilatorModel::build("nand_channel", &generate_verilog(&uut))?;
-        let mut p = [PortId(0); 21];
+        let mut p = [PortId(0); 22];
         for (k, name) in PORTS.iter().enumerate() {
             p[k] = m.port(name)?;
         }
@@ -171,8 +175,15 @@ impl VerilatedChannel {
         let mut uut = NandArray::new(t);
         uut.connect_all();
         let mut m = VerilatorModel::build("nand_array", &generate_verilog(&uut))?;
-        let shared = ["clock", "cmd_valid", "cmd_way", "cmd_op", "cmd_ready"];
-        let mut p = [PortId(0); 21];
+        let shared = [
+            "clock",
+            "cmd_valid",
+            "cmd_way",
+            "cmd_op",
+            "cmd_ready",
+            "cmd_array",
+        ];
+        let mut p = [PortId(0); 22];
         for (k, name) in PORTS.iter().enumerate() {
             p[k] = if shared.contains(name) {
                 m.port(name)?
@@ -215,6 +226,7 @@ impl ChannelDut for VerilatedChannel {
         self.m.set(p[1], i.cmd_valid as u64);
         self.m.set(p[2], i.cmd_way as u64);
         self.m.set(p[3], i.cmd_op);
+        self.m.set(p[21], i.cmd_array as u64);
         self.m.set(p[4], i.wr_data as u64);
         self.m.set(p[5], i.rb as u64);
         self.m.set(p[6], i.dq_in as u64);

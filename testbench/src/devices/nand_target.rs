@@ -15,6 +15,14 @@
 //! lowest block bit (`(row / plane_stride) % 4`).
 
 use ssdlab_model::encoding::onfi::*;
+
+/// Program/erase suspend on a target: command bytes, tSUS and resume latency in cycles.
+#[derive(Clone, Copy, Debug)]
+pub struct TargetSuspend {
+    pub commands: SuspendCommands,
+    pub t_suspend: u64,
+    pub t_resume: u64,
+}
 use ssdlab_model::nand::sequencer::SeqTiming;
 use std::collections::{HashMap, VecDeque};
 
@@ -63,6 +71,12 @@ pub struct NandTarget {
     /// The flash array: row -> page bytes.
     pages: HashMap<u32, Vec<u8>>,
     page_bytes: usize,
+    /// Suspend support (none: B0h is an illegal command).
+    sus: Option<TargetSuspend>,
+    /// A program or erase was confirmed and its status not yet read.
+    pe_open: bool,
+    /// Suspended: the array cycles the operation had left.
+    suspended: Option<u64>,
     pub violations: Vec<String>,
 }
 
@@ -91,8 +105,58 @@ impl NandTarget {
             cache_tr: 0,
             pages: HashMap::new(),
             page_bytes,
+            sus: None,
+            pe_open: false,
+            suspended: None,
             violations: Vec::new(),
         }
+    }
+    /// Accept program/erase suspend and resume from now on.
+    pub fn set_suspend(&mut self, s: TargetSuspend) {
+        self.sus = Some(s);
+    }
+    /// A program or erase is suspended.
+    pub fn suspended(&self) -> bool {
+        self.suspended.is_some()
+    }
+    /// Suspend (legal while a program or erase is open, busy or just finished) or resume
+    /// (legal only while suspended) latched at cycle `n`; false if `cmd` is neither.
+    fn suspend_command(&mut self, n: u64, cmd: u8) -> bool {
+        let Some(s) = self.sus else { return false };
+        if self.expect != Expect::Command {
+            return false;
+        }
+        let end = n + self.t.latch as u64;
+        if cmd == s.commands.suspend {
+            self.check_latch(n);
+            if !self.pe_open || self.suspended.is_some() {
+                self.violation(
+                    n,
+                    format!("suspend {cmd:02X}h with no program or erase to suspend"),
+                );
+            }
+            self.suspended = Some(self.busy_until.saturating_sub(end));
+            self.busy_until = end + s.t_suspend;
+            self.array_free = self.busy_until;
+            return true;
+        }
+        if cmd == s.commands.resume && (self.suspended.is_some() || self.pe_open) {
+            self.check_latch(n);
+            if !self.ready(n) {
+                self.violation(
+                    n,
+                    format!("resume {cmd:02X}h while busy (until {})", self.busy_until),
+                );
+            }
+            let Some(left) = self.suspended.take() else {
+                self.violation(n, format!("resume {cmd:02X}h without a suspend"));
+                return true;
+            };
+            self.busy_until = end + s.t_resume + left;
+            self.array_free = self.busy_until;
+            return true;
+        }
+        false
     }
     /// The array time of the next operation that goes busy.
     pub fn push_array_cycles(&mut self, c: u64) {
@@ -199,6 +263,23 @@ impl NandTarget {
 
     /// A command latch at cycle `n`.
     pub fn command(&mut self, n: u64, cmd: u8) {
+        if self.suspend_command(n, cmd) {
+            return;
+        }
+        if self.suspended.is_some()
+            && !matches!(
+                cmd,
+                READ_1 | READ_2 | READ_MULTIPLANE | CHANGE_COL_1 | CHANGE_COL_2
+            )
+        {
+            self.violation(
+                n,
+                format!("command {cmd:02X}h while suspended (only reads)"),
+            );
+        }
+        if cmd == READ_STATUS {
+            self.pe_open = false;
+        }
         self.check_latch(n);
         if !self.ready(n) {
             self.violation(
@@ -300,6 +381,7 @@ impl NandTarget {
                 }
                 self.pages.insert(r, data);
             }
+            self.pe_open = true;
             self.go_busy(n);
         }
         self.expect = Expect::Command;
@@ -314,6 +396,7 @@ impl NandTarget {
                 let block = r / self.plane_stride;
                 self.pages.retain(|k, _| k / self.plane_stride != block);
             }
+            self.pe_open = true;
             self.go_busy(n);
         }
         self.expect = Expect::Command;

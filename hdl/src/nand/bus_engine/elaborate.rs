@@ -1,6 +1,7 @@
 //! Elaboration of the bus engine [`BusEngine`]: the reset value of every port and register,
 //! and the constants its kernel counts against — ONFI command bytes (00h/30h, 80h/10h,
-//! 60h/D0h, 32h/11h/D1h, 06h/E0h, 31h/3Fh, 70h; ONFI 4.1 section 5, from the model's
+//! 60h/D0h, 32h/11h/D1h, 06h/E0h, 31h/3Fh, 70h; ONFI 4.1 section 5; the suspend and resume
+//! bytes of `nand.suspend.commands`, `SuspendCommands`; all from the model's
 //! `ssdlab_model::encoding::onfi`, the bytes the behavioural sequencer sends), the latch, tADL, tCCS and
 //! tWHR lengths in bus cycles, the address and row cycle counts and the plane row stride (these
 //! from `crate::nand::timing::HdlTiming`: the model's `SeqTiming`, via `OnfiConfig::cycles_ceil`).
@@ -56,10 +57,12 @@ impl BusEngine {
             op_d0: c8(onfi::ERASE_2),
             op_d1: c8(onfi::ERASE_MULTIPLANE),
             op_e0: c8(onfi::CHANGE_COL_2),
+            op_sus: c8(t.suspend.commands.suspend),
+            op_res: c8(t.suspend.commands.resume),
         } defaults {
             clock, start, start_way, start_second, start_op, start_data, start_cnt, start_c1, start_lastp,
-            start_cc, start_3f, start_final, wr_data, busy, phase_end, way, phase_second, phase_more, phy, rb,
-            rd_data, rd_valid, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1,
+            start_cc, start_3f, start_final, start_sus, start_res, wr_data, busy, phase_end, way, phase_second, phase_more, phy, rb,
+            rd_data, rd_valid, sus_r, res_r, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1,
             lastp, pe, ccmd, f3, is_cs, is_rf, is_rs, is_pg, is_er, is_st, last_plane, hold_len, data_len,
             addr_len, after_plane, after_data, after_hold, after_b, after_addr, after_a, nxt, seg_done,
             is_final, fin, fin_next, pe_next, hold_is_1, cmd_byte, addr_byte,

@@ -1,5 +1,5 @@
 //! Kernel of the bus engine [`BusEngine`]: phase decode (read first/second half, cache-read
-//! steps, program, erase, status), the segment template `[CMD a] [ADDR k] [CMD b] [HOLD h]
+//! steps, program, erase, status; a suspend/resume latch is a lone CMD c), the segment template `[CMD a] [ADDR k] [CMD b] [HOLD h]
 //! [DATA d] [CMD c]` per plane with absent parts skipped, segment and plane counting, the
 //! registered phase-end flag, the command byte of each latch and the PHY-facing signals (ONFI
 //! 4.1 section 5 command sequences, as `ssdlab_model::nand::sequencer::SeqTiming::trace_phase`).
@@ -13,7 +13,7 @@ impl Logic for BusEngine {
     fn update(&mut self) {
         dff_setup!(
             self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr,
-            dcyc, c1, lastp, pe, ccmd, f3, fin
+            dcyc, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r
         );
         // Decode the phase being run.
         // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
@@ -220,8 +220,10 @@ impl Logic for BusEngine {
             self.ccmd.d.next = self.start_cc.val();
             self.f3.d.next = self.start_3f.val();
             self.fin.d.next = self.start_final.val();
+            self.sus_r.d.next = self.start_sus.val();
+            self.res_r.d.next = self.start_res.val();
             self.seg.d.next = Seg::CmdA;
-            if self.start_cc.val() {
+            if self.start_cc.val() | self.start_sus.val() | self.start_res.val() {
                 self.seg.d.next = Seg::CmdC;
             }
             if self.start_data.val() {
@@ -272,6 +274,12 @@ impl Logic for BusEngine {
                 if self.f3.q.val() {
                     self.cmd_byte.next = self.op_3f.val();
                 }
+            }
+            if self.sus_r.q.val() {
+                self.cmd_byte.next = self.op_sus.val();
+            }
+            if self.res_r.q.val() {
+                self.cmd_byte.next = self.op_res.val();
             }
         }
         self.addr_byte.next = self.rsr.q.val() & self.byte_mask.val();

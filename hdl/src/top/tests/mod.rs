@@ -50,13 +50,26 @@ fn elaboration_rejects_configs_that_do_not_fit() {
         .err()
         .expect("4 planes of 4 KiB + spare do not fit a region");
     assert!(e.contains("17408") && e.contains("16384"), "{e}");
-    // The model's program/erase suspend has no HDL counterpart yet.
+    // Program/erase suspend elaborates with the policies the way FSM has; a resume latency +
+    // minimum progress under 2 cycles (0 + 4 ns = 1 cycle at 250 MHz) is refused.
+    for policy in [
+        ssdlab_model::config::SuspendPolicyKind::Always,
+        ssdlab_model::config::SuspendPolicyKind::WaitOver,
+    ] {
+        let mut cfg = small_drive_config();
+        cfg.nand.suspend.policy = policy;
+        Datapath::new_boxed(&cfg).expect("suspend elaborates");
+    }
     let mut cfg = small_drive_config();
     cfg.nand.suspend.policy = ssdlab_model::config::SuspendPolicyKind::Always;
+    (
+        cfg.nand.suspend.t_resume_us,
+        cfg.nand.suspend.min_progress_us,
+    ) = (0.0, 0.004);
     let e = Datapath::new_boxed(&cfg)
         .err()
-        .expect("suspend on rejected");
-    assert!(e.contains("nand.suspend.policy"), "{e}");
+        .expect("too short a suspend guard rejected");
+    assert!(e.contains("nand.suspend.min_progress_us"), "{e}");
 }
 
 #[test]

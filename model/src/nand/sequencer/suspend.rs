@@ -1,12 +1,13 @@
 //! Program/erase suspend on the sequencer: a read next in a unit's queue while the unit waits
 //! for a program's or erase's array time may suspend it. The unit then latches the suspend
-//! command ([`Phase::Suspend`]), waits tSUS for R/B#, runs the reads that were queued at its
-//! head when it decided (each an ordinary read), latches resume ([`Phase::Resume`]) and waits
-//! the resume latency plus the array time the operation had left when the suspend latched,
-//! then reads status as usual. The array makes no progress from the end of the suspend latch
-//! to the end of the resume latency. Rules: at most `max_per_op` suspends of one operation, and
-//! `min_progress` cycles of array time after a resume before the next; the policy
-//! ([`crate::nand::suspend`]) decides within them. Timing: `config/suspend.rs`.
+//! command ([`Phase::Suspend`]), waits tSUS for R/B#, runs the reads queued at its head when it
+//! decided (those past the channel's intake, each an ordinary read), latches resume
+//! ([`Phase::Resume`]) and waits the resume latency plus the array time the operation had left
+//! when the suspend latched, then reads status as usual. The array makes no progress from the
+//! end of the suspend latch to the end of the resume latency. Rules: at most `max_per_op`
+//! suspends of one operation, and `min_progress` cycles of array time after a resume before the
+//! next; the policy ([`crate::nand::suspend`]) decides within them. Timing: `config/suspend.rs`.
+//! The rust_hdl way FSM (`ssdlab_hdl::nand::way_fsm`) does the same, cycle for cycle.
 
 use super::{
     ChannelSequencer, Phase, Queued, SeqTiming, Unit, UnitState, NEXT_OP_CYCLES, RB_SYNC_CYCLES,
@@ -112,10 +113,11 @@ pub(super) fn check(r: &SuspendRules, u: &mut Unit, c: u64, period_ps: u64) -> b
     if !r.policy.suspend(&query) {
         return false;
     }
+    // The reads past the intake (ready by now): the HDL's way queue holds only those.
     u.pe.reads_left = u
         .queue
         .iter()
-        .take_while(|q| q.op.kind == NandOpKind::Read && q.op.pages == 1)
+        .take_while(|q| q.op.kind == NandOpKind::Read && q.op.pages == 1 && q.ready <= c)
         .count() as u32;
     u.state = UnitState::Request {
         phase: Phase::Suspend,
