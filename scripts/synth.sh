@@ -10,8 +10,8 @@
 # Per block and family it writes `<block>.<family>.stat` (yosys `stat`), `.log` and `.time`
 # (bash `time`: wall, user, sys seconds). The table and the comparison with the checked-in
 # hdl/synth-report.txt are made from these files by `synth-report` (`make synth` runs it).
-# Then it places and routes one NAND channel on an iCE40-HX8K (ct256) with nextpnr-ice40 and
-# constraints/nand_channel_hx8k.pcf, and records the estimated Fmax per placement seed
+# Then it places and routes one NAND channel (in the harness scripts/nand_channel_pnr.v) on an
+# iCE40-HX8K (ct256) with nextpnr-ice40 and constraints/nand_channel_hx8k.pcf, and records the estimated Fmax per placement seed
 # (SSDLAB_PNR_SEEDS, default "1 2 3 4 5"; empty = no place and route) in
 # nand_channel_ice40_fmax.txt.
 set -uo pipefail
@@ -52,8 +52,17 @@ for f in "${files[@]}"; do
     fi
   done
 done
-# Place and route of one channel on iCE40-HX8K.
-json="$out/nand_channel.ice40.json"
+# Place and route of one channel on iCE40-HX8K, inside scripts/nand_channel_pnr.v: the channel's
+# ports are more than the ct256's user I/O, so the harness loads its on-chip `cmd_array` from one
+# pin through a shift register (see the file).
+json="$out/nand_channel_pnr.ice40.json"
+rm -f "$json"
+if [ -f "$vdir/nand_channel.v" ] && [ -n "${SSDLAB_PNR_SEEDS-1}" ]; then
+  if ! yosys -q -p "read_verilog $vdir/nand_channel.v $root/scripts/nand_channel_pnr.v; synth_ice40 -abc9 -top nand_channel_pnr -json $json" > "$out/nand_channel_pnr.ice40.log" 2>&1; then
+    echo "synth: yosys ice40 failed on the place-and-route harness (log: $out/nand_channel_pnr.ice40.log)" >&2
+    fail=1
+  fi
+fi
 if [ -f "$json" ]; then
   pcf="$root/constraints/nand_channel_hx8k.pcf"
   # Placement varies Fmax by several MHz: report each seed (a few minutes each).

@@ -1,0 +1,57 @@
+// Place-and-route harness of one NAND channel (`nand_channel.v`, module top) for the iCE40-HX8K
+// ct256 run of `make synth` (scripts/synth.sh). The channel has more ports than the ct256 has
+// user I/O: its 32-bit `cmd_array` (array cycles of the op on `cmd_op`, an on-chip signal from
+// the firmware port) is loaded here from one pin through a 32-bit shift register, so every
+// other port stays a pin as before and the timing paths of the channel are unchanged. On a
+// board the command ports stay on chip; see constraints/nand_channel_hx8k.pcf.
+module nand_channel_pnr(
+    input wire clock,
+    input wire cmd_valid,
+    input wire [1:0] cmd_way,
+    input wire [51:0] cmd_op,
+    input wire cmd_array_sin,
+    output wire cmd_ready,
+    input wire [31:0] wr_data,
+    output wire [1:0] data_way,
+    output wire [3:0] phy_ce,
+    output wire phy_cle,
+    output wire phy_ale,
+    output wire phy_we,
+    output wire [31:0] phy_dq_out,
+    output wire phy_wr_beat,
+    output wire phy_rd_beat,
+    input wire [3:0] phy_rb,
+    input wire [31:0] phy_dq_in,
+    input wire phy_dq_in_valid,
+    output wire [31:0] rd_data,
+    output wire rd_valid,
+    output wire done_valid,
+    output wire [1:0] done_way
+);
+    reg [31:0] cmd_array = 32'd0;
+    always @(posedge clock) cmd_array <= {cmd_array[30:0], cmd_array_sin};
+    top channel(
+        .clock(clock),
+        .cmd_valid(cmd_valid),
+        .cmd_way(cmd_way),
+        .cmd_op(cmd_op),
+        .cmd_array(cmd_array),
+        .cmd_ready(cmd_ready),
+        .wr_data(wr_data),
+        .data_way(data_way),
+        .\phy$ce (phy_ce),
+        .\phy$cle (phy_cle),
+        .\phy$ale (phy_ale),
+        .\phy$we (phy_we),
+        .\phy$dq_out (phy_dq_out),
+        .\phy$wr_beat (phy_wr_beat),
+        .\phy$rd_beat (phy_rd_beat),
+        .\phy$rb (phy_rb),
+        .\phy$dq_in (phy_dq_in),
+        .\phy$dq_in_valid (phy_dq_in_valid),
+        .rd_data(rd_data),
+        .rd_valid(rd_valid),
+        .done_valid(done_valid),
+        .done_way(done_way)
+    );
+endmodule
