@@ -42,6 +42,18 @@ fn suspend(policy: SuspendPolicyKind, wait_over_us: f64) -> SuspendConfig {
     }
 }
 
+/// The sequencer timing of the default drive's ONFI config (200 MHz).
+fn seq_timing() -> SeqTiming {
+    HdlTiming::new(&DriveConfig::default_drive().onfi, STRIDE)
+        .unwrap()
+        .seq
+}
+
+/// Op ids in the order the device completed them.
+fn completion_order(done: &[(u64, u64)]) -> Vec<u64> {
+    done.iter().map(|c| c.0).collect()
+}
+
 fn run(s: &SuspendConfig, ops: &[BenchOp]) -> Vec<(u64, u64)> {
     run_on(s, ops, false)
 }
@@ -104,40 +116,34 @@ fn program_then_read(t: &SeqTiming) -> Vec<BenchOp> {
 
 #[test]
 fn rust_hdl_suspends_like_the_model_with_always() {
-    let t = HdlTiming::new(&DriveConfig::default_drive().onfi, STRIDE)
-        .unwrap()
-        .seq;
+    let t = seq_timing();
     let done = run(
         &suspend(SuspendPolicyKind::Always, 0.0),
         &program_then_read(&t),
     );
     // The read overtakes the program it suspended.
-    assert_eq!(done.iter().map(|c| c.0).collect::<Vec<_>>(), vec![2, 1]);
+    assert_eq!(completion_order(&done), vec![2, 1]);
 }
 
 #[test]
 fn rust_hdl_wait_over_suspends_only_for_a_long_wait() {
-    let t = HdlTiming::new(&DriveConfig::default_drive().onfi, STRIDE)
-        .unwrap()
-        .seq;
+    let t = seq_timing();
     // About 1500 cycles (7.5 us) are left when the read comes: 5 us suspends, 10 us does not.
     let done = run(
         &suspend(SuspendPolicyKind::WaitOver, 5.0),
         &program_then_read(&t),
     );
-    assert_eq!(done.iter().map(|c| c.0).collect::<Vec<_>>(), vec![2, 1]);
+    assert_eq!(completion_order(&done), vec![2, 1]);
     let done = run(
         &suspend(SuspendPolicyKind::WaitOver, 10.0),
         &program_then_read(&t),
     );
-    assert_eq!(done.iter().map(|c| c.0).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(completion_order(&done), vec![1, 2]);
 }
 
 #[test]
 fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
-    let t = HdlTiming::new(&DriveConfig::default_drive().onfi, STRIDE)
-        .unwrap()
-        .seq;
+    let t = seq_timing();
     let at = |c: u64| t.to_time(c);
     let b = |issue: u64, op: SeqOp, row: u32| BenchOp {
         issue: at(issue),
@@ -162,7 +168,7 @@ fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
         b(2010, op(5, NandOpKind::Read, 100, &t), 13),
     ];
     let done = run(&s, &ops);
-    let order: Vec<u64> = done.iter().map(|c| c.0).collect();
+    let order = completion_order(&done);
     // Reads 2 and 3 run in one suspension of program 1; read 10 suspends erase 9.
     let pos = |id| order.iter().position(|&x| x == id).unwrap();
     assert!(pos(2) < pos(1) && pos(3) < pos(1), "{order:?}");
@@ -207,9 +213,7 @@ fn random_stream(n: u64, seed: u64, t: &SeqTiming) -> Vec<BenchOp> {
 
 #[test]
 fn verilator_matches_the_model_on_random_streams_with_suspend() {
-    let t = HdlTiming::new(&DriveConfig::default_drive().onfi, STRIDE)
-        .unwrap()
-        .seq;
+    let t = seq_timing();
     for (policy, over) in [
         (SuspendPolicyKind::Always, 0.0),
         (SuspendPolicyKind::WaitOver, 5.0),
