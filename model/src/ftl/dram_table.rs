@@ -81,6 +81,17 @@ impl DramTable {
         (self.tp_of(lpn) % self.slots()) as usize
     }
 
+    /// The slot of `lpn`'s page, which must be resident (`what` names the caller's operation).
+    fn resident_slot(&self, lpn: u64, what: &str) -> usize {
+        let idx = self.slot_of(lpn);
+        assert_eq!(
+            self.slots[idx].tp,
+            self.tp_of(lpn),
+            "{what} a non-resident translation page"
+        );
+        idx
+    }
+
     /// One access to `lpn`'s entry (a write when `dirty`): makes its page resident, returns the
     /// fetch when it was not, and marks the page dirty on a write.
     pub fn access(&mut self, lpn: u64, dirty: bool) -> Option<TpFetch> {
@@ -111,12 +122,7 @@ impl DramTable {
 
     /// Write a line of entries back (the page must be resident: call `ensure` first).
     pub fn write_line(&mut self, first_lpn: u64, data: &[u32]) {
-        let idx = self.slot_of(first_lpn);
-        assert_eq!(
-            self.slots[idx].tp,
-            self.tp_of(first_lpn),
-            "write-back to a non-resident translation page"
-        );
+        let idx = self.resident_slot(first_lpn, "write-back to");
         self.slots[idx].dirty = true;
         for (i, &v) in data.iter().enumerate() {
             if v == UNMAPPED {
@@ -132,12 +138,7 @@ impl DramTable {
 
     /// Read a line of entries (the page must be resident).
     pub fn read_line(&self, first_lpn: u64, out: &mut [u32]) {
-        let idx = self.slot_of(first_lpn);
-        assert_eq!(
-            self.slots[idx].tp,
-            self.tp_of(first_lpn),
-            "line fill from a non-resident translation page"
-        );
+        self.resident_slot(first_lpn, "line fill from");
         if self.store.is_empty() {
             out.fill(UNMAPPED);
             return;
