@@ -1,11 +1,13 @@
 //! Test protocols as data: TOML files of ordered steps (see [`schema`] for the format), loaded
 //! and checked in full before anything runs ([`load`]), executed on a device ([`run`]) and
 //! reported beside published figures ([`report`]). Built-ins (`ssdfans`, `anandtech-burst`,
-//! `anandtech-sustained`, `power-loss`) are embedded from `testbench/protocols/`; the
-//! `power_loss` step runs in [`power`].
+//! `anandtech-sustained`, `power-loss`, `read-qos`, the SNIA PTS tests `pts-iops`,
+//! `pts-throughput`, `pts-latency`) are embedded from `testbench/protocols/`; the `power_loss`
+//! step runs in [`power`], the `rounds` step (steady-state rounds) in [`rounds`].
 
 pub mod power;
 pub mod report;
+pub mod rounds;
 pub mod run;
 pub mod schema;
 pub mod seeds;
@@ -44,6 +46,21 @@ pub const BUILTINS: &[(&str, &str, &str)] = &[
         "read-qos",
         "protocols/read-qos.toml",
         include_str!("../../protocols/read-qos.toml"),
+    ),
+    (
+        "pts-iops",
+        "protocols/pts-iops.toml",
+        include_str!("../../protocols/pts-iops.toml"),
+    ),
+    (
+        "pts-throughput",
+        "protocols/pts-throughput.toml",
+        include_str!("../../protocols/pts-throughput.toml"),
+    ),
+    (
+        "pts-latency",
+        "protocols/pts-latency.toml",
+        include_str!("../../protocols/pts-latency.toml"),
     ),
 ];
 
@@ -109,6 +126,8 @@ pub enum Step {
         label: String,
         keys: Vec<(String, toml::Value)>,
     },
+    /// Rounds of a fio job matrix until steady state or a round cap ([`rounds`]).
+    Rounds(rounds::RoundsStep),
 }
 
 /// When a `power_loss` step cuts power, measured from the start of its job.
@@ -357,6 +376,11 @@ fn convert_step(
             keys: set_keys(&d.set).map_err(err)?,
             label: d.label,
         },
+        StepDef::Rounds(d) => {
+            let r = rounds::convert(d, |job| inline_jobs(text, file, i, job), err)?;
+            ids.extend(r.id.clone());
+            Step::Rounds(r)
+        }
     };
     Ok(step)
 }

@@ -132,6 +132,14 @@ pub fn metric_value(m: Metric, groups: &[GroupResult]) -> f64 {
         Metric::WriteLatP9999Us => w.lat.percentile_ns(99.99) as f64 / 1e3,
         Metric::ReadLatMaxUs => r.lat.max_ns() as f64 / 1e3,
         Metric::WriteLatMaxUs => w.lat.max_ns() as f64 / 1e3,
+        Metric::Iops => per_s((r.ios + w.ios) as f64),
+        Metric::Mbps => per_s((r.bytes + w.bytes) as f64) / 1e6,
+        Metric::LatAvgUs => {
+            let mut all = r.clone();
+            all.merge(&w);
+            all.lat.mean_ns() / 1e3
+        }
+        Metric::LatMaxUs => r.lat.max_ns().max(w.lat.max_ns()) as f64 / 1e3,
         Metric::AvgPowerW => power,
         Metric::MbpsPerW => {
             if power > 0.0 {
@@ -204,6 +212,11 @@ pub fn table(p: &Protocol, preset: &str, seed: u64, steps: &[StepOutcome]) -> St
             }
         }
     }
+    for s in steps {
+        if let Some(o) = &s.rounds {
+            let _ = write!(out, "{}", super::rounds::report::text(&s.label, o));
+        }
+    }
     let sim: f64 = steps.last().map_or(0.0, |s| s.sim_end.as_secs_f64());
     let _ = writeln!(out, "simulated time: {sim:.1} s");
     out
@@ -233,6 +246,7 @@ pub fn json(p: &Protocol, preset: &str, seed: u64, steps: &[StepOutcome]) -> Val
             json!({"index": s.index, "kind": s.kind, "label": s.label,
                    "sim_start_s": s.sim_start.as_secs_f64(), "sim_end_s": s.sim_end.as_secs_f64(),
                    "report": report, "fio": fio, "power_loss": power_loss,
+                   "rounds": s.rounds.as_ref().map(super::rounds::report::json),
                    "ssdlab": s.groups.iter().map(group_extras).collect::<Vec<_>>(),
                    "ftl": {"write_amplification": s.ftl.write_amplification(), "gc_blocks": s.ftl.gc_blocks,
                            "gc_victim_valid_fraction": s.ftl.gc_victim_valid_fraction, "fold_blocks": s.ftl.fold_blocks,

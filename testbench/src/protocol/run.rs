@@ -30,6 +30,8 @@ pub struct StepOutcome {
     pub ftl: Extras,
     /// A `power_loss` step: what the cut cost and the mount.
     pub power_loss: Option<PowerLossOutcome>,
+    /// A `rounds` step: every round's figures and the steady-state verdict.
+    pub rounds: Option<super::rounds::run::RoundsOutcome>,
 }
 
 fn size_text(s: SizeSpec) -> String {
@@ -133,6 +135,11 @@ pub fn check(dev: &dyn Device, p: &Protocol) -> Result<(), InputError> {
                     return Err(InputError::file(&p.file, r));
                 }
             }
+            Step::Rounds(r) => {
+                for c in &r.cells {
+                    check_jobs(dev, &c.jobs)?;
+                }
+            }
             Step::Score { .. } => {}
             Step::Set { label, .. } => {
                 if dev.nand_suspend().is_none() {
@@ -162,6 +169,7 @@ pub fn run_protocol(
         let step_seeds =
             SeedTree::new(seeds.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut power_loss = None;
+        let mut rounds = None;
         let (kind, label, groups, report) = match s {
             Step::Precondition {
                 label,
@@ -299,6 +307,12 @@ pub fn run_protocol(
                 power_loss = Some(o);
                 ("power_loss", label.clone(), groups, None)
             }
+            Step::Rounds(r) => {
+                let o = super::rounds::run::run_rounds(dev, r, &p.file, &step_seeds, obs)?;
+                let row = super::rounds::report::report_row(r, &o);
+                rounds = Some(o);
+                ("rounds", r.label.clone(), Vec::new(), Some(row))
+            }
         };
         let o = StepOutcome {
             index: i,
@@ -310,6 +324,7 @@ pub fn run_protocol(
             report,
             ftl: dev.extras(),
             power_loss,
+            rounds,
         };
         on_step(&o, obs);
         out.push(o);
@@ -327,6 +342,7 @@ pub fn step_label(s: &Step) -> &str {
         | Step::Score { label, .. }
         | Step::PowerLoss { label, .. }
         | Step::Set { label, .. } => label,
+        Step::Rounds(r) => &r.label,
     }
 }
 

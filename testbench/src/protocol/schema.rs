@@ -58,6 +58,26 @@
 //! bs=4k
 //! size=1g
 //! """
+//!
+//! [[step]]
+//! kind = "rounds"            # rounds of a matrix of fio jobs until the SNIA steady-state
+//! id = "iops"                # criterion holds on one cell's figure, or a round cap
+//! label = "IOPS rounds"      # (see `protocol/rounds.rs`)
+//! metrics = ["iops"]         # figures per cell; the first is the tracking variable's
+//! track = { rwmixread = 0, bs = "4k" }
+//! steady_state = { max_rounds = 25, window = 5 }
+//! job = """
+//! [iops]
+//! rw=randrw
+//! runtime=1
+//! time_based
+//! """
+//! [[step.axis]]              # each cell appends `option=value` to the job; first axis outermost
+//! option = "rwmixread"
+//! values = [100, 65, 0]
+//! [[step.axis]]
+//! option = "bs"
+//! values = ["128k", "4k"]
 //! ```
 
 use serde::Deserialize;
@@ -83,6 +103,7 @@ pub enum StepDef {
     Score(ScoreDef),
     PowerLoss(PowerLossDef),
     Set(SetDef),
+    Rounds(RoundsDef),
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -167,13 +188,18 @@ pub enum Metric {
     WriteLatMaxUs,
     AvgPowerW,
     MbpsPerW,
+    /// Both directions together: IOs and bytes per second, mean and largest completion latency.
+    Iops,
+    Mbps,
+    LatAvgUs,
+    LatMaxUs,
 }
 
 impl Metric {
     pub fn unit(self) -> &'static str {
         match self {
-            Metric::ReadMbps | Metric::WriteMbps => "MB/s",
-            Metric::ReadIops | Metric::WriteIops => "IOPS",
+            Metric::ReadMbps | Metric::WriteMbps | Metric::Mbps => "MB/s",
+            Metric::ReadIops | Metric::WriteIops | Metric::Iops => "IOPS",
             Metric::ReadLatAvgUs
             | Metric::WriteLatAvgUs
             | Metric::ReadLatP99Us
@@ -183,7 +209,9 @@ impl Metric {
             | Metric::ReadLatP9999Us
             | Metric::WriteLatP9999Us
             | Metric::ReadLatMaxUs
-            | Metric::WriteLatMaxUs => "us",
+            | Metric::WriteLatMaxUs
+            | Metric::LatAvgUs
+            | Metric::LatMaxUs => "us",
             Metric::AvgPowerW => "W",
             Metric::MbpsPerW => "MB/s/W",
         }
@@ -259,4 +287,43 @@ pub struct PowerLossDef {
     #[serde(default)]
     pub plp: Option<bool>,
     pub job: String,
+}
+
+/// `kind = "rounds"`: a matrix of fio jobs (the `job` with each combination of the `axis`
+/// values appended) run round after round until the steady-state criterion holds on the
+/// `track` cell's first metric, or `steady_state.max_rounds`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundsDef {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub label: String,
+    pub job: String,
+    #[serde(default, rename = "axis")]
+    pub axes: Vec<AxisDef>,
+    pub metrics: Vec<Metric>,
+    #[serde(default)]
+    pub track: Option<toml::Table>,
+    pub steady_state: SteadyStateDef,
+}
+
+/// One dimension of a `rounds` matrix: a fio option and the values it takes, in run order.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisDef {
+    pub option: String,
+    pub values: Vec<toml::Value>,
+}
+
+fn spec_window() -> u32 {
+    super::steady_state::SPEC_WINDOW
+}
+
+/// The round rule: at most `max_rounds`, the criterion over the last `window` (default 5).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SteadyStateDef {
+    pub max_rounds: u32,
+    #[serde(default = "spec_window")]
+    pub window: u32,
 }
