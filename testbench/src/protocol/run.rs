@@ -247,7 +247,7 @@ pub fn run_protocol(
             Step::Set { label, keys } => {
                 let at = |r: String| InputError::file(&p.file, format!("step {}: {r}", i + 1));
                 let base = dev.nand_suspend().expect("checked before the run");
-                let c = super::apply_suspend_keys(&base, keys).map_err(at)?;
+                let c = super::set::apply_suspend_keys(&base, keys).map_err(at)?;
                 dev.set_nand_suspend(&c);
                 ("set", label.clone(), Vec::new(), None)
             }
@@ -259,7 +259,15 @@ pub fn run_protocol(
                 duty_pct,
                 report,
             } => {
-                let groups = run_bursts(dev, jobs, *bursts, *duty_pct, &p.file, &step_seeds, obs)?;
+                let groups = super::burst::run_bursts(
+                    dev,
+                    jobs,
+                    *bursts,
+                    *duty_pct,
+                    &p.file,
+                    &step_seeds,
+                    obs,
+                )?;
                 let row = report.as_ref().map(|r| {
                     ReportRow::new(
                         id,
@@ -389,48 +397,4 @@ pub(crate) fn functional_fill(
     if tail >= 4096 {
         dev.functional_write(start + blocks * bs, tail / 4096 * 4096);
     }
-}
-
-fn run_bursts(
-    dev: &mut dyn Device,
-    jobs: &[JobSpec],
-    bursts: u32,
-    duty_pct: u32,
-    file: &str,
-    seeds: &SeedTree,
-    obs: &mut dyn Observer,
-) -> Result<Vec<GroupResult>, InputError> {
-    let cap = dev.capacity_bytes();
-    let mut groups = Vec::new();
-    for k in 0..bursts as u64 {
-        let shifted: Vec<JobSpec> = jobs
-            .iter()
-            .map(|j| {
-                let (start, len) = job_region(j, cap).expect("checked");
-                JobSpec {
-                    offset: SizeSpec::Bytes(start + k * len),
-                    size: Some(SizeSpec::Bytes(len)),
-                    ..j.clone()
-                }
-            })
-            .collect();
-        let t0 = dev.now();
-        let gs = run_jobs(
-            dev,
-            &shifted,
-            file,
-            &SeedTree::new(seeds.seed().wrapping_add(k)),
-            obs,
-        )?;
-        let busy = dev.now() - t0;
-        groups.extend(gs);
-        // Idle so that busy / (busy + idle) = duty cycle.
-        let idle = SimTime::from_ps(
-            (busy.as_ps() as u128 * (100 - duty_pct) as u128 / duty_pct as u128) as u64,
-        );
-        let mut done = Vec::new();
-        dev.idle(idle, &mut done);
-        assert!(done.is_empty(), "IO completed while idling between bursts");
-    }
-    Ok(groups)
 }

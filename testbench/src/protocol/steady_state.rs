@@ -7,7 +7,7 @@
 //! mean, and the excursion of the least-squares best-fit line over the window, |slope| x (rounds
 //! in the window - 1), is within 10 % of that mean. Its IOPS test tracks 4 KiB 100 % write IOPS
 //! and caps the run at 25 rounds; a run that reaches the cap without the criterion is reported
-//! as such. Not yet a protocol step: nothing in `protocol/run.rs` calls it.
+//! as such. The `rounds` protocol step (`protocol/rounds.rs`) runs its rounds by this rule.
 
 #[cfg(test)]
 mod tests;
