@@ -13,6 +13,7 @@ pub mod output;
 pub mod plot;
 pub mod plot_frame;
 pub mod plot_qos;
+pub mod plot_rounds;
 pub mod plot_throughput;
 pub mod presets;
 pub mod progress;

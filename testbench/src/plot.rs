@@ -249,7 +249,8 @@ pub fn plot_run(
 }
 
 /// Writes the plots of a protocol run into `dir`: one throughput-over-time and one latency plot
-/// per reported step, and a throughput-vs-queue-depth plot when the protocol sweeps depths.
+/// per reported step, a steady-state convergence plot per `rounds` step, and a
+/// throughput-vs-queue-depth plot when the protocol sweeps depths.
 pub fn plot_protocol(
     dir: &Path,
     name: &str,
@@ -271,6 +272,18 @@ pub fn plot_protocol(
             let title = format!("{}: latency percentiles", o.label);
             latency_percentiles(&lp, &title, meta, &o.groups, word)?;
             files.push(lp);
+        }
+    }
+    for o in outcomes {
+        if let Some(r) = &o.rounds {
+            let cp = dir.join(format!(
+                "{:02}-{}-convergence.svg",
+                o.index + 1,
+                slug(&o.label)
+            ));
+            let title = format!("{}: steady-state convergence", o.label);
+            crate::plot_rounds::convergence(&cp, &title, meta, r)?;
+            files.push(cp);
         }
     }
     let lp = dir.join(format!("{}-read-latency-vs-load.svg", slug(name)));
