@@ -217,6 +217,11 @@ impl FrontEnd {
         self.arbiter = arbiter;
     }
 
+    /// The SQ arbitration policy.
+    pub fn arbiter(&self) -> &dyn SqArbiter {
+        self.arbiter.as_ref()
+    }
+
     /// Every upstream TLP so far, in the order it left the front end (while the log is on).
     pub fn tlps(&self) -> &[Tlp] {
         self.port.log()
@@ -415,7 +420,10 @@ impl FrontEnd {
                     | opc::ADMIN_ASYNC_EVENT
             )
         } else {
-            matches!(cmd.sqe.opc, opc::NVM_FLUSH | opc::NVM_WRITE | opc::NVM_READ)
+            matches!(
+                cmd.sqe.opc,
+                opc::NVM_FLUSH | opc::NVM_WRITE | opc::NVM_READ | opc::NVM_DSM
+            )
         };
         if !known {
             Status::INVALID_OPCODE
