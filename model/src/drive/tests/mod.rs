@@ -5,6 +5,7 @@
 
 mod api_errors;
 mod background;
+mod front_end;
 mod ftl;
 mod lookup;
 mod nand;
