@@ -83,8 +83,12 @@ impl Drive {
     /// Runs the front end through cycle `c` and hands on what it produced: fetched commands to
     /// the firmware (at the cycle each is valid), MSI-X messages to the host.
     fn fe_run(&mut self, c: Cycle) {
+        // Nothing in the block changes before its next due cycle (`wake.rs`).
+        if self.fe_due.is_none_or(|d| d > c) {
+            return;
+        }
         let mut out = std::mem::take(&mut self.fe_out);
-        self.fe.run_until(c, &mut self.host, &mut out);
+        self.fe_due = self.fe.run_until(c, &mut self.host, &mut out);
         for f in out.drain(..) {
             let cmd = self.driver.cmd_of(f.sqid, f.sqe.cid);
             self.q.schedule(edge_time(f.cycle), Ev::Fetched { cmd });
@@ -106,21 +110,29 @@ impl Drive {
 
     /// After an input: makes sure a wake is due for the front end's next event.
     pub(super) fn fe_settle(&mut self) {
-        let Some(d) = self.fe.next_due() else { return };
+        self.fe_due = self.fe.next_due();
+        self.fe_schedule_wake();
+    }
+
+    fn fe_schedule_wake(&mut self) {
+        let Some(d) = self.fe_due else { return };
         if self.fe_wake.is_some_and(|w| w <= d) {
             return;
         }
         self.fe_wake = Some(d);
         let at = (edge_time(d) + SimTime::from_ps(1)).max(self.now());
-        self.q.schedule(at, Ev::FrontEnd { cycle: d });
+        self.q.schedule(at, Ev::FrontEnd);
     }
 
-    pub(super) fn on_fe_wake(&mut self, cycle: Cycle) {
+    /// A wake at `at` (1 ps after its cycle's edge, or later) runs the block through the last
+    /// edge before `at`.
+    pub(super) fn on_fe_wake(&mut self, at: SimTime) {
+        let cycle = (at.0 - 1) / CLOCK_PS;
         if self.fe_wake.is_some_and(|w| w <= cycle) {
             self.fe_wake = None;
         }
         self.fe_run(cycle);
-        self.fe_settle();
+        self.fe_schedule_wake();
     }
 
     /// The host writes SQ `qid`'s tail doorbell (4 B MWr down the link).

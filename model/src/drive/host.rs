@@ -197,14 +197,9 @@ impl Drive {
         dir: Direction,
     ) -> SimTime {
         let c = self.fe_input_cycle(now);
-        let zeros = &self.zeros[..if dir == Direction::ToHost {
-            len as usize
-        } else {
-            0
-        }];
-        let (_, end) = self
+        let end = self
             .fe
-            .transfer(c, prp1, prp2, len, dir, zeros, &mut self.host)
+            .move_timing(c, (prp1, prp2, len), dir, &mut self.host)
             .unwrap_or_else(|s| panic!("the drive's own PRPs were refused: {s:?}"));
         self.fe_settle();
         SimTime::from_ps(end * crate::nvme::frontend::tlp::CLOCK_PS)

@@ -147,8 +147,12 @@ impl HostMemory {
 }
 
 impl HostPort for HostMemory {
-    fn read(&mut self, _cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
+    fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
         let data = self.region_bytes(addr, len);
+        (data, self.read_timing(cycle, addr, len))
+    }
+
+    fn read_timing(&mut self, _cycle: Cycle, addr: u64, len: u32) -> Cycle {
         let ready = self.up_end + self.host_read_latency;
         let (mut a, end) = (addr, addr + len as u64);
         let mut last = ready;
@@ -160,7 +164,11 @@ impl HostPort for HostMemory {
             last = arrived;
             a = stop;
         }
-        (data, cycle_at_or_after(last))
+        cycle_at_or_after(last)
+    }
+
+    fn write_timing(&mut self, _cycle: Cycle, addr: u64, _len: u32) {
+        debug_assert!(addr >= DATA_REGION, "only data moves go without bytes");
     }
 
     fn write(&mut self, _cycle: Cycle, addr: u64, data: &[u8]) {

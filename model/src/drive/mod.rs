@@ -119,8 +119,9 @@ pub(crate) enum Ev {
     /// A doorbell write of the host (SQ `qid`'s tail, or with `cq` its CQ head) reached the
     /// controller.
     Doorbell { qid: u16, value: u32, cq: bool },
-    /// The front end's next event is due (`front_end.rs`).
-    FrontEnd { cycle: Cycle },
+    /// The front end's next event is due: it runs through the last clock edge before the
+    /// event's time (`front_end.rs`).
+    FrontEnd,
     /// The front end handed command `cmd` on (its 64 B SQ entry arrived).
     Fetched { cmd: u32 },
     /// Firmware finished processing the command.
@@ -212,8 +213,8 @@ pub struct Drive {
     fe_out: Vec<FetchedCommand>,
     /// Earliest front-end wake scheduled and not yet run.
     fe_wake: Option<Cycle>,
-    /// Bytes of read data moves (data bytes are not modelled).
-    zeros: Vec<u8>,
+    /// `fe.next_due()` as of the last input or run (the block is idle until then).
+    fe_due: Option<Cycle>,
     splits: Vec<host::SplitIo>,
     free_splits: Vec<u32>,
     /// SRAM level of the mapping hierarchy (`map_lookup.rs`).
@@ -299,7 +300,7 @@ impl Drive {
             driver,
             fe_out: Vec::new(),
             fe_wake: None,
-            zeros: vec![0; host_memory::MAX_CMD_BYTES as usize],
+            fe_due: None,
             splits: Vec::new(),
             free_splits: Vec::new(),
             map_sram: MapCache::tags_only(&cfg.ftl.map_cache)?,
@@ -352,6 +353,7 @@ impl Drive {
             first_violation: None,
             cfg: cfg.clone(),
         };
+        d.fe_due = d.fe.next_due();
         d.reset_stats();
         Ok(d)
     }
@@ -476,7 +478,7 @@ impl Drive {
     fn handle(&mut self, at: SimTime, ev: Ev) {
         match ev {
             Ev::Doorbell { qid, value, cq } => self.on_doorbell(at, qid, value, cq),
-            Ev::FrontEnd { cycle } => self.on_fe_wake(cycle),
+            Ev::FrontEnd => self.on_fe_wake(at),
             Ev::Fetched { cmd } => self.on_fetched(at, cmd),
             Ev::Firmware { cmd } => self.on_firmware(at, cmd),
             Ev::WriteMove { cmd } => self.on_write_move(at, cmd),
