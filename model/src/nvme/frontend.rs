@@ -267,9 +267,7 @@ impl FrontEnd {
             // Events are taken in the order of their grant cycles (`candidates`), and only
             // those due by `until`.
             let [fetch, post, timer, take] = self.candidates();
-            let Some(&(key, which, t)) = [fetch, post, timer, take].iter().flatten().min() else {
-                return None;
-            };
+            let &(key, which, t) = [fetch, post, timer, take].iter().flatten().min()?;
             if key > until {
                 return Some(key);
             }
