@@ -2,8 +2,7 @@
 //! against, one model per block. The test below holds ARCHITECTURE.md's invariant "every block
 //! that exists in hdl/ has exactly one behavioural model, and the `Drive` runs it": every block
 //! in `hdl/synth-report.txt` (the list `make synth` checks against the exported blocks) must be
-//! in the table, and its model must be among `Drive::reference_blocks()` unless it is one of
-//! the [`NOT_RUN_BY_DRIVE`] blocks, whose reference models the drive does not run yet.
+//! in the table, and its model must be among `Drive::reference_blocks()`.
 
 use ssdlab_model::ctrl::PageBuffer;
 use ssdlab_model::ftl::map_cache::{MapCache, TagsOnly};
@@ -52,22 +51,6 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
     v
 }
 
-/// Blocks whose reference model the `Drive` does not run: the NVMe front end (the drive's host
-/// path is `model::drive::host` over `nvme::NvmeQueues`, not `FrontEnd`).
-pub const NOT_RUN_BY_DRIVE: &[&str] = &[
-    "nvme_rq_mux",
-    "nvme_regs",
-    "nvme_sq_fetch",
-    "nvme_cq_post",
-    "nvme_frontend",
-    "nvme_prp_split",
-    "nvme_prp_list",
-    "nvme_prp_walk",
-    "nvme_prp_write_data",
-    "nvme_prp_read_data",
-    "nvme_prp_dma",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,10 +88,9 @@ mod tests {
                 unreached.insert(*block);
             }
         }
-        let known: BTreeSet<&str> = NOT_RUN_BY_DRIVE.iter().copied().collect();
-        assert_eq!(
-            unreached, known,
-            "blocks whose reference model the Drive does not run (Drive runs {runs:?})"
+        assert!(
+            unreached.is_empty(),
+            "blocks whose reference model the Drive does not run: {unreached:?} (Drive runs {runs:?})"
         );
     }
 }

@@ -187,6 +187,7 @@ pub struct SubmissionPath {
     op04: Constant<Bits<8>>,
     op05: Constant<Bits<8>>,
     op06: Constant<Bits<8>>,
+    op09: Constant<Bits<8>>,
     op0c: Constant<Bits<8>>,
     st_opcode: Constant<Bits<11>>,
     st_field: Constant<Bits<11>>,

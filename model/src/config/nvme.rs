@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct NvmeConfig {
     /// I/O submission/completion queue pairs the controller supports.
-    /// Unit: queue pairs. Range: 1..=65535. Moves: no figure unless a job uses more queues.
+    /// Unit: queue pairs. Range: 1..=511 (the front end's BAR0 holds the doorbells and MSI-X
+    /// vectors of 512 queue pairs, the admin pair among them). Moves: no figure unless a job
+    /// uses more queues.
     pub io_queues: u32,
     /// Entries per I/O queue (the controller's MQES + 1).
     /// Unit: entries. Range: 2..=65536. Moves: the deepest queue depth a job can reach.
@@ -27,9 +29,9 @@ pub const MAX_COALESCE_TIME_US: f64 = 25_500.0;
 impl NvmeConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         check(
-            (1..=65535).contains(&self.io_queues),
+            (1..=511).contains(&self.io_queues),
             "nvme.io_queues",
-            "must be 1..=65535",
+            "must be 1..=511 (doorbells and MSI-X vectors of BAR0)",
         )?;
         check(
             (2..=65536).contains(&self.queue_entries),
@@ -79,5 +81,28 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("nvme.irq_coalesce_count"));
+    }
+}
+
+#[cfg(test)]
+mod queue_tests {
+    use crate::config::DriveConfig;
+    use crate::drive::Drive;
+
+    /// BAR0 doorbells run from 0x1000 to the MSI-X table at 0x2000, 8 B per queue pair: 512
+    /// pairs, the admin pair and 511 I/O pairs; a drive with all of them builds.
+    #[test]
+    fn io_queues_stop_at_the_doorbell_space() {
+        let mut c = DriveConfig::default_drive();
+        c.geometry.blocks_per_plane = 128;
+        c.ftl.gc_threshold_free_blocks = 4;
+        c.ftl.over_provisioning_pct = 15.0;
+        c.nvme.io_queues = 511;
+        if let Err(e) = Drive::new(&c, 1) {
+            panic!("511 I/O queue pairs refused: {e}");
+        }
+        c.nvme.io_queues = 512;
+        let e = c.nvme.validate().unwrap_err().to_string();
+        assert!(e.contains("nvme.io_queues"), "{e}");
     }
 }

@@ -1,12 +1,32 @@
-//! Host-side half of the drive: submission, doorbells, command fetch, firmware, write-data DMA,
-//! read-data return, completion entries, interrupts, and the statistics window.
+//! Host-side half of the drive: submission through the host driver's queues, the front end's
+//! fetch, firmware, write-data DMA, read-data return and completion requests (the front end
+//! posts the entries and interrupts, `front_end.rs`), and the statistics window.
+//!
+//! A host IO longer than the front end's largest transfer ([`MAX_CMD_BYTES`], its MDTS) is
+//! split by the host into commands at 128 KiB-aligned offsets, as Linux's block layer splits
+//! at `max_hw_sectors`; the IO completes with its last command.
 
+use super::host_memory::{data_addr, prps, MAX_CMD_BYTES};
 use super::{Cmd, Drive, Ev, HostIo, IoCompletion, IoId, IoOp, MAX_COMMANDS, NONE};
+use crate::encoding::nvme::{opc, Status};
 use crate::error::DriveError;
 use crate::ftl::OpPurpose;
-use crate::nvme::{prp_list_bytes, IrqDecision, CQE_BYTES, DOORBELL_BYTES, MSIX_BYTES, SQE_BYTES};
-use crate::pcie::Dir;
+use crate::nvme::frontend::datapath::Direction;
+use crate::nvme::frontend::entry::Sqe;
 use crate::time::SimTime;
+
+/// A host IO split into several commands: what its completion reports, and commands left.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SplitIo {
+    len: u64,
+    submitted: SimTime,
+    left: u32,
+}
+
+/// Bytes a command moves: its length in whole dwords (PRP transfers are dword granular).
+fn xfer_bytes(len: u64) -> u32 {
+    len.div_ceil(4) as u32 * 4
+}
 
 impl Drive {
     pub(super) fn host_submit(&mut self, io: HostIo) -> Result<IoId, DriveError> {
@@ -28,88 +48,161 @@ impl Drive {
                 len: io.len,
             });
         }
-        if self.free_cmds.is_empty() && self.cmds.len() >= MAX_COMMANDS {
+        let pieces = self.pieces(&io);
+        if self.free_cmds.len() + MAX_COMMANDS.saturating_sub(self.cmds.len()) < pieces.len() {
             return Err(DriveError::TooManyCommands { max: MAX_COMMANDS });
         }
         let id = self.next_id;
         self.next_id += 1;
-        let queue = io.queue % self.nvme.count();
-        let c = Cmd {
-            id,
-            op: io.op,
-            len: io.len,
-            queue,
-            submitted: now,
-            lpn,
-            units: units as u32,
-            ops_left: 0,
-            data_ops_left: 0,
-            sends_left: 0,
-            share: 0,
-            unsent: 0,
-            waits_programs: false,
-            live: true,
-        };
-        let slot = match self.free_cmds.pop() {
-            Some(s) => {
-                self.cmds[s as usize] = c;
-                s
+        let queue = io.queue % self.cfg.nvme.io_queues as u16;
+        let split = if pieces.len() > 1 {
+            let s = SplitIo {
+                len: io.len,
+                submitted: now,
+                left: pieces.len() as u32,
+            };
+            match self.free_splits.pop() {
+                Some(i) => {
+                    self.splits[i as usize] = s;
+                    i
+                }
+                None => {
+                    self.splits.push(s);
+                    (self.splits.len() - 1) as u32
+                }
             }
-            None => {
-                self.cmds.push(c);
-                (self.cmds.len() - 1) as u32
-            }
+        } else {
+            NONE
         };
+        for &(offset, len) in &pieces {
+            let (lpn, units) = if pieces.len() > 1 {
+                self.units_of(io.op, offset, len)?
+            } else {
+                (lpn, units)
+            };
+            let c = Cmd {
+                id,
+                op: io.op,
+                len,
+                queue,
+                submitted: now,
+                lpn,
+                units: units as u32,
+                ops_left: 0,
+                data_ops_left: 0,
+                sends_left: 0,
+                share: 0,
+                unsent: 0,
+                sent: 0,
+                cid: 0,
+                split,
+                waits_programs: false,
+                live: true,
+            };
+            let slot = match self.free_cmds.pop() {
+                Some(s) => {
+                    self.cmds[s as usize] = c;
+                    s
+                }
+                None => {
+                    self.cmds.push(c);
+                    (self.cmds.len() - 1) as u32
+                }
+            };
+            if self.driver.has_room(queue + 1) {
+                self.submit_to_sq(now, slot);
+            } else {
+                self.host_wait[queue as usize].push_back(slot);
+            }
+        }
         self.outstanding += 1;
         self.mark_busy(now);
-        if self.nvme.has_room(queue) {
-            self.ring_doorbell(now, slot);
-        } else {
-            self.host_wait[queue as usize].push_back(slot);
-        }
         Ok(IoId(id))
     }
 
-    fn ring_doorbell(&mut self, now: SimTime, cmd: u32) {
-        self.nvme.host_submit(self.cmds[cmd as usize].queue);
-        let t = self.link.memory_write(now, Dir::Down, DOORBELL_BYTES);
-        self.q.schedule(t, Ev::Doorbell { cmd });
-    }
-
-    pub(super) fn on_doorbell(&mut self, cmd: u32) {
-        self.nvme.doorbell(self.cmds[cmd as usize].queue, cmd);
-        self.try_fetch();
-    }
-
-    fn try_fetch(&mut self) {
-        let now = self.now();
-        while self.fetches < super::MAX_FETCHES {
-            let Some((_q, cmd)) = self.nvme.fetch_next() else {
-                break;
-            };
-            let t = self.link.device_read(now, SQE_BYTES);
-            self.q.schedule(t, Ev::Fetched { cmd });
-            self.fetches += 1;
+    /// The (offset, length) of each command of `io`: one, or cut at 128 KiB-aligned offsets.
+    fn pieces(&self, io: &HostIo) -> Vec<(u64, u64)> {
+        let max = MAX_CMD_BYTES as u64;
+        if !matches!(io.op, IoOp::Read | IoOp::Write) || io.len <= max {
+            return vec![(io.offset, io.len)];
         }
+        let end = io.offset + io.len; // checked against the capacity by `units_of`
+        let mut v = Vec::with_capacity(io.len.div_ceil(max) as usize + 1);
+        let mut at = io.offset;
+        while at < end {
+            let stop = ((at / max + 1) * max).min(end);
+            v.push((at, stop - at));
+            at = stop;
+        }
+        v
+    }
+
+    /// The host driver writes command `cmd`'s SQ entry and rings the SQ tail doorbell.
+    fn submit_to_sq(&mut self, now: SimTime, cmd: u32) {
+        let c = self.cmds[cmd as usize];
+        let qid = c.queue + 1;
+        let (cid, slot, tail) = self.driver.submit(qid, cmd);
+        self.cmds[cmd as usize].cid = cid;
+        let opcode = match c.op {
+            IoOp::Read => opc::NVM_READ,
+            IoOp::Write => opc::NVM_WRITE,
+            IoOp::Trim => opc::NVM_DSM,
+            IoOp::Flush => opc::NVM_FLUSH,
+        };
+        let (prp1, prp2) = match c.op {
+            IoOp::Read | IoOp::Write => prps(qid, cid, 0, xfer_bytes(c.len)),
+            IoOp::Trim => (data_addr(qid, cid), 0),
+            IoOp::Flush => (0, 0),
+        };
+        let mut sqe = Sqe::new(opcode, cid, 1, prp1, prp2);
+        // SLBA (CDW10-11) and 0's based NLB (CDW12) in 4 KiB blocks; DSM: one range, deallocate.
+        sqe.cdw10 = c.lpn as u32;
+        sqe.cdw11 = (c.lpn >> 32) as u32;
+        sqe.cdw12 = match c.op {
+            IoOp::Trim => 0,
+            _ => c.units.saturating_sub(1),
+        };
+        if c.op == IoOp::Trim {
+            sqe.cdw11 = 1 << 2;
+        }
+        self.host.put_sqe(qid, slot, sqe.encode());
+        self.ring_sq_doorbell(now, qid, tail);
     }
 
     pub(super) fn on_fetched(&mut self, now: SimTime, cmd: u32) {
-        self.fetches -= 1;
-        self.try_fetch();
         let c = self.cmds[cmd as usize];
-        let (cpu_units, extra) = match c.op {
+        let cpu_units = match c.op {
             // The read's per-unit work comes after its FTL lookup (`start_read`).
-            IoOp::Read if self.cfg.controller.read_lookup_on_demand => (0, prp_list_bytes(c.len)),
-            IoOp::Read | IoOp::Write => (c.units as u64, prp_list_bytes(c.len)),
-            // Dataset Management carries its range list (16 B per range) in host memory.
-            IoOp::Trim => (0, 16),
-            IoOp::Flush => (0, 0),
+            IoOp::Read if self.cfg.controller.read_lookup_on_demand => 0,
+            IoOp::Read | IoOp::Write => c.units as u64,
+            IoOp::Trim | IoOp::Flush => 0,
         };
         let mut t = self.cpu.process_cmd(now, cpu_units, c.op == IoOp::Write);
-        if extra > 0 {
-            t = t.max(self.link.device_read(now, extra));
+        if c.op == IoOp::Trim {
+            // Dataset Management carries its range list (16 B per range) in host memory.
+            let qid = c.queue + 1;
+            let end = self.move_data(now, data_addr(qid, c.cid), 0, 16, Direction::FromHost);
+            t = t.max(end);
         }
         self.q.schedule(t, Ev::Firmware { cmd });
+    }
+
+    /// A data move through the front end's PRP engine starting now; returns when it is done.
+    fn move_data(
+        &mut self,
+        now: SimTime,
+        prp1: u64,
+        prp2: u64,
+        len: u32,
+        dir: Direction,
+    ) -> SimTime {
+        let c = self.fe_input_cycle(now);
+        let end = self
+            .fe
+            .move_timing(c, (prp1, prp2, len), dir, &mut self.host)
+            .unwrap_or_else(|s| panic!("the drive's own PRPs were refused: {s:?}"));
+        self.fe_settle();
+        SimTime::from_ps(end * crate::nvme::frontend::tlp::CLOCK_PS)
     }
 
     pub(super) fn on_firmware(&mut self, now: SimTime, cmd: u32) {
@@ -192,11 +285,13 @@ impl Drive {
         {
             let m = &mut self.cmds[cmd as usize];
             m.data_ops_left = data_ops;
-            m.unsent = c.len;
+            // Shares are whole 4 KiB pages (a move starts at a page of the command's buffer);
+            // the last send takes what is left.
+            m.unsent = xfer_bytes(c.len) as u64;
             m.share = if data_ops == 0 {
                 0
             } else {
-                (c.len / data_ops as u64) as u32
+                (m.unsent / data_ops as u64 / 4096 * 4096) as u32
             };
         }
         self.dispatch_batch(&mut batch, cmd);
@@ -204,7 +299,7 @@ impl Drive {
         self.end_lookup_work();
         if data_ops == 0 {
             // Everything from the buffer or unmapped (zeroes): straight from DRAM.
-            self.schedule_send(now, cmd, c.len);
+            self.schedule_send(now, cmd, xfer_bytes(c.len) as u64);
         }
     }
 
@@ -268,8 +363,23 @@ impl Drive {
         self.schedule_send(now, cmd, bytes);
     }
 
+    /// `bytes` of read `cmd`'s data go to the host: the next part of its buffer, through the
+    /// front end's PRP engine.
     pub(super) fn on_send_data(&mut self, now: SimTime, cmd: u32, bytes: u32) {
-        self.link.memory_write(now, Dir::Up, bytes as u64);
+        let c = self.cmds[cmd as usize];
+        if bytes == 0 {
+            self.on_send_done(now, cmd);
+            return;
+        }
+        let qid = c.queue + 1;
+        let (prp1, prp2) = prps(qid, c.cid, c.sent, bytes);
+        self.cmds[cmd as usize].sent += bytes;
+        let end = self.move_data(now, prp1, prp2, bytes, Direction::ToHost);
+        self.q.schedule(end, Ev::SendDone { cmd });
+    }
+
+    /// One of read `cmd`'s data moves finished.
+    pub(super) fn on_send_done(&mut self, now: SimTime, cmd: u32) {
         self.cmds[cmd as usize].sends_left -= 1;
         self.check_done(now, cmd);
     }
@@ -319,15 +429,22 @@ impl Drive {
         }
     }
 
+    /// Write `cmd`'s data move is handed to the page buffer's DMA port: it starts after the
+    /// port's start latency (`on_write_move`).
     pub(super) fn start_write_dma(&mut self, now: SimTime, cmd: u32) {
-        // Through the page buffer's DMA port: the move's requests leave its start latency after
-        // the handshake; the link is reserved now, so the latency is charged at the end (the
-        // same completion time while the link is free).
         let len = self.cmds[cmd as usize].len;
-        let t = self.link.device_read(now, len);
-        let t = self.page_buf.host_move_start(t, len);
+        let t = self.page_buf.host_move_start(now, len);
+        self.q.schedule(t, Ev::WriteMove { cmd });
+    }
+
+    /// Write `cmd`'s data is read from host memory through the front end's PRP engine.
+    pub(super) fn on_write_move(&mut self, now: SimTime, cmd: u32) {
+        let c = self.cmds[cmd as usize];
+        let len = xfer_bytes(c.len);
+        let (prp1, prp2) = prps(c.queue + 1, c.cid, 0, len);
+        let end = self.move_data(now, prp1, prp2, len, Direction::FromHost);
         self.q
-            .schedule(self.page_buf.host_move_done(t), Ev::WriteData { cmd });
+            .schedule(self.page_buf.host_move_done(end), Ev::WriteData { cmd });
     }
 
     pub(super) fn on_write_data(&mut self, now: SimTime, cmd: u32) {
@@ -374,55 +491,55 @@ impl Drive {
         }
     }
 
-    /// Writes the 16 B completion entry, then raises or coalesces the interrupt.
+    /// The firmware asks the front end to complete `cmd`: it posts the 16 B entry and raises
+    /// or coalesces the interrupt (`FrontEnd::complete`).
     pub(super) fn post_cqe(&mut self, now: SimTime, cmd: u32) {
-        let q = self.cmds[cmd as usize].queue;
-        let t = self.link.memory_write(now, Dir::Up, CQE_BYTES);
-        self.irq_wait[q as usize].push(cmd);
-        match self.nvme.post_completion(q, t) {
-            IrqDecision::Now => self.send_msi(now, q),
-            IrqDecision::ArmTimer(at) => self.q.schedule(at, Ev::IrqTimer { queue: q }),
-            IrqDecision::Wait => {}
-        }
+        let c = self.cmds[cmd as usize];
+        let cycle = self.fe_input_cycle(now);
+        self.fe
+            .complete(cycle, c.queue + 1, c.cid, Status::SUCCESS, 0);
+        self.fe_settle();
     }
 
-    fn send_msi(&mut self, now: SimTime, q: u16) {
-        let t = self.link.memory_write(now, Dir::Up, MSIX_BYTES);
-        self.nvme.interrupt_sent(q);
-        let mut w = std::mem::take(&mut self.irq_wait[q as usize]);
-        for cmd in w.drain(..) {
-            self.q.schedule(t, Ev::Done { cmd });
-        }
-        self.irq_wait[q as usize] = w;
-    }
-
-    pub(super) fn on_irq_timer(&mut self, now: SimTime, q: u16) {
-        if self.nvme.snapshot(q).uncoalesced > 0 {
-            self.send_msi(now, q);
-        }
-    }
-
+    /// The host took command `cmd`'s completion: the command is over, and its IO when it was
+    /// the IO's last command; a command the host held back for want of room in the SQ goes in.
     pub(super) fn on_done(&mut self, now: SimTime, cmd: u32) {
         let c = self.cmds[cmd as usize];
         assert!(c.live, "command {cmd} completed twice");
         self.cmds[cmd as usize].live = false;
         self.free_cmds.push(cmd);
-        let len = c.len;
-        let latency = now - c.submitted;
+        let q = c.queue as usize;
+        if let Some(&next) = self.host_wait[q].front() {
+            self.host_wait[q].pop_front();
+            self.submit_to_sq(now, next);
+        }
+        let (len, submitted) = if c.split == NONE {
+            (c.len, c.submitted)
+        } else {
+            let s = &mut self.splits[c.split as usize];
+            s.left -= 1;
+            if s.left > 0 {
+                return;
+            }
+            let s = *s;
+            self.free_splits.push(c.split);
+            (s.len, s.submitted)
+        };
+        let latency = now - submitted;
         let st = match c.op {
             IoOp::Read => &mut self.stats.read,
             IoOp::Write => &mut self.stats.write,
             IoOp::Trim => &mut self.stats.trim,
             IoOp::Flush => &mut self.stats.flush,
         };
-        if c.submitted >= self.stats.window_start {
+        if submitted >= self.stats.window_start {
             st.record(len, latency);
         }
         self.done_buf.push(IoCompletion {
             id: IoId(c.id),
             op: c.op,
             len,
-            submitted: c.submitted,
+            submitted,
             completed: now,
         });
         self.outstanding -= 1;
@@ -430,12 +547,5 @@ impl Drive {
             self.host_idle_since = now;
         }
         self.mark_idle(now);
-        let q = c.queue as usize;
-        if let Some(&next) = self.host_wait[q].front() {
-            if self.nvme.has_room(c.queue) {
-                self.host_wait[q].pop_front();
-                self.ring_doorbell(now, next);
-            }
-        }
     }
 }

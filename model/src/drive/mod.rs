@@ -1,23 +1,28 @@
-//! The whole drive: PCIe link, NVMe queues, firmware cores, DRAM and data buffer, the FTL, and
-//! one ONFI channel sequencer per channel with its dies, run by one discrete-event engine.
+//! The whole drive: PCIe link, NVMe front end, firmware cores, DRAM and data buffer, the FTL,
+//! and one ONFI channel sequencer per channel with its dies, run by one discrete-event engine.
 //!
 //! Life of a host IO (NVMe 1.4 §7.2 command processing):
-//! 1. `submit`: the host writes the SQ entry and rings the SQ tail doorbell (4 B MWr down);
-//!    if the queue holds `entries - 1` commands already, the host keeps it until a completion.
-//! 2. Doorbell arrives: the queue is ready; the fetch engine (at most [`MAX_FETCHES`] reads in
-//!    flight) picks queues round-robin and reads the 64 B entry (MRd up, completion down).
-//! 3. Fetched: a firmware core processes it (`cpu_ns_per_cmd + units × cpu_ns_per_unit`); PRP
-//!    lists (transfers over 8 KiB) are read from host memory meanwhile. With
+//! 1. `submit`: the host driver (`host_driver.rs`) writes the SQ entry into host memory and
+//!    rings the SQ tail doorbell (4 B MWr down); if the queue holds `entries - 1` commands
+//!    already, the host keeps it until a completion. An IO over 128 KiB (the front end's MDTS)
+//!    becomes several commands.
+//! 2. The front end (`FrontEnd`, `front_end.rs`: the block the HDL is checked against) sees the
+//!    doorbell, arbitrates (round robin) and fetches the 64 B entry (MRd up, completion down),
+//!    up to 4 fetches in flight.
+//! 3. Fetched: a firmware core processes it (`cpu_ns_per_cmd + units × cpu_ns_per_unit`). With
 //!    `controller.read_lookup_on_demand` a read's per-unit work waits for step 4 instead: its
 //!    own units after the FTL pass, the units it finds prefetched not at all (`prefetch.rs`).
 //! 4. Reads: with a read staging buffer (`controller.read_buffer_kib`), the command first takes
-//!    room for all its units (or waits, in order); the FTL returns the NAND ops; each op runs on its die in order behind the channel
-//!    sequencer; each host-read op's share of the data goes through DRAM and up the link.
-//!    Writes: the data buffer takes the units (or the write waits for room), the data is DMA'd
-//!    from the host (MRd/completions), the FTL stages it and returns the programs due now, and the
-//!    command completes at once (early completion); programs free buffer room when they finish.
-//! 5. Completion: a 16 B CQ entry and (per interrupt coalescing) a 4 B MSI-X go up the link;
-//!    the IO completes when the MSI-X arrives.
+//!    room for all its units (or waits, in order); the FTL returns the NAND ops; each op runs on
+//!    its die in order behind the channel sequencer; each host-read op's share of the data goes
+//!    through DRAM and to the host as a PRP move of the front end (PRP list reads, MWr ≤ MPS).
+//!    Writes: the data buffer takes the units (or the write waits for room), the front end moves
+//!    the data from the host (PRP list reads, MRd ≤ MRRS and their completions), the FTL stages
+//!    it and returns the programs due now, and the command completes at once (early
+//!    completion); programs free buffer room when they finish.
+//! 5. Completion: the firmware asks the front end to complete the command; it writes the 16 B
+//!    CQ entry and (per interrupt coalescing) the MSI-X message; the IO completes when the host
+//!    takes the entry on the MSI-X's arrival, then rings the CQ head doorbell.
 //!
 //! Offsets and lengths are bytes; a read or write covers the 4 KiB units it touches (partial
 //! units are rounded out to whole units, not read-modify-written); a trim covers only the units
@@ -25,7 +30,10 @@
 //! map to `queue % io_queues` (as Linux maps CPUs onto fewer hardware queues).
 
 mod background;
+mod front_end;
 mod host;
+mod host_driver;
+mod host_memory;
 mod integrity;
 mod map_lookup;
 mod nand_path;
@@ -52,14 +60,12 @@ use crate::ftl::Ftl;
 use crate::ftl::NandOp;
 use crate::nand::sequencer::SeqCompletion;
 use crate::nand::NandTiming;
-use crate::nvme::NvmeQueues;
-use crate::pcie::Link;
+use crate::nvme::frontend::tlp::Cycle;
+use crate::nvme::frontend::{FetchedCommand, FrontEnd};
 use crate::rng::SeedTree;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
-/// Fetch reads the controller keeps in flight at once.
-pub const MAX_FETCHES: u32 = 16;
 /// Background NAND ops a die runs at once (two keep a relocation's page reads back to back, so
 /// its cache reads overlap); host IO arriving meanwhile waits behind at most these.
 pub const BG_INFLIGHT_PER_DIE: u32 = 2;
@@ -110,20 +116,26 @@ pub struct IoCompletion {
 /// Typed events of the drive's engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ev {
-    /// The SQ tail doorbell of command `cmd` reached the controller.
-    Doorbell { cmd: u32 },
-    /// The 64 B SQ entry arrived.
+    /// A doorbell write of the host (SQ `qid`'s tail, or with `cq` its CQ head) reached the
+    /// controller.
+    Doorbell { qid: u16, value: u32, cq: bool },
+    /// The front end's next event is due: it runs through the last clock edge before the
+    /// event's time (`front_end.rs`).
+    FrontEnd,
+    /// The front end handed command `cmd` on (its 64 B SQ entry arrived).
     Fetched { cmd: u32 },
     /// Firmware finished processing the command.
     Firmware { cmd: u32 },
+    /// Write `cmd`'s data move leaves the page buffer's DMA port.
+    WriteMove { cmd: u32 },
     /// Host write data is in the data buffer.
     WriteData { cmd: u32 },
     /// `bytes` of read data are in DRAM, ready to go up the link.
     SendData { cmd: u32, bytes: u32 },
-    /// Interrupt-coalescing timer of a queue.
-    IrqTimer { queue: u16 },
-    /// The MSI-X covering `cmd` reached the host: the IO is complete.
-    Done { cmd: u32 },
+    /// One data move of read `cmd` finished.
+    SendDone { cmd: u32 },
+    /// An MSI-X message with this vector reached the host.
+    HostIrq { vector: u16 },
     /// Channel sequencer `ch` has an internal event due.
     Channel { ch: u16 },
     /// The read-ahead engine finished issuing its current prefetch read (`prefetch.rs`).
@@ -153,6 +165,12 @@ pub(crate) struct Cmd {
     /// Host bytes each host-read op carries; bytes not yet given to a send (the last op takes them).
     share: u32,
     unsent: u64,
+    /// Read data bytes handed to moves so far (the next move starts there in the buffer).
+    sent: u32,
+    /// Command identifier the host driver gave it (queue id = `queue + 1`).
+    cid: u16,
+    /// The split IO it belongs to (`host.rs`), or NONE.
+    split: u32,
     /// Flush: still waiting for host-data programs dispatched before it.
     waits_programs: bool,
     live: bool,
@@ -187,8 +205,18 @@ pub(crate) struct OpRec {
 pub struct Drive {
     cfg: DriveConfig,
     q: EventQueue<Ev>,
-    link: Link,
-    nvme: NvmeQueues,
+    /// The NVMe front end, the host memory and link behind it, and the host's driver
+    /// (`front_end.rs`).
+    fe: FrontEnd,
+    host: host_memory::HostMemory,
+    driver: host_driver::HostDriver,
+    fe_out: Vec<FetchedCommand>,
+    /// Earliest front-end wake scheduled and not yet run.
+    fe_wake: Option<Cycle>,
+    /// `fe.next_due()` as of the last input or run (the block is idle until then).
+    fe_due: Option<Cycle>,
+    splits: Vec<host::SplitIo>,
+    free_splits: Vec<u32>,
     /// SRAM level of the mapping hierarchy (`map_lookup.rs`).
     map_sram: MapCache<TagsOnly>,
     cpu: FirmwareCores,
@@ -211,8 +239,6 @@ pub struct Drive {
     free_ops: Vec<u32>,
     host_wait: Vec<VecDeque<u32>>,
     buf_wait: VecDeque<u32>,
-    irq_wait: Vec<Vec<u32>>,
-    fetches: u32,
     batch: Vec<NandOp>,
     seq_done: Vec<SeqCompletion>,
     done_buf: Vec<IoCompletion>,
@@ -266,10 +292,17 @@ impl Drive {
         ftl.track_durability(true);
         let g = &cfg.geometry;
         let nq = cfg.nvme.io_queues as usize;
+        let (fe, host, driver) = front_end::initialised(cfg, 0);
         let mut d = Drive {
             q: EventQueue::new(MAX_COMMANDS * 2),
-            link: Link::new(&cfg.pcie),
-            nvme: NvmeQueues::new(&cfg.nvme),
+            fe,
+            host,
+            driver,
+            fe_out: Vec::new(),
+            fe_wake: None,
+            fe_due: None,
+            splits: Vec::new(),
+            free_splits: Vec::new(),
             map_sram: MapCache::tags_only(&cfg.ftl.map_cache)?,
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
@@ -288,8 +321,6 @@ impl Drive {
             free_ops: Vec::new(),
             host_wait: vec![VecDeque::new(); nq],
             buf_wait: VecDeque::new(),
-            irq_wait: vec![Vec::new(); nq],
-            fetches: 0,
             batch: Vec::new(),
             seq_done: Vec::new(),
             done_buf: Vec::new(),
@@ -322,6 +353,7 @@ impl Drive {
             first_violation: None,
             cfg: cfg.clone(),
         };
+        d.fe_due = d.fe.next_due();
         d.reset_stats();
         Ok(d)
     }
@@ -445,13 +477,15 @@ impl Drive {
 
     fn handle(&mut self, at: SimTime, ev: Ev) {
         match ev {
-            Ev::Doorbell { cmd } => self.on_doorbell(cmd),
+            Ev::Doorbell { qid, value, cq } => self.on_doorbell(at, qid, value, cq),
+            Ev::FrontEnd => self.on_fe_wake(at),
             Ev::Fetched { cmd } => self.on_fetched(at, cmd),
             Ev::Firmware { cmd } => self.on_firmware(at, cmd),
+            Ev::WriteMove { cmd } => self.on_write_move(at, cmd),
             Ev::WriteData { cmd } => self.on_write_data(at, cmd),
             Ev::SendData { cmd, bytes } => self.on_send_data(at, cmd, bytes),
-            Ev::IrqTimer { queue } => self.on_irq_timer(at, queue),
-            Ev::Done { cmd } => self.on_done(at, cmd),
+            Ev::SendDone { cmd } => self.on_send_done(at, cmd),
+            Ev::HostIrq { vector } => self.on_host_irq(at, vector),
             Ev::Channel { ch } => self.on_channel(at, ch),
             Ev::Prefetch => self.on_prefetch_issued(at),
             Ev::LookupDone { id } => self.on_lookup_done(at, id),

@@ -386,7 +386,7 @@ impl Drive {
         self.nand_pj = 0;
         self.cpu.reset_stats();
         self.dram.reset_stats();
-        self.link.reset_stats();
+        self.host.link.reset_stats();
         self.buf.reset_peak();
         let f = self.ftl.stats();
         self.base_ftl = f.clone();
@@ -417,8 +417,8 @@ impl Drive {
         s.cpu_core_busy.clear();
         s.cpu_core_busy.extend_from_slice(self.cpu.core_busy());
         s.dram_busy = self.dram.busy();
-        s.link_up_busy = self.link.stats(Dir::Up).busy;
-        s.link_down_busy = self.link.stats(Dir::Down).busy;
+        s.link_up_busy = self.host.link.stats(Dir::Up).busy;
+        s.link_down_busy = self.host.link.stats(Dir::Down).busy;
         let secs = |t: SimTime| t.as_secs_f64();
         let active_idle = |active: SimTime, aw: f64, iw: f64| {
             let a = active.min(s.elapsed);

@@ -11,8 +11,6 @@ use crate::ctrl::{DataBuffer, Dram, FirmwareCores};
 use crate::engine::EventQueue;
 use crate::ftl::power_loss::{LostOp, MountReport};
 use crate::ftl::{NandOp, NandOpKind};
-use crate::nvme::NvmeQueues;
-use crate::pcie::Link;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -159,8 +157,14 @@ impl Drive {
         let nq = cfg.nvme.io_queues as usize;
         self.q = EventQueue::new(super::MAX_COMMANDS * 2);
         self.q.advance_to(at);
-        self.link = Link::new(&cfg.pcie);
-        self.nvme = NvmeQueues::new(&cfg.nvme);
+        let (fe, host, driver) =
+            super::front_end::initialised(cfg, super::host_memory::cycle_at_or_after(at));
+        (self.fe, self.host, self.driver) = (fe, host, driver);
+        self.fe_out.clear();
+        self.fe_wake = None;
+        self.fe_due = self.fe.next_due();
+        self.splits.clear();
+        self.free_splits.clear();
         self.cpu = FirmwareCores::new(&cfg.controller);
         self.dram = Dram::new(&cfg.controller);
         self.buf = DataBuffer::new(&cfg.controller);
@@ -175,8 +179,6 @@ impl Drive {
         self.free_ops.clear();
         self.host_wait = vec![VecDeque::new(); nq];
         self.buf_wait.clear();
-        self.irq_wait = vec![Vec::new(); nq];
-        self.fetches = 0;
         self.batch.clear();
         self.seq_done.clear();
         self.done_buf.clear();

@@ -13,7 +13,8 @@ impl Drive {
     pub fn reference_blocks(&self) -> Vec<&'static str> {
         let mut v = vec![
             type_of(&self.map_sram),
-            type_of(self.nvme.arbiter()),
+            type_of(&self.fe),
+            self.fe.arbiter().policy(),
             type_of(&self.page_buf),
         ];
         v.extend(self.chans.first().map(|c| type_of(&c.seq)));

@@ -14,6 +14,8 @@ pub mod opc {
     pub const NVM_FLUSH: u8 = 0x00;
     pub const NVM_WRITE: u8 = 0x01;
     pub const NVM_READ: u8 = 0x02;
+    /// Dataset Management (the drive's trims: one range, attribute Deallocate).
+    pub const NVM_DSM: u8 = 0x09;
 }
 
 /// Status field (SCT in bits 10:8, SC in bits 7:0 of the 15-bit status, DW3 bits 31:17).

@@ -101,6 +101,15 @@ pub trait HostPort {
     fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle);
     /// A write request (data, CQE or MSI-X message) left the device at `cycle`.
     fn write(&mut self, cycle: Cycle, addr: u64, data: &[u8]);
+    /// [`HostPort::read`] for a caller that needs only the cycle its last completion beat
+    /// reached the device (data not modelled). Default: `read`, data dropped.
+    fn read_timing(&mut self, cycle: Cycle, addr: u64, len: u32) -> Cycle {
+        self.read(cycle, addr, len).1
+    }
+    /// [`HostPort::write`] of `len` bytes whose values are not modelled. Default: zeroes.
+    fn write_timing(&mut self, cycle: Cycle, addr: u64, len: u32) {
+        self.write(cycle, addr, &vec![0; len as usize]);
+    }
     /// The front end has an upstream TLP ready at `ready`; returns the cycle the link takes its
     /// header (the throughput ceiling). Without a link model: at once.
     fn upstream(&mut self, ready: Cycle, _kind: TlpKind, _len_bytes: u32) -> Cycle {
@@ -217,6 +226,11 @@ impl FrontEnd {
         self.arbiter = arbiter;
     }
 
+    /// The SQ arbitration policy.
+    pub fn arbiter(&self) -> &dyn SqArbiter {
+        self.arbiter.as_ref()
+    }
+
     /// Every upstream TLP so far, in the order it left the front end (while the log is on).
     pub fn tlps(&self) -> &[Tlp] {
         self.port.log()
@@ -240,23 +254,22 @@ impl FrontEnd {
 
     /// Runs the fetch engine, the completion poster and the interrupt timers up to `until`, in
     /// the order their requests reach the requester port; appends fetched commands to `out`.
+    /// Returns [`FrontEnd::next_due`] as it stands after the run.
     pub fn run_until(
         &mut self,
         until: Cycle,
         host: &mut impl HostPort,
         out: &mut Vec<FetchedCommand>,
-    ) {
+    ) -> Option<Cycle> {
         let bound =
             4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
         for _ in 0..bound {
             // Events are taken in the order of their grant cycles (`candidates`), and only
             // those due by `until`.
             let [fetch, post, timer, take] = self.candidates();
-            let Some(&(key, which, t)) = [fetch, post, timer, take].iter().flatten().min() else {
-                return;
-            };
+            let &(key, which, t) = [fetch, post, timer, take].iter().flatten().min()?;
             if key > until {
-                return;
+                return Some(key);
             }
             match which {
                 // Both wait for the same grant: the mux takes the CQE first, but the fetch's
@@ -415,7 +428,10 @@ impl FrontEnd {
                     | opc::ADMIN_ASYNC_EVENT
             )
         } else {
-            matches!(cmd.sqe.opc, opc::NVM_FLUSH | opc::NVM_WRITE | opc::NVM_READ)
+            matches!(
+                cmd.sqe.opc,
+                opc::NVM_FLUSH | opc::NVM_WRITE | opc::NVM_READ | opc::NVM_DSM
+            )
         };
         if !known {
             Status::INVALID_OPCODE

@@ -37,6 +37,7 @@ impl Default for SubmissionPath {
             op04: k8(opc::ADMIN_DELETE_IO_CQ),
             op05: k8(opc::ADMIN_CREATE_IO_CQ),
             op06: k8(opc::ADMIN_IDENTIFY),
+            op09: k8(opc::NVM_DSM),
             op0c: k8(opc::ADMIN_ASYNC_EVENT),
             st_opcode: Constant::new(bits::<11>(Status::INVALID_OPCODE.field() as u64)),
             st_field: Constant::new(bits::<11>(Status::INVALID_FIELD.field() as u64)),

@@ -169,7 +169,8 @@ impl Logic for SubmissionPath {
                 } else {
                     self.known.next = (self.opc.val() == self.op00.val())
                         | (self.opc.val() == self.op01.val())
-                        | (self.opc.val() == self.op02.val());
+                        | (self.opc.val() == self.op02.val())
+                        | (self.opc.val() == self.op09.val());
                 }
             }
         }

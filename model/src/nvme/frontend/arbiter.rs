@@ -8,6 +8,8 @@ pub trait SqArbiter: std::fmt::Debug {
     /// `ready[q]` tells whether queue `q` (0 = admin) has an unfetched entry. Returns the queue
     /// to fetch one command from, or `None` when none is ready.
     fn pick(&mut self, ready: &[bool]) -> Option<usize>;
+    /// The policy's type name (`std::any::type_name`), for the drive's table of blocks it runs.
+    fn policy(&self) -> &'static str;
 }
 
 /// Round robin starting after the queue served last (arbitration burst of one command).
@@ -42,6 +44,9 @@ impl RoundRobin {
 impl SqArbiter for RoundRobin {
     fn pick(&mut self, ready: &[bool]) -> Option<usize> {
         self.pick_where(ready.len(), |q| ready[q])
+    }
+    fn policy(&self) -> &'static str {
+        std::any::type_name::<Self>()
     }
 }
 

@@ -37,9 +37,45 @@ impl FrontEnd {
             dir == Direction::FromHost || data.len() == len as usize,
             "write data length mismatch"
         );
+        let mut out = Vec::new();
+        if dir == Direction::FromHost {
+            out.reserve(len as usize);
+        }
+        let done = self.run_move(
+            cycle,
+            (prp1, prp2, len),
+            dir,
+            Some(data),
+            Some(&mut out),
+            host,
+        )?;
+        Ok((out, done))
+    }
+
+    /// [`FrontEnd::transfer`] without data bytes (the host's [`HostPort::read_timing`] and
+    /// [`HostPort::write_timing`]): the same TLPs at the same cycles, for a caller that models
+    /// no data (the drive). Returns the cycle the move finished.
+    pub fn move_timing(
+        &mut self,
+        cycle: Cycle,
+        (prp1, prp2, len): (u64, u64, u32),
+        dir: Direction,
+        host: &mut impl HostPort,
+    ) -> Result<Cycle, Status> {
+        self.run_move(cycle, (prp1, prp2, len), dir, None, None, host)
+    }
+
+    fn run_move(
+        &mut self,
+        cycle: Cycle,
+        (prp1, prp2, len): (u64, u64, u32),
+        dir: Direction,
+        data: Option<&[u8]>,
+        mut out: Option<&mut Vec<u8>>,
+        host: &mut impl HostPort,
+    ) -> Result<Cycle, Status> {
         let mut now = cycle;
         let reqs = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
-        let mut out = Vec::with_capacity(len as usize);
         let mut done = now;
         match dir {
             Direction::FromHost => {
@@ -54,8 +90,14 @@ impl FrontEnd {
                         a,
                         n,
                     );
-                    let (d, arrived) = host.read(at, a, n);
-                    out.extend_from_slice(&d);
+                    let arrived = match out.as_deref_mut() {
+                        Some(o) => {
+                            let (d, arrived) = host.read(at, a, n);
+                            o.extend_from_slice(&d);
+                            arrived
+                        }
+                        None => host.read_timing(at, a, n),
+                    };
                     tags[slot] = arrived;
                     done = done.max(arrived + 1);
                 }
@@ -66,13 +108,16 @@ impl FrontEnd {
                     let at =
                         self.port
                             .send(host, now, TlpKind::MemWrite, TlpPurpose::DataOut, a, n);
-                    host.write(at, a, &data[off..off + n as usize]);
+                    match data {
+                        Some(d) => host.write(at, a, &d[off..off + n as usize]),
+                        None => host.write_timing(at, a, n),
+                    }
                     off += n as usize;
                     done = self.port.free_cycle();
                 }
             }
         }
-        Ok((out, done))
+        Ok(done)
     }
 
     /// Walks the PRPs of a move from cycle `*now`, sending its PRP list reads (MRd <= MRRS, one

@@ -74,6 +74,9 @@ impl SqArbiter for WeightedRoundRobin {
         }
         None
     }
+    fn policy(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
 }
 
 #[cfg(test)]
