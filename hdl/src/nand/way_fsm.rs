@@ -89,6 +89,8 @@ pub struct WayFsm {
     pub q_arr: Signal<In, Bits<32>>,
     /// Plain reads in a row at the head of the way queue (0..=4).
     pub q_lead: Signal<In, Bits<3>>,
+    /// `q_lead` is not 0 (the queue's flip-flop).
+    pub q_lead_any: Signal<In, Bit>,
     state: DFF<WayState>,
     /// Array time of `cur`, cycles.
     cur_arr: DFF<Bits<32>>,
@@ -117,6 +119,17 @@ pub struct WayFsm {
     /// A suspend may be requested now (state permitting); `go_pe` at the first phase's end.
     go: Signal<Local, Bit>,
     go_pe: Signal<Local, Bit>,
+    /// The pop without and with this way's phase end; the resume's reload of `cur` (with it).
+    pop_now: Signal<Local, Bit>,
+    pop_pe: Signal<Local, Bit>,
+    res_pe: Signal<Local, Bit>,
+    /// `cur` loads at this way's phase end (a pop or the resume's reload).
+    ld_pe: Signal<Local, Bit>,
+    /// Registered state flags (`state` is not Idle / is OnSecond / is OnSus) and `rl != 0`.
+    n_idle: DFF<Bit>,
+    s_on2: DFF<Bit>,
+    s_onsus: DFF<Bit>,
+    rl_nz: DFF<Bit>,
     sus_en: Constant<Bit>,
     /// Threshold + 1 and + 2 (cycles), the resume latency, guard - 2, the cap.
     k1: Constant<Bits<32>>,
@@ -206,8 +219,8 @@ impl WayFsm {
             clock, q_valid, q_op, q_pop, grant, phase_end, rb, req_f_next, req_s_next, op, st_data, st_cnt,
             st_c1, st_lastp, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc, st_3f,
             st_final, st_cc_r, st_3f_r, st_final_r, cc, more, state, cur, cnt, c1w, rb1, rb2,
-            st_sus, st_res, q_arr, q_lead, cur_arr, rem, prog, nsus, sus, sop, rl, tofirst, qv1, lead1,
-            st_sus_r, st_res_r, arr_op, go, go_pe,
+            st_sus, st_res, q_arr, q_lead, q_lead_any, cur_arr, rem, prog, nsus, sus, sop, rl, tofirst, qv1, lead1,
+            st_sus_r, st_res_r, arr_op, go, go_pe, pop_now, pop_pe, res_pe, ld_pe, n_idle, s_on2, s_onsus, rl_nz,
         })
     }
 }
@@ -218,7 +231,8 @@ impl Logic for WayFsm {
         dff_setup!(
             self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r,
             st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w, cur_arr, rem,
-            prog, nsus, sus, sop, rl, tofirst, qv1, lead1, st_sus_r, st_res_r
+            prog, nsus, sus, sop, rl, tofirst, qv1, lead1, st_sus_r, st_res_r, n_idle, s_on2,
+            s_onsus, rl_nz
         );
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
@@ -232,7 +246,6 @@ impl Logic for WayFsm {
         self.st_final.next = self.st_final_r.q.val();
         self.st_sus.next = self.st_sus_r.q.val();
         self.st_res.next = self.st_res_r.q.val();
-        self.q_pop.next = false;
         self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
         self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
         self.c1w.d.next = self.cnt.q.val() == self.two16.val();
@@ -250,7 +263,7 @@ impl Logic for WayFsm {
             & !self.sus.q.val()
             & self.arr_op.val()
             & self.q_valid.val()
-            & (self.q_lead.val() != self.zero3.val())
+            & self.q_lead_any.val()
             & (self.nsus.q.val() != self.max_sus.val())
             & (self.prog.q.val() == self.zero32.val());
         // At the first phase's last cycle: a read queued before it is checked at the next
@@ -271,12 +284,36 @@ impl Logic for WayFsm {
         {
             self.rem.d.next = self.rem.q.val() - self.one32.val();
         }
+        // The pop, with the loads of `cur` (from the queue's head, or the suspended op back at
+        // the resume), outside the state match: from flip-flops (one-hot state flags) and
+        // this way's phase end, which comes late. Pop in Idle with an op queued; OnSecond's
+        // prefetch; at a suspension read's end, the suspension's next read; at the suspend
+        // latch's end, its first read. The resume loads `sop` at the last suspension read's end.
+        self.pop_now.next = (!self.n_idle.q.val() & self.q_valid.val())
+            | (self.s_on2.q.val()
+                & !self.have_next.q.val()
+                & self.q_valid.val()
+                & !self.more.q.val()
+                & !self.sus.q.val());
+        self.pop_pe.next =
+            (self.s_on2.q.val() & self.sus.q.val() & self.rl_nz.q.val() & self.q_lead_any.val())
+                | self.s_onsus.q.val();
+        self.res_pe.next =
+            self.s_on2.q.val() & self.sus.q.val() & !(self.rl_nz.q.val() & self.q_lead_any.val());
+        self.q_pop.next = self.pop_now.val() | (self.pop_pe.val() & self.phase_end.val());
+        self.ld_pe.next = (self.s_on2.q.val() & self.sus.q.val()) | self.s_onsus.q.val();
+        if self.pop_now.val() | (self.ld_pe.val() & self.phase_end.val()) {
+            self.cur.d.next = self.q_op.val();
+            if self.res_pe.val() {
+                self.cur.d.next = self.sop.q.val();
+            }
+        }
+        if self.q_pop.val() {
+            self.cur_arr.d.next = self.q_arr.val();
+        }
         match self.state.q.val() {
             WayState::Idle => {
                 if self.q_valid.val() {
-                    self.q_pop.next = true;
-                    self.cur.d.next = self.q_op.val();
-                    self.cur_arr.d.next = self.q_arr.val();
                     self.nsus.d.next = self.zero16.val();
                     self.prog.d.next = self.zero32.val();
                     self.state.d.next = WayState::ReqFirst;
@@ -414,9 +451,6 @@ impl Logic for WayFsm {
                     & !self.more.q.val()
                     & !self.sus.q.val()
                 {
-                    self.q_pop.next = true;
-                    self.cur.d.next = self.q_op.val();
-                    self.cur_arr.d.next = self.q_arr.val();
                     self.nsus.d.next = self.zero16.val();
                     self.prog.d.next = self.zero32.val();
                     self.have_next.d.next = true;
@@ -448,12 +482,7 @@ impl Logic for WayFsm {
                     // A read of the suspension completed: the next one, or the resume latch.
                     self.state.d.next = WayState::ReqFirst;
                     self.rq_f.d.next = true;
-                    if (self.rl.q.val() != self.zero3.val())
-                        & (self.q_lead.val() != self.zero3.val())
-                    {
-                        self.q_pop.next = true;
-                        self.cur.d.next = self.q_op.val();
-                        self.cur_arr.d.next = self.q_arr.val();
+                    if (self.rl.q.val() != self.zero3.val()) & self.q_lead_any.val() {
                         self.rl.d.next = self.rl.q.val() - self.one3.val();
                         self.st_data_r.d.next = false;
                         self.st_cnt_r.d.next = self.latch.val();
@@ -465,7 +494,6 @@ impl Logic for WayFsm {
                         self.st_final_r.d.next = false;
                     } else {
                         self.state.d.next = WayState::ReqRes;
-                        self.cur.d.next = self.sop.q.val();
                         self.st_data_r.d.next = false;
                         self.st_cnt_r.d.next = self.latch.val();
                         self.st_c1_r.d.next = self.latch_1.val();
@@ -489,9 +517,6 @@ impl Logic for WayFsm {
                     // R/B# (tSUS), looked at from two cycles on (the synchronizer's depth).
                     self.sus.d.next = true;
                     self.sop.d.next = self.cur.q.val();
-                    self.q_pop.next = true;
-                    self.cur.d.next = self.q_op.val();
-                    self.cur_arr.d.next = self.q_arr.val();
                     self.rl.d.next = self.rl.q.val() - self.one3.val();
                     self.st_data_r.d.next = false;
                     self.st_cnt_r.d.next = self.latch.val();
@@ -538,7 +563,12 @@ impl Logic for WayFsm {
             self.st_final_r.d.next = true;
             self.st_sus_r.d.next = true;
         }
-        // After every assignment above (Verilog: blocking, same always block).
+        // After every assignment above (Verilog: blocking, same always block). Idle's flag is
+        // stored inverted: the reset state (all flip-flops 0) is Idle.
+        self.n_idle.d.next = self.state.d.val() != WayState::Idle;
+        self.s_on2.d.next = self.state.d.val() == WayState::OnSecond;
+        self.s_onsus.d.next = self.state.d.val() == WayState::OnSus;
+        self.rl_nz.d.next = self.rl.d.val() != self.zero3.val();
         self.req_f_next.next = self.rq_f.d.val();
         self.req_s_next.next = self.rq_s.d.val();
     }
