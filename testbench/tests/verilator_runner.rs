@@ -73,3 +73,51 @@ fn runner_drives_clocked_block() {
     assert_eq!((v.get(full), v.get(dout)), (0, (0xABC << 32) | 1));
     assert_eq!(v.cycles(), 5);
 }
+
+#[test]
+fn way_queue_counts_the_plain_reads_at_its_head() {
+    let mut v =
+        VerilatorModel::build("test_way_queue_lead", &verilog_of(WayQueue::default())).unwrap();
+    let p = |v: &VerilatorModel, n: &str| v.port(n).unwrap();
+    let (clk, push, din, pop, empty, lead, any) = (
+        p(&v, "clock"),
+        p(&v, "push"),
+        p(&v, "data_in"),
+        p(&v, "pop"),
+        p(&v, "empty"),
+        p(&v, "lead_reads"),
+        p(&v, "lead_any"),
+    );
+    // Op kind in bits 1:0: 0 plain read, 1 program.
+    let step = |v: &mut VerilatorModel, push_kind: Option<u64>, do_pop: bool| {
+        v.set(push, push_kind.is_some() as u64);
+        v.set(din, (0x5A << 8) | push_kind.unwrap_or(0));
+        v.set(pop, do_pop as u64);
+        v.eval();
+        v.tick(clk);
+        v.set(push, 0);
+        v.set(pop, 0);
+        v.eval();
+        (v.get(lead), v.get(any), v.get(empty))
+    };
+    v.eval();
+    assert_eq!((v.get(lead), v.get(any), v.get(empty)), (0, 0, 1));
+    // read, read, program, read: two reads lead; the read behind the program does not count.
+    assert_eq!(step(&mut v, Some(0), false), (1, 1, 0));
+    assert_eq!(step(&mut v, Some(0), false), (2, 1, 0));
+    assert_eq!(step(&mut v, Some(1), false), (2, 1, 0));
+    assert_eq!(step(&mut v, Some(0), false), (2, 1, 0));
+    // Full: a push with a pop is ignored, the pop is taken (read, program, read left).
+    assert_eq!(step(&mut v, Some(0), true), (1, 1, 0));
+    // program, read left: no read at the head.
+    assert_eq!(step(&mut v, None, true), (0, 0, 0));
+    // The program leaves while a read is pushed: read, read.
+    assert_eq!(step(&mut v, Some(0), true), (2, 1, 0));
+    assert_eq!(step(&mut v, None, true), (1, 1, 0));
+    // The last read leaves while a program is pushed: only the program is left.
+    assert_eq!(step(&mut v, Some(1), true), (0, 0, 0));
+    assert_eq!(step(&mut v, None, true), (0, 0, 1));
+    // A pop of the empty queue is ignored; a read pushed with it counts.
+    assert_eq!(step(&mut v, Some(0), true), (1, 1, 0));
+    assert_eq!(step(&mut v, Some(0), false), (2, 1, 0));
+}

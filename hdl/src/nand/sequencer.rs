@@ -69,6 +69,11 @@ pub struct NandChannel {
     g2_r: DFF<Bit>,
     g3_r: DFF<Bit>,
     psec_r: DFF<Bit>,
+    /// The way on the bus, one-hot (the engine's `way`, for the ways' phase ends).
+    own0: DFF<Bit>,
+    own1: DFF<Bit>,
+    own2: DFF<Bit>,
+    own3: DFF<Bit>,
     /// The granted way, encoded from the one-hot flip-flops.
     pick_q: Signal<Local, Bits<2>>,
     w0: Constant<Bits<2>>,
@@ -91,7 +96,7 @@ impl NandChannel {
         } defaults {
             clock, cmd_valid, cmd_way, cmd_op, cmd_array, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
             done_way, arbiter, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r, g2_r, g3_r,
-            psec_r, pick_q, busy_next, grant,
+            psec_r, pick_q, busy_next, grant, own0, own1, own2, own3,
         } arrays {
             queues,
         })
@@ -103,7 +108,7 @@ impl Logic for NandChannel {
     fn update(&mut self) {
         dff_setup!(
             self, clock, nlast0, last1, last2, last3, done_r, done_way_r, grant_r, g0_r, g1_r,
-            g2_r, g3_r, psec_r
+            g2_r, g3_r, psec_r, own0, own1, own2, own3
         );
         self.engine.clock.next = self.clock.val();
         NandPhy::link(&mut self.phy, &mut self.engine.phy);
@@ -116,12 +121,11 @@ impl Logic for NandChannel {
             self.queues[i].arr_in.next = self.cmd_array.val();
             self.ways[i].q_arr.next = self.queues[i].arr_out.val();
             self.ways[i].q_lead.next = self.queues[i].lead_reads.val();
+            self.ways[i].q_lead_any.next = self.queues[i].lead_any.val();
             self.queues[i].pop.next = self.ways[i].q_pop.val();
             self.ways[i].q_valid.next = !self.queues[i].empty.val();
             self.ways[i].q_op.next = self.queues[i].data_out.val();
             self.ways[i].rb.next = self.engine.rb.val().get_bit(i);
-            self.ways[i].phase_end.next =
-                self.engine.phase_end.val() & (self.engine.way.val().index() == i);
             if self.cmd_way.val().index() == i {
                 self.cmd_ready.next = !self.queues[i].full.val();
             }
@@ -198,6 +202,19 @@ impl Logic for NandChannel {
                 self.engine.start_res.next = self.ways[i].st_res.val();
             }
         }
+        // Phase end per way: the engine's way, one-hot (loaded with it at each grant).
+        self.own0.d.next =
+            (self.own0.q.val() & !self.grant.val()) | (self.grant.val() & self.g0_r.q.val());
+        self.own1.d.next =
+            (self.own1.q.val() & !self.grant.val()) | (self.grant.val() & self.g1_r.q.val());
+        self.own2.d.next =
+            (self.own2.q.val() & !self.grant.val()) | (self.grant.val() & self.g2_r.q.val());
+        self.own3.d.next =
+            (self.own3.q.val() & !self.grant.val()) | (self.grant.val() & self.g3_r.q.val());
+        self.ways[0].phase_end.next = self.engine.phase_end.val() & self.own0.q.val();
+        self.ways[1].phase_end.next = self.engine.phase_end.val() & self.own1.q.val();
+        self.ways[2].phase_end.next = self.engine.phase_end.val() & self.own2.q.val();
+        self.ways[3].phase_end.next = self.engine.phase_end.val() & self.own3.q.val();
         self.ways[0].grant.next = self.grant.val() & self.g0_r.q.val();
         self.ways[1].grant.next = self.grant.val() & self.g1_r.q.val();
         self.ways[2].grant.next = self.grant.val() & self.g2_r.q.val();

@@ -20,10 +20,16 @@
 //! cycles ahead of the grant (the arbitration is registered), so `rem` is compared with the
 //! threshold + 2; a read seen at the first phase's last cycle that was queued before it is
 //! checked one cycle later than that, as in the model.
+//!
+//! Files: this one declares the ports and registers; `way_fsm/elaborate.rs` builds the block
+//! (reset values, constants from the timing), `way_fsm/kernel.rs` is its logic.
 
 use crate::nand::op::{ENGINE_OP_BITS, OP_BITS};
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
+
+mod elaborate;
+mod kernel;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum WayState {
@@ -89,6 +95,8 @@ pub struct WayFsm {
     pub q_arr: Signal<In, Bits<32>>,
     /// Plain reads in a row at the head of the way queue (0..=4).
     pub q_lead: Signal<In, Bits<3>>,
+    /// `q_lead` is not 0 (the queue's flip-flop).
+    pub q_lead_any: Signal<In, Bit>,
     state: DFF<WayState>,
     /// Array time of `cur`, cycles.
     cur_arr: DFF<Bits<32>>,
@@ -117,6 +125,17 @@ pub struct WayFsm {
     /// A suspend may be requested now (state permitting); `go_pe` at the first phase's end.
     go: Signal<Local, Bit>,
     go_pe: Signal<Local, Bit>,
+    /// The pop without and with this way's phase end; the resume's reload of `cur` (with it).
+    pop_now: Signal<Local, Bit>,
+    pop_pe: Signal<Local, Bit>,
+    res_pe: Signal<Local, Bit>,
+    /// `cur` loads at this way's phase end (a pop or the resume's reload).
+    ld_pe: Signal<Local, Bit>,
+    /// Registered state flags (`state` is not Idle / is OnSecond / is OnSus) and `rl != 0`.
+    n_idle: DFF<Bit>,
+    s_on2: DFF<Bit>,
+    s_onsus: DFF<Bit>,
+    rl_nz: DFF<Bit>,
     sus_en: Constant<Bit>,
     /// Threshold + 1 and + 2 (cycles), the resume latency, guard - 2, the cap.
     k1: Constant<Bits<32>>,
@@ -170,378 +189,6 @@ pub struct WayFsm {
     one16: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     k_read: Constant<Bits<2>>,
-}
-
-impl WayFsm {
-    pub fn new(t: &HdlTiming) -> Self {
-        crate::elab::with_defaults!(WayFsm {
-            one8: Constant::new(bits::<8>(1)),
-            two8: Constant::new(bits::<8>(2)),
-            k_cache: Constant::new(bits::<2>(3)),
-            latch: Constant::new(bits::<16>(t.seq.latch as u64)),
-            latch_1: Constant::new(t.seq.latch == 1),
-            zero2: Constant::new(bits::<2>(0)),
-            two16: Constant::new(bits::<16>(2)),
-            t_wb_1: Constant::new(t.seq.t_wb == 1),
-            t_rr_1: Constant::new(t.seq.t_rr == 1),
-            t_wb: Constant::new(bits::<16>(t.seq.t_wb as u64)),
-            t_rr: Constant::new(bits::<16>(t.seq.t_rr as u64)),
-            one16: Constant::new(bits::<16>(1)),
-            zero16: Constant::new(bits::<16>(0)),
-            k_read: Constant::new(bits::<2>(0)),
-            sus_en: Constant::new(t.suspend.enabled),
-            k1: Constant::new(bits::<32>(t.suspend.threshold + 1)),
-            k2: Constant::new(bits::<32>(t.suspend.threshold + 2)),
-            t_res: Constant::new(bits::<32>(t.suspend.t_resume)),
-            guard_m2: Constant::new(bits::<32>(t.suspend.guard.saturating_sub(2))),
-            max_sus: Constant::new(bits::<16>(t.suspend.max_per_op as u64)),
-            twb1: Constant::new(bits::<32>(t.seq.t_wb as u64 + 1)),
-            one32: Constant::new(bits::<32>(1)),
-            zero32: Constant::new(bits::<32>(0)),
-            one3: Constant::new(bits::<3>(1)),
-            zero3: Constant::new(bits::<3>(0)),
-            k_prog: Constant::new(bits::<2>(1)),
-            k_erase: Constant::new(bits::<2>(2)),
-        } defaults {
-            clock, q_valid, q_op, q_pop, grant, phase_end, rb, req_f_next, req_s_next, op, st_data, st_cnt,
-            st_c1, st_lastp, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc, st_3f,
-            st_final, st_cc_r, st_3f_r, st_final_r, cc, more, state, cur, cnt, c1w, rb1, rb2,
-            st_sus, st_res, q_arr, q_lead, cur_arr, rem, prog, nsus, sus, sop, rl, tofirst, qv1, lead1,
-            st_sus_r, st_res_r, arr_op, go, go_pe,
-        })
-    }
-}
-
-impl Logic for WayFsm {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self, clock, state, cur, cnt, rb1, rb2, have_next, st_data_r, st_cnt_r, st_c1_r,
-            st_lastp_r, rq_f, rq_s, st_cc_r, st_3f_r, st_final_r, cc, more, c1w, cur_arr, rem,
-            prog, nsus, sus, sop, rl, tofirst, qv1, lead1, st_sus_r, st_res_r
-        );
-        self.rb1.d.next = self.rb.val();
-        self.rb2.d.next = self.rb1.q.val();
-        self.op.next = self.cur.q.val().get_bits::<44>(0);
-        self.st_data.next = self.st_data_r.q.val();
-        self.st_cnt.next = self.st_cnt_r.q.val();
-        self.st_c1.next = self.st_c1_r.q.val();
-        self.st_lastp.next = self.st_lastp_r.q.val();
-        self.st_cc.next = self.st_cc_r.q.val();
-        self.st_3f.next = self.st_3f_r.q.val();
-        self.st_final.next = self.st_final_r.q.val();
-        self.st_sus.next = self.st_sus_r.q.val();
-        self.st_res.next = self.st_res_r.q.val();
-        self.q_pop.next = false;
-        self.rq_f.d.next = self.rq_f.q.val() & !self.grant.val();
-        self.rq_s.d.next = self.rq_s.q.val() & !self.grant.val();
-        self.c1w.d.next = self.cnt.q.val() == self.two16.val();
-        self.qv1.d.next = self.q_valid.val();
-        self.lead1.d.next = self.q_lead.val();
-        if self.prog.q.val() != self.zero32.val() {
-            self.prog.d.next = self.prog.q.val() - self.one32.val();
-        }
-        // Suspend check: a plain read heads the queue of a running (not suspended) program or
-        // erase, under the cap, after the minimum progress, with more than the threshold left
-        // at the grant's earliest cycle (two cycles on).
-        self.arr_op.next = (self.cur.q.val().get_bits::<2>(0) == self.k_prog.val())
-            | (self.cur.q.val().get_bits::<2>(0) == self.k_erase.val());
-        self.go.next = self.sus_en.val()
-            & !self.sus.q.val()
-            & self.arr_op.val()
-            & self.q_valid.val()
-            & (self.q_lead.val() != self.zero3.val())
-            & (self.nsus.q.val() != self.max_sus.val())
-            & (self.prog.q.val() == self.zero32.val());
-        // At the first phase's last cycle: a read queued before it is checked at the next
-        // cycle (one ahead of the grant), a read arriving now at the one after.
-        self.go_pe.next = self.go.val() & (self.rem.q.val() > self.k2.val());
-        if self.qv1.q.val() {
-            self.go_pe.next = self.go.val() & (self.rem.q.val() > self.k1.val());
-        }
-        self.go.next = self.go.val() & (self.rem.q.val() > self.k2.val());
-        // The array counts down while the operation runs (and its suspend latch waits).
-        if self.arr_op.val()
-            & !self.sus.q.val()
-            & (self.rem.q.val() != self.zero32.val())
-            & ((self.state.q.val() == WayState::Twb)
-                | (self.state.q.val() == WayState::Busy)
-                | (self.state.q.val() == WayState::ReqSus)
-                | (self.state.q.val() == WayState::OnSus))
-        {
-            self.rem.d.next = self.rem.q.val() - self.one32.val();
-        }
-        match self.state.q.val() {
-            WayState::Idle => {
-                if self.q_valid.val() {
-                    self.q_pop.next = true;
-                    self.cur.d.next = self.q_op.val();
-                    self.cur_arr.d.next = self.q_arr.val();
-                    self.nsus.d.next = self.zero16.val();
-                    self.prog.d.next = self.zero32.val();
-                    self.state.d.next = WayState::ReqFirst;
-                    self.rq_f.d.next = true;
-                    self.st_data_r.d.next = false;
-                    self.st_cnt_r.d.next = self.latch.val();
-                    self.st_c1_r.d.next = self.latch_1.val();
-                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
-                    self.st_cc_r.d.next = false;
-                    self.st_3f_r.d.next = false;
-                    self.st_final_r.d.next = false;
-                }
-            }
-            WayState::ReqFirst => {
-                if !self.sus.q.val() {
-                    // pe.end - now at the first phase's last cycle: tWB + array + 1.
-                    self.rem.d.next = self.cur_arr.q.val() + self.twb1.val();
-                }
-                if self.grant.val() {
-                    self.state.d.next = WayState::OnFirst;
-                }
-            }
-            WayState::OnFirst => {
-                if !self.sus.q.val() {
-                    self.rem.d.next = self.cur_arr.q.val() + self.twb1.val();
-                }
-                // The engine took the start values at the grant: precompute the next phase's
-                // while this one runs (rewritten every cycle; no `grant`/`phase_end` in the
-                // enables). A single-plane read's second phase starts with its data (and is
-                // only that).
-                if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val())
-                    & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val())
-                {
-                    self.st_data_r.d.next = true;
-                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                    self.st_final_r.d.next = true;
-                }
-                // A cache read's first step is a lone 31h (pages >= 2), final by itself.
-                if self.cur.q.val().get_bits::<2>(0) == self.k_cache.val() {
-                    self.st_cc_r.d.next = true;
-                    self.st_3f_r.d.next = false;
-                    self.st_final_r.d.next = true;
-                    self.st_lastp_r.d.next = true;
-                    self.more.d.next = true;
-                    self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
-                }
-                if self.phase_end.val() {
-                    self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.t_wb.val();
-                    self.c1w.d.next = self.t_wb_1.val();
-                    if !self.sus.q.val() {
-                        self.rem.d.next = self.rem.q.val() - self.one32.val();
-                    }
-                    if self.go_pe.val() {
-                        self.state.d.next = WayState::ReqSus;
-                        self.rq_f.d.next = true;
-                        self.rl.d.next = self.q_lead.val();
-                        if self.qv1.q.val() {
-                            self.rl.d.next = self.lead1.q.val();
-                        }
-                    }
-                }
-            }
-            WayState::Twb => {
-                self.cnt.d.next = self.cnt.q.val() - self.one16.val();
-                if self.c1w.q.val() {
-                    self.state.d.next = WayState::Busy;
-                }
-                if self.go.val() {
-                    self.state.d.next = WayState::ReqSus;
-                    self.rq_f.d.next = true;
-                    self.rl.d.next = self.q_lead.val();
-                }
-            }
-            WayState::Busy => {
-                if self.rb2.q.val() & self.tofirst.q.val() {
-                    // tSUS over: the suspension's first read.
-                    self.state.d.next = WayState::ReqFirst;
-                    self.rq_f.d.next = true;
-                    self.tofirst.d.next = false;
-                }
-                if self.rb2.q.val() & !self.tofirst.q.val() {
-                    self.state.d.next = WayState::ReqSecond;
-                    self.rq_s.d.next = true;
-                    // tRR before data out: every read; a cache step only when it starts with data.
-                    if ((self.cur.q.val().get_bits::<2>(0) == self.k_read.val())
-                        | ((self.cur.q.val().get_bits::<2>(0) == self.k_cache.val())
-                            & self.st_data_r.q.val()))
-                        & (self.t_rr.val() != self.zero16.val())
-                    {
-                        self.state.d.next = WayState::Trr;
-                        self.rq_s.d.next = false;
-                        self.cnt.d.next = self.t_rr.val();
-                        self.c1w.d.next = self.t_rr_1.val();
-                    }
-                }
-                if self.go.val() {
-                    self.state.d.next = WayState::ReqSus;
-                    self.rq_f.d.next = true;
-                    self.rq_s.d.next = false;
-                    self.rl.d.next = self.q_lead.val();
-                }
-            }
-            WayState::Trr => {
-                self.cnt.d.next = self.cnt.q.val() - self.one16.val();
-                if self.c1w.q.val() {
-                    self.state.d.next = WayState::ReqSecond;
-                    self.rq_s.d.next = true;
-                }
-            }
-            WayState::ReqSecond => {
-                if self.grant.val() {
-                    self.state.d.next = WayState::OnSecond;
-                }
-            }
-            WayState::OnSecond => {
-                // Cache step with 31h/3Fh: the next step moves the data of the page this
-                // command puts in the cache register, then 31h (more than one command left),
-                // 3Fh (two left) or nothing (one left).
-                if self.more.q.val() {
-                    self.st_data_r.d.next = true;
-                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
-                    self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
-                    self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
-                    self.st_final_r.d.next = self.cc.q.val() == self.one8.val();
-                }
-                // The engine holds its own copy of the op: take the next one as soon as it is
-                // queued (not on `phase_end`, which keeps the 44-bit load off the engine's path).
-                // A cache read still needs `cur` for its next steps: no prefetch while `more`;
-                // nor in a suspension (its reads and the resume follow their own order).
-                if !self.have_next.q.val()
-                    & self.q_valid.val()
-                    & !self.more.q.val()
-                    & !self.sus.q.val()
-                {
-                    self.q_pop.next = true;
-                    self.cur.d.next = self.q_op.val();
-                    self.cur_arr.d.next = self.q_arr.val();
-                    self.nsus.d.next = self.zero16.val();
-                    self.prog.d.next = self.zero32.val();
-                    self.have_next.d.next = true;
-                    self.st_data_r.d.next = false;
-                    self.st_cnt_r.d.next = self.latch.val();
-                    self.st_c1_r.d.next = self.latch_1.val();
-                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
-                    self.st_cc_r.d.next = false;
-                    self.st_3f_r.d.next = false;
-                    self.st_final_r.d.next = false;
-                }
-                if self.phase_end.val() & self.more.q.val() {
-                    // Next cache step (its start values are set above).
-                    self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.t_wb.val();
-                    self.c1w.d.next = self.t_wb_1.val();
-                    self.cc.d.next = self.cc.q.val() - self.one8.val();
-                    self.more.d.next = self.cc.q.val() != self.one8.val();
-                }
-                if self.phase_end.val() & !self.more.q.val() & !self.sus.q.val() {
-                    self.have_next.d.next = false;
-                    self.state.d.next = WayState::Idle;
-                    if self.have_next.q.val() | self.q_valid.val() {
-                        self.state.d.next = WayState::ReqFirst;
-                        self.rq_f.d.next = true;
-                    }
-                }
-                if self.phase_end.val() & self.sus.q.val() {
-                    // A read of the suspension completed: the next one, or the resume latch.
-                    self.state.d.next = WayState::ReqFirst;
-                    self.rq_f.d.next = true;
-                    if (self.rl.q.val() != self.zero3.val())
-                        & (self.q_lead.val() != self.zero3.val())
-                    {
-                        self.q_pop.next = true;
-                        self.cur.d.next = self.q_op.val();
-                        self.cur_arr.d.next = self.q_arr.val();
-                        self.rl.d.next = self.rl.q.val() - self.one3.val();
-                        self.st_data_r.d.next = false;
-                        self.st_cnt_r.d.next = self.latch.val();
-                        self.st_c1_r.d.next = self.latch_1.val();
-                        self.st_lastp_r.d.next =
-                            self.q_op.val().get_bits::<2>(2) == self.zero2.val();
-                        self.st_cc_r.d.next = false;
-                        self.st_3f_r.d.next = false;
-                        self.st_final_r.d.next = false;
-                    } else {
-                        self.state.d.next = WayState::ReqRes;
-                        self.cur.d.next = self.sop.q.val();
-                        self.st_data_r.d.next = false;
-                        self.st_cnt_r.d.next = self.latch.val();
-                        self.st_c1_r.d.next = self.latch_1.val();
-                        self.st_lastp_r.d.next = true;
-                        self.st_cc_r.d.next = false;
-                        self.st_3f_r.d.next = false;
-                        self.st_final_r.d.next = true;
-                        self.st_res_r.d.next = true;
-                    }
-                }
-            }
-            WayState::ReqSus => {
-                if self.grant.val() {
-                    self.state.d.next = WayState::OnSus;
-                }
-            }
-            WayState::OnSus => {
-                self.st_sus_r.d.next = false;
-                if self.phase_end.val() {
-                    // The array stops (`rem` keeps what is left); the first read waits for
-                    // R/B# (tSUS), looked at from two cycles on (the synchronizer's depth).
-                    self.sus.d.next = true;
-                    self.sop.d.next = self.cur.q.val();
-                    self.q_pop.next = true;
-                    self.cur.d.next = self.q_op.val();
-                    self.cur_arr.d.next = self.q_arr.val();
-                    self.rl.d.next = self.rl.q.val() - self.one3.val();
-                    self.st_data_r.d.next = false;
-                    self.st_cnt_r.d.next = self.latch.val();
-                    self.st_c1_r.d.next = self.latch_1.val();
-                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
-                    self.st_final_r.d.next = false;
-                    self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.two16.val();
-                    self.c1w.d.next = false;
-                    self.tofirst.d.next = true;
-                }
-            }
-            WayState::ReqRes => {
-                if self.grant.val() {
-                    self.state.d.next = WayState::OnRes;
-                }
-            }
-            WayState::OnRes => {
-                // Start values of the status read that follows.
-                self.st_res_r.d.next = false;
-                self.st_final_r.d.next = false;
-                if self.phase_end.val() {
-                    // The array works again: resume latency + what was left; the next check
-                    // waits for the minimum progress.
-                    self.sus.d.next = false;
-                    self.rem.d.next = self.rem.q.val() + self.t_res.val();
-                    self.nsus.d.next = self.nsus.q.val() + self.one16.val();
-                    self.prog.d.next = self.guard_m2.val();
-                    self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.two16.val();
-                    self.c1w.d.next = false;
-                }
-            }
-        }
-        // Entering ReqSus (the grant may come in its first cycle): start values of the
-        // one-latch phase.
-        if (self.state.d.val() == WayState::ReqSus) & (self.state.q.val() != WayState::ReqSus) {
-            self.st_data_r.d.next = false;
-            self.st_cnt_r.d.next = self.latch.val();
-            self.st_c1_r.d.next = self.latch_1.val();
-            self.st_lastp_r.d.next = true;
-            self.st_cc_r.d.next = false;
-            self.st_3f_r.d.next = false;
-            self.st_final_r.d.next = true;
-            self.st_sus_r.d.next = true;
-        }
-        // After every assignment above (Verilog: blocking, same always block).
-        self.req_f_next.next = self.rq_f.d.val();
-        self.req_s_next.next = self.rq_s.d.val();
-    }
 }
 
 #[cfg(test)]

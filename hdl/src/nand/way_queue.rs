@@ -4,7 +4,12 @@
 //! pointer (a shift register's pop would enable every slot flip-flop, a long high-fanout path).
 //! First-word fall-through: `data_out` is the head while `empty` is low; `pop` removes it at
 //! the clock edge. Beside each op word it holds the op's array cycles (a second lane), and it
-//! counts the plain reads (op kind 0) at its head for program/erase suspend.
+//! counts the plain reads (op kind 0) at its head for program/erase suspend. The kinds are kept
+//! as a 4-bit mask aligned with the head (bit k: entry k from the head is a plain read), shifted
+//! on a pop and set on a push; the count is its trailing ones (one LUT per bit), and the
+//! not-empty flag is a flip-flop too, so the way FSM's pop decision starts at flip-flops rather
+//! than behind a pointer-selected count of the slots' kinds. Both give, every cycle, the values
+//! the contents give.
 
 use crate::nand::op::OP_BITS;
 use rust_hdl::prelude::*;
@@ -34,18 +39,27 @@ pub struct WayQueue {
     pub arr_out: Signal<Out, Bits<32>>,
     /// Plain reads (kind 0) in a row from the head, 0..=4 entries.
     pub lead_reads: Signal<Out, Bits<3>>,
+    /// `lead_reads` is not 0 (a plain read heads the queue).
+    pub lead_any: Signal<Out, Bit>,
     slots: [DFF<Bits<OP_BITS>>; WAY_QUEUE_DEPTH],
     arr_slots: [DFF<Bits<32>>; WAY_QUEUE_DEPTH],
-    /// Entry `rd_ptr + k` holds a plain read (k = 0..3).
-    h0: Signal<Local, Bit>,
-    h1: Signal<Local, Bit>,
-    h2: Signal<Local, Bit>,
-    h3: Signal<Local, Bit>,
-    p1: Signal<Local, Bits<2>>,
-    p2: Signal<Local, Bits<2>>,
-    p3: Signal<Local, Bits<2>>,
-    two2: Constant<Bits<2>>,
-    three2: Constant<Bits<2>>,
+    /// Bit k: entry k from the head is a valid plain read.
+    rmask: DFF<Bits<4>>,
+    /// `count` is not 0; `count` is 1.
+    nz: DFF<Bit>,
+    one_left: DFF<Bit>,
+    /// A pushed plain read: its bit, at `count` (no pop) or `count - 1` (pop).
+    ext: Signal<Local, Bit>,
+    /// Next `rmask` and `count` without a pop (`_n`) and with one (`_p`).
+    m_n: Signal<Local, Bits<4>>,
+    m_p: Signal<Local, Bits<4>>,
+    cnt_n: Signal<Local, Bits<3>>,
+    cnt_p: Signal<Local, Bits<3>>,
+    /// One-hot mask bits 0..3.
+    b0: Constant<Bits<4>>,
+    b1: Constant<Bits<4>>,
+    b2: Constant<Bits<4>>,
+    b3: Constant<Bits<4>>,
     k_read: Constant<Bits<2>>,
     c2: Constant<Bits<3>>,
     c3: Constant<Bits<3>>,
@@ -67,14 +81,16 @@ impl Default for WayQueue {
             one3: Constant::new(bits::<3>(1)),
             zero3: Constant::new(bits::<3>(0)),
             depth: Constant::new(bits::<3>(WAY_QUEUE_DEPTH as u64)),
-            two2: Constant::new(bits::<2>(2)),
-            three2: Constant::new(bits::<2>(3)),
+            b0: Constant::new(bits::<4>(1)),
+            b1: Constant::new(bits::<4>(2)),
+            b2: Constant::new(bits::<4>(4)),
+            b3: Constant::new(bits::<4>(8)),
             k_read: Constant::new(bits::<2>(0)),
             c2: Constant::new(bits::<3>(2)),
             c3: Constant::new(bits::<3>(3)),
         } defaults {
             clock, push, data_in, pop, data_out, empty, full, count, rd_ptr, wr_ptr, do_pop, do_push,
-            arr_in, arr_out, lead_reads, h0, h1, h2, h3, p1, p2, p3,
+            arr_in, arr_out, lead_reads, lead_any, rmask, nz, one_left, ext, m_n, m_p, cnt_n, cnt_p,
         } arrays {
             slots, arr_slots,
         })
@@ -84,56 +100,77 @@ impl Default for WayQueue {
 impl Logic for WayQueue {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count, rd_ptr, wr_ptr);
+        dff_setup!(self, clock, count, rd_ptr, wr_ptr, rmask, nz, one_left);
         for i in 0..WAY_QUEUE_DEPTH {
             self.slots[i].clock.next = self.clock.val();
             self.slots[i].d.next = self.slots[i].q.val();
             self.arr_slots[i].clock.next = self.clock.val();
             self.arr_slots[i].d.next = self.arr_slots[i].q.val();
         }
-        self.empty.next = self.count.q.val() == self.zero3.val();
+        self.empty.next = !self.nz.q.val();
         self.full.next = self.count.q.val() == self.depth.val();
         self.data_out.next = self.slots[0].q.val();
         self.arr_out.next = self.arr_slots[0].q.val();
-        self.p1.next = self.rd_ptr.q.val() + self.one2.val();
-        self.p2.next = self.rd_ptr.q.val() + self.two2.val();
-        self.p3.next = self.rd_ptr.q.val() + self.three2.val();
-        self.h0.next = false;
-        self.h1.next = false;
-        self.h2.next = false;
-        self.h3.next = false;
         for i in 0..WAY_QUEUE_DEPTH {
             if self.rd_ptr.q.val().index() == i {
                 self.data_out.next = self.slots[i].q.val();
                 self.arr_out.next = self.arr_slots[i].q.val();
-                self.h0.next = self.slots[i].q.val().get_bits::<2>(0) == self.k_read.val();
-            }
-            if self.p1.val().index() == i {
-                self.h1.next = self.slots[i].q.val().get_bits::<2>(0) == self.k_read.val();
-            }
-            if self.p2.val().index() == i {
-                self.h2.next = self.slots[i].q.val().get_bits::<2>(0) == self.k_read.val();
-            }
-            if self.p3.val().index() == i {
-                self.h3.next = self.slots[i].q.val().get_bits::<2>(0) == self.k_read.val();
             }
         }
-        // Count the leading reads among the `count` valid entries.
+        // Leading plain reads: the mask's trailing ones.
+        self.lead_any.next = self.rmask.q.val().get_bit(0);
         self.lead_reads.next = self.zero3.val();
-        if self.h0.val() & (self.count.q.val() != self.zero3.val()) {
+        if self.rmask.q.val().get_bit(0) {
             self.lead_reads.next = self.one3.val();
-            if self.h1.val() & (self.count.q.val() > self.one3.val()) {
+            if self.rmask.q.val().get_bit(1) {
                 self.lead_reads.next = self.c2.val();
-                if self.h2.val() & (self.count.q.val() > self.c2.val()) {
+                if self.rmask.q.val().get_bit(2) {
                     self.lead_reads.next = self.c3.val();
-                    if self.h3.val() & (self.count.q.val() > self.c3.val()) {
+                    if self.rmask.q.val().get_bit(3) {
                         self.lead_reads.next = self.depth.val();
                     }
                 }
             }
         }
-        self.do_pop.next = self.pop.val() & (self.count.q.val() != self.zero3.val());
+        self.do_pop.next = self.pop.val() & self.nz.q.val();
         self.do_push.next = self.push.val() & (self.count.q.val() != self.depth.val());
+        self.ext.next =
+            self.do_push.val() & (self.data_in.val().get_bits::<2>(0) == self.k_read.val());
+        // Next mask and count without and with a pop, both from flip-flops and the push side;
+        // the pop, which comes late from the way FSM, only selects.
+        self.m_n.next = self.rmask.q.val();
+        self.m_p.next = self.rmask.q.val() >> 1;
+        self.cnt_n.next = self.count.q.val();
+        self.cnt_p.next = self.count.q.val() - self.one3.val();
+        if self.do_push.val() {
+            self.cnt_n.next = self.count.q.val() + self.one3.val();
+            self.cnt_p.next = self.count.q.val();
+        }
+        if self.ext.val() & (self.count.q.val() == self.zero3.val()) {
+            self.m_n.next = self.rmask.q.val() | self.b0.val();
+        }
+        if self.ext.val() & (self.count.q.val() == self.one3.val()) {
+            self.m_n.next = self.rmask.q.val() | self.b1.val();
+            self.m_p.next = (self.rmask.q.val() >> 1) | self.b0.val();
+        }
+        if self.ext.val() & (self.count.q.val() == self.c2.val()) {
+            self.m_n.next = self.rmask.q.val() | self.b2.val();
+            self.m_p.next = (self.rmask.q.val() >> 1) | self.b1.val();
+        }
+        if self.ext.val() & (self.count.q.val() == self.c3.val()) {
+            self.m_n.next = self.rmask.q.val() | self.b3.val();
+            self.m_p.next = (self.rmask.q.val() >> 1) | self.b2.val();
+        }
+        self.rmask.d.next = self.m_n.val();
+        self.count.d.next = self.cnt_n.val();
+        self.one_left.d.next = self.cnt_n.val() == self.one3.val();
+        self.nz.d.next = self.nz.q.val() | self.do_push.val();
+        if self.do_pop.val() {
+            self.rmask.d.next = self.m_p.val();
+            self.count.d.next = self.cnt_p.val();
+            self.one_left.d.next = self.cnt_p.val() == self.one3.val();
+            self.nz.d.next = self.do_push.val() | !self.one_left.q.val();
+        }
         if self.do_pop.val() {
             self.rd_ptr.d.next = self.rd_ptr.q.val() + self.one2.val();
         }
@@ -145,12 +182,6 @@ impl Logic for WayQueue {
                     self.arr_slots[i].d.next = self.arr_in.val();
                 }
             }
-        }
-        if self.do_push.val() & !self.do_pop.val() {
-            self.count.d.next = self.count.q.val() + self.one3.val();
-        }
-        if self.do_pop.val() & !self.do_push.val() {
-            self.count.d.next = self.count.q.val() - self.one3.val();
         }
     }
 }
