@@ -7,7 +7,11 @@
 //! one job at a time, in FTL order. A host-write program first moves its unit host -> region
 //! (DMA), then issues the program; the region is free again when the program completes. A host
 //! read issues the read, then moves the region -> host; free when that DMA ends. Relocation
-//! reads and programs keep their data in the region. A command's jobs wait for the mapping
+//! reads and programs keep their data in the region. With program/erase suspend on
+//! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
+//! way's program or erase is still in the array (the read's data reaches the region only after
+//! the program's data left it: a way's first phases run in order), so a read can land on a
+//! programming die; the next other job waits for both. A command's jobs wait for the mapping
 //! decisions of its FTL call (decisions come in request order, one cycle after the handshake).
 //! Completions: a write when its data is in the page buffer (early completion, as the model
 //! drive), a read when its data reached the host. Data moves go to the DMA port in plan order
@@ -17,6 +21,7 @@
 
 use super::jobs::{host_units, Job, Plan, Planner, UNIT};
 use super::port::*;
+use ssdlab_hdl::nand::op::ROW_LSB;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::NandOpKind;
@@ -59,6 +64,9 @@ pub struct Firmware {
     planner: Planner,
     ways_per_channel: usize,
     ways: Vec<(VecDeque<Job>, Option<Busy>)>,
+    /// Per way: a program or erase still in the array beside the read in `ways[w].1`.
+    bg: Vec<Option<Job>>,
+    reads_beside: bool,
     cmds: HashMap<u64, Cmd>,
     next_cmd: u64,
     map_q: VecDeque<(MapReq, u64)>,
@@ -85,6 +93,8 @@ impl Firmware {
             ways: (0..channels * ways_per_channel)
                 .map(|_| (VecDeque::new(), None))
                 .collect(),
+            bg: vec![None; channels * ways_per_channel],
+            reads_beside: false,
             cmds: HashMap::new(),
             next_cmd: 0,
             map_q: VecDeque::new(),
@@ -101,6 +111,23 @@ impl Firmware {
         }
     }
 
+    /// Lets a host read of a way run beside the way's program or erase (see the module doc).
+    pub fn with_reads_beside(mut self, on: bool) -> Self {
+        self.reads_beside = on;
+        self
+    }
+
+    /// Whether read `j` may run beside program or erase `p` of its way: a host read of another
+    /// block.
+    fn beside(&self, p: &Job, j: &Job) -> bool {
+        let block = |op: u64| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / self.planner.plane_stride;
+        self.reads_beside
+            && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
+            && j.kind == NandOpKind::Read
+            && j.host.is_some()
+            && block(p.op) != block(j.op)
+    }
+
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
     }
@@ -112,6 +139,7 @@ impl Firmware {
             && self.cpl_q.is_empty()
             && self.dma_fly.is_empty()
             && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
+            && self.bg.iter().all(Option::is_none)
     }
 
     /// The head of each request queue.
@@ -177,9 +205,14 @@ impl Firmware {
                 self.finish(cmd);
             }
             HwEvent::MapResp { .. } => {}
-            HwEvent::NandDone { channel, way } => {
-                self.nand_done(channel as usize * self.ways_per_channel + way as usize)
-            }
+            HwEvent::NandDone {
+                channel,
+                way,
+                overtook,
+            } => self.nand_done(
+                channel as usize * self.ways_per_channel + way as usize,
+                overtook,
+            ),
             HwEvent::DmaDone { status } => self.dma_done(status),
         }
         assert!(
@@ -193,11 +226,19 @@ impl Firmware {
     /// Starts every way whose next job may run.
     pub fn pump(&mut self) {
         for w in 0..self.ways.len() {
-            let ready = match (&self.ways[w].1, self.ways[w].0.front()) {
-                (None, Some(j)) => self.cmds.get(&j.cmd).is_none_or(|c| c.map_left == 0),
-                _ => false,
+            let Some(j) = self.ways[w].0.front() else {
+                continue;
             };
+            let ready = self.cmds.get(&j.cmd).is_none_or(|c| c.map_left == 0)
+                && match (&self.ways[w].1, &self.bg[w]) {
+                    (None, None) => true,
+                    (None, Some(p)) | (Some(Busy::Nand(p)), None) => self.beside(p, j),
+                    _ => false,
+                };
             if ready {
+                if let Some(Busy::Nand(p)) = self.ways[w].1.take() {
+                    self.bg[w] = Some(p);
+                }
                 let j = self.ways[w].0.pop_front().expect("checked");
                 self.start(w, j);
             }
@@ -244,7 +285,19 @@ impl Firmware {
         }
     }
 
-    fn nand_done(&mut self, w: usize) {
+    /// A NAND op of way `w` completed: the read of a suspension when `overtook`, else the
+    /// way's oldest op (the program or erase beside a read, if there is one).
+    fn nand_done(&mut self, w: usize, overtook: bool) {
+        match (self.bg[w].is_some(), overtook) {
+            (true, false) => {
+                self.bg[w] = None;
+                return;
+            }
+            (false, true) => {
+                return self.fail(format!("a read on way {w} overtook no program or erase"))
+            }
+            _ => {}
+        }
         match self.ways[w].1.take() {
             Some(Busy::Nand(j)) => {
                 if let (NandOpKind::Read, Some(h)) = (j.kind, j.host) {

@@ -16,12 +16,12 @@ use super::exec::DatapathExec;
 use super::port::*;
 use super::sig::{quiesce, ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
 use crate::devices::map_dram::{DramIn, DramModel, DramTiming, TpMover, TpReq};
-use crate::devices::nand_target::NandTarget;
+use crate::devices::nand_target::{NandTarget, TargetSuspend};
 use crate::devices::root_complex::RootComplex;
 use crate::verilator::{RunnerError, VerilatorModel};
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
-use ssdlab_model::nand::sequencer::SeqTiming;
+use ssdlab_model::nand::sequencer::{SeqTiming, SuspendRules};
 use ssdlab_model::nvme::frontend::entry::Sqe;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
@@ -82,6 +82,9 @@ pub struct HwExec<D: DatapathDut> {
     /// Channels (bit ch) whose bus a phase held in the last cycle run (a way's CE asserted):
     /// the bus-occupancy meter's input (`seqread`).
     pub bus_ce: u16,
+    /// The suspend command byte when `nand.suspend` is on, and the suspend latches seen.
+    sus_cmd: Option<u8>,
+    suspends: u64,
 }
 
 /// The Verilator execution.
@@ -141,8 +144,22 @@ impl<D: DatapathDut> HwExec<D> {
         let t = SeqTiming::new(&cfg.onfi);
         let stride = ssdlab_hdl::nand::plane_stride(cfg);
         let page = (cfg.geometry.page_bytes + cfg.geometry.spare_bytes) as usize;
+        // Targets accept suspend and resume when the drive's policy may suspend (tSUS and the
+        // resume latency on R/B#, in cycles as the sequencer rounds them).
+        let r = SuspendRules::new(&cfg.nand.suspend, &t);
+        let sus = r.enabled.then_some(TargetSuspend {
+            commands: r.commands,
+            t_suspend: r.t_suspend,
+            t_resume: r.t_resume,
+        });
         let targets = (0..CHANNELS * WAYS)
-            .map(|i| NandTarget::new(t, stride, (i % WAYS) as u8, page))
+            .map(|i| {
+                let mut tg = NandTarget::new(t, stride, (i % WAYS) as u8, page);
+                if let Some(s) = sus {
+                    tg.set_suspend(s);
+                }
+                tg
+            })
             .collect();
         let code = |b: u32| (b / 128).trailing_zeros() as u64;
         dut.eval();
@@ -163,6 +180,8 @@ impl<D: DatapathDut> HwExec<D> {
             bpc: t.bytes_per_cycle as usize,
             error: None,
             bus_ce: 0,
+            sus_cmd: sus.map(|s| s.commands.suspend),
+            suspends: 0,
         }
     }
 
@@ -327,6 +346,7 @@ impl<D: DatapathDut> HwExec<D> {
             let t = &mut self.targets[ch * WAYS + ce.trailing_zeros() as usize];
             if we && cle {
                 t.command(c, dq as u8);
+                self.suspends += (self.sus_cmd == Some(dq as u8)) as u64;
             }
             if we && ale {
                 t.address(c, dq as u8);
@@ -365,9 +385,12 @@ impl<D: DatapathDut> HwExec<D> {
         map_events(d, ev);
         for ch in 0..CHANNELS {
             if d.get(ChSig::DoneValid.at(ch)) != 0 {
+                let way = d.get(ChSig::DoneWay.at(ch)) as u8;
+                // While the target is suspended, the op done is a read of the suspension.
                 ev.push(HwEvent::NandDone {
                     channel: ch as u8,
-                    way: d.get(ChSig::DoneWay.at(ch)) as u8,
+                    way,
+                    overtook: self.targets[ch * WAYS + way as usize].suspended(),
                 });
             }
         }
@@ -442,6 +465,9 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
     fn error(&self) -> Option<String> {
         self.error.clone()
     }
+    fn suspends(&self) -> u64 {
+        self.suspends
+    }
 }
 
 /// Sets every firmware-port request input from the offers.
@@ -471,6 +497,7 @@ fn drive_offer<D: DatapathDut>(d: &mut D, o: &Offer) {
         (Sig::NandCmdChannel, n.channel as u64),
         (Sig::NandCmdWay, n.way as u64),
         (Sig::NandCmdOp, n.op),
+        (Sig::NandCmdArray, n.array_cycles),
     ] {
         d.set(s.p(), v);
     }
