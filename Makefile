@@ -51,10 +51,12 @@ synth: tools verilog
 ## writes a VCD waveform for GTKWave (use a short SSDLAB_SIM_CYCLES with it).
 ## Then sequential 128 KiB reads at QD32 on a NAND-bound drive (250 MT/s): NAND bus occupancy
 ## and PCIe payload throughput of the model blocks and of Verilator (SSDLAB_SEQ_IOS=n commands).
+## Then a randomized run with program/erase suspend on (2 x 10^6 cycles unless SSDLAB_SIM_CYCLES).
 ## The blocks' own long co-simulations run in `make test-slow`.
 sim: tools
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_sim -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_seqread -- --ignored --nocapture
+	$(CARGO) test --release -p ssdlab-testbench --test datapath_suspend -- --ignored --nocapture
 
 tools:
 	@bash scripts/ensure-tools.sh

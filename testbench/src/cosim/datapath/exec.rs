@@ -7,6 +7,7 @@ use super::firmware::Firmware;
 use super::host::{classify, HostDriver};
 use super::port::*;
 use crate::devices::root_complex::RootComplex;
+use ssdlab_hdl::nand::op::{KIND_LSB, KIND_READ};
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
 
@@ -30,6 +31,10 @@ pub trait DatapathExec {
     /// A protocol or device-model violation seen so far (the run stops on it).
     fn error(&self) -> Option<String> {
         None
+    }
+    /// Program/erase suspends issued so far (suspend latches on the NAND buses).
+    fn suspends(&self) -> u64 {
+        0
     }
 }
 
@@ -83,14 +88,26 @@ pub fn run(
         fw.taken(t);
         for e in &ev {
             match *e {
-                HwEvent::NandDone { channel, way } => {
-                    let i = open[channel as usize * 32 + way as usize]
-                        .pop_front()
-                        .ok_or(format!(
-                            "{} cycle {c}: NAND done on ({channel}, {way}) with no op (seed {})",
-                            x.name(),
-                            lim.seed
-                        ))?;
+                HwEvent::NandDone {
+                    channel,
+                    way,
+                    overtook,
+                } => {
+                    let q = &mut open[channel as usize * 32 + way as usize];
+                    // A read of a suspension: the first read behind the way's oldest op.
+                    let at = if overtook {
+                        q.iter()
+                            .skip(1)
+                            .position(|&i| (s.nand[i].op >> KIND_LSB) & 3 == KIND_READ)
+                            .map(|k| k + 1)
+                    } else {
+                        Some(0)
+                    };
+                    let i = at.and_then(|k| q.remove(k)).ok_or(format!(
+                        "{} cycle {c}: NAND done on ({channel}, {way}) with no such op (overtook {overtook}, seed {})",
+                        x.name(),
+                        lim.seed
+                    ))?;
                     s.nand[i].done = c;
                 }
                 HwEvent::MapDec(d) => s.map.push(MapRec { dec: d, cycle: c }),
@@ -112,6 +129,7 @@ pub fn run(
             None if host.done() && fw.idle() => tail = Some(c + TAIL_CYCLES),
             Some(end) if c >= end => {
                 s.cycles = c + 1;
+                s.suspends = x.suspends();
                 s.cpl = host.completions.clone();
                 s.tlps = x
                     .rc()

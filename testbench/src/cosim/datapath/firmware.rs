@@ -1,13 +1,18 @@
 //! The firmware of the co-simulation: the behavioural model's FTL plus NVMe queue handling,
 //! driving the datapath only through its firmware port (docs/hdl.md). It takes fetched
-//! commands, plans them ([`super::jobs`]), and keeps one bounded request queue per port (map,
-//! NAND, DMA, completion, queue config), each offered head-first and held until taken.
+//! commands ([`intake`]), plans them ([`super::jobs`]), and keeps one bounded request queue per
+//! port (map, NAND, DMA, completion, queue config), each offered head-first and held until
+//! taken.
 //!
 //! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs
 //! one job at a time, in FTL order. A host-write program first moves its unit host -> region
 //! (DMA), then issues the program; the region is free again when the program completes. A host
 //! read issues the read, then moves the region -> host; free when that DMA ends. Relocation
-//! reads and programs keep their data in the region. A command's jobs wait for the mapping
+//! reads and programs keep their data in the region. With program/erase suspend on
+//! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
+//! way's program or erase is still in the array (the read's data reaches the region only after
+//! the program's data left it: a way's first phases run in order), so a read can land on a
+//! programming die; the next other job waits for both. A command's jobs wait for the mapping
 //! decisions of its FTL call (decisions come in request order, one cycle after the handshake).
 //! Completions: a write when its data is in the page buffer (early completion, as the model
 //! drive), a read when its data reached the host. Data moves go to the DMA port in plan order
@@ -15,12 +20,13 @@
 //! never depends on which die finished first, so executions with slightly different timing
 //! move data in the same order.
 
-use super::jobs::{host_units, Job, Plan, Planner, UNIT};
+mod intake;
+
+use super::jobs::{Job, Planner, UNIT};
 use super::port::*;
-use ssdlab_model::encoding::nvme::{opc, Status};
+use ssdlab_hdl::nand::op::ROW_LSB;
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::NandOpKind;
-use ssdlab_model::nvme::frontend::entry::Sqe;
 use std::collections::{HashMap, VecDeque};
 
 /// Bound of every firmware queue (requests waiting for a port, commands in flight).
@@ -59,6 +65,9 @@ pub struct Firmware {
     planner: Planner,
     ways_per_channel: usize,
     ways: Vec<(VecDeque<Job>, Option<Busy>)>,
+    /// Per way: a program or erase still in the array beside the read in `ways[w].1`.
+    bg: Vec<Option<Job>>,
+    reads_beside: bool,
     cmds: HashMap<u64, Cmd>,
     next_cmd: u64,
     map_q: VecDeque<(MapReq, u64)>,
@@ -85,6 +94,8 @@ impl Firmware {
             ways: (0..channels * ways_per_channel)
                 .map(|_| (VecDeque::new(), None))
                 .collect(),
+            bg: vec![None; channels * ways_per_channel],
+            reads_beside: false,
             cmds: HashMap::new(),
             next_cmd: 0,
             map_q: VecDeque::new(),
@@ -101,6 +112,23 @@ impl Firmware {
         }
     }
 
+    /// Lets a host read of a way run beside the way's program or erase (see the module doc).
+    pub fn with_reads_beside(mut self, on: bool) -> Self {
+        self.reads_beside = on;
+        self
+    }
+
+    /// Whether read `j` may run beside program or erase `p` of its way: a host read of another
+    /// block.
+    fn beside(&self, p: &Job, j: &Job) -> bool {
+        let block = |op: u64| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / self.planner.plane_stride;
+        self.reads_beside
+            && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
+            && j.kind == NandOpKind::Read
+            && j.host.is_some()
+            && block(p.op) != block(j.op)
+    }
+
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
     }
@@ -112,6 +140,7 @@ impl Firmware {
             && self.cpl_q.is_empty()
             && self.dma_fly.is_empty()
             && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
+            && self.bg.iter().all(Option::is_none)
     }
 
     /// The head of each request queue.
@@ -177,9 +206,14 @@ impl Firmware {
                 self.finish(cmd);
             }
             HwEvent::MapResp { .. } => {}
-            HwEvent::NandDone { channel, way } => {
-                self.nand_done(channel as usize * self.ways_per_channel + way as usize)
-            }
+            HwEvent::NandDone {
+                channel,
+                way,
+                overtook,
+            } => self.nand_done(
+                channel as usize * self.ways_per_channel + way as usize,
+                overtook,
+            ),
             HwEvent::DmaDone { status } => self.dma_done(status),
         }
         assert!(
@@ -193,11 +227,19 @@ impl Firmware {
     /// Starts every way whose next job may run.
     pub fn pump(&mut self) {
         for w in 0..self.ways.len() {
-            let ready = match (&self.ways[w].1, self.ways[w].0.front()) {
-                (None, Some(j)) => self.cmds.get(&j.cmd).is_none_or(|c| c.map_left == 0),
-                _ => false,
+            let Some(j) = self.ways[w].0.front() else {
+                continue;
             };
+            let ready = self.cmds.get(&j.cmd).is_none_or(|c| c.map_left == 0)
+                && match (&self.ways[w].1, &self.bg[w]) {
+                    (None, None) => true,
+                    (None, Some(p)) | (Some(Busy::Nand(p)), None) => self.beside(p, j),
+                    _ => false,
+                };
             if ready {
+                if let Some(Busy::Nand(p)) = self.ways[w].1.take() {
+                    self.bg[w] = Some(p);
+                }
                 let j = self.ways[w].0.pop_front().expect("checked");
                 self.start(w, j);
             }
@@ -244,7 +286,19 @@ impl Firmware {
         }
     }
 
-    fn nand_done(&mut self, w: usize) {
+    /// A NAND op of way `w` completed: the read of a suspension when `overtook`, else the
+    /// way's oldest op (the program or erase beside a read, if there is one).
+    fn nand_done(&mut self, w: usize, overtook: bool) {
+        match (self.bg[w].is_some(), overtook) {
+            (true, false) => {
+                self.bg[w] = None;
+                return;
+            }
+            (false, true) => {
+                return self.fail(format!("a read on way {w} overtook no program or erase"))
+            }
+            _ => {}
+        }
         match self.ways[w].1.take() {
             Some(Busy::Nand(j)) => {
                 if let (NandOpKind::Read, Some(h)) = (j.kind, j.host) {
@@ -305,106 +359,5 @@ impl Firmware {
         if self.error.is_none() {
             self.error = Some(e);
         }
-    }
-
-    fn command(&mut self, sqid: u16, s: &Sqe) {
-        if sqid == 0 {
-            return self.admin(s);
-        }
-        let status = match s.opc {
-            opc::NVM_READ | opc::NVM_WRITE => match self.io(sqid, s) {
-                Ok(()) => return,
-                Err(st) => st,
-            },
-            _ => Status::INVALID_OPCODE,
-        };
-        self.cpl_q.push_back(CplReq {
-            sqid,
-            cid: s.cid,
-            status: status.field(),
-        });
-    }
-
-    fn admin(&mut self, s: &Sqe) {
-        let ok = CplReq {
-            sqid: 0,
-            cid: s.cid,
-            status: 0,
-        };
-        match QcReq::from_admin(s) {
-            Some(qc) => self.qc_q.push_back((qc, ok)),
-            None if s.opc == opc::ADMIN_ASYNC_EVENT => {}
-            None => self.cpl_q.push_back(ok),
-        }
-    }
-
-    /// An NVM Read/Write: 512 B LBAs, 4 KiB aligned (NVM Express 1.4, 6.14/6.15).
-    fn io(&mut self, sqid: u16, s: &Sqe) -> Result<(), Status> {
-        let (slba, blocks) = (
-            s.cdw10 as u64 | (s.cdw11 as u64) << 32,
-            (s.cdw12 & 0xFFFF) as u64 + 1,
-        );
-        if !slba.is_multiple_of(8)
-            || !blocks.is_multiple_of(8)
-            || !s.prp1.is_multiple_of(UNIT as u64)
-        {
-            return Err(Status::INVALID_FIELD);
-        }
-        let (lpn, count) = (slba / 8, (blocks / 8) as u32);
-        if lpn + count as u64 > self.ftl.logical_units() {
-            return Err(Status::LBA_OUT_OF_RANGE);
-        }
-        let cmd = self.next_cmd;
-        self.next_cmd += 1;
-        let mut ops = Vec::new();
-        let write = s.opc == opc::NVM_WRITE;
-        if write {
-            self.ftl.host_write(lpn, count, &mut ops);
-        } else {
-            self.ftl.host_read(lpn, count, &mut ops);
-        }
-        let hosts = host_units(&self.ftl, lpn, count, s.prp1);
-        let mut plan = Plan {
-            jobs: Vec::new(),
-            map: self.ftl.take_map_trace(),
-        };
-        if let Err(e) = self.planner.jobs(cmd, &ops, &hosts, &mut plan.jobs) {
-            self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
-            return Ok(());
-        }
-        let moves = plan.jobs.iter().filter(|j| j.host.is_some()).count() as u32;
-        self.cmds.insert(
-            cmd,
-            Cmd {
-                sqid,
-                cid: s.cid,
-                map_left: plan.map.len() as u32,
-                dma_left: moves,
-            },
-        );
-        for a in plan.map {
-            let id = self.next_map_id;
-            self.next_map_id = id.wrapping_add(1);
-            self.map_q.push_back((
-                MapReq {
-                    id,
-                    lpn: a.lpn as u32,
-                    update: a.update,
-                },
-                cmd,
-            ));
-        }
-        for mut j in plan.jobs {
-            if j.host.is_some() {
-                j.seq = self.next_seq;
-                self.next_seq += 1;
-                self.dma_plan.push_back((j.seq, None));
-            }
-            self.ways[j.channel as usize * self.ways_per_channel + j.way as usize]
-                .0
-                .push_back(j);
-        }
-        self.finish(cmd);
-        Ok(())
     }
 }

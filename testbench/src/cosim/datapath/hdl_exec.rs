@@ -120,7 +120,7 @@ impl DatapathDut for HdlSimDut {
             MapReqUpdate => map_req_update, MapReqValue => map_req_value, MapReqId => map_req_id, TpDone => map_tp_done,
             DramCmdReady => dram_cmd_ready, DramWdataReady => dram_wdata_ready, DramRdataValid => dram_rdata_valid,
             DramRdata => dram_rdata, NandCmdValid => nand_cmd_valid, NandCmdChannel => nand_cmd_channel,
-            NandCmdWay => nand_cmd_way, NandCmdOp => nand_cmd_op,
+            NandCmdWay => nand_cmd_way, NandCmdOp => nand_cmd_op, NandCmdArray => nand_cmd_array,
         ], panic!("port {p:?} is not an input"))
     }
     fn set128(&mut self, p: P, v: u128) {

@@ -12,16 +12,19 @@
 //! the models' next scheduled change (NAND R/B#, RC beat, link free, CQ beat, TP done) or the
 //! host's next action, and the Verilated build fast-forwards a quiescent design.
 
+mod ports;
+
 use super::exec::DatapathExec;
 use super::port::*;
 use super::sig::{quiesce, ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
 use crate::devices::map_dram::{DramIn, DramModel, DramTiming, TpMover, TpReq};
-use crate::devices::nand_target::NandTarget;
+use crate::devices::nand_target::{NandTarget, TargetSuspend};
 use crate::devices::root_complex::RootComplex;
 use crate::verilator::{RunnerError, VerilatorModel};
+use ports::{drive_offer, map_events, taken};
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
-use ssdlab_model::nand::sequencer::SeqTiming;
+use ssdlab_model::nand::sequencer::{SeqTiming, SuspendRules};
 use ssdlab_model::nvme::frontend::entry::Sqe;
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
@@ -82,6 +85,9 @@ pub struct HwExec<D: DatapathDut> {
     /// Channels (bit ch) whose bus a phase held in the last cycle run (a way's CE asserted):
     /// the bus-occupancy meter's input (`seqread`).
     pub bus_ce: u16,
+    /// The suspend command byte when `nand.suspend` is on, and the suspend latches seen.
+    sus_cmd: Option<u8>,
+    suspends: u64,
 }
 
 /// The Verilator execution.
@@ -141,8 +147,22 @@ impl<D: DatapathDut> HwExec<D> {
         let t = SeqTiming::new(&cfg.onfi);
         let stride = ssdlab_hdl::nand::plane_stride(cfg);
         let page = (cfg.geometry.page_bytes + cfg.geometry.spare_bytes) as usize;
+        // Targets accept suspend and resume when the drive's policy may suspend (tSUS and the
+        // resume latency on R/B#, in cycles as the sequencer rounds them).
+        let r = SuspendRules::new(&cfg.nand.suspend, &t);
+        let sus = r.enabled.then_some(TargetSuspend {
+            commands: r.commands,
+            t_suspend: r.t_suspend,
+            t_resume: r.t_resume,
+        });
         let targets = (0..CHANNELS * WAYS)
-            .map(|i| NandTarget::new(t, stride, (i % WAYS) as u8, page))
+            .map(|i| {
+                let mut tg = NandTarget::new(t, stride, (i % WAYS) as u8, page);
+                if let Some(s) = sus {
+                    tg.set_suspend(s);
+                }
+                tg
+            })
             .collect();
         let code = |b: u32| (b / 128).trailing_zeros() as u64;
         dut.eval();
@@ -163,6 +183,8 @@ impl<D: DatapathDut> HwExec<D> {
             bpc: t.bytes_per_cycle as usize,
             error: None,
             bus_ce: 0,
+            sus_cmd: sus.map(|s| s.commands.suspend),
+            suspends: 0,
         }
     }
 
@@ -327,6 +349,7 @@ impl<D: DatapathDut> HwExec<D> {
             let t = &mut self.targets[ch * WAYS + ce.trailing_zeros() as usize];
             if we && cle {
                 t.command(c, dq as u8);
+                self.suspends += (self.sus_cmd == Some(dq as u8)) as u64;
             }
             if we && ale {
                 t.address(c, dq as u8);
@@ -365,9 +388,12 @@ impl<D: DatapathDut> HwExec<D> {
         map_events(d, ev);
         for ch in 0..CHANNELS {
             if d.get(ChSig::DoneValid.at(ch)) != 0 {
+                let way = d.get(ChSig::DoneWay.at(ch)) as u8;
+                // While the target is suspended, the op done is a read of the suspension.
                 ev.push(HwEvent::NandDone {
                     channel: ch as u8,
-                    way: d.get(ChSig::DoneWay.at(ch)) as u8,
+                    way,
+                    overtook: self.targets[ch * WAYS + way as usize].suspended(),
                 });
             }
         }
@@ -442,121 +468,7 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
     fn error(&self) -> Option<String> {
         self.error.clone()
     }
-}
-
-/// Sets every firmware-port request input from the offers.
-fn drive_offer<D: DatapathDut>(d: &mut D, o: &Offer) {
-    let m = o.map.unwrap_or(MapReq {
-        id: 0,
-        lpn: 0,
-        update: None,
-    });
-    for (s, v) in [
-        (Sig::MapReqValid, o.map.is_some() as u64),
-        (Sig::MapReqLpn, m.lpn as u64),
-        (Sig::MapReqUpdate, m.update.is_some() as u64),
-        (Sig::MapReqValue, m.update.unwrap_or(0) as u64),
-        (Sig::MapReqId, m.id as u64),
-    ] {
-        d.set(s.p(), v);
-    }
-    let n = o.nand.unwrap_or(NandReq {
-        channel: 0,
-        way: 0,
-        op: 0,
-        array_cycles: 0,
-    });
-    for (s, v) in [
-        (Sig::NandCmdValid, o.nand.is_some() as u64),
-        (Sig::NandCmdChannel, n.channel as u64),
-        (Sig::NandCmdWay, n.way as u64),
-        (Sig::NandCmdOp, n.op),
-    ] {
-        d.set(s.p(), v);
-    }
-    let x = o.dma.unwrap_or(DmaReq {
-        to_host: false,
-        prp1: 0,
-        prp2: 0,
-        len: 0,
-        channel: 0,
-        way: 0,
-        offset: 0,
-    });
-    for (s, v) in [
-        (Sig::DmaValid, o.dma.is_some() as u64),
-        (Sig::DmaToHost, x.to_host as u64),
-        (Sig::DmaPrp1, x.prp1),
-        (Sig::DmaPrp2, x.prp2),
-        (Sig::DmaLen, x.len as u64),
-        (Sig::DmaChannel, x.channel as u64),
-        (Sig::DmaWay, x.way as u64),
-        (Sig::DmaOffset, x.offset as u64),
-    ] {
-        d.set(s.p(), v);
-    }
-    let c = o.cpl.unwrap_or(CplReq {
-        sqid: 0,
-        cid: 0,
-        status: 0,
-    });
-    for (s, v) in [
-        (Sig::CplValid, o.cpl.is_some() as u64),
-        (Sig::CplSqid, c.sqid as u64),
-        (Sig::CplCid, c.cid as u64),
-        (Sig::CplStatus, c.status as u64),
-        (Sig::CplDw0, 0),
-    ] {
-        d.set(s.p(), v);
-    }
-    let q = o.qc.unwrap_or_default();
-    for (s, v) in [
-        (Sig::QcValid, o.qc.is_some() as u64),
-        (Sig::QcSq, q.sq as u64),
-        (Sig::QcDel, q.del as u64),
-        (Sig::QcQid, q.qid as u64),
-        (Sig::QcBase, q.base),
-        (Sig::QcSize, q.size as u64),
-        (Sig::QcCqid, q.cqid as u64),
-        (Sig::QcVec, q.vec as u64),
-        (Sig::QcIen, q.ien as u64),
-        (Sig::QcPrio, q.prio as u64),
-    ] {
-        d.set(s.p(), v);
-    }
-}
-
-/// The handshakes of this cycle (queue config has no ready: a one-cycle pulse).
-fn taken<D: DatapathDut>(d: &D, o: &Offer) -> Taken {
-    Taken {
-        map: o.map.is_some() && d.get(Sig::MapReqReady.p()) != 0,
-        nand: o.nand.is_some() && d.get(Sig::NandCmdReady.p()) != 0,
-        dma: o.dma.is_some() && d.get(Sig::DmaReady.p()) != 0,
-        cpl: o.cpl.is_some() && d.get(Sig::CplReady.p()) != 0,
-        qc: o.qc.is_some(),
-    }
-}
-
-/// Mapping decisions and responses of this cycle.
-fn map_events<D: DatapathDut>(d: &D, ev: &mut Vec<HwEvent>) {
-    if d.get(Sig::MapDecValid.p()) != 0 {
-        let evict = (d.get(Sig::MapDecEvict.p()) != 0).then(|| {
-            (
-                d.get(Sig::MapDecEvictLpn.p()) as u32,
-                d.get(Sig::MapDecEvictDirty.p()) != 0,
-            )
-        });
-        ev.push(HwEvent::MapDec(MapDec {
-            id: d.get(Sig::MapDecId.p()) as u8,
-            hit: d.get(Sig::MapDecHit.p()) != 0,
-            way: d.get(Sig::MapDecWay.p()) as u8,
-            evict,
-        }));
-    }
-    if d.get(Sig::MapRespValid.p()) != 0 {
-        ev.push(HwEvent::MapResp {
-            id: d.get(Sig::MapRespId.p()) as u8,
-            data: d.get(Sig::MapRespData.p()) as u32,
-        });
+    fn suspends(&self) -> u64 {
+        self.suspends
     }
 }

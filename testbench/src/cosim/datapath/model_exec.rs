@@ -47,6 +47,10 @@ pub struct ModelExec {
     next_id: u64,
     done: Vec<SeqCompletion>,
     op_way: Vec<(u8, u8)>,
+    /// Op ids in the array per (channel, way), oldest first (a read that completes before
+    /// the oldest overtook it in a suspension).
+    open: Vec<VecDeque<u64>>,
+    ways: usize,
 }
 
 impl ModelExec {
@@ -56,7 +60,11 @@ impl ModelExec {
             fe: FrontEnd::new(&cfg.pcie, &cfg.nvme),
             rc: RootComplex::new(&cfg.pcie),
             seqs: (0..cfg.geometry.channels)
-                .map(|_| ChannelSequencer::new(&cfg.onfi, ways as u8, 1))
+                .map(|_| {
+                    let mut s = ChannelSequencer::new(&cfg.onfi, ways as u8, 1);
+                    s.set_suspend(&cfg.nand.suspend);
+                    s
+                })
                 .collect(),
             st: SeqTiming::new(&cfg.onfi),
             map: MapCache::new(&map_cache_config()).map_err(|e| e.to_string())?,
@@ -69,6 +77,8 @@ impl ModelExec {
             next_id: 0,
             done: Vec::new(),
             op_way: Vec::new(),
+            open: vec![VecDeque::new(); cfg.geometry.channels as usize * ways],
+            ways,
         })
     }
 
@@ -191,6 +201,9 @@ impl DatapathExec for ModelExec {
     fn name(&self) -> &'static str {
         "model"
     }
+    fn suspends(&self) -> u64 {
+        self.seqs.iter().map(ChannelSequencer::suspends).sum()
+    }
     fn rc(&mut self) -> &mut RootComplex {
         &mut self.rc
     }
@@ -244,6 +257,7 @@ impl DatapathExec for ModelExec {
                 .nand_accept_cycle(n.channel as usize, c, op.kind, op.bus_bytes);
             self.seqs[n.channel as usize].enqueue(self.st.to_time(at), op);
             self.op_way.push((n.channel, n.way));
+            self.open[n.channel as usize * self.ways + n.way as usize].push_back(id);
             t.nand = true;
         }
         self.dma(c, offer, &mut t);
@@ -256,12 +270,19 @@ impl DatapathExec for ModelExec {
             for d in &self.done {
                 let (dc, way) = self.op_way[d.id as usize];
                 debug_assert_eq!(dc as usize, ch);
+                let q = &mut self.open[ch * self.ways + way as usize];
+                let k = q
+                    .iter()
+                    .position(|&i| i == d.id)
+                    .expect("completed op is open");
+                q.remove(k);
                 let at = self.st.to_cycles_ceil(d.completed);
                 pending.push((
                     at,
                     HwEvent::NandDone {
                         channel: ch as u8,
                         way,
+                        overtook: k > 0,
                     },
                 ));
             }

@@ -97,10 +97,16 @@ pub enum HwEvent {
         id: u8,
         data: u32,
     },
-    /// A NAND op of (channel, way) completed (`nand_done_valid$c`); ops of a way complete in order.
+    /// A NAND op of (channel, way) completed (`nand_done_valid$c`). Ops of a way complete in
+    /// order, except a read run in a program/erase suspension: it completes before the program
+    /// or erase ahead of it.
     NandDone {
         channel: u8,
         way: u8,
+        /// The op is the first read behind the way's oldest op, which it suspended (bench
+        /// information, not a port signal: the model knows the op, the hardware bench reads
+        /// the NAND target's suspend state).
+        overtook: bool,
     },
     /// The DMA in flight ended (`dma_done`, `dma_status`).
     DmaDone {
@@ -170,6 +176,8 @@ pub struct Streams {
     pub nand: Vec<NandRec>,
     pub map: Vec<MapRec>,
     pub cpl: Vec<CplRec>,
+    /// Program/erase suspends issued (`DatapathExec::suspends`).
+    pub suspends: u64,
     /// Cycles run.
     pub cycles: Cycle,
 }

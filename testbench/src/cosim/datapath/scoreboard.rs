@@ -1,7 +1,8 @@
 //! Scoreboard of the three-way co-simulation (issue #9): compares the transaction streams of two
 //! executions of the datapath event by event — device TLPs per class (kind, address, length),
 //! NAND ops per (channel, way) (op word), mapping decisions (id, hit, way, eviction),
-//! completions per command slot (sqid, cid, status; doorbell-to-CQE latency) — with completion
+//! completions per command slot (sqid, cid, status; doorbell-to-CQE latency), the count of
+//! program/erase suspends — with completion
 //! latencies allowed to differ by at most 2 % (at least one cycle). The first
 //! divergence is reported with its cycle, the transaction on both sides and the seed.
 //!
@@ -199,6 +200,16 @@ pub fn compare(want: &Streams, got: &Streams, seed: u64) -> Result<Checked, Dive
             c.checked.worst_time = c.checked.worst_time.max(rel(lat(a), lat(b)));
         }
     }
+    if want.suspends != got.suspends {
+        return Err(Divergence {
+            stream: "program/erase suspends".into(),
+            index: 0,
+            cycle: got.cycles,
+            expected: want.suspends.to_string(),
+            got: got.suspends.to_string(),
+            seed,
+        });
+    }
     Ok(checked)
 }
 
@@ -265,6 +276,7 @@ mod tests {
                     cycle: 2050,
                 },
             ],
+            suspends: 0,
             cycles: 3000,
         }
     }

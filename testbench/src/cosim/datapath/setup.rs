@@ -4,6 +4,7 @@
 //! (`onfi.core_clock_mhz` = 250, 1000 MT/s = 4 bytes per cycle: one clock for the whole top),
 //! array times scaled down so a run covers many ops (tR 8 us, tPROG 40 us, tBERS 200 us), no
 //! read-ahead, a mapping table that fits the DRAM. Everything else is the default preset.
+//! [`with_suspend`] turns program/erase suspend on with its times scaled down alike.
 
 use super::exec::{run, RunLimits};
 use super::firmware::Firmware;
@@ -12,7 +13,7 @@ use super::jobs::Planner;
 use super::model_exec::ModelExec;
 use super::port::Streams;
 use crate::fio::parse_job_file;
-use ssdlab_model::config::DriveConfig;
+use ssdlab_model::config::{DriveConfig, SuspendConfig, SuspendPolicyKind};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::die::NandTiming;
 use ssdlab_model::nand::sequencer::SeqTiming;
@@ -54,6 +55,22 @@ pub fn cosim_config() -> DriveConfig {
     ) = (25.0, 3, 6, 0);
     f.slc_cache.enabled = false;
     f.slc_cache.static_blocks_per_plane = 0;
+    cfg
+}
+
+/// `cfg` with program/erase suspend on under `policy`, its times scaled down with the array
+/// times (tSUS 2 us, resume 1 us, minimum progress 5 us, `wait_over` 10 us, at most 5
+/// suspends per op; at 250 MHz 500, 250, 1250 and 2500 cycles).
+pub fn with_suspend(mut cfg: DriveConfig, policy: SuspendPolicyKind) -> DriveConfig {
+    cfg.nand.suspend = SuspendConfig {
+        policy,
+        t_suspend_us: 2.0,
+        t_resume_us: 1.0,
+        max_suspends_per_op: 5,
+        min_progress_us: 5.0,
+        wait_over_us: 10.0,
+        ..SuspendConfig::default()
+    };
     cfg
 }
 
@@ -107,7 +124,8 @@ pub fn stimulus(
             planner,
             g.channels as usize,
             g.ways_per_channel as usize,
-        ),
+        )
+        .with_reads_beside(cfg.nand.suspend.policy != SuspendPolicyKind::Never),
         HostDriver::new(pat, &seeds),
     ))
 }

@@ -41,7 +41,7 @@ sigs! {
     DramCmdAddr = "dram_cmd_addr", DramWdataValid = "dram_wdata_valid", DramWdataReady = "dram_wdata_ready",
     DramWdata = "dram_wdata", DramRdataValid = "dram_rdata_valid", DramRdata = "dram_rdata",
     NandCmdValid = "nand_cmd_valid", NandCmdChannel = "nand_cmd_channel", NandCmdWay = "nand_cmd_way",
-    NandCmdOp = "nand_cmd_op", NandCmdReady = "nand_cmd_ready",
+    NandCmdOp = "nand_cmd_op", NandCmdReady = "nand_cmd_ready", NandCmdArray = "nand_cmd_array",
 }
 
 /// A per-channel port (NAND PHY bundle, completion port of the array).

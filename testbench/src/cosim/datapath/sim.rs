@@ -50,6 +50,8 @@ pub struct Report {
     pub completions: usize,
     pub worst_time: f64,
     pub worst_nand: f64,
+    /// Program/erase suspends of the reference (the scoreboard checks the other's count).
+    pub suspends: u64,
     pub divergence: Option<Divergence>,
 }
 
@@ -78,6 +80,9 @@ impl fmt::Display for Report {
             self.cycles_per_s()
         )?;
         writeln!(f, "transactions checked: {} ({} completions); worst completion-latency difference {:.3} %, NAND op time {:.3} %", self.transactions, self.completions, 100.0 * self.worst_time, 100.0 * self.worst_nand)?;
+        if self.suspends > 0 {
+            writeln!(f, "program/erase suspends: {}", self.suspends)?;
+        }
         write!(f, "mismatches: {}", self.mismatches())?;
         if let Some(d) = &self.divergence {
             write!(f, "\n{d}")?;
@@ -126,6 +131,7 @@ pub fn three_way(
         completions: got.cpl.len(),
         worst_time,
         worst_nand,
+        suspends: want.suspends,
         divergence,
     })
 }
