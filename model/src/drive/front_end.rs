@@ -14,7 +14,7 @@
 //! with its own MSI-X vector, unmasked; the admin queue is configured but idle.
 
 use super::host_driver::HostDriver;
-use super::host_memory::{cq_base, cycle_at_or_after, sq_base, HostMemory, MSI_ADDR};
+use super::host_memory::{cq_base, cycle_at_or_after, edge_time, sq_base, HostMemory, MSI_ADDR};
 use super::{Drive, Ev};
 use crate::config::DriveConfig;
 use crate::encoding::nvme_regs::{cq_doorbell, sq_doorbell, ACQ, AQA, ASQ, CC, CC_EN, MSIX_TABLE};
@@ -73,10 +73,6 @@ pub(super) fn initialised(cfg: &DriveConfig, c0: Cycle) -> (FrontEnd, HostMemory
         }
     }
     (fe, host, HostDriver::new(n, entries))
-}
-
-fn edge_time(c: Cycle) -> SimTime {
-    SimTime::from_ps(c * CLOCK_PS)
 }
 
 impl Drive {

@@ -202,7 +202,7 @@ impl Drive {
             .move_timing(c, (prp1, prp2, len), dir, &mut self.host)
             .unwrap_or_else(|s| panic!("the drive's own PRPs were refused: {s:?}"));
         self.fe_settle();
-        SimTime::from_ps(end * crate::nvme::frontend::tlp::CLOCK_PS)
+        super::host_memory::edge_time(end)
     }
 
     pub(super) fn on_firmware(&mut self, now: SimTime, cmd: u32) {

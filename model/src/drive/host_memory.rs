@@ -77,7 +77,8 @@ pub fn prps(qid: u16, cid: u16, off: u32, len: u32) -> (u64, u64) {
     (first, prp2)
 }
 
-fn ps(c: Cycle) -> SimTime {
+/// The time of clock edge `c`.
+pub fn edge_time(c: Cycle) -> SimTime {
     SimTime::from_ps(c * CLOCK_PS)
 }
 /// The first clock edge at or after `t`.
@@ -194,7 +195,7 @@ impl HostPort for HostMemory {
         };
         let (start, end) = self
             .link
-            .send_tlp(ps(ready), Dir::Up, self.req_header, payload);
+            .send_tlp(edge_time(ready), Dir::Up, self.req_header, payload);
         self.up_end = end;
         cycle_at_or_after(start)
     }
