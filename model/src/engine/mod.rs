@@ -9,8 +9,9 @@
 //! System Simulation", ch. 3).
 
 use crate::time::SimTime;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+mod heap;
+
+use heap::QuadHeap;
 
 /// Time to move `bytes` at `bytes_per_sec`, rounded up to a picosecond: the same value as
 /// [`SimTime::for_bytes`], with 64-bit arithmetic when `bytes × 10^12` fits (every burst below
@@ -26,44 +27,23 @@ pub fn transfer_time(bytes: u64, bytes_per_sec: u64) -> SimTime {
     }
 }
 
-/// One scheduled event. The order key packs (time in ps, sequence number) into one `u128`
-/// (`at << 64 | seq`), so the heap compares one integer instead of two fields in turn: the same
-/// (time, seq) lexicographic order, fewer branches on the simulator's hottest path.
-#[derive(Clone, Copy, Debug)]
-struct Entry<E> {
-    key: u128,
-    event: E,
+/// The order key of an event at `at` with sequence number `seq`: (time in ps, seq) packed into
+/// one `u128` (`at << 64 | seq`), so the heap compares one integer instead of two fields in
+/// turn: the same (time, seq) lexicographic order, fewer branches on the hottest path.
+#[inline]
+fn order_key(at: SimTime, seq: u64) -> u128 {
+    (at.as_ps() as u128) << 64 | seq as u128
 }
 
-impl<E> Entry<E> {
-    #[inline]
-    fn at(&self) -> SimTime {
-        SimTime::from_ps((self.key >> 64) as u64)
-    }
-}
-
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest (time, seq) first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
+#[inline]
+fn key_time(key: u128) -> SimTime {
+    SimTime::from_ps((key >> 64) as u64)
 }
 
 /// A bounded future-event list with a simulation clock.
 #[derive(Clone, Debug)]
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: QuadHeap<E>,
     now: SimTime,
     next_seq: u64,
     capacity: usize,
@@ -75,7 +55,7 @@ impl<E: Copy> EventQueue<E> {
     pub fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "event queue capacity must be positive");
         EventQueue {
-            heap: BinaryHeap::with_capacity(capacity.min(1 << 16)),
+            heap: QuadHeap::with_capacity(capacity.min(1 << 16)),
             now: SimTime::ZERO,
             next_seq: 0,
             capacity,
@@ -91,7 +71,7 @@ impl<E: Copy> EventQueue<E> {
         self.heap.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.len() == 0
     }
     /// Events popped so far (a work counter for benchmarks).
     pub fn popped(&self) -> u64 {
@@ -112,10 +92,7 @@ impl<E: Copy> EventQueue<E> {
         );
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry {
-            key: (at.as_ps() as u128) << 64 | seq as u128,
-            event,
-        });
+        self.heap.push(order_key(at, seq), event);
     }
     /// Schedules `event` after delay `d` from now.
     #[inline]
@@ -125,20 +102,20 @@ impl<E: Copy> EventQueue<E> {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.at())
+        self.heap.peek_key().map(key_time)
     }
     /// Pops the earliest event if it is due at or before `limit`, advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if self.heap.peek()?.at() > limit {
+        if key_time(self.heap.peek_key()?) > limit {
             return None;
         }
-        let e = self.heap.pop().expect("peeked");
-        let at = e.at();
+        let (key, event) = self.heap.pop().expect("peeked");
+        let at = key_time(key);
         debug_assert!(at >= self.now);
         self.now = at;
         self.popped += 1;
-        Some((at, e.event))
+        Some((at, event))
     }
     /// Pops the earliest event, whenever it is.
     #[inline]
