@@ -73,6 +73,9 @@ pub struct Link {
     tlps_per_ack: u32,
     host_read_latency: SimTime,
     dirs: [DirState; 2],
+    /// Memo of `transfer_time(wire, line rate)` by wire bytes (direct-mapped on a hash of the
+    /// size): a link carries a handful of TLP sizes, and the division is on the hot path.
+    durations: [(u64, SimTime); 16],
 }
 
 impl Link {
@@ -89,7 +92,21 @@ impl Link {
             tlps_per_ack: cfg.tlps_per_ack,
             host_read_latency: SimTime::from_ns_f64(cfg.host_read_latency_ns),
             dirs: [DirState::default(), DirState::default()],
+            durations: [(u64::MAX, SimTime::ZERO); 16],
         }
+    }
+
+    /// Time `wire` bytes take on one direction (memoised [`crate::engine::transfer_time`]).
+    #[inline]
+    fn duration(&mut self, wire: u64) -> SimTime {
+        let slot = (wire.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
+        let (w, d) = self.durations[slot];
+        if w == wire {
+            return d;
+        }
+        let d = crate::engine::transfer_time(wire, self.line_bytes_per_sec);
+        self.durations[slot] = (wire, d);
+        d
     }
 
     pub fn line_bytes_per_sec(&self) -> u64 {
@@ -116,11 +133,12 @@ impl Link {
 
     /// Occupies direction `d` from `max(at, free)` for `tlps` TLPs of `wire` bytes in all;
     /// returns when the last byte has crossed. Owes ACK DLLPs on the other direction.
+    #[inline]
     fn transmit(&mut self, at: SimTime, d: Dir, tlps: u64, payload: u64, wire: u64) -> SimTime {
+        let wire = wire + std::mem::take(&mut self.dirs[d as usize].pending_dllp_wire);
+        let dur = self.duration(wire);
         let st = &mut self.dirs[d as usize];
-        let wire = wire + std::mem::take(&mut st.pending_dllp_wire);
         let start = at.max(st.free_at);
-        let dur = crate::engine::transfer_time(wire, self.line_bytes_per_sec);
         let end = start + dur;
         st.free_at = end;
         st.stats.tlps += tlps;
@@ -137,6 +155,10 @@ impl Link {
     fn acknowledge(&mut self, d: Dir, tlps: u64) {
         let st = &mut self.dirs[d as usize];
         let total = st.unacked as u64 + tlps;
+        if total < self.tlps_per_ack as u64 {
+            st.unacked = total as u32; // no ACK due yet (the division below would give 0)
+            return;
+        }
         let acks = total / self.tlps_per_ack as u64;
         st.unacked = (total % self.tlps_per_ack as u64) as u32;
         st.stats.dllps += acks;
