@@ -153,6 +153,17 @@ impl HostPort for HostMemory {
         (data, self.read_timing(cycle, addr, len))
     }
 
+    fn read_sqe(&mut self, cycle: Cycle, addr: u64) -> ([u8; 64], Cycle) {
+        assert!(
+            (SQ_REGION..LIST_REGION).contains(&addr),
+            "SQ fetch outside the SQs at {addr:#x}"
+        );
+        let qid = ((addr - SQ_REGION) >> 22) as usize;
+        let slot = ((addr - sq_base(qid as u16)) / 64) as usize;
+        let sqe = self.sq[qid][slot];
+        (sqe, self.read_timing(cycle, addr, 64))
+    }
+
     fn read_timing(&mut self, _cycle: Cycle, addr: u64, len: u32) -> Cycle {
         let ready = self.up_end + self.host_read_latency;
         let (mut a, end) = (addr, addr + len as u64);

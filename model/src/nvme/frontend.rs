@@ -106,6 +106,16 @@ pub trait HostPort {
     fn read_timing(&mut self, cycle: Cycle, addr: u64, len: u32) -> Cycle {
         self.read(cycle, addr, len).1
     }
+    /// [`HostPort::read`] of one 64 B SQ entry (the fetch engine's read), without a heap
+    /// buffer. Default: `read`.
+    fn read_sqe(&mut self, cycle: Cycle, addr: u64) -> ([u8; 64], Cycle) {
+        let (data, arrived) = self.read(cycle, addr, SQE_BYTES);
+        let raw = data
+            .as_slice()
+            .try_into()
+            .expect("SQ fetch returns 64 bytes");
+        (raw, arrived)
+    }
     /// [`HostPort::write`] of `len` bytes whose values are not modelled. Default: zeroes.
     fn write_timing(&mut self, cycle: Cycle, addr: u64, len: u32) {
         self.write(cycle, addr, &vec![0; len as usize]);
@@ -173,7 +183,11 @@ pub struct FrontEnd {
     port: ReqPort,
     fetch_tags: [Cycle; FETCH_TAGS],
     fetch_free: Cycle,
+    /// [`FrontEnd::scan_sqs`] as of the last change to the SQs (`sqs_changed`).
+    sq_ready: Option<Cycle>,
     msix: Vec<MsixVector>,
+    /// Vectors with their pending bit set (so the engine's search skips an all-clear table).
+    msix_pending: usize,
     coalescer: Coalescer,
     held: VecDeque<completion::PendingCpl>,
     /// What the engine took (and the cycle it took it), waiting to be sent.
@@ -184,6 +198,10 @@ pub struct FrontEnd {
     cq_head_ready: Vec<Cycle>,
     events: VecDeque<AsyncEvent>,
     posted: Vec<PostedCqe>,
+    /// Scratch of `run_move`: the PRP walk and the data requests of the move under way, kept
+    /// so a data move allocates nothing.
+    move_walk: prp::PrpWalk,
+    move_reqs: Vec<(u64, u32)>,
 }
 
 impl FrontEnd {
@@ -211,6 +229,8 @@ impl FrontEnd {
                 };
                 pairs
             ],
+            msix_pending: 0,
+            sq_ready: None,
             coalescer: Coalescer::new(pairs, nvme.irq_coalesce_count, coalesce_cycles),
             held: VecDeque::new(),
             engine: None,
@@ -218,6 +238,8 @@ impl FrontEnd {
             cq_head_ready: vec![0; pairs],
             events: VecDeque::new(),
             posted: Vec::new(),
+            move_walk: prp::PrpWalk::default(),
+            move_reqs: Vec::new(),
         }
     }
 
@@ -309,7 +331,7 @@ impl FrontEnd {
                     } else {
                         t + self.timing.timer_to_pending
                     };
-                    e.pending = true;
+                    self.set_msix_pending(v, true);
                 }
                 _ => self.take(t),
             }
@@ -325,19 +347,28 @@ impl FrontEnd {
         if tag_free == Cycle::MAX {
             return None; // every tag holds a rejected command the completion engine has not taken
         }
-        let queue_ready = self
-            .sqs
-            .iter()
-            .flatten()
-            .filter_map(|sq| {
-                if sq.has_entry() {
-                    Some(0)
-                } else {
-                    sq.next_visible()
-                }
-            })
-            .min()?;
-        Some(self.fetch_free.max(tag_free).max(queue_ready))
+        debug_assert_eq!(self.sq_ready, self.scan_sqs(), "stale SQ readiness");
+        Some(self.fetch_free.max(tag_free).max(self.sq_ready?))
+    }
+
+    /// The earliest cycle an SQ has an entry: 0 (now) if one has, else its next doorbell's.
+    fn scan_sqs(&self) -> Option<Cycle> {
+        let mut ready: Option<Cycle> = None;
+        for sq in self.sqs.iter().flatten() {
+            if sq.has_entry() {
+                return Some(0);
+            }
+            if let Some(v) = sq.next_visible() {
+                ready = Some(ready.map_or(v, |r| r.min(v)));
+            }
+        }
+        ready
+    }
+
+    /// Recomputes [`FrontEnd::scan_sqs`] after the SQs changed (doorbell, fetch, create,
+    /// delete, reset), so the fetch engine's next-event search does not scan them.
+    pub(crate) fn sqs_changed(&mut self) {
+        self.sq_ready = self.scan_sqs();
     }
 
     fn fetch_one(&mut self, t: Cycle, host: &mut impl HostPort, out: &mut Vec<FetchedCommand>) {
@@ -358,10 +389,15 @@ impl FrontEnd {
             };
         }
         self.fetch_free = t + self.timing.fetch_interval;
-        let q = self.arbiter.pick(&self.ready_mask)?;
+        let Some(q) = self.arbiter.pick(&self.ready_mask) else {
+            self.sqs_changed();
+            return None;
+        };
         let sq = self.sqs[q].as_mut().expect("arbiter picked a live queue");
         let slot = sq.head;
-        Some((q, slot, sq.take()))
+        let addr = sq.take();
+        self.sqs_changed();
+        Some((q, slot, addr))
     }
 
     /// The MRd of an arbitration at `t` through the requester port, and its command.
@@ -384,15 +420,11 @@ impl FrontEnd {
             SQE_BYTES,
         );
         self.fetch_free = self.fetch_free.max(port_free);
-        let (data, arrived) = host.read(issue, addr, SQE_BYTES);
+        let (raw, arrived) = host.read_sqe(issue, addr);
         let tag = (0..FETCH_TAGS)
             .min_by_key(|&i| self.fetch_tags[i])
             .expect("tags");
         assert!(self.fetch_tags[tag] <= t, "fetch issued without a free tag");
-        let raw: [u8; 64] = data
-            .as_slice()
-            .try_into()
-            .expect("SQ fetch returns 64 bytes");
         let sqe = Sqe::decode(&raw);
         let cmd = FetchedCommand {
             sqid: q as u16,

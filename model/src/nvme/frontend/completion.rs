@@ -89,6 +89,9 @@ impl FrontEnd {
     /// The earliest pending, unmasked MSI-X vector the engine could take (cycle, vector); the
     /// lowest vector first, as the HDL's priority encoder.
     fn next_pending_msix(&self, by: Option<Cycle>) -> Option<(Cycle, usize)> {
+        if self.msix_pending == 0 {
+            return None;
+        }
         let ready = self
             .msix
             .iter()
@@ -162,7 +165,7 @@ impl FrontEnd {
         let p = match self.engine.take().expect("post without a taken job").0 {
             EngineItem::Cpl(p) => p,
             EngineItem::Msi(v) => {
-                self.msix[v].pending = false;
+                self.set_msix_pending(v, false);
                 self.engine_idle = self
                     .send_msix(t, v, host)
                     .expect("engine sends unmasked vectors only");
@@ -217,18 +220,28 @@ impl FrontEnd {
         vector: usize,
         host: &mut impl HostPort,
     ) -> Option<Cycle> {
-        let v = &mut self.msix[vector];
-        if v.masked {
-            v.pending = true;
+        if self.msix[vector].masked {
+            self.set_msix_pending(vector, true);
             return None;
         }
-        let (addr, data) = (v.addr, v.data);
+        let (addr, data) = (self.msix[vector].addr, self.msix[vector].data);
         let released = ready.max(self.port.free_cycle());
         let at = self
             .port
             .send(host, ready, TlpKind::MemWrite, TlpPurpose::Msix, addr, 4);
         host.write(at, addr, &data.to_le_bytes());
         Some(released)
+    }
+
+    /// Sets vector `v`'s pending bit, keeping the count of pending vectors.
+    pub(crate) fn set_msix_pending(&mut self, v: usize, on: bool) {
+        let e = &mut self.msix[v];
+        match (e.pending, on) {
+            (false, true) => self.msix_pending += 1,
+            (true, false) => self.msix_pending -= 1,
+            _ => {}
+        }
+        e.pending = on;
     }
 
     /// Controller reset: pending completions and rejections are dropped, their tags freed.

@@ -57,7 +57,8 @@ impl FrontEnd {
         host: &mut impl HostPort,
     ) -> Result<DataMove, Status> {
         let mut now = grant + 1;
-        let parts = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
+        let mut parts = Vec::new();
+        self.plan_requests(&mut now, prp1, prp2, len, dir, host, &mut parts)?;
         let mut off = 0usize;
         let reqs = parts
             .into_iter()

@@ -75,7 +75,12 @@ impl FrontEnd {
         host: &mut impl HostPort,
     ) -> Result<Cycle, Status> {
         let mut now = cycle;
-        let reqs = self.plan_requests(&mut now, prp1, prp2, len, dir, host)?;
+        let mut reqs = std::mem::take(&mut self.move_reqs);
+        let planned = self.plan_requests(&mut now, prp1, prp2, len, dir, host, &mut reqs);
+        if let Err(s) = planned {
+            self.move_reqs = reqs;
+            return Err(s);
+        }
         let mut done = now;
         match dir {
             Direction::FromHost => {
@@ -117,12 +122,16 @@ impl FrontEnd {
                 }
             }
         }
+        self.move_reqs = reqs;
         Ok(done)
     }
 
     /// Walks the PRPs of a move from cycle `*now`, sending its PRP list reads (MRd <= MRRS, one
     /// after another; `*now` becomes the cycle after the last list completion), and returns its
-    /// data requests: MRd <= MRRS or MWr <= MPS at naturally aligned boundaries.
+    /// data requests into `reqs` (cleared first): MRd <= MRRS or MWr <= MPS at naturally
+    /// aligned boundaries.
+    // The move's own fields, the clock, the host and the output buffer (see `transfer`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn plan_requests(
         &mut self,
         now: &mut Cycle,
@@ -131,29 +140,37 @@ impl FrontEnd {
         len: u32,
         dir: Direction,
         host: &mut impl HostPort,
-    ) -> Result<Vec<(u64, u32)>, Status> {
-        let (port, mrrs) = (&mut self.port, self.mrrs);
-        let walk = prp::walk(prp1, prp2, len, |addr, bytes| {
-            let mut parts = Vec::new();
-            split_aligned(addr, bytes, mrrs, &mut parts);
-            let mut buf = Vec::with_capacity(bytes as usize);
-            for (a, n) in parts {
-                let at = port.send(host, *now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
-                let (d, arrived) = host.read(at, a, n);
-                buf.extend_from_slice(&d);
-                *now = arrived + 1;
-            }
-            buf
-        })?;
+        reqs: &mut Vec<(u64, u32)>,
+    ) -> Result<(), Status> {
+        let (port, mrrs, walk) = (&mut self.port, self.mrrs, &mut self.move_walk);
+        let listed = prp::walk_into(
+            prp1,
+            prp2,
+            len,
+            |addr, bytes| {
+                let mut parts = Vec::new();
+                split_aligned(addr, bytes, mrrs, &mut parts);
+                let mut buf = Vec::with_capacity(bytes as usize);
+                for (a, n) in parts {
+                    let at = port.send(host, *now, TlpKind::MemRead, TlpPurpose::PrpList, a, n);
+                    let (d, arrived) = host.read(at, a, n);
+                    buf.extend_from_slice(&d);
+                    *now = arrived + 1;
+                }
+                buf
+            },
+            walk,
+        );
+        listed?;
         let max = if dir == Direction::FromHost {
             self.mrrs
         } else {
             self.mps
         };
-        let mut reqs = Vec::new();
-        for &(a, n) in &walk.segments {
-            split_aligned(a, n, max, &mut reqs);
+        reqs.clear();
+        for &(a, n) in &self.move_walk.segments {
+            split_aligned(a, n, max, reqs);
         }
-        Ok(reqs)
+        Ok(())
     }
 }

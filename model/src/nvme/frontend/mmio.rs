@@ -99,9 +99,11 @@ impl FrontEnd {
             }
             self.cqs[0] = Some(CqRing::new(self.regs.acq, acqs, 0, true));
             self.sqs[0] = Some(SqRing::new(self.regs.asq, asqs, 0));
+            self.sqs_changed();
             self.regs.csts = (self.regs.csts & !CSTS_CFS) | CSTS_RDY;
         } else if !en && was {
             self.sqs.iter_mut().for_each(|q| *q = None);
+            self.sqs_changed();
             self.cqs.iter_mut().for_each(|q| *q = None);
             self.reset_completions(cycle);
             self.regs.csts &= !CSTS_RDY;
@@ -139,6 +141,7 @@ impl FrontEnd {
                 .as_mut()
                 .expect("checked")
                 .push_doorbell(visible, value);
+            self.sqs_changed();
         }
     }
 
@@ -209,6 +212,7 @@ impl FrontEnd {
             return Err(Status::CQ_INVALID);
         }
         self.sqs[qid as usize] = Some(SqRing::new(base, entries, cqid));
+        self.sqs_changed();
         Ok(())
     }
 
@@ -218,6 +222,7 @@ impl FrontEnd {
             return Err(Status::INVALID_QID);
         }
         self.sqs[qid as usize] = None;
+        self.sqs_changed();
         Ok(())
     }
 

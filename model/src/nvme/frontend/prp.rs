@@ -39,20 +39,35 @@ pub fn walk(
     prp1: u64,
     prp2: u64,
     len: u32,
-    mut read_list: impl FnMut(u64, u32) -> Vec<u8>,
+    read_list: impl FnMut(u64, u32) -> Vec<u8>,
 ) -> Result<PrpWalk, Status> {
+    let mut walk = PrpWalk::default();
+    walk_into(prp1, prp2, len, read_list, &mut walk)?;
+    Ok(walk)
+}
+
+/// [`walk`] into `walk` (cleared first), so a caller that walks once per data move reuses
+/// its buffers.
+pub fn walk_into(
+    prp1: u64,
+    prp2: u64,
+    len: u32,
+    mut read_list: impl FnMut(u64, u32) -> Vec<u8>,
+    walk: &mut PrpWalk,
+) -> Result<(), Status> {
+    walk.list_reads.clear();
+    walk.segments.clear();
     if len == 0 || !len.is_multiple_of(4) || len > MAX_TRANSFER_BYTES {
         return Err(Status::INVALID_FIELD);
     }
     if prp1 & 0x3 != 0 {
         return Err(Status::PRP_OFFSET_INVALID);
     }
-    let mut walk = PrpWalk::default();
     let first = (PAGE_BYTES - page_off(prp1)).min(len as u64) as u32;
     walk.segments.push((prp1, first));
     let mut rest = len - first;
     if rest == 0 {
-        return Ok(walk);
+        return Ok(());
     }
     let pages_left = (rest as u64).div_ceil(PAGE_BYTES);
     if pages_left == 1 {
@@ -60,7 +75,7 @@ pub fn walk(
             return Err(Status::PRP_OFFSET_INVALID);
         }
         walk.segments.push((prp2, rest));
-        return Ok(walk);
+        return Ok(());
     }
     // PRP2 is a list pointer: qword aligned, entries run to the end of its page.
     if prp2 & 0x7 != 0 {
@@ -93,7 +108,7 @@ pub fn walk(
         needed -= data_entries;
         if !chained {
             assert_eq!(rest, 0, "PRP walk ended with {rest} bytes undescribed");
-            return Ok(walk);
+            return Ok(());
         }
         let c = u64::from_le_bytes(data[bytes as usize - 8..].try_into().expect("8 bytes"));
         if c & 0x7 != 0 {

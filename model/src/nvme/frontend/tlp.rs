@@ -73,17 +73,15 @@ pub fn split_aligned(addr: u64, len: u32, max_bytes: u32, out: &mut Vec<(u64, u3
     );
     let mut a = addr;
     let end = addr + len as u64;
-    let mut guard = 0u32;
+    // The next boundary after `a` is `(a | mask) + 1` (`max_bytes` is a power of two).
+    let mask = max_bytes as u64 - 1;
+    let (mut guard, bound) = (0u32, len.div_ceil(4) + 1);
     while a < end {
-        let boundary = (a / max_bytes as u64 + 1) * max_bytes as u64;
-        let stop = boundary.min(end);
+        let stop = ((a | mask) + 1).min(end);
         out.push((a, (stop - a) as u32));
         a = stop;
         guard += 1;
-        assert!(
-            guard <= len.div_ceil(4) + 1,
-            "split loop exceeded its bound"
-        );
+        assert!(guard <= bound, "split loop exceeded its bound");
     }
 }
 
