@@ -77,6 +77,8 @@ pub struct Rate {
     /// machine wall time overstates the cost.
     pub cpu_s: Option<f64>,
     pub sim_s: f64,
+    /// Drive events handled per IO (`Drive::events_handled`).
+    pub events_per_io: f64,
 }
 
 /// Nanoseconds this process has run on a CPU (Linux); None elsewhere.
@@ -94,13 +96,14 @@ impl Rate {
             _ => String::new(),
         };
         format!(
-            "4KiB rand{} QD32{}: {:.0} simulated IO/s per wall-second ({cpu}{} IOs in {:.3} s wall; simulated drive {:.0} IOPS)",
+            "4KiB rand{} QD32{}: {:.0} simulated IO/s per wall-second ({cpu}{} IOs in {:.3} s wall; simulated drive {:.0} IOPS, {:.1} events per IO)",
             if self.op == IoOp::Read { "read " } else { "write" },
             self.label,
             self.ios as f64 / self.wall_s,
             self.ios,
             self.wall_s,
-            self.ios as f64 / self.sim_s
+            self.ios as f64 / self.sim_s,
+            self.events_per_io
         )
     }
 }
@@ -116,6 +119,7 @@ pub fn measure_with(cfg: DriveConfig, label: &'static str, op: IoOp, n: u64) -> 
     run_qd(&mut d, op, 32, 5_000, span, &mut rng);
     d.reset_stats();
     let t0 = d.now();
+    let ev0 = d.events_handled();
     let cpu0 = cpu_ns();
     let start = Instant::now();
     let ios = run_qd(&mut d, op, 32, n, span, &mut rng);
@@ -128,5 +132,6 @@ pub fn measure_with(cfg: DriveConfig, label: &'static str, op: IoOp, n: u64) -> 
         wall_s,
         cpu_s,
         sim_s: (d.now() - t0).as_secs_f64(),
+        events_per_io: (d.events_handled() - ev0) as f64 / ios.max(1) as f64,
     }
 }

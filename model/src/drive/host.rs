@@ -48,18 +48,18 @@ impl Drive {
                 len: io.len,
             });
         }
-        let pieces = self.pieces(&io);
-        if self.free_cmds.len() + MAX_COMMANDS.saturating_sub(self.cmds.len()) < pieces.len() {
+        let n_pieces = self.piece_count(&io);
+        if self.free_cmds.len() + MAX_COMMANDS.saturating_sub(self.cmds.len()) < n_pieces {
             return Err(DriveError::TooManyCommands { max: MAX_COMMANDS });
         }
         let id = self.next_id;
         self.next_id += 1;
         let queue = io.queue % self.cfg.nvme.io_queues as u16;
-        let split = if pieces.len() > 1 {
+        let split = if n_pieces > 1 {
             let s = SplitIo {
                 len: io.len,
                 submitted: now,
-                left: pieces.len() as u32,
+                left: n_pieces as u32,
             };
             match self.free_splits.pop() {
                 Some(i) => {
@@ -74,8 +74,9 @@ impl Drive {
         } else {
             NONE
         };
-        for &(offset, len) in &pieces {
-            let (lpn, units) = if pieces.len() > 1 {
+        for i in 0..n_pieces {
+            let (offset, len) = Self::piece(&io, n_pieces, i);
+            let (lpn, units) = if n_pieces > 1 {
                 self.units_of(io.op, offset, len)?
             } else {
                 (lpn, units)
@@ -120,21 +121,31 @@ impl Drive {
         Ok(IoId(id))
     }
 
-    /// The (offset, length) of each command of `io`: one, or cut at 128 KiB-aligned offsets.
-    fn pieces(&self, io: &HostIo) -> Vec<(u64, u64)> {
+    /// Commands `io` becomes: one, or one per 128 KiB-aligned piece of a longer read or write.
+    fn piece_count(&self, io: &HostIo) -> usize {
         let max = MAX_CMD_BYTES as u64;
         if !matches!(io.op, IoOp::Read | IoOp::Write) || io.len <= max {
-            return vec![(io.offset, io.len)];
+            return 1;
         }
-        let end = io.offset + io.len; // checked against the capacity by `units_of`
-        let mut v = Vec::with_capacity(io.len.div_ceil(max) as usize + 1);
-        let mut at = io.offset;
-        while at < end {
-            let stop = ((at / max + 1) * max).min(end);
-            v.push((at, stop - at));
-            at = stop;
+        // The end is checked against the capacity by `units_of`.
+        ((io.offset + io.len).div_ceil(max) - io.offset / max) as usize
+    }
+
+    /// The (offset, length) of piece `i` of the `n` commands of `io` (`piece_count`): cut at
+    /// 128 KiB-aligned offsets.
+    fn piece(io: &HostIo, n: usize, i: usize) -> (u64, u64) {
+        if n == 1 {
+            return (io.offset, io.len);
         }
-        v
+        let max = MAX_CMD_BYTES as u64;
+        let end = io.offset + io.len;
+        let at = if i == 0 {
+            io.offset
+        } else {
+            (io.offset / max + i as u64) * max
+        };
+        let stop = ((at / max + 1) * max).min(end);
+        (at, stop - at)
     }
 
     /// The host driver writes command `cmd`'s SQ entry and rings the SQ tail doorbell.
@@ -526,13 +537,15 @@ impl Drive {
             (s.len, s.submitted)
         };
         let latency = now - submitted;
+        let stats = self.stats.get_mut();
+        let window_start = stats.window_start;
         let st = match c.op {
-            IoOp::Read => &mut self.stats.read,
-            IoOp::Write => &mut self.stats.write,
-            IoOp::Trim => &mut self.stats.trim,
-            IoOp::Flush => &mut self.stats.flush,
+            IoOp::Read => &mut stats.read,
+            IoOp::Write => &mut stats.write,
+            IoOp::Trim => &mut stats.trim,
+            IoOp::Flush => &mut stats.flush,
         };
-        if submitted >= self.stats.window_start {
+        if submitted >= window_start {
             st.record(len, latency);
         }
         self.done_buf.push(IoCompletion {

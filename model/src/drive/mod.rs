@@ -268,7 +268,11 @@ pub struct Drive {
     issued: u64,
     prefetch: prefetch::PrefetchEngine,
     unit_bus_bytes: u32,
-    stats: DriveStats,
+    /// The window's statistics: counters kept as events happen, and derived figures (time,
+    /// energy, FTL and per-resource counters) brought up to date when `stats` is next read
+    /// after a change (`stats_stale`), not at every event.
+    stats: std::cell::RefCell<DriveStats>,
+    stats_stale: std::cell::Cell<bool>,
     nand_pj: u64,
     /// FTL counters at the start of the stats window.
     base_ftl: crate::ftl::FtlStats,
@@ -342,7 +346,8 @@ impl Drive {
             issued: 0,
             prefetch: prefetch::PrefetchEngine::new(&cfg.ftl),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),
-            stats: DriveStats::default(),
+            stats: Default::default(),
+            stats_stale: std::cell::Cell::new(true),
             nand_pj: 0,
             base_ftl: Default::default(),
             base_map: Default::default(),
@@ -367,8 +372,16 @@ impl Drive {
     pub fn now(&self) -> SimTime {
         self.q.now()
     }
-    pub fn stats(&self) -> &DriveStats {
-        &self.stats
+    /// The statistics of the window since the last `reset_stats`, as of now.
+    pub fn stats(&self) -> std::cell::Ref<'_, DriveStats> {
+        if self.stats_stale.replace(false) {
+            self.derive_stats(&mut self.stats.borrow_mut());
+        }
+        self.stats.borrow()
+    }
+    /// Events the drive has handled so far (a work counter for the speed benchmarks).
+    pub fn events_handled(&self) -> u64 {
+        self.q.popped()
     }
     /// Host commands submitted and not yet completed.
     pub fn outstanding(&self) -> u64 {

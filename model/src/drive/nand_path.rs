@@ -270,8 +270,8 @@ impl Drive {
             let ch = slot.channel as usize;
             let at = self.page_buf.nand_accept(ch, now, op.kind, op.bus_bytes);
             self.chans[ch].seq.enqueue(at, seq_op);
-            self.stats.nand_ops[stats::purpose_index(op.purpose)] += 1;
-            self.stats.onfi_bytes += op.bus_bytes as u64;
+            self.stats.get_mut().nand_ops[stats::purpose_index(op.purpose)] += 1;
+            self.stats.get_mut().onfi_bytes += op.bus_bytes as u64;
             self.nand_pj += self.timing.energy_pj(&op);
         }
     }
@@ -367,7 +367,7 @@ impl Drive {
     pub(super) fn mark_idle(&mut self, now: SimTime) {
         if self.outstanding == 0 && self.ops_inflight == 0 {
             if let Some(s) = self.busy_since.take() {
-                self.busy_acc += now - s.max(self.stats.window_start);
+                self.busy_acc += now - s.max(self.stats.get_mut().window_start);
             }
         }
     }
@@ -375,7 +375,7 @@ impl Drive {
     /// Starts a measurement window now (FTL state untouched).
     pub fn reset_stats(&mut self) {
         let now = self.now();
-        self.stats = stats::DriveStats {
+        *self.stats.get_mut() = stats::DriveStats {
             window_start: now,
             ..Default::default()
         };
@@ -402,11 +402,16 @@ impl Drive {
         self.refresh_stats();
     }
 
-    /// Brings the derived figures (time, energy, FTL counters) up to now.
+    /// The derived figures (time, energy, FTL counters) are out of date: `stats` brings them
+    /// up to now when it is next called.
     pub(super) fn refresh_stats(&mut self) {
+        self.stats_stale.set(true);
+    }
+
+    /// Brings the derived figures of `s` (the drive's statistics) up to now.
+    pub(super) fn derive_stats(&self, s: &mut stats::DriveStats) {
         let now = self.now();
         let p = &self.cfg.power;
-        let s = &mut self.stats;
         s.elapsed = now - s.window_start;
         s.busy_time = self.busy_acc
             + self

@@ -42,6 +42,7 @@ fn stats_window_energy_and_write_amplification() {
     // Idle power alone over the window is a lower bound of controller energy.
     assert!(s.energy.controller_j >= 0.35 * s.elapsed.as_secs_f64());
     assert_eq!(s.busy_time + s.idle_time, s.elapsed);
+    drop(s);
     d.reset_stats();
     assert_eq!(d.stats().write.ops, 0);
     assert_eq!(d.stats().elapsed, SimTime::ZERO);
