@@ -5,14 +5,19 @@
 //! bus occupancy so tests can compare them with the behavioural model
 //! (`ssdlab_model::nand::sequencer::run_op_list_traced`).
 
+mod bus;
+mod check;
 mod mix;
+
+pub use check::compare_with_model;
 pub use mix::{random_mix, MixParams};
 
-use super::channel_dut::{ChanIn, ChanOut, ChannelDut};
+use super::channel_dut::{ChanIn, ChannelDut};
 use crate::devices::nand_target::NandTarget;
 pub use crate::devices::nand_target::TargetSuspend;
+use check::check_completion;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
-use ssdlab_model::nand::sequencer::{BusEvent, BusKind, SeqOp, SeqTiming};
+use ssdlab_model::nand::sequencer::{BusEvent, SeqOp, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::SimTime;
 use std::collections::{HashMap, VecDeque};
@@ -241,84 +246,6 @@ impl<'a> Bench<'a> {
         Ok(())
     }
 
-    /// At most one chip enable, bus activity only under one; counts bus cycles. Returns the
-    /// way on the bus (meaningless when none is).
-    fn check_bus(&mut self, n: u64, o: &ChanOut) -> Result<u8, String> {
-        if o.ce.count_ones() > 1 {
-            return Err(format!(
-                "cycle {n}: chip enables {:04b} asserted together",
-                o.ce
-            ));
-        }
-        if o.ce != 0 {
-            self.res.bus_cycles += 1;
-        }
-        if (o.we || o.wr_beat || o.rd_beat) && o.ce == 0 {
-            return Err(format!("cycle {n}: bus activity with no chip enable"));
-        }
-        Ok(o.ce.trailing_zeros() as u8)
-    }
-
-    /// Command and address latches: to the target and into the trace.
-    fn latch(&mut self, n: u64, way: u8, o: &ChanOut) {
-        if o.we && o.cle {
-            self.targets[way as usize].command(n, o.dq_out as u8);
-            self.res.trace.push(BusEvent {
-                cycle: n,
-                way,
-                kind: BusKind::Cmd(o.dq_out as u8),
-            });
-        }
-        if o.we && o.ale {
-            self.targets[way as usize].address(n, o.dq_out as u8);
-            self.res.trace.push(BusEvent {
-                cycle: n,
-                way,
-                kind: BusKind::Addr,
-            });
-        }
-    }
-
-    /// A data beat: extends the trace's burst (or starts one) and moves the bytes to or from
-    /// the target; a data-out word reaches the DUT next cycle.
-    fn data_beat(&mut self, n: u64, way: u8, o: &ChanOut) {
-        let contiguous = self.last_data == Some((n.wrapping_sub(1), o.wr_beat));
-        match self.res.trace.last_mut() {
-            Some(BusEvent {
-                kind: BusKind::DataIn { cycles },
-                ..
-            }) if contiguous && o.wr_beat => *cycles += 1,
-            Some(BusEvent {
-                kind: BusKind::DataOut { cycles },
-                ..
-            }) if contiguous && o.rd_beat => *cycles += 1,
-            _ => {
-                let kind = if o.wr_beat {
-                    BusKind::DataIn { cycles: 1 }
-                } else {
-                    BusKind::DataOut { cycles: 1 }
-                };
-                self.res.trace.push(BusEvent {
-                    cycle: n,
-                    way,
-                    kind,
-                });
-            }
-        }
-        self.last_data = Some((n, o.wr_beat));
-        if o.wr_beat {
-            let bytes = o.dq_out.to_le_bytes();
-            self.targets[way as usize].data_in(n, &bytes[..self.bpc]);
-            self.prog_pos[way as usize] += self.bpc;
-        }
-        if o.rd_beat {
-            let bytes = self.targets[way as usize].data_out(n, self.bpc);
-            let mut w4 = [0u8; 4];
-            w4[..self.bpc].copy_from_slice(&bytes);
-            self.pending_read = Some((way, u32::from_le_bytes(w4)));
-        }
-    }
-
     /// The oldest op of way `w` completed: check its data and record the completion.
     fn complete(&mut self, n: u64, w: usize) -> Result<(), String> {
         // While the target is suspended, the completion is a read of the suspension (the first
@@ -352,95 +279,4 @@ impl<'a> Bench<'a> {
         self.done += 1;
         Ok(())
     }
-}
-
-/// Checks a completed op's data: reads return what the shadow says; program/erase status passes.
-fn check_completion(
-    b: &BenchOp,
-    shadow: &mut HashMap<u32, Vec<u8>>,
-    got: Vec<u8>,
-    page: usize,
-    stride: u32,
-) -> Result<(), String> {
-    // Multi-plane: the same page of each plane; cache read: consecutive pages of one plane.
-    let rows: Vec<u32> = if b.op.pages > 1 {
-        (0..b.op.pages as u32).map(|k| b.row + k).collect()
-    } else {
-        (0..b.op.planes as u32)
-            .map(|p| b.row + p * stride)
-            .collect()
-    };
-    match b.op.kind {
-        NandOpKind::Read => {
-            let want: Vec<u8> = rows
-                .iter()
-                .flat_map(|r| shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page]))
-                .collect();
-            if got != want {
-                let at = got
-                    .iter()
-                    .zip(&want)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(got.len().min(want.len()));
-                return Err(format!(
-                    "read data differs at byte {at} ({} bytes read, {} expected)",
-                    got.len(),
-                    want.len()
-                ));
-            }
-        }
-        NandOpKind::Program | NandOpKind::Erase => {
-            if got.first() != Some(&0xE0) {
-                return Err(format!(
-                    "status read returned {:02X?}, want E0h (ready, pass)",
-                    got.first()
-                ));
-            }
-            for r in rows {
-                if b.op.kind == NandOpKind::Program {
-                    shadow.insert(r, (0..page).map(|k| page_byte(b.op.way, r, k)).collect());
-                } else {
-                    shadow.retain(|k, _| k / stride != r / stride);
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Compares a bench result with the model's completions and trace; returns the worst relative
-/// completion-time difference (0.0 when exact), or the first mismatch.
-pub fn compare_with_model(
-    res: &BenchResult,
-    model_done: &[ssdlab_model::nand::sequencer::SeqCompletion],
-    model_trace: &[BusEvent],
-    t: &SeqTiming,
-) -> Result<f64, String> {
-    if let Some(i) = res.trace.iter().zip(model_trace).position(|(a, b)| a != b) {
-        return Err(format!(
-            "bus trace differs at event {i}: hdl {:?}, model {:?}",
-            res.trace[i], model_trace[i]
-        ));
-    }
-    if res.trace.len() != model_trace.len() {
-        return Err(format!(
-            "bus trace lengths differ: hdl {}, model {}",
-            res.trace.len(),
-            model_trace.len()
-        ));
-    }
-    let hdl_order: Vec<u64> = res.completions.iter().map(|c| c.0).collect();
-    let model_order: Vec<u64> = model_done.iter().map(|c| c.id).collect();
-    if hdl_order != model_order {
-        return Err(format!(
-            "completion order differs: hdl {hdl_order:?}, model {model_order:?}"
-        ));
-    }
-    let mut worst: f64 = 0.0;
-    for ((_, hc), m) in res.completions.iter().zip(model_done) {
-        let mc = t.to_cycles_ceil(m.completed);
-        let span = mc.saturating_sub(t.to_cycles_ceil(m.issued)).max(1);
-        worst = worst.max((*hc as f64 - mc as f64).abs() / span as f64);
-    }
-    Ok(worst)
 }

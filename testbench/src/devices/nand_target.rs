@@ -14,15 +14,13 @@
 //! Row address layout (bench convention): `row = block * plane_stride + page`, the plane is the
 //! lowest block bit (`(row / plane_stride) % 4`).
 
-use ssdlab_model::encoding::onfi::*;
+mod array;
+mod data;
+mod suspend;
 
-/// Program/erase suspend on a target: command bytes, tSUS and resume latency in cycles.
-#[derive(Clone, Copy, Debug)]
-pub struct TargetSuspend {
-    pub commands: SuspendCommands,
-    pub t_suspend: u64,
-    pub t_resume: u64,
-}
+pub use suspend::TargetSuspend;
+
+use ssdlab_model::encoding::onfi::*;
 use ssdlab_model::nand::sequencer::SeqTiming;
 use std::collections::{HashMap, VecDeque};
 
@@ -111,53 +109,6 @@ impl NandTarget {
             violations: Vec::new(),
         }
     }
-    /// Accept program/erase suspend and resume from now on.
-    pub fn set_suspend(&mut self, s: TargetSuspend) {
-        self.sus = Some(s);
-    }
-    /// A program or erase is suspended.
-    pub fn suspended(&self) -> bool {
-        self.suspended.is_some()
-    }
-    /// Suspend (legal while a program or erase is open, busy or just finished) or resume
-    /// (legal only while suspended) latched at cycle `n`; false if `cmd` is neither.
-    fn suspend_command(&mut self, n: u64, cmd: u8) -> bool {
-        let Some(s) = self.sus else { return false };
-        if self.expect != Expect::Command {
-            return false;
-        }
-        let end = n + self.t.latch as u64;
-        if cmd == s.commands.suspend {
-            self.check_latch(n);
-            if !self.pe_open || self.suspended.is_some() {
-                self.violation(
-                    n,
-                    format!("suspend {cmd:02X}h with no program or erase to suspend"),
-                );
-            }
-            self.suspended = Some(self.busy_until.saturating_sub(end));
-            self.busy_until = end + s.t_suspend;
-            self.array_free = self.busy_until;
-            return true;
-        }
-        if cmd == s.commands.resume && (self.suspended.is_some() || self.pe_open) {
-            self.check_latch(n);
-            if !self.ready(n) {
-                self.violation(
-                    n,
-                    format!("resume {cmd:02X}h while busy (until {})", self.busy_until),
-                );
-            }
-            let Some(left) = self.suspended.take() else {
-                self.violation(n, format!("resume {cmd:02X}h without a suspend"));
-                return true;
-            };
-            self.busy_until = end + s.t_resume + left;
-            self.array_free = self.busy_until;
-            return true;
-        }
-        false
-    }
     /// The array time of the next operation that goes busy.
     pub fn push_array_cycles(&mut self, c: u64) {
         self.array_cycles.push_back(c);
@@ -206,59 +157,6 @@ impl NandTarget {
         }
         self.last_latch = Some(n);
         self.last_latch_end = n + self.t.latch as u64;
-    }
-    /// Starts the array operation confirmed at cycle `n`; returns its array time.
-    fn go_busy(&mut self, n: u64) -> u64 {
-        let Some(a) = self.array_cycles.pop_front() else {
-            self.violation(
-                n,
-                "operation confirmed but the bench gave no array time".into(),
-            );
-            return 0;
-        };
-        // R/B# falls within tWB of WE# high and rises after the array time.
-        self.busy_until = n + self.t.latch as u64 + self.t.t_wb as u64 + a;
-        self.array_free = self.busy_until;
-        a
-    }
-    fn page_or_erased(&self, row: u32) -> Vec<u8> {
-        self.pages
-            .get(&row)
-            .cloned()
-            .unwrap_or_else(|| vec![0xFF; self.page_bytes])
-    }
-    /// 31h (read cache sequential) or 3Fh (read cache end) latched at cycle `n`.
-    fn cache_command(&mut self, n: u64, cmd: u8) {
-        let Some(row) = self.data_row else {
-            self.violation(
-                n,
-                format!("{cmd:02X}h with no page read (00h-30h/31h) before it"),
-            );
-            return;
-        };
-        // RDY low within tWB, until the array read in progress ends, then tRCBSY while the
-        // data register moves into the cache register.
-        let ready = (n + self.t.latch as u64 + self.t.t_wb as u64).max(self.array_free)
-            + self.t.t_rcbsy as u64;
-        self.busy_until = ready;
-        let data = self.page_or_erased(row);
-        self.page_reg.insert(self.plane_of(row), data);
-        self.out_row = Some(row);
-        self.out_col = 0;
-        self.out_ok_from = ready + self.t.t_rr as u64;
-        if cmd == READ_CACHE_SEQ {
-            if (row + 1) % self.plane_stride == 0 {
-                self.violation(
-                    n,
-                    format!("31h after the last page of the block (row {row:#x})"),
-                );
-            }
-            self.data_row = Some(row + 1);
-            self.array_free = ready + self.cache_tr;
-        } else {
-            self.data_row = None;
-            self.array_free = ready;
-        }
     }
 
     /// A command latch at cycle `n`.
@@ -336,72 +234,6 @@ impl NandTarget {
         self.expect = Expect::Address { cmd, left };
     }
 
-    /// 32h (one plane of a multi-plane read addressed) or 30h: the addressed planes' pages go to
-    /// their page registers and the array read starts (tWB, tR; data out after tRR).
-    fn read_confirm(&mut self, n: u64, cmd: u8) {
-        let row = self.row_of_addr(true);
-        self.planes_addressed.push(row);
-        if cmd == READ_2 {
-            let single = self.planes_addressed.len() == 1;
-            for r in std::mem::take(&mut self.planes_addressed) {
-                let data = self.page_or_erased(r);
-                let p = self.plane_of(r);
-                self.page_reg.insert(p, data);
-            }
-            self.out_row = Some(row);
-            self.out_col = 0;
-            self.cache_tr = self.go_busy(n);
-            self.out_ok_from = self.busy_until + self.t.t_rr as u64;
-            // A single-plane read may continue as a sequential cache read (31h/3Fh).
-            self.data_row = single.then_some(row);
-        }
-        self.expect = Expect::Command;
-    }
-
-    /// 11h (one plane's data loaded) or 10h: every addressed plane's page register is written to
-    /// its page (a whole page, never twice without an erase) and tPROG starts.
-    fn program_confirm(&mut self, n: u64, cmd: u8) {
-        self.in_row = None;
-        if cmd == PROGRAM_2 {
-            for r in std::mem::take(&mut self.planes_addressed) {
-                let p = self.plane_of(r);
-                let data = self.page_reg.remove(&p).unwrap_or_default();
-                if data.len() != self.page_bytes {
-                    self.violation(
-                        n,
-                        format!(
-                            "program of row {r:#x} with {} bytes, page is {}",
-                            data.len(),
-                            self.page_bytes
-                        ),
-                    );
-                }
-                if self.pages.contains_key(&r) {
-                    self.violation(n, format!("row {r:#x} programmed twice without erase"));
-                }
-                self.pages.insert(r, data);
-            }
-            self.pe_open = true;
-            self.go_busy(n);
-        }
-        self.expect = Expect::Command;
-    }
-
-    /// D1h (one plane's block addressed) or D0h: every addressed block is erased and tBERS starts.
-    fn erase_confirm(&mut self, n: u64, cmd: u8) {
-        let row = self.row_of_addr(false);
-        self.planes_addressed.push(row);
-        if cmd == ERASE_2 {
-            for r in std::mem::take(&mut self.planes_addressed) {
-                let block = r / self.plane_stride;
-                self.pages.retain(|k, _| k / self.plane_stride != block);
-            }
-            self.pe_open = true;
-            self.go_busy(n);
-        }
-        self.expect = Expect::Command;
-    }
-
     /// An address latch at cycle `n`.
     pub fn address(&mut self, n: u64, byte: u8) {
         self.check_latch(n);
@@ -430,68 +262,6 @@ impl NandTarget {
             }
             e => self.violation(n, format!("address latch not legal here (expecting {e:?})")),
         }
-    }
-
-    /// A data-in beat at cycle `n` carrying `bytes`.
-    pub fn data_in(&mut self, n: u64, bytes: &[u8]) {
-        let Some(row) = self.in_row else {
-            self.violation(n, "data in outside a program".into());
-            return;
-        };
-        if n < self.in_ok_from {
-            self.violation(
-                n,
-                format!(
-                    "data in {} cycles early (tADL = {})",
-                    self.in_ok_from - n,
-                    self.t.t_adl
-                ),
-            );
-            self.in_ok_from = 0;
-        }
-        let p = self.plane_of(row);
-        let reg = self.page_reg.entry(p).or_default();
-        reg.extend_from_slice(bytes);
-    }
-
-    /// A data-out beat at cycle `n`: the bytes the target puts on DQ.
-    pub fn data_out(&mut self, n: u64, nbytes: usize) -> Vec<u8> {
-        if n < self.out_ok_from {
-            self.violation(
-                n,
-                format!(
-                    "data out {} cycles early (tRR/tWHR/tCCS)",
-                    self.out_ok_from - n
-                ),
-            );
-            self.out_ok_from = 0;
-        }
-        if !self.ready(n) {
-            self.violation(n, "data out while busy".into());
-        }
-        if self.status_mode {
-            // SR[6] RDY, SR[5] ARDY, SR[0] FAIL = 0.
-            let mut v = vec![0u8; nbytes];
-            v[0] = 0xE0;
-            return v;
-        }
-        let Some(row) = self.out_row else {
-            self.violation(n, "data out with no page selected".into());
-            return vec![0; nbytes];
-        };
-        let p = self.plane_of(row);
-        let reg = self.page_reg.get(&p).cloned().unwrap_or_default();
-        let out: Vec<u8> = (0..nbytes)
-            .map(|k| reg.get(self.out_col + k).copied().unwrap_or(0))
-            .collect();
-        if self.out_col + nbytes > reg.len() {
-            self.violation(
-                n,
-                format!("data out past the page register ({} bytes)", reg.len()),
-            );
-        }
-        self.out_col += nbytes;
-        out
     }
 }
 

@@ -12,16 +12,19 @@
 //! the models' next scheduled change (NAND R/B#, RC beat, link free, CQ beat, TP done) or the
 //! host's next action, and the Verilated build fast-forwards a quiescent design.
 
+mod devices;
 mod ports;
+mod stepping;
+
+pub use stepping::Stepping;
 
 use super::exec::DatapathExec;
 use super::port::*;
-use super::sig::{quiesce, ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
-use crate::devices::map_dram::{DramIn, DramModel, DramTiming, TpMover, TpReq};
+use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
+use crate::devices::map_dram::{DramModel, DramTiming, TpMover};
 use crate::devices::nand_target::{NandTarget, TargetSuspend};
 use crate::devices::root_complex::RootComplex;
-use crate::verilator::{RunnerError, VerilatorModel};
-use ports::{drive_offer, map_events, taken};
+use ports::{map_events, taken};
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nand::sequencer::{SeqTiming, SuspendRules};
@@ -36,33 +39,6 @@ pub const DRAM: DramTiming = DramTiming {
 };
 /// Cycles the bench takes to move a translation page (not needed while the table fits).
 pub const TP_CYCLES: u64 = 2000;
-
-/// How the hardware execution advances through cycles in which nothing reaches the bench.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stepping {
-    /// Every cycle through Rust.
-    PerCycle,
-    /// Quiet stretches clocked by the DUT itself (`DatapathDut::run_quiet`), without fast-forward.
-    Quiet,
-    /// As `Quiet`, and a quiescent Verilated design fast-forwarded (`sig::quiesce`).
-    FastForward,
-}
-
-impl Stepping {
-    /// `SSDLAB_STEPPING` = `per-cycle` | `quiet` | `fast-forward` if set (to compare speeds or
-    /// rule the run-ahead out when debugging), else `default`.
-    pub fn from_env(default: Stepping) -> Result<Stepping, RunnerError> {
-        match std::env::var("SSDLAB_STEPPING").ok().as_deref() {
-            None => Ok(default),
-            Some("per-cycle") => Ok(Stepping::PerCycle),
-            Some("quiet") => Ok(Stepping::Quiet),
-            Some("fast-forward") => Ok(Stepping::FastForward),
-            Some(v) => Err(RunnerError::Parse(format!(
-                "SSDLAB_STEPPING={v}: expected per-cycle, quiet or fast-forward"
-            ))),
-        }
-    }
-}
 
 pub struct HwExec<D: DatapathDut> {
     pub dut: D,
@@ -92,55 +68,6 @@ pub struct HwExec<D: DatapathDut> {
 
 /// The Verilator execution.
 pub type VerilatorExec = HwExec<VerilatorDut>;
-
-impl VerilatorExec {
-    /// Builds (or takes from the cache) `verilog`, the datapath's `module top`, for drive `cfg`;
-    /// with `vcd`, a traced build writing every signal to that file.
-    pub fn verilated(
-        cfg: &DriveConfig,
-        verilog: &str,
-        line_entries: u32,
-        vcd: Option<&std::path::Path>,
-    ) -> Result<Self, RunnerError> {
-        let m = VerilatorModel::build_with("datapath", verilog, vcd, &quiesce())?;
-        let mut x = HwExec::new(cfg, VerilatorDut::new(m)?, line_entries);
-        let mut s = Stepping::from_env(if vcd.is_some() {
-            Stepping::Quiet
-        } else {
-            Stepping::FastForward
-        })?;
-        // Default fast-forward never at the price of exactness: quiet stepping (same results,
-        // slower) with a warning; an explicit SSDLAB_STEPPING=fast-forward is refused below.
-        if s == Stepping::FastForward && std::env::var_os("SSDLAB_STEPPING").is_none() {
-            if let Some(h) = x.dut.m.fast_forward_hazard() {
-                eprintln!(
-                    "warning: {}: no fast-forward, stepping quiet (same results, slower): {h}",
-                    x.dut.m.name()
-                );
-                s = Stepping::Quiet;
-            }
-        }
-        x.set_stepping(s)?;
-        Ok(x)
-    }
-
-    /// Chooses how cycles are advanced (all give the same streams; `FastForward` is fastest).
-    /// `FastForward` is an error naming the memory, module and line for a design with an
-    /// asynchronous memory read (`verilator::async_memory_reads`): it would not be exact.
-    pub fn set_stepping(&mut self, s: Stepping) -> Result<(), RunnerError> {
-        if s == Stepping::FastForward {
-            if let Some(h) = self.dut.m.fast_forward_hazard() {
-                return Err(RunnerError::FastForward {
-                    block: self.dut.m.name().to_string(),
-                    read: h.clone(),
-                });
-            }
-        }
-        self.stepping = s;
-        self.dut.ff = s == Stepping::FastForward;
-        Ok(())
-    }
-}
 
 impl<D: DatapathDut> HwExec<D> {
     pub fn new(cfg: &DriveConfig, mut dut: D, line_entries: u32) -> Self {
@@ -238,134 +165,6 @@ impl<D: DatapathDut> HwExec<D> {
     fn fail(&mut self, e: String) {
         if self.error.is_none() {
             self.error = Some(e);
-        }
-    }
-
-    fn drive(&mut self, c: Cycle, o: &Offer) {
-        let d = &mut self.dut;
-        let cq = self.cq.front().filter(|b| b.0 == c).copied();
-        d.set(Sig::CqTvalid.p(), cq.is_some() as u64);
-        d.set(Sig::CqTlast.p(), cq.is_some_and(|b| b.2) as u64);
-        d.set128(Sig::CqTdata.p(), cq.map_or(0, |b| b.1));
-        let rcb = self.rc.rc_beat_at(c);
-        d.set(Sig::RcTvalid.p(), rcb.is_some() as u64);
-        d.set(Sig::RcTlast.p(), rcb.is_some_and(|b| b.1) as u64);
-        d.set128(Sig::RcTdata.p(), rcb.map_or(0, |b| b.0));
-        d.set(Sig::RqTready.p(), self.rc.rq_tready_at(c) as u64);
-        d.set(Sig::CcTready.p(), 1);
-        d.set(Sig::MpsCode.p(), self.codes.0);
-        d.set(Sig::MrrsCode.p(), self.codes.1);
-        d.set(Sig::CmdStall.p(), 0);
-        drive_offer(d, o);
-        for ch in 0..CHANNELS {
-            let rb = (0..WAYS).fold(0u64, |a, w| {
-                a | (self.targets[ch * WAYS + w].ready(c) as u64) << w
-            });
-            d.set(ChSig::Rb.at(ch), rb);
-            d.set(
-                ChSig::DqIn.at(ch),
-                self.pending_read[ch].unwrap_or(0) as u64,
-            );
-            d.set(
-                ChSig::DqInValid.at(ch),
-                self.pending_read[ch].is_some() as u64,
-            );
-        }
-        let m = self.dram.outputs(c);
-        d.set(Sig::DramCmdReady.p(), m.cmd_ready as u64);
-        d.set(Sig::DramWdataReady.p(), m.wdata_ready as u64);
-        d.set(Sig::DramRdataValid.p(), m.rdata_valid as u64);
-        d.set(Sig::DramRdata.p(), m.rdata as u64);
-        d.set(Sig::TpDone.p(), (self.tp_done_at == Some(c)) as u64);
-        d.eval();
-    }
-
-    fn streams(&mut self, c: Cycle) {
-        let d = &self.dut;
-        if self.cq.front().is_some_and(|b| b.0 == c) {
-            if d.get(Sig::CqTready.p()) != 0 {
-                self.cq.pop_front();
-            } else {
-                self.cq.iter_mut().for_each(|b| b.0 += 1);
-            }
-        }
-        let (v, r, l) = (
-            d.get(Sig::RqTvalid.p()) != 0,
-            d.get(Sig::RqTready.p()) != 0,
-            d.get(Sig::RqTlast.p()) != 0,
-        );
-        let data = if v { d.get128(Sig::RqTdata.p()) } else { 0 };
-        self.rc.rq_observe(c, v, r, data, l);
-        let out = self.dram.outputs(c);
-        let inp = DramIn {
-            cmd_valid: d.get(Sig::DramCmdValid.p()) != 0,
-            cmd_write: d.get(Sig::DramCmdWrite.p()) != 0,
-            cmd_addr: d.get(Sig::DramCmdAddr.p()) as u32,
-            wdata_valid: d.get(Sig::DramWdataValid.p()) != 0,
-            wdata: d.get(Sig::DramWdata.p()) as u32,
-        };
-        self.dram.step(c, out, inp);
-        if self.tp_done_at == Some(c) {
-            self.tp_done_at = None;
-        }
-        if d.get(Sig::TpReqValid.p()) != 0 && self.tp_done_at.is_none() {
-            let r = TpReq {
-                tp: d.get(Sig::TpReqTp.p()),
-                slot: d.get(Sig::TpReqSlot.p()),
-                evict_tp: d.get(Sig::TpReqEvictTp.p()),
-                evict_dirty: d.get(Sig::TpReqEvictDirty.p()) != 0,
-            };
-            self.tp.apply(r, &mut self.dram);
-            self.tp_done_at = Some(c + TP_CYCLES);
-        }
-    }
-
-    /// NAND pins of every channel: latches and beats to the targets, read data for next cycle.
-    fn nand_pins(&mut self, c: Cycle) {
-        self.bus_ce = 0;
-        for ch in 0..CHANNELS {
-            self.pending_read[ch] = None;
-            let ce = self.dut.get(ChSig::Ce.at(ch)) as u8;
-            if ce == 0 {
-                continue;
-            }
-            self.bus_ce |= 1 << ch;
-            if ce.count_ones() > 1 {
-                return self.fail(format!(
-                    "cycle {c}: channel {ch}: chip enables {ce:04b} together"
-                ));
-            }
-            let d = &self.dut;
-            let (we, cle, ale) = (
-                d.get(ChSig::We.at(ch)) != 0,
-                d.get(ChSig::Cle.at(ch)) != 0,
-                d.get(ChSig::Ale.at(ch)) != 0,
-            );
-            let (wr, rd, dq) = (
-                d.get(ChSig::WrBeat.at(ch)) != 0,
-                d.get(ChSig::RdBeat.at(ch)) != 0,
-                d.get(ChSig::DqOut.at(ch)) as u32,
-            );
-            let t = &mut self.targets[ch * WAYS + ce.trailing_zeros() as usize];
-            if we && cle {
-                t.command(c, dq as u8);
-                self.suspends += (self.sus_cmd == Some(dq as u8)) as u64;
-            }
-            if we && ale {
-                t.address(c, dq as u8);
-            }
-            if wr {
-                t.data_in(c, &dq.to_le_bytes()[..self.bpc]);
-            }
-            if rd {
-                let mut w = [0u8; 4];
-                w[..self.bpc].copy_from_slice(&t.data_out(c, self.bpc));
-                self.pending_read[ch] = Some(u32::from_le_bytes(w));
-            }
-            if let Some(v) = t.violations.first() {
-                let v = format!("cycle {c}: channel {ch}: ONFI violation: {v}");
-                self.fail(v);
-            }
         }
     }
 
