@@ -24,7 +24,7 @@
 use crate::config::PcieConfig;
 use crate::nvme::frontend::entry::Cqe;
 use crate::nvme::frontend::prp::{MAX_TRANSFER_BYTES, PAGE_BYTES};
-use crate::nvme::frontend::tlp::{Cycle, TlpKind, CLOCK_PS};
+use crate::nvme::frontend::tlp::{beats, Cycle, TlpKind, CLOCK_PS};
 use crate::nvme::frontend::HostPort;
 use crate::pcie::{Dir, Link};
 use crate::time::SimTime;
@@ -198,6 +198,25 @@ impl HostPort for HostMemory {
         }
     }
 
+    /// The same link and port arithmetic as one `upstream` per TLP, in one link burst.
+    fn upstream_writes(&mut self, ready: Cycle, port_free: Cycle, reqs: &[(u64, u32)]) -> Cycle {
+        let (mut free, mut up_end) = (port_free, self.up_end);
+        let (mut i, mut prev_len) = (0usize, 0u32);
+        self.link.send_tlp_burst(Dir::Up, self.req_header, |last| {
+            if let Some((start, end)) = last {
+                free = cycle_at_or_after(start) + beats(TlpKind::MemWrite, prev_len);
+                up_end = end;
+            }
+            let &(a, n) = reqs.get(i)?;
+            debug_assert!(a >= DATA_REGION, "only data moves go without bytes");
+            i += 1;
+            prev_len = n;
+            Some((edge_time(ready.max(free)), n as u64))
+        });
+        self.up_end = up_end;
+        free
+    }
+
     fn upstream(&mut self, ready: Cycle, kind: TlpKind, len_bytes: u32) -> Cycle {
         let payload = if kind == TlpKind::MemWrite {
             len_bytes as u64
@@ -223,6 +242,64 @@ mod tests {
         assert_eq!(prps(1, 3, 0, 4096), (buf, 0));
         assert_eq!(prps(1, 3, 4096, 8192), (buf + 4096, buf + 8192));
         assert_eq!(prps(1, 3, 8192, 12288), (buf + 8192, list_addr(1, 3) + 16));
+    }
+
+    /// HostMemory without its burst override: `upstream_writes` is the trait's per-TLP default.
+    struct PerTlp(HostMemory);
+    impl HostPort for PerTlp {
+        fn read(&mut self, c: Cycle, a: u64, n: u32) -> (Vec<u8>, Cycle) {
+            self.0.read(c, a, n)
+        }
+        fn write(&mut self, c: Cycle, a: u64, d: &[u8]) {
+            self.0.write(c, a, d)
+        }
+        fn write_timing(&mut self, c: Cycle, a: u64, n: u32) {
+            self.0.write_timing(c, a, n)
+        }
+        fn upstream(&mut self, r: Cycle, k: TlpKind, n: u32) -> Cycle {
+            self.0.upstream(r, k, n)
+        }
+    }
+
+    #[test]
+    fn a_burst_of_data_writes_paces_as_one_tlp_at_a_time() {
+        let cfg = crate::config::DriveConfig::default_drive();
+        let (mut burst, mut single) = (
+            HostMemory::new(&cfg.pcie, 2, 8),
+            PerTlp(HostMemory::new(&cfg.pcie, 2, 8)),
+        );
+        // Downstream traffic first, so ACK DLLPs are owed upstream and ride on the first MWr.
+        for h in [&mut burst, &mut single.0] {
+            h.link.memory_write(SimTime::ZERO, Dir::Down, 8192);
+        }
+        // A 4 KiB move at 256 B (16 MWr, link-bound) and an uneven one that starts late.
+        let buf = data_addr(1, 2);
+        let even: Vec<(u64, u32)> = (0..16).map(|i| (buf + 256 * i, 256)).collect();
+        let uneven = [(buf + 8192, 100), (buf + 8292, 156), (buf + 8448, 64)];
+        for (ready, reqs) in [(3, &even[..]), (2_000, &uneven[..])] {
+            let free = burst.upstream_writes(ready, 5, reqs);
+            assert_eq!(
+                free,
+                single.upstream_writes(ready, 5, reqs),
+                "port free cycle"
+            );
+            assert_eq!(burst.up_end, single.0.up_end, "last TLP's arrival");
+            for d in [Dir::Up, Dir::Down] {
+                assert_eq!(
+                    burst.link.stats(d),
+                    single.0.link.stats(d),
+                    "{d:?} counters"
+                );
+                assert_eq!(burst.link.free_at(d), single.0.link.free_at(d));
+            }
+        }
+        // By hand (MPS 256, 4DW headers of 16 B, 8 B framing, one 8 B ACK per 4 TLPs): 8 KiB
+        // down is 32 MWr, so 8 ACKs are owed upstream and ride ahead of the first upstream MWr;
+        // the 19 MWr up owe 4 ACKs downstream. Upstream wire bytes: 16 x (256 + 24) +
+        // (100 + 24) + (156 + 24) + (64 + 24) + 8 x 8 = 4936.
+        let up = burst.link.stats(Dir::Up);
+        assert_eq!((up.tlps, up.dllps, up.wire_bytes), (19, 8, 4936));
+        assert_eq!(burst.link.stats(Dir::Down).dllps, 4);
     }
 
     #[test]

@@ -120,6 +120,20 @@ pub trait HostPort {
     fn write_timing(&mut self, cycle: Cycle, addr: u64, len: u32) {
         self.write(cycle, addr, &vec![0; len as usize]);
     }
+    /// Data MWr TLPs `reqs` (address, bytes; values not modelled) sent one after another
+    /// through the requester port, each no earlier than `ready` nor than the port is free after
+    /// the one before (`port_free` for the first); returns the cycle the port is free after the
+    /// last. Default: [`HostPort::upstream`] and [`HostPort::write_timing`] per TLP, as
+    /// [`port::ReqPort::send`] does; a host may do the same arithmetic in one burst.
+    fn upstream_writes(&mut self, ready: Cycle, port_free: Cycle, reqs: &[(u64, u32)]) -> Cycle {
+        let mut free = port_free;
+        for &(a, n) in reqs {
+            let start = self.upstream(ready.max(free), TlpKind::MemWrite, n);
+            free = start + tlp::beats(TlpKind::MemWrite, n);
+            self.write_timing(start, a, n);
+        }
+        free
+    }
     /// The front end has an upstream TLP ready at `ready`; returns the cycle the link takes its
     /// header (the throughput ceiling). Without a link model: at once.
     fn upstream(&mut self, ready: Cycle, _kind: TlpKind, _len_bytes: u32) -> Cycle {

@@ -180,6 +180,43 @@ impl Link {
         (start, end)
     }
 
+    /// [`Link::send_tlp`] for each TLP of a burst that a requester sends one after another,
+    /// the counters added once at the end: `next(end of the previous TLP)` gives the next
+    /// TLP's earliest start and payload (`None` ends the burst). Returns the number of TLPs.
+    /// The same start and end times, counters and ACKs as one `send_tlp` per TLP.
+    pub fn send_tlp_burst(
+        &mut self,
+        d: Dir,
+        header: u64,
+        mut next: impl FnMut(Option<(SimTime, SimTime)>) -> Option<(SimTime, u64)>,
+    ) -> u64 {
+        let (mut tlps, mut payload, mut wire, mut busy) = (0u64, 0u64, 0u64, SimTime::ZERO);
+        let mut last = None;
+        let mut free = self.dirs[d as usize].free_at;
+        while let Some((now, bytes)) = next(last) {
+            let w = bytes
+                + header
+                + self.framing
+                + std::mem::take(&mut self.dirs[d as usize].pending_dllp_wire);
+            let dur = self.duration(w);
+            let start = now.max(free);
+            free = start + dur;
+            last = Some((start, free));
+            tlps += 1;
+            payload += bytes;
+            wire += w;
+            busy += dur;
+        }
+        let st = &mut self.dirs[d as usize];
+        st.free_at = free;
+        st.stats.tlps += tlps;
+        st.stats.payload_bytes += payload;
+        st.stats.wire_bytes += wire;
+        st.stats.busy += busy;
+        self.acknowledge(d.other(), tlps);
+        tlps
+    }
+
     /// Posted memory write of `bytes` in direction `d` (doorbell, read data, CQ entry, MSI-X),
     /// split into MPS-sized MWr TLPs. Returns the arrival time of the last byte.
     pub fn memory_write(&mut self, now: SimTime, d: Dir, bytes: u64) -> SimTime {

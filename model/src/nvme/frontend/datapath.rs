@@ -107,6 +107,10 @@ impl FrontEnd {
                     done = done.max(arrived + 1);
                 }
             }
+            // No bytes and no TLP log: the host paces the whole burst at once (same cycles).
+            Direction::ToHost if data.is_none() && !self.port.logging() && !reqs.is_empty() => {
+                done = self.port.send_writes(host, now, &reqs);
+            }
             Direction::ToHost => {
                 let mut off = 0usize;
                 for &(a, n) in &reqs {

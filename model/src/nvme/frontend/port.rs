@@ -71,6 +71,23 @@ impl ReqPort {
         start
     }
 
+    /// Data MWr TLPs `reqs` (values not modelled), each sent no earlier than `ready`, one after
+    /// another, while the log is off ([`HostPort::upstream_writes`]); returns the cycle the port
+    /// is free after the last: what one [`ReqPort::send`] per TLP gives.
+    pub fn send_writes(
+        &mut self,
+        host: &mut impl HostPort,
+        ready: Cycle,
+        reqs: &[(u64, u32)],
+    ) -> Cycle {
+        assert!(!self.logging, "a logged port sends TLP by TLP");
+        debug_assert!(reqs
+            .iter()
+            .all(|&(a, n)| n > 0 && n <= 4096 && a / 4096 == (a + n as u64 - 1) / 4096));
+        self.free = host.upstream_writes(ready, self.free, reqs);
+        self.free
+    }
+
     /// Cycle from which the port is idle.
     pub fn free_cycle(&self) -> Cycle {
         self.free
