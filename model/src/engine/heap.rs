@@ -59,26 +59,39 @@ impl<E: Copy> QuadHeap<E> {
         }
         let top = self.data[0];
         // Sift the former last entry down from the root: at each level the smallest child
-        // moves up while it is smaller.
-        let n = self.data.len();
+        // moves up while it is smaller. The children are taken as one slice (one bounds check
+        // a level), a full set of four compared without a loop.
+        let data = &mut self.data[..];
+        let n = data.len();
         let mut i = 0;
         loop {
             let first = ARITY * i + 1;
             if first >= n {
                 break;
             }
-            let end = (first + ARITY).min(n);
-            let mut best = first;
-            for c in first + 1..end {
-                if self.data[c].0 < self.data[best].0 {
-                    best = c;
+            let kids = &data[first..(first + ARITY).min(n)];
+            let (mut best, mut best_key) = (0, kids[0].0);
+            if let [_, b, c, d] = kids {
+                // min of four: two pairs, then the pair winners
+                let (lo1, k1) = if b.0 < best_key {
+                    (1, b.0)
+                } else {
+                    (0, best_key)
+                };
+                let (lo2, k2) = if d.0 < c.0 { (3, d.0) } else { (2, c.0) };
+                (best, best_key) = if k2 < k1 { (lo2, k2) } else { (lo1, k1) };
+            } else {
+                for (j, k) in kids.iter().enumerate().skip(1) {
+                    if k.0 < best_key {
+                        (best, best_key) = (j, k.0);
+                    }
                 }
             }
-            if self.data[best].0 >= last.0 {
+            if best_key >= last.0 {
                 break;
             }
-            self.data[i] = self.data[best];
-            i = best;
+            data[i] = data[first + best];
+            i = first + best;
         }
         self.data[i] = last;
         Some(top)
