@@ -137,16 +137,26 @@ impl Link {
     fn transmit(&mut self, at: SimTime, d: Dir, tlps: u64, payload: u64, wire: u64) -> SimTime {
         let wire = wire + std::mem::take(&mut self.dirs[d as usize].pending_dllp_wire);
         let dur = self.duration(wire);
+        let end = at.max(self.dirs[d as usize].free_at) + dur;
+        self.account(d, end, (tlps, payload, wire, dur));
+        end
+    }
+
+    /// Direction `d` is busy until `free_at` after sending `tlps` TLPs of `payload` bytes,
+    /// `wire` bytes and `busy` time in all; the receiver owes their ACKs.
+    fn account(
+        &mut self,
+        d: Dir,
+        free_at: SimTime,
+        (tlps, payload, wire, busy): (u64, u64, u64, SimTime),
+    ) {
         let st = &mut self.dirs[d as usize];
-        let start = at.max(st.free_at);
-        let end = start + dur;
-        st.free_at = end;
+        st.free_at = free_at;
         st.stats.tlps += tlps;
         st.stats.payload_bytes += payload;
         st.stats.wire_bytes += wire;
-        st.stats.busy += dur;
+        st.stats.busy += busy;
         self.acknowledge(d.other(), tlps);
-        end
     }
 
     /// The receiver of `tlps` TLPs owes one ACK DLLP on direction `d` per `tlps_per_ack`. The
@@ -207,13 +217,7 @@ impl Link {
             wire += w;
             busy += dur;
         }
-        let st = &mut self.dirs[d as usize];
-        st.free_at = free;
-        st.stats.tlps += tlps;
-        st.stats.payload_bytes += payload;
-        st.stats.wire_bytes += wire;
-        st.stats.busy += busy;
-        self.acknowledge(d.other(), tlps);
+        self.account(d, free, (tlps, payload, wire, busy));
         tlps
     }
 
