@@ -84,7 +84,7 @@ impl Drive {
             return;
         }
         let mut out = std::mem::take(&mut self.fe_out);
-        self.fe_due = self.fe.run_until(c, &mut self.host, &mut out);
+        (self.fe_due, self.fe_wake_at) = self.fe.run_until_wake(c, &mut self.host, &mut out);
         for f in out.drain(..) {
             let cmd = self.driver.cmd_of(f.sqid, f.sqe.cid);
             self.q.schedule(edge_time(f.cycle), Ev::Fetched { cmd });
@@ -106,12 +106,15 @@ impl Drive {
 
     /// After an input: makes sure a wake is due for the front end's next event.
     pub(super) fn fe_settle(&mut self) {
-        self.fe_due = self.fe.next_due();
+        (self.fe_due, self.fe_wake_at) = self.fe.due_and_wake();
         self.fe_schedule_wake();
     }
 
+    /// Schedules a wake for the block's next output (`FrontEnd::next_wake`): internal steps
+    /// before it (a completion-engine take) run then, or before the next input, whichever is
+    /// first.
     fn fe_schedule_wake(&mut self) {
-        let Some(d) = self.fe_due else { return };
+        let Some(d) = self.fe_wake_at else { return };
         if self.fe_wake.is_some_and(|w| w <= d) {
             return;
         }

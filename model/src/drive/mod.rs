@@ -215,6 +215,8 @@ pub struct Drive {
     fe_wake: Option<Cycle>,
     /// `fe.next_due()` as of the last input or run (the block is idle until then).
     fe_due: Option<Cycle>,
+    /// The front end's next output cycle (`FrontEnd::next_wake`), kept with `fe_due`.
+    fe_wake_at: Option<Cycle>,
     splits: Vec<host::SplitIo>,
     free_splits: Vec<u32>,
     /// SRAM level of the mapping hierarchy (`map_lookup.rs`).
@@ -305,6 +307,7 @@ impl Drive {
             fe_out: Vec::new(),
             fe_wake: None,
             fe_due: None,
+            fe_wake_at: None,
             splits: Vec::new(),
             free_splits: Vec::new(),
             map_sram: MapCache::tags_only(&cfg.ftl.map_cache)?,
@@ -358,7 +361,7 @@ impl Drive {
             first_violation: None,
             cfg: cfg.clone(),
         };
-        d.fe_due = d.fe.next_due();
+        (d.fe_due, d.fe_wake_at) = d.fe.due_and_wake();
         d.reset_stats();
         Ok(d)
     }

@@ -162,7 +162,7 @@ impl Drive {
         (self.fe, self.host, self.driver) = (fe, host, driver);
         self.fe_out.clear();
         self.fe_wake = None;
-        self.fe_due = self.fe.next_due();
+        (self.fe_due, self.fe_wake_at) = self.fe.due_and_wake();
         self.splits.clear();
         self.free_splits.clear();
         self.cpu = FirmwareCores::new(&cfg.controller);

@@ -297,15 +297,28 @@ impl FrontEnd {
         host: &mut impl HostPort,
         out: &mut Vec<FetchedCommand>,
     ) -> Option<Cycle> {
+        self.run_until_wake(until, host, out).0
+    }
+
+    /// [`FrontEnd::run_until`], returning [`FrontEnd::due_and_wake`] as it stands after the run.
+    pub fn run_until_wake(
+        &mut self,
+        until: Cycle,
+        host: &mut impl HostPort,
+        out: &mut Vec<FetchedCommand>,
+    ) -> (Option<Cycle>, Option<Cycle>) {
         let bound =
             4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
         for _ in 0..bound {
             // Events are taken in the order of their grant cycles (`candidates`), and only
             // those due by `until`.
-            let [fetch, post, timer, take] = self.candidates();
-            let &(key, which, t) = [fetch, post, timer, take].iter().flatten().min()?;
+            let cands = self.candidates();
+            let [fetch, _, _, _] = cands;
+            let Some(&(key, which, t)) = cands.iter().flatten().min() else {
+                return (None, None);
+            };
             if key > until {
-                return Some(key);
+                return self.due_and_wake_of(&cands);
             }
             match which {
                 // Both wait for the same grant: the mux takes the CQE first, but the fetch's

@@ -16,7 +16,40 @@ impl FrontEnd {
     /// The cycle `run_until` next does something (with no new input), or `None` when the block
     /// is idle until an input arrives.
     pub fn next_due(&self) -> Option<Cycle> {
-        self.candidates().iter().flatten().map(|c| c.0).min()
+        self.due_and_wake().0
+    }
+
+    /// The earliest cycle at which `run_until` could hand anything to the outside (a TLP on the
+    /// requester port, a fetched command, a CQE, an MSI-X message), or `None` when idle: a
+    /// caller that only needs the block's outputs may run it then rather than at
+    /// [`FrontEnd::next_due`]. Never later than the first output, so running the block at this
+    /// cycle, and before each input, gives the outputs of running it at every cycle.
+    pub fn next_wake(&self) -> Option<Cycle> {
+        self.due_and_wake().1
+    }
+
+    /// [`FrontEnd::next_due`] and [`FrontEnd::next_wake`] from one search.
+    pub fn due_and_wake(&self) -> (Option<Cycle>, Option<Cycle>) {
+        self.due_and_wake_of(&self.candidates())
+    }
+
+    /// Next due and next wake of the engines' candidates. A completion-engine take is internal:
+    /// its CQE or MSI-X is granted `cpl_to_cqe - 1` cycles later at the earliest, so it wakes
+    /// from then.
+    pub(super) fn due_and_wake_of(
+        &self,
+        cands: &[Option<Candidate>; 4],
+    ) -> (Option<Cycle>, Option<Cycle>) {
+        let due = cands.iter().flatten().map(|c| c.0).min();
+        let wake = cands
+            .iter()
+            .flatten()
+            .map(|&(key, which, _)| match which {
+                3 => key + self.timing.cpl_to_cqe.saturating_sub(1),
+                _ => key,
+            })
+            .min();
+        (due, wake)
     }
 
     /// The next event of each engine. Grant cycles at the requester mux: a fetch arbitrated at
@@ -102,9 +135,9 @@ mod tests {
     }
 
     /// Runs the inputs to cycle `end`, calling `run_until` at every cycle (`stepped`) or only at
-    /// `next_due` and at each input or completion request (checking that running to the cycle
-    /// before that changes nothing); returns the front end.
-    fn run(stepped: bool, log: bool, end: Cycle) -> (FrontEnd, Vec<Cycle>) {
+    /// `next_due` (or, `by_wake`, `next_wake`) and at each input or completion request (checking
+    /// that running to the cycle before that sends nothing); returns the front end.
+    fn run(stepped: bool, by_wake: bool, log: bool, end: Cycle) -> (FrontEnd, Vec<Cycle>) {
         let (mut fe, mut h) = setup();
         fe.set_tlp_log(log);
         // Cycle of every command handed on, and of every cycle the block was run at.
@@ -139,7 +172,12 @@ mod tests {
             // Next: the block's own next event, or the next input or completion request.
             let input = ins.last().map(|i| i.0);
             let cpl = cpls.iter().map(|x| x.0).min();
-            let next = [fe.next_due(), input, cpl, Some(end)]
+            let own = if by_wake {
+                fe.next_wake()
+            } else {
+                fe.next_due()
+            };
+            let next = [own, input, cpl, Some(end)]
                 .into_iter()
                 .flatten()
                 .min()
@@ -164,8 +202,8 @@ mod tests {
     #[test]
     fn event_driven_run_matches_cycle_by_cycle_stepping() {
         let end = 12_000;
-        let (a, _) = run(true, true, end);
-        let (b, wakes) = run(false, true, end);
+        let (a, _) = run(true, false, true, end);
+        let (b, wakes) = run(false, false, true, end);
         // 13 commands (7 in SQ 1, 6 in SQ 2), each completed: 13 I/O CQEs. The 4-entry CQs
         // hold 3 entries, so some CQEs wait for the host's head doorbells.
         let io = |fe: &FrontEnd| fe.posted().iter().filter(|p| p.cqid != 0).count();
@@ -175,11 +213,22 @@ mod tests {
         assert_eq!(b.next_due(), None, "idle after the scenario");
         // With the logs off nothing is kept, and the block wakes and hands on commands at the
         // same cycles.
-        let (c, quiet) = run(false, false, end);
+        let (c, quiet) = run(false, false, false, end);
         assert!(
             c.tlps().is_empty() && c.posted().is_empty(),
             "logs kept while off"
         );
         assert_eq!(wakes, quiet, "timing changed with the log off");
+        // Run only at each next output (`next_wake`): the completion-engine takes happen inside
+        // later runs, and every TLP and CQE is the same at the same cycle, with fewer runs.
+        let (d, by_wake) = run(false, true, true, end);
+        assert_eq!(a.tlps(), d.tlps(), "same TLPs at the same cycles");
+        assert_eq!(a.posted(), d.posted(), "same CQEs at the same cycles");
+        assert!(
+            by_wake.len() < wakes.len(),
+            "{} runs vs {}",
+            by_wake.len(),
+            wakes.len()
+        );
     }
 }
