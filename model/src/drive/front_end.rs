@@ -4,10 +4,12 @@
 //!
 //! Clocking: the front end counts cycles of its 250 MHz clock. An input that reaches it at time
 //! `t` (a doorbell write, a completion request, a data move) is applied at the first clock edge
-//! at or after `t`, once the block has been run through the cycle before; the block's own next
-//! event (`FrontEnd::next_due`) is run by an [`Ev::FrontEnd`] wake 1 ps after that cycle's edge,
-//! so inputs of the same edge are always applied before it runs. Both give the TLPs and
-//! commands of running the block every cycle.
+//! at or after `t`, once the block has been run through the cycle before; the block's next
+//! output (`FrontEnd::next_wake`: a TLP, a fetched command, a CQE or an MSI-X message) is run by
+//! an [`Ev::FrontEnd`] wake 1 ps after that cycle's edge, so inputs of the same edge are always
+//! applied before it runs. Internal steps before it (a completion-engine take) run inside that
+//! run or before the next input. Both give the TLPs and commands of running the block every
+//! cycle.
 //!
 //! At construction the controller is enabled and its I/O queue pairs exist, as after a host
 //! driver's initialisation (NVMe 1.4, 7.6.1): queue pair `q + 1` per drive queue `q`, each CQ
