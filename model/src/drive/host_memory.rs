@@ -128,12 +128,17 @@ impl HostMemory {
         q[slot as usize] = sqe;
     }
 
+    /// The SQ entry at `addr`, an address in the SQ region.
+    fn sqe_at(&self, addr: u64) -> [u8; 64] {
+        let qid = ((addr - SQ_REGION) >> 22) as usize;
+        let slot = ((addr - sq_base(qid as u16)) / 64) as usize;
+        self.sq[qid][slot]
+    }
+
     fn region_bytes(&self, addr: u64, len: u32) -> Vec<u8> {
         if (SQ_REGION..LIST_REGION).contains(&addr) {
-            let qid = ((addr - SQ_REGION) >> 22) as usize;
-            let slot = ((addr - sq_base(qid as u16)) / 64) as usize;
             assert_eq!(len, 64, "SQ fetches read one 64 B entry");
-            return self.sq[qid][slot].to_vec();
+            return self.sqe_at(addr).to_vec();
         }
         if (LIST_REGION..DATA_REGION).contains(&addr) {
             let page = (addr - LIST_REGION) / PAGE_BYTES;
@@ -158,9 +163,7 @@ impl HostPort for HostMemory {
             (SQ_REGION..LIST_REGION).contains(&addr),
             "SQ fetch outside the SQs at {addr:#x}"
         );
-        let qid = ((addr - SQ_REGION) >> 22) as usize;
-        let slot = ((addr - sq_base(qid as u16)) / 64) as usize;
-        let sqe = self.sq[qid][slot];
+        let sqe = self.sqe_at(addr);
         (sqe, self.read_timing(cycle, addr, 64))
     }
 

@@ -9,6 +9,12 @@
 use super::tlp::{beats, Cycle, Tlp, TlpKind, TlpPurpose};
 use super::HostPort;
 
+/// Whether `len` bytes (at least 1) from `addr` stay inside one 4 KiB page (PCI Express Base
+/// 3.0, section 2.2.7: no request crosses a 4 KiB boundary).
+fn within_4k(addr: u64, len: u32) -> bool {
+    addr / 4096 == (addr + len as u64 - 1) / 4096
+}
+
 #[derive(Clone, Debug)]
 pub struct ReqPort {
     free: Cycle,
@@ -50,7 +56,7 @@ impl ReqPort {
             "TLP length {len_bytes} out of range"
         );
         assert!(
-            addr / 4096 == (addr + len_bytes as u64 - 1) / 4096,
+            within_4k(addr, len_bytes),
             "TLP at {addr:#x}+{len_bytes} crosses 4 KiB"
         );
         let start = host.upstream(ready.max(self.free), kind, len_bytes);
@@ -83,7 +89,7 @@ impl ReqPort {
         assert!(!self.logging, "a logged port sends TLP by TLP");
         debug_assert!(reqs
             .iter()
-            .all(|&(a, n)| n > 0 && n <= 4096 && a / 4096 == (a + n as u64 - 1) / 4096));
+            .all(|&(a, n)| n > 0 && n <= 4096 && within_4k(a, n)));
         self.free = host.upstream_writes(ready, self.free, reqs);
         self.free
     }
