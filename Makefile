@@ -28,9 +28,13 @@ bench:
 	$(CARGO) run --release -p ssdlab-model --example bench -- --out $(OUT)/bench.md \
 	  --ssdlab $${CARGO_TARGET_DIR:-target}/release/ssdlab
 
-## Generated Verilog of each HDL block into $(OUT)/verilog.
+## Integrable Verilog of each HDL block into $(OUT)/verilog (docs/hdl.md, "Integrable Verilog"):
+## `<block>.v` with `module ssdlab_<block>`. PRESET=NAME elaborates every block for that built-in
+## preset and exits 2 naming each block (field, reason) it cannot build; without it, the
+## datapath is elaborated for the co-simulation geometry (what `make lint`/`make synth` check).
 verilog:
-	$(CARGO) run --release -p ssdlab-hdl --bin export-verilog -- $(OUT)/verilog
+	rm -f $(OUT)/verilog/*.v
+	$(CARGO) run --release -p ssdlab-hdl --bin export-verilog -- $(if $(PRESET),--preset $(PRESET)) $(OUT)/verilog
 
 ## verilator --lint-only -Wall on the generated Verilog, with documented waivers.
 lint: tools verilog
@@ -45,7 +49,7 @@ synth: tools verilog
 	exit $$(( s | r ))
 
 ## Randomized three-way co-simulation of the datapath (issue #9): builds the Verilator model of
-## `module top`, runs a seeded random fio job for >= 10^7 cycles checked event by event against
+## `module top` (rust-hdl's form of `ssdlab_datapath`), runs a seeded random fio job for >= 10^7 cycles checked event by event against
 ## the behavioural model; prints cycles per wall-second, transactions checked, mismatches.
 ## SSDLAB_SEED=n replays a seed, SSDLAB_SIM_CYCLES=n sets the length, SSDLAB_WAVE=file.vcd
 ## writes a VCD waveform for GTKWave (use a short SSDLAB_SIM_CYCLES with it).

@@ -3,11 +3,11 @@
 # the PCIe IP's GT location), a system clock for the core-clock MMCM, and the plan for the NAND
 # pins on the FMC connectors.
 # block: none (these are ports of a Vivado top-level wrapper around the UltraScale PCIe Gen3 IP
-#   (pcie3_ultrascale), a DDR4 controller and the datapath `top`; the wrapper and the IPs are
+#   (pcie3_ultrascale), a DDR4 controller and the datapath `ssdlab_datapath`; the wrapper and the IPs are
 #   Vivado-generated and not in this repository, so no generated Verilog here has these ports.
 #   The datapath's own ports are constrained in kcu105_datapath.xdc.)
 # checked here by: hdl/tests/synth_report.rs only checks that this header is present; nothing
-#   in this repository reads XDC, and the port names below are the wrapper's, not top.v's.
+#   in this repository reads XDC, and the port names below are the wrapper's, not datapath.v's.
 # checked only by: Vivado (read_xdc, then place_design and report_drc against the xcku040
 #   package: a pin that does not exist or cannot take its IO standard fails there).
 #
@@ -19,7 +19,7 @@
 # was not available here: compare against it before using this file on hardware.
 
 # System clock: 125 MHz LVDS from the board's Si5335 (taxi fpga.xdc: G10/F10), the reference of
-# the MMCM that makes the 250 MHz core clock when `top` does not run on the PCIe IP's user clock.
+# the MMCM that makes the 250 MHz core clock when `ssdlab_datapath` does not run on the PCIe IP's user clock.
 set_property -dict {PACKAGE_PIN G10 IOSTANDARD LVDS} [get_ports clk_125mhz_p]
 set_property -dict {PACKAGE_PIN F10 IOSTANDARD LVDS} [get_ports clk_125mhz_n]
 create_clock -name clk_125mhz -period 8.000 [get_ports clk_125mhz_p]
@@ -46,7 +46,7 @@ set_false_path -from [get_ports pcie_perst_n]
 # PCIE_3_1 site (X0Y0) the KCU105 edge connector pairs with is NOT confirmed from a source here;
 # Vivado's IP customization for the KCU105 board part selects it.
 
-# NAND pins. The datapath's NAND ports (`phy$i$*` of top.v) are the core-clock side of an ONFI
+# NAND pins. The datapath's NAND ports (`phy_i_*` of datapath.v) are the core-clock side of an ONFI
 # PHY: 32-bit DQ per core cycle, command/address strobes as one-cycle flags. The ONFI pins come
 # out of that PHY, which is not in this design, so no NAND pin is constrained here. Plan, for
 # when it exists: per channel DQ[7:0], DQS, RE#, WE#, CLE, ALE, WP#, CE#[3:0], R/B#[3:0] = 22

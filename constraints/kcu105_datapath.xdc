@@ -1,17 +1,17 @@
 # Timing constraints of the controller datapath (`hdl/src/top.rs`, block `Datapath`, generated
-# Verilog `module top` in out/verilog/top.v) for the KCU105's Kintex UltraScale xcku040
-# (xcku040-ffva1156-2-e), used when `top` is synthesized and implemented as a module inside a
-# Vivado design (out of context: `synth_design -mode out_of_context -top top`, then `read_xdc`).
-# block: top
+# Verilog `module ssdlab_datapath` in out/verilog/datapath.v) for the KCU105's Kintex UltraScale xcku040
+# (xcku040-ffva1156-2-e), used when `ssdlab_datapath` is synthesized and implemented as a module inside a
+# Vivado design (out of context: `synth_design -mode out_of_context -top ssdlab_datapath`, then `read_xdc`).
+# block: datapath
 # checked here by: hdl/tests/synth_report.rs (make test) only for names: every port named below
-#   must be a port of the generated top.v, so a renamed port fails the test. Nothing in this
+#   must be a port of the generated datapath.v, so a renamed port fails the test. Nothing in this
 #   repository reads XDC semantics (yosys ignores it; nextpnr has no UltraScale flow).
 # checked only by: Vivado (read_xdc, report_timing_summary / check_timing on the xcku040).
 #
 # The pins of the board (PCIe reference clock, PERST#, lanes, the NAND connector plan) are in
-# kcu105_board.xdc: the ports of `top` are not pins. The PCIe ports (cq/cc/rq/rc AXI-S,
+# kcu105_board.xdc: the ports of `ssdlab_datapath` are not pins. The PCIe ports (cq/cc/rq/rc AXI-S,
 # mps_code, mrrs_code) face the user side of the UltraScale PCIe Gen3 hard block's IP, the
-# dram_* ports a DDR4 controller's user side, the phy$i$* ports the core-clock side of an ONFI
+# dram_* ports a DDR4 controller's user side, the phy_i_* ports the core-clock side of an ONFI
 # PHY (serializers, DQS/RE# generation; not in this design), the firmware ports a soft CPU.
 
 # The core clock: one clock for the front end and the NAND sequencers, 250 MHz
@@ -28,5 +28,5 @@ set_output_delay -clock core_clk 1.000 [all_outputs]
 # R/B# of each way is asynchronous to the core clock (open-drain from the NAND targets); the
 # way FSMs synchronize it with two flip-flops (nand/way_fsm.rs), so no path from these ports is
 # timed.
-set_false_path -from [get_ports {phy$0$rb[*] phy$1$rb[*] phy$2$rb[*] phy$3$rb[*]}]
-set_false_path -from [get_ports {phy$4$rb[*] phy$5$rb[*] phy$6$rb[*] phy$7$rb[*]}]
+set_false_path -from [get_ports {phy_0_rb[*] phy_1_rb[*] phy_2_rb[*] phy_3_rb[*]}]
+set_false_path -from [get_ports {phy_4_rb[*] phy_5_rb[*] phy_6_rb[*] phy_7_rb[*]}]

@@ -14,7 +14,9 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 fail=0
 for f in "${files[@]}"; do
-  if out=$(verilator --lint-only -Wall --top-module top "$waivers" "$f" 2>&1); then
+  # The file's first module is its block (`module ssdlab_<block>`, hdl/src/export).
+  top=$(grep -m1 -oE '^module [A-Za-z_][A-Za-z0-9_$]*' "$f" | cut -d' ' -f2)
+  if out=$(verilator --lint-only -Wall --top-module "$top" "$waivers" "$f" 2>&1); then
     echo "lint: clean  $(basename "$f")"
   else
     echo "lint: FAILED $(basename "$f")"

@@ -1,4 +1,4 @@
-// Place-and-route harness of one NAND channel (`nand_channel.v`, module top) for the iCE40-HX8K
+// Place-and-route harness of one NAND channel (`nand_channel.v`, module ssdlab_nand_channel) for the iCE40-HX8K
 // ct256 run of `make synth` (scripts/synth.sh). The channel has more ports than the ct256 has
 // user I/O: its 32-bit `cmd_array` (array cycles of the op on `cmd_op`, an on-chip signal from
 // the firmware port) is loaded here from one pin through a 32-bit shift register, so every
@@ -30,7 +30,7 @@ module nand_channel_pnr(
 );
     reg [31:0] cmd_array = 32'd0;
     always @(posedge clock) cmd_array <= {cmd_array[30:0], cmd_array_sin};
-    top channel(
+    ssdlab_nand_channel channel(
         .clock(clock),
         .cmd_valid(cmd_valid),
         .cmd_way(cmd_way),
@@ -39,16 +39,16 @@ module nand_channel_pnr(
         .cmd_ready(cmd_ready),
         .wr_data(wr_data),
         .data_way(data_way),
-        .\phy$ce (phy_ce),
-        .\phy$cle (phy_cle),
-        .\phy$ale (phy_ale),
-        .\phy$we (phy_we),
-        .\phy$dq_out (phy_dq_out),
-        .\phy$wr_beat (phy_wr_beat),
-        .\phy$rd_beat (phy_rd_beat),
-        .\phy$rb (phy_rb),
-        .\phy$dq_in (phy_dq_in),
-        .\phy$dq_in_valid (phy_dq_in_valid),
+        .phy_ce(phy_ce),
+        .phy_cle(phy_cle),
+        .phy_ale(phy_ale),
+        .phy_we(phy_we),
+        .phy_dq_out(phy_dq_out),
+        .phy_wr_beat(phy_wr_beat),
+        .phy_rd_beat(phy_rd_beat),
+        .phy_rb(phy_rb),
+        .phy_dq_in(phy_dq_in),
+        .phy_dq_in_valid(phy_dq_in_valid),
         .rd_data(rd_data),
         .rd_valid(rd_valid),
         .done_valid(done_valid),

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # yosys synthesis of every generated block in $1 (default out/verilog, `make verilog`) into $2
-# (default out/synth). Each `<block>.v` (module top) is synthesized flattened for
+# (default out/synth). Each `<block>.v` (module `ssdlab_<block>`, its first module) is synthesized
+# flattened for
 #   - Xilinx UltraScale (`xcu`): `synth_xilinx -flatten -family xcu` (the KCU105's xcku040), and
 #   - Lattice iCE40: `synth_ice40 -abc9` (ABC9: timing-driven LUT mapping with the iCE40 box
 #     delays; on the NAND channel it is worth ~10 MHz after place and route over `abc`).
-# The whole datapath (`top.v` / `datapath.v`, every other block inside it) gets only the Xilinx
+# The whole datapath (`datapath.v`, every other block inside it) gets only the Xilinx
 # run: it is several times an HX8K, and its iCE40 run would cost minutes for a "does not fit"
 # (SSDLAB_SYNTH_TOP_ICE40=1 runs it anyway).
 # Per block and family it writes `<block>.<family>.stat` (yosys `stat`), `.log` and `.time`
@@ -31,12 +32,13 @@ fail=0
 TIMEFORMAT='%R %U %S'
 for f in "${files[@]}"; do
   b="$(basename "$f" .v)"
+  topm=$(grep -m1 -oE '^module [A-Za-z_][A-Za-z0-9_$]*' "$f" | cut -d' ' -f2)
   for fam in xcu ice40; do
     case "$fam" in
-      xcu) cmd="synth_xilinx -flatten -top top -family xcu" ;;
-      ice40) cmd="synth_ice40 -abc9 -top top -json $out/$b.ice40.json" ;;
+      xcu) cmd="synth_xilinx -flatten -top $topm -family xcu" ;;
+      ice40) cmd="synth_ice40 -abc9 -top $topm -json $out/$b.ice40.json" ;;
     esac
-    if [ "$fam" = ice40 ] && { [ "$b" = top ] || [ "$b" = datapath ]; } \
+    if [ "$fam" = ice40 ] && [ "$b" = datapath ] \
         && [ "${SSDLAB_SYNTH_TOP_ICE40:-0}" != 1 ]; then
       echo "not synthesized: the whole datapath is several HX8Ks (see its parts' lines); SSDLAB_SYNTH_TOP_ICE40=1 runs it" > "$out/$b.ice40.skip"
       continue

@@ -2,10 +2,12 @@
 //!
 //! Folders follow the data path and mirror the behavioural model's module names: `nand`
 //! (sequencer), `nvme`/`pcie` (front end), `ftl` (map_cache); `top` composes them with the page
-//! buffer into the datapath (`top::Datapath`, Verilog `module top`). Every block lives in its own file,
+//! buffer into the datapath (`top::Datapath`). `export` turns rust-hdl's Verilog (every file
+//! `module top`) into the files `make verilog` writes (`module ssdlab_<block>`). Every block lives in its own file,
 //! documents each port with its unit, and ends in an `_is_synthesizable` test.
 
 mod elab;
+pub mod export;
 pub mod ftl;
 pub mod nand;
 pub mod nvme;
@@ -15,7 +17,8 @@ pub mod top;
 
 use rust_hdl::prelude::{generate_verilog, Block};
 
-/// Verilog of `block` as the top module `top`: connects the block's default drivers
+/// rust-hdl's Verilog of `block`, top module `top` (what the simulations load; `export` makes
+/// the integrable files from it): connects the block's default drivers
 /// (`connect_all`), then runs rust-hdl's generator. Every block's `export_verilog` goes through
 /// here.
 pub fn verilog_of<B: Block>(mut block: B) -> String {

@@ -46,8 +46,8 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
     }
     // The top's own timing beyond its children is the DMA port's latency (`hdl/src/top.rs`, "DMA
     // latency"), which the page buffer's model carries.
-    v.push(("top_page_buffer", type_name::<PageBuffer>()));
-    v.push(("top", type_name::<PageBuffer>()));
+    v.push(("page_buffer", type_name::<PageBuffer>()));
+    v.push(("datapath", type_name::<PageBuffer>()));
     v
 }
 

@@ -43,8 +43,8 @@ pub mod devices {
 }
 
 /// Verilog file stems of the whole datapath (`hdl/src/top.rs`, block `Datapath`): the TOTAL
-/// line. Either name is accepted while the export's name settles.
-pub const TOP_STEMS: [&str; 2] = ["top", "datapath"];
+/// line.
+pub const TOP_STEMS: [&str; 1] = ["datapath"];
 
 /// Is `block` the whole datapath?
 pub fn is_top(block: &str) -> bool {

@@ -1,5 +1,5 @@
 //! The controller datapath top level (docs/hdl.md): block [`Datapath`],
-//! exported as Verilog `module top`. It composes the NVMe front end with its PRP data path
+//! exported as Verilog `module ssdlab_datapath` (`datapath.v`). It composes the NVMe front end with its PRP data path
 //! (`nvme::frontend::NvmeFrontEnd`), the 8-channel NAND sequencer array (`nand::array::NandArray`),
 //! the mapping-table cache (`ftl::map_cache::MapCacheExport`) and the page buffer between NAND
 //! and PCIe ([`page_buffer::PageBuffer`]).
@@ -250,19 +250,20 @@ impl Datapath {
     }
 }
 
-/// Generated Verilog of the datapath for `cfg` (top module `top`).
+/// Generated Verilog of the datapath for `cfg` (rust-hdl's form, top module `top`; `make verilog`
+/// writes it through `crate::export` as `module ssdlab_datapath`).
 pub fn export_verilog(cfg: &DriveConfig) -> Result<String, String> {
     let cfg = cfg.clone();
     on_big_stack(move || Ok(crate::verilog_of(Datapath::new(&cfg)?)))
 }
 
-/// The Verilog `make verilog` writes for this area: the page buffer and the whole datapath
-/// (elaborated for [`small_drive_config`]).
-pub fn verilog_blocks() -> Result<Vec<(&'static str, String)>, String> {
-    Ok(vec![
-        ("top_page_buffer", crate::verilog_of(PageBuffer::default())),
-        ("top", export_verilog(&small_drive_config())?),
-    ])
+/// The Verilog `make verilog` writes for this area: the page buffer, and the whole datapath
+/// elaborated for `cfg` (or the error of [`Datapath::new`], naming the field it refuses).
+pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, Result<String, String>)> {
+    vec![
+        ("page_buffer", Ok(crate::verilog_of(PageBuffer::default()))),
+        ("datapath", export_verilog(cfg)),
+    ]
 }
 
 #[cfg(test)]

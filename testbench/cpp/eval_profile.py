@@ -11,7 +11,7 @@ import re
 import sys
 
 FUNC = re.compile(r'^(?:VL_INLINE_OPT |VL_ATTR_COLD )?\w+ (Vtop\w*)\(.*\{')
-NAME = re.compile(r'((?:vlSelf->)?top__DOT__\w+|vlSelf->(?!__V)\w+)')
+NAME = re.compile(r'((?:vlSelf->)?(?:top|ssdlab_[a-z0-9]+(?:_[a-z0-9]+)*?)__DOT__\w+|vlSelf->(?!__V)\w+)')
 
 
 def index_file(path, cache):
@@ -36,10 +36,10 @@ def origin(name, depth):
     if name is None:
         return '(no signal)'
     name = name.replace('vlSelf->', '')
-    if not name.startswith('top__DOT__'):
+    if '__DOT__' not in name:
         return 'port ' + name
     s = '.'.join(name.split('__DOT__')[1:depth + 1]).replace('__024', '$')
-    return re.sub(r'\$\d+', '$N', s)
+    return re.sub(r'(\$|__)\d+', '$N', s)
 
 
 def main():

@@ -4,10 +4,10 @@
 # `perf record -e cpu-clock` (works without hardware counters) pinned to one core, resolves the
 # samples to generated C++ lines (addr2line) and prints them by Verilog hierarchy and by
 # Verilator region (eval_profile.py).
-# Usage: testbench/cpp/eval_profile.sh [top.v] [cycles] [traffic 0|1] [depth]
+# Usage: testbench/cpp/eval_profile.sh [datapath.v] [cycles] [traffic 0|1] [depth]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-top="${1:-out/verilog/top.v}"
+top="${1:-out/verilog/datapath.v}"
 cycles="${2:-300000}"
 traffic="${3:-1}"
 depth="${4:-3}"

@@ -1,4 +1,4 @@
-// Raw evaluation rate of the Verilated datapath `top` (issue #9 speed ceiling): the model alone
+// Raw evaluation rate of the Verilated datapath `ssdlab_datapath` (out/verilog/datapath.v) (issue #9 speed ceiling): the model alone
 // in a C++ loop, no Rust, no FFI, no device models. Inputs idle (links ready, NAND ready, DRAM
 // ready), or with `traffic` = 1 pseudo-random mapping requests and DRAM read beats each cycle.
 // One cycle = clock high + eval, clock low + eval. Prints cycles per wall-second and per
@@ -23,8 +23,8 @@ int main(int argc, char** argv) {
   VerilatedContext* c = new VerilatedContext;
   Vtop* m = new Vtop{c, "top"};
   m->cc_tready = 1; m->rq_tready = 1; m->mps_code = 1; m->mrrs_code = 2;
-  m->phy__0240__024rb = 0xf; m->phy__0241__024rb = 0xf; m->phy__0242__024rb = 0xf; m->phy__0243__024rb = 0xf;
-  m->phy__0244__024rb = 0xf; m->phy__0245__024rb = 0xf; m->phy__0246__024rb = 0xf; m->phy__0247__024rb = 0xf;
+  m->phy_0_rb = 0xf; m->phy_1_rb = 0xf; m->phy_2_rb = 0xf; m->phy_3_rb = 0xf;
+  m->phy_4_rb = 0xf; m->phy_5_rb = 0xf; m->phy_6_rb = 0xf; m->phy_7_rb = 0xf;
   m->dram_cmd_ready = 1; m->dram_wdata_ready = 1;
   m->clock = 0;
   m->eval();

@@ -22,13 +22,13 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "sm2262-1t",
         file: "presets/sm2262-1t.toml",
-        toml: include_str!("../../presets/sm2262-1t.toml"),
+        toml: ssdlab_model::config::BUILTIN_PRESETS[1].2,
         summary: "SMI SM2262, 1 TB, 32 Micron B16A dies on 8 channels, 1 GB DDR3 (HP EX920-like)",
     },
     Preset {
         name: "e12-960g",
         file: "presets/e12-960g.toml",
-        toml: include_str!("../../presets/e12-960g.toml"),
+        toml: ssdlab_model::config::BUILTIN_PRESETS[2].2,
         summary: "Phison E12 reference, 960 GB, 32 Toshiba BiCS3 64L TLC dies on 8 channels, 1 GB DDR4",
     },
 ];

@@ -1,5 +1,7 @@
 //! The generic Verilator runner on two small rust_hdl blocks: a combinational one (the NAND bus
-//! arbiter) and a clocked one (the way queue), with expectations from the blocks' specs.
+//! arbiter) and a clocked one (the way queue), with expectations from the blocks' specs; the way
+//! queue both in rust_hdl's form (`module top`) and in the integrable form `make verilog` writes
+//! (`module ssdlab_nand_way_queue`, `ssdlab_hdl::export`).
 
 use ssdlab_hdl::nand::{arbiter::Arbiter, way_queue::WayQueue};
 use ssdlab_hdl::verilog_of;
@@ -44,7 +46,20 @@ fn runner_drives_combinational_block() {
 
 #[test]
 fn runner_drives_clocked_block() {
-    let mut v = VerilatorModel::build("test_way_queue", &verilog_of(WayQueue::default())).unwrap();
+    drives_the_way_queue("test_way_queue", &verilog_of(WayQueue::default()));
+}
+
+#[test]
+fn runner_drives_the_exported_form() {
+    let raw = verilog_of(WayQueue::default());
+    let v = ssdlab_hdl::export::names::integrable("nand_way_queue", &raw).unwrap();
+    assert!(v.contains("\nmodule ssdlab_nand_way_queue(") && !v.contains("module top"));
+    drives_the_way_queue("test_way_queue_exported", &v);
+}
+
+/// Four pushes fill the queue; a pop moves its head (the way queue's spec).
+fn drives_the_way_queue(name: &str, verilog: &str) {
+    let mut v = VerilatorModel::build(name, verilog).unwrap();
     let p = |v: &VerilatorModel, n: &str| v.port(n).unwrap();
     let (clk, push, din, pop, dout, empty, full) = (
         p(&v, "clock"),

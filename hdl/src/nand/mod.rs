@@ -24,15 +24,12 @@ pub fn plane_stride(cfg: &DriveConfig) -> u32 {
     pages.next_power_of_two()
 }
 
-/// The generated Verilog of every NAND block, elaborated from `cfg` (`make verilog`).
-pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, String)> {
+/// The generated Verilog of every NAND block, elaborated from `cfg` (`make verilog`); the error
+/// (from `HdlTiming`) names the config field the sequencer cannot time.
+pub fn verilog_blocks(cfg: &DriveConfig) -> Result<Vec<(&'static str, String)>, String> {
     let t = timing::HdlTiming::new(&cfg.onfi, plane_stride(cfg))
-        .and_then(|t| t.with_suspend(&cfg.nand.suspend))
-        .unwrap_or_else(|e| {
-            eprintln!("export-verilog: {e}");
-            std::process::exit(2)
-        });
-    vec![
+        .and_then(|t| t.with_suspend(&cfg.nand.suspend))?;
+    Ok(vec![
         (
             "nand_way_queue",
             crate::verilog_of(way_queue::WayQueue::default()),
@@ -51,5 +48,5 @@ pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, String)> {
             crate::verilog_of(sequencer::NandChannel::new(&t)),
         ),
         ("nand_array", crate::verilog_of(array::NandArray::new(&t))),
-    ]
+    ])
 }

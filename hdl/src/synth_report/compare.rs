@@ -208,12 +208,12 @@ mod tests {
         let was = rep(&[
             ("a", Some((1, 1, 0))),
             ("gone", Some((1, 1, 0))),
-            ("top", None),
+            ("datapath", None),
         ]);
         let now = rep(&[
             ("a", Some((1, 1, 0))),
             ("new", Some((1, 1, 0))),
-            ("top", None),
+            ("datapath", None),
         ]);
         let f = compare(&was, &now);
         assert_eq!(
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(
             f,
             vec![Finding::NotBuilt {
-                block: "top".into(),
+                block: "datapath".into(),
                 family: Family::Xcu
             }]
         );

@@ -7,7 +7,7 @@ use super::stat::{Counts, Family};
 /// One line of the report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Verilog file stem of the exported block (`nand_channel`, `top`, ...).
+    /// Verilog file stem of the exported block (`nand_channel`, `datapath`, ...).
     pub block: String,
     /// Synthesis target.
     pub family: Family,
@@ -106,9 +106,7 @@ impl Report {
             }
         }
         if !self.rows.iter().any(|r| super::is_top(&r.block)) {
-            out.push(
-                "TOTAL: no whole-datapath block (top.v / datapath.v) was exported".to_string(),
-            );
+            out.push("TOTAL: no whole-datapath block (datapath.v) was exported".to_string());
         }
         let cpu: f64 = self.rows.iter().filter_map(|r| r.cpu_s).sum();
         out.push(format!("yosys CPU time of all lines: {cpu:.0} s"));
@@ -241,7 +239,7 @@ mod tests {
             command: "make synth".into(),
             rows: vec![
                 Row {
-                    block: "top".into(),
+                    block: "datapath".into(),
                     family: Family::Ice40,
                     counts: None,
                     cpu_s: None,
@@ -255,7 +253,7 @@ mod tests {
                     note: String::new(),
                 },
                 Row {
-                    block: "top".into(),
+                    block: "datapath".into(),
                     family: Family::Xcu,
                     counts: Some(c),
                     cpu_s: Some(100.0),
@@ -270,7 +268,19 @@ mod tests {
     #[test]
     fn render_then_parse_gives_the_report_back() {
         let r = sample();
-        assert_eq!(r.rows[0].block, "map_cache");
+        let order: Vec<_> = r
+            .rows
+            .iter()
+            .map(|w| (w.block.as_str(), w.family))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("datapath", Family::Xcu),
+                ("datapath", Family::Ice40),
+                ("map_cache", Family::Xcu)
+            ]
+        );
         assert_eq!(Report::parse(&r.render()).unwrap(), r);
     }
 
@@ -278,7 +288,7 @@ mod tests {
     fn total_line_is_the_top_against_the_xcku040() {
         let t = sample().total_lines();
         // 1220 / 242 400 = 0.50 %; 837 / 484 800 = 0.17 %; 5 / 1200 = 0.42 %; CPU 7.8 + 100.
-        assert_eq!(t[0], "TOTAL (whole datapath `top`, xcu, flattened): 1220 LUT (0.5 % of xcku040), 837 FF (0.2 %), 5 RAMB18 (0.4 %)");
+        assert_eq!(t[0], "TOTAL (whole datapath `datapath`, xcu, flattened): 1220 LUT (0.5 % of xcku040), 837 FF (0.2 %), 5 RAMB18 (0.4 %)");
         assert_eq!(t[1], "yosys CPU time of all lines: 108 s");
     }
 

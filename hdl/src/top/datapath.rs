@@ -1,6 +1,7 @@
-//! The datapath block [`Datapath`] (Verilog `module top`): ports and wiring. What it is, the
-//! hardware/firmware split, the clock and the page buffer are documented in `top` (the parent
-//! module); its constructor is `Datapath::new` there.
+//! The datapath block [`Datapath`] (Verilog `module ssdlab_datapath` in `make verilog`'s
+//! `datapath.v`): ports and wiring. What it is, the hardware/firmware split, the clock and the
+//! page buffer are documented in `top` (the parent module); its constructor is `Datapath::new`
+//! there.
 
 use super::page_buffer::PageBuffer;
 use crate::ftl::map_cache::{MapCacheExport, TP_BITS};

@@ -1,7 +1,7 @@
 //! Reading `constraints/`: which generated block a file constrains (its `# block: <stem>`
 //! header line; `none` for board-level files whose ports belong to a vendor wrapper), the port
 //! names it uses (`set_io NAME PIN` in a .pcf; every `get_ports` in an .xdc, bit indices
-//! dropped), and the port list of a generated `module top(...)`.
+//! dropped), and the port list of an exported block (`module ssdlab_<block>(...)`).
 
 use std::path::{Path, PathBuf};
 
@@ -90,9 +90,10 @@ pub fn read(path: &Path) -> Constraints {
     Constraints { block, ports }
 }
 
-/// Port names of the generated `module top(a,b,...);`.
+/// Port names of the file's first module (its block, `module ssdlab_<block>(a,b,...);`).
 pub fn verilog_ports(verilog: &str) -> Vec<String> {
-    let start = verilog.find("module top(").expect("no `module top(`") + "module top(".len();
+    let m = verilog.find("\nmodule ").expect("no `module`") + "\nmodule ".len();
+    let start = m + verilog[m..].find('(').expect("no port list") + 1;
     let end = start + verilog[start..].find(");").expect("unterminated port list");
     verilog[start..end]
         .split(',')
@@ -115,7 +116,7 @@ fn xdc_and_pcf_port_names_are_found() {
     xdc_ports("set_input_delay 1 [get_ports -quiet {phy$0$rb[*]}] ; set_false_path -from [get_ports \"c\"]", &mut v);
     assert_eq!(v, ["a", "b", "clock", "phy$0$rb", "c"]);
     assert_eq!(
-        verilog_ports("\nmodule top(clock,phy$ce,rd_data);\n input wire clock;"),
-        ["clock", "phy$ce", "rd_data"]
+        verilog_ports("// header\nmodule ssdlab_b(clock,phy_ce,rd_data);\n input wire clock;"),
+        ["clock", "phy_ce", "rd_data"]
     );
 }

@@ -84,6 +84,34 @@ impl DriveConfig {
 /// The embedded default preset.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../presets/sm2262-512g.toml");
 
+/// The built-in presets, embedded from `presets/*.toml`: (name, file, TOML text). The CLI's
+/// `--preset` and `export-verilog --preset` both resolve names here.
+pub const BUILTIN_PRESETS: &[(&str, &str, &str)] = &[
+    (
+        "sm2262-512g",
+        "presets/sm2262-512g.toml",
+        DEFAULT_PRESET_TOML,
+    ),
+    (
+        "sm2262-1t",
+        "presets/sm2262-1t.toml",
+        include_str!("../../../presets/sm2262-1t.toml"),
+    ),
+    (
+        "e12-960g",
+        "presets/e12-960g.toml",
+        include_str!("../../../presets/e12-960g.toml"),
+    ),
+];
+
+/// The built-in preset `name`: (file, TOML text), or None for an unknown name.
+pub fn builtin_preset(name: &str) -> Option<(&'static str, &'static str)> {
+    BUILTIN_PRESETS
+        .iter()
+        .find(|p| p.0 == name)
+        .map(|&(_, file, toml)| (file, toml))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

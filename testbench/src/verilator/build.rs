@@ -1,8 +1,10 @@
-//! Builds the shared library of a Verilated block: writes `top.v` and the C++ shim
+//! Builds the shared library of a Verilated block: writes `block.v` and the C++ shim
 //! ([`super::shim`]), runs `verilator --cc --exe` (C++ generation), writes the shim's state
 //! table from the generated root header, then compiles with the generated makefile (`-fPIC
 //! -shared`), and caches the result by content hash. A traced build (`--trace`) adds a VCD
-//! waveform (GTKWave) through vr_trace_open/vr_trace_dump.
+//! waveform (GTKWave) through vr_trace_open/vr_trace_dump. The block is the file's first module,
+//! whatever its name (`top` from rust_hdl, `ssdlab_<block>` exported); `--prefix Vtop` keeps the
+//! C++ class `Vtop` the shim is written against.
 //!
 //! Compiler flags: Verilator's makefile compiles the model with `OPT_FAST` (default `-Os`,
 //! which overrides any `-CFLAGS -O`); we pass `OPT_FAST=-O2`, measured faster on the datapath
@@ -43,6 +45,7 @@ pub fn build_cached(
         "{name}: at most 16 fast-forward counters"
     );
     let cpp = shim(ports, trace);
+    let (top, _) = super::ports::top_module(verilog)?;
     let key = fnv(&[verilog, &cpp, WAIVERS, &q.key(), OPT_FAST]);
     let root = cache_dir();
     let name = &format!("{name}{}", if trace { "-trace" } else { "" });
@@ -63,7 +66,7 @@ pub fn build_cached(
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| io("creating", &tmp, e))?;
     for (f, text) in [
-        ("top.v", verilog),
+        ("block.v", verilog),
         ("shim.cpp", cpp.as_str()),
         ("waivers.vlt", WAIVERS),
     ] {
@@ -76,7 +79,9 @@ pub fn build_cached(
             "--exe",
             "-O2",
             "--top-module",
-            "top",
+            top,
+            "--prefix",
+            "Vtop",
             "-Mdir",
             "obj",
         ])
@@ -89,7 +94,7 @@ pub fn build_cached(
             "libvtop.so",
         ])
         .args(if trace { &["--trace"][..] } else { &[][..] })
-        .args(["waivers.vlt", "top.v", "shim.cpp"])
+        .args(["waivers.vlt", "block.v", "shim.cpp"])
         .output()
         .map_err(|e| {
             RunnerError::Io(format!(

@@ -24,16 +24,33 @@ impl Port {
     }
 }
 
-/// Parses the ports of `module top` (the first module of rust_hdl's output).
-pub fn parse_ports(verilog: &str) -> Result<Vec<Port>, RunnerError> {
-    let start = verilog
-        .find("module top(")
-        .ok_or_else(|| RunnerError::Parse("no `module top(` in the Verilog".into()))?;
-    let header_end = verilog[start..]
-        .find(");")
-        .ok_or_else(|| RunnerError::Parse("unterminated `module top(` header".into()))?
+/// The name of the first module of `verilog`: the block (`top` in rust_hdl's output,
+/// `ssdlab_<block>` in the integrable form of `ssdlab_hdl::export`), and the byte offset of its
+/// port list's `(`.
+pub fn top_module(verilog: &str) -> Result<(&str, usize), RunnerError> {
+    let start = if verilog.starts_with("module ") {
+        0
+    } else {
+        verilog
+            .find("\nmodule ")
+            .ok_or_else(|| RunnerError::Parse("no `module` in the Verilog".into()))?
+            + 1
+    } + "module ".len();
+    let open = verilog[start..]
+        .find('(')
+        .ok_or_else(|| RunnerError::Parse("no port list after `module`".into()))?
         + start;
-    let names: Vec<&str> = verilog[start + "module top(".len()..header_end]
+    Ok((verilog[start..open].trim(), open))
+}
+
+/// Parses the ports of the first module (the block; see [`top_module`]).
+pub fn parse_ports(verilog: &str) -> Result<Vec<Port>, RunnerError> {
+    let (top, open) = top_module(verilog)?;
+    let header_end = verilog[open..]
+        .find(");")
+        .ok_or_else(|| RunnerError::Parse(format!("unterminated `module {top}(` header")))?
+        + open;
+    let names: Vec<&str> = verilog[open + 1..header_end]
         .split(',')
         .map(str::trim)
         .collect();
@@ -84,6 +101,15 @@ fn parse_decl(line: &str, name: &str) -> Option<Port> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_module_is_the_block_whatever_its_name() {
+        let v = "// header: module x\nmodule ssdlab_b(clock,phy_0_ce);\n  input wire clock;\n  output reg [3:0] phy_0_ce;\nendmodule\nmodule ssdlab_b__r(d);\nendmodule\n";
+        assert_eq!(top_module(v).unwrap().0, "ssdlab_b");
+        let p = parse_ports(v).unwrap();
+        assert_eq!((p[1].name.as_str(), p[1].width), ("phy_0_ce", 4));
+        assert!(top_module("// no module here\n").is_err());
+    }
 
     #[test]
     fn parses_rust_hdl_header() {

@@ -1,0 +1,149 @@
+//! What `make verilog` writes (docs/hdl.md, "Integrable Verilog"): every block elaborated for a
+//! drive config, in integrable form — the top module `ssdlab_<block>`, its children
+//! `ssdlab_<block>__<path>`, no `$` in any name ([`names`]) — under a header comment naming the
+//! block, the config it was elaborated for, the generating command and its clock. rust-hdl's own
+//! output (`crate::verilog_of`, module `top`) stays what the simulations and the Verilator
+//! co-simulation load; this module only renames, so both are the same circuit.
+
+pub mod names;
+
+use crate::top::CORE_CLOCK_MHZ;
+use ssdlab_model::DriveConfig;
+
+/// The drive configs one export elaborates for, with their names for the headers.
+pub struct Target {
+    /// Config of the blocks (NAND timing from its `onfi`, NVMe queue sizes from its `nvme`).
+    pub cfg: DriveConfig,
+    /// What `cfg` is, as the header says it: `preset sm2262-512g (presets/sm2262-512g.toml)`.
+    pub label: String,
+    /// Config of the whole datapath and its page buffer.
+    pub datapath_cfg: DriveConfig,
+    /// What `datapath_cfg` is.
+    pub datapath_label: String,
+}
+
+/// One block of an export: its file stem and its integrable Verilog, or why it does not
+/// elaborate for the target (the config field and the limit).
+pub struct Exported {
+    /// File stem: `<stem>.v`, top module `ssdlab_<stem>`.
+    pub stem: &'static str,
+    /// The file's text (header + Verilog), or the refusal.
+    pub verilog: Result<String, String>,
+}
+
+/// Which clock a block runs on (its `clock` input), for the header.
+#[derive(Clone, Copy)]
+enum Domain {
+    /// The PCIe user clock: the front end, the mapping cache, the page buffer.
+    Pcie,
+    /// The NAND sequencer clock, `onfi.core_clock_mhz` of the config.
+    Nand,
+    /// The datapath's one core clock (PCIe user clock = NAND sequencer clock).
+    Core,
+}
+
+/// Every block of `make verilog` for `t`, in its order (NAND, mapping cache, front end, PRP data
+/// path, page buffer, datapath). `command` is the generating command for the headers.
+pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
+    let mut raw: Vec<(&'static str, Domain, &str, Result<String, String>)> = vec![];
+    match crate::nand::verilog_blocks(&t.cfg) {
+        Ok(v) => raw.extend(
+            v.into_iter()
+                .map(|(s, v)| (s, Domain::Nand, &*t.label, Ok(v))),
+        ),
+        Err(e) => {
+            for s in NAND_STEMS {
+                raw.push((s, Domain::Nand, &t.label, Err(e.clone())));
+            }
+        }
+    }
+    let map_label = "the mapping-cache export instance (ssdlab_hdl::ftl::map_cache::export_config)";
+    raw.push((
+        "map_cache",
+        Domain::Pcie,
+        map_label,
+        Ok(crate::ftl::map_cache::export_verilog()),
+    ));
+    for (s, v) in crate::nvme::verilog_blocks(&t.cfg) {
+        raw.push((s, Domain::Pcie, &t.label, Ok(v)));
+    }
+    let fixed = "fixed parameters (no drive config)";
+    for (s, v) in crate::nvme::prp::verilog_blocks() {
+        raw.push((s, Domain::Pcie, fixed, Ok(v)));
+    }
+    for (s, v) in crate::top::verilog_blocks(&t.datapath_cfg) {
+        let label = if s == "datapath" {
+            &t.datapath_label
+        } else {
+            fixed
+        };
+        raw.push((s, Domain::Core, label, v));
+    }
+    raw.into_iter()
+        .map(|(stem, domain, label, v)| Exported {
+            stem,
+            verilog: v.and_then(|v| file_text(stem, domain, label, command, &t.cfg, &v)),
+        })
+        .collect()
+}
+
+/// Header + integrable form of block `stem`'s rust-hdl Verilog `raw`.
+fn file_text(
+    stem: &str,
+    domain: Domain,
+    label: &str,
+    command: &str,
+    cfg: &DriveConfig,
+    raw: &str,
+) -> Result<String, String> {
+    let clock = clock_line(raw, domain, cfg);
+    let body = names::integrable(stem, raw)?;
+    Ok(header(stem, label, command, &clock) + &body)
+}
+
+/// File stems of `crate::nand::verilog_blocks`, for the refusals when NAND timing fails.
+const NAND_STEMS: [&str; 6] = [
+    "nand_way_queue",
+    "nand_way_fsm",
+    "nand_arbiter",
+    "nand_bus_engine",
+    "nand_channel",
+    "nand_array",
+];
+
+/// The header's clock line for a block whose rust-hdl Verilog is `raw`.
+fn clock_line(raw: &str, domain: Domain, cfg: &DriveConfig) -> String {
+    let ports = raw
+        .find("module top(")
+        .map(|i| &raw[i + "module top(".len()..])
+        .and_then(|r| r.find(')').map(|e| &r[..e]))
+        .unwrap_or("");
+    if !ports.split(',').any(|p| p.trim() == "clock") {
+        return "none (combinational block)".to_string();
+    }
+    match domain {
+        Domain::Pcie => format!("`clock`, {CORE_CLOCK_MHZ} MHz (PCIe user clock, PG213)"),
+        Domain::Nand => format!(
+            "`clock`, {} MHz (NAND sequencer clock, onfi.core_clock_mhz)",
+            cfg.onfi.core_clock_mhz
+        ),
+        Domain::Core => format!(
+            "`clock`, {CORE_CLOCK_MHZ} MHz (one core clock: PCIe user clock and NAND sequencer clock)"
+        ),
+    }
+}
+
+/// The comment atop an exported file.
+pub fn header(stem: &str, elaborated_for: &str, command: &str, clock: &str) -> String {
+    format!(
+        "// ssdlab_{stem}: block `{stem}` of the ssdlab controller datapath (docs/hdl.md).\n\
+         // Elaborated for: {elaborated_for}.\n\
+         // Generated by: {command}\n\
+         //   (rust-hdl 0.46, names made integrable by ssdlab_hdl::export::names).\n\
+         // Clock: {clock}.\n\
+         // Reset: none; every register starts from its initial value (FPGA configuration).\n"
+    )
+}
+
+#[cfg(test)]
+mod tests;
