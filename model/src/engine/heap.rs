@@ -1,24 +1,26 @@
-//! The future-event list's storage: a 4-ary min-heap on a packed `u128` order key.
+//! The future-event list's storage: an array kept sorted by a packed `u128` order key, latest
+//! first, so the earliest entry is the last one.
 //!
-//! A 4-ary heap is half as deep as a binary one, and its four children of a node share a cache
-//! line or two, so a pop makes fewer dependent loads; a push mostly stops within a level or two,
-//! as new events tend to come after the earliest ones (D. B. Johnson, "Priority queues with
-//! update and finding minimum spanning trees", 1975; LaMarca and Ladner, "The influence of
-//! caches on the performance of heaps", 1996). The keys are unique (time and sequence number),
-//! so the pop order is the keys' order whatever the heap's shape.
+//! The drive's queue holds a few tens of events, and a new event mostly lands among the earliest
+//! few (a front-end wake, a doorbell, a data move's end), so a push scans a handful of entries
+//! from the end and moves those few up one slot; a pop takes the last entry with no sift at all.
+//! When the scan of the earliest [`SCAN`] entries does not place the new one, a binary search
+//! does, so a long queue costs O(log n) comparisons and one block move a push. The keys are
+//! unique (time and sequence number), so the pop order is the keys' order, as with any heap.
 
-/// Children per node.
-const ARITY: usize = 4;
+/// Entries a push compares one by one from the earliest end before it searches by halves.
+const SCAN: usize = 8;
 
-/// A min-heap of `(key, item)` pairs ordered by `key` alone.
+/// A min-priority queue of `(key, item)` pairs ordered by `key` alone (keys unique).
 #[derive(Clone, Debug)]
-pub(super) struct QuadHeap<E> {
+pub(super) struct SortedQueue<E> {
+    /// Sorted by key, largest first.
     data: Vec<(u128, E)>,
 }
 
-impl<E: Copy> QuadHeap<E> {
+impl<E: Copy> SortedQueue<E> {
     pub(super) fn with_capacity(n: usize) -> Self {
-        QuadHeap {
+        SortedQueue {
             data: Vec::with_capacity(n),
         }
     }
@@ -31,70 +33,28 @@ impl<E: Copy> QuadHeap<E> {
     /// The smallest key.
     #[inline]
     pub(super) fn peek_key(&self) -> Option<u128> {
-        self.data.first().map(|e| e.0)
+        self.data.last().map(|e| e.0)
     }
 
     #[inline]
     pub(super) fn push(&mut self, key: u128, item: E) {
-        let mut i = self.data.len();
-        self.data.push((key, item));
-        // Move parents with larger keys down one level; the new entry goes in the hole.
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if self.data[parent].0 <= key {
-                break;
-            }
-            self.data[i] = self.data[parent];
-            i = parent;
+        let d = &self.data;
+        let stop = d.len().saturating_sub(SCAN);
+        let mut pos = d.len();
+        while pos > stop && d[pos - 1].0 < key {
+            pos -= 1;
         }
-        self.data[i] = (key, item);
+        if pos == stop && pos > 0 && d[pos - 1].0 < key {
+            // Later than the earliest SCAN: the first index whose key is below `key`.
+            pos = d[..pos].partition_point(|e| e.0 > key);
+        }
+        self.data.insert(pos, (key, item));
     }
 
     /// Removes and returns the entry with the smallest key.
     #[inline]
     pub(super) fn pop(&mut self) -> Option<(u128, E)> {
-        let last = self.data.pop()?;
-        if self.data.is_empty() {
-            return Some(last);
-        }
-        let top = self.data[0];
-        // Sift the former last entry down from the root: at each level the smallest child
-        // moves up while it is smaller. The children are taken as one slice (one bounds check
-        // a level), a full set of four compared without a loop.
-        let data = &mut self.data[..];
-        let n = data.len();
-        let mut i = 0;
-        loop {
-            let first = ARITY * i + 1;
-            if first >= n {
-                break;
-            }
-            let kids = &data[first..(first + ARITY).min(n)];
-            let (mut best, mut best_key) = (0, kids[0].0);
-            if let [_, b, c, d] = kids {
-                // min of four: two pairs, then the pair winners
-                let (lo1, k1) = if b.0 < best_key {
-                    (1, b.0)
-                } else {
-                    (0, best_key)
-                };
-                let (lo2, k2) = if d.0 < c.0 { (3, d.0) } else { (2, c.0) };
-                (best, best_key) = if k2 < k1 { (lo2, k2) } else { (lo1, k1) };
-            } else {
-                for (j, k) in kids.iter().enumerate().skip(1) {
-                    if k.0 < best_key {
-                        (best, best_key) = (j, k.0);
-                    }
-                }
-            }
-            if best_key >= last.0 {
-                break;
-            }
-            data[i] = data[first + best];
-            i = first + best;
-        }
-        self.data[i] = last;
-        Some(top)
+        self.data.pop()
     }
 }
 
@@ -105,11 +65,12 @@ mod tests {
     use std::collections::BinaryHeap;
 
     /// Against the standard library's heap: the same pop order over a long mixed run of pushes
-    /// and pops with a small key range (many near-ties) and a large one.
+    /// and pops with a small key range (many near-ties) and a large one; the queue grows to a few
+    /// thousand entries, so both the short scan and the binary search place entries.
     #[test]
     fn pops_in_key_order_like_a_binary_heap() {
         for span in [16u128, 1 << 40] {
-            let mut q = QuadHeap::with_capacity(4);
+            let mut q = SortedQueue::with_capacity(4);
             let mut reference = BinaryHeap::new();
             // A fixed LCG (Knuth's MMIX constants): the sequence is known in advance.
             let mut x: u64 = 12345;

@@ -11,7 +11,7 @@
 use crate::time::SimTime;
 mod heap;
 
-use heap::QuadHeap;
+use heap::SortedQueue;
 
 /// Time to move `bytes` at `bytes_per_sec`, rounded up to a picosecond: the same value as
 /// [`SimTime::for_bytes`], with 64-bit arithmetic when `bytes × 10^12` fits (every burst below
@@ -28,7 +28,7 @@ pub fn transfer_time(bytes: u64, bytes_per_sec: u64) -> SimTime {
 }
 
 /// The order key of an event at `at` with sequence number `seq`: (time in ps, seq) packed into
-/// one `u128` (`at << 64 | seq`), so the heap compares one integer instead of two fields in
+/// one `u128` (`at << 64 | seq`), so the queue compares one integer instead of two fields in
 /// turn: the same (time, seq) lexicographic order, fewer branches on the hottest path.
 #[inline]
 fn order_key(at: SimTime, seq: u64) -> u128 {
@@ -43,7 +43,7 @@ fn key_time(key: u128) -> SimTime {
 /// A bounded future-event list with a simulation clock.
 #[derive(Clone, Debug)]
 pub struct EventQueue<E> {
-    heap: QuadHeap<E>,
+    heap: SortedQueue<E>,
     now: SimTime,
     next_seq: u64,
     capacity: usize,
@@ -55,7 +55,7 @@ impl<E: Copy> EventQueue<E> {
     pub fn new(capacity: usize) -> Self {
         assert!(capacity > 0, "event queue capacity must be positive");
         EventQueue {
-            heap: QuadHeap::with_capacity(capacity.min(1 << 16)),
+            heap: SortedQueue::with_capacity(capacity.min(1 << 16)),
             now: SimTime::ZERO,
             next_seq: 0,
             capacity,
