@@ -318,8 +318,9 @@ fn random_power_cuts_keep_the_durability_contract_slow() {
 
 /// Seeds the slow test fails on: a relocation victim's erase is not ordered after what
 /// supersedes the durable copy it holds, so a cut after the erase finds no version that new.
-/// 1000872 (op 1919): lpn 7771's durable seq 806 is erased while its overwrite (seq 11460, on
-/// another die) is still unprogrammed: nothing readable is left. 1001704 (op 1734): lpn
+/// 1000872 (op 1919): block 101 (die 1), holding lpn 7771's durable seq 806, is erased while
+/// its overwrite's program (seq 11460, sent to die 3 one op earlier) is still queued: nothing
+/// readable is left. 1001704 (op 1734): lpn
 /// 12512's durable seq 9629 (a GC copy in block 169) is trimmed (seq 10006); block 169 is
 /// erased before the journal page with the trim record is programmed, and the mount finds the
 /// older seq 5050 in block 133. Ignored until the erase waits for those programs.
