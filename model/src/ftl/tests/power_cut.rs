@@ -315,3 +315,19 @@ fn random_power_cuts_keep_the_durability_contract_slow() {
         run_power_cuts(1_000_000 + seed, 2_000).unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+/// Seeds the slow test fails on: a relocation victim's erase is not ordered after what
+/// supersedes the durable copy it holds, so a cut after the erase finds no version that new.
+/// 1000872 (op 1919): block 101 (die 1), holding lpn 7771's durable seq 806, is erased while
+/// its overwrite's program (seq 11460, sent to die 3 one op earlier) is still queued: nothing
+/// readable is left. 1001704 (op 1734): lpn
+/// 12512's durable seq 9629 (a GC copy in block 169) is trimmed (seq 10006); block 169 is
+/// erased before the journal page with the trim record is programmed, and the mount finds the
+/// older seq 5050 in block 133. Ignored until the erase waits for those programs.
+#[test]
+#[ignore]
+fn known_power_cut_holes() {
+    for seed in [1_000_872, 1_001_704] {
+        run_power_cuts(seed, 2_000).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
