@@ -25,7 +25,7 @@ use crate::config::PcieConfig;
 use crate::nvme::frontend::entry::Cqe;
 use crate::nvme::frontend::prp::{MAX_TRANSFER_BYTES, PAGE_BYTES};
 use crate::nvme::frontend::tlp::{beats, Cycle, TlpKind, CLOCK_PS};
-use crate::nvme::frontend::HostPort;
+use crate::nvme::frontend::{HostPort, DATA_TAGS};
 use crate::pcie::{Dir, Link};
 use crate::time::SimTime;
 use std::collections::VecDeque;
@@ -152,6 +152,38 @@ impl HostMemory {
     }
 }
 
+impl HostMemory {
+    /// One data MRd (header only) ready at cycle `ready`: `upstream`'s link arithmetic. Returns
+    /// the cycle the requester port is free after it (one beat).
+    #[inline]
+    fn read_request(&mut self, ready: Cycle) -> Cycle {
+        let (start, end) = self
+            .link
+            .send_tlp(edge_time(ready), Dir::Up, self.req_header, 0);
+        self.up_end = end;
+        cycle_at_or_after(start) + beats(TlpKind::MemRead, 0)
+    }
+
+    /// The completions of a read of `len` bytes at `addr` whose request crossed last (at
+    /// `up_end`): at most MPS each, split at MPS-aligned addresses, leaving the root complex
+    /// `host_read_latency` later. Returns the cycle the last one has crossed.
+    #[inline]
+    fn completions(&mut self, addr: u64, len: u32) -> Cycle {
+        let ready = self.up_end + self.host_read_latency;
+        let (mut a, end) = (addr, addr + len as u64);
+        let mut last = ready;
+        while a < end {
+            let stop = ((a / self.mps + 1) * self.mps).min(end);
+            let (_, arrived) = self
+                .link
+                .send_tlp(ready, Dir::Down, CPL_HEADER_BYTES, stop - a);
+            last = arrived;
+            a = stop;
+        }
+        cycle_at_or_after(last)
+    }
+}
+
 impl HostPort for HostMemory {
     fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
         let data = self.region_bytes(addr, len);
@@ -168,18 +200,7 @@ impl HostPort for HostMemory {
     }
 
     fn read_timing(&mut self, _cycle: Cycle, addr: u64, len: u32) -> Cycle {
-        let ready = self.up_end + self.host_read_latency;
-        let (mut a, end) = (addr, addr + len as u64);
-        let mut last = ready;
-        while a < end {
-            let stop = ((a / self.mps + 1) * self.mps).min(end);
-            let (_, arrived) = self
-                .link
-                .send_tlp(ready, Dir::Down, CPL_HEADER_BYTES, stop - a);
-            last = arrived;
-            a = stop;
-        }
-        cycle_at_or_after(last)
+        self.completions(addr, len)
     }
 
     fn write_timing(&mut self, _cycle: Cycle, addr: u64, _len: u32) {
@@ -199,6 +220,32 @@ impl HostPort for HostMemory {
             );
             self.cqes[qid].push_back((self.up_end, cqe.cid));
         }
+    }
+
+    /// The same link and port arithmetic as one `upstream` and `read_timing` per TLP.
+    fn upstream_reads(
+        &mut self,
+        ready: Cycle,
+        port_free: Cycle,
+        reqs: &[(u64, u32)],
+    ) -> (Cycle, Cycle) {
+        let (mut free, mut done) = (port_free, ready);
+        if reqs.len() > DATA_TAGS {
+            // Tags are reused: the generic per-TLP path keeps their free cycles.
+            let mut tags = [ready; DATA_TAGS];
+            for (i, &(a, n)) in reqs.iter().enumerate() {
+                let slot = i % DATA_TAGS;
+                free = self.read_request(tags[slot].max(free));
+                tags[slot] = self.completions(a, n);
+                done = done.max(tags[slot] + 1);
+            }
+        } else {
+            for &(a, n) in reqs {
+                free = self.read_request(ready.max(free));
+                done = done.max(self.completions(a, n) + 1);
+            }
+        }
+        (free, done)
     }
 
     /// The same link and port arithmetic as one `upstream` per TLP, in one link burst.
@@ -303,6 +350,32 @@ mod tests {
         let up = burst.link.stats(Dir::Up);
         assert_eq!((up.tlps, up.dllps, up.wire_bytes), (19, 8, 4936));
         assert_eq!(burst.link.stats(Dir::Down).dllps, 4);
+    }
+
+    #[test]
+    fn a_burst_of_data_reads_paces_as_one_tlp_at_a_time() {
+        let cfg = crate::config::DriveConfig::default_drive();
+        let (mut burst, mut single) = (
+            HostMemory::new(&cfg.pcie, 2, 8),
+            PerTlp(HostMemory::new(&cfg.pcie, 2, 8)),
+        );
+        for h in [&mut burst, &mut single.0] {
+            h.link.memory_write(SimTime::ZERO, Dir::Up, 8192);
+        }
+        // A 4 KiB move at MRRS 512 (8 MRd), an uneven one, and 40 MRd (tags reused past 32).
+        let buf = data_addr(1, 2);
+        let even: Vec<(u64, u32)> = (0..8).map(|i| (buf + 512 * i, 512)).collect();
+        let uneven = [(buf + 8192, 100), (buf + 8292, 412), (buf + 8704, 64)];
+        let many: Vec<(u64, u32)> = (0..40).map(|i| (buf + 512 * i, 512)).collect();
+        for (ready, reqs) in [(3, &even[..]), (2_000, &uneven[..]), (2_100, &many[..])] {
+            let got = burst.upstream_reads(ready, 5, reqs);
+            assert_eq!(got, single.upstream_reads(ready, 5, reqs), "free, done");
+            assert_eq!(burst.up_end, single.0.up_end, "last TLP's arrival");
+            for d in [Dir::Up, Dir::Down] {
+                assert_eq!(burst.link.stats(d), single.0.link.stats(d), "{d:?}");
+                assert_eq!(burst.link.free_at(d), single.0.link.free_at(d));
+            }
+        }
     }
 
     #[test]

@@ -325,12 +325,12 @@ impl ChannelSequencer {
 
     /// Processes cycle `c`: phase ends, waits ending, then one arbitration.
     fn step(&mut self, c: u64, done: &mut Vec<SeqCompletion>) {
-        let t = self.timing;
+        let t = &self.timing;
         let r = &self.suspend;
         for u in self.units.iter_mut() {
             if let UnitState::OnBus { phase, end } = u.state {
                 if end == c {
-                    u.state = Self::phase_done(&t, r, u, phase, c, done);
+                    u.state = Self::phase_done(t, r, u, phase, c, done);
                     if matches!(phase, Phase::First | Phase::Resume) {
                         suspend::plan_check(r, u);
                     }
@@ -434,7 +434,7 @@ impl ChannelSequencer {
             if since > c || phase.is_first() != (k <= n) {
                 continue;
             }
-            let t = self.timing;
+            let t = &self.timing;
             let unit = &mut self.units[i];
             let (q, started) = unit.current.as_mut().expect("a requesting unit has an op");
             if phase == Phase::First {

@@ -134,6 +134,31 @@ pub trait HostPort {
         }
         free
     }
+    /// Data MRd TLPs `reqs` (address, bytes; values not modelled) sent one after another
+    /// through the requester port: request `i` no earlier than `ready`, nor than the port is
+    /// free after the one before (`port_free` for the first), nor than request `i - DATA_TAGS`'s
+    /// completion arrived (its tag free again). Returns the cycle the port is free after the
+    /// last and the cycle after the last completion beat arrived (at least `ready`). Default:
+    /// [`HostPort::upstream`] and [`HostPort::read_timing`] per TLP, as [`port::ReqPort::send`]
+    /// does; a host may do the same arithmetic in one burst.
+    fn upstream_reads(
+        &mut self,
+        ready: Cycle,
+        port_free: Cycle,
+        reqs: &[(u64, u32)],
+    ) -> (Cycle, Cycle) {
+        let mut tags = [ready; DATA_TAGS];
+        let (mut free, mut done) = (port_free, ready);
+        for (i, &(a, n)) in reqs.iter().enumerate() {
+            let slot = i % DATA_TAGS;
+            let start = self.upstream(tags[slot].max(free), TlpKind::MemRead, n);
+            free = start + tlp::beats(TlpKind::MemRead, n);
+            let arrived = self.read_timing(start, a, n);
+            tags[slot] = arrived;
+            done = done.max(arrived + 1);
+        }
+        (free, done)
+    }
     /// The front end has an upstream TLP ready at `ready`; returns the cycle the link takes its
     /// header (the throughput ceiling). Without a link model: at once.
     fn upstream(&mut self, ready: Cycle, _kind: TlpKind, _len_bytes: u32) -> Cycle {

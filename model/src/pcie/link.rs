@@ -178,6 +178,7 @@ impl Link {
     /// One TLP of `header` + `payload` bytes (plus framing) on direction `d`, no earlier than
     /// `now`; returns when its bytes start and finish crossing. For TLP-exact block models (the
     /// NVMe front end and its root-complex test model) that pace every TLP individually.
+    #[inline]
     pub fn send_tlp(
         &mut self,
         now: SimTime,
@@ -185,8 +186,25 @@ impl Link {
         header: u64,
         payload: u64,
     ) -> (SimTime, SimTime) {
-        let start = now.max(self.dirs[d as usize].free_at);
-        let end = self.transmit(now, d, 1, payload, payload + header + self.framing);
+        let i = d as usize;
+        let wire =
+            payload + header + self.framing + std::mem::take(&mut self.dirs[i].pending_dllp_wire);
+        let dur = self.duration(wire);
+        let st = &mut self.dirs[i];
+        let start = now.max(st.free_at);
+        let end = start + dur;
+        st.free_at = end;
+        st.stats.tlps += 1;
+        st.stats.payload_bytes += payload;
+        st.stats.wire_bytes += wire;
+        st.stats.busy += dur;
+        // One TLP received: most often no ACK is due yet (`acknowledge` with one TLP).
+        let other = &mut self.dirs[d.other() as usize];
+        if other.unacked + 1 < self.tlps_per_ack {
+            other.unacked += 1;
+        } else {
+            self.acknowledge(d.other(), 1);
+        }
         (start, end)
     }
 

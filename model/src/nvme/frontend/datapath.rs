@@ -83,6 +83,10 @@ impl FrontEnd {
         }
         let mut done = now;
         match dir {
+            // No bytes and no TLP log: the host paces the whole burst at once (same cycles).
+            Direction::FromHost if out.is_none() && !self.port.logging() && !reqs.is_empty() => {
+                done = self.port.send_reads(host, now, &reqs);
+            }
             Direction::FromHost => {
                 let mut tags = [now; DATA_TAGS];
                 for (i, &(a, n)) in reqs.iter().enumerate() {

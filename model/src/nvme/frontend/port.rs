@@ -94,6 +94,24 @@ impl ReqPort {
         self.free
     }
 
+    /// Data MRd TLPs `reqs` (values not modelled) from `ready`, at most `DATA_TAGS` in flight,
+    /// while the log is off ([`HostPort::upstream_reads`]); returns the cycle after the last
+    /// completion beat arrived (at least `ready`): what one [`ReqPort::send`] per TLP gives.
+    pub fn send_reads(
+        &mut self,
+        host: &mut impl HostPort,
+        ready: Cycle,
+        reqs: &[(u64, u32)],
+    ) -> Cycle {
+        assert!(!self.logging, "a logged port sends TLP by TLP");
+        debug_assert!(reqs
+            .iter()
+            .all(|&(a, n)| n > 0 && n <= 4096 && within_4k(a, n)));
+        let (free, done) = host.upstream_reads(ready, self.free, reqs);
+        self.free = free;
+        done
+    }
+
     /// Cycle from which the port is idle.
     pub fn free_cycle(&self) -> Cycle {
         self.free

@@ -40,16 +40,16 @@ impl FrontEnd {
         &self,
         cands: &[Option<Candidate>; 4],
     ) -> (Option<Cycle>, Option<Cycle>) {
-        let due = cands.iter().flatten().map(|c| c.0).min();
-        let wake = cands
-            .iter()
-            .flatten()
-            .map(|&(key, which, _)| match which {
+        // One pass over the candidates for both minima.
+        let mut found: Option<(Cycle, Cycle)> = None;
+        for &(key, which, _) in cands.iter().flatten() {
+            let wake = match which {
                 3 => key + self.timing.cpl_to_cqe.saturating_sub(1),
                 _ => key,
-            })
-            .min();
-        (due, wake)
+            };
+            found = Some(found.map_or((key, wake), |(d, w)| (d.min(key), w.min(wake))));
+        }
+        (found.map(|f| f.0), found.map(|f| f.1))
     }
 
     /// The next event of each engine. Grant cycles at the requester mux: a fetch arbitrated at
