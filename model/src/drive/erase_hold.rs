@@ -2,11 +2,11 @@
 //! whose earlier programs have not all completed is queued on its die blocked (as an op
 //! waiting on `after`: the ops behind it in its queue wait too), and unblocked when the
 //! completion of the last of them reaches the FTL. While one is held the drive keeps every
-//! wait pointing at an earlier-sent op, so the oldest op not done can always start: the
-//! relocation and background queues of every die may run (their programs may be what the
-//! erase waits for), and a program or erase waits only for the relocation or background ops on
-//! its block sent before it. With no erase held (always without `ftl.persistence`) nothing
-//! here changes the schedule.
+//! wait pointing at an earlier-sent op, so the oldest op not done can always start: relocation
+//! and background ops sent before a held erase may start at once (they may be, or be queued
+//! ahead of, what it waits for; later ones keep their pacing), and a program or erase waits
+//! only for the relocation or background ops on its block sent before it. With no erase held
+//! (always without `ftl.persistence`) nothing here changes the schedule.
 
 use super::Drive;
 use crate::ftl::{NandOp, NandOpKind};
@@ -19,13 +19,21 @@ impl Drive {
         if op.kind == NandOpKind::Erase && !self.ftl.erase_may_start(op) {
             self.ops[id as usize].blocked = true;
             self.held_erases.push(id);
+            self.held_upto = self.held_upto.max(self.ops[id as usize].sent);
         }
     }
 
-    /// Whether an erase is held (then relocation and background ops may run on every die).
+    /// Whether an erase is held.
     #[inline]
     pub(super) fn erase_held(&self) -> bool {
         !self.held_erases.is_empty()
+    }
+
+    /// Whether queued op `h` was sent before a held erase (it may start at once: a held erase
+    /// may wait for it or for an op behind it).
+    #[inline]
+    pub(super) fn held_dep(&self, h: u32) -> bool {
+        self.erase_held() && self.ops[h as usize].sent < self.held_upto
     }
 
     /// A batch has just held `newly` more erases: every die gets a chance to run the ops they
@@ -52,6 +60,11 @@ impl Drive {
             }
             !go
         });
+        self.held_upto = held
+            .iter()
+            .map(|&i| self.ops[i as usize].sent)
+            .max()
+            .unwrap_or(0);
         self.held_erases = held;
         for id in released {
             self.ops[id as usize].blocked = false;

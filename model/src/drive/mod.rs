@@ -265,8 +265,10 @@ pub struct Drive {
     bg_allowed: bool,
     /// Relocation ops waiting in the dies' `reloc` queues.
     reloc_queued: u64,
-    /// Erases the FTL holds behind earlier programs (`erase_hold.rs`); ops dispatched so far.
+    /// Erases the FTL holds behind earlier programs (`erase_hold.rs`), the latest dispatch
+    /// number among them; ops dispatched so far.
     held_erases: Vec<u32>,
+    held_upto: u64,
     sent_next: u64,
     /// Tag the next dispatched ReadAhead op gets; ReadAhead ops in flight by tag, with the reads
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
@@ -351,6 +353,7 @@ impl Drive {
             bg_allowed: false,
             reloc_queued: 0,
             held_erases: Vec::new(),
+            held_upto: 0,
             sent_next: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),

@@ -184,7 +184,9 @@ impl Drive {
         for _ in 0..4 {
             let (host, wait) = self.start_host_ops(now, die);
             let (reloc, reloc_waits_bg) = self.start_relocation(now, die, wait == Wait::Reloc);
-            let needed = wait == Wait::Bg || reloc_waits_bg || self.erase_held();
+            let bg_head = self.dies[die as usize].bg.front();
+            let needed =
+                wait == Wait::Bg || reloc_waits_bg || bg_head.is_some_and(|&h| self.held_dep(h));
             let bg = self.start_bg_ops(now, die, needed);
             touched |= host | reloc | bg;
             if !reloc || wait == Wait::None {

@@ -86,8 +86,8 @@ impl Drive {
             {
                 return (touched, true);
             }
-            // A held erase may wait for these ops (`erase_hold.rs`).
-            let needed = self.erase_held() || (host_waits && self.fifo_head_waits_for_reloc(die));
+            // A held erase may wait for this op (`erase_hold.rs`).
+            let needed = self.held_dep(h) || (host_waits && self.fifo_head_waits_for_reloc(die));
             let slot = &self.dies[die as usize];
             let host_running = slot.die.inflight() > slot.bg_inflight + slot.reloc_inflight;
             // Host idle (`Drive::idle`) and the die free: FIFO ops left after `start_host_ops`
