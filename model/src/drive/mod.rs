@@ -30,6 +30,7 @@
 //! map to `queue % io_queues` (as Linux maps CPUs onto fewer hardware queues).
 
 mod background;
+mod erase_hold;
 mod front_end;
 mod host;
 mod host_driver;
@@ -199,6 +200,8 @@ pub(crate) struct OpRec {
     reloc: bool,
     /// Order in which ops were handed to the sequencer (a die runs them in that order).
     issued: u64,
+    /// Order in which ops were dispatched (the FTL's order; `erase_hold.rs`).
+    sent: u64,
 }
 
 /// A simulated NVMe SSD. See the module doc for what happens to an IO.
@@ -262,6 +265,11 @@ pub struct Drive {
     bg_allowed: bool,
     /// Relocation ops waiting in the dies' `reloc` queues.
     reloc_queued: u64,
+    /// Erases the FTL holds behind earlier programs (`erase_hold.rs`), the latest dispatch
+    /// number among them; ops dispatched so far.
+    held_erases: Vec<u32>,
+    held_upto: u64,
+    sent_next: u64,
     /// Tag the next dispatched ReadAhead op gets; ReadAhead ops in flight by tag, with the reads
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
     ra_tag_next: u64,
@@ -344,6 +352,9 @@ impl Drive {
             dispatching_bg: false,
             bg_allowed: false,
             reloc_queued: 0,
+            held_erases: Vec::new(),
+            held_upto: 0,
+            sent_next: 0,
             ra_tag_next: 0,
             ra_inflight: std::collections::HashMap::new(),
             issued: 0,

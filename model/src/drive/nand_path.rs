@@ -29,6 +29,7 @@ impl Drive {
         let now = self.now();
         let first_new = self.batch_ids.len();
         debug_assert_eq!(first_new, 0);
+        let held = self.held_erases.len();
         for (i, op) in batch.iter().enumerate() {
             self.enqueue_op(i, op, owner);
         }
@@ -38,6 +39,7 @@ impl Drive {
             let die = self.ops[self.batch_ids[k] as usize].die;
             self.start_ready(now, die);
         }
+        self.kick_for_held(now, self.held_erases.len() > held);
         self.batch_ids.clear();
         batch.clear();
     }
@@ -70,6 +72,7 @@ impl Drive {
         if owned {
             self.cmds[owner as usize].ops_left += 1;
         }
+        self.hold_if_needed(id, op);
         self.batch_ids.push(id);
         self.queue_or_hold(id, op);
     }
@@ -117,6 +120,10 @@ impl Drive {
             bg,
             reloc,
             issued: u64::MAX,
+            sent: {
+                self.sent_next += 1;
+                self.sent_next - 1
+            },
         }
     }
 
@@ -177,7 +184,10 @@ impl Drive {
         for _ in 0..4 {
             let (host, wait) = self.start_host_ops(now, die);
             let (reloc, reloc_waits_bg) = self.start_relocation(now, die, wait == Wait::Reloc);
-            let bg = self.start_bg_ops(now, die, wait == Wait::Bg || reloc_waits_bg);
+            let bg_head = self.dies[die as usize].bg.front();
+            let needed =
+                wait == Wait::Bg || reloc_waits_bg || bg_head.is_some_and(|&h| self.held_dep(h));
+            let bg = self.start_bg_ops(now, die, needed);
             touched |= host | reloc | bg;
             if !reloc || wait == Wait::None {
                 break;
@@ -202,10 +212,13 @@ impl Drive {
             }
             let slot = &self.dies[die as usize];
             if op.kind != NandOpKind::Read {
-                if slot.bg_blocks.iter().any(|&(b, _)| b == op.addr.block) {
+                let b = op.addr.block;
+                if slot.bg_blocks.iter().any(|&(x, _)| x == b) && self.block_waits(&slot.bg, b, h) {
                     return (touched, Wait::Bg);
                 }
-                if slot.reloc_blocks.iter().any(|&(b, _)| b == op.addr.block) {
+                if slot.reloc_blocks.iter().any(|&(x, _)| x == b)
+                    && self.block_waits(&slot.reloc, b, h)
+                {
                     return (touched, Wait::Reloc);
                 }
             }
@@ -331,6 +344,9 @@ impl Drive {
         self.ops_inflight -= 1;
         if rec.op.kind != NandOpKind::Read {
             self.ftl.nand_done(&rec.op);
+            if rec.op.kind == NandOpKind::Program {
+                self.release_erases(now);
+            }
         }
         let mut w = rec.first_waiter;
         while w != NONE {

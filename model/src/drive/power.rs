@@ -192,6 +192,8 @@ impl Drive {
         self.dispatching_bg = false;
         self.bg_allowed = false;
         self.reloc_queued = 0;
+        self.held_erases.clear();
+        self.held_upto = 0;
         self.ra_inflight.clear();
         self.prefetch = super::prefetch::PrefetchEngine::new(&cfg.ftl);
     }

@@ -80,10 +80,14 @@ impl Drive {
                 break;
             }
             let block = rec.op.addr.block;
-            if rec.op.kind != NandOpKind::Read && slot.bg_blocks.iter().any(|&(b, _)| b == block) {
+            if rec.op.kind != NandOpKind::Read
+                && slot.bg_blocks.iter().any(|&(b, _)| b == block)
+                && self.block_waits(&slot.bg, block, h)
+            {
                 return (touched, true);
             }
-            let needed = host_waits && self.fifo_head_waits_for_reloc(die);
+            // A held erase may wait for this op (`erase_hold.rs`).
+            let needed = self.held_dep(h) || (host_waits && self.fifo_head_waits_for_reloc(die));
             let slot = &self.dies[die as usize];
             let host_running = slot.die.inflight() > slot.bg_inflight + slot.reloc_inflight;
             // Host idle (`Drive::idle`) and the die free: FIFO ops left after `start_host_ops`

@@ -16,8 +16,9 @@
 //! (GC, folding, wear levelling, victims chosen by a [`victim::VictimPolicy`]: [`greedy`],
 //! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
 //! (background work), [`integrity`] (out-of-band checker), [`persist`] (mapping journal and
-//! checkpoints), [`power_loss`] + [`mount`] (sudden power loss, the mount after it), [`unit_tables`] (per-unit mapping,
-//! spare-area and valid-bit tables), [`stats`].
+//! checkpoints), [`erase_order`] (relocation erases after the programs sent before them),
+//! [`power_loss`] + [`mount`] (sudden power loss, the mount after it), [`unit_tables`]
+//! (per-unit mapping, spare-area and valid-bit tables), [`stats`].
 
 use crate::config::{DriveConfig, FtlConfig};
 use crate::error::ConfigError;
@@ -31,6 +32,7 @@ pub mod bigvec;
 pub mod blocks;
 pub mod cost_benefit;
 pub mod dram_table;
+pub mod erase_order;
 #[cfg(feature = "fault-injection")]
 mod fault;
 pub mod gc;
@@ -169,6 +171,8 @@ pub struct Ftl {
     fault: fault::DroppedMappingUpdate,
     /// Mapping journal and checkpoints (`ftl.persistence`).
     persist: persist::Persist,
+    /// Relocation erases held behind the programs sent before them (`ftl.persistence`).
+    order: erase_order::EraseOrder,
     /// NAND completions followed for power-loss modelling (`track_durability`).
     dur: Option<power_loss::Durability>,
     st: FtlStats,
@@ -226,6 +230,7 @@ impl Ftl {
             #[cfg(feature = "fault-injection")]
             fault: Default::default(),
             persist: persist::Persist::new(&cfg.ftl.persistence, &l),
+            order: erase_order::EraseOrder::new(cfg.ftl.persistence.enabled),
             dur: None,
             st: FtlStats::default(),
             slc_valid_units: 0,

@@ -246,6 +246,7 @@ impl Ftl {
         self.deferred.clear();
         self.table = MapTable::new(&self.l);
         self.persist.after_mount();
+        self.order.clear();
         if let Some(d) = &mut self.dur {
             d.erasing.clear();
             d.trims_open.clear();

@@ -102,6 +102,7 @@ impl Ftl {
 
     /// Op `op` (sent by this FTL) completed on its die.
     pub fn nand_done(&mut self, op: &NandOp) {
+        self.order.done(op);
         if self.dur.is_none() {
             return;
         }
@@ -139,6 +140,18 @@ impl Ftl {
             }
             _ => {}
         }
+    }
+
+    /// Whether the executor may start erase `op` now (`erase_order.rs`: a relocation erase
+    /// waits, with `ftl.persistence`, until every program sent before it has completed).
+    /// Always true for other ops.
+    pub fn erase_may_start(&self, op: &NandOp) -> bool {
+        self.order.may_start(op)
+    }
+
+    /// Whether some relocation erase is sent and not completed (so one may be held).
+    pub fn erases_pending(&self) -> bool {
+        self.order.any_erase()
     }
 
     /// An erase of `dbid` is about to be sent: keeps the block as it is for a power loss.

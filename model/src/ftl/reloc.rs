@@ -148,12 +148,18 @@ impl Ftl {
     fn erase(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
         if self.persist.enabled && self.emit {
             self.program_relocated_data(self.l.die_of(dbid), ops);
+            // The barrier (`erase_order.rs`): the journal page, with the records of what
+            // supersedes the victim's copies, is sent before the erase, which waits for it.
+            let start = ops.len();
+            self.persist.commit(&self.l, ops);
+            self.journal_sent(start, ops);
         }
         self.save_before_erase(dbid);
         let b = self.blocks.info[dbid as usize];
         if self.emit {
             let mut addr = self.l.phys_page(self.l.base(dbid));
             addr.plane = 0;
+            self.order.erase_sent(addr);
             ops.push(NandOp {
                 kind: NandOpKind::Erase,
                 mode: b.mode,

@@ -268,6 +268,7 @@ impl Ftl {
                 purpose,
                 after: None,
             });
+            self.order.sent(&ops[ops.len() - 1..]);
         }
         b.programmed = b.staged;
         self.st.nand_units_written += pu as u64;
@@ -284,7 +285,9 @@ impl Ftl {
     }
 
     /// Journal pages among `ops[start..]` carry the trims recorded since the last one.
-    fn journal_sent(&mut self, start: usize, ops: &[NandOp]) {
+    /// (And they are numbered for the erase barrier, `erase_order.rs`.)
+    pub(super) fn journal_sent(&mut self, start: usize, ops: &[NandOp]) {
+        self.order.sent(&ops[start..]);
         let Some(d) = &mut self.dur else { return };
         let last = ops[start..]
             .iter()

@@ -5,6 +5,7 @@
 
 mod api_errors;
 mod background;
+mod erase_hold;
 mod front_end;
 mod ftl;
 mod lookup;

@@ -4,6 +4,7 @@ mod basic;
 mod config_errors;
 mod done_when;
 mod drive_timed;
+mod erase_order;
 mod executor;
 mod gc_slc;
 mod map_cache;
