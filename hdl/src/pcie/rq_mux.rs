@@ -24,8 +24,9 @@
 //! transfer): every request of the front end moves whole dwords. Outside the first beat both
 //! are 0 (the block samples them only there). Address offset, discontinue, TPH, sequence number
 //! and parity are 0 (the requests are dword aligned, never aborted, carry no hints, need no
-//! `pcie_rq_seq_num` tracking, and parity is off in the IP). The mux counts the payload dwords
-//! from the descriptor's dword count (`[74:64]`, 0 is never generated).
+//! `pcie_rq_seq_num` tracking, and parity is off in the IP). The mux keeps the descriptor's
+//! dword count (`[74:64]`, 0 is never generated) modulo 4: the last beat (`tlast`) holds that
+//! many dwords (4 when it is 0), every other beat 4.
 
 use super::words::RqUserWord;
 use rust_hdl::prelude::*;
@@ -86,8 +87,8 @@ pub struct RqMux {
     free: Signal<Local, Bit>,
     /// The RQ stream is inside a packet: its first beat has been taken.
     mid: DFF<Bit>,
-    /// Payload dwords of the packet not yet taken (after its first beat).
-    rem: DFF<Bits<11>>,
+    /// The packet's dword count modulo 4 (dwords in its last payload beat; 0: four).
+    dwl: DFF<Bits<2>>,
     /// The beat on the RQ stream this cycle: data, valid, last.
     od: Signal<Local, Bits<128>>,
     ov: Signal<Local, Bit>,
@@ -96,9 +97,9 @@ pub struct RqMux {
     ddw: Signal<Local, Bits<11>>,
     user: Signal<Local, RqUserWord>,
     k_one: Constant<Bits<11>>,
-    k_two: Constant<Bits<11>>,
-    k_three: Constant<Bits<11>>,
-    k_four: Constant<Bits<11>>,
+    k_dw1: Constant<Bits<2>>,
+    k_dw2: Constant<Bits<2>>,
+    k_dw3: Constant<Bits<2>>,
     k_be_all: Constant<Bits<4>>,
     k_keep1: Constant<Bits<4>>,
     k_keep2: Constant<Bits<4>>,
@@ -110,9 +111,9 @@ impl Default for RqMux {
     fn default() -> Self {
         crate::elab::with_defaults!(RqMux {
             k_one: Constant::new(bits::<11>(1)),
-            k_two: Constant::new(bits::<11>(2)),
-            k_three: Constant::new(bits::<11>(3)),
-            k_four: Constant::new(bits::<11>(4)),
+            k_dw1: Constant::new(bits::<2>(1)),
+            k_dw2: Constant::new(bits::<2>(2)),
+            k_dw3: Constant::new(bits::<2>(3)),
             k_be_all: Constant::new(bits::<4>(0xF)),
             k_keep1: Constant::new(bits::<4>(0x1)),
             k_keep2: Constant::new(bits::<4>(0x3)),
@@ -121,7 +122,7 @@ impl Default for RqMux {
         } defaults {
             clock, s0_valid, s0_desc, s0_has_data, s0_data, s0_ready, s1_valid, s1_desc, s1_has_data,
             s1_data, s1_ready, s2_tdata, s2_tvalid, s2_tlast, s2_tready, rq_tdata, rq_tvalid, rq_tlast,
-            rq_tready, rq_tkeep, rq_tuser, tdata, tvalid, tlast, hold, lock, tail, req01, free, mid, rem,
+            rq_tready, rq_tkeep, rq_tuser, tdata, tvalid, tlast, hold, lock, tail, req01, free, mid, dwl,
             od, ov, ol, ddw, user,
         })
     }
@@ -130,7 +131,7 @@ impl Default for RqMux {
 impl Logic for RqMux {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock, tail, mid, rem);
+        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock, tail, mid, dwl);
         // Free when nothing is on the stream or its last beat is taken this cycle (also a
         // source-2 packet's, so a request may follow it without an idle beat), or when the
         // lock held after a source-2 packet finds no packet following.
@@ -192,7 +193,7 @@ impl Logic for RqMux {
         self.rq_tvalid.next = self.ov.val();
         self.rq_tlast.next = self.ol.val();
         // Sideband: a packet's first beat is its descriptor (4 dwords, byte enables of the
-        // request); a later beat holds min(4, dwords left) payload dwords.
+        // request); a later beat holds 4 payload dwords, the last one dwords mod 4 (0: 4).
         self.ddw.next = self.od.val().get_bits::<11>(64);
         self.user.next = self.k_user0.val();
         self.rq_tkeep.next = self.k_be_all.val();
@@ -201,20 +202,20 @@ impl Logic for RqMux {
             if self.ddw.val() != self.k_one.val() {
                 self.user.next.last_be = self.k_be_all.val();
             }
-        } else if self.rem.q.val() == self.k_three.val() {
-            self.rq_tkeep.next = self.k_keep3.val();
-        } else if self.rem.q.val() == self.k_two.val() {
-            self.rq_tkeep.next = self.k_keep2.val();
-        } else if self.rem.q.val() == self.k_one.val() {
-            self.rq_tkeep.next = self.k_keep1.val();
+        } else if self.ol.val() {
+            if self.dwl.q.val() == self.k_dw3.val() {
+                self.rq_tkeep.next = self.k_keep3.val();
+            } else if self.dwl.q.val() == self.k_dw2.val() {
+                self.rq_tkeep.next = self.k_keep2.val();
+            } else if self.dwl.q.val() == self.k_dw1.val() {
+                self.rq_tkeep.next = self.k_keep1.val();
+            }
         }
         self.rq_tuser.next = self.user.val().into();
         if self.ov.val() & self.rq_tready.val() {
             self.mid.d.next = !self.ol.val();
-            if self.mid.q.val() {
-                self.rem.d.next = self.rem.q.val() - self.k_four.val();
-            } else {
-                self.rem.d.next = self.ddw.val();
+            if !self.mid.q.val() {
+                self.dwl.d.next = self.ddw.val().get_bits::<2>(0);
             }
         }
     }
