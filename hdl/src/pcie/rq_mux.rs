@@ -15,8 +15,8 @@
 //! source 0/1 request is taken in it). The behavioural model's `FrontEnd::step_move` grants the
 //! data path's TLPs by the same rule.
 //!
-//! Sideband (PG156 Requester Request interface, 128-bit, Dword-aligned, straddle off; PG213's
-//! UltraScale+ block alike): `rq_tkeep` has one bit per dword, set contiguously from the
+//! Sideband (PG156 Requester Request interface, 128-bit, Dword-aligned, straddle off; the
+//! UltraScale+ guide PG213 widens `tuser` at 512 bits): `rq_tkeep` has one bit per dword, set contiguously from the
 //! descriptor's first dword to the payload's last, so it is 1111b in every beat but a packet's
 //! last, where it marks the payload dwords left (the descriptor beat: 1111b, its 4 dwords).
 //! `rq_tuser` (`pcie::words::RqUserWord`) carries, in a packet's first beat, first_be = 1111b

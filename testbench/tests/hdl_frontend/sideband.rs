@@ -1,5 +1,5 @@
 //! The PG156 AXI4-Stream sideband of the front end's PCIe streams (128-bit interface,
-//! Dword-aligned, straddle off; PG213's UltraScale+ block alike): `tkeep`/`tuser` of RQ beats
+//! Dword-aligned, straddle off): `tkeep`/`tuser` of RQ beats
 //! and `tkeep` of CC beats against values derived by hand, and the `discontinue` bits of the CQ
 //! and RC sidebands (a discontinued request is dropped, a discontinued SQ fetch hands on no
 //! command). The root-complex model also checks every RQ and CC beat of every bench against
