@@ -16,9 +16,10 @@
 //! data path's TLPs by the same rule.
 //!
 //! Sideband (PG156 Requester Request interface, 128-bit, Dword-aligned, straddle off; the
-//! UltraScale+ guide PG213 widens `tuser` at 512 bits): `rq_tkeep` has one bit per dword, set contiguously from the
-//! descriptor's first dword to the payload's last, so it is 1111b in every beat but a packet's
-//! last, where it marks the payload dwords left (the descriptor beat: 1111b, its 4 dwords).
+//! UltraScale+ guide PG213 widens `tuser` at 512 bits): `rq_tkeep` has one bit per dword,
+//! set contiguously from the descriptor's first dword to the payload's last, so it is 1111b
+//! in every beat but a packet's last, where it marks the payload dwords left (the descriptor
+//! beat: 1111b, its 4 dwords).
 //! `rq_tuser` (`pcie::words::RqUserWord`) carries, in a packet's first beat, first_be = 1111b
 //! and last_be = 1111b, or 0000b for a 1-dword request (PG156: last_be is 0 for a 1-dword
 //! transfer): every request of the front end moves whole dwords. Outside the first beat both
