@@ -204,8 +204,9 @@ impl Datapath {
             map,
             pb,
         } defaults {
-            clock, cq_tdata, cq_tvalid, cq_tlast, cq_tready, cc_tdata, cc_tvalid, cc_tlast, cc_tready, rq_tdata,
-            rq_tvalid, rq_tlast, rq_tready, rc_tdata, rc_tvalid, rc_tlast, rc_tready, mps_code, mrrs_code, rdy,
+            clock, cq_tdata, cq_tvalid, cq_tlast, cq_tkeep, cq_tuser, cq_tready, cc_tdata, cc_tvalid, cc_tlast,
+            cc_tkeep, cc_tuser, cc_tready, rq_tdata, rq_tvalid, rq_tlast, rq_tkeep, rq_tuser, rq_tready,
+            rc_tdata, rc_tvalid, rc_tlast, rc_tkeep, rc_tuser, rc_tready, mps_code, mrrs_code, rdy,
             cmd_valid, cmd_sqid, cmd_w0, cmd_w1, cmd_w2, cmd_w3, cmd_stall, cpl_valid, cpl_sqid, cpl_cid,
             cpl_status, cpl_dw0, cpl_ready, qc_valid, qc_sq, qc_del, qc_qid, qc_base, qc_size, qc_cqid, qc_prio,
             qc_vec, qc_ien, evt_valid, evt_info, dma_valid, dma_ready, dma_to_host, dma_prp1, dma_prp2, dma_len,

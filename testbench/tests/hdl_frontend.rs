@@ -11,6 +11,8 @@ mod prp_loops;
 mod regs;
 #[path = "hdl_frontend/reject.rs"]
 mod reject;
+#[path = "hdl_frontend/sideband.rs"]
+mod sideband;
 
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::{opc, Status};

@@ -26,6 +26,14 @@ pub struct NvmeFrontEnd {
     pub cq_tvalid: Signal<In, Bit>,
     /// Completer request last beat.
     pub cq_tlast: Signal<In, Bit>,
+    /// Completer request dwords valid, one bit per dword (PG156 `m_axis_cq_tkeep`). Ignored:
+    /// the descriptor's dword count gives the payload (Dword-aligned mode, straddle off).
+    pub cq_tkeep: Signal<In, Bits<4>>,
+    /// Completer request sideband (PG156 `m_axis_cq_tuser[84:0]`). Used: discontinue `[41]`
+    /// (the request is dropped, `nvme::regfile`). Ignored: first/last byte enables `[7:0]` and
+    /// byte_en `[39:8]` (NVMe registers are accessed whole, as 32- or 64-bit dwords), sop `[40]`
+    /// (`tlast` delimits TLPs, straddle off), TPH `[52:42]` (hints), parity `[84:53]` (off).
+    pub cq_tuser: Signal<In, Bits<85>>,
     /// Completer request beat accepted.
     pub cq_tready: Signal<Out, Bit>,
     /// Completer completion beat (BAR0 read data).
@@ -34,6 +42,12 @@ pub struct NvmeFrontEnd {
     pub cc_tvalid: Signal<Out, Bit>,
     /// Completer completion last beat.
     pub cc_tlast: Signal<Out, Bit>,
+    /// Completer completion dwords valid, one bit per dword (PG156 `s_axis_cc_tkeep`): 0111b
+    /// in the descriptor beat (3-dword descriptor), 0001b/0011b in a read's data beat.
+    pub cc_tkeep: Signal<Out, Bits<4>>,
+    /// Completer completion sideband (PG156 `s_axis_cc_tuser[32:0]`): discontinue `[0]` and
+    /// parity `[32:1]`, always 0 (completions are never aborted; parity is off in the IP).
+    pub cc_tuser: Signal<Out, Bits<33>>,
     /// Hard block takes the completer completion beat.
     pub cc_tready: Signal<In, Bit>,
     /// Requester request beat (MRd fetches, MWr CQEs and MSI-X).
@@ -42,6 +56,11 @@ pub struct NvmeFrontEnd {
     pub rq_tvalid: Signal<Out, Bit>,
     /// Requester request last beat.
     pub rq_tlast: Signal<Out, Bit>,
+    /// Requester request dwords valid, one bit per dword (PG156 `s_axis_rq_tkeep`; `pcie::rq_mux`).
+    pub rq_tkeep: Signal<Out, Bits<4>>,
+    /// Requester request sideband (PG156 `s_axis_rq_tuser[59:0]`, `pcie::words::RqUserWord`):
+    /// first/last byte enables in a packet's first beat, every other field 0 (`pcie::rq_mux`).
+    pub rq_tuser: Signal<Out, Bits<60>>,
     /// Hard block takes the requester beat (link ceiling).
     pub rq_tready: Signal<In, Bit>,
     /// Requester completion beat (data of fetches).
@@ -50,6 +69,14 @@ pub struct NvmeFrontEnd {
     pub rc_tvalid: Signal<In, Bit>,
     /// Requester completion last beat.
     pub rc_tlast: Signal<In, Bit>,
+    /// Requester completion dwords valid, one bit per dword (PG156 `m_axis_rc_tkeep`). Ignored:
+    /// the completion descriptor's dword count gives the payload.
+    pub rc_tkeep: Signal<In, Bits<4>>,
+    /// Requester completion sideband (PG156 `m_axis_rc_tuser[74:0]`). Used: discontinue `[42]`
+    /// (the completion fails: Data Transfer Error 04h for data and PRP list reads, a dropped
+    /// command for an SQ fetch). Ignored: byte_en `[31:0]` (the front end reads whole dwords),
+    /// is_sof/is_eof `[41:32]` (`tlast` delimits TLPs, straddle off), parity `[74:43]` (off).
+    pub rc_tuser: Signal<In, Bits<75>>,
     /// Requester completion accepted (always).
     pub rc_tready: Signal<Out, Bit>,
     /// CSTS.RDY.
@@ -146,6 +173,12 @@ pub struct NvmeFrontEnd {
     dma: PrpDma,
     info_reg: Constant<Bits<8>>,
     info_val: Constant<Bits<8>>,
+    k_cc_user0: Constant<Bits<33>>,
+    /// The sideband inputs, named `*unused*` for Verilator: only the discontinue bits are used.
+    cq_keep_unused: Signal<Local, Bits<4>>,
+    cq_user_unused: Signal<Local, Bits<85>>,
+    rc_keep_unused: Signal<Local, Bits<4>>,
+    rc_user_unused: Signal<Local, Bits<75>>,
 }
 
 impl NvmeFrontEnd {
@@ -161,14 +194,17 @@ impl NvmeFrontEnd {
             dma: PrpDma::default(),
             info_reg: Constant::new(bits::<8>(0x00)),
             info_val: Constant::new(bits::<8>(0x01)),
+            k_cc_user0: Constant::new(bits::<33>(0)),
         } defaults {
-            clock, cq_tdata, cq_tvalid, cq_tlast, cq_tready, cc_tdata, cc_tvalid, cc_tlast, cc_tready, rq_tdata,
-            rq_tvalid, rq_tlast, rq_tready, rc_tdata, rc_tvalid, rc_tlast, rc_tready, rdy, cmd_valid, cmd_sqid,
+            clock, cq_tdata, cq_tvalid, cq_tlast, cq_tkeep, cq_tuser, cq_tready, cc_tdata, cc_tvalid, cc_tlast,
+            cc_tkeep, cc_tuser, cc_tready, rq_tdata, rq_tvalid, rq_tlast, rq_tkeep, rq_tuser, rq_tready,
+            rc_tdata, rc_tvalid, rc_tlast, rc_tkeep, rc_tuser, rc_tready, rdy, cmd_valid, cmd_sqid,
             cmd_w0, cmd_w1, cmd_w2, cmd_w3, cmd_stall, cpl_valid, cpl_sqid, cpl_cid, cpl_status, cpl_dw0,
             cpl_ready, qc_valid, qc_sq, qc_del, qc_qid, qc_base, qc_size, qc_cqid, qc_prio, qc_vec, qc_ien,
             evt_valid, evt_info, mps_code, mrrs_code, dma_valid, dma_ready, dma_to_host, dma_prp1, dma_prp2,
             dma_len, dma_wd_valid, dma_wd_data, dma_wd_dwords, dma_wd_last, dma_bd_valid, dma_bd_data,
-            dma_bd_ready, dma_done, dma_status,
+            dma_bd_ready, dma_done, dma_status, cq_keep_unused, cq_user_unused, rc_keep_unused,
+            rc_user_unused,
         })
     }
 }
@@ -203,6 +239,7 @@ impl Logic for NvmeFrontEnd {
         self.dma.rc.tdata.next = self.rc_tdata.val();
         self.dma.rc.tvalid.next = self.rc_tvalid.val();
         self.dma.rc.tlast.next = self.rc_tlast.val();
+        self.dma.rc.discontinue.next = self.rc_tuser.val().get_bit(42);
         self.mux.s2_tdata.next = self.dma.rq_tdata.val();
         self.mux.s2_tvalid.next = self.dma.rq_tvalid.val();
         self.mux.s2_tlast.next = self.dma.rq_tlast.val();
@@ -211,10 +248,17 @@ impl Logic for NvmeFrontEnd {
         self.regs.cq_tdata.next = self.cq_tdata.val();
         self.regs.cq_tvalid.next = self.cq_tvalid.val();
         self.regs.cq_tlast.next = self.cq_tlast.val();
+        self.regs.cq_discontinue.next = self.cq_tuser.val().get_bit(41);
+        self.cq_keep_unused.next = self.cq_tkeep.val();
+        self.cq_user_unused.next = self.cq_tuser.val();
+        self.rc_keep_unused.next = self.rc_tkeep.val();
+        self.rc_user_unused.next = self.rc_tuser.val();
         self.cq_tready.next = self.regs.cq_tready.val();
         self.cc_tdata.next = self.regs.cc_tdata.val();
         self.cc_tvalid.next = self.regs.cc_tvalid.val();
         self.cc_tlast.next = self.regs.cc_tlast.val();
+        self.cc_tkeep.next = self.regs.cc_tkeep.val();
+        self.cc_tuser.next = self.k_cc_user0.val();
         self.regs.cc_tready.next = self.cc_tready.val();
         self.rdy.next = self.regs.rdy.val();
         // Register file → queue blocks.
@@ -268,6 +312,7 @@ impl Logic for NvmeFrontEnd {
         self.sq.rc_tdata.next = self.rc_tdata.val();
         self.sq.rc_tvalid.next = self.rc_tvalid.val();
         self.sq.rc_tlast.next = self.rc_tlast.val();
+        self.sq.rc_discontinue.next = self.rc_tuser.val().get_bit(42);
         self.rc_tready.next = true;
         self.cmd_valid.next = self.sq.cmd_valid.val();
         self.cmd_sqid.next = self.sq.cmd_sqid.val();
@@ -303,6 +348,8 @@ impl Logic for NvmeFrontEnd {
         self.rq_tdata.next = self.mux.rq_tdata.val();
         self.rq_tvalid.next = self.mux.rq_tvalid.val();
         self.rq_tlast.next = self.mux.rq_tlast.val();
+        self.rq_tkeep.next = self.mux.rq_tkeep.val();
+        self.rq_tuser.next = self.mux.rq_tuser.val();
         self.mux.rq_tready.next = self.rq_tready.val();
         // Asynchronous events.
         self.evt_valid.next = self.regs.db_bad_reg.val()

@@ -19,6 +19,8 @@
 //! the registers use, in a larger BAR aperture, read as zero and ignore writes (reserved
 //! space). Completions echo the request's requester ID, tag, TC and attributes (2.2.9). The
 //! descriptor bits PG213 reserves (79, 127) are ignored as PCIe requires of reserved fields.
+//! A request the hard block discontinues (`cq_discontinue`, PG156 CQ `tuser[41]`, in its last
+//! beat) is dropped: no register changes, no completion. CC beats carry `cc_tkeep`.
 //!
 //! Files: this one declares the ports and registers; `regfile/elaborate.rs` builds the block
 //! (reset values, constants from the model's config), `regfile/kernel.rs` is its logic.
@@ -48,6 +50,10 @@ pub struct NvmeRegs {
     pub cq_tvalid: Signal<In, Bit>,
     /// Last beat of the request TLP.
     pub cq_tlast: Signal<In, Bit>,
+    /// The beat ends a TLP the hard block discontinued (PG156 `m_axis_cq_tuser[41]`, asserted
+    /// in a TLP's last beat on an uncorrectable error in its buffer): the request is dropped,
+    /// a write's payload is not applied and no completion is sent.
+    pub cq_discontinue: Signal<In, Bit>,
     /// Beat accepted (low while a read completion is being returned).
     pub cq_tready: Signal<Out, Bit>,
     /// Completer completion beat to the hard block (register read data).
@@ -56,6 +62,10 @@ pub struct NvmeRegs {
     pub cc_tvalid: Signal<Out, Bit>,
     /// Last beat of the completion.
     pub cc_tlast: Signal<Out, Bit>,
+    /// Dwords valid in the completion beat, bit `i` for dword `i` (PG156 `s_axis_cc_tkeep`):
+    /// 0111b for the descriptor beat (the 3-dword completer completion descriptor), then 0001b
+    /// or 0011b for a one- or two-dword read's data beat.
+    pub cc_tkeep: Signal<Out, Bits<4>>,
     /// Hard block takes the completion beat.
     pub cc_tready: Signal<In, Bit>,
     /// CSTS.RDY: the controller is enabled and ready.
@@ -141,6 +151,10 @@ pub struct NvmeRegs {
     sz_c: Signal<Local, Size16>,
     qword_zero: Constant<Qword>,
     cpl_zero: Constant<CcDescWord>,
+    k_keep0: Constant<Bits<4>>,
+    k_keep1: Constant<Bits<4>>,
+    k_keep2: Constant<Bits<4>>,
+    k_keep3: Constant<Bits<4>>,
     bc_zero: Constant<ByteCount13>,
     k_off_mask: Constant<Bits<14>>,
     k_ones64: Constant<Bits<64>>,

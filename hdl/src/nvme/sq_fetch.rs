@@ -93,6 +93,11 @@ pub struct SubmissionPath {
     pub rc_tvalid: Signal<In, Bit>,
     /// Last beat of the completion TLP.
     pub rc_tlast: Signal<In, Bit>,
+    /// The beat ends a completion the hard block discontinued (PG156 `m_axis_rc_tuser[42]`,
+    /// in a TLP's last beat: its data is corrupt). A fetch with such a completion is dropped
+    /// when its 64 bytes are in: no command, no rejection, the tag is freed (the host sees the
+    /// command time out, as after a lost completion).
+    pub rc_discontinue: Signal<In, Bit>,
     /// One cycle: a 64 B command is handed on.
     pub cmd_valid: Signal<Out, Bit>,
     /// SQ the command came from.
@@ -129,6 +134,10 @@ pub struct SubmissionPath {
     tail: [DFF<Bits<16>>; 9],
     live: [DFF<Bit>; 9],
     busy: [DFF<Bit>; 4],
+    /// A discontinued completion arrived for the tag's fetch.
+    tdsc: [DFF<Bit>; 4],
+    /// The command finishing this cycle had a discontinued completion: dropped.
+    dropc: Signal<Local, Bit>,
     tqid: [DFF<Bits<4>>; 4],
     beat: [DFF<Bits<2>>; 4],
     buf: [DFF<Bits<128>>; 12],

@@ -14,10 +14,25 @@
 //! cycles per such TLP); if source 2 offers nothing in that cycle the mux is free again (a
 //! source 0/1 request is taken in it). The behavioural model's `FrontEnd::step_move` grants the
 //! data path's TLPs by the same rule.
+//!
+//! Sideband (PG156 Requester Request interface, 128-bit, Dword-aligned, straddle off; the
+//! UltraScale+ guide PG213 widens `tuser` at 512 bits): `rq_tkeep` has one bit per dword,
+//! set contiguously from the descriptor's first dword to the payload's last, so it is 1111b
+//! in every beat but a packet's last, where it marks the payload dwords left (the descriptor
+//! beat: 1111b, its 4 dwords).
+//! `rq_tuser` (`pcie::words::RqUserWord`) carries, in a packet's first beat, first_be = 1111b
+//! and last_be = 1111b, or 0000b for a 1-dword request (PG156: last_be is 0 for a 1-dword
+//! transfer): every request of the front end moves whole dwords. Outside the first beat both
+//! are 0 (the block samples them only there). Address offset, discontinue, TPH, sequence number
+//! and parity are 0 (the requests are dword aligned, never aborted, carry no hints, need no
+//! `pcie_rq_seq_num` tracking, and parity is off in the IP). The mux keeps the descriptor's
+//! dword count (`[74:64]`, 0 is never generated) modulo 4: the last beat (`tlast`) holds that
+//! many dwords (4 when it is 0), every other beat 4.
 
+use super::words::RqUserWord;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct RqMux {
     /// Front-end clock, 250 MHz.
     pub clock: Signal<In, Clock>,
@@ -57,6 +72,10 @@ pub struct RqMux {
     pub rq_tlast: Signal<Out, Bit>,
     /// Hard block accepts the beat this cycle (link ceiling backpressure).
     pub rq_tready: Signal<In, Bit>,
+    /// RQ dwords valid in the beat, bit `i` for dword `i` (PG156 `s_axis_rq_tkeep[3:0]`).
+    pub rq_tkeep: Signal<Out, Bits<4>>,
+    /// RQ sideband (PG156 `s_axis_rq_tuser[59:0]`, layout `pcie::words::RqUserWord`).
+    pub rq_tuser: Signal<Out, Bits<60>>,
     tdata: DFF<Bits<128>>,
     tvalid: DFF<Bit>,
     tlast: DFF<Bit>,
@@ -67,12 +86,53 @@ pub struct RqMux {
     /// Source 0 or 1 offers a request.
     req01: Signal<Local, Bit>,
     free: Signal<Local, Bit>,
+    /// The RQ stream is inside a packet: its first beat has been taken.
+    mid: DFF<Bit>,
+    /// The packet's dword count modulo 4 (dwords in its last payload beat; 0: four).
+    dwl: DFF<Bits<2>>,
+    /// The beat on the RQ stream this cycle: data, valid, last.
+    od: Signal<Local, Bits<128>>,
+    ov: Signal<Local, Bit>,
+    ol: Signal<Local, Bit>,
+    /// The descriptor's dword count, read in a packet's first beat.
+    ddw: Signal<Local, Bits<11>>,
+    user: Signal<Local, RqUserWord>,
+    k_one: Constant<Bits<11>>,
+    k_dw1: Constant<Bits<2>>,
+    k_dw2: Constant<Bits<2>>,
+    k_dw3: Constant<Bits<2>>,
+    k_be_all: Constant<Bits<4>>,
+    k_keep1: Constant<Bits<4>>,
+    k_keep2: Constant<Bits<4>>,
+    k_keep3: Constant<Bits<4>>,
+    k_user0: Constant<RqUserWord>,
+}
+
+impl Default for RqMux {
+    fn default() -> Self {
+        crate::elab::with_defaults!(RqMux {
+            k_one: Constant::new(bits::<11>(1)),
+            k_dw1: Constant::new(bits::<2>(1)),
+            k_dw2: Constant::new(bits::<2>(2)),
+            k_dw3: Constant::new(bits::<2>(3)),
+            k_be_all: Constant::new(bits::<4>(0xF)),
+            k_keep1: Constant::new(bits::<4>(0x1)),
+            k_keep2: Constant::new(bits::<4>(0x3)),
+            k_keep3: Constant::new(bits::<4>(0x7)),
+            k_user0: Constant::new(RqUserWord::default()),
+        } defaults {
+            clock, s0_valid, s0_desc, s0_has_data, s0_data, s0_ready, s1_valid, s1_desc, s1_has_data,
+            s1_data, s1_ready, s2_tdata, s2_tvalid, s2_tlast, s2_tready, rq_tdata, rq_tvalid, rq_tlast,
+            rq_tready, rq_tkeep, rq_tuser, tdata, tvalid, tlast, hold, lock, tail, req01, free, mid, dwl,
+            od, ov, ol, ddw, user,
+        })
+    }
 }
 
 impl Logic for RqMux {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock, tail);
+        dff_setup!(self, clock, tdata, tvalid, tlast, hold, lock, tail, mid, dwl);
         // Free when nothing is on the stream or its last beat is taken this cycle (also a
         // source-2 packet's, so a request may follow it without an idle beat), or when the
         // lock held after a source-2 packet finds no packet following.
@@ -107,14 +167,14 @@ impl Logic for RqMux {
             self.tlast.d.next = !self.s1_has_data.val();
             self.hold.d.next = self.s1_data.val();
         }
-        self.rq_tdata.next = self.tdata.q.val();
-        self.rq_tvalid.next = self.tvalid.q.val();
-        self.rq_tlast.next = self.tlast.q.val();
+        self.od.next = self.tdata.q.val();
+        self.ov.next = self.tvalid.q.val();
+        self.ol.next = self.tlast.q.val();
         self.s2_tready.next = false;
         if self.lock.q.val() {
-            self.rq_tdata.next = self.s2_tdata.val();
-            self.rq_tvalid.next = self.s2_tvalid.val();
-            self.rq_tlast.next = self.s2_tlast.val();
+            self.od.next = self.s2_tdata.val();
+            self.ov.next = self.s2_tvalid.val();
+            self.ol.next = self.s2_tlast.val();
             self.s2_tready.next = self.rq_tready.val();
             if self.s2_tvalid.val() & self.rq_tready.val() & self.s2_tlast.val() {
                 // Packet ends: release to a waiting request, else hold for a following packet.
@@ -129,6 +189,35 @@ impl Logic for RqMux {
         } else if self.free.val() & !self.req01.val() & self.s2_tvalid.val() {
             self.lock.d.next = true;
             self.tail.d.next = false;
+        }
+        self.rq_tdata.next = self.od.val();
+        self.rq_tvalid.next = self.ov.val();
+        self.rq_tlast.next = self.ol.val();
+        // Sideband: a packet's first beat is its descriptor (4 dwords, byte enables of the
+        // request); a later beat holds 4 payload dwords, the last one dwords mod 4 (0: 4).
+        self.ddw.next = self.od.val().get_bits::<11>(64);
+        self.user.next = self.k_user0.val();
+        self.rq_tkeep.next = self.k_be_all.val();
+        if !self.mid.q.val() {
+            self.user.next.first_be = self.k_be_all.val();
+            if self.ddw.val() != self.k_one.val() {
+                self.user.next.last_be = self.k_be_all.val();
+            }
+        } else if self.ol.val() {
+            if self.dwl.q.val() == self.k_dw3.val() {
+                self.rq_tkeep.next = self.k_keep3.val();
+            } else if self.dwl.q.val() == self.k_dw2.val() {
+                self.rq_tkeep.next = self.k_keep2.val();
+            } else if self.dwl.q.val() == self.k_dw1.val() {
+                self.rq_tkeep.next = self.k_keep1.val();
+            }
+        }
+        self.rq_tuser.next = self.user.val().into();
+        if self.ov.val() & self.rq_tready.val() {
+            self.mid.d.next = !self.ol.val();
+            if !self.mid.q.val() {
+                self.dwl.d.next = self.ddw.val().get_bits::<2>(0);
+            }
         }
     }
 }
@@ -280,5 +369,71 @@ mod tests {
             (10, 0xD0, true),
         ];
         assert_eq!(run(12, &[3, 8], false, &s2), want);
+    }
+
+    /// `rq_tkeep` and the byte enables of `rq_tuser` (PG156 Requester Request interface),
+    /// derived by hand: a 16-dword MWr (descriptor + 4 full beats: 1111b in all five, first_be
+    /// = last_be = 1111b: tuser FFh), a 1-dword MRd (descriptor only: 1111b, last_be 0000b for
+    /// one dword: tuser 0Fh), a 6-dword MWr (1111b, 1111b, 0011b: 2 dwords in the last beat;
+    /// tuser FFh), all from source 2, then a 1-dword MWr from source 0 (1111b then 0001b; tuser
+    /// 0Fh). Beats after a packet's first carry tuser 0.
+    #[test]
+    fn sideband_marks_dwords_and_byte_enables() {
+        use crate::pcie::tlp::{ReqDesc, REQ_MRD, REQ_MWR};
+        let desc = |dwords, req_type| {
+            ReqDesc {
+                addr: 0x1000,
+                dwords,
+                req_type,
+                tag: 0,
+            }
+            .pack()
+        };
+        let mut s2 = vec![(desc(16, REQ_MWR), false)];
+        s2.extend((0..4).map(|i| (0x100 + i as u128, i == 3)));
+        s2.push((desc(1, REQ_MRD), true));
+        s2.extend([(desc(6, REQ_MWR), false), (0x200, false), (0x201, true)]);
+        let mut uut = RqMux::default();
+        uut.connect_all();
+        let (mut k, mut o0) = (0usize, false);
+        let mut got = Vec::new();
+        for c in 0..20u64 {
+            o0 |= c == 12;
+            uut.rq_tready.next = true;
+            uut.s0_valid.next = o0;
+            uut.s0_desc.next = desc(1, REQ_MWR).to_bits();
+            uut.s0_has_data.next = true;
+            uut.s0_data.next = 0xD0u128.to_bits();
+            uut.s1_valid.next = false;
+            uut.s2_tvalid.next = k < s2.len();
+            uut.s2_tdata.next = s2.get(k).map_or(0, |b| b.0).to_bits();
+            uut.s2_tlast.next = s2.get(k).is_some_and(|b| b.1);
+            uut.clock.next = Clock { clk: false };
+            simulate_settle(&mut uut);
+            if uut.rq_tvalid.val() {
+                got.push((
+                    uut.rq_tkeep.val().to_u128() as u8,
+                    uut.rq_tuser.val().to_u128() as u64,
+                ));
+            }
+            o0 &= !uut.s0_ready.val();
+            k += (k < s2.len() && uut.s2_tready.val()) as usize;
+            uut.clock.next = Clock { clk: true };
+            simulate_settle(&mut uut);
+        }
+        let want = vec![
+            (0xF, 0xFF),
+            (0xF, 0),
+            (0xF, 0),
+            (0xF, 0),
+            (0xF, 0),
+            (0xF, 0x0F),
+            (0xF, 0xFF),
+            (0xF, 0),
+            (0x3, 0),
+            (0xF, 0x0F),
+            (0x1, 0),
+        ];
+        assert_eq!(got, want);
     }
 }

@@ -3,8 +3,10 @@
 //! request RQ, requester completion RC): 128-bit `tdata` at 250 MHz (4 GB/s per direction,
 //! above Gen3x4's 3.94 GB/s), `tvalid`/`tready`/`tlast`. Every TLP is one descriptor beat then
 //! `ceil(bytes / 16)` payload beats with payload dword 0 in bits 31:0 of the first payload beat
-//! (PG213's RC packs payload into the descriptor beat; this interface does not: a documented
-//! simplification that costs one beat per completion).
+//! (PG213's RC and CC pack payload into the descriptor beat after its 3 dwords; this interface
+//! does not: a documented simplification that costs one beat per completion). The streams'
+//! `tkeep`/`tuser` sidebands (PG156 layout) are described at the front end's ports
+//! (`nvme::frontend`) and in `pcie::rq_mux`.
 //!
 //! Request descriptor (CQ and RQ), after PG213 Table 3-9/3-13:
 //! `[63:2]` address (dword), `[74:64]` dword count, `[78:75]` request type (0000b MRd,

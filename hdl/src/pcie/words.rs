@@ -59,6 +59,27 @@ pub struct CcDescWord {
     pub pad4: Bits<32>,
 }
 
+/// Requester request sideband `s_axis_rq_tuser[59:0]` of the 128-bit interface (PG156
+/// "UltraScale Devices Gen3 Integrated Block for PCI Express", Requester Request interface
+/// sideband signals; PG213, UltraScale+, has a wider `tuser` at 512 bits): first byte
+/// enables `[3:0]`, last byte enables `[7:4]`, address offset `[10:8]` (address-aligned mode
+/// only), discontinue `[11]`, TPH present `[12]`, TPH type `[14:13]`, TPH indirect tag
+/// enable `[15]`, TPH steering tag `[23:16]`, sequence number `[27:24]`, parity `[59:28]`
+/// (parity checking off in the IP: zero).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct RqUserWord {
+    pub first_be: Bits<4>,
+    pub last_be: Bits<4>,
+    pub addr_offset: Bits<3>,
+    pub discontinue: Bit,
+    pub tph_present: Bit,
+    pub tph_type: Bits<2>,
+    pub tph_indirect: Bit,
+    pub tph_st_tag: Bits<8>,
+    pub seq_num: Bits<4>,
+    pub parity: Bits<32>,
+}
+
 /// An 11-bit dword count as a 13-bit byte count (dwords x 4).
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct ByteCount13 {

@@ -21,6 +21,11 @@ pub struct Datapath {
     pub cq_tvalid: Signal<In, Bit>,
     /// Completer request last beat.
     pub cq_tlast: Signal<In, Bit>,
+    /// Completer request dwords valid, one bit per dword (PG156 `m_axis_cq_tkeep`; ignored).
+    pub cq_tkeep: Signal<In, Bits<4>>,
+    /// Completer request sideband (PG156 `m_axis_cq_tuser[84:0]`): discontinue `[41]` drops
+    /// the request; the other fields are ignored (`nvme::frontend` says why each is safe).
+    pub cq_tuser: Signal<In, Bits<85>>,
     /// Completer request beat accepted.
     pub cq_tready: Signal<Out, Bit>,
     /// Completer completion beat (BAR0 read data), 16 bytes.
@@ -29,6 +34,11 @@ pub struct Datapath {
     pub cc_tvalid: Signal<Out, Bit>,
     /// Completer completion last beat.
     pub cc_tlast: Signal<Out, Bit>,
+    /// Completer completion dwords valid, one bit per dword (PG156 `s_axis_cc_tkeep`): 0111b
+    /// in the descriptor beat, 0001b/0011b in a register read's data beat.
+    pub cc_tkeep: Signal<Out, Bits<4>>,
+    /// Completer completion sideband (PG156 `s_axis_cc_tuser[32:0]`: discontinue, parity), 0.
+    pub cc_tuser: Signal<Out, Bits<33>>,
     /// Hard block takes the completer completion beat.
     pub cc_tready: Signal<In, Bit>,
     /// Requester request beat (fetches, CQEs, MSI-X, data MRd/MWr), 16 bytes.
@@ -37,6 +47,12 @@ pub struct Datapath {
     pub rq_tvalid: Signal<Out, Bit>,
     /// Requester request last beat.
     pub rq_tlast: Signal<Out, Bit>,
+    /// Requester request dwords valid, one bit per dword (PG156 `s_axis_rq_tkeep`): 1111b but
+    /// in a packet's last payload beat, which marks the dwords left.
+    pub rq_tkeep: Signal<Out, Bits<4>>,
+    /// Requester request sideband (PG156 `s_axis_rq_tuser[59:0]`): first_be `[3:0]` = 1111b,
+    /// last_be `[7:4]` = 1111b (0000b for a 1-dword request) in a packet's first beat; 0 else.
+    pub rq_tuser: Signal<Out, Bits<60>>,
     /// Hard block takes the requester beat (link ceiling).
     pub rq_tready: Signal<In, Bit>,
     /// Requester completion beat (fetched SQEs, PRP lists, write data), 16 bytes.
@@ -45,6 +61,11 @@ pub struct Datapath {
     pub rc_tvalid: Signal<In, Bit>,
     /// Requester completion last beat.
     pub rc_tlast: Signal<In, Bit>,
+    /// Requester completion dwords valid, one bit per dword (PG156 `m_axis_rc_tkeep`; ignored).
+    pub rc_tkeep: Signal<In, Bits<4>>,
+    /// Requester completion sideband (PG156 `m_axis_rc_tuser[74:0]`): discontinue `[42]` fails
+    /// the completion; the other fields are ignored (`nvme::frontend` says why each is safe).
+    pub rc_tuser: Signal<In, Bits<75>>,
     /// Requester completion accepted (always).
     pub rc_tready: Signal<Out, Bit>,
     /// Max payload size, PCIe Device Control encoding (bytes = 128 << code).
@@ -227,18 +248,26 @@ impl Logic for Datapath {
         self.fe.cq_tdata.next = self.cq_tdata.val();
         self.fe.cq_tvalid.next = self.cq_tvalid.val();
         self.fe.cq_tlast.next = self.cq_tlast.val();
+        self.fe.cq_tkeep.next = self.cq_tkeep.val();
+        self.fe.cq_tuser.next = self.cq_tuser.val();
         self.cq_tready.next = self.fe.cq_tready.val();
         self.cc_tdata.next = self.fe.cc_tdata.val();
         self.cc_tvalid.next = self.fe.cc_tvalid.val();
         self.cc_tlast.next = self.fe.cc_tlast.val();
+        self.cc_tkeep.next = self.fe.cc_tkeep.val();
+        self.cc_tuser.next = self.fe.cc_tuser.val();
         self.fe.cc_tready.next = self.cc_tready.val();
         self.rq_tdata.next = self.fe.rq_tdata.val();
         self.rq_tvalid.next = self.fe.rq_tvalid.val();
         self.rq_tlast.next = self.fe.rq_tlast.val();
+        self.rq_tkeep.next = self.fe.rq_tkeep.val();
+        self.rq_tuser.next = self.fe.rq_tuser.val();
         self.fe.rq_tready.next = self.rq_tready.val();
         self.fe.rc_tdata.next = self.rc_tdata.val();
         self.fe.rc_tvalid.next = self.rc_tvalid.val();
         self.fe.rc_tlast.next = self.rc_tlast.val();
+        self.fe.rc_tkeep.next = self.rc_tkeep.val();
+        self.fe.rc_tuser.next = self.rc_tuser.val();
         self.rc_tready.next = self.fe.rc_tready.val();
         self.fe.mps_code.next = self.mps_code.val();
         self.fe.mrrs_code.next = self.mrrs_code.val();

@@ -3,7 +3,7 @@
 //! model's `FrontEnd::transfer` on its own root complex with the same memory, so both runs can
 //! be compared TLP for TLP and byte for byte. Also host-memory helpers to lay out PRP lists.
 
-use crate::devices::root_complex::RootComplex;
+use crate::devices::root_complex::{RootComplex, RC_DISCONTINUE};
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nvme::prp::dma::PrpDma;
 use ssdlab_model::config::DriveConfig;
@@ -104,6 +104,7 @@ impl HdlDma {
             uut.rc.tvalid.next = beat.is_some();
             uut.rc.tdata.next = beat.map_or(0, |b| b.0).to_bits();
             uut.rc.tlast.next = beat.is_some_and(|b| b.1);
+            uut.rc.discontinue.next = beat.is_some_and(|b| b.2 >> RC_DISCONTINUE & 1 != 0);
             uut.rq_tready.next = rc.rq_tready_at(cycle);
             let mut w = [0u8; 16];
             let chunk = &data[pos.min(data.len())..(pos + 16).min(data.len())];
@@ -120,6 +121,7 @@ impl HdlDma {
                 uut.rq_tready.val(),
                 uut.rq_tdata.val().to_u128(),
                 uut.rq_tlast.val(),
+                None,
             );
             if uut.bd.ready.val() && uut.bd.valid.val() {
                 pos += 16;

@@ -24,6 +24,43 @@ pub struct Beat {
     pub cycle: Cycle,
     pub data: u128,
     pub last: bool,
+    /// `tkeep`: dwords of the beat the TLP uses (bit `i`: dword `i`).
+    pub keep: u8,
+    /// `tuser` as the hard block drives it (PG156 `m_axis_cq_tuser` / `m_axis_rc_tuser`).
+    pub user: u128,
+}
+
+/// `tkeep` of a beat holding `dwords` (1..=4) dwords from dword 0.
+pub fn keep_of(dwords: u32) -> u8 {
+    ((1u32 << dwords.min(4)) - 1) as u8
+}
+
+/// PG156 byte enables of a beat's `dwords` leading dwords (4 bits per dword).
+fn byte_en_of(dwords: u32) -> u128 {
+    (1u128 << (4 * dwords.min(4))) - 1
+}
+
+/// An RQ beat's `(tkeep, tuser)`.
+pub type RqSide = (u8, u64);
+
+/// PG156 `m_axis_cq_tuser` discontinue bit.
+pub const CQ_DISCONTINUE: u32 = 41;
+/// PG156 `m_axis_rc_tuser` discontinue bit.
+pub const RC_DISCONTINUE: u32 = 42;
+
+/// The RQ sideband PG156 requires of beat `k` (0: the descriptor) of a request naming
+/// `dwords` dwords, 128-bit Dword-aligned interface: `(s_axis_rq_tkeep, s_axis_rq_tuser)`.
+/// The descriptor beat has its 4 dwords and the byte enables (first_be `[3:0]` = 1111b,
+/// last_be `[7:4]` = 1111b, 0000b for a 1-dword request); payload beat `k` has
+/// `min(4, dwords - 4 (k - 1))` dwords and tuser 0.
+pub fn rq_sideband(dwords: u16, k: usize) -> (u8, u64) {
+    if k == 0 {
+        let last_be = if dwords == 1 { 0 } else { 0xF };
+        (0xF, 0xF | last_be << 4)
+    } else {
+        let left = dwords as u32 - 4 * (k as u32 - 1);
+        (keep_of(left), 0)
+    }
 }
 
 /// A device TLP the root complex received: (kind, address, bytes, header cycle).
@@ -55,6 +92,16 @@ pub struct RootComplex {
     rq_first: Option<Cycle>,
     rq_cur: Vec<u128>,
     cc_cur: Vec<u128>,
+    /// The next read's last completion beat carries discontinue (PG156 RC `tuser[42]`).
+    pub rc_discontinue_next: bool,
+    /// RQ beats whose `tkeep`/`tuser` were checked against [`rq_sideband`].
+    pub rq_side_checked: u64,
+    /// Per RQ TLP with a checked sideband: request type, dword count, `(tkeep, tuser)` of
+    /// each beat.
+    pub rq_side_log: Vec<(u8, u16, Vec<RqSide>)>,
+    /// `tkeep` of every CC beat.
+    pub cc_keep_log: Vec<u8>,
+    rq_side_cur: Vec<RqSide>,
 }
 
 impl RootComplex {
@@ -78,6 +125,11 @@ impl RootComplex {
             rq_first: None,
             rq_cur: Vec::new(),
             cc_cur: Vec::new(),
+            rc_discontinue_next: false,
+            rq_side_checked: 0,
+            rq_side_log: Vec::new(),
+            cc_keep_log: Vec::new(),
+            rq_side_cur: Vec::new(),
         }
     }
 
@@ -138,20 +190,34 @@ impl RootComplex {
                 status: 0,
                 tag,
             };
+            // RC sideband as the hard block drives it: the 3-dword descriptor (0111b, is_sof_0
+            // `[32]`), payload dwords with byte_en `[31:0]`, is_eof_0 `[37:34]` in the last beat
+            // (bit 34: end of frame, bits 37:35: the last dword's index); discontinue `[42]` on
+            // the last beat of the read's last completion when `rc_discontinue_next` asks.
             beats.push(Beat {
                 cycle: first,
                 data: desc.pack(),
                 last: false,
+                keep: 0x7,
+                user: 1 << 32,
             });
             for k in 0..n.div_ceil(16) as usize {
                 let mut w = [0u8; 16];
                 let chunk = &data[off + 16 * k..(off + 16 * k + 16).min(off + n as usize)];
                 w[..chunk.len()].copy_from_slice(chunk);
                 let last = k + 1 == n.div_ceil(16) as usize;
+                let dws = (n / 4 - 4 * k as u32).min(4);
+                let eof = if last {
+                    (1 | (dws - 1) << 1) as u128
+                } else {
+                    0
+                };
                 beats.push(Beat {
                     cycle: first + 1 + k as u64,
                     data: u128::from_le_bytes(w),
                     last,
+                    keep: keep_of(dws),
+                    user: byte_en_of(dws) | eof << 34,
                 });
             }
             self.rc_free = first + cpld_beats(n);
@@ -159,10 +225,11 @@ impl RootComplex {
             off += n as usize;
             a = stop;
         }
-        let last = beats
-            .last()
-            .expect("a read has at least one completion")
-            .cycle;
+        let end = beats.len() - 1;
+        if std::mem::take(&mut self.rc_discontinue_next) {
+            beats[end].user |= 1 << RC_DISCONTINUE;
+        }
+        let last = beats[end].cycle;
         (beats, last)
     }
 
@@ -197,17 +264,40 @@ impl RootComplex {
     /// Queues any completer request (descriptor beat, then `payload` beats) at or after
     /// `cycle`; returns the cycle of its last beat.
     pub fn completer_request(&mut self, cycle: Cycle, req: CqReq, payload: &[u128]) -> Cycle {
+        self.completer_request_side(cycle, req, payload, false)
+    }
+
+    /// [`RootComplex::completer_request`] with the CQ sideband's discontinue (PG156
+    /// `m_axis_cq_tuser[41]`, in the TLP's last beat) set when `discontinue`. The sideband
+    /// is PG156's: the descriptor beat 1111b with sop `[40]` and first/last byte enables for
+    /// whole dwords, payload beats their dwords with byte_en `[39:8]`.
+    pub fn completer_request_side(
+        &mut self,
+        cycle: Cycle,
+        req: CqReq,
+        payload: &[u128],
+        discontinue: bool,
+    ) -> Cycle {
         let first = cycle.max(self.cq_beats.back().map_or(0, |b| b.cycle + 1));
+        let dwords = req.desc.dwords as u32;
+        let last_be: u128 = if dwords == 1 { 0 } else { 0xF };
+        let disc = (discontinue as u128) << CQ_DISCONTINUE;
         self.cq_beats.push_back(Beat {
             cycle: first,
             data: req.pack(),
             last: payload.is_empty(),
+            keep: 0xF,
+            user: 0xF | last_be << 4 | 1 << 40 | if payload.is_empty() { disc } else { 0 },
         });
         for (i, w) in payload.iter().enumerate() {
+            let last = i + 1 == payload.len();
+            let dws = dwords.saturating_sub(4 * i as u32).clamp(1, 4);
             self.cq_beats.push_back(Beat {
                 cycle: first + 1 + i as u64,
                 data: *w,
-                last: i + 1 == payload.len(),
+                last,
+                keep: keep_of(dws),
+                user: byte_en_of(dws) << 8 | if last { disc } else { 0 },
             });
         }
         first + payload.len() as u64

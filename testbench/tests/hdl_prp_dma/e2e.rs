@@ -140,3 +140,43 @@ fn write_then_read_move_data_through_the_front_end() {
         "model's TLP sequence"
     );
 }
+
+/// A requester completion whose last beat carries discontinue (PG156 `m_axis_rc_tuser[42]`)
+/// fails the transfer with Data Transfer Error (04h), for write data (an 8 KiB NVM Write, PRP1
+/// and PRP2 both pages: its first data read discontinued) and for a PRP list (a 16 KiB NVM Write
+/// through a list: the list read discontinued); the same transfers then succeed.
+#[test]
+fn discontinued_completions_fail_the_transfer() {
+    let cfg = DriveConfig::default_drive();
+    let arb = ssdlab_hdl::nvme::arbiter::Arbitration::RoundRobin;
+    let mut fe = NvmeFrontEnd::new(cfg.nvme.queue_entries, cfg.nvme.irq_coalesce_count, 0, arb);
+    fe.connect_all();
+    fe.mps_code.next = bits::<3>(size_code(cfg.pcie.mps_bytes));
+    fe.mrrs_code.next = bits::<3>(size_code(cfg.pcie.mrrs_bytes));
+    let mut rc = RootComplex::new(&cfg.pcie);
+    let src: Vec<u8> = (0..5 * 4096u32).map(|i| (i * 7 + 3) as u8).collect();
+    rc.put(0x40_0000, &src);
+    put_entries(&mut rc, 0x9000, &[0x40_1000, 0x40_2000, 0x40_3000]);
+    let direct = Cmd {
+        to_host: false,
+        prp1: 0x40_0000,
+        prp2: 0x40_1000,
+        len: 8192,
+    };
+    let listed = Cmd {
+        prp2: 0x9000,
+        len: 16 * 1024,
+        ..direct
+    };
+    let xfer_err = ssdlab_hdl::nvme::prp::status::data_transfer_error();
+    let mut cycle = 0;
+    for cmd in [direct, listed] {
+        rc.rc_discontinue_next = true;
+        let (st, _) = transfer(&mut fe, &mut rc, &mut cycle, cmd, &[]);
+        assert_eq!(st, xfer_err, "{cmd:x?} with a discontinued completion");
+        assert!(!rc.rc_discontinue_next);
+        let (st, got) = transfer(&mut fe, &mut rc, &mut cycle, cmd, &[]);
+        assert_eq!(st, 0, "{cmd:x?} again");
+        assert!(got == src[..cmd.len as usize], "{cmd:x?}: bytes intact");
+    }
+}

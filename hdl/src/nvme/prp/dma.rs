@@ -135,6 +135,7 @@ impl Logic for PrpDma {
         self.write_data.rc.tdata.next = self.rc.tdata.val();
         self.write_data.rc.tvalid.next = self.rc.tvalid.val();
         self.write_data.rc.tlast.next = self.rc.tlast.val();
+        self.write_data.rc.discontinue.next = self.rc.discontinue.val();
         // Buffer ports.
         WdBeat::link(&mut self.wd, &mut self.write_data.wd);
         BdSink::link(&mut self.bd, &mut self.read_data.bd);

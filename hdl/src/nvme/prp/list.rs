@@ -4,7 +4,7 @@
 //! `frontend::datapath` does), stores the first `ndata` as data page frame numbers at slots
 //! `base..`, and keeps the last as the chain pointer when `chained`. It flags data entries with
 //! a non-zero page offset and chain pointers not qword aligned (`bad_off`, for status 13h), and
-//! failed completions or none within 65 535 cycles (`xfer_err`, 04h). Completions arrive in
+//! failed or discontinued completions or none within 65 535 cycles (`xfer_err`, 04h). Completions arrive in
 //! address order, possibly split at the read completion boundary; each payload beat carries two
 //! entries, the last beat of a completion one or two.
 
@@ -251,6 +251,12 @@ impl Logic for PrpList {
                     }
                 }
                 if self.rc.tlast.val() & self.endreq.q.val() {
+                    self.req_end.next = true;
+                }
+                // A discontinued completion (corrupt entries) fails the list like a failed one.
+                if self.rc.tlast.val() & self.rc.discontinue.val() {
+                    self.xfer.d.next = true;
+                    self.cpl_err.next = true;
                     self.req_end.next = true;
                 }
             }

@@ -56,6 +56,9 @@ pub struct RcBeat {
     pub tvalid: Signal<In, Bit>,
     /// Last beat of the completion TLP (flag).
     pub tlast: Signal<In, Bit>,
+    /// The hard block discontinued the TLP this last beat ends (PG156 `m_axis_rc_tuser[42]`):
+    /// its data is corrupt, the completion counts as failed (Data Transfer Error, 04h).
+    pub discontinue: Signal<In, Bit>,
 }
 
 /// A host→device data beat written to the data buffer, producer side (no backpressure: the

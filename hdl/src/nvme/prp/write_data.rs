@@ -4,8 +4,8 @@
 //! may be split at the read completion boundary (PCI Express Base 3.0, 2.3.1.1); each one's
 //! payload starts in dword 0 of its first payload beat, so the dword stream is repacked into
 //! 16-byte beats across request and completion boundaries (a residue of up to 3 dwords).
-//! Completions must come in request order: a tag out of order, a failed completion (UR/CA) or
-//! none for 65 535 cycles marks the command failed; the block then drops the remaining
+//! Completions must come in request order: a tag out of order, a failed completion (UR/CA), a
+//! discontinued one (its last beat is not written) or none for 65 535 cycles marks the command failed; the block then drops the remaining
 //! requests, waits for the outstanding ones to end (or abandons them on the timeout) and
 //! reports Data Transfer Error (04h). The buffer must take one beat per cycle (it reserved room
 //! for the whole command before the command started, as the model's data buffer admits it).
@@ -66,6 +66,8 @@ pub struct PrpWriteData {
     is_data: Signal<Local, Bit>,
     req_end: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
+    /// This beat ends a discontinued completion of the engine's (PG156 RC discontinue).
+    dsc: Signal<Local, Bit>,
     n: Signal<Local, Bits<3>>,
     total: Signal<Local, Bits<3>>,
     sh: Signal<Local, Bits<8>>,
@@ -136,7 +138,7 @@ impl Default for PrpWriteData {
         } defaults {
             clock, start, cancel, req, m, rc, wd, done, done_status, busy, active, n_iss, n_done, last_iss, err,
             rx_in, mine, endreq, rem, res, nres, fin, idle_cnt, wv, wdata, wdw, wl, dn, dstat, outst, can, tag,
-            desc, daddr, dwb, dwb13, is_data, req_end, push, n, total, sh, inw, resw, comb, inb, resb,
+            desc, daddr, dwb, dwb13, is_data, req_end, push, dsc, n, total, sh, inw, resw, comb, inb, resb,
         })
     }
 }
@@ -179,6 +181,7 @@ impl Logic for PrpWriteData {
         // whose byte count equals its own length (PCIe 2.2.9), or with a failed completion.
         self.req_end.next = false;
         self.push.next = false;
+        self.dsc.next = false;
         self.is_data.next =
             (self.rc.tdata.val().get_bits::<3>(69) == self.tag_hi.val()) & self.active.q.val();
         self.dwb.next = self.zero_dwb.val();
@@ -212,7 +215,12 @@ impl Logic for PrpWriteData {
                 if self.rem.q.val() >= self.four11.val() {
                     self.rem.d.next = self.rem.q.val() - self.four11.val();
                 }
-                self.push.next = !self.err.q.val();
+                // A discontinued completion's last beat is not written and fails the command.
+                self.dsc.next = self.rc.tlast.val() & self.rc.discontinue.val();
+                self.push.next = !self.err.q.val() & !self.dsc.val();
+                if self.dsc.val() {
+                    self.err.d.next = true;
+                }
                 if self.rc.tlast.val() & self.endreq.q.val() {
                     self.req_end.next = true;
                 }

@@ -18,6 +18,10 @@ impl NvmeRegs {
         crate::elab::with_defaults!(NvmeRegs {
             qword_zero: Constant::new(Qword::default()),
             cpl_zero: Constant::new(CcDescWord::default()),
+            k_keep0: Constant::new(bits::<4>(0)),
+            k_keep1: Constant::new(bits::<4>(0x1)),
+            k_keep2: Constant::new(bits::<4>(0x3)),
+            k_keep3: Constant::new(bits::<4>(0x7)),
             bc_zero: Constant::new(ByteCount13::default()),
             k_off_mask: Constant::new(bits::<14>(0x3FFC)),
             k_ones64: Constant::new(bits::<64>(u64::MAX)),
@@ -63,7 +67,8 @@ impl NvmeRegs {
             k_base_mask: Constant::new(bits::<32>(0xFFFF_F000)),
             k_bytes4: Constant::new(bits::<13>(4)),
         } defaults {
-            clock, cq_tdata, cq_tvalid, cq_tlast, cq_tready, cc_tdata, cc_tvalid, cc_tlast, cc_tready, rdy,
+            clock, cq_tdata, cq_tvalid, cq_tlast, cq_discontinue, cq_tready, cc_tdata, cc_tvalid, cc_tlast, cc_tkeep,
+            cc_tready, rdy,
             en_pulse, rst_pulse, asq, acq, asqs, acqs, db_valid, db_cq, db_qid, db_val, db_bad_reg, mx_valid,
             mx_off, mx_data, state, off, two, tag, rid, tcl, attr, func, bcnt, is_mrd, wr_en, beyond, need_cpl,
             cst, cc, csts, intms, aqa, asq_lo, asq_hi, acq_lo, acq_hi, en_p, rst_p, dbv, dbc, dbq, dbd, dbbad,

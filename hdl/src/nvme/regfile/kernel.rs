@@ -89,6 +89,7 @@ impl Logic for NvmeRegs {
         self.cq_tready.next = false;
         self.cc_tvalid.next = false;
         self.cc_tlast.next = false;
+        self.cc_tkeep.next = self.k_keep0.val();
         // Completion descriptor (PG213 CC): lower address and byte count of a memory read,
         // dword count, status, and the request's requester ID, tag, TC and attributes.
         self.cpl.next = self.cpl_zero.val();
@@ -142,9 +143,10 @@ impl Logic for NvmeRegs {
                             self.cst.d.next = self.k_zero3.val();
                         }
                     }
+                    // A discontinued single-beat request is dropped: no completion.
                     if !self.cq_tlast.val() {
                         self.state.d.next = RegState::WrData;
-                    } else if !self.posted.val() {
+                    } else if !self.posted.val() & !self.cq_discontinue.val() {
                         self.state.d.next = RegState::RdCpl;
                     }
                 }
@@ -154,11 +156,13 @@ impl Logic for NvmeRegs {
                 if self.cq_tvalid.val() {
                     if self.cq_tlast.val() {
                         self.state.d.next = RegState::Idle;
-                        if self.need_cpl.q.val() {
+                        if self.need_cpl.q.val() & !self.cq_discontinue.val() {
                             self.state.d.next = RegState::RdCpl;
                         }
                     }
-                    if self.wr_en.q.val() {
+                    // A write's payload is one beat (registers are 32/64-bit), the beat that
+                    // carries discontinue: a discontinued write changes nothing.
+                    if self.wr_en.q.val() & !self.cq_discontinue.val() {
                         if self.off.q.val() == self.o_intms.val() {
                             self.intms.d.next = self.intms.q.val() | self.w0.val();
                         }
@@ -238,6 +242,7 @@ impl Logic for NvmeRegs {
                 self.cc_tvalid.next = true;
                 self.cc_tlast.next = self.cst.q.val() != self.k_zero3.val();
                 self.cc_tdata.next = self.cpl.val().into();
+                self.cc_tkeep.next = self.k_keep3.val();
                 if self.cc_tready.val() {
                     self.state.d.next = RegState::RdData;
                     if self.cst.q.val() != self.k_zero3.val() {
@@ -249,6 +254,10 @@ impl Logic for NvmeRegs {
                 self.cc_tvalid.next = true;
                 self.cc_tlast.next = true;
                 self.cc_tdata.next = self.beat.val().into();
+                self.cc_tkeep.next = self.k_keep1.val();
+                if self.two.q.val() {
+                    self.cc_tkeep.next = self.k_keep2.val();
+                }
                 if self.cc_tready.val() {
                     self.state.d.next = RegState::Idle;
                 }

@@ -44,12 +44,13 @@ impl Default for SubmissionPath {
         } defaults {
             clock, rdy, en_pulse, rst_pulse, asq, asqs, db_valid, db_cq, db_qid, db_val, qc_valid, qc_sq,
             qc_del, qc_qid, qc_base, qc_size, arb_ready, arb_take, arb_found, arb_pick, stall, rq_valid,
-            rq_desc, rq_ready, rc_tdata, rc_tvalid, rc_tlast, cmd_valid, cmd_sqid, cmd_w0, cmd_w1, cmd_w2,
+            rq_desc, rq_ready, rc_tdata, rc_tvalid, rc_tlast, rc_discontinue, cmd_valid, cmd_sqid, cmd_w0, cmd_w1, cmd_w2,
             cmd_w3, rej_valid, rej_ready, rej_sqid, rej_cid, rej_status, evt_bad_val, evt_bad_q, hd_sel, hd_val,
             st, rdy9, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr, rcnt, rhead, rfield,
             rbad, rpop, pick, pbase, phead, found, ftag, hidx, hoff, desc, tag_ok, done_t, done, opc, known,
+            dropc,
         } arrays {
-            base, size, head, tail, live, busy, tqid, beat, buf, trej, tcode, rfifo,
+            base, size, head, tail, live, busy, tdsc, tqid, beat, buf, trej, tcode, rfifo,
         })
     }
 }

@@ -32,6 +32,8 @@ impl Logic for SubmissionPath {
             self.tqid[t].clock.next = self.clock.val();
             self.beat[t].clock.next = self.clock.val();
             self.busy[t].d.next = self.busy[t].q.val();
+            self.tdsc[t].clock.next = self.clock.val();
+            self.tdsc[t].d.next = self.tdsc[t].q.val();
             self.tqid[t].d.next = self.tqid[t].q.val();
             self.beat[t].d.next = self.beat[t].q.val();
             self.trej[t].clock.next = self.clock.val();
@@ -104,6 +106,7 @@ impl Logic for SubmissionPath {
                     for t in 0..4 {
                         if self.ftag.val() == self.kt[t].val() {
                             self.busy[t].d.next = true;
+                            self.tdsc[t].d.next = false;
                             self.tqid[t].d.next = self.pick.val();
                             self.beat[t].d.next = self.zero2.val();
                         }
@@ -122,6 +125,7 @@ impl Logic for SubmissionPath {
         }
         // Requester completions: descriptor beat names the tag; payload beats fill its buffer.
         self.done.next = false;
+        self.dropc.next = false;
         self.done_t.next = self.kt[0].val();
         self.opc.next = self.buf[0].q.val().get_bits::<8>(0);
         if self.rc_tvalid.val() {
@@ -140,8 +144,13 @@ impl Logic for SubmissionPath {
                             }
                         }
                         self.beat[t].d.next = self.beat[t].q.val() + self.one2.val();
+                        if self.rc_tlast.val() & self.rc_discontinue.val() {
+                            self.tdsc[t].d.next = true;
+                        }
                         if self.beat[t].q.val() == self.three2.val() {
                             self.done.next = true;
+                            self.dropc.next = self.tdsc[t].q.val()
+                                | (self.rc_tlast.val() & self.rc_discontinue.val());
                             self.done_t.next = self.kt[t].val();
                             self.busy[t].d.next = false;
                             self.c0.d.next = self.buf[t * 3].q.val();
@@ -181,8 +190,15 @@ impl Logic for SubmissionPath {
                 self.rfield.next = self.buf[t * 3].q.val().get_bits::<2>(14) != self.zero2.val();
             }
         }
-        self.cv.d.next = self.done.val() & self.rdy.val() & self.known.val() & !self.rfield.val();
-        self.rbad.next = self.done.val() & self.rdy.val() & (!self.known.val() | self.rfield.val());
+        self.cv.d.next = self.done.val()
+            & self.rdy.val()
+            & !self.dropc.val()
+            & self.known.val()
+            & !self.rfield.val();
+        self.rbad.next = self.done.val()
+            & self.rdy.val()
+            & !self.dropc.val()
+            & (!self.known.val() | self.rfield.val());
         // Rejection FIFO of tag numbers: push the rejected tag (it stays busy), pop on ready.
         self.rhead.next = self.rfifo[0].q.val();
         for t in 0..4 {

@@ -146,6 +146,7 @@ impl DatapathDut for HdlSimDut {
         }
         dispatch!(p, u, u(), [
             CqTready => cq_tready, RqTvalid => rq_tvalid, RqTlast => rq_tlast, RqTready => rq_tready, CmdValid => cmd_valid,
+            RqTkeep => rq_tkeep, RqTuser => rq_tuser,
             CmdSqid => cmd_sqid, CplReady => cpl_ready, DmaReady => dma_ready, DmaDone => dma_done, DmaStatus => dma_status,
             PbErr => pb_err, MapReqReady => map_req_ready, MapRespValid => map_resp_valid, MapRespId => map_resp_id,
             MapRespData => map_resp_data, MapDecValid => map_dec_valid, MapDecId => map_dec_id, MapDecHit => map_dec_hit,

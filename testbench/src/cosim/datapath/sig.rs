@@ -22,6 +22,7 @@ macro_rules! sigs {
 sigs! {
     Clock = "clock", CqTdata = "cq_tdata", CqTvalid = "cq_tvalid", CqTlast = "cq_tlast", CqTready = "cq_tready",
     CcTready = "cc_tready", RqTdata = "rq_tdata", RqTvalid = "rq_tvalid", RqTlast = "rq_tlast", RqTready = "rq_tready",
+    RqTkeep = "rq_tkeep", RqTuser = "rq_tuser",
     RcTdata = "rc_tdata", RcTvalid = "rc_tvalid", RcTlast = "rc_tlast", MpsCode = "mps_code", MrrsCode = "mrrs_code",
     CmdValid = "cmd_valid", CmdSqid = "cmd_sqid", CmdW0 = "cmd_w0", CmdW1 = "cmd_w1", CmdW2 = "cmd_w2", CmdW3 = "cmd_w3",
     CmdStall = "cmd_stall", CplValid = "cpl_valid", CplSqid = "cpl_sqid", CplCid = "cpl_cid", CplStatus = "cpl_status",

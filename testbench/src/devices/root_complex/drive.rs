@@ -1,7 +1,7 @@
 //! Cycle-by-cycle driving of a rust_hdl PCIe user side (the front end, or any block with its four
 //! streams through [`UserIn`] / [`UserOut`]) by the root-complex model.
 
-use super::{RootComplex, SeenTlp};
+use super::{keep_of, rq_sideband, RootComplex, SeenTlp};
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nvme::frontend::NvmeFrontEnd;
 use ssdlab_hdl::pcie::tlp::{CcDesc, ReqDesc, REQ_MRD, REQ_MWR};
@@ -15,6 +15,10 @@ pub struct UserIn {
     pub cq: Option<(u128, bool)>,
     /// Requester completion beat (data, last), if any this cycle.
     pub rc: Option<(u128, bool)>,
+    /// The CQ beat's `(tkeep, tuser)` (PG156 `m_axis_cq_*`; 0 without a beat).
+    pub cq_side: (u8, u128),
+    /// The RC beat's `(tkeep, tuser)` (PG156 `m_axis_rc_*`; 0 without a beat).
+    pub rc_side: (u8, u128),
     /// The link takes a requester beat this cycle.
     pub rq_tready: bool,
 }
@@ -31,6 +35,10 @@ pub struct UserOut {
     pub rq_tready: bool,
     pub rq_tdata: u128,
     pub rq_tlast: bool,
+    pub rq_tkeep: u8,
+    pub rq_tuser: u64,
+    pub cc_tkeep: u8,
+    pub cc_tuser: u64,
 }
 
 /// A block with the front end's four PCIe stream port groups under the front end's names
@@ -54,6 +62,10 @@ macro_rules! impl_pcie_user_side {
                 self.rc_tvalid.next = i.rc.is_some();
                 self.rc_tlast.next = i.rc.is_some_and(|b| b.1);
                 self.rc_tdata.next = i.rc.map_or(0, |b| b.0).to_bits();
+                self.cq_tkeep.next = (i.cq_side.0 as u64).to_bits();
+                self.cq_tuser.next = i.cq_side.1.to_bits();
+                self.rc_tkeep.next = (i.rc_side.0 as u64).to_bits();
+                self.rc_tuser.next = i.rc_side.1.to_bits();
                 self.cc_tready.next = true;
                 self.rq_tready.next = i.rq_tready;
             }
@@ -69,6 +81,10 @@ macro_rules! impl_pcie_user_side {
                     rq_tready: self.rq_tready.val(),
                     rq_tdata: self.rq_tdata.val().to_u128(),
                     rq_tlast: self.rq_tlast.val(),
+                    rq_tkeep: self.rq_tkeep.val().to_u128() as u8,
+                    rq_tuser: self.rq_tuser.val().to_u128() as u64,
+                    cc_tkeep: self.cc_tkeep.val().to_u128() as u8,
+                    cc_tuser: self.cc_tuser.val().to_u128() as u64,
                 }
             }
         }
@@ -100,6 +116,7 @@ impl RootComplex {
             );
             if b.cycle == cycle {
                 i.cq = Some((b.data, b.last));
+                i.cq_side = (b.keep, b.user);
             }
         }
         if let Some(b) = self.rc_beats.front() {
@@ -110,6 +127,7 @@ impl RootComplex {
             );
             if b.cycle == cycle {
                 i.rc = Some((b.data, b.last));
+                i.rc_side = (b.keep, b.user);
                 self.rc_beats.pop_front();
             }
         }
@@ -132,6 +150,19 @@ impl RootComplex {
             }
         }
         if o.cc_tvalid {
+            // PG156 CC sideband: the 3-dword descriptor (0111b), then the read data's dwords;
+            // discontinue and parity 0.
+            let keep = match self.cc_cur.first() {
+                None => 0x7,
+                Some(&desc) => keep_of(CcDesc::unpack(desc).dwords as u32),
+            };
+            assert_eq!(
+                (o.cc_tkeep, o.cc_tuser),
+                (keep, 0),
+                "CC beat {} tkeep/tuser",
+                self.cc_cur.len()
+            );
+            self.cc_keep_log.push(o.cc_tkeep);
             self.cc_cur.push(o.cc_tdata);
             if o.cc_tlast {
                 let d = CcDesc::unpack(self.cc_cur[0]);
@@ -154,12 +185,25 @@ impl RootComplex {
                 self.rq_first = Some(cycle);
             }
             if o.rq_tready {
-                self.rq_beat(cycle, o.rq_tdata, o.rq_tlast);
+                self.rq_beat(
+                    cycle,
+                    o.rq_tdata,
+                    o.rq_tlast,
+                    Some((o.rq_tkeep, o.rq_tuser)),
+                );
             }
         }
     }
 
-    pub(super) fn rq_beat(&mut self, cycle: Cycle, data: u128, last: bool) {
+    /// Takes an RQ beat; `side` is its `(tkeep, tuser)`, checked against PG156
+    /// ([`rq_sideband`]) when the block drives them.
+    pub(super) fn rq_beat(
+        &mut self,
+        cycle: Cycle,
+        data: u128,
+        last: bool,
+        side: Option<(u8, u64)>,
+    ) {
         if self.rq_cur.is_empty() {
             let d = ReqDesc::unpack(data);
             let kind = if d.req_type == REQ_MRD {
@@ -181,10 +225,25 @@ impl RootComplex {
             });
         }
         self.rq_cur.push(data);
+        if let Some(side) = side {
+            let dwords = ReqDesc::unpack(self.rq_cur[0]).dwords;
+            let k = self.rq_cur.len() - 1;
+            assert_eq!(
+                side,
+                rq_sideband(dwords, k),
+                "RQ beat {k} of a {dwords}-dword request: (tkeep, tuser)"
+            );
+            self.rq_side_checked += 1;
+            self.rq_side_cur.push(side);
+        }
         if !last {
             return;
         }
         let d = ReqDesc::unpack(self.rq_cur[0]);
+        if side.is_some() {
+            let beats = std::mem::take(&mut self.rq_side_cur);
+            self.rq_side_log.push((d.req_type, d.dwords, beats));
+        }
         match d.req_type {
             REQ_MRD => {
                 let (beats, _) = self.schedule_read(d.addr, d.bytes(), d.tag);

@@ -6,9 +6,9 @@ use super::RootComplex;
 use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
 
 impl RootComplex {
-    /// The RC beat (data, last) the root complex drives in `cycle`, if any; the RC stream has
-    /// no backpressure, so the beat is consumed.
-    pub fn rc_beat_at(&mut self, cycle: Cycle) -> Option<(u128, bool)> {
+    /// The RC beat (data, last, tuser) the root complex drives in `cycle`, if any; the RC
+    /// stream has no backpressure, so the beat is consumed.
+    pub fn rc_beat_at(&mut self, cycle: Cycle) -> Option<(u128, bool, u128)> {
         let b = *self.rc_beats.front()?;
         assert!(
             b.cycle >= cycle,
@@ -19,7 +19,7 @@ impl RootComplex {
             return None;
         }
         self.rc_beats.pop_front();
-        Some((b.data, b.last))
+        Some((b.data, b.last, b.user))
     }
 
     /// RQ `tready` in `cycle`: the link takes a TLP header once free; payload beats flow.
@@ -28,7 +28,8 @@ impl RootComplex {
         !self.rq_cur.is_empty() || free_ps <= cycle * CLOCK_PS
     }
 
-    /// Samples the RQ stream in `cycle` (after the settle, before the edge).
+    /// Samples the RQ stream in `cycle` (after the settle, before the edge); `side` is the
+    /// beat's `(tkeep, tuser)` when the block drives them (checked against PG156).
     pub fn rq_observe(
         &mut self,
         cycle: Cycle,
@@ -36,6 +37,7 @@ impl RootComplex {
         tready: bool,
         tdata: u128,
         tlast: bool,
+        side: Option<(u8, u64)>,
     ) {
         if !tvalid {
             return;
@@ -44,7 +46,7 @@ impl RootComplex {
             self.rq_first = Some(cycle);
         }
         if tready {
-            self.rq_beat(cycle, tdata, tlast);
+            self.rq_beat(cycle, tdata, tlast, side);
         }
     }
 

@@ -69,7 +69,9 @@ impl<D: DatapathDut> HwExec<D> {
             d.get(Sig::RqTlast.p()) != 0,
         );
         let data = if v { d.get128(Sig::RqTdata.p()) } else { 0 };
-        self.rc.rq_observe(c, v, r, data, l);
+        // Both DUTs drive the PG156 sideband: the root complex checks it beat by beat.
+        let side = v.then(|| (d.get(Sig::RqTkeep.p()) as u8, d.get(Sig::RqTuser.p())));
+        self.rc.rq_observe(c, v, r, data, l, side);
         let out = self.dram.outputs(c);
         let inp = DramIn {
             cmd_valid: d.get(Sig::DramCmdValid.p()) != 0,
