@@ -29,7 +29,7 @@ pub struct EraseOrder {
 
 /// Whether `op` is a program the barrier waits for (data or journal, not translation pages,
 /// which the mount does not read).
-fn counted_program(op: &NandOp) -> bool {
+pub(crate) fn counted_program(op: &NandOp) -> bool {
     op.kind == NandOpKind::Program
         && matches!(
             op.purpose,

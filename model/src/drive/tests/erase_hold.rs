@@ -4,7 +4,8 @@
 //! erases ahead of earlier programs (so the check sees the case the barrier removes).
 
 use super::super::*;
-use crate::ftl::{NandOpKind, OpPurpose};
+use crate::ftl::erase_order::counted_program;
+use crate::ftl::NandOpKind;
 use crate::rng::SeedTree;
 use rand::Rng;
 
@@ -30,19 +31,6 @@ fn gc_drive(journal: bool) -> Drive {
         .collect();
     d.functional_write_many(&offsets, 4096).unwrap();
     d
-}
-
-fn counted_program(op: &NandOp) -> bool {
-    op.kind == NandOpKind::Program
-        && matches!(
-            op.purpose,
-            OpPurpose::HostWrite
-                | OpPurpose::GcWrite
-                | OpPurpose::FoldWrite
-                | OpPurpose::WearLevelWrite
-                | OpPurpose::Journal
-                | OpPurpose::Checkpoint
-        )
 }
 
 /// Running relocation erases (on data blocks) with a data or journal program dispatched
