@@ -18,14 +18,7 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
     // The drive runs the cache's decision rule over tags only (its DRAM level is the FTL's
     // `DramTable`); the co-simulations run the same type over a `DramTable` of their own.
     let mut v = vec![("map_cache", type_name::<MapCache<TagsOnly>>())];
-    for b in [
-        "nand_way_queue",
-        "nand_way_fsm",
-        "nand_arbiter",
-        "nand_bus_engine",
-        "nand_channel",
-        "nand_array",
-    ] {
+    for b in crate::export::NAND_STEMS {
         v.push((b, seq));
     }
     v.push(("nvme_sq_arbiter", type_name::<RoundRobin>()));

@@ -102,7 +102,7 @@ fn file_text(
 }
 
 /// File stems of `crate::nand::verilog_blocks`, for the refusals when NAND timing fails.
-const NAND_STEMS: [&str; 6] = [
+pub(crate) const NAND_STEMS: [&str; 6] = [
     "nand_way_queue",
     "nand_way_fsm",
     "nand_arbiter",
