@@ -230,20 +230,13 @@ impl HostPort for HostMemory {
         reqs: &[(u64, u32)],
     ) -> (Cycle, Cycle) {
         let (mut free, mut done) = (port_free, ready);
-        if reqs.len() > DATA_TAGS {
-            // Tags are reused: the generic per-TLP path keeps their free cycles.
-            let mut tags = [ready; DATA_TAGS];
-            for (i, &(a, n)) in reqs.iter().enumerate() {
-                let slot = i % DATA_TAGS;
-                free = self.read_request(tags[slot].max(free));
-                tags[slot] = self.completions(a, n);
-                done = done.max(tags[slot] + 1);
-            }
-        } else {
-            for &(a, n) in reqs {
-                free = self.read_request(ready.max(free));
-                done = done.max(self.completions(a, n) + 1);
-            }
+        // Request `i` waits for request `i - DATA_TAGS`'s completion (its tag free again).
+        let mut tags = [ready; DATA_TAGS];
+        for (i, &(a, n)) in reqs.iter().enumerate() {
+            let slot = i % DATA_TAGS;
+            free = self.read_request(tags[slot].max(free));
+            tags[slot] = self.completions(a, n);
+            done = done.max(tags[slot] + 1);
         }
         (free, done)
     }

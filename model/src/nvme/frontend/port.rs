@@ -86,10 +86,7 @@ impl ReqPort {
         ready: Cycle,
         reqs: &[(u64, u32)],
     ) -> Cycle {
-        assert!(!self.logging, "a logged port sends TLP by TLP");
-        debug_assert!(reqs
-            .iter()
-            .all(|&(a, n)| n > 0 && n <= 4096 && within_4k(a, n)));
+        self.check_burst(reqs);
         self.free = host.upstream_writes(ready, self.free, reqs);
         self.free
     }
@@ -103,13 +100,18 @@ impl ReqPort {
         ready: Cycle,
         reqs: &[(u64, u32)],
     ) -> Cycle {
+        self.check_burst(reqs);
+        let (free, done) = host.upstream_reads(ready, self.free, reqs);
+        self.free = free;
+        done
+    }
+
+    /// A burst bypasses the log, and each of its TLPs is a whole request within one 4 KiB page.
+    fn check_burst(&self, reqs: &[(u64, u32)]) {
         assert!(!self.logging, "a logged port sends TLP by TLP");
         debug_assert!(reqs
             .iter()
             .all(|&(a, n)| n > 0 && n <= 4096 && within_4k(a, n)));
-        let (free, done) = host.upstream_reads(ready, self.free, reqs);
-        self.free = free;
-        done
     }
 
     /// Cycle from which the port is idle.
