@@ -16,11 +16,28 @@ use std::collections::VecDeque;
 impl Drive {
     /// Op `id` (just recorded) is an erase the FTL holds: it waits, blocked.
     pub(super) fn hold_if_needed(&mut self, id: u32, op: &NandOp) {
-        if op.kind == NandOpKind::Erase && !self.ftl.erase_may_start(op) {
-            self.ops[id as usize].blocked = true;
-            self.held_erases.push(id);
-            self.held_upto = self.held_upto.max(self.ops[id as usize].sent);
+        if op.kind == NandOpKind::Erase && !self.ftl.erase_ordered(op) {
+            self.hold(id);
         }
+    }
+
+    /// Op `h`, at the head of its die's queue, is about to start: an erase whose block still
+    /// holds the newest durable copy of some data (`ftl/superseded.rs`: the program superseding
+    /// it has not completed) is held there instead (returned true). Checked only at the head,
+    /// where the erase would start: queued behind its relocation, it usually never waits.
+    pub(super) fn hold_at_head(&mut self, h: u32) -> bool {
+        let op = self.ops[h as usize].op;
+        if op.kind != NandOpKind::Erase || self.ftl.erase_may_start(&op) {
+            return false;
+        }
+        self.hold(h);
+        true
+    }
+
+    fn hold(&mut self, id: u32) {
+        self.ops[id as usize].blocked = true;
+        self.held_erases.push(id);
+        self.held_upto = self.held_upto.max(self.ops[id as usize].sent);
     }
 
     /// Whether an erase is held.

@@ -207,7 +207,7 @@ impl Drive {
         let mut touched = false;
         while let Some(&h) = self.dies[die as usize].fifo.front() {
             let (op, blocked) = (self.ops[h as usize].op, self.ops[h as usize].blocked);
-            if blocked {
+            if blocked || self.hold_at_head(h) {
                 return (touched, Wait::None);
             }
             let slot = &self.dies[die as usize];

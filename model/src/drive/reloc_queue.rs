@@ -73,12 +73,14 @@ impl Drive {
         loop {
             bound -= 1;
             assert!(bound > 0, "die {die}: relocation queue does not drain");
-            let slot = &self.dies[die as usize];
-            let Some(&h) = slot.reloc.front() else { break };
-            let rec = &self.ops[h as usize];
-            if rec.blocked {
+            let Some(&h) = self.dies[die as usize].reloc.front() else {
+                break;
+            };
+            if self.ops[h as usize].blocked || self.hold_at_head(h) {
                 break;
             }
+            let slot = &self.dies[die as usize];
+            let rec = &self.ops[h as usize];
             let block = rec.op.addr.block;
             if rec.op.kind != NandOpKind::Read
                 && slot.bg_blocks.iter().any(|&(b, _)| b == block)

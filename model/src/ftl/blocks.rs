@@ -14,6 +14,9 @@ pub enum BlockState {
     Open,
     /// Full; a GC / fold / wear-levelling candidate.
     Closed,
+    /// Its data moved out by a relocation; its erase waits until the program units holding what
+    /// supersedes its copies are sent (`superseded.rs`). No longer a candidate.
+    Relocated,
 }
 
 /// Which reserve a block belongs to for life.
@@ -226,9 +229,8 @@ impl BlockTable {
         let die = l.die_of(dbid) as usize;
         let b = &mut self.info[dbid as usize];
         assert_eq!(b.valid, 0, "erasing block {dbid} with valid data");
-        assert_eq!(
-            b.state,
-            BlockState::Closed,
+        assert!(
+            matches!(b.state, BlockState::Closed | BlockState::Relocated),
             "erasing block {dbid} that is not closed"
         );
         if b.pool == Pool::General && b.mode == CellMode::Slc {

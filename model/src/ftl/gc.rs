@@ -35,12 +35,22 @@ impl Ftl {
     /// would free space), then one wear-levelling move if erase counts drifted apart.
     pub(super) fn foreground_gc(&mut self, die: u32, ops: &mut Vec<NandOp>) {
         let mut rounds = self.l.blocks_per_die;
-        while self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks && rounds > 0 {
+        // Deferred erases (`superseded.rs`) count as free, but one free block must remain beside
+        // them: after a power loss they hold data again, and the GC after the mount needs a
+        // block to relocate into.
+        while (self.spare_blocks(die) < self.cfg.gc_threshold_free_blocks
+            || self.blocks.free_count(die) == 0)
+            && rounds > 0
+        {
             rounds -= 1;
             if !self.gc_one(die, 1, ops) {
                 break;
             }
             self.st.gc_foreground_blocks += 1;
+        }
+        // No victim left to fill the program units deferred erases wait for (`superseded.rs`).
+        if self.spare_blocks(die) < self.cfg.gc_threshold_free_blocks {
+            self.force_erases(die, ops);
         }
         if rounds < self.l.blocks_per_die {
             self.wear_level(die, ops);

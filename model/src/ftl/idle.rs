@@ -23,7 +23,7 @@ impl Ftl {
         // Urgent first: a die below the foreground threshold (folding static SLC takes general
         // blocks without host writes to trigger GC).
         for die in 0..self.l.dies {
-            if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks
+            if self.spare_blocks(die) < self.cfg.gc_threshold_free_blocks
                 && self.gc_one(die, 1, ops)
             {
                 return true;
@@ -35,7 +35,7 @@ impl Ftl {
         }
         if self.slc.enabled() && idle_for >= self.fold_idle {
             for die in self.dies_from_cursor() {
-                if self.blocks.free_count(die) > self.cfg.gc_threshold_free_blocks
+                if self.spare_blocks(die) > self.cfg.gc_threshold_free_blocks
                     && self.fold_one(die, ops)
                 {
                     return true;
@@ -47,7 +47,7 @@ impl Ftl {
                 // Background GC only collects blocks worth it (an eighth of a block at least), so
                 // idle time never churns nearly full blocks.
                 let min_gain = self.l.block_units / 8;
-                if self.blocks.free_count(die) < self.cfg.bg_gc_threshold_free_blocks
+                if self.spare_blocks(die) < self.cfg.bg_gc_threshold_free_blocks
                     && self.gc_one(die, min_gain, ops)
                 {
                     return true;

@@ -17,6 +17,7 @@
 //! [`cost_benefit`]), [`reloc`] + [`reloc_rows`] (moving a block's valid data), [`idle`]
 //! (background work), [`integrity`] (out-of-band checker), [`persist`] (mapping journal and
 //! checkpoints), [`erase_order`] (relocation erases after the programs sent before them),
+//! [`superseded`] (erases after the programs superseding their copies),
 //! [`power_loss`] + [`mount`] (sudden power loss, the mount after it), [`unit_tables`]
 //! (per-unit mapping, spare-area and valid-bit tables), [`stats`].
 
@@ -52,6 +53,7 @@ pub mod reloc;
 pub mod reloc_rows;
 pub mod slc;
 pub mod stats;
+pub mod superseded;
 #[cfg(test)]
 mod tests;
 pub mod unit_tables;
@@ -173,6 +175,8 @@ pub struct Ftl {
     persist: persist::Persist,
     /// Relocation erases held behind the programs sent before them (`ftl.persistence`).
     order: erase_order::EraseOrder,
+    /// Erases held until the programs superseding their copies complete (`superseded.rs`).
+    held: superseded::Superseded,
     /// NAND completions followed for power-loss modelling (`track_durability`).
     dur: Option<power_loss::Durability>,
     st: FtlStats,
@@ -231,6 +235,7 @@ impl Ftl {
             fault: Default::default(),
             persist: persist::Persist::new(&cfg.ftl.persistence, &l),
             order: erase_order::EraseOrder::new(cfg.ftl.persistence.enabled),
+            held: Default::default(),
             dur: None,
             st: FtlStats::default(),
             slc_valid_units: 0,

@@ -43,6 +43,7 @@ impl Ftl {
         }
         drop(old);
         self.rebuild_valid();
+        self.erase_empty_blocks(&mut r, mount_ops);
         self.reset_volatile();
         self.refresh_block_stats();
         r
@@ -183,6 +184,10 @@ impl Ftl {
                     BlockState::Closed
                 };
             }
+            // Its erase never left DRAM: it holds data (perhaps the only copy) again.
+            if b.state == BlockState::Relocated {
+                b.state = BlockState::Closed;
+            }
         }
         self.blocks.rebuild_lists(&self.l);
     }
@@ -233,6 +238,33 @@ impl Ftl {
         }
     }
 
+    /// Closed blocks the rebuilt mapping left without a valid unit (their copies all superseded;
+    /// blocks whose erase never ran hold data again) are erased, so that each die has free
+    /// blocks for the GC after the mount.
+    fn erase_empty_blocks(&mut self, r: &mut MountReport, mount_ops: &mut Vec<NandOp>) {
+        for dbid in 0..self.l.die_blocks() {
+            let b = self.blocks.info[dbid as usize];
+            if b.pool == Pool::Map || b.state != BlockState::Closed || b.valid != 0 {
+                continue;
+            }
+            let base = self.l.base(dbid) as usize;
+            self.oob[base..base + b.staged as usize].fill(ERASED);
+            self.blocks.release(&self.l, dbid);
+            let mut addr = self.l.phys_page(self.l.base(dbid));
+            addr.plane = 0;
+            mount_ops.push(NandOp {
+                kind: NandOpKind::Erase,
+                mode: b.mode,
+                addr,
+                planes: self.l.planes as u8,
+                bus_bytes: 0,
+                purpose: OpPurpose::Erase,
+                after: None,
+            });
+            r.empty_blocks_erased += 1;
+        }
+    }
+
     /// DRAM contents gone: open streams, read-ahead window, table cache, journal page.
     fn reset_volatile(&mut self) {
         self.host_open.fill(NONE);
@@ -247,6 +279,7 @@ impl Ftl {
         self.table = MapTable::new(&self.l);
         self.persist.after_mount();
         self.order.clear();
+        self.held.clear();
         if let Some(d) = &mut self.dur {
             d.erasing.clear();
             d.trims_open.clear();

@@ -50,6 +50,8 @@ pub struct MountReport {
     /// Erases interrupted (the mount erases the block again) and queued (the block kept its data).
     pub interrupted_erases: u64,
     pub queued_erases: u64,
+    /// Closed blocks left without valid data by the rebuilt mapping, erased by the mount.
+    pub empty_blocks_erased: u64,
     /// Mount reads: checkpoint and journal pages, and spare-area reads (one multi-plane read per
     /// programmed page row) of the scanned blocks.
     pub checkpoint_pages_read: u64,
@@ -103,6 +105,9 @@ impl Ftl {
     /// Op `op` (sent by this FTL) completed on its die.
     pub fn nand_done(&mut self, op: &NandOp) {
         self.order.done(op);
+        if op.kind == NandOpKind::Program {
+            self.held.program_done(&op.addr);
+        }
         if self.dur.is_none() {
             return;
         }
@@ -142,16 +147,28 @@ impl Ftl {
         }
     }
 
-    /// Whether the executor may start erase `op` now (`erase_order.rs`: a relocation erase
-    /// waits, with `ftl.persistence`, until every program sent before it has completed).
-    /// Always true for other ops.
+    /// Whether erase `op` may start as far as the persistence barrier goes (`erase_order.rs`:
+    /// a relocation erase waits, with `ftl.persistence`, until every program sent before it has
+    /// completed). Always true for other ops.
+    pub fn erase_ordered(&self, op: &NandOp) -> bool {
+        self.order.may_start(op)
+    }
+
+    /// Whether the executor may start erase `op` now: [`Ftl::erase_ordered`], and every
+    /// program superseding a copy in its block has completed (`superseded.rs`). Always true
+    /// for other ops.
     pub fn erase_may_start(&self, op: &NandOp) -> bool {
         self.order.may_start(op)
+            && (op.kind != NandOpKind::Erase
+                || !self.held.any_held()
+                || self
+                    .held
+                    .may_erase(self.l.dbid_of_ppa(self.ppa_at(&op.addr))))
     }
 
     /// Whether some relocation erase is sent and not completed (so one may be held).
     pub fn erases_pending(&self) -> bool {
-        self.order.any_erase()
+        self.order.any_erase() || self.held.any_held()
     }
 
     /// An erase of `dbid` is about to be sent: keeps the block as it is for a power loss.

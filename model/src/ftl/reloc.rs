@@ -14,6 +14,7 @@ use super::integrity::Checker;
 use super::layout::NONE;
 use super::unit_tables::ERASED;
 use super::{Ftl, NandOp, NandOpKind, OpPurpose};
+use crate::nand::CellMode;
 
 /// Page rows ahead of the one being moved whose mapping entries are prefetched (unit-by-unit
 /// moves; row moves write the mapping with non-temporal stores, which need no prefetch).
@@ -45,7 +46,7 @@ impl Ftl {
             self.blocks.info[dbid as usize].valid, 0,
             "block {dbid} still holds valid data after relocation"
         );
-        self.erase(dbid, ops);
+        self.erase(dbid, moved, ops);
         moved
     }
 
@@ -136,7 +137,7 @@ impl Ftl {
     #[inline]
     fn move_unit(&mut self, src: u32, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
         let lpn = self.oob[src as usize].lpn as u64;
-        let dst_block = self.reloc_block(die);
+        let dst_block = self.reloc_block(die, ops);
         let dst = self.l.base(dst_block) + self.blocks.info[dst_block as usize].staged;
         self.map_access(lpn, Some(dst), ops);
         self.drop_valid(src);
@@ -145,9 +146,116 @@ impl Ftl {
         self.stage(dst_block, lpn, purpose, ops);
     }
 
-    fn erase(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
+    /// Erases relocated block `dbid` once what supersedes its copies is sent (`superseded.rs`):
+    /// while a partly filled program unit holds some of it (the relocation stream its units
+    /// went to, host program units superseding its stale copies), the erase is deferred until
+    /// the last of them is sent; with no free block left on the die they are padded and sent
+    /// (`ensure_free_block`). The same transitions untimed (the warm-up).
+    ///
+    /// With `ftl.persistence` the journal barrier orders the erase instead (`erase_order.rs`):
+    /// the die's relocation program units are padded and sent, and the erase follows at once.
+    fn erase(&mut self, dbid: u32, moved: u64, ops: &mut Vec<NandOp>) {
+        let d = self.l.die_of(dbid) as usize;
+        if self.persist.enabled {
+            if self.emit {
+                self.program_relocated_data(d as u32, ops);
+            }
+            return self.erase_now(dbid, ops);
+        }
+        let mut awaited = self.held.staged_over(dbid);
+        awaited.retain(|&b| self.partial(b));
+        // The stream this relocation wrote (wear levelling's cold stream, else GC's).
+        let stream = if self.reloc_cold {
+            self.cold_open[d]
+        } else {
+            self.reloc_open[d]
+        };
+        if moved > 0 && self.partial(stream) {
+            awaited.push(stream);
+        }
+        if awaited.is_empty() {
+            return self.erase_now(dbid, ops);
+        }
+        self.blocks.info[dbid as usize].state = BlockState::Relocated;
+        self.held.defer(dbid, awaited);
+    }
+
+    /// Free blocks of `die` plus its relocated blocks whose erase is deferred (they are free
+    /// as soon as the next relocation on the die sends a program unit): what GC thresholds
+    /// compare with, so that deferring an erase does not shrink the reserve.
+    pub(super) fn spare_blocks(&self, die: u32) -> u32 {
+        let free = self.blocks.free_count(die);
+        if !self.held.any_waiting() {
+            return free;
+        }
+        let (l, info) = (&self.l, &self.blocks.info);
+        // Static SLC blocks go back to their own pool when erased.
+        free + self
+            .held
+            .waiting_count(|b| l.die_of(b) == die && info[b as usize].pool == Pool::General)
+    }
+
+    /// The open relocation block of `die` (GC and folding write here, in TLC), or while wear
+    /// levelling the open cold-data block (opened on the most-worn free block).
+    pub(super) fn reloc_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
+        let cur = if self.reloc_cold {
+            self.cold_open[die as usize]
+        } else {
+            self.reloc_open[die as usize]
+        };
+        if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
+            return cur;
+        }
+        self.ensure_free_block(die, ops);
+        let cold = self.reloc_cold;
+        let dbid = self
+            .blocks
+            .allocate_by_wear(die, Pool::General, CellMode::Tlc, self.clock, cold)
+            .unwrap_or_else(|| panic!("die {die}: no free block to relocate into"));
+        let stream = if cold {
+            &mut self.cold_open
+        } else {
+            &mut self.reloc_open
+        };
+        stream[die as usize] = dbid;
+        dbid
+    }
+
+    /// Before a block of `die` is allocated with at most one free block left, its deferred
+    /// erases are forced: a block must be there to allocate (for host data, or to relocate
+    /// into), and one must remain after it, for the GC after a power loss (the mount closes
+    /// the open blocks, and the deferred ones hold data again).
+    pub(super) fn ensure_free_block(&mut self, die: u32, ops: &mut Vec<NandOp>) {
+        if self.blocks.free_count(die) <= 1 && self.held.any_waiting() {
+            self.force_erases(die, ops);
+        }
+    }
+
+    /// Pads and sends the program units the relocated blocks of `die` wait for, so that they
+    /// are erased now (GC short of free blocks, with no victim left to fill them).
+    pub(super) fn force_erases(&mut self, die: u32, ops: &mut Vec<NandOp>) {
+        let l = &self.l;
+        for b in self.held.awaited_by(|v| l.die_of(v) == die) {
+            if self.partial(b) {
+                let d = self.l.die_of(b) as usize;
+                let host = self.reloc_open[d] != b && self.cold_open[d] != b;
+                let purpose = if host {
+                    OpPurpose::HostWrite
+                } else {
+                    OpPurpose::GcWrite
+                };
+                self.pad_unit(b, purpose, ops);
+            }
+        }
+    }
+
+    /// Erases relocated block `dbid` (what supersedes its copies is sent; the executor holds
+    /// the erase until it has completed).
+    pub(super) fn erase_now(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
+        if self.emit {
+            self.held.erase_sent(dbid);
+        }
         if self.persist.enabled && self.emit {
-            self.program_relocated_data(self.l.die_of(dbid), ops);
             // The barrier (`erase_order.rs`): the journal page, with the records of what
             // supersedes the victim's copies, is sent before the erase, which waits for it.
             let start = ops.len();

@@ -111,7 +111,7 @@ impl Ftl {
         let (mut m, mut moved) = (mask, 0);
         while m != 0 {
             if dst.room == 0 {
-                *dst = self.open_dst(die);
+                *dst = self.open_dst(die, ops);
             }
             let n = 64 - m.leading_zeros();
             let (src, to) = split(&mut self.oob, first, n, dst.next, dst.room);
@@ -133,8 +133,8 @@ impl Ftl {
 
     /// The next free slot of `die`'s relocation block (opening one if needed).
     #[inline]
-    fn open_dst(&mut self, die: u32) -> Dst {
-        let block = self.reloc_block(die);
+    fn open_dst(&mut self, die: u32, ops: &mut Vec<NandOp>) -> Dst {
+        let block = self.reloc_block(die, ops);
         let d = &self.blocks.info[block as usize];
         let pu = self.l.program_units(d.mode);
         let next = self.l.base(block) + d.staged;

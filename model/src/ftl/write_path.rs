@@ -43,6 +43,7 @@ impl Ftl {
         let old = self.l2p[lpn as usize].ppa;
         if old != NONE {
             self.drop_valid(old);
+            self.held.staged(dbid, self.l.dbid_of_ppa(old));
         }
         self.clock += 1;
         if self.dur.is_some() {
@@ -182,7 +183,7 @@ impl Ftl {
         self.partial(self.host_open[self.cursor as usize])
     }
 
-    fn partial(&self, dbid: u32) -> bool {
+    pub(super) fn partial(&self, dbid: u32) -> bool {
         dbid != NONE && {
             let b = &self.blocks.info[dbid as usize];
             b.state == BlockState::Open && b.staged > b.programmed
@@ -191,12 +192,7 @@ impl Ftl {
 
     /// Pads and programs `dbid`'s partial program unit.
     fn pad_open(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
-        let b = self.blocks.info[dbid as usize];
-        let pu = self.l.program_units(b.mode);
-        let pad = pu - b.staged % pu;
-        self.st.pad_units += pad as u64;
-        self.blocks.info[dbid as usize].staged += pad;
-        self.program_unit(dbid, OpPurpose::HostWrite, ops);
+        self.pad_unit(dbid, OpPurpose::HostWrite, ops);
     }
 
     /// Programs (padded) the die's partly filled relocation program units, so that no unit moved
@@ -205,14 +201,19 @@ impl Ftl {
     pub(super) fn program_relocated_data(&mut self, die: u32, ops: &mut Vec<NandOp>) {
         for dbid in [self.reloc_open[die as usize], self.cold_open[die as usize]] {
             if self.partial(dbid) {
-                let b = self.blocks.info[dbid as usize];
-                let pu = self.l.program_units(b.mode);
-                let pad = pu - b.staged % pu;
-                self.st.pad_units += pad as u64;
-                self.blocks.info[dbid as usize].staged += pad;
-                self.program_unit(dbid, OpPurpose::GcWrite, ops);
+                self.pad_unit(dbid, OpPurpose::GcWrite, ops);
             }
         }
+    }
+
+    /// Pads and programs open block `dbid`'s partial program unit.
+    pub(super) fn pad_unit(&mut self, dbid: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
+        let b = self.blocks.info[dbid as usize];
+        let pu = self.l.program_units(b.mode);
+        let pad = pu - b.staged % pu;
+        self.st.pad_units += pad as u64;
+        self.blocks.info[dbid as usize].staged += pad;
+        self.program_unit(dbid, purpose, ops);
     }
 
     /// Places `lpn`'s data in the next slot of open block `dbid` and maps it there; emits the
@@ -258,11 +259,14 @@ impl Ftl {
             b.programmed.is_multiple_of(pu),
             "block {dbid}: program unit misaligned"
         );
+        let addr = l.phys_page(l.base(dbid) + b.programmed);
+        // Untimed (warm-up), the program is on NAND at once: it holds no erase.
+        self.held.program_sent(dbid, addr, self.emit);
         if self.emit {
             ops.push(NandOp {
                 kind: NandOpKind::Program,
                 mode: b.mode,
-                addr: l.phys_page(l.base(dbid) + b.programmed),
+                addr,
                 planes: l.planes as u8,
                 bus_bytes: pu / l.units_per_page * l.page_bus_bytes(),
                 purpose,
@@ -281,6 +285,11 @@ impl Ftl {
             let start = ops.len();
             self.persist.records(&self.l, pu, ops);
             self.journal_sent(start, ops);
+        }
+        if self.held.any_waiting() {
+            for victim in self.held.unit_sent(dbid) {
+                self.erase_now(victim, ops);
+            }
         }
     }
 
@@ -327,9 +336,10 @@ impl Ftl {
     #[inline(never)]
     fn open_host_block(&mut self, die: u32, ops: &mut Vec<NandOp>) -> u32 {
         // Folding and wear levelling also take general blocks: check before every new block.
-        if self.blocks.free_count(die) < self.cfg.gc_threshold_free_blocks {
+        if self.spare_blocks(die) < self.cfg.gc_threshold_free_blocks {
             self.foreground_gc(die, ops);
         }
+        self.ensure_free_block(die, ops);
         let (pool, mode) = self.slc.host_block_kind(&self.blocks, die);
         let dbid = self
             .blocks
@@ -341,27 +351,6 @@ impl Ftl {
         if pool == Pool::General {
             self.foreground_gc(die, ops);
         }
-        dbid
-    }
-
-    /// The open relocation block of `die` (GC and folding write here, in TLC), or while wear
-    /// levelling the open cold-data block (opened on the most-worn free block).
-    pub(super) fn reloc_block(&mut self, die: u32) -> u32 {
-        let cold = self.reloc_cold;
-        let stream = if cold {
-            &mut self.cold_open
-        } else {
-            &mut self.reloc_open
-        };
-        let cur = stream[die as usize];
-        if cur != NONE && self.blocks.info[cur as usize].state == BlockState::Open {
-            return cur;
-        }
-        let dbid = self
-            .blocks
-            .allocate_by_wear(die, Pool::General, CellMode::Tlc, self.clock, cold)
-            .unwrap_or_else(|| panic!("die {die}: no free block to relocate into"));
-        stream[die as usize] = dbid;
         dbid
     }
 }

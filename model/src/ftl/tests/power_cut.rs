@@ -229,10 +229,10 @@ fn without_a_journal_the_mount_scans_every_block_holding_data() {
     );
 }
 
-/// 4 dies x 2 planes x 56 blocks of 4 word lines (96 units a die-block), 25 % OP, journal on
-/// (checkpoints every 64 journal pages), SLC cache and wear levelling varied by seed. Without
-/// the journal (the presets' setting) relocated data is not programmed before its victim's
-/// erase, and a cut after the erase loses it (seed 6 fails with `persistence.enabled = false`).
+/// 4 dies x 2 planes x 56 blocks of 4 word lines (96 units a die-block), 25 % OP; the journal
+/// (checkpoints every 64 journal pages), SLC cache and wear levelling varied by seed. The
+/// journal is off (the presets' setting) for seeds 1 and 3 modulo 5: the relocation erases
+/// then wait only for the programs superseding their copies (`superseded.rs`).
 fn cut_cfg(seed: u64) -> DriveConfig {
     let mut c = small_cfg();
     c.geometry.blocks_per_plane = 56;
@@ -240,7 +240,7 @@ fn cut_cfg(seed: u64) -> DriveConfig {
     c.ftl.over_provisioning_pct = 25.0;
     c.ftl.wear_level_delta_pe_cycles = 3 + (seed % 4) as u32;
     c.ftl.slc_cache.enabled = seed % 3 != 2;
-    c.ftl.persistence.enabled = true;
+    c.ftl.persistence.enabled = !matches!(seed % 5, 1 | 3);
     c.ftl.persistence.checkpoint_journal_mib = 1;
     c.validate().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     c
