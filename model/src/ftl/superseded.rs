@@ -124,8 +124,8 @@ impl Superseded {
         v
     }
 
-    /// Block `dbid`'s program unit starting at `addr` was sent (`timed`), or applied at once
-    /// by an untimed call (it then holds no erase).
+    /// Block `dbid`'s program unit starting at `addr` was sent to a die that reports its
+    /// completion (`timed`), or applied at once (it then holds no erase).
     pub fn program_sent(&mut self, dbid: u32, addr: PhysPage, timed: bool) {
         let superseded = match self.staged.get_mut(dbid as usize) {
             Some(l) if !l.is_empty() => {

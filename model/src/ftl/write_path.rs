@@ -260,8 +260,10 @@ impl Ftl {
             "block {dbid}: program unit misaligned"
         );
         let addr = l.phys_page(l.base(dbid) + b.programmed);
-        // Untimed (warm-up), the program is on NAND at once: it holds no erase.
-        self.held.program_sent(dbid, addr, self.emit);
+        // Untimed (warm-up), the program is on NAND at once: it holds no erase. So with no
+        // completions reported (`Ftl::track_durability` off: an FTL driven without dies).
+        self.held
+            .program_sent(dbid, addr, self.emit && self.dur.is_some());
         if self.emit {
             ops.push(NandOp {
                 kind: NandOpKind::Program,
