@@ -250,17 +250,7 @@ impl Ftl {
             let base = self.l.base(dbid) as usize;
             self.oob[base..base + b.staged as usize].fill(ERASED);
             self.blocks.release(&self.l, dbid);
-            let mut addr = self.l.phys_page(self.l.base(dbid));
-            addr.plane = 0;
-            mount_ops.push(NandOp {
-                kind: NandOpKind::Erase,
-                mode: b.mode,
-                addr,
-                planes: self.l.planes as u8,
-                bus_bytes: 0,
-                purpose: OpPurpose::Erase,
-                after: None,
-            });
+            mount_ops.push(self.erase_op(dbid, b.mode));
             r.empty_blocks_erased += 1;
         }
     }

@@ -158,7 +158,7 @@ impl Ftl {
     /// program superseding a copy in its block has completed (`superseded.rs`). Always true
     /// for other ops.
     pub fn erase_may_start(&self, op: &NandOp) -> bool {
-        self.order.may_start(op)
+        self.erase_ordered(op)
             && (op.kind != NandOpKind::Erase
                 || !self.held.any_held()
                 || self

@@ -149,8 +149,9 @@ impl Ftl {
     /// Erases relocated block `dbid` once what supersedes its copies is sent (`superseded.rs`):
     /// while a partly filled program unit holds some of it (the relocation stream its units
     /// went to, host program units superseding its stale copies), the erase is deferred until
-    /// the last of them is sent; with no free block left on the die they are padded and sent
-    /// (`ensure_free_block`). The same transitions untimed (the warm-up).
+    /// the last of them is sent; with at most one free block left on the die, or no victim left
+    /// to fill them, they are padded and sent (`ensure_free_block`, `force_erases`). The same
+    /// transitions untimed (the warm-up).
     ///
     /// With `ftl.persistence` the journal barrier orders the erase instead (`erase_order.rs`):
     /// the die's relocation program units are padded and sent, and the erase follows at once.
@@ -249,6 +250,21 @@ impl Ftl {
         }
     }
 
+    /// The multi-plane erase of die-block `dbid`, programmed in `mode`.
+    pub(super) fn erase_op(&self, dbid: u32, mode: CellMode) -> NandOp {
+        let mut addr = self.l.phys_page(self.l.base(dbid));
+        addr.plane = 0;
+        NandOp {
+            kind: NandOpKind::Erase,
+            mode,
+            addr,
+            planes: self.l.planes as u8,
+            bus_bytes: 0,
+            purpose: OpPurpose::Erase,
+            after: None,
+        }
+    }
+
     /// Erases relocated block `dbid` (what supersedes its copies is sent; the executor holds
     /// the erase until it has completed).
     pub(super) fn erase_now(&mut self, dbid: u32, ops: &mut Vec<NandOp>) {
@@ -265,18 +281,9 @@ impl Ftl {
         self.save_before_erase(dbid);
         let b = self.blocks.info[dbid as usize];
         if self.emit {
-            let mut addr = self.l.phys_page(self.l.base(dbid));
-            addr.plane = 0;
-            self.order.erase_sent(addr);
-            ops.push(NandOp {
-                kind: NandOpKind::Erase,
-                mode: b.mode,
-                addr,
-                planes: self.l.planes as u8,
-                bus_bytes: 0,
-                purpose: OpPurpose::Erase,
-                after: None,
-            });
+            let op = self.erase_op(dbid, b.mode);
+            self.order.erase_sent(op.addr);
+            ops.push(op);
         }
         let base = self.l.base(dbid);
         let used = b.staged;

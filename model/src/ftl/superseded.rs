@@ -9,13 +9,14 @@
 //! supersedes, and holds a relocation erase until each such program has completed
 //! (Micron TN-29-61 on data retention across power loss; Chang et al., "Efficient management
 //! for large-scale flash-memory storage systems", 2004, on erase ordering after relocation).
-//! At the erase, partly filled program units that supersede the block's copies are padded and
-//! sent first (`reloc.rs`), so the erase only ever waits for programs sent before it: the
-//! executor's oldest op can always start. Relocated units need no hold: they go to the
-//! relocation and cold streams of the victim's own die, whose partly filled program units are
-//! sent before the erase, and a die runs its relocation ops in the order the FTL sent them
-//! (`drive/reloc_queue.rs`), one at a time, so they complete before the erase starts.
-//! This holds with or without `ftl.persistence` (whose barrier, `erase_order.rs`, is stricter).
+//! Without `ftl.persistence`, a relocated block's erase is deferred (`BlockState::Relocated`)
+//! until the partly filled program units holding what supersedes its copies have been sent
+//! (`reloc.rs`; padded early when the die runs short of free blocks), so the erase only ever
+//! waits for programs sent before it: the executor's oldest op can always start. Relocated
+//! units need no hold of their own: they go to streams of the victim's own die, which runs its
+//! relocation ops in the order the FTL sent them (`drive/reloc_queue.rs`), one at a time, so
+//! they complete before the erase starts. With `ftl.persistence` the journal barrier
+//! (`erase_order.rs`, stricter) orders the erase, and the holds here apply beside it.
 
 use crate::nand::PhysPage;
 use std::collections::HashMap;
