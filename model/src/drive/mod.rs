@@ -273,7 +273,7 @@ pub struct Drive {
     /// Tag the next dispatched ReadAhead op gets; ReadAhead ops in flight by tag, with the reads
     /// served from their data that wait for them (a prefetch is in DRAM only once it is done).
     ra_tag_next: u64,
-    ra_inflight: std::collections::HashMap<u64, Vec<u32>>,
+    ra_inflight: rustc_hash::FxHashMap<u64, Vec<u32>>,
     /// Ops handed to the sequencers so far.
     issued: u64,
     prefetch: prefetch::PrefetchEngine,
@@ -356,7 +356,7 @@ impl Drive {
             held_upto: 0,
             sent_next: 0,
             ra_tag_next: 0,
-            ra_inflight: std::collections::HashMap::new(),
+            ra_inflight: Default::default(),
             issued: 0,
             prefetch: prefetch::PrefetchEngine::new(&cfg.ftl),
             unit_bus_bytes: (g.page_bytes + g.spare_bytes) / g.units_per_page(),

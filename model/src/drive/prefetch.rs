@@ -20,7 +20,8 @@ use super::{Drive, Ev};
 use crate::config::FtlConfig;
 use crate::ftl::{NandOp, OpPurpose};
 use crate::time::SimTime;
-use std::collections::{HashSet, VecDeque};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::VecDeque;
 
 /// A prefetch read waiting for budget: FTL tag, op id, 4 KiB units, units queued before it.
 #[derive(Clone, Copy, Debug)]

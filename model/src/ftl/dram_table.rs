@@ -18,7 +18,7 @@
 //! uses only [`DramTable::access`].
 
 use super::map_cache::{TpFetch, UNMAPPED};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Entries per translation page of the HDL mapping cache: 4 KiB / 4 B.
 pub const TP_ENTRIES: u64 = 1024;
@@ -58,7 +58,7 @@ impl DramTable {
         DramTable {
             slots: (0..slots).map(|tp| Slot { tp, dirty: false }).collect(),
             shift: entries.trailing_zeros(),
-            store: HashMap::new(),
+            store: HashMap::default(),
             stats: DramTableStats::default(),
         }
     }

@@ -12,7 +12,8 @@
 
 use super::{NandOp, NandOpKind, OpPurpose};
 use crate::nand::PhysPage;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeSet, VecDeque};
 
 /// Programs and relocation erases sent and not completed, numbered in send order.
 #[derive(Clone, Debug, Default)]

@@ -20,7 +20,7 @@
 
 use super::layout::NONE;
 use super::unit_tables::{MapEntry, Oob};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Where the FTL served a read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@ use super::layout::NONE;
 use super::unit_tables::Oob;
 use super::{Ftl, NandOp, NandOpKind, OpPurpose};
 use crate::nand::PhysPage;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A program or erase that had not completed when power failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@
 //! (`erase_order.rs`, stricter) orders the erase, and the holds here apply beside it.
 
 use crate::nand::PhysPage;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A program sent and not completed: the blocks whose copies it supersedes, and the erases
 /// waiting for it.
