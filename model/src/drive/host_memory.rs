@@ -26,7 +26,7 @@ use crate::nvme::frontend::entry::Cqe;
 use crate::nvme::frontend::prp::{MAX_TRANSFER_BYTES, PAGE_BYTES};
 use crate::nvme::frontend::tlp::{beats, Cycle, TlpKind, CLOCK_PS};
 use crate::nvme::frontend::{HostPort, DATA_TAGS};
-use crate::pcie::{Dir, Link};
+use crate::pcie::{Dir, Link, LinkBurst};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -152,35 +152,63 @@ impl HostMemory {
     }
 }
 
-impl HostMemory {
-    /// One data MRd (header only) ready at cycle `ready`: `upstream`'s link arithmetic. Returns
-    /// the cycle the requester port is free after it (one beat).
+/// The root complex's read timing, copied out of [`HostMemory`] so that a burst can hold its
+/// link.
+#[derive(Clone, Copy, Debug)]
+struct ReadTiming {
+    req_header: u64,
+    /// A power of two (`PcieConfig::validate`).
+    mps: u64,
+    host_read_latency: SimTime,
+}
+
+impl ReadTiming {
+    /// One MRd (header only) of `len` bytes at `addr`, ready at cycle `ready`, and its
+    /// completions. Returns the cycle the requester port is free after the request (one beat),
+    /// the cycle the last completion has crossed, and when the request finished crossing.
     #[inline]
-    fn read_request(&mut self, ready: Cycle) -> Cycle {
-        let (start, end) = self
-            .link
-            .send_tlp(edge_time(ready), Dir::Up, self.req_header, 0);
-        self.up_end = end;
-        cycle_at_or_after(start) + beats(TlpKind::MemRead, 0)
+    fn request(
+        &self,
+        link: &mut LinkBurst,
+        ready: Cycle,
+        addr: u64,
+        len: u32,
+    ) -> (Cycle, Cycle, SimTime) {
+        let (start, end) = link.send_tlp(edge_time(ready), Dir::Up, self.req_header, 0);
+        let arrived = self.completions(link, end, addr, len);
+        (
+            cycle_at_or_after(start) + beats(TlpKind::MemRead, 0),
+            arrived,
+            end,
+        )
     }
 
-    /// The completions of a read of `len` bytes at `addr` whose request crossed last (at
-    /// `up_end`): at most MPS each, split at MPS-aligned addresses, leaving the root complex
+    /// The completions of a read of `len` bytes at `addr` whose request finished crossing at
+    /// `up_end`: at most MPS each, split at MPS-aligned addresses, leaving the root complex
     /// `host_read_latency` later. Returns the cycle the last one has crossed.
     #[inline]
-    fn completions(&mut self, addr: u64, len: u32) -> Cycle {
-        let ready = self.up_end + self.host_read_latency;
-        let (mut a, end) = (addr, addr + len as u64);
+    fn completions(&self, link: &mut LinkBurst, up_end: SimTime, addr: u64, len: u32) -> Cycle {
+        let ready = up_end + self.host_read_latency;
+        let (mut a, stop) = (addr, addr + len as u64);
         let mut last = ready;
-        while a < end {
-            let stop = ((a / self.mps + 1) * self.mps).min(end);
-            let (_, arrived) = self
-                .link
-                .send_tlp(ready, Dir::Down, CPL_HEADER_BYTES, stop - a);
-            last = arrived;
-            a = stop;
+        while a < stop {
+            let next = ((a & !(self.mps - 1)) + self.mps).min(stop);
+            last = link
+                .send_tlp(ready, Dir::Down, CPL_HEADER_BYTES, next - a)
+                .1;
+            a = next;
         }
         cycle_at_or_after(last)
+    }
+}
+
+impl HostMemory {
+    fn read_timing_params(&self) -> ReadTiming {
+        ReadTiming {
+            req_header: self.req_header,
+            mps: self.mps,
+            host_read_latency: self.host_read_latency,
+        }
     }
 }
 
@@ -199,8 +227,10 @@ impl HostPort for HostMemory {
         (sqe, self.read_timing(cycle, addr, 64))
     }
 
+    /// The request went up at `_cycle` ([`HostPort::upstream`], which set `up_end`).
     fn read_timing(&mut self, _cycle: Cycle, addr: u64, len: u32) -> Cycle {
-        self.completions(addr, len)
+        let p = self.read_timing_params();
+        p.completions(&mut self.link.burst(), self.up_end, addr, len)
     }
 
     fn write_timing(&mut self, _cycle: Cycle, addr: u64, _len: u32) {
@@ -232,31 +262,32 @@ impl HostPort for HostMemory {
         let (mut free, mut done) = (port_free, ready);
         // Request `i` waits for request `i - DATA_TAGS`'s completion (its tag free again).
         let mut tags = [ready; DATA_TAGS];
+        let p = self.read_timing_params();
+        let mut link = self.link.burst();
         for (i, &(a, n)) in reqs.iter().enumerate() {
             let slot = i % DATA_TAGS;
-            free = self.read_request(tags[slot].max(free));
-            tags[slot] = self.completions(a, n);
-            done = done.max(tags[slot] + 1);
+            let (f, arrived, end) = p.request(&mut link, tags[slot].max(free), a, n);
+            (free, tags[slot], self.up_end) = (f, arrived, end);
+            done = done.max(arrived + 1);
         }
         (free, done)
     }
 
     /// The same link and port arithmetic as one `upstream` per TLP, in one link burst.
     fn upstream_writes(&mut self, ready: Cycle, port_free: Cycle, reqs: &[(u64, u32)]) -> Cycle {
-        let (mut free, mut up_end) = (port_free, self.up_end);
-        let (mut i, mut prev_len) = (0usize, 0u32);
-        self.link.send_tlp_burst(Dir::Up, self.req_header, |last| {
-            if let Some((start, end)) = last {
-                free = cycle_at_or_after(start) + beats(TlpKind::MemWrite, prev_len);
-                up_end = end;
-            }
-            let &(a, n) = reqs.get(i)?;
+        let mut free = port_free;
+        let mut link = self.link.burst();
+        for &(a, n) in reqs {
             debug_assert!(a >= DATA_REGION, "only data moves go without bytes");
-            i += 1;
-            prev_len = n;
-            Some((edge_time(ready.max(free)), n as u64))
-        });
-        self.up_end = up_end;
+            let (start, end) = link.send_tlp(
+                edge_time(ready.max(free)),
+                Dir::Up,
+                self.req_header,
+                n as u64,
+            );
+            free = cycle_at_or_after(start) + beats(TlpKind::MemWrite, n);
+            self.up_end = end;
+        }
         free
     }
 

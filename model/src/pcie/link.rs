@@ -19,6 +19,9 @@
 use crate::config::PcieConfig;
 use crate::time::SimTime;
 
+mod burst;
+pub use burst::LinkBurst;
+
 /// Direction of travel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dir {
@@ -206,37 +209,6 @@ impl Link {
             self.acknowledge(d.other(), 1);
         }
         (start, end)
-    }
-
-    /// [`Link::send_tlp`] for each TLP of a burst that a requester sends one after another,
-    /// the counters added once at the end: `next(end of the previous TLP)` gives the next
-    /// TLP's earliest start and payload (`None` ends the burst). Returns the number of TLPs.
-    /// The same start and end times, counters and ACKs as one `send_tlp` per TLP.
-    pub fn send_tlp_burst(
-        &mut self,
-        d: Dir,
-        header: u64,
-        mut next: impl FnMut(Option<(SimTime, SimTime)>) -> Option<(SimTime, u64)>,
-    ) -> u64 {
-        let (mut tlps, mut payload, mut wire, mut busy) = (0u64, 0u64, 0u64, SimTime::ZERO);
-        let mut last = None;
-        let mut free = self.dirs[d as usize].free_at;
-        while let Some((now, bytes)) = next(last) {
-            let w = bytes
-                + header
-                + self.framing
-                + std::mem::take(&mut self.dirs[d as usize].pending_dllp_wire);
-            let dur = self.duration(w);
-            let start = now.max(free);
-            free = start + dur;
-            last = Some((start, free));
-            tlps += 1;
-            payload += bytes;
-            wire += w;
-            busy += dur;
-        }
-        self.account(d, free, (tlps, payload, wire, busy));
-        tlps
     }
 
     /// Posted memory write of `bytes` in direction `d` (doorbell, read data, CQ entry, MSI-X),
