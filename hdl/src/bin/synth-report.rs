@@ -55,7 +55,13 @@ fn main() {
         if !problems.is_empty() {
             bad("not refreshing the report from an incomplete run".to_string());
         }
-        if let Err(e) = std::fs::write(&path, &table) {
+        // The place-and-route section (`make pnr`) is kept as it was.
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let text = ssdlab_hdl::pnr::report::with_section(
+            &table,
+            ssdlab_hdl::pnr::report::section_of(&old),
+        );
+        if let Err(e) = std::fs::write(&path, &text) {
             bad(format!("cannot write {}: {e}", path.display()));
         }
         println!("synth-report: UPDATE_EXPECT=1: wrote {}", path.display());

@@ -1,7 +1,8 @@
 //! Reading `constraints/`: which generated block a file constrains (its `# block: <stem>`
-//! header line; `none` for board-level files whose ports belong to a vendor wrapper), the port
-//! names it uses (`set_io NAME PIN` in a .pcf; every `get_ports` in an .xdc, bit indices
-//! dropped), and the port list of an exported block (`module ssdlab_<block>(...)`).
+//! header line; `none` for board-level files whose ports belong to a vendor wrapper;
+//! `pnr_harness` for the place-and-route harness of hdl/src/pnr/harness.rs), the port names it
+//! uses (`set_io NAME PIN` in a .pcf; every `get_ports` in an .xdc, bit indices dropped;
+//! `LOCATE COMP "NAME"` and `IOBUF PORT "NAME"` in an .lpf), and the port list of a module.
 
 use std::path::{Path, PathBuf};
 
@@ -13,13 +14,16 @@ pub struct Constraints {
     pub ports: Vec<String>,
 }
 
-/// Every .pcf and .xdc in constraints/, sorted.
+/// Every .pcf, .xdc and .lpf in constraints/, sorted.
 pub fn constraint_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../constraints");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pcf" || x == "xdc"))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "pcf" || x == "xdc" || x == "lpf")
+        })
         .collect();
     v.sort();
     v
@@ -73,9 +77,11 @@ pub fn read(path: &Path) -> Constraints {
         path.display()
     );
     let mut ports = vec![];
-    let pcf = path.extension().is_some_and(|x| x == "pcf");
+    let ext = path.extension().and_then(|x| x.to_str()).unwrap_or("");
     for line in text.lines().map(|l| l.split('#').next().unwrap_or("")) {
-        if pcf {
+        if ext == "lpf" {
+            lpf_ports(line, &mut ports);
+        } else if ext == "pcf" {
             let t: Vec<&str> = line
                 .split_whitespace()
                 .filter(|w| !w.starts_with('-'))
@@ -90,15 +96,32 @@ pub fn read(path: &Path) -> Constraints {
     Constraints { block, ports }
 }
 
-/// Port names of the file's first module (its block, `module ssdlab_<block>(a,b,...);`).
+/// The port of an .lpf line: `LOCATE COMP "x" SITE "A1";` or `IOBUF PORT "x" ...;`.
+fn lpf_ports(line: &str, out: &mut Vec<String>) {
+    let t = line.trim_start();
+    for kw in ["LOCATE COMP", "IOBUF PORT"] {
+        if let Some(r) = t.strip_prefix(kw) {
+            if let Some(name) = r
+                .trim_start()
+                .strip_prefix('"')
+                .and_then(|r| r.split('"').next())
+            {
+                out.push(strip_index(name));
+            }
+        }
+    }
+}
+
+/// Port names of the file's first module: `module ssdlab_<block>(a,b,...);` or with the
+/// declarations in the header (`module x(input wire a, output wire [3:0] b);`).
 pub fn verilog_ports(verilog: &str) -> Vec<String> {
     let m = verilog.find("\nmodule ").expect("no `module`") + "\nmodule ".len();
     let start = m + verilog[m..].find('(').expect("no port list") + 1;
     let end = start + verilog[start..].find(");").expect("unterminated port list");
     verilog[start..end]
         .split(',')
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
+        .filter_map(|p| p.split_whitespace().last())
+        .map(str::to_string)
         .collect()
 }
 
@@ -115,6 +138,15 @@ fn xdc_and_pcf_port_names_are_found() {
     );
     xdc_ports("set_input_delay 1 [get_ports -quiet {phy$0$rb[*]}] ; set_false_path -from [get_ports \"c\"]", &mut v);
     assert_eq!(v, ["a", "b", "clock", "phy$0$rb", "c"]);
+    let mut l = vec![];
+    lpf_ports("LOCATE COMP \"clock\" SITE \"G2\";", &mut l);
+    lpf_ports("IOBUF PORT \"d[3]\" IO_TYPE=LVCMOS33;", &mut l);
+    lpf_ports("FREQUENCY PORT \"clock\" 100 MHZ;", &mut l);
+    assert_eq!(l, ["clock", "d"]);
+    assert_eq!(
+        verilog_ports("\nmodule x_pnr(\n    input wire clock,\n    output wire [3:0] sout\n);"),
+        ["clock", "sout"]
+    );
     assert_eq!(
         verilog_ports("// header\nmodule ssdlab_b(clock,phy_ce,rd_data);\n input wire clock;"),
         ["clock", "phy_ce", "rd_data"]

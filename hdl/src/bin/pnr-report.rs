@@ -1,0 +1,38 @@
+//! `pnr-report <pnr dir> <block>...`: the `pnr` section of `hdl/synth-report.txt` from the
+//! files `scripts/pnr.sh` left in `<pnr dir>` (`ssdlab_hdl::pnr::report`), printed and written
+//! to `<pnr dir>/pnr.txt`; with `UPDATE_EXPECT=1` it also replaces the section of the checked-in
+//! report. Exit 0: written; 2: bad input (a missing or unreadable file, a report it cannot parse).
+use std::path::PathBuf;
+use std::process::exit;
+
+use ssdlab_hdl::pnr::report::{section, with_section};
+use ssdlab_hdl::synth_report::collect::{checked_in_path, update_requested};
+
+fn bad(msg: String) -> ! {
+    eprintln!("pnr-report: {msg}");
+    exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 2 {
+        bad("usage: pnr-report <pnr dir> <block>...".to_string());
+    }
+    let dir = PathBuf::from(&args[0]);
+    let blocks: Vec<&str> = args[1..].iter().map(String::as_str).collect();
+    let sec = section(&dir, &blocks).unwrap_or_else(|e| bad(e));
+    print!("{sec}");
+    let out = dir.join("pnr.txt");
+    std::fs::write(&out, &sec).unwrap_or_else(|e| bad(format!("{}: {e}", out.display())));
+    if update_requested() {
+        let path = checked_in_path();
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| bad(format!("{}: {e}", path.display())));
+        std::fs::write(&path, with_section(&text, &sec))
+            .unwrap_or_else(|e| bad(format!("{}: {e}", path.display())));
+        println!(
+            "pnr-report: UPDATE_EXPECT=1: wrote the pnr section of {}",
+            path.display()
+        );
+    }
+}

@@ -1,0 +1,83 @@
+use super::*;
+
+/// A trimmed nextpnr-ecp5 `--report`: two clocks (the worst counts), an async path first.
+const REPORT: &str = r#"{
+  "fmax": {"$glbnet$clock": {"achieved": 199.44, "constraint": 200},
+           "$glbnet$other": {"achieved": 250.5, "constraint": 250}},
+  "utilization": {"TRELLIS_COMB": {"available": 83640, "used": 2499},
+                  "TRELLIS_FF": {"available": 83640, "used": 1939},
+                  "DP16KD": {"available": 208, "used": 3}},
+  "critical_paths": [
+    {"from": "<async>", "to": "posedge $glbnet$clock",
+     "path": [{"from": {"cell": "sin"}, "to": {"cell": "in_sr_TRELLIS_FF_Q"}}]},
+    {"from": "posedge $glbnet$clock", "to": "posedge $glbnet$clock",
+     "path": [{"from": {"cell": "dut.cq.wsq.q_TRELLIS_FF_Q"}, "to": {"cell": "x"}},
+              {"from": {"cell": "y"}, "to": {"cell": "dut.mux.hold.q_TRELLIS_FF_Q_98"}}]}
+  ]
+}"#;
+
+#[test]
+fn a_seed_report_gives_the_worst_clock_and_the_clocked_path() {
+    let r = parse_seed(3, REPORT).unwrap();
+    assert_eq!(r.fmax_mhz, 199.44);
+    assert_eq!((r.luts, r.ffs, r.ebr), (2499, 1939, 3));
+    assert_eq!(
+        r.critical,
+        ("cq.wsq.q".to_string(), "mux.hold.q".to_string())
+    );
+    assert!(parse_seed(1, "{}").unwrap_err().contains("fmax"));
+    assert!(parse_seed(1, "not json").unwrap_err().contains("not JSON"));
+}
+
+#[test]
+fn the_section_is_replaced_or_appended_and_kept_by_its_prefix() {
+    let synth = "# header\nmap_cache xcu 1 0 1 0 -\n# TOTAL ...\n";
+    let sec = "# pnr: a\n# pnr: b\n";
+    let once = with_section(synth, sec);
+    assert_eq!(once, format!("{synth}{sec}"));
+    assert_eq!(section_of(&once), sec);
+    assert_eq!(
+        with_section(&once, "# pnr: c\n"),
+        format!("{synth}# pnr: c\n")
+    );
+    assert_eq!(section_of(synth), "");
+}
+
+#[test]
+fn a_block_section_from_its_files() {
+    let dir = std::env::temp_dir().join(format!("ssdlab-pnr-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tools.txt"), "device: LFE5UM5G-85F\n").unwrap();
+    std::fs::write(dir.join("x.target"), "200\n").unwrap();
+    std::fs::write(dir.join("x.harness"), "156 80\n").unwrap();
+    for (seed, f) in [(1, "199.44"), (2, "170.5"), (3, "180.25")] {
+        let r = REPORT.replace("199.44", f);
+        std::fs::write(dir.join(format!("x.seed{seed}.json")), r).unwrap();
+    }
+    std::fs::write(
+        dir.join("y.fail"),
+        "nextpnr-ecp5: 400 DP16KD, the part has 208\n",
+    )
+    .unwrap();
+    let s = section(&dir, &["x", "y"]).unwrap();
+    // Min / median / max of 199.44, 170.5 and 180.25; 156 + 80 harness bits.
+    assert!(
+        s.contains("Fmax  170.5 /  180.2 /  199.4 MHz (min / median / max, seeds 1 2 3)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("the harness's 236 register bits included"),
+        "{s}"
+    );
+    assert!(
+        s.contains("critical path (seed 1): cq.wsq.q -> mux.hold.q"),
+        "{s}"
+    );
+    assert!(
+        s.contains("# pnr: y              no figures: nextpnr-ecp5: 400 DP16KD"),
+        "{s}"
+    );
+    assert!(s.lines().all(|l| l.starts_with("# pnr")));
+    assert!(section(&dir, &["z"]).unwrap_err().contains("z.target"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
