@@ -189,26 +189,7 @@ impl Link {
         header: u64,
         payload: u64,
     ) -> (SimTime, SimTime) {
-        let i = d as usize;
-        let wire =
-            payload + header + self.framing + std::mem::take(&mut self.dirs[i].pending_dllp_wire);
-        let dur = self.duration(wire);
-        let st = &mut self.dirs[i];
-        let start = now.max(st.free_at);
-        let end = start + dur;
-        st.free_at = end;
-        st.stats.tlps += 1;
-        st.stats.payload_bytes += payload;
-        st.stats.wire_bytes += wire;
-        st.stats.busy += dur;
-        // One TLP received: most often no ACK is due yet (`acknowledge` with one TLP).
-        let other = &mut self.dirs[d.other() as usize];
-        if other.unacked + 1 < self.tlps_per_ack {
-            other.unacked += 1;
-        } else {
-            self.acknowledge(d.other(), 1);
-        }
-        (start, end)
+        self.burst().send_tlp(now, d, header, payload)
     }
 
     /// Posted memory write of `bytes` in direction `d` (doorbell, read data, CQ entry, MSI-X),
