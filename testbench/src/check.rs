@@ -58,10 +58,13 @@ pub fn check_inputs(cli: &Cli, open: OpenDevice) -> Result<(), InputError> {
             tolerance_pct,
             seeds,
             jobs,
+            compare,
             drive,
         } => {
             check_validate_args(*tolerance_pct, *seeds, *jobs)?;
-            check_protocol(cli, open, protocol, drive)
+            check_protocol(cli, open, protocol, drive)?;
+            let compare = protocol::compare_of(protocol, compare.as_deref())?;
+            compare.map_or(Ok(()), |c| check_protocol(cli, open, &c, drive))
         }
     }
 }

@@ -171,6 +171,10 @@ pub enum Cmd {
         /// With --seeds: runs at once, each on its own thread and drive [default: the CPUs].
         #[arg(long)]
         jobs: Option<u32>,
+        /// A protocol to run at the same seeds and print after the validation, not judged
+        /// (text output only) [default: the protocol's `compare` key]; `none` runs none.
+        #[arg(long, value_name = "NAME|FILE|none")]
+        compare: Option<String>,
         #[command(flatten)]
         drive: DriveArgs,
     },
@@ -328,10 +332,11 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             tolerance_pct,
             seeds: n,
             jobs,
+            compare,
             drive,
         } => {
             crate::check::check_validate_args(*tolerance_pct, *n, *jobs)?;
-            if *n == 1 {
+            let code = if *n == 1 {
                 run_protocol_cmd(
                     cli,
                     open,
@@ -344,7 +349,12 @@ pub fn execute(cli: &Cli, open: OpenDevice, out: &mut dyn Write) -> Result<i32, 
             } else {
                 progress.finish();
                 validate_seeds(cli, open, out, protocol, drive, *tolerance_pct, *n, *jobs)?
+            };
+            let compare = protocol::compare_of(protocol, compare.as_deref())?;
+            if let (Some(c), OutputFormat::Normal) = (compare, cli.output_format) {
+                validate_compare(cli, open, out, &c, drive, *n, *jobs)?;
             }
+            code
         }
     };
     Ok(code)
@@ -410,6 +420,27 @@ fn validate_seeds(
         })?;
     }
     Ok(if seeds::all_pass(&runs, tol) { lost } else { 1 })
+}
+
+/// `validate`'s comparison protocol at the same seeds, printed after the validation with no
+/// tolerance; its figures never change the exit code.
+fn validate_compare(
+    cli: &Cli,
+    open: OpenDevice,
+    out: &mut dyn Write,
+    name: &str,
+    drive: &DriveArgs,
+    n: u32,
+    jobs: Option<u32>,
+) -> Result<(), InputError> {
+    let p = protocol::resolve(name)?;
+    let rd = drive_config(drive)?;
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
+    let jobs = jobs.unwrap_or(cpus).min(n);
+    eprintln!("validate: beside it, not judged: {} at {n} seeds", p.name);
+    let done = |r: &seeds::SeedRun| eprintln!("{} seed {}: {:.1} s wall", p.name, r.seed, r.wall_s);
+    let runs = seeds::run_seeds(&p, &rd.cfg, open, cli.seed, n, jobs, &done)?;
+    write!(out, "{}", seeds::compare_table(&p, &runs)).map_err(io_err)
 }
 
 /// Exit code of a run by its integrity verdict: 1 (with the first violation on stderr) when the

@@ -198,6 +198,35 @@ fn output_option_writes_the_report_to_a_file_only_on_success() {
 /// `validate --seeds N`: every run is exactly the one-seed run at its seed (whatever the thread
 /// count), the spread's numbers are arithmetic on those runs, and the exit status and the
 /// seeds named outside follow the tolerance.
+/// A protocol's `compare` key (or `--compare`) adds the other protocol's figures after the
+/// validation, not judged: the exit code is the validated protocol's alone.
+#[test]
+fn validate_prints_the_compare_protocol_beside_it_without_judging_it() {
+    let base = [
+        "validate",
+        "--protocol",
+        "tests/data/validate-compare.toml",
+        "--config",
+        SMALL,
+        "--tolerance-pct",
+        "100",
+    ];
+    let (code, out, err) = ssdlab(&base);
+    assert_eq!(code, 0, "{out}{err}");
+    let at = out
+        .find("beside it, not judged: protocol validate-test (seeds 1)")
+        .unwrap_or_else(|| panic!("{out}"));
+    // The same unreachable figure, shown with its error (near -100 %) but no verdict.
+    assert!(
+        out[at..].contains("Sequential read") && out[at..].contains("-9"),
+        "{out}"
+    );
+    assert!(!out[at..].contains("validation:"), "{out}");
+    let (code, out, _) = ssdlab(&[&base[..], &["--compare", "none"]].concat());
+    assert_eq!(code, 0);
+    assert!(!out.contains("not judged"), "{out}");
+}
+
 #[test]
 fn validate_over_seeds_reports_each_seed_as_its_own_run() {
     let proto = "tests/data/validate-seeds.toml";

@@ -51,6 +51,14 @@ pub struct SlcCacheConfig {
     /// Idle time after which folding (SLC -> native migration) starts.
     /// Unit: ms. Range: >= 0. Moves: writes after idle (how much cache has been freed).
     pub idle_fold_threshold_ms: f64,
+    /// When the cache is used up (a die would open a native block for host data), fold the
+    /// die's oldest closed static SLC block first, in the foreground, and keep writing host
+    /// data to SLC: every unit is written twice, SLC then fold, and the fold shares the
+    /// relocation stream (and its blocks) with GC. false (the default): host data goes to
+    /// native blocks once the cache is used up, and static SLC is folded in idle time only.
+    /// Moves: steady-state writes (write cost per host unit, and which data shares a block).
+    #[serde(default)]
+    pub fold_when_full: bool,
 }
 
 /// `[ftl.map_cache]`: the on-chip SRAM cache of mapping entries in front of DRAM (mirrored by

@@ -118,6 +118,24 @@ impl Ftl {
         true
     }
 
+    /// `slc_cache.fold_when_full`: folds the oldest closed static SLC block of `die` so that
+    /// host data can go on to SLC, and erases it now (padding the relocation program unit it
+    /// waits for, if any). False when the die has no closed static SLC block.
+    pub(super) fn fold_static(&mut self, die: u32, ops: &mut Vec<NandOp>) -> bool {
+        let first = self.l.dbid(die, 0) + self.l.plan.general_blocks;
+        let oldest = (first..first + self.l.plan.static_slc_blocks)
+            .filter(|&d| self.blocks.info[d as usize].state == BlockState::Closed)
+            .min_by_key(|&d| self.blocks.info[d as usize].last_write);
+        let Some(dbid) = oldest else { return false };
+        let moved = self.relocate(dbid, Reloc::Fold, ops);
+        self.st.fold_blocks += 1;
+        self.st.fold_units_moved += moved;
+        if self.blocks.free_static_count(die) == 0 {
+            self.force_erases(die, ops);
+        }
+        true
+    }
+
     /// Static wear levelling on `die`: when the most-erased general block is more than
     /// `wear_level_delta_pe_cycles` erases ahead of the least-erased closed TLC block, move the
     /// latter's (cold) data so that block rejoins the free pool.

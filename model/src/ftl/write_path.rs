@@ -342,7 +342,11 @@ impl Ftl {
             self.foreground_gc(die, ops);
         }
         self.ensure_free_block(die, ops);
-        let (pool, mode) = self.slc.host_block_kind(&self.blocks, die);
+        let (mut pool, mut mode) = self.slc.host_block_kind(&self.blocks, die);
+        if mode != CellMode::Slc && self.cfg.slc_cache.fold_when_full && self.fold_static(die, ops)
+        {
+            (pool, mode) = self.slc.host_block_kind(&self.blocks, die);
+        }
         let dbid = self
             .blocks
             .allocate(die, pool, mode, self.clock)

@@ -1,9 +1,9 @@
 //! Test protocols as data: TOML files of ordered steps (see [`schema`] for the format), loaded
 //! and checked in full before anything runs ([`load`]), executed on a device ([`run`]) and
-//! reported beside published figures ([`report`]). Built-ins (`ssdfans`, `anandtech-burst`,
-//! `anandtech-sustained`, `power-loss`, `read-qos`, the SNIA PTS tests `pts-iops`,
-//! `pts-throughput`, `pts-latency`) are embedded from `testbench/protocols/`; the `power_loss`
-//! step runs in [`power`], the `rounds` step (steady-state rounds) in [`rounds`].
+//! reported beside published figures ([`report`]). Built-ins (`ssdfans`, `ssdfans-30s`,
+//! `anandtech-burst`, `anandtech-sustained`, `power-loss`, `read-qos`, the SNIA PTS tests
+//! `pts-iops`, `pts-throughput`, `pts-latency`) are embedded from `testbench/protocols/`; the
+//! `power_loss` step runs in [`power`], the `rounds` step (steady-state rounds) in [`rounds`].
 
 pub mod burst;
 pub mod power;
@@ -28,6 +28,11 @@ pub const BUILTINS: &[(&str, &str, &str)] = &[
         "ssdfans",
         "protocols/ssdfans.toml",
         include_str!("../../protocols/ssdfans.toml"),
+    ),
+    (
+        "ssdfans-30s",
+        "protocols/ssdfans-30s.toml",
+        include_str!("../../protocols/ssdfans-30s.toml"),
     ),
     (
         "anandtech-burst",
@@ -71,6 +76,8 @@ pub struct Protocol {
     pub name: String,
     pub description: String,
     pub source: Option<String>,
+    /// Printed beside this protocol's validation, not judged ([`schema::ProtocolDef::compare`]).
+    pub compare: Option<String>,
     pub file: String,
     pub steps: Vec<Step>,
 }
@@ -186,6 +193,16 @@ fn inline_jobs(text: &str, file: &str, step: usize, job: &str) -> Result<Vec<Job
     parse_job_file(&format!("{}{job}", "\n".repeat(pad)), file)
 }
 
+/// The protocol `validate` runs beside `name`, not judged: `arg` (`validate --compare`; `none`
+/// for none) or else the protocol's own `compare` key.
+pub fn compare_of(name: &str, arg: Option<&str>) -> Result<Option<String>, InputError> {
+    Ok(match arg {
+        Some("none") => None,
+        Some(c) => Some(c.to_string()),
+        None => resolve(name)?.compare,
+    })
+}
+
 /// Parses and checks a whole protocol; `dir` resolves `file =` paths of fio steps.
 pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, InputError> {
     let def: ProtocolDef = toml::from_str(text).map_err(|e| InputError::toml(file, text, &e))?;
@@ -204,6 +221,7 @@ pub fn load(text: &str, file: &str, dir: Option<&Path>) -> Result<Protocol, Inpu
         name: def.name,
         description: def.description,
         source: def.source,
+        compare: def.compare,
         file: file.to_string(),
         steps,
     })

@@ -4,6 +4,7 @@
 //! name = "my-protocol"
 //! description = "what it measures"
 //! source = "where its procedure comes from"
+//! compare = "other-protocol" # optional: `validate` runs it too and prints it beside, not judged
 //!
 //! [[step]]
 //! kind = "precondition"      # fill the drive: functional (untimed FTL fast path) or timed
@@ -89,6 +90,10 @@ pub struct ProtocolDef {
     pub description: String,
     #[serde(default)]
     pub source: Option<String>,
+    /// A protocol `ssdlab validate` runs at the same seeds and prints beside this one, not
+    /// judged (a built-in name or a file).
+    #[serde(default)]
+    pub compare: Option<String>,
     #[serde(rename = "step")]
     pub steps: Vec<StepDef>,
 }

@@ -237,6 +237,44 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
     out
 }
 
+/// The figures of a protocol run for comparison beside a validation (its `compare`): per
+/// figure the published value, the model's mean and range over the seeds and the error of the
+/// mean, with no tolerance and no verdict.
+pub fn compare_table(p: &Protocol, runs: &[SeedRun]) -> String {
+    let mut out = String::new();
+    let seeds = seed_list(runs, &(0..runs.len()).collect::<Vec<_>>());
+    let _ = writeln!(
+        out,
+        "\nbeside it, not judged: protocol {} (seeds {seeds}): {}",
+        p.name, p.description
+    );
+    let _ = writeln!(
+        out,
+        "{:<44} {:>14} {:>14} {:>20} {:>8}",
+        "test", "published", "model mean", "model min-max", "error"
+    );
+    for s in spreads(runs, f64::INFINITY) {
+        let unit = s.row.metric.unit();
+        let (lo, hi) = min_max(&s.models);
+        let pubd = s.row.published.expect("spreads keep published figures");
+        let err = if s.errors.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0)
+        };
+        let _ = writeln!(
+            out,
+            "{:<44} {:>14} {:>14} {:>20} {:>8}",
+            s.row.label,
+            format!("{} {unit}", num(pubd)),
+            format!("{} {unit}", num(s.mean())),
+            format!("{}-{}", num(lo), num(hi)),
+            err
+        );
+    }
+    out
+}
+
 /// JSON: every run's own document (as `validate --seed S` prints it, without its validation
 /// block) and each figure's values across the seeds.
 pub fn json(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> Value {

@@ -33,6 +33,39 @@ fn builtins_load() {
     );
 }
 
+/// `ssdfans` follows the article: fresh tests capped at 30 s, steady-state tests 20 GB with no
+/// runtime; `ssdfans-30s` caps every test at 30 s. Same steps and figures otherwise.
+#[test]
+fn ssdfans_times_only_fresh_tests_and_30s_variant_caps_all() {
+    let runtimes = |name: &str| -> Vec<(String, Option<SimTime>)> {
+        resolve(name)
+            .unwrap()
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Fio {
+                    id: Some(id), jobs, ..
+                } => Some((id.clone(), jobs[0].runtime)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (article, capped) = (runtimes("ssdfans"), runtimes("ssdfans-30s"));
+    assert_eq!(article.len(), 12);
+    let ids = |v: &[(String, Option<SimTime>)]| v.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&article), ids(&capped));
+    let thirty = Some(SimTime::from_secs(30));
+    for ((id, rt), (_, rt30)) in article.iter().zip(&capped) {
+        assert_eq!(*rt30, thirty, "{id}");
+        let want = if id.starts_with("fresh-") {
+            thirty
+        } else {
+            None
+        };
+        assert_eq!(*rt, want, "{id}");
+    }
+}
+
 #[test]
 fn inline_job_errors_carry_protocol_lines() {
     let text = "name = \"x\"\ndescription = \"d\"\n\n[[step]]\nkind = \"fio\"\nlabel = \"l\"\njob = \"\"\"\n[j]\nrw=read\nexec_prerun=ls\n\"\"\"\n";

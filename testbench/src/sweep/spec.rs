@@ -86,13 +86,13 @@ mod tests {
     #[test]
     fn sensitivity_spec_plans_the_one_at_a_time_variants() {
         let s = load("../calibration/sensitivity.toml").unwrap();
-        assert_eq!(s.protocol.as_deref(), Some("ssdfans"));
+        assert_eq!(s.protocol.as_deref(), Some("ssdfans-30s"));
         let drive = DriveArgs {
             preset: s.preset.clone(),
             config: None,
             set: s.set.clone(),
         };
-        let p = crate::protocol::resolve("ssdfans").unwrap();
+        let p = crate::protocol::resolve("ssdfans-30s").unwrap();
         let w = super::super::point::Workload::Protocol(Box::new(p));
         let plan = super::super::plan(s.grid, w, &drive, 1, true, None).unwrap();
         // The preset, then x0.8 / x1.2 of 15 parameters.

@@ -141,3 +141,41 @@ fn static_wear_levelling_moves_cold_data() {
     );
     assert_integrity(&f, "wear levelling");
 }
+
+/// `slc_cache.fold_when_full` on a fresh small drive with no dynamic SLC: each die has 2 static
+/// SLC blocks of 64 units (8 word lines x 2 planes x 4 units). 1280 distinct units spread over
+/// the 4 dies are 320 per die = 5 SLC blocks: the first 2 are the free static blocks, and each
+/// of the other 3 opens only after the die's oldest static block (64 units, all still valid)
+/// is folded. So 4 x 3 = 12 folds of 64 units = 768 units moved, and every host program is SLC.
+/// Without it the last 192 units of each die go to one TLC block and nothing is folded.
+#[test]
+fn fold_when_full_keeps_host_data_in_slc_by_folding_the_oldest_static_block() {
+    for on in [true, false] {
+        let mut cfg = small_cfg();
+        cfg.ftl.slc_cache.dynamic_fraction = 0.0;
+        cfg.ftl.slc_cache.fold_when_full = on;
+        let mut f = ftl(&cfg);
+        let mut ops = Vec::new();
+        for lpn in (0..1280).step_by(64) {
+            f.host_write(lpn, 64, &mut ops);
+        }
+        let host_tlc = ops.iter().filter(|o| {
+            o.kind == NandOpKind::Program
+                && o.purpose == OpPurpose::HostWrite
+                && o.mode == CellMode::Tlc
+        });
+        let s = f.stats();
+        if on {
+            assert_eq!((s.fold_blocks, s.fold_units_moved), (12, 768));
+            assert_eq!(host_tlc.count(), 0, "every host program is SLC");
+        } else {
+            assert_eq!((s.fold_blocks, s.fold_units_moved), (0, 0));
+            // 192 units per die = 8 TLC program units of 24 (one-shot, 2 planes x 3 pages).
+            assert_eq!(host_tlc.count(), 4 * 8);
+        }
+        let mut rops = Vec::new();
+        let r = f.host_read(0, 1280, &mut rops);
+        assert_eq!(r.nand_units + r.buffered_units, 1280);
+        assert_integrity(&f, "fold when full");
+    }
+}
