@@ -90,9 +90,9 @@ pub fn cycle_at_or_after(t: SimTime) -> Cycle {
 #[derive(Debug)]
 pub struct HostMemory {
     pub link: Link,
-    req_header: u64,
-    mps: u64,
-    host_read_latency: SimTime,
+    /// The root complex's request header and read timing (a field of its own, so that a link
+    /// burst can borrow `link` while it is read).
+    rc: ReadTiming,
     /// SQ entries per I/O queue id (allocated on first use), `entries` each.
     sq: Vec<Vec<[u8; 64]>>,
     entries: u32,
@@ -108,9 +108,11 @@ impl HostMemory {
     pub fn new(pcie: &PcieConfig, queue_pairs: usize, entries: u32) -> Self {
         HostMemory {
             link: Link::new(pcie),
-            req_header: pcie.tlp_header_bytes as u64,
-            mps: pcie.mps_bytes as u64,
-            host_read_latency: SimTime::from_ns_f64(pcie.host_read_latency_ns),
+            rc: ReadTiming {
+                req_header: pcie.tlp_header_bytes as u64,
+                mps: pcie.mps_bytes as u64,
+                host_read_latency: SimTime::from_ns_f64(pcie.host_read_latency_ns),
+            },
             sq: vec![Vec::new(); queue_pairs],
             entries,
             up_end: SimTime::ZERO,
@@ -152,8 +154,7 @@ impl HostMemory {
     }
 }
 
-/// The root complex's read timing, copied out of [`HostMemory`] so that a burst can hold its
-/// link.
+/// The root complex's request header and read timing.
 #[derive(Clone, Copy, Debug)]
 struct ReadTiming {
     req_header: u64,
@@ -202,16 +203,6 @@ impl ReadTiming {
     }
 }
 
-impl HostMemory {
-    fn read_timing_params(&self) -> ReadTiming {
-        ReadTiming {
-            req_header: self.req_header,
-            mps: self.mps,
-            host_read_latency: self.host_read_latency,
-        }
-    }
-}
-
 impl HostPort for HostMemory {
     fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
         let data = self.region_bytes(addr, len);
@@ -229,8 +220,8 @@ impl HostPort for HostMemory {
 
     /// The request went up at `_cycle` ([`HostPort::upstream`], which set `up_end`).
     fn read_timing(&mut self, _cycle: Cycle, addr: u64, len: u32) -> Cycle {
-        let p = self.read_timing_params();
-        p.completions(&mut self.link.burst(), self.up_end, addr, len)
+        self.rc
+            .completions(&mut self.link.burst(), self.up_end, addr, len)
     }
 
     fn write_timing(&mut self, _cycle: Cycle, addr: u64, _len: u32) {
@@ -262,11 +253,10 @@ impl HostPort for HostMemory {
         let (mut free, mut done) = (port_free, ready);
         // Request `i` waits for request `i - DATA_TAGS`'s completion (its tag free again).
         let mut tags = [ready; DATA_TAGS];
-        let p = self.read_timing_params();
         let mut link = self.link.burst();
         for (i, &(a, n)) in reqs.iter().enumerate() {
             let slot = i % DATA_TAGS;
-            let (f, arrived, end) = p.request(&mut link, tags[slot].max(free), a, n);
+            let (f, arrived, end) = self.rc.request(&mut link, tags[slot].max(free), a, n);
             (free, tags[slot], self.up_end) = (f, arrived, end);
             done = done.max(arrived + 1);
         }
@@ -282,7 +272,7 @@ impl HostPort for HostMemory {
             let (start, end) = link.send_tlp(
                 edge_time(ready.max(free)),
                 Dir::Up,
-                self.req_header,
+                self.rc.req_header,
                 n as u64,
             );
             free = cycle_at_or_after(start) + beats(TlpKind::MemWrite, n);
@@ -297,9 +287,9 @@ impl HostPort for HostMemory {
         } else {
             0
         };
-        let (start, end) = self
-            .link
-            .send_tlp(edge_time(ready), Dir::Up, self.req_header, payload);
+        let (start, end) =
+            self.link
+                .send_tlp(edge_time(ready), Dir::Up, self.rc.req_header, payload);
         self.up_end = end;
         cycle_at_or_after(start)
     }
