@@ -375,8 +375,7 @@ fn validate_seeds(
     let p = protocol::resolve(name)?;
     let rd = drive_config(drive)?;
     let (preset, cfg) = (&rd.label, &rd.cfg);
-    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
-    let jobs = jobs.unwrap_or(cpus).min(n);
+    let jobs = seed_jobs(jobs, n);
     eprintln!("validate: {n} seeds from {}, {jobs} at a time", cli.seed);
     let done = |r: &seeds::SeedRun| {
         let rows = r.rows();
@@ -422,6 +421,12 @@ fn validate_seeds(
     Ok(if seeds::all_pass(&runs, tol) { lost } else { 1 })
 }
 
+/// Seeds run at once: `--jobs`, else one per CPU, never more than the seeds.
+fn seed_jobs(jobs: Option<u32>, seeds: u32) -> u32 {
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
+    jobs.unwrap_or(cpus).min(seeds)
+}
+
 /// `validate`'s comparison protocol at the same seeds, printed after the validation with no
 /// tolerance; its figures never change the exit code.
 fn validate_compare(
@@ -435,8 +440,7 @@ fn validate_compare(
 ) -> Result<(), InputError> {
     let p = protocol::resolve(name)?;
     let rd = drive_config(drive)?;
-    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get() as u32);
-    let jobs = jobs.unwrap_or(cpus).min(n);
+    let jobs = seed_jobs(jobs, n);
     eprintln!("validate: beside it, not judged: {} at {n} seeds", p.name);
     let done = |r: &seeds::SeedRun| eprintln!("{} seed {}: {:.1} s wall", p.name, r.seed, r.wall_s);
     let runs = seeds::run_seeds(&p, &rd.cfg, open, cli.seed, n, jobs, &done)?;

@@ -183,29 +183,18 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
     );
     let sp = spreads(runs, tol);
     for s in &sp {
-        let unit = s.row.metric.unit();
-        let (lo, hi) = min_max(&s.models);
-        let pubd = s.row.published.expect("spreads keep published figures");
         // A published 0 has no relative error (as in the one-seed table).
-        let (err, err_range) = if s.errors.is_empty() {
-            ("-".to_string(), "-".to_string())
+        let err_range = if s.errors.is_empty() {
+            "-".to_string()
         } else {
             let (elo, ehi) = min_max(&s.errors);
-            (
-                format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0),
-                format!("{elo:+.1}..{ehi:+.1} %"),
-            )
+            format!("{elo:+.1}..{ehi:+.1} %")
         };
         let inside = runs.len() - s.outside.len();
         let _ = writeln!(
             out,
-            "{:<44} {:>14} {:>14} {:>20} {:>8} {:>17} {:>7}",
-            s.row.label,
-            format!("{} {unit}", num(pubd)),
-            format!("{} {unit}", num(s.mean())),
-            format!("{}-{}", num(lo), num(hi)),
-            err,
-            err_range,
+            "{} {err_range:>17} {:>7}",
+            figure_cells(s),
             format!("{inside}/{}", runs.len())
         );
     }
@@ -237,6 +226,27 @@ pub fn table(p: &Protocol, preset: &str, runs: &[SeedRun], tol: f64) -> String {
     out
 }
 
+/// A figure's first columns in both tables: test, published value, the model's mean and
+/// range over the seeds, and the error of the mean (`-` for a published 0).
+fn figure_cells(s: &Spread) -> String {
+    let unit = s.row.metric.unit();
+    let (lo, hi) = min_max(&s.models);
+    let pubd = s.row.published.expect("spreads keep published figures");
+    let err = if s.errors.is_empty() {
+        "-".to_string()
+    } else {
+        format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0)
+    };
+    format!(
+        "{:<44} {:>14} {:>14} {:>20} {:>8}",
+        s.row.label,
+        format!("{} {unit}", num(pubd)),
+        format!("{} {unit}", num(s.mean())),
+        format!("{}-{}", num(lo), num(hi)),
+        err
+    )
+}
+
 /// The figures of a protocol run for comparison beside a validation (its `compare`): per
 /// figure the published value, the model's mean and range over the seeds and the error of the
 /// mean, with no tolerance and no verdict.
@@ -254,23 +264,7 @@ pub fn compare_table(p: &Protocol, runs: &[SeedRun]) -> String {
         "test", "published", "model mean", "model min-max", "error"
     );
     for s in spreads(runs, f64::INFINITY) {
-        let unit = s.row.metric.unit();
-        let (lo, hi) = min_max(&s.models);
-        let pubd = s.row.published.expect("spreads keep published figures");
-        let err = if s.errors.is_empty() {
-            "-".to_string()
-        } else {
-            format!("{:+.1} %", (s.mean() - pubd) / pubd * 100.0)
-        };
-        let _ = writeln!(
-            out,
-            "{:<44} {:>14} {:>14} {:>20} {:>8}",
-            s.row.label,
-            format!("{} {unit}", num(pubd)),
-            format!("{} {unit}", num(s.mean())),
-            format!("{}-{}", num(lo), num(hi)),
-            err
-        );
+        let _ = writeln!(out, "{}", figure_cells(&s));
     }
     out
 }
