@@ -3,8 +3,11 @@
 //! `host_memory.rs`) and the firmware (`host.rs`).
 //!
 //! Clocking: the front end counts cycles of its 250 MHz clock. An input that reaches it at time
-//! `t` (a doorbell write, a completion request, a data move) is applied at the first clock edge
-//! at or after `t`, once the block has been run through the cycle before; the block's next
+//! `t` (a completion request, a data move) is applied at the first clock edge at or after `t`,
+//! once the block has been run through the cycle before. A doorbell write goes in when the host
+//! writes it, with the first edge at or after its arrival over the link as its cycle: the block
+//! keeps it until its run reaches that cycle (`nvme/frontend/cq_head.rs`), which gives the same
+//! outputs without an event per doorbell. The block's next
 //! output (`FrontEnd::next_wake`: a TLP, a fetched command, a CQE or an MSI-X message) is run by
 //! an [`Ev::FrontEnd`] wake 1 ps after that cycle's edge, so inputs of the same edge are always
 //! applied before it runs. Internal steps before it (a completion-engine take) run inside that
@@ -138,26 +141,18 @@ impl Drive {
 
     /// The host writes SQ `qid`'s tail doorbell (4 B MWr down the link).
     pub(super) fn ring_sq_doorbell(&mut self, now: SimTime, qid: u16, tail: u32) {
-        let t = self.host.link.memory_write(now, Dir::Down, 4);
-        self.q.schedule(
-            t,
-            Ev::Doorbell {
-                qid,
-                value: tail,
-                cq: false,
-            },
-        );
+        self.ring_doorbell(now, sq_doorbell(qid), tail);
     }
 
-    /// A doorbell write reached the controller.
-    pub(super) fn on_doorbell(&mut self, now: SimTime, qid: u16, value: u32, cq: bool) {
-        let c = self.fe_input_cycle(now);
-        let reg = if cq {
-            cq_doorbell(qid)
-        } else {
-            sq_doorbell(qid)
-        };
-        self.fe.mmio_write(c, reg, value, &mut self.host);
+    /// The host writes the doorbell register `reg` (4 B MWr down the link). The front end takes
+    /// the write now with its arrival cycle: a doorbell only changes what the block does from
+    /// that cycle on (an SQ tail is visible to the arbiter `doorbell_to_arb` cycles later, a CQ
+    /// head is applied when the block runs the cycle), so the block need not be run up to it
+    /// first, and no event carries the write.
+    fn ring_doorbell(&mut self, now: SimTime, reg: u32, value: u32) {
+        let t = self.host.link.memory_write(now, Dir::Down, 4);
+        self.fe
+            .mmio_write(cycle_at_or_after(t), reg, value, &mut self.host);
         assert!(self.fe.take_event().is_none(), "drive rang a bad doorbell");
         self.fe_settle();
     }
@@ -178,15 +173,7 @@ impl Drive {
         }
         if n > 0 {
             let head = self.driver.consume(qid, n);
-            let t = self.host.link.memory_write(now, Dir::Down, 4);
-            self.q.schedule(
-                t,
-                Ev::Doorbell {
-                    qid,
-                    value: head,
-                    cq: true,
-                },
-            );
+            self.ring_doorbell(now, cq_doorbell(qid), head);
         }
     }
 }

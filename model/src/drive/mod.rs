@@ -117,9 +117,6 @@ pub struct IoCompletion {
 /// Typed events of the drive's engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ev {
-    /// A doorbell write of the host (SQ `qid`'s tail, or with `cq` its CQ head) reached the
-    /// controller.
-    Doorbell { qid: u16, value: u32, cq: bool },
     /// The front end's next event is due: it runs through the last clock edge before the
     /// event's time (`front_end.rs`).
     FrontEnd,
@@ -504,7 +501,6 @@ impl Drive {
 
     fn handle(&mut self, at: SimTime, ev: Ev) {
         match ev {
-            Ev::Doorbell { qid, value, cq } => self.on_doorbell(at, qid, value, cq),
             Ev::FrontEnd => self.on_fe_wake(at),
             Ev::Fetched { cmd } => self.on_fetched(at, cmd),
             Ev::Firmware { cmd } => self.on_firmware(at, cmd),

@@ -23,6 +23,7 @@
 pub mod admin;
 pub mod arbiter;
 mod completion;
+mod cq_head;
 pub mod data_move;
 pub mod datapath;
 pub mod entry;
@@ -235,6 +236,9 @@ pub struct FrontEnd {
     engine_idle: Cycle,
     /// Per CQ: earliest CQE header after the last head doorbell that freed a full queue.
     cq_head_ready: Vec<Cycle>,
+    /// CQ head doorbell writes handed in and not yet applied: (arrival cycle, qid, head), in
+    /// arrival order (`cq_head.rs`).
+    cq_heads: VecDeque<(Cycle, u16, u32)>,
     events: VecDeque<AsyncEvent>,
     posted: Vec<PostedCqe>,
     /// Scratch of `run_move`: the PRP walk and the data requests of the move under way, kept
@@ -275,6 +279,7 @@ impl FrontEnd {
             engine: None,
             engine_idle: 0,
             cq_head_ready: vec![0; pairs],
+            cq_heads: VecDeque::new(),
             events: VecDeque::new(),
             posted: Vec::new(),
             move_walk: prp::PrpWalk::default(),
@@ -332,15 +337,28 @@ impl FrontEnd {
         host: &mut impl HostPort,
         out: &mut Vec<FetchedCommand>,
     ) -> (Option<Cycle>, Option<Cycle>) {
-        let bound =
-            4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16) + 4 * self.held.len() as u64;
+        let bound = 4 * (self.sqs.len() as u64 * self.max_entries as u64 + 16)
+            + 4 * self.held.len() as u64
+            + self.cq_heads.len() as u64;
         for _ in 0..bound {
             // Events are taken in the order of their grant cycles (`candidates`), and only
-            // those due by `until`.
+            // those due by `until`; a CQ head write goes in before the events of its cycle.
             let cands = self.candidates();
             let [fetch, _, _, _] = cands;
-            let Some(&(key, which, t)) = cands.iter().flatten().min() else {
-                return (None, None);
+            let next = cands.iter().flatten().min();
+            let head_due = |d: Cycle| d <= until && next.is_none_or(|n| d <= n.0);
+            if self.next_cq_head().is_some_and(head_due) {
+                // Only a write that may free a full CQ the engine waits on changes a candidate.
+                let blocked = self.head_wake().is_some();
+                while self.next_cq_head().is_some_and(head_due) {
+                    self.apply_cq_head();
+                }
+                if blocked {
+                    continue;
+                }
+            }
+            let Some(&(key, which, t)) = next else {
+                return self.due_and_wake_of(&cands);
             };
             if key > until {
                 return self.due_and_wake_of(&cands);

@@ -27,7 +27,7 @@ pub(crate) enum EngineItem {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PendingCpl {
     sqid: u16,
-    cqid: u16,
+    pub(super) cqid: u16,
     cid: u16,
     status: Status,
     dw0: u32,

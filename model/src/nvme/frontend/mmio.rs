@@ -84,6 +84,7 @@ impl FrontEnd {
     }
 
     fn write_cc(&mut self, cycle: Cycle, value: u32) {
+        self.apply_cq_heads();
         let was = self.regs.cc & CC_EN != 0;
         let en = value & CC_EN != 0;
         self.regs.cc = value;
@@ -130,11 +131,7 @@ impl FrontEnd {
             return;
         }
         if is_cq {
-            let cq = self.cqs[q].as_mut().expect("checked");
-            if cq.full() {
-                self.cq_head_ready[q] = cycle + self.timing.cq_doorbell_to_cqe;
-            }
-            cq.head = value;
+            self.push_cq_head(cycle, qid, value);
         } else {
             let visible = cycle + self.timing.doorbell_to_arb;
             self.sqs[q]
@@ -192,6 +189,7 @@ impl FrontEnd {
         if vector as usize >= self.msix.len() {
             return Err(Status { sct: 1, sc: 0x08 }); // Invalid Interrupt Vector
         }
+        self.apply_cq_heads();
         self.cqs[qid as usize] = Some(CqRing::new(base, entries, vector, irq));
         Ok(())
     }
@@ -234,6 +232,7 @@ impl FrontEnd {
         if self.sqs.iter().flatten().any(|s| s.cqid == qid) {
             return Err(Status { sct: 1, sc: 0x0C });
         }
+        self.apply_cq_heads();
         self.cqs[qid as usize] = None;
         Ok(())
     }

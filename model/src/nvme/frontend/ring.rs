@@ -3,12 +3,24 @@
 //! fetched; the CQ tail advances as the controller posts entries, inverting the phase tag on
 //! every wrap (4.6), and the head comes from host doorbell writes. A queue is full when
 //! tail + 1 == head (modulo size), empty when head == tail.
+//!
+//! SQ tail doorbell writes are kept with the cycle they become visible to the arbiter and
+//! applied as arbitration reaches it, so a caller may hand a write in ahead of running the block
+//! up to its arrival (`FrontEnd::mmio_write`).
 
 use super::tlp::Cycle;
 use std::collections::VecDeque;
 
-/// Bound on doorbell writes not yet visible to the arbiter (one per cycle of pipeline delay).
+/// Bound on doorbell writes of one queue not yet applied, at least. A host that writes a
+/// doorbell only when it changes the queue has at most `entries` of them outstanding, and one
+/// that writes every cycle at most one per cycle of register-pipeline delay; a caller may hand
+/// a write in ahead of its arrival cycle (module doc), so the bound is the larger of the two.
 const MAX_PENDING_DOORBELLS: usize = 64;
+
+/// The pending-write bound of a queue of `entries` entries.
+fn pending_bound(entries: u32) -> usize {
+    (entries as usize).max(MAX_PENDING_DOORBELLS)
+}
 
 #[derive(Clone, Debug)]
 pub struct SqRing {
@@ -40,7 +52,7 @@ impl SqRing {
             tail < self.entries,
             "doorbell value must be checked before it reaches the ring"
         );
-        if self.pending.len() == MAX_PENDING_DOORBELLS {
+        if self.pending.len() == pending_bound(self.entries) {
             // Apply the oldest early: the pipeline holds a bounded number of writes.
             let (_, t) = self.pending.pop_front().expect("non-empty");
             self.tail = t;
