@@ -142,19 +142,19 @@ impl Drive {
     /// The host writes SQ `qid`'s tail doorbell (4 B MWr down the link).
     pub(super) fn ring_sq_doorbell(&mut self, now: SimTime, qid: u16, tail: u32) {
         self.ring_doorbell(now, sq_doorbell(qid), tail);
+        self.fe_settle();
     }
 
     /// The host writes the doorbell register `reg` (4 B MWr down the link). The front end takes
     /// the write now with its arrival cycle: a doorbell only changes what the block does from
     /// that cycle on (an SQ tail is visible to the arbiter `doorbell_to_arb` cycles later, a CQ
     /// head is applied when the block runs the cycle), so the block need not be run up to it
-    /// first, and no event carries the write.
+    /// first, and no event carries the write. The caller settles the block's next wake.
     fn ring_doorbell(&mut self, now: SimTime, reg: u32, value: u32) {
         let t = self.host.link.memory_write(now, Dir::Down, 4);
         self.fe
             .mmio_write(cycle_at_or_after(t), reg, value, &mut self.host);
         assert!(self.fe.take_event().is_none(), "drive rang a bad doorbell");
-        self.fe_settle();
     }
 
     /// An MSI-X message reached the host: it takes every completion entry of the CQ that has
@@ -174,6 +174,11 @@ impl Drive {
         if n > 0 {
             let head = self.driver.consume(qid, n);
             self.ring_doorbell(now, cq_doorbell(qid), head);
+            // A head write changes the block's next wake only while a completion waits on a
+            // full CQ (`FrontEnd::head_write_wakes`).
+            if self.fe.head_write_wakes() {
+                self.fe_settle();
+            }
         }
     }
 }

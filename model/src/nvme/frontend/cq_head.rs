@@ -62,6 +62,12 @@ impl FrontEnd {
         }
     }
 
+    /// Whether a CQ head write handed in makes the block due earlier ([`FrontEnd::head_wake`]):
+    /// otherwise its next due and wake cycles stay what they were.
+    pub fn head_write_wakes(&self) -> bool {
+        self.head_wake().is_some()
+    }
+
     /// When the block must run for a CQ head write: the write's arrival cycle, if the engine
     /// holds a completion whose CQ is full (the write may free it); otherwise the write waits
     /// for the block's next run.
