@@ -24,7 +24,7 @@ pub use ftl::{
 pub use geometry::GeometryConfig;
 pub use nand::{CellTiming, NandConfig};
 pub use nvme::NvmeConfig;
-pub use onfi::OnfiConfig;
+pub use onfi::{OnfiConfig, OnfiPinTiming};
 pub use pcie::PcieConfig;
 pub use persistence::{PersistenceConfig, JOURNAL_RECORD_BYTES};
 pub use power::PowerConfig;
