@@ -26,6 +26,10 @@ use crate::error::{check, ConfigError};
 pub const MAX_PIPE: u32 = 8;
 /// Longest tDQSRE capture delay, cycles (the HDL's 32-stage read-valid line).
 pub const MAX_DQSRE: u32 = 30;
+/// Core cycles the io wrapper adds between an RE# edge the PHY produces and the byte it
+/// answers reaching the PHY: one output register (the DDR output cell) and one input
+/// register (the DDR input cell) in the generic wrapper (`hdl::nand::phy::io`).
+pub const IO_ROUND_TRIP: u32 = 2;
 
 /// Pin-cycle counts of the PHY, in core (sequencer) clock cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,9 +159,9 @@ impl PhyTiming {
         self.rpre + self.data_cycles(bytes) + self.rpst
     }
     /// Cycles from a read beat at the beat port to its bytes on the beat port's `dq_in`:
-    /// the pin pipeline, tDQSRE, and the capture register.
+    /// the pin pipeline, tDQSRE, the io wrapper's round trip and the capture register.
     pub fn read_return(&self) -> u32 {
-        self.pipe + self.dqsre + 1
+        self.pipe + self.dqsre + IO_ROUND_TRIP + 1
     }
 }
 
@@ -191,8 +195,8 @@ mod tests {
         assert_eq!(t.address_cycles(5), 25);
         assert_eq!(t.data_in_cycles(16), 13);
         assert_eq!(t.data_out_cycles(16), 16);
-        // Read return: 4 + 4 + 1 = 9 cycles.
-        assert_eq!(t.read_return(), 9);
+        // Read return: pipe 4 + tDQSRE 4 + io round trip 2 + capture 1 = 11 cycles.
+        assert_eq!(t.read_return(), 11);
     }
 
     #[test]
