@@ -12,5 +12,6 @@ pub mod map_cache_bench;
 pub mod map_dram;
 pub mod map_traces;
 pub mod nand_target;
+pub mod onfi_pins;
 pub mod prp_bench;
 pub mod root_complex;

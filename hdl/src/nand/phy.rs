@@ -10,8 +10,8 @@
 //! DQS-strobed read capture of a real part are out of scope (the PHY captures at a fixed
 //! latency, see `onfi`).
 
-mod kernel;
 pub mod io;
+mod kernel;
 pub mod onfi;
 
 pub use onfi::OnfiPhy;

@@ -50,7 +50,7 @@ pub struct PhyTiming {
     pub wpst: u32,
     /// RE# read preamble, cycles (tRPRE rounded up).
     pub rpre: u32,
-    /// RE# read postamble, cycles after the last data cycle (tRPST rounded up).
+    /// RE# read postamble, cycles after the last data cycle (tRPST rounded up, at least 1).
     pub rpst: u32,
     /// tDQSRE rounded up: cycles from a data-out cycle's RE# edges to its bytes.
     pub dqsre: u32,
@@ -104,7 +104,11 @@ impl PhyTiming {
             } else {
                 "onfi.pins.t_rpre_ns"
             },
-            &format!("a preamble of {} cycles; the PHY holds at most {}", pipe - 1, MAX_PIPE - 1),
+            &format!(
+                "a preamble of {} cycles; the PHY holds at most {}",
+                pipe - 1,
+                MAX_PIPE - 1
+            ),
         )?;
         let cl_hold = latch - we_setup - we_low;
         check(
@@ -121,7 +125,9 @@ impl PhyTiming {
             "onfi.pins.t_dqsre_ns",
             &format!("{dqsre} cycles; the PHY's capture delay is 1..={MAX_DQSRE}"),
         )?;
-        let (wpst, rpst) = (c(p.t_wpst_ns), c(p.t_rpst_ns));
+        // At least one postamble cycle: RE# returning high right after its last data edge
+        // would read as one more edge.
+        let (wpst, rpst) = (c(p.t_wpst_ns), c(p.t_rpst_ns).max(1));
         check(wpst <= 255, "onfi.pins.t_wpst_ns", "over 255 cycles")?;
         check(rpst <= 255, "onfi.pins.t_rpst_ns", "over 255 cycles")?;
         Ok(PhyTiming {
@@ -224,7 +230,10 @@ mod tests {
         let err = |o: &OnfiConfig| PhyTiming::new(o).unwrap_err().to_string();
         // The default preset: 800 MT/s at 200 MHz = 4 bytes per cycle.
         let e = err(&DriveConfig::default_drive().onfi);
-        assert!(e.contains("onfi.transfer_mts") && e.contains("4 bytes"), "{e}");
+        assert!(
+            e.contains("onfi.transfer_mts") && e.contains("4 bytes"),
+            "{e}"
+        );
         let mut o = onfi_400mts();
         o.pins.t_wp_ns = 25.0;
         assert!(err(&o).contains("onfi.pins.t_wp_ns"));

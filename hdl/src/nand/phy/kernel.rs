@@ -12,7 +12,7 @@ impl Logic for OnfiPhy {
     fn update(&mut self) {
         dff_setup!(
             self, clock, s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi,
-            dqv
+            dqv, pst_ce
         );
         // Delay line: stage 0 takes this cycle's beat word (data bytes 1:0, CE mask).
         self.w.next = self.beat_dq.val() & self.lo16.val();
@@ -60,20 +60,37 @@ impl Logic for OnfiPhy {
         self.t_we.next = self.s_we.q.val().get_bit(self.tap.val().index());
         self.t_wr.next = self.s_wr.q.val().get_bit(self.tap.val().index());
         self.t_rd.next = self.s_rd.q.val().get_bit(self.tap.val().index());
-        // CE#, CLE, ALE, WP#, R/B#.
-        self.ce_n.next = !self.t_w.val().get_bits::<4>(16);
+        // CE#: the beat's; during a preamble also the coming burst's (its beat is still in
+        // the delay line), during a postamble the last burst's.
+        self.ce_w.next = self.t_w.val();
+        for i in 0..STAGES {
+            if (self.pre_r.val().get_bit(i) & self.s_rd.q.val().get_bit(i))
+                | (self.pre_w.val().get_bit(i) & self.s_wr.q.val().get_bit(i))
+            {
+                self.ce_w.next = self.ce_w.val() | self.st[i].q.val();
+            }
+        }
+        if (self.wc.q.val() != self.zero8.val()) | (self.rc.q.val() != self.zero8.val()) {
+            self.ce_w.next = self.ce_w.val() | self.pst_ce.q.val();
+        }
+        self.pst_ce.d.next = self.pst_ce.q.val();
+        if self.t_wr.val() | self.t_rd.val() {
+            self.pst_ce.d.next = self.t_w.val() & self.ce_lanes.val();
+        }
+        self.ce_n.next = !self.ce_w.val().get_bits::<4>(16);
+        // CLE, ALE, WP#, R/B#.
         self.cle.next = self.t_cle.val();
         self.ale.next = self.t_ale.val();
         self.wp_n.next = true;
         self.beat_rb.next = self.rb_n.val();
         // Latch window: position since its first cycle; the byte taken then and held.
         self.pos.next = self.lc.q.val();
-        self.byte.next = self.lat_b.q.val();
+        self.lat_v.next = self.lat_b.q.val();
         if self.t_we.val() {
             self.pos.next = self.zero8.val();
-            self.byte.next = self.t_w.val().get_bits::<8>(0);
+            self.lat_v.next = self.t_w.val().get_bits::<8>(0);
         }
-        self.lat_b.d.next = self.byte.val();
+        self.lat_b.d.next = self.lat_v.val();
         self.lc.d.next = self.pos.val();
         if self.pos.val() != self.max8.val() {
             self.lc.d.next = self.pos.val() + self.one8.val();
@@ -91,8 +108,8 @@ impl Logic for OnfiPhy {
         self.re_rise.next = true;
         self.re_fall.next = true;
         if self.t_cle.val() | self.t_ale.val() {
-            self.dq_rise.next = self.byte.val();
-            self.dq_fall.next = self.byte.val();
+            self.dq_rise.next = self.lat_v.val();
+            self.dq_fall.next = self.lat_v.val();
             self.dq_oe.next = true;
         }
         // Data in: preamble, data (a byte per DQS edge), postamble.

@@ -97,6 +97,7 @@ pub struct OnfiPhy {
     pub(super) s_rv: DFF<Bits<32>>,
     pub(super) dqi: DFF<Bits<32>>,
     pub(super) dqv: DFF<Bit>,
+    pub(super) pst_ce: DFF<Bits<32>>,
     pub(super) tap: Constant<Bits<3>>,
     pub(super) cap: Constant<Bits<5>>,
     pub(super) pre_w: Constant<Bits<8>>,
@@ -114,6 +115,7 @@ pub struct OnfiPhy {
     pub(super) ce_k: [Constant<Bits<32>>; 4],
     pub(super) bit_k: [Constant<Bits<32>>; 16],
     pub(super) zero32: Constant<Bits<32>>,
+    pub(super) ce_lanes: Constant<Bits<32>>,
     pub(super) w: Signal<Local, Bits<32>>,
     pub(super) t_w: Signal<Local, Bits<32>>,
     pub(super) t_cle: Signal<Local, Bit>,
@@ -122,12 +124,13 @@ pub struct OnfiPhy {
     pub(super) t_wr: Signal<Local, Bit>,
     pub(super) t_rd: Signal<Local, Bit>,
     pub(super) pos: Signal<Local, Bits<8>>,
-    pub(super) byte: Signal<Local, Bits<8>>,
+    pub(super) lat_v: Signal<Local, Bits<8>>,
     pub(super) pw: Signal<Local, Bits<8>>,
     pub(super) pr: Signal<Local, Bits<8>>,
     pub(super) in_w: Signal<Local, Bit>,
     pub(super) in_r: Signal<Local, Bit>,
     pub(super) cw: Signal<Local, Bits<32>>,
+    pub(super) ce_w: Signal<Local, Bits<32>>,
 }
 
 impl OnfiPhy {
@@ -166,12 +169,13 @@ impl OnfiPhy {
             ce_k: std::array::from_fn(|i| Constant::new(bits::<32>(1u64 << (CE_LANE as usize + i)))),
             bit_k: std::array::from_fn(|i| Constant::new(bits::<32>(1u64 << i))),
             zero32: Constant::new(bits::<32>(0)),
+            ce_lanes: Constant::new(bits::<32>(0xF << CE_LANE)),
         } defaults {
             clock, beat_ce, beat_cle, beat_ale, beat_we, beat_dq, beat_wr, beat_rd, beat_rb,
             beat_dq_in, beat_dq_in_valid, ce_n, cle, ale, we_n, wp_n, re_rise, re_fall,
             dqs_rise, dqs_fall, dqs_oe, dq_rise, dq_fall, dq_oe, rb_n, dq_in_rise, dq_in_fall,
-            s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi, dqv,
-            w, t_w, t_cle, t_ale, t_we, t_wr, t_rd, pos, byte, pw, pr, in_w, in_r, cw,
+            s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi, dqv, pst_ce,
+            w, t_w, t_cle, t_ale, t_we, t_wr, t_rd, pos, lat_v, pw, pr, in_w, in_r, cw, ce_w,
         } arrays { st })
     }
 }

@@ -92,7 +92,11 @@ impl OnfiPinTiming {
                 "must be 0..=1000 ns",
             )?;
         }
-        check(self.t_wp_ns > 0.0, "onfi.pins.t_wp_ns", "must be above 0 ns")?;
+        check(
+            self.t_wp_ns > 0.0,
+            "onfi.pins.t_wp_ns",
+            "must be above 0 ns",
+        )?;
         check(
             self.t_dqsre_ns > 0.0,
             "onfi.pins.t_dqsre_ns",
