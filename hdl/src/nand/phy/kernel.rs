@@ -91,12 +91,14 @@ impl Logic for OnfiPhy {
             self.lat_v.next = self.t_w.val().get_bits::<8>(0);
         }
         self.lat_b.d.next = self.lat_v.val();
+        // pos + 1 > from, not pos >= from: no comparison that is constant when from is 0.
+        self.pos1.next = self.pos.val() + self.one8.val();
         self.lc.d.next = self.pos.val();
         if self.pos.val() != self.max8.val() {
-            self.lc.d.next = self.pos.val() + self.one8.val();
+            self.lc.d.next = self.pos1.val();
         }
         self.we_n.next = !((self.t_cle.val() | self.t_ale.val())
-            & (self.pos.val() >= self.we_from.val())
+            & (self.pos1.val() > self.we_from.val())
             & (self.pos.val() < self.we_to.val()));
         // Idle: DQ and DQS released, RE# high.
         self.dq_rise.next = self.zero8.val();

@@ -124,6 +124,7 @@ pub struct OnfiPhy {
     pub(super) t_wr: Signal<Local, Bit>,
     pub(super) t_rd: Signal<Local, Bit>,
     pub(super) pos: Signal<Local, Bits<8>>,
+    pub(super) pos1: Signal<Local, Bits<8>>,
     pub(super) lat_v: Signal<Local, Bits<8>>,
     pub(super) pw: Signal<Local, Bits<8>>,
     pub(super) pr: Signal<Local, Bits<8>>,
@@ -175,7 +176,7 @@ impl OnfiPhy {
             beat_dq_in, beat_dq_in_valid, ce_n, cle, ale, we_n, wp_n, re_rise, re_fall,
             dqs_rise, dqs_fall, dqs_oe, dq_rise, dq_fall, dq_oe, rb_n, dq_in_rise, dq_in_fall,
             s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi, dqv, pst_ce,
-            w, t_w, t_cle, t_ale, t_we, t_wr, t_rd, pos, lat_v, pw, pr, in_w, in_r, cw, ce_w,
+            w, t_w, t_cle, t_ale, t_we, t_wr, t_rd, pos, pos1, lat_v, pw, pr, in_w, in_r, cw, ce_w,
         } arrays { st })
     }
 }
