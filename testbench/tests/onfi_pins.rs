@@ -229,3 +229,48 @@ fn a_too_short_tadl_is_reported_by_the_target() {
     assert_eq!(v.len(), 1, "{r}");
     assert!(v[0].what.contains("35 ns, minimum 150 ns"), "{r}");
 }
+
+#[test]
+fn one_byte_per_cycle_runs_clean_with_one_dqs_or_re_edge_per_cycle() {
+    // 200 MT/s on the 200 MHz clock: 1 byte per cycle, DQS/RE# toggle once per cycle.
+    let mut o = onfi();
+    o.transfer_mts = 200;
+    let mut b = run(&o, &o);
+    let report = b.target.report();
+    assert!(report.is_empty(), "timing violations:\n{report}");
+    assert_eq!(b.target.bytes_in, page());
+    // A 1-byte status beat leaves RE# high; its postamble's fall is one more RE# edge, so
+    // the target drives status twice per poll while the PHY returns the one byte it read.
+    let mut out = vec![0xE0; 4];
+    out.extend(page());
+    assert_eq!(b.target.bytes_out, out);
+    let mut read = vec![0xE0; 2];
+    read.extend(page());
+    assert_eq!(b.read, read);
+    // Hand: 16 bytes in = 3 + 16 + 2 = 21 cycles (42 halves); out = 3 + 16 + 5 = 24 cycles
+    // (48 halves); a status poll = 3 + 1 + 5 = 9 cycles (18 halves) with 2 RE# edges.
+    let data: Vec<PinPhase> = b
+        .target
+        .phases
+        .iter()
+        .copied()
+        .filter(|p| matches!(p, PinPhase::DataIn { .. } | PinPhase::DataOut { .. }))
+        .collect();
+    let st = PinPhase::DataOut {
+        halves: 18,
+        edges: 2,
+    };
+    let want = vec![
+        st,
+        PinPhase::DataIn {
+            halves: 42,
+            edges: 16,
+        },
+        st,
+        PinPhase::DataOut {
+            halves: 48,
+            edges: 16,
+        },
+    ];
+    assert_eq!(data, want);
+}

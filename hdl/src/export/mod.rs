@@ -57,13 +57,6 @@ pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
             }
         }
     }
-    let (phy_cfg, phy_label) = crate::nand::phy_export_config(&t.cfg, &t.label);
-    raw.push((
-        "nand_phy",
-        Domain::Nand,
-        "",
-        crate::nand::phy_verilog(&phy_cfg),
-    ));
     let map_label = "the mapping-cache export instance (ssdlab_hdl::ftl::map_cache::export_config)";
     raw.push((
         "map_cache",
@@ -87,16 +80,9 @@ pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
         raw.push((s, Domain::Core, label, v));
     }
     raw.into_iter()
-        .map(|(stem, domain, label, v)| {
-            // The PHY may be elaborated at its own clock (`nand::phy_export_config`).
-            let (label, cfg) = match stem {
-                "nand_phy" => (&*phy_label, &phy_cfg),
-                _ => (label, &t.cfg),
-            };
-            Exported {
-                stem,
-                verilog: v.and_then(|v| file_text(stem, domain, label, command, cfg, &v)),
-            }
+        .map(|(stem, domain, label, v)| Exported {
+            stem,
+            verilog: v.and_then(|v| file_text(stem, domain, label, command, &t.cfg, &v)),
         })
         .collect()
 }

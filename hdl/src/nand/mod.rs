@@ -24,13 +24,15 @@ pub fn plane_stride(cfg: &DriveConfig) -> u32 {
     pages.next_power_of_two()
 }
 
-/// The ONFI PHY's rust-hdl Verilog for `cfg` (`make verilog`'s `nand_phy`), or the refusal
-/// naming the config field.
+/// The ONFI PHY's rust-hdl Verilog for `cfg`, or the refusal naming the config field. Not in
+/// `make verilog`'s block list: every exported block needs figures in `hdl/synth-report.txt`
+/// and a behavioural model the `Drive` runs (`reference_models`), and the drive has no PHY;
+/// its lint runs in `nand::phy`'s tests.
 pub fn phy_verilog(cfg: &DriveConfig) -> Result<String, String> {
     phy::OnfiPhy::new(&cfg.onfi).map(crate::verilog_of)
 }
 
-/// The config `make verilog` elaborates the PHY for, and its header label: `cfg` itself when
+/// The config the PHY is elaborated for from a drive config, and a label for it: `cfg` itself when
 /// its beat port carries 1 or 2 bytes per cycle; otherwise `cfg` with `onfi.core_clock_mhz` =
 /// `onfi.transfer_mts` / 2, the clock at which an 8-bit DDR bus moves the bytes (400 MHz for
 /// 800 MT/s). At that clock the PHY is its own clock domain: joining the sequencer's 4-byte

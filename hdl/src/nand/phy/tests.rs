@@ -68,3 +68,44 @@ fn a_command_latch_shows_up_pipe_cycles_later_with_its_we_pulse() {
         }
     }
 }
+
+/// `verilator --lint-only -Wall` (with the rust-hdl library waivers `make lint` uses) on the
+/// integrable form of the PHY, elaborated as `make verilog` would for the default preset (at
+/// its 2-byte-per-cycle clock, `nand::phy_export_config`) and at 1 byte per cycle.
+#[test]
+fn onfi_phy_passes_verilator_lint() {
+    let base = DriveConfig::default_drive();
+    let (at_400, _) = crate::nand::phy_export_config(&base, "default");
+    assert_eq!(
+        at_400.onfi.core_clock_mhz, 400,
+        "800 MT/s / 2 bytes per cycle"
+    );
+    let mut one_byte = base.clone();
+    one_byte.onfi.transfer_mts = 200;
+    let dir = std::env::temp_dir().join(format!("ssdlab-phy-lint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let waivers = concat!(env!("CARGO_MANIFEST_DIR"), "/verilator-waivers.vlt");
+    for (i, cfg) in [at_400, one_byte].iter().enumerate() {
+        let raw = crate::nand::phy_verilog(cfg).unwrap();
+        let v = crate::export::names::integrable("nand_phy", &raw).unwrap();
+        let file = dir.join(format!("nand_phy_{i}.v"));
+        std::fs::write(&file, v).unwrap();
+        let out = std::process::Command::new("verilator")
+            .args([
+                "--lint-only",
+                "-Wall",
+                "--top-module",
+                "ssdlab_nand_phy",
+                waivers,
+            ])
+            .arg(&file)
+            .output()
+            .expect("verilator installed (scripts/ensure-tools.sh)");
+        assert!(
+            out.status.success(),
+            "config {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
