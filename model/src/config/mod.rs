@@ -12,6 +12,7 @@ mod memory;
 mod nand;
 mod nvme;
 mod onfi;
+mod onfi_pins;
 mod pcie;
 mod persistence;
 mod power;

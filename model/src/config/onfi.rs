@@ -9,8 +9,7 @@ use crate::error::{check, ConfigError};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
-mod pins;
-pub use pins::OnfiPinTiming;
+pub use super::onfi_pins::OnfiPinTiming;
 
 /// `[onfi]`: the channel bus's rate and the ONFI timing parameters the sequencer obeys.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

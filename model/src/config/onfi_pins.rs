@@ -15,33 +15,43 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct OnfiPinTiming {
-    /// WE# pulse width (low) tWP. Unit: ns. Range: (0, 1000]. Default 10 (SDR mode 5).
+    /// WE# pulse width (low) tWP. Default 10 (SDR mode 5).
+    /// Unit: ns. Range: (0, 1000]. Moves: the PHY's pin schedule only.
     pub t_wp_ns: f64,
-    /// WE# high hold time tWH. Unit: ns. Range: [0, 1000]. Default 7 (SDR mode 5).
+    /// WE# high hold time tWH. Default 7 (SDR mode 5).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_wh_ns: f64,
-    /// CLE setup to WE# rising tCLS. Unit: ns. Range: [0, 1000]. Default 10 (SDR mode 5).
+    /// CLE setup to WE# rising tCLS. Default 10 (SDR mode 5).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_cls_ns: f64,
-    /// CLE hold after WE# rising tCLH. Unit: ns. Range: [0, 1000]. Default 5 (SDR mode 5).
+    /// CLE hold after WE# rising tCLH. Default 5 (SDR mode 5).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_clh_ns: f64,
-    /// ALE setup to WE# rising tALS. Unit: ns. Range: [0, 1000]. Default 10 (SDR mode 5).
+    /// ALE setup to WE# rising tALS. Default 10 (SDR mode 5).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_als_ns: f64,
-    /// ALE hold after WE# rising tALH. Unit: ns. Range: [0, 1000]. Default 5 (SDR mode 5).
+    /// ALE hold after WE# rising tALH. Default 5 (SDR mode 5).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_alh_ns: f64,
     /// DQS write preamble tWPRE: DQS driven low before its first latching edge.
-    /// Unit: ns. Range: [0, 1000]. Default 15 (NV-DDR2/3).
+    /// Default 15 (NV-DDR2/3).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_wpre_ns: f64,
     /// DQS write postamble tWPST: DQS held low after its last edge before release.
-    /// Unit: ns. Range: [0, 1000]. Default 6.5 (NV-DDR2/3).
+    /// Default 6.5 (NV-DDR2/3).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_wpst_ns: f64,
     /// Read preamble tRPRE: RE# low before its first (data-requesting) rising edge.
-    /// Unit: ns. Range: [0, 1000]. Default 15 (NV-DDR2/3).
+    /// Default 15 (NV-DDR2/3).
+    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_rpre_ns: f64,
     /// Read postamble tRPST: RE# held low after its last data edge before it returns high
-    /// (the target's DQS postamble follows it). Unit: ns. Range: [0, 1000]. Default 25
-    /// (tDQSRE + 0.5 tRC at the NV-DDR2/3 modes).
+    /// (the target's DQS postamble follows it). Default 25 (tDQSRE + 0.5 tRC at the NV-DDR2/3
+    /// modes). Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
     pub t_rpst_ns: f64,
     /// Access window of DQS from RE# tDQSRE: the target's DQS edge and byte follow each RE#
-    /// edge by at most this. Unit: ns. Range: (0, 1000]. Default 20 (NV-DDR2/3 maximum).
+    /// edge by at most this. Default 20 (NV-DDR2/3 maximum).
+    /// Unit: ns. Range: (0, 1000]. Moves: the PHY's pin schedule only.
     pub t_dqsre_ns: f64,
 }
 
@@ -116,8 +126,10 @@ mod tests {
         p.t_wpst_ns = -1.0;
         let e = p.validate().unwrap_err().to_string();
         assert!(e.contains("onfi.pins.t_wpst_ns"), "{e}");
-        let mut p = OnfiPinTiming::default();
-        p.t_wp_ns = 0.0;
+        let p = OnfiPinTiming {
+            t_wp_ns: 0.0,
+            ..Default::default()
+        };
         let e = p.validate().unwrap_err().to_string();
         assert!(e.contains("onfi.pins.t_wp_ns"), "{e}");
     }
