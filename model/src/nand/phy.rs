@@ -61,8 +61,6 @@ pub struct PhyTiming {
 impl PhyTiming {
     /// The counts for `onfi`; refuses, naming the field, what the PHY cannot build.
     pub fn new(onfi: &OnfiConfig) -> Result<Self, ConfigError> {
-        let p = &onfi.pins;
-        let c = |ns: f64| onfi.cycles_ceil(ns);
         let bpc = onfi.bytes_per_cycle();
         check(
             bpc == 1 || bpc == 2,
@@ -72,77 +70,10 @@ impl PhyTiming {
                  edge): 4 needs a 1:4 serializer, run the PHY clock at transfer_mts / 2"
             ),
         )?;
-        let latch = c(onfi.t_wc_ns).max(1);
-        let we_low = c(p.t_wp_ns).max(1);
-        let setup = c(p.t_cls_ns).max(c(p.t_als_ns));
-        let we_setup = setup.saturating_sub(we_low);
-        let hold_min = c(p.t_clh_ns).max(c(p.t_alh_ns)).max(1);
-        check(
-            latch <= 255,
-            "onfi.t_wc_ns",
-            "over 255 cycles (the PHY's 8-bit latch counter)",
-        )?;
-        check(
-            we_setup + we_low + hold_min <= latch,
-            "onfi.pins.t_wp_ns",
-            &format!(
-                "WE# setup {we_setup} + low {we_low} + CLE/ALE hold {hold_min} cycles exceed \
-                 the {latch}-cycle latch (onfi.t_wc_ns; tCLS/tALS, tCLH/tALH)"
-            ),
-        )?;
-        check(
-            latch - we_low >= c(p.t_wh_ns),
-            "onfi.pins.t_wh_ns",
-            &format!("WE# high {} cycles is under tWH", latch - we_low),
-        )?;
-        let (wpre, rpre) = (c(p.t_wpre_ns), c(p.t_rpre_ns));
-        let pipe = 1 + wpre.max(rpre);
-        check(
-            pipe <= MAX_PIPE,
-            if wpre >= rpre {
-                "onfi.pins.t_wpre_ns"
-            } else {
-                "onfi.pins.t_rpre_ns"
-            },
-            &format!(
-                "a preamble of {} cycles; the PHY holds at most {}",
-                pipe - 1,
-                MAX_PIPE - 1
-            ),
-        )?;
-        let cl_hold = latch - we_setup - we_low;
-        check(
-            rpre <= cl_hold,
-            "onfi.pins.t_rpre_ns",
-            &format!(
-                "{rpre} cycles exceed the {cl_hold}-cycle CLE hold after WE#: RE# would fall \
-                 before tWHR/tCCS"
-            ),
-        )?;
-        let dqsre = c(p.t_dqsre_ns);
-        check(
-            (1..=MAX_DQSRE).contains(&dqsre),
-            "onfi.pins.t_dqsre_ns",
-            &format!("{dqsre} cycles; the PHY's capture delay is 1..={MAX_DQSRE}"),
-        )?;
-        // At least one postamble cycle: RE# returning high right after its last data edge
-        // would read as one more edge.
-        let (wpst, rpst) = (c(p.t_wpst_ns), c(p.t_rpst_ns).max(1));
-        check(wpst <= 255, "onfi.pins.t_wpst_ns", "over 255 cycles")?;
-        check(rpst <= 255, "onfi.pins.t_rpst_ns", "over 255 cycles")?;
-        Ok(PhyTiming {
-            latch,
-            we_setup,
-            we_low,
-            cl_hold,
-            bytes_per_cycle: bpc,
-            wpre,
-            wpst,
-            rpre,
-            rpst,
-            dqsre,
-            pipe,
-        })
+        let (latch, we_setup, we_low) = latch_window(onfi)?;
+        let mut t = strobes(onfi, latch - we_setup - we_low)?;
+        (t.latch, t.we_setup, t.we_low, t.bytes_per_cycle) = (latch, we_setup, we_low, bpc);
+        Ok(t)
     }
     /// CLE-high cycles of one command latch.
     pub fn command_cycles(&self) -> u32 {
@@ -169,6 +100,92 @@ impl PhyTiming {
     pub fn read_return(&self) -> u32 {
         self.pipe + self.dqsre + IO_ROUND_TRIP + 1
     }
+}
+
+/// The command/address latch window: (latch, WE# setup, WE# low) cycles, checked against
+/// tCLS/tALS, tCLH/tALH and tWH.
+fn latch_window(onfi: &OnfiConfig) -> Result<(u32, u32, u32), ConfigError> {
+    let p = &onfi.pins;
+    let c = |ns: f64| onfi.cycles_ceil(ns);
+    let latch = c(onfi.t_wc_ns).max(1);
+    let we_low = c(p.t_wp_ns).max(1);
+    let setup = c(p.t_cls_ns).max(c(p.t_als_ns));
+    let we_setup = setup.saturating_sub(we_low);
+    let hold_min = c(p.t_clh_ns).max(c(p.t_alh_ns)).max(1);
+    check(
+        latch <= 255,
+        "onfi.t_wc_ns",
+        "over 255 cycles (the PHY's 8-bit latch counter)",
+    )?;
+    check(
+        we_setup + we_low + hold_min <= latch,
+        "onfi.pins.t_wp_ns",
+        &format!(
+            "WE# setup {we_setup} + low {we_low} + CLE/ALE hold {hold_min} cycles exceed \
+             the {latch}-cycle latch (onfi.t_wc_ns; tCLS/tALS, tCLH/tALH)"
+        ),
+    )?;
+    check(
+        latch - we_low >= c(p.t_wh_ns),
+        "onfi.pins.t_wh_ns",
+        &format!("WE# high {} cycles is under tWH", latch - we_low),
+    )?;
+    Ok((latch, we_setup, we_low))
+}
+
+/// The strobe counts (preambles, postambles, tDQSRE, pipe) with `cl_hold`; the latch fields
+/// are left for the caller.
+fn strobes(onfi: &OnfiConfig, cl_hold: u32) -> Result<PhyTiming, ConfigError> {
+    let p = &onfi.pins;
+    let c = |ns: f64| onfi.cycles_ceil(ns);
+    let (wpre, rpre) = (c(p.t_wpre_ns), c(p.t_rpre_ns));
+    let pipe = 1 + wpre.max(rpre);
+    let pre_key = if wpre >= rpre {
+        "onfi.pins.t_wpre_ns"
+    } else {
+        "onfi.pins.t_rpre_ns"
+    };
+    check(
+        pipe <= MAX_PIPE,
+        pre_key,
+        &format!(
+            "a preamble of {} cycles; the PHY holds at most {}",
+            pipe - 1,
+            MAX_PIPE - 1
+        ),
+    )?;
+    check(
+        rpre <= cl_hold,
+        "onfi.pins.t_rpre_ns",
+        &format!(
+            "{rpre} cycles exceed the {cl_hold}-cycle CLE hold after WE#: RE# would fall \
+             before tWHR/tCCS"
+        ),
+    )?;
+    let dqsre = c(p.t_dqsre_ns);
+    check(
+        (1..=MAX_DQSRE).contains(&dqsre),
+        "onfi.pins.t_dqsre_ns",
+        &format!("{dqsre} cycles; the PHY's capture delay is 1..={MAX_DQSRE}"),
+    )?;
+    // At least one postamble cycle: RE# returning high right after its last data edge would
+    // read as one more edge.
+    let (wpst, rpst) = (c(p.t_wpst_ns), c(p.t_rpst_ns).max(1));
+    check(wpst <= 255, "onfi.pins.t_wpst_ns", "over 255 cycles")?;
+    check(rpst <= 255, "onfi.pins.t_rpst_ns", "over 255 cycles")?;
+    Ok(PhyTiming {
+        latch: 0,
+        we_setup: 0,
+        we_low: 0,
+        cl_hold,
+        bytes_per_cycle: 0,
+        wpre,
+        wpst,
+        rpre,
+        rpst,
+        dqsre,
+        pipe,
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! WE# pulse inside each command/address latch window (tCLS/tALS setup, tWP low, tCLH/tALH
 //! hold), the DQS and RE# preambles seen ahead in the delay line, the per-edge data and
 //! strobes of a data burst, the postamble counters, and the read capture `dqsre` cycles after
-//! each RE# cycle. One `#[hdl_gen]` function is one always block.
+//! each RE# cycle. rust_hdl turns one `#[hdl_gen]` function into one always block, so the
+//! kernel stays one function (as the bus engine's).
 
 use super::onfi::*;
 use rust_hdl::prelude::*;
