@@ -3,7 +3,8 @@
 //! Block per file: `way_queue` (per-way op FIFO), `way_fsm` (operation FSM per way), `arbiter`
 //! (bus arbiter), `bus_engine` (bus primitives, PHY outputs), `sequencer` (one channel,
 //! `NandChannel`), `array` (8 channels + dispatcher). `timing` elaborates cycle counts from the
-//! model's `OnfiConfig`; `op` packs the op word of the command port.
+//! model's `OnfiConfig`; `op` packs the op word of the command port. `phy` holds the beat-port
+//! bundle (`NandPhy`) and the pin-level ONFI PHY behind it (`OnfiPhy`, not yet in the channel).
 
 pub mod arbiter;
 pub mod array;
