@@ -16,6 +16,7 @@ use ssdlab_model::encoding::onfi::*;
 use ssdlab_model::nand::sequencer::SeqTiming;
 use ssdlab_model::DriveConfig;
 use ssdlab_testbench::devices::onfi_pins::bench::{Phases, PhyBench, Step};
+use ssdlab_testbench::devices::onfi_pins::dut::{PhyDut, RustHdlPhy, VerilatedPhy};
 use ssdlab_testbench::devices::onfi_pins::{BusCycle, OnfiPinTarget, PinPhase};
 
 const STRIDE: u32 = 256;
@@ -30,8 +31,7 @@ fn onfi() -> OnfiConfig {
     o
 }
 
-fn bench(phy_onfi: &OnfiConfig, nand_onfi: &OnfiConfig) -> PhyBench {
-    let phy = OnfiPhy::new(phy_onfi).unwrap();
+fn bench<D: PhyDut>(phy: D, phy_onfi: &OnfiConfig, nand_onfi: &OnfiConfig) -> PhyBench<D> {
     let mut target = OnfiPinTarget::new(nand_onfi, 4, STRIDE, PAGE);
     // Array times (cycles) of the erase, the program and the read, in that order.
     for a in [60, 80, 40] {
@@ -81,8 +81,9 @@ fn script(t: SeqTiming) -> Vec<Step> {
     ]
 }
 
-fn run(phy_onfi: &OnfiConfig, nand_onfi: &OnfiConfig) -> PhyBench {
-    let mut b = bench(phy_onfi, nand_onfi);
+fn run(phy_onfi: &OnfiConfig, nand_onfi: &OnfiConfig) -> PhyBench<RustHdlPhy> {
+    let phy = RustHdlPhy::new(OnfiPhy::new(phy_onfi).unwrap());
+    let mut b = bench(phy, phy_onfi, nand_onfi);
     b.run(&script(SeqTiming::new(phy_onfi)), 40, 2000);
     b
 }
@@ -273,4 +274,24 @@ fn one_byte_per_cycle_runs_clean_with_one_dqs_or_re_edge_per_cycle() {
         },
     ];
     assert_eq!(data, want);
+}
+
+#[test]
+fn the_verilated_phy_drives_the_same_pins_as_rust_hdl() {
+    // The PHY's generated Verilog under Verilator, through the same script: the same
+    // latches, bytes, phases and read-back cycles as the rust_hdl run, 0 violations.
+    let o = onfi();
+    let mut r = run(&o, &o);
+    let phy = VerilatedPhy::new(OnfiPhy::new(&o).unwrap()).expect("verilator builds the PHY");
+    let mut v = bench(phy, &o, &o);
+    v.run(&script(SeqTiming::new(&o)), 40, 2000);
+    let report = v.target.report();
+    assert!(report.is_empty(), "timing violations:\n{report}");
+    assert!(r.target.report().is_empty());
+    assert_eq!(v.target.bus, r.target.bus);
+    assert_eq!(v.target.bytes_in, page());
+    assert_eq!(v.target.phases, r.target.phases);
+    assert_eq!(v.read, r.read);
+    assert_eq!(v.read_valid_cycles, r.read_valid_cycles);
+    assert_eq!(v.cycle, r.cycle);
 }

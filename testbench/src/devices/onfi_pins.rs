@@ -16,10 +16,11 @@
 //! is not a data edge: a rising edge after RE# was low for more than 2 half cycles ends it.
 //!
 //! Files: this one holds the pins, the state and the latch decoding; `onfi_pins/data.rs` the
-//! DQS data-in and RE# data-out bursts.
+//! DQS data-in and RE# data-out bursts; `bench.rs` and `dut.rs` run the PHY against it.
 
 pub mod bench;
 mod data;
+pub mod dut;
 
 use super::nand_target::NandTarget;
 use ssdlab_model::config::OnfiConfig;

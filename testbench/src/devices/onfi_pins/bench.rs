@@ -1,14 +1,13 @@
 //! Bench of the ONFI PHY at the pins: bus-engine-like beat stimulus (the beat port as
 //! `hdl::nand::bus_engine` drives it: CE mask for the whole phase, CLE/ALE held for each
 //! tWC-long latch window with the strobe in its first cycle, HOLD waits, data beats) into the
-//! rust_hdl [`OnfiPhy`], its per-edge pins into the [`OnfiPinTarget`] two half cycles per
+//! PHY (`ssdlab_hdl::nand::phy::OnfiPhy`, rust_hdl or Verilated: [`PhyDut`]), its per-edge pins into the [`OnfiPinTarget`] two half cycles per
 //! core cycle, the target's DQ back through the io wrapper's round trip
 //! (`IO_ROUND_TRIP`, modelled as a delay on the way in), and R/B# back to the stimulus, which
 //! waits for it like a way FSM (2-flop synchronizer, then tRR).
 
+use super::dut::{PhyDut, PhyIn};
 use super::{HostPins, OnfiPinTarget, TargetPins};
-use rust_hdl::prelude::*;
-use ssdlab_hdl::nand::phy::OnfiPhy;
 use ssdlab_model::nand::phy::IO_ROUND_TRIP;
 use ssdlab_model::nand::sequencer::SeqTiming;
 use std::collections::VecDeque;
@@ -112,11 +111,13 @@ impl Phases {
 }
 
 /// The PHY against the pin-level target.
-pub struct PhyBench {
-    pub phy: OnfiPhy,
+pub struct PhyBench<D: PhyDut> {
+    pub phy: D,
     pub target: OnfiPinTarget,
     pub cycle: u64,
     rb: u8,
+    /// R/B# as the PHY passes it to the beat port, last cycle.
+    beat_rb: u8,
     /// Target DQ halves on their way back through the io wrapper.
     back: VecDeque<(u8, u8)>,
     /// Bytes the PHY returned on `beat_dq_in`, and the cycles of its valid beats.
@@ -127,14 +128,14 @@ pub struct PhyBench {
     bpc: usize,
 }
 
-impl PhyBench {
-    pub fn new(mut phy: OnfiPhy, target: OnfiPinTarget, bytes_per_cycle: u32) -> Self {
-        phy.connect_all();
+impl<D: PhyDut> PhyBench<D> {
+    pub fn new(phy: D, target: OnfiPinTarget, bytes_per_cycle: u32) -> Self {
         PhyBench {
             phy,
             target,
             cycle: 0,
             rb: 0xF,
+            beat_rb: 0xF,
             back: (0..IO_ROUND_TRIP).map(|_| (0, 0)).collect(),
             read: Vec::new(),
             read_valid_cycles: Vec::new(),
@@ -143,64 +144,51 @@ impl PhyBench {
         }
     }
 
-    fn settle(&mut self) {
-        ssdlab_hdl::settle(&mut self.phy, 64, "onfi phy");
-    }
-
     /// One core cycle with `b` on the beat port.
     pub fn cycle(&mut self, b: Beat) {
-        let u = &mut self.phy;
-        u.beat_ce.next = (b.ce as u64).to_bits();
-        u.beat_cle.next = b.cle;
-        u.beat_ale.next = b.ale;
-        u.beat_we.next = b.we;
-        u.beat_dq.next = (b.dq as u64).to_bits();
-        u.beat_wr.next = b.wr;
-        u.beat_rd.next = b.rd;
-        u.rb_n.next = (self.rb as u64).to_bits();
         let (r, f) = self.back.pop_front().unwrap_or_default();
-        u.dq_in_rise.next = (r as u64).to_bits();
-        u.dq_in_fall.next = (f as u64).to_bits();
-        self.settle();
+        let u = self.phy.eval(&PhyIn {
+            beat: b,
+            rb_n: self.rb,
+            dq_in_rise: r,
+            dq_in_fall: f,
+        });
         if b.rd {
             self.rd_cycles.push(self.cycle);
         }
-        let u = &self.phy;
-        if u.beat_dq_in_valid.val() {
-            let w = u.beat_dq_in.val().to_u64();
+        if u.beat_dq_in_valid {
+            let w = u.beat_dq_in;
             self.read
                 .extend((0..self.bpc).map(|i| (w >> (8 * i)) as u8));
             self.read_valid_cycles.push(self.cycle);
         }
+        self.beat_rb = u.beat_rb;
         let base = HostPins {
-            ce_n: u.ce_n.val().to_u64() as u8,
-            cle: u.cle.val(),
-            ale: u.ale.val(),
-            we_n: u.we_n.val(),
-            dqs_oe: u.dqs_oe.val(),
-            dq_oe: u.dq_oe.val(),
+            ce_n: u.ce_n,
+            cle: u.cle,
+            ale: u.ale,
+            we_n: u.we_n,
+            dqs_oe: u.dqs_oe,
+            dq_oe: u.dq_oe,
             ..Default::default()
         };
         let first = HostPins {
-            re: u.re_rise.val(),
-            dqs: u.dqs_rise.val(),
-            dq: u.dq_rise.val().to_u64() as u8,
+            re: u.re_rise,
+            dqs: u.dqs_rise,
+            dq: u.dq_rise,
             ..base
         };
         let second = HostPins {
-            re: u.re_fall.val(),
-            dqs: u.dqs_fall.val(),
-            dq: u.dq_fall.val().to_u64() as u8,
+            re: u.re_fall,
+            dqs: u.dqs_fall,
+            dq: u.dq_fall,
             ..base
         };
         let a: TargetPins = self.target.step(first);
         let z: TargetPins = self.target.step(second);
         self.back.push_back((a.dq, z.dq));
         self.rb = z.rb_n;
-        self.phy.clock.next = Clock { clk: true };
-        self.settle();
-        self.phy.clock.next = Clock { clk: false };
-        self.settle();
+        self.phy.tick();
         self.cycle += 1;
     }
 
@@ -216,7 +204,7 @@ impl PhyBench {
                     let mut sync = [false; 2];
                     while !sync[1] {
                         assert!(self.cycle - start < max_wait, "R/B# never ready");
-                        let ready = self.phy.beat_rb.val().get_bit(*way as usize);
+                        let ready = self.beat_rb & (1 << way) != 0;
                         sync = [ready, sync[0]];
                         self.cycle(Beat::default());
                     }
