@@ -295,3 +295,19 @@ fn the_verilated_phy_drives_the_same_pins_as_rust_hdl() {
     assert_eq!(v.read_valid_cycles, r.read_valid_cycles);
     assert_eq!(v.cycle, r.cycle);
 }
+
+#[test]
+fn too_short_preambles_are_reported_by_the_target() {
+    let nand = onfi();
+    let mut phy = onfi();
+    // The PHY drives 5 ns (1-cycle) DQS and RE# preambles; the NAND needs 15 ns: 2 halves of
+    // 2.5 ns before the first edge. Reported once per burst: 1 data in, 3 data out (two
+    // status polls and the page).
+    phy.pins.t_wpre_ns = 5.0;
+    phy.pins.t_rpre_ns = 5.0;
+    let mut b = run(&phy, &nand);
+    let r = b.target.report();
+    let count = |p: &str| b.target.violations.iter().filter(|v| v.param == p).count();
+    assert_eq!((count("tWPRE"), count("tRPRE")), (1, 3), "{r}");
+    assert!(r.contains("5 ns, minimum 15 ns"), "{r}");
+}
