@@ -100,17 +100,23 @@ fn rows(
     ty: &str,
     prefix: &str,
     dflt: &toml::Value,
+    // Inside an optional section (`#[serde(default)]` on it): every key is optional.
+    in_optional: bool,
     out: &mut Vec<Row>,
     problems: &mut Vec<String>,
 ) {
     for f in &structs[ty] {
         let key = format!("{prefix}{}", f.name);
         if structs.contains_key(&f.ty) {
+            // An optional section left at its defaults may be absent from the serialization
+            // (`onfi.pins`): its keys show "(absent)", like other omitted optional keys.
+            let empty = toml::Value::Table(Default::default());
             rows(
                 structs,
                 &f.ty,
                 &format!("{key}."),
-                &dflt[f.name.as_str()],
+                dflt.get(f.name.as_str()).unwrap_or(&empty),
+                in_optional || f.optional,
                 out,
                 problems,
             );
@@ -149,7 +155,7 @@ fn rows(
             cell(unit),
             cell(range),
             format!("`{value}`"),
-            if f.optional {
+            if f.optional || in_optional {
                 "yes".into()
             } else {
                 "no".into()
@@ -175,14 +181,24 @@ fn generated_table() -> String {
     let structs = parse_structs();
     let dflt = toml::Value::try_from(DriveConfig::default_drive()).unwrap();
     let (mut out, mut problems) = (Vec::new(), Vec::new());
-    rows(&structs, "DriveConfig", "", &dflt, &mut out, &mut problems);
+    rows(
+        &structs,
+        "DriveConfig",
+        "",
+        &dflt,
+        false,
+        &mut out,
+        &mut problems,
+    );
     assert!(
         problems.is_empty(),
         "config keys without a complete doc:\n{}",
         problems.join("\n")
     );
+    // Keys of a section absent from the default serialization are not among its keys.
     let mut parsed: Vec<String> = out
         .iter()
+        .filter(|r| r.0[3] != "`(absent)`")
         .map(|r| r.0[0].trim_matches('`').to_string())
         .collect();
     let mut serialized = Vec::new();

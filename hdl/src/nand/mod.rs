@@ -3,7 +3,8 @@
 //! Block per file: `way_queue` (per-way op FIFO), `way_fsm` (operation FSM per way), `arbiter`
 //! (bus arbiter), `bus_engine` (bus primitives, PHY outputs), `sequencer` (one channel,
 //! `NandChannel`), `array` (8 channels + dispatcher). `timing` elaborates cycle counts from the
-//! model's `OnfiConfig`; `op` packs the op word of the command port.
+//! model's `OnfiConfig`; `op` packs the op word of the command port. `phy` holds the beat-port
+//! bundle (`NandPhy`) and the pin-level ONFI PHY behind it (`OnfiPhy`, not yet in the channel).
 
 pub mod arbiter;
 pub mod array;
@@ -22,6 +23,32 @@ use ssdlab_model::DriveConfig;
 pub fn plane_stride(cfg: &DriveConfig) -> u32 {
     let pages = cfg.geometry.wordlines_per_block * cfg.geometry.bits_per_cell;
     pages.next_power_of_two()
+}
+
+/// The ONFI PHY's rust-hdl Verilog for `cfg`, or the refusal naming the config field. Not in
+/// `make verilog`'s block list: every exported block needs figures in `hdl/synth-report.txt`
+/// and a behavioural model the `Drive` runs (`reference_models`), and the drive has no PHY;
+/// its lint runs in `nand::phy`'s tests.
+pub fn phy_verilog(cfg: &DriveConfig) -> Result<String, String> {
+    phy::OnfiPhy::new(&cfg.onfi).map(crate::verilog_of)
+}
+
+/// The config the PHY is elaborated for from a drive config, and a label for it: `cfg` itself when
+/// its beat port carries 1 or 2 bytes per cycle; otherwise `cfg` with `onfi.core_clock_mhz` =
+/// `onfi.transfer_mts` / 2, the clock at which an 8-bit DDR bus moves the bytes (400 MHz for
+/// 800 MT/s). At that clock the PHY is its own clock domain: joining the sequencer's 4-byte
+/// beats to it takes a 2:1 gearbox, which is not built.
+pub fn phy_export_config(cfg: &DriveConfig, label: &str) -> (DriveConfig, String) {
+    if cfg.onfi.bytes_per_cycle() <= 2 {
+        return (cfg.clone(), label.to_string());
+    }
+    let mut c = cfg.clone();
+    c.onfi.core_clock_mhz = c.onfi.transfer_mts / 2;
+    let l = format!(
+        "{label} with onfi.core_clock_mhz = {} (the PHY at 2 bytes per cycle)",
+        c.onfi.core_clock_mhz
+    );
+    (c, l)
 }
 
 /// The generated Verilog of every NAND block, elaborated from `cfg` (`make verilog`); the error

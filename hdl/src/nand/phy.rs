@@ -2,8 +2,19 @@
 //! sequencer's core-clock view): CE mask, CLE, ALE, write strobe and DQ bytes out, data beats,
 //! R/B# and read bytes in. One `LogicInterface`, written once: the bus engine drives it, the
 //! channel (`NandChannel`) and the array pass it up with `NandPhy::link`. In the generated
-//! Verilog its signals are `phy$ce`, `phy$cle`, ... The serializer/IO cells behind it (NV-DDR3
-//! DQS/RE# generation, ODT, calibration) are out of scope.
+//! Verilog its signals are `phy$ce`, `phy$cle`, ...
+//!
+//! Behind the bundle: `onfi` ([`OnfiPhy`], the pin-level PHY that turns these beats into ONFI
+//! 4.x pins as per-edge values on the core clock) and `io` (the wrapper that maps the per-edge
+//! values onto DDR cells; a generic Verilog one for simulation). ODT, ZQ calibration and the
+//! DQS-strobed read capture of a real part are out of scope (the PHY captures at a fixed
+//! latency, see `onfi`).
+
+pub mod io;
+mod kernel;
+pub mod onfi;
+
+pub use onfi::OnfiPhy;
 
 use rust_hdl::prelude::*;
 
@@ -30,3 +41,6 @@ pub struct NandPhy {
     /// `dq_in` holds a read beat (the PHY's read latency is its own).
     pub dq_in_valid: Signal<In, Bit>,
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,6 +12,7 @@ mod memory;
 mod nand;
 mod nvme;
 mod onfi;
+mod onfi_pins;
 mod pcie;
 mod persistence;
 mod power;
@@ -24,7 +25,7 @@ pub use ftl::{
 pub use geometry::GeometryConfig;
 pub use nand::{CellTiming, NandConfig};
 pub use nvme::NvmeConfig;
-pub use onfi::OnfiConfig;
+pub use onfi::{OnfiConfig, OnfiPinTiming};
 pub use pcie::PcieConfig;
 pub use persistence::{PersistenceConfig, JOURNAL_RECORD_BYTES};
 pub use power::PowerConfig;

@@ -9,6 +9,8 @@ use crate::error::{check, ConfigError};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
+pub use super::onfi_pins::OnfiPinTiming;
+
 /// `[onfi]`: the channel bus's rate and the ONFI timing parameters the sequencer obeys.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -47,6 +49,9 @@ pub struct OnfiConfig {
     /// Unit: us. Range: 0..=1000. Moves: sequential reads with `nand.cache_read`.
     #[serde(default = "default_t_rcbsy_us")]
     pub t_rcbsy_us: f64,
+    /// `[onfi.pins]`: pin timing of the PHY (WE#, CLE/ALE, DQS, RE#); defaults when absent.
+    #[serde(default, skip_serializing_if = "OnfiPinTiming::is_default")]
+    pub pins: OnfiPinTiming,
 }
 
 fn default_t_rcbsy_us() -> f64 {
@@ -94,7 +99,7 @@ impl OnfiConfig {
             "onfi.addr_cycles",
             "must be 3..=6",
         )?;
-        Ok(())
+        self.pins.validate()
     }
     /// One sequencer clock period.
     pub fn core_period(&self) -> SimTime {
@@ -136,6 +141,7 @@ mod tests {
             t_rr_ns: 20.0,
             addr_cycles: 5,
             t_rcbsy_us: 3.0,
+            pins: OnfiPinTiming::default(),
         };
         // 200 MHz = 5 ns per cycle: 25 ns = 5 cycles, 22 ns rounds up to 5, 20 ns = 4.
         assert_eq!(o.cycles_ceil(25.0), 5);

@@ -2,6 +2,7 @@
 //! Source: ONFI 4.1 (addressing, command set), Micron B16A public summaries.
 
 pub mod die;
+pub mod phy;
 pub mod sequencer;
 pub mod suspend;
 

@@ -19,6 +19,7 @@ pub(super) fn onfi() -> OnfiConfig {
         t_rr_ns: 20.0,
         addr_cycles: 5,
         t_rcbsy_us: 3.0,
+        pins: Default::default(),
     }
 }
 
