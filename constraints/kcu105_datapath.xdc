@@ -21,7 +21,9 @@ create_clock -name core_clk -period 4.000 [get_ports clock]
 
 # Out of context every other port connects to on-chip logic clocked by core_clk (the PCIe IP,
 # the DDR4 controller, the ONFI PHY, the firmware CPU). Budget: 1 ns of the 4 ns period for the
-# logic on the other side of each port (the IP cores register their AXI-S outputs).
+# logic on the other side of each port (the IP cores register their AXI-S outputs). `reset` is
+# synchronous to core_clk and timed as any other input (drive it from a register, e.g. a reset
+# synchronizer on the PCIe IP's user_reset).
 set_input_delay -clock core_clk 1.000 [filter [all_inputs] {NAME != clock}]
 set_output_delay -clock core_clk 1.000 [all_outputs]
 

@@ -1,9 +1,9 @@
 // Place-and-route harness of one NAND channel (`nand_channel.v`, module ssdlab_nand_channel) for the iCE40-HX8K
 // ct256 run of `make synth` (scripts/synth.sh). The channel has more ports than the ct256 has
 // user I/O: its 32-bit `cmd_array` (array cycles of the op on `cmd_op`, an on-chip signal from
-// the firmware port) is loaded here from one pin through a 32-bit shift register, so every
-// other port stays a pin as before and the timing paths of the channel are unchanged. On a
-// board the command ports stay on chip; see constraints/nand_channel_hx8k.pcf.
+// the firmware port) is loaded here from one pin through a 32-bit shift register, and its
+// `reset` from one more bit of it, so every other port stays a pin as before. On a board the
+// command ports and the reset stay on chip; see constraints/nand_channel_hx8k.pcf.
 module nand_channel_pnr(
     input wire clock,
     input wire cmd_valid,
@@ -28,10 +28,14 @@ module nand_channel_pnr(
     output wire done_valid,
     output wire [1:0] done_way
 );
-    reg [31:0] cmd_array = 32'd0;
-    always @(posedge clock) cmd_array <= {cmd_array[30:0], cmd_array_sin};
+    // The shift register's 33rd bit drives the channel's synchronous reset (the ct256 has no
+    // user I/O left for it; on a board it comes from on-chip logic too).
+    reg [32:0] chain = 33'd0;
+    always @(posedge clock) chain <= {chain[31:0], cmd_array_sin};
+    wire [31:0] cmd_array = chain[31:0];
     ssdlab_nand_channel channel(
         .clock(clock),
+        .reset(chain[32]),
         .cmd_valid(cmd_valid),
         .cmd_way(cmd_way),
         .cmd_op(cmd_op),

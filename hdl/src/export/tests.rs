@@ -37,6 +37,11 @@ fn the_header_names_block_config_command_and_clock() {
         head.contains("Clock: `clock`, 250 MHz (PCIe user clock"),
         "{head}"
     );
+    assert!(
+        head.contains("Reset: `reset`, synchronous, active high"),
+        "{head}"
+    );
+    assert!(v.contains("\nmodule ssdlab_nvme_prp_split(clock,") && v.contains(",reset);"));
 }
 
 #[test]
