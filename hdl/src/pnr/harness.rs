@@ -13,6 +13,11 @@
 //! inside a larger design, and no logic is optimised away (every output reaches `sout`).
 //! The Fmax nextpnr reports is the block's register-to-register figure; paths through the
 //! harness's own registers are one LUT deep.
+//!
+//! The block's synchronous `reset` (`crate::export::reset`) is held low: the figures are those
+//! of the block's logic, the circuit the co-simulations check. The reset's own cost (one more
+//! synchronous input on every flip-flop) is measured on the iCE40 NAND channel (`make synth`,
+//! `scripts/nand_channel_pnr.v`), where a register drives it.
 
 /// One port of an exported module: direction, width in bits, name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +102,9 @@ fn range_width(range: &str) -> Result<u32, String> {
     Ok(h - l + 1)
 }
 
+/// The block's synchronous reset input, held low in the harness (module doc).
+const RESET: &str = "reset";
+
 /// The harness of module `name` with `ports` (module doc), clocked by the input `clock`:
 /// module `<name>_pnr(clock, sin, load, sout)`.
 pub fn harness(name: &str, ports: &[Port], clock: &str) -> Result<String, String> {
@@ -108,7 +116,7 @@ pub fn harness(name: &str, ports: &[Port], clock: &str) -> Result<String, String
     }
     let ins: Vec<&Port> = ports
         .iter()
-        .filter(|p| p.input && p.name != clock)
+        .filter(|p| p.input && p.name != clock && p.name != RESET)
         .collect();
     let outs: Vec<&Port> = ports.iter().filter(|p| !p.input).collect();
     if outs.is_empty() {
@@ -145,6 +153,10 @@ pub fn harness(name: &str, ports: &[Port], clock: &str) -> Result<String, String
     v += &format!("    {name} dut(\n        .{clock}({clock})");
     let (mut at_in, mut at_out) = (0u32, 0u32);
     for p in ports.iter().filter(|p| p.name != clock) {
+        if p.input && p.name == RESET {
+            v += &format!(",\n        .{RESET}(1'b0)");
+            continue;
+        }
         let at = if p.input { &mut at_in } else { &mut at_out };
         let bus = if p.input { "in_sr" } else { "outs" };
         let sel = if p.width == 1 {
@@ -163,7 +175,7 @@ pub fn harness(name: &str, ports: &[Port], clock: &str) -> Result<String, String
 mod tests {
     use super::*;
 
-    const BLOCK: &str = "// header\n\n\nmodule ssdlab_x(clock,a,b,y,z);\n\n    // ports\n    input wire  clock;\n    input wire  a;\n    input wire  [7:0] b;\n    output reg  [3:0] y;\n    output wire  z;\n\n    reg [3:0] q;\nendmodule\n";
+    const BLOCK: &str = "// header\n\n\nmodule ssdlab_x(clock,a,b,y,z,reset);\n\n    // ports\n    input wire  reset;\n    input wire  clock;\n    input wire  a;\n    input wire  [7:0] b;\n    output reg  [3:0] y;\n    output wire  z;\n\n    reg [3:0] q;\nendmodule\n";
 
     #[test]
     fn ports_of_an_exported_module() {
@@ -177,6 +189,7 @@ mod tests {
         assert_eq!(
             ports,
             vec![
+                p(true, 1, "reset"),
                 p(true, 1, "clock"),
                 p(true, 1, "a"),
                 p(true, 8, "b"),
@@ -204,6 +217,7 @@ mod tests {
             ".b(in_sr[8:1])",
             ".y(outs[3:0])",
             ".z(outs[4])",
+            ".reset(1'b0)",
         ] {
             assert!(h.contains(want), "missing `{want}` in\n{h}");
         }
