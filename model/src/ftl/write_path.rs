@@ -356,8 +356,23 @@ impl Ftl {
         self.host_open[die as usize] = dbid;
         if pool == Pool::General {
             self.foreground_gc(die, ops);
+        } else if pool == Pool::StaticSlc && self.fold_ahead_due(die) {
+            self.fold_static(die, ops);
         }
         dbid
+    }
+}
+
+impl Ftl {
+    /// `slc_cache.fold_ahead_blocks`: `die` has just opened a static SLC block for host data,
+    /// its dynamic SLC cache is used up (host data would otherwise go to native blocks: the
+    /// state `fold_when_full` acts in) and it has fewer free static SLC blocks left than the
+    /// fold keeps ahead of the host.
+    fn fold_ahead_due(&self, die: u32) -> bool {
+        let c = &self.cfg.slc_cache;
+        c.fold_when_full
+            && self.blocks.free_static_count(die) < c.fold_ahead_blocks
+            && self.slc.dynamic_used_up(&self.blocks, die)
     }
 }
 
