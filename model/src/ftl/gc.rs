@@ -119,7 +119,7 @@ impl Ftl {
     }
 
     /// `slc_cache.fold_when_full`: folds the oldest closed static SLC block of `die` so that
-    /// host data can go on to SLC, and erases it now (padding the relocation program unit it
+    /// host data can go on to SLC, starting on a word-line boundary, and erases it now (padding the relocation program unit it
     /// waits for, if any). False when the die has no closed static SLC block.
     pub(super) fn fold_static(&mut self, die: u32, ops: &mut Vec<NandOp>) -> bool {
         let first = self.l.dbid(die, 0) + self.l.plan.general_blocks;
@@ -127,6 +127,13 @@ impl Ftl {
             .filter(|&d| self.blocks.info[d as usize].state == BlockState::Closed)
             .min_by_key(|&d| self.blocks.info[d as usize].last_write);
         let Some(dbid) = oldest else { return false };
+        // A fold programs whole SLC pages into whole TLC word lines: it starts on a program-unit
+        // boundary of the relocation block (GC's partial unit padded), so folded page rows stay
+        // whole pages and a sequential read of them reads each page once.
+        let open = self.reloc_open[die as usize];
+        if self.partial(open) {
+            self.pad_unit(open, OpPurpose::GcWrite, ops);
+        }
         let moved = self.relocate(dbid, Reloc::Fold, ops);
         self.st.fold_blocks += 1;
         self.st.fold_units_moved += moved;
