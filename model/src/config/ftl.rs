@@ -54,7 +54,8 @@ pub struct SlcCacheConfig {
     /// When the cache is used up (a die would open a native block for host data), fold the
     /// die's oldest closed static SLC block first, in the foreground, and keep writing host
     /// data to SLC: every unit is written twice, SLC then fold, and the fold shares the
-    /// relocation stream (and its blocks) with GC. false (the default): host data goes to
+    /// relocation stream (and its blocks) with GC, starting on a word-line boundary of it
+    /// (whole SLC pages into whole TLC word lines). false (the default): host data goes to
     /// native blocks once the cache is used up, and static SLC is folded in idle time only.
     /// Moves: steady-state writes (write cost per host unit, and which data shares a block).
     #[serde(default)]
