@@ -363,19 +363,6 @@ impl Ftl {
     }
 }
 
-impl Ftl {
-    /// `slc_cache.fold_ahead_blocks`: `die` has just opened a static SLC block for host data,
-    /// its dynamic SLC cache is used up (host data would otherwise go to native blocks: the
-    /// state `fold_when_full` acts in) and it has fewer free static SLC blocks left than the
-    /// fold keeps ahead of the host.
-    fn fold_ahead_due(&self, die: u32) -> bool {
-        let c = &self.cfg.slc_cache;
-        c.fold_when_full
-            && self.blocks.free_static_count(die) < c.fold_ahead_blocks
-            && self.slc.dynamic_used_up(&self.blocks, die)
-    }
-}
-
 /// Index of the smallest of `loads`, searching from `cursor + 1` round-robin (the first on ties).
 fn least_loaded_after(cursor: u32, loads: &[u64]) -> u32 {
     let n = loads.len() as u32;
