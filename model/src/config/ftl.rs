@@ -54,11 +54,21 @@ pub struct SlcCacheConfig {
     /// When the cache is used up (a die would open a native block for host data), fold the
     /// die's oldest closed static SLC block first, in the foreground, and keep writing host
     /// data to SLC: every unit is written twice, SLC then fold, and the fold shares the
-    /// relocation stream (and its blocks) with GC. false (the default): host data goes to
+    /// relocation stream (and its blocks) with GC, starting on a word-line boundary of it
+    /// (whole SLC pages into whole TLC word lines). false (the default): host data goes to
     /// native blocks once the cache is used up, and static SLC is folded in idle time only.
     /// Moves: steady-state writes (write cost per host unit, and which data shares a block).
     #[serde(default)]
     pub fold_when_full: bool,
+    /// With `fold_when_full`, once the dynamic cache is used up: when a die opens a static SLC
+    /// block for host data and fewer than this many of its static SLC blocks are left free, it folds its oldest closed one at once,
+    /// so that the fold (paced over host programs, `controller.relocation_spread_blocks`) runs
+    /// while the host fills the blocks still free instead of the host waiting for the whole
+    /// fold when it needs the block. 0 (the default): fold only when no static block is free.
+    /// Unit: die-blocks. Range: 0..=static_blocks_per_plane, 0 unless fold_when_full.
+    /// Moves: steady-state writes with fold_when_full (how long the host waits on a fold).
+    #[serde(default)]
+    pub fold_ahead_blocks: u32,
 }
 
 /// `[ftl.map_cache]`: the on-chip SRAM cache of mapping entries in front of DRAM (mirrored by
@@ -348,6 +358,12 @@ impl FtlConfig {
             s.static_blocks_per_plane < geo.blocks_per_plane / 2,
             "ftl.slc_cache.static_blocks_per_plane",
             "must be below half of geometry.blocks_per_plane (the SLC cache cannot exceed the drive)",
+        )?;
+        check(
+            s.fold_ahead_blocks <= s.static_blocks_per_plane
+                && (s.fold_when_full || s.fold_ahead_blocks == 0),
+            "ftl.slc_cache.fold_ahead_blocks",
+            "must be at most ftl.slc_cache.static_blocks_per_plane, and 0 unless fold_when_full",
         )?;
         check_idle_ms(
             s.idle_fold_threshold_ms,

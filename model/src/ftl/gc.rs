@@ -119,14 +119,22 @@ impl Ftl {
     }
 
     /// `slc_cache.fold_when_full`: folds the oldest closed static SLC block of `die` so that
-    /// host data can go on to SLC, and erases it now (padding the relocation program unit it
-    /// waits for, if any). False when the die has no closed static SLC block.
+    /// host data can go on to SLC, starting on a word-line boundary, and erases it now (padding
+    /// the relocation program unit it waits for, if any). False when the die has no closed
+    /// static SLC block.
     pub(super) fn fold_static(&mut self, die: u32, ops: &mut Vec<NandOp>) -> bool {
         let first = self.l.dbid(die, 0) + self.l.plan.general_blocks;
         let oldest = (first..first + self.l.plan.static_slc_blocks)
             .filter(|&d| self.blocks.info[d as usize].state == BlockState::Closed)
             .min_by_key(|&d| self.blocks.info[d as usize].last_write);
         let Some(dbid) = oldest else { return false };
+        // A fold programs whole SLC pages into whole TLC word lines: it starts on a program-unit
+        // boundary of the relocation block (GC's partial unit padded), so folded page rows stay
+        // whole pages and a sequential read of them reads each page once.
+        let open = self.reloc_open[die as usize];
+        if self.partial(open) {
+            self.pad_unit(open, OpPurpose::GcWrite, ops);
+        }
         let moved = self.relocate(dbid, Reloc::Fold, ops);
         self.st.fold_blocks += 1;
         self.st.fold_units_moved += moved;
@@ -134,6 +142,17 @@ impl Ftl {
             self.force_erases(die, ops);
         }
         true
+    }
+
+    /// `slc_cache.fold_ahead_blocks`: `die` has just opened a static SLC block for host data,
+    /// its dynamic SLC cache is used up (host data would otherwise go to native blocks: the
+    /// state `fold_when_full` acts in) and it has fewer free static SLC blocks left than the
+    /// fold keeps ahead of the host.
+    pub(super) fn fold_ahead_due(&self, die: u32) -> bool {
+        let c = &self.cfg.slc_cache;
+        c.fold_when_full
+            && self.blocks.free_static_count(die) < c.fold_ahead_blocks
+            && self.slc.dynamic_used_up(&self.blocks, die)
     }
 
     /// Static wear levelling on `die`: when the most-erased general block is more than

@@ -36,6 +36,12 @@ impl SlcPolicy {
         (free_or_slc.saturating_sub(self.reserve) as u64 * self.fraction_1024 / 1024) as u32
     }
 
+    /// Whether `die` may open no more dynamic SLC blocks (the cache beyond its static part is
+    /// used up: the drive is full enough that host data would go to native blocks).
+    pub fn dynamic_used_up(&self, blocks: &BlockTable, die: u32) -> bool {
+        blocks.dyn_slc[die as usize] >= self.dynamic_quota(blocks, die)
+    }
+
     /// Pool and mode of the next host block on `die`.
     pub fn host_block_kind(&self, blocks: &BlockTable, die: u32) -> (Pool, CellMode) {
         if !self.enabled {
@@ -44,7 +50,7 @@ impl SlcPolicy {
         if blocks.free_static_count(die) > 0 {
             return (Pool::StaticSlc, CellMode::Slc);
         }
-        if blocks.dyn_slc[die as usize] < self.dynamic_quota(blocks, die) {
+        if !self.dynamic_used_up(blocks, die) {
             (Pool::General, CellMode::Slc)
         } else {
             (Pool::General, CellMode::Tlc)

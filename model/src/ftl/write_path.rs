@@ -356,6 +356,8 @@ impl Ftl {
         self.host_open[die as usize] = dbid;
         if pool == Pool::General {
             self.foreground_gc(die, ops);
+        } else if pool == Pool::StaticSlc && self.fold_ahead_due(die) {
+            self.fold_static(die, ops);
         }
         dbid
     }

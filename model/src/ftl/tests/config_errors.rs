@@ -166,3 +166,17 @@ fn a_gc_window_must_match_the_policy() {
         "{e}"
     );
 }
+
+#[test]
+fn a_fold_ahead_needs_fold_when_full_and_enough_static_blocks() {
+    let e = err_of(|c| c.ftl.slc_cache.fold_ahead_blocks = 1);
+    assert!(
+        e.contains("ftl.slc_cache.fold_ahead_blocks") && e.contains("unless fold_when_full"),
+        "{e}"
+    );
+    let e = err_of(|c| {
+        c.ftl.slc_cache.fold_when_full = true;
+        c.ftl.slc_cache.fold_ahead_blocks = c.ftl.slc_cache.static_blocks_per_plane + 1;
+    });
+    assert!(e.contains("ftl.slc_cache.fold_ahead_blocks"), "{e}");
+}

@@ -179,3 +179,35 @@ fn fold_when_full_keeps_host_data_in_slc_by_folding_the_oldest_static_block() {
         assert_integrity(&f, "fold when full");
     }
 }
+
+/// `slc_cache.fold_ahead_blocks = 1` in the drive above: a die folds when it opens its last free
+/// static block, not when it needs one. By hand, per die: the 2nd host block (the last free
+/// static one) folds the 1st; the 3rd, 4th and 5th each reopen the static block folded before
+/// them and, again the last free one, fold the block written before. 4 folds of 64 units per
+/// die, 4 x 4 = 16 folds and 1024 units moved (the last host block's fold is ahead of need),
+/// and every host program is still SLC. With the small drive's dynamic SLC (a quarter of ~120
+/// free blocks per die, far above the 3 more SLC blocks each die needs) nothing is folded: the
+/// cache is not used up.
+#[test]
+fn fold_ahead_folds_when_the_last_free_static_block_opens() {
+    for (dynamic, folds, moved) in [(0.0, 16, 1024), (0.25, 0, 0)] {
+        let mut cfg = small_cfg();
+        cfg.ftl.slc_cache.dynamic_fraction = dynamic;
+        cfg.ftl.slc_cache.fold_when_full = true;
+        cfg.ftl.slc_cache.fold_ahead_blocks = 1;
+        let mut f = ftl(&cfg);
+        let mut ops = Vec::new();
+        for lpn in (0..1280).step_by(64) {
+            f.host_write(lpn, 64, &mut ops);
+        }
+        let s = f.stats();
+        assert_eq!((s.fold_blocks, s.fold_units_moved), (folds, moved));
+        let host_tlc = ops.iter().filter(|o| {
+            o.kind == NandOpKind::Program
+                && o.purpose == OpPurpose::HostWrite
+                && o.mode == CellMode::Tlc
+        });
+        assert_eq!(host_tlc.count(), 0, "every host program is SLC");
+        assert_integrity(&f, "fold ahead");
+    }
+}
