@@ -175,8 +175,8 @@ impl Drive {
             let head = self.driver.consume(qid, n);
             self.ring_doorbell(now, cq_doorbell(qid), head);
             // A head write changes the block's next wake only while a completion waits on a
-            // full CQ (`FrontEnd::head_write_wakes`).
-            if self.fe.head_write_wakes() {
+            // full CQ (`FrontEnd::head_wake`).
+            if self.fe.head_wake().is_some() {
                 self.fe_settle();
             }
         }

@@ -15,9 +15,9 @@ use super::tlp::Cycle;
 use super::FrontEnd;
 
 /// Bound on CQ head writes in flight: a host rings a CQ's head doorbell at most once per
-/// entry it consumes, so no more than the CQs' entries are ever outstanding.
+/// entry it consumes, so each CQ has at most the pending-write bound of its ring.
 pub(super) fn in_flight_bound(cqs: usize, max_entries: u32) -> usize {
-    cqs.max(1) * (max_entries as usize).max(64)
+    cqs.max(1) * super::ring::pending_bound(max_entries)
 }
 
 impl FrontEnd {
@@ -62,16 +62,10 @@ impl FrontEnd {
         }
     }
 
-    /// Whether a CQ head write handed in makes the block due earlier ([`FrontEnd::head_wake`]):
-    /// otherwise its next due and wake cycles stay what they were.
-    pub fn head_write_wakes(&self) -> bool {
-        self.head_wake().is_some()
-    }
-
     /// When the block must run for a CQ head write: the write's arrival cycle, if the engine
     /// holds a completion whose CQ is full (the write may free it); otherwise the write waits
-    /// for the block's next run.
-    pub(super) fn head_wake(&self) -> Option<Cycle> {
+    /// for the block's next run, and the block's next due and wake cycles stay what they were.
+    pub fn head_wake(&self) -> Option<Cycle> {
         let at = self.next_cq_head()?;
         let Some((EngineItem::Cpl(p), _)) = &self.engine else {
             return None;

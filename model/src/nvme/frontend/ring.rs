@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 const MAX_PENDING_DOORBELLS: usize = 64;
 
 /// The pending-write bound of a queue of `entries` entries.
-fn pending_bound(entries: u32) -> usize {
+pub(super) fn pending_bound(entries: u32) -> usize {
     (entries as usize).max(MAX_PENDING_DOORBELLS)
 }
 
