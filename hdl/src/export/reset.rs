@@ -40,18 +40,10 @@ pub fn add_reset(verilog: &str) -> Result<(String, bool), String> {
         return Err("the block already has a name `reset`".into());
     }
     let (head, modules) = split_modules(verilog)?;
-    let children: HashMap<&str, Vec<&str>> = modules
-        .iter()
-        .map(|m| {
-            (
-                m.name,
-                m.lines.iter().filter_map(|l| instance_of(l)).collect(),
-            )
-        })
-        .collect();
+    let by_name: HashMap<&str, &Module> = modules.iter().map(|m| (m.name, m)).collect();
     let mut needs: HashMap<&str, bool> = HashMap::new();
     for m in &modules {
-        needs_reset(m.name, &modules, &children, &mut needs, 0)?;
+        needs_reset(m.name, &by_name, &mut needs, 0)?;
     }
     let mut out = head.to_string();
     for m in &modules {
@@ -112,24 +104,22 @@ fn is_register(m: &Module) -> bool {
 /// Whether module `name` holds a register at any depth (memoised in `needs`).
 fn needs_reset<'a>(
     name: &'a str,
-    modules: &[Module<'a>],
-    children: &HashMap<&'a str, Vec<&'a str>>,
+    by_name: &HashMap<&'a str, &Module<'a>>,
     needs: &mut HashMap<&'a str, bool>,
     depth: usize,
 ) -> Result<bool, String> {
     if let Some(&n) = needs.get(name) {
         return Ok(n);
     }
-    if depth > modules.len() {
+    if depth > by_name.len() {
         return Err(format!("module `{name}` instantiates itself"));
     }
-    let m = modules
-        .iter()
-        .find(|m| m.name == name)
+    let m = by_name
+        .get(name)
         .ok_or_else(|| format!("instance of `{name}`, which the file does not define"))?;
     let mut n = is_register(m);
-    for &c in &children[name] {
-        n |= needs_reset(c, modules, children, needs, depth + 1)?;
+    for c in m.lines.iter().filter_map(|l| instance_of(l)) {
+        n |= needs_reset(c, by_name, needs, depth + 1)?;
     }
     needs.insert(name, n);
     Ok(n)
