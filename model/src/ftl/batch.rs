@@ -90,7 +90,7 @@ impl Ftl {
     /// start fetching the block entry and valid bit its old location will clear.
     #[inline]
     fn prefetch_near(&self, lpn: u64) {
-        let old = self.l2p[lpn as usize].ppa;
+        let old = self.l2p[lpn as usize].ppa();
         if old != NONE {
             let dbid = self.l.dbid_of_ppa(old);
             prefetch(self.blocks.info.as_ptr().wrapping_add(dbid as usize));

@@ -91,7 +91,7 @@ impl Checker {
     }
     #[inline]
     pub fn trim(map: &mut [MapEntry], lpn: u64) {
-        map[lpn as usize] = MapEntry { ppa: NONE, seq: 0 };
+        map[lpn as usize] = MapEntry::new(NONE, 0);
     }
 
     /// `lpn`'s latest version (`map[lpn]`, about to be replaced) stops being the one on NAND:
@@ -124,7 +124,7 @@ impl Checker {
             self.checked += 1;
             // With power-loss protection every acknowledged write is on NAND; a trim is only
             // through the journal, so one not journaled keeps its floor with PLP too.
-            let trim = o.ppa == NONE && o.seq != 0;
+            let trim = o.ppa() == NONE && o.seq != 0;
             let floor = if plp && !trim {
                 None
             } else {
@@ -133,14 +133,14 @@ impl Checker {
             // A unit whose latest version is a trim reads as unmapped: unmapped after the mount
             // is that version, whatever the sequence (the copy the trim superseded may have
             // been erased before the trim's journal record reached NAND).
-            let version_ok = (trim && n.ppa == NONE)
+            let version_ok = (trim && n.ppa() == NONE)
                 || match floor {
-                    None => n.seq == o.seq && (n.ppa == NONE) == (o.ppa == NONE),
+                    None => n.seq == o.seq && (n.ppa() == NONE) == (o.ppa() == NONE),
                     Some(f) => n.seq >= f && n.seq <= o.seq,
                 };
-            let intact = n.ppa == NONE || {
-                let u = oob[n.ppa as usize];
-                u.lpn as usize == lpn && u.seq == n.seq
+            let intact = n.ppa() == NONE || {
+                let u = oob[n.ppa() as usize];
+                u.lpn() as usize == lpn && u.seq == n.seq
             };
             if !(version_ok && intact) {
                 self.violations += 1;
@@ -152,7 +152,7 @@ impl Checker {
                         o.seq,
                         floor.map_or("= latest".to_string(), |f| f.to_string()),
                         n.seq,
-                        n.ppa as i64 * (n.ppa != NONE) as i64 - (n.ppa == NONE) as i64,
+                        n.ppa() as i64 * (n.ppa() != NONE) as i64 - (n.ppa() == NONE) as i64,
                         if intact { "" } else { " whose spare area holds other data" }
                     ));
                 }
@@ -160,7 +160,7 @@ impl Checker {
         }
         // Units the mount brought back as a numbered trim read as unmapped from now on.
         for (lpn, n) in new.iter().enumerate() {
-            if n.ppa == NONE && n.seq != 0 {
+            if n.ppa() == NONE && n.seq != 0 {
                 self.numbered_trim(lpn as u64, new.len() as u64);
             }
         }
@@ -176,13 +176,13 @@ impl Checker {
     pub fn read(&mut self, map: &[MapEntry], oob: &[Oob], lpn: u64, served: Served) {
         self.checked += 1;
         let want = map[lpn as usize].seq;
-        let mapped = map[lpn as usize].ppa != NONE;
+        let mapped = map[lpn as usize].ppa() != NONE;
         let ok = match served {
             // Never written (version 0), or a numbered trim; a write's version unmapped is lost.
             Served::Unmapped => !mapped && (want == 0 || self.is_trimmed(lpn)),
             Served::At(ppa) => {
                 let o = oob[ppa as usize];
-                mapped && want != 0 && o.lpn as u64 == lpn && o.seq == want
+                mapped && want != 0 && o.lpn() as u64 == lpn && o.seq == want
             }
         };
         if !ok {
@@ -200,7 +200,7 @@ impl Checker {
                     let o = oob[ppa as usize];
                     format!(
                         "ppa {ppa} holding lpn {} seq {}",
-                        if o.lpn == NONE { -1 } else { o.lpn as i64 },
+                        if o.lpn() == NONE { -1 } else { o.lpn() as i64 },
                         o.seq
                     )
                 }
@@ -224,8 +224,8 @@ mod tests {
         // The FTL's part: the spare area holds the lpn, the mapping the latest location.
         let write = |c: &mut Checker, map: &mut [MapEntry], oob: &mut [Oob], lpn: u64, ppa: u32| {
             c.host_write(map, oob, lpn, ppa);
-            oob[ppa as usize].lpn = lpn as u32;
-            map[lpn as usize].ppa = ppa;
+            oob[ppa as usize].set_lpn(lpn as u32);
+            map[lpn as usize].set_ppa(ppa);
         };
         write(&mut c, &mut map, &mut oob, 1, 3);
         write(&mut c, &mut map, &mut oob, 1, 5);
@@ -236,7 +236,7 @@ mod tests {
         c.read(&map, &oob, 1, Served::Unmapped); // lost
         assert_eq!(c.violations, 2);
         Checker::copy(&mut oob, 5, 7);
-        oob[7].lpn = 1;
+        oob[7].set_lpn(1);
         oob[4..6].fill(ERASED); // erase
         c.read(&map, &oob, 1, Served::At(7));
         c.read(&map, &oob, 1, Served::At(5)); // erased copy

@@ -70,7 +70,7 @@ use map_cache::MapAccess;
 use map_table::MapTable;
 use readahead::ReadAhead;
 use slc::SlcPolicy;
-use unit_tables::{MapEntry, Oob, ValidBits, ERASED, UNMAPPED};
+use unit_tables::{MapEntry, Oob, ValidBits};
 use victim::{Candidate, VictimPolicy};
 
 /// Why an op exists; used for statistics (write amplification, NAND op counts by cause).
@@ -210,8 +210,8 @@ impl Ftl {
         let dies = l.dies as usize;
         let checker = cfg.ftl.integrity_check.then(Checker::new);
         let mut f = Ftl {
-            l2p: bigvec::big_vec(plan.logical_units as usize, UNMAPPED),
-            oob: bigvec::big_vec(l.physical_units() as usize, ERASED),
+            l2p: bigvec::big_zeroed(plan.logical_units as usize),
+            oob: bigvec::big_zeroed(l.physical_units() as usize),
             valid: ValidBits::new(l.physical_units()),
             blocks: BlockTable::new(&l, cfg.ftl.free_block_order),
             table: MapTable::new(&l),
@@ -293,7 +293,7 @@ impl Ftl {
     }
     /// Physical unit currently mapped to `lpn`, or None (for tests and state comparison).
     pub fn lookup(&self, lpn: u64) -> Option<u32> {
-        let p = self.l2p[lpn as usize].ppa;
+        let p = self.l2p[lpn as usize].ppa();
         (p != NONE).then_some(p)
     }
     /// A digest of the mapping and block state (mapping, spare-area lpns, block table, open
@@ -301,8 +301,8 @@ impl Ftl {
     pub fn state_digest(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        unit_tables::hash_field(&self.l2p, |e| e.ppa, &mut h);
-        unit_tables::hash_field(&self.oob, |o| o.lpn, &mut h);
+        unit_tables::hash_field(&self.l2p, |e| e.ppa(), &mut h);
+        unit_tables::hash_field(&self.oob, |o| o.lpn(), &mut h);
         self.blocks.info.hash(&mut h);
         self.host_open.hash(&mut h);
         self.reloc_open.hash(&mut h);

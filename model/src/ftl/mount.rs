@@ -6,7 +6,7 @@ use super::layout::NONE;
 use super::map_table::MapTable;
 use super::power_loss::{LostOp, MountReport};
 use super::readahead::ReadAhead;
-use super::unit_tables::{ValidBits, ERASED, UNMAPPED};
+use super::unit_tables::{ValidBits, ERASED};
 use super::{bigvec, Ftl, NandOp, NandOpKind, OpPurpose};
 
 impl Ftl {
@@ -31,7 +31,7 @@ impl Ftl {
         self.mount_reads(&mut r, mount_ops);
         self.close_open_blocks();
         let n = self.l2p.len();
-        let old = std::mem::replace(&mut self.l2p, bigvec::big_vec(n, UNMAPPED));
+        let old = std::mem::replace(&mut self.l2p, bigvec::big_zeroed(n));
         self.rebuild_map();
         r.units_rolled_back = old
             .iter()
@@ -90,7 +90,7 @@ impl Ftl {
                     let first = self.ppa_at(&op.addr);
                     let pu = self.l.program_units(op.mode);
                     for p in first..first + pu {
-                        r.program_units_lost += (self.oob[p as usize].lpn != NONE) as u64;
+                        r.program_units_lost += (self.oob[p as usize].lpn() != NONE) as u64;
                         self.oob[p as usize] = ERASED;
                     }
                     let dbid = self.l.dbid_of_ppa(first);
@@ -116,7 +116,7 @@ impl Ftl {
             }
             let base = self.l.base(dbid);
             for p in base + b.programmed..base + b.staged {
-                r.buffered_units_lost += (self.oob[p as usize].lpn != NONE) as u64;
+                r.buffered_units_lost += (self.oob[p as usize].lpn() != NONE) as u64;
                 self.oob[p as usize] = ERASED;
             }
             self.blocks.info[dbid as usize].staged = b.programmed;
@@ -202,12 +202,12 @@ impl Ftl {
             let base = self.l.base(dbid);
             for p in base..base + b.programmed {
                 let o = self.oob[p as usize];
-                if o.lpn == NONE || o.lpn as usize >= self.l2p.len() {
+                if o.lpn() == NONE || o.lpn() as usize >= self.l2p.len() {
                     continue;
                 }
-                let e = &mut self.l2p[o.lpn as usize];
-                if e.ppa == NONE || o.seq >= e.seq {
-                    e.ppa = p;
+                let e = &mut self.l2p[o.lpn() as usize];
+                if e.ppa() == NONE || o.seq >= e.seq {
+                    e.set_ppa(p);
                     e.seq = o.seq;
                 }
             }
@@ -216,7 +216,7 @@ impl Ftl {
             for (&lpn, &t) in &d.trimmed {
                 let e = &mut self.l2p[lpn as usize];
                 if t > e.seq {
-                    e.ppa = NONE;
+                    e.set_ppa(NONE);
                     e.seq = t;
                 }
             }
@@ -231,7 +231,7 @@ impl Ftl {
         }
         self.slc_valid_units = 0;
         for lpn in 0..self.l2p.len() {
-            let p = self.l2p[lpn].ppa;
+            let p = self.l2p[lpn].ppa();
             if p != NONE {
                 self.add_valid(p, self.l.dbid_of_ppa(p));
             }

@@ -138,8 +138,8 @@ impl Ftl {
                 let Some(c) = &mut self.checker else { return };
                 for p in first..first + self.l.program_units(op.mode) {
                     let o = self.oob[p as usize];
-                    if o.lpn != NONE {
-                        c.durable(&self.l2p, o.lpn as u64, o.seq);
+                    if o.lpn() != NONE {
+                        c.durable(&self.l2p, o.lpn() as u64, o.seq);
                     }
                 }
             }

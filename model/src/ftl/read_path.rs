@@ -61,7 +61,7 @@ impl Ftl {
             return Located::Buffered;
         }
         self.map_access(lpn, None, ops);
-        let ppa = self.l2p[lpn as usize].ppa;
+        let ppa = self.l2p[lpn as usize].ppa();
         if ppa == NONE {
             self.check(lpn, Served::Unmapped);
             return Located::Unmapped;
@@ -150,7 +150,7 @@ impl Ftl {
 impl Ftl {
     /// Where `lpn` sits on NAND, if it is mapped and its program has been issued.
     fn programmed_ppa(&self, lpn: u64) -> Option<u32> {
-        let ppa = self.l2p[lpn as usize].ppa;
+        let ppa = self.l2p[lpn as usize].ppa();
         if ppa == NONE {
             return None;
         }

@@ -99,7 +99,7 @@ impl Ftl {
     /// The mapping accesses of one row's validity checks (one per unit holding data).
     fn map_row(&mut self, first: u32, n: u32, ops: &mut Vec<NandOp>) {
         for ppa in first..first + n {
-            let lpn = self.oob[ppa as usize].lpn;
+            let lpn = self.oob[ppa as usize].lpn();
             if lpn != NONE {
                 self.map_access(lpn as u64, None, ops);
             }
@@ -111,8 +111,8 @@ impl Ftl {
     pub(super) fn debug_check_valid_bits(&self, first: u32, n: u32) {
         if cfg!(debug_assertions) {
             for ppa in first..first + n {
-                let lpn = self.oob[ppa as usize].lpn;
-                let mapped_here = lpn != NONE && self.l2p[lpn as usize].ppa == ppa;
+                let lpn = self.oob[ppa as usize].lpn();
+                let mapped_here = lpn != NONE && self.l2p[lpn as usize].ppa() == ppa;
                 assert_eq!(
                     self.valid.get(ppa),
                     mapped_here,
@@ -128,7 +128,7 @@ impl Ftl {
     fn prefetch_row(&self, first: u32, n: u32) {
         let mut m = self.valid.row(first, n);
         while m != 0 {
-            let lpn = self.oob[(first + m.trailing_zeros()) as usize].lpn;
+            let lpn = self.oob[(first + m.trailing_zeros()) as usize].lpn();
             super::batch::prefetch(self.l2p.as_ptr().wrapping_add(lpn as usize));
             m &= m - 1;
         }
@@ -136,7 +136,7 @@ impl Ftl {
 
     #[inline]
     fn move_unit(&mut self, src: u32, die: u32, purpose: OpPurpose, ops: &mut Vec<NandOp>) {
-        let lpn = self.oob[src as usize].lpn as u64;
+        let lpn = self.oob[src as usize].lpn() as u64;
         let dst_block = self.reloc_block(die, ops);
         let dst = self.l.base(dst_block) + self.blocks.info[dst_block as usize].staged;
         self.map_access(lpn, Some(dst), ops);

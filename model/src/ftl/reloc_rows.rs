@@ -212,11 +212,12 @@ fn copy_units<const RA: bool>(
         let i = m.trailing_zeros();
         *m &= *m - 1;
         let o = src[i as usize];
-        debug_assert_eq!(slot.lpn, NONE, "staging into a used slot {}", dst0 + k);
+        debug_assert_eq!(slot.lpn(), NONE, "staging into a used slot {}", dst0 + k);
         *slot = o;
-        super::batch::stream_store(&mut l2p[o.lpn as usize].ppa, dst0 + k);
+        let (word, v) = l2p[o.lpn() as usize].ppa_word(dst0 + k);
+        super::batch::stream_store(word, v);
         if RA {
-            ra.relocated(o.lpn as u64, first + i, dst0 + k);
+            ra.relocated(o.lpn() as u64, first + i, dst0 + k);
         }
         k += 1;
     }

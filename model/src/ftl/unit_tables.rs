@@ -12,27 +12,75 @@
 
 use super::layout::NONE;
 
+/// A logical unit's mapping entry. The physical unit is stored inverted (`!ppa`), so the
+/// all-zero entry is [`UNMAPPED`]: the table of a fresh drive is zeroed memory the OS hands out
+/// untouched ([`super::bigvec::big_zeroed`]), and only the entries a run writes cost a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(8))]
 pub struct MapEntry {
-    /// Physical unit (NONE: unmapped).
-    pub ppa: u32,
+    /// `!ppa`: 0 is NONE (unmapped).
+    ppa_inv: u32,
     /// Sequence number of the latest host write (integrity checker; 0: none, or checker off).
     pub seq: u32,
 }
 
-pub const UNMAPPED: MapEntry = MapEntry { ppa: NONE, seq: 0 };
+impl MapEntry {
+    #[inline]
+    pub const fn new(ppa: u32, seq: u32) -> MapEntry {
+        MapEntry { ppa_inv: !ppa, seq }
+    }
+    /// Physical unit (NONE: unmapped).
+    #[inline]
+    pub const fn ppa(self) -> u32 {
+        !self.ppa_inv
+    }
+    #[inline]
+    pub fn set_ppa(&mut self, ppa: u32) {
+        self.ppa_inv = !ppa;
+    }
+    /// The stored word of the physical unit and the value that stores `ppa` in it (for the
+    /// relocation's streaming stores).
+    #[inline]
+    pub(super) fn ppa_word(&mut self, ppa: u32) -> (&mut u32, u32) {
+        (&mut self.ppa_inv, !ppa)
+    }
+}
 
+pub const UNMAPPED: MapEntry = MapEntry::new(NONE, 0);
+
+/// A physical unit's spare-area metadata, the logical unit stored inverted as in [`MapEntry`]
+/// (all-zero: [`ERASED`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(8))]
 pub struct Oob {
-    /// Logical unit stored here (NONE: erased or padding).
-    pub lpn: u32,
+    /// `!lpn`: 0 is NONE (erased or padding).
+    lpn_inv: u32,
     /// Write sequence of the data stored here (0: erased, padding, or checker off).
     pub seq: u32,
 }
 
-pub const ERASED: Oob = Oob { lpn: NONE, seq: 0 };
+impl Oob {
+    #[inline]
+    pub const fn new(lpn: u32, seq: u32) -> Oob {
+        Oob { lpn_inv: !lpn, seq }
+    }
+    /// Logical unit stored here (NONE: erased or padding).
+    #[inline]
+    pub const fn lpn(self) -> u32 {
+        !self.lpn_inv
+    }
+    #[inline]
+    pub fn set_lpn(&mut self, lpn: u32) {
+        self.lpn_inv = !lpn;
+    }
+}
+
+pub const ERASED: Oob = Oob::new(NONE, 0);
+
+// SAFETY: two `u32`s (`repr(C)`, no padding); all-zero bytes are UNMAPPED, a valid value.
+unsafe impl super::bigvec::Zeroed for MapEntry {}
+// SAFETY: two `u32`s (`repr(C)`, no padding); all-zero bytes are ERASED, a valid value.
+unsafe impl super::bigvec::Zeroed for Oob {}
 
 /// One bit per physical unit.
 #[derive(Clone, Debug)]
@@ -44,7 +92,7 @@ impl ValidBits {
     pub fn new(units: u64) -> ValidBits {
         // One spare word so that `row` may always read two words.
         ValidBits {
-            words: super::bigvec::big_vec(units.div_ceil(64) as usize + 1, 0),
+            words: super::bigvec::big_zeroed(units.div_ceil(64) as usize + 1),
         }
     }
     #[inline]
@@ -146,6 +194,25 @@ pub fn hash_field<T: Copy, H: std::hash::Hasher>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The empty values are the zero bytes a fresh table is made of.
+    #[test]
+    fn empty_entries_are_all_zero_bytes() {
+        let (m, o): (Vec<MapEntry>, Vec<Oob>) = (
+            super::super::bigvec::big_zeroed(3),
+            super::super::bigvec::big_zeroed(3),
+        );
+        assert!(m
+            .iter()
+            .all(|&e| e == UNMAPPED && e.ppa() == NONE && e.seq == 0));
+        assert!(o
+            .iter()
+            .all(|&e| e == ERASED && e.lpn() == NONE && e.seq == 0));
+        let mut e = MapEntry::new(7, 9);
+        assert_eq!((e.ppa(), e.seq), (7, 9));
+        e.set_ppa(NONE);
+        assert_eq!(e, MapEntry::new(NONE, 9));
+    }
 
     #[test]
     fn rows_straddle_words() {

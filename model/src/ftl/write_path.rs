@@ -40,7 +40,7 @@ impl Ftl {
         let ppa = self.l.base(dbid) + self.blocks.info[dbid as usize].staged;
         self.map_access(lpn, Some(ppa), ops);
         self.ra.invalidate(lpn);
-        let old = self.l2p[lpn as usize].ppa;
+        let old = self.l2p[lpn as usize].ppa();
         if old != NONE {
             self.drop_valid(old);
             self.held.staged(dbid, self.l.dbid_of_ppa(old));
@@ -57,15 +57,13 @@ impl Ftl {
         let mapped = self.faulty_mapping(ppa, old);
         #[cfg(not(feature = "fault-injection"))]
         let mapped = ppa;
-        self.l2p[lpn as usize] = MapEntry { ppa: mapped, seq };
+        self.l2p[lpn as usize] = MapEntry::new(mapped, seq);
         debug_assert_eq!(
-            self.oob[ppa as usize].lpn, NONE,
+            self.oob[ppa as usize].lpn(),
+            NONE,
             "staging into a used slot {ppa}"
         );
-        self.oob[ppa as usize] = Oob {
-            lpn: lpn as u32,
-            seq,
-        };
+        self.oob[ppa as usize] = Oob::new(lpn as u32, seq);
         self.valid.set(ppa);
         let b = &mut self.blocks.info[dbid as usize];
         debug_assert_eq!(b.state, BlockState::Open);
@@ -106,7 +104,7 @@ impl Ftl {
         for u in lpn..lpn + count as u64 {
             self.map_access(u, Some(NONE), &mut ops);
             self.ra.invalidate(u);
-            let old = self.l2p[u as usize].ppa;
+            let old = self.l2p[u as usize].ppa();
             if old != NONE {
                 self.drop_valid(old);
             }
@@ -119,7 +117,7 @@ impl Ftl {
                     c.numbered_trim(u, units);
                     c.number()
                 });
-                self.l2p[u as usize] = MapEntry { ppa: NONE, seq };
+                self.l2p[u as usize] = MapEntry::new(NONE, seq);
                 if self.persist.enabled {
                     if let Some(d) = &mut self.dur {
                         d.trims_open.push((u, seq));
@@ -234,11 +232,12 @@ impl Ftl {
         // `programmed` is a whole number of program units and `staged` runs at most one ahead.
         let filled = b.staged - b.programmed == self.l.program_units(b.mode);
         debug_assert_eq!(
-            self.oob[ppa as usize].lpn, NONE,
+            self.oob[ppa as usize].lpn(),
+            NONE,
             "staging into a used slot {ppa}"
         );
-        self.oob[ppa as usize].lpn = lpn as u32;
-        self.l2p[lpn as usize].ppa = ppa;
+        self.oob[ppa as usize].set_lpn(lpn as u32);
+        self.l2p[lpn as usize].set_ppa(ppa);
         self.add_valid(ppa, dbid);
         if filled {
             self.program_unit(dbid, purpose, ops);
