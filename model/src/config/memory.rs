@@ -21,7 +21,9 @@ const FIXED_BYTES: u64 = 64 << 20;
 
 impl DriveConfig {
     /// Host memory (bytes) a `Drive` of this config allocates, within a few percent; the config
-    /// must have passed `validate`.
+    /// must have passed `validate`. The per-unit tables are zeroed pages mapped as entries are
+    /// first written (`ftl/bigvec.rs`), so this is what a drive holds once its whole capacity
+    /// has been written: the most a run can need, not what a short one uses.
     pub fn memory_estimate_bytes(&self) -> Result<u64, ConfigError> {
         let g = &self.geometry;
         let plan = self.ftl.capacity_plan(g)?;
