@@ -115,6 +115,25 @@ impl Drive {
         self.fe_schedule_wake();
     }
 
+    /// After an input that can only bring one engine's next step earlier, `step` being that
+    /// step's due and wake (`FrontEnd::fetch_due_and_wake`, `FrontEnd::take_due_and_wake`): the
+    /// block's next due and wake are the earlier of what they were and the step's, found
+    /// without searching every engine (`fe_settle`).
+    pub(super) fn fe_settle_earlier(&mut self, step: Option<(Cycle, Cycle)>) {
+        if let Some((d, w)) = step {
+            self.fe_due = Some(self.fe_due.map_or(d, |x| x.min(d)));
+            self.fe_wake_at = Some(self.fe_wake_at.map_or(w, |x| x.min(w)));
+        }
+        // Never later than a full search (earlier only when an earlier step was superseded, which
+        // costs a wake that finds nothing, not a result).
+        debug_assert!({
+            let (d, w) = self.fe.due_and_wake();
+            d.is_none_or(|d| self.fe_due.is_some_and(|x| x <= d))
+                && w.is_none_or(|w| self.fe_wake_at.is_some_and(|x| x <= w))
+        });
+        self.fe_schedule_wake();
+    }
+
     /// Schedules a wake for the block's next output (`FrontEnd::next_wake`): internal steps
     /// before it (a completion-engine take) run then, or before the next input, whichever is
     /// first.
@@ -142,7 +161,8 @@ impl Drive {
     /// The host writes SQ `qid`'s tail doorbell (4 B MWr down the link).
     pub(super) fn ring_sq_doorbell(&mut self, now: SimTime, qid: u16, tail: u32) {
         self.ring_doorbell(now, sq_doorbell(qid), tail);
-        self.fe_settle();
+        // A tail write can only bring the next fetch earlier.
+        self.fe_settle_earlier(self.fe.fetch_due_and_wake());
     }
 
     /// The host writes the doorbell register `reg` (4 B MWr down the link). The front end takes

@@ -509,7 +509,8 @@ impl Drive {
         let cycle = self.fe_input_cycle(now);
         self.fe
             .complete(cycle, c.queue + 1, c.cid, Status::SUCCESS, 0);
-        self.fe_settle();
+        // A completion request can only bring the engine's next take earlier.
+        self.fe_settle_earlier(self.fe.take_due_and_wake());
     }
 
     /// The host took command `cmd`'s completion: the command is over, and its IO when it was

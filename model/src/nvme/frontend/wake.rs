@@ -33,6 +33,24 @@ impl FrontEnd {
         self.due_and_wake_of(&self.candidates())
     }
 
+    /// Due and wake of the fetch engine's next step alone: after an input that can only bring
+    /// that step earlier and changes no other engine's (an SQ tail doorbell), the block's due and
+    /// wake are the earlier of what they were and these.
+    pub fn fetch_due_and_wake(&self) -> Option<(Cycle, Cycle)> {
+        let grant = self.port.free_cycle().saturating_sub(1);
+        let t = self.next_fetch_time()?;
+        let key = (t + 1).max(grant);
+        Some((key, key))
+    }
+
+    /// Due and wake of the completion engine's next take alone: after an input that can only
+    /// bring it earlier and changes no other engine's step (a completion request), the block's
+    /// due and wake are the earlier of what they were and these.
+    pub fn take_due_and_wake(&self) -> Option<(Cycle, Cycle)> {
+        let t = self.next_take_time()?;
+        Some((t, t + self.timing.cpl_to_cqe.saturating_sub(1)))
+    }
+
     /// Next due and next wake of the engines' candidates. A completion-engine take is internal:
     /// its CQE or MSI-X is granted `cpl_to_cqe - 1` cycles later at the earliest, so it wakes
     /// from then.
