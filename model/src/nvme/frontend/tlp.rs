@@ -71,18 +71,20 @@ pub fn split_aligned(addr: u64, len: u32, max_bytes: u32, out: &mut Vec<(u64, u3
         max_bytes.is_power_of_two() && max_bytes <= 4096,
         "bad max size {max_bytes}"
     );
-    let mut a = addr;
-    let end = addr + len as u64;
-    // The next boundary after `a` is `(a | mask) + 1` (`max_bytes` is a power of two).
-    let mask = max_bytes as u64 - 1;
-    let (mut guard, bound) = (0u32, len.div_ceil(4) + 1);
-    while a < end {
-        let stop = ((a | mask) + 1).min(end);
-        out.push((a, (stop - a) as u32));
-        a = stop;
-        guard += 1;
-        assert!(guard <= bound, "split loop exceeded its bound");
+    if len == 0 {
+        return;
     }
+    let end = addr + len as u64;
+    // The next boundary after `addr` is `(addr | mask) + 1` (`max_bytes` is a power of two).
+    let (max, mask) = (max_bytes as u64, max_bytes as u64 - 1);
+    let first = ((addr | mask) + 1).min(end);
+    out.push((addr, (first - addr) as u32));
+    // From `first` on every request starts on a boundary: whole requests, then the tail.
+    let rest = (end - first + mask) >> max_bytes.trailing_zeros();
+    out.extend((0..rest).map(|i| {
+        let a = first + i * max;
+        (a, ((a + max).min(end) - a) as u32)
+    }));
 }
 
 #[cfg(test)]
@@ -113,5 +115,36 @@ mod tests {
         );
         assert_eq!(beats(TlpKind::MemWrite, 0xF0), 16);
         assert_eq!(beats(TlpKind::MemRead, 512), 1);
+    }
+
+    /// Over many starts, lengths and sizes: the requests tile the range in order, none longer
+    /// than `max`, each but the last ending on a multiple of `max`, and as few as that allows
+    /// (one more than the boundaries strictly inside the range).
+    #[test]
+    fn split_tiles_the_range_at_every_boundary() {
+        for max in [64u32, 128, 256, 512, 4096] {
+            for addr in (0u64..700).step_by(37).chain([4096 - 1, 8192]) {
+                for len in [1u32, 2, 63, 64, 65, 255, 256, 257, 1000, 4096, 12_345] {
+                    let mut v = vec![(7, 7)]; // appended to, not replaced
+                    split_aligned(addr, len, max, &mut v);
+                    let end = addr + len as u64;
+                    let inside = (addr / max as u64 + 1..=(end - 1) / max as u64).count();
+                    assert_eq!(v.len(), 2 + inside, "{addr:#x}+{len} at {max}");
+                    let mut at = addr;
+                    for (i, &(a, n)) in v[1..].iter().enumerate() {
+                        assert_eq!(a, at, "gap or overlap");
+                        assert!(n >= 1 && n <= max);
+                        if i + 2 < v.len() {
+                            assert_eq!((a + n as u64) % max as u64, 0, "not cut at a boundary");
+                        }
+                        at += n as u64;
+                    }
+                    assert_eq!(at, end);
+                }
+            }
+        }
+        let mut none = Vec::new();
+        split_aligned(0x100, 0, 256, &mut none);
+        assert!(none.is_empty());
     }
 }
