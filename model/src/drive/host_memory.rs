@@ -26,7 +26,8 @@ use crate::nvme::frontend::entry::Cqe;
 use crate::nvme::frontend::prp::{MAX_TRANSFER_BYTES, PAGE_BYTES};
 use crate::nvme::frontend::tlp::{beats, Cycle, TlpKind, CLOCK_PS};
 use crate::nvme::frontend::{HostPort, DATA_TAGS};
-use crate::pcie::{Dir, Link, LinkBurst};
+use crate::pcie::link::{Port, ReadShape};
+use crate::pcie::{Dir, Link};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -85,14 +86,21 @@ pub fn edge_time(c: Cycle) -> SimTime {
 pub fn cycle_at_or_after(t: SimTime) -> Cycle {
     t.0.div_ceil(CLOCK_PS)
 }
+/// The front end's requester port, free from cycle `free`, for TLPs ready at cycle `ready`.
+fn requester_port(ready: Cycle, free: Cycle) -> Port {
+    Port {
+        period: CLOCK_PS,
+        ready,
+        free,
+    }
+}
 
 /// Host memory and root complex (see the module doc).
 #[derive(Debug)]
 pub struct HostMemory {
     pub link: Link,
-    /// The root complex's request header and read timing (a field of its own, so that a link
-    /// burst can borrow `link` while it is read).
-    rc: ReadTiming,
+    /// The root complex's request header and read timing.
+    rc: ReadShape,
     /// SQ entries per I/O queue id (allocated on first use), `entries` each.
     sq: Vec<Vec<[u8; 64]>>,
     entries: u32,
@@ -108,10 +116,11 @@ impl HostMemory {
     pub fn new(pcie: &PcieConfig, queue_pairs: usize, entries: u32) -> Self {
         HostMemory {
             link: Link::new(pcie),
-            rc: ReadTiming {
+            rc: ReadShape {
                 req_header: pcie.tlp_header_bytes as u64,
+                cpl_header: CPL_HEADER_BYTES,
                 mps: pcie.mps_bytes as u64,
-                host_read_latency: SimTime::from_ns_f64(pcie.host_read_latency_ns),
+                latency: SimTime::from_ns_f64(pcie.host_read_latency_ns),
             },
             sq: vec![Vec::new(); queue_pairs],
             entries,
@@ -154,55 +163,6 @@ impl HostMemory {
     }
 }
 
-/// The root complex's request header and read timing.
-#[derive(Clone, Copy, Debug)]
-struct ReadTiming {
-    req_header: u64,
-    /// A power of two (`PcieConfig::validate`).
-    mps: u64,
-    host_read_latency: SimTime,
-}
-
-impl ReadTiming {
-    /// One MRd (header only) of `len` bytes at `addr`, ready at cycle `ready`, and its
-    /// completions. Returns the cycle the requester port is free after the request (one beat),
-    /// the cycle the last completion has crossed, and when the request finished crossing.
-    #[inline]
-    fn request(
-        &self,
-        link: &mut LinkBurst,
-        ready: Cycle,
-        addr: u64,
-        len: u32,
-    ) -> (Cycle, Cycle, SimTime) {
-        let (start, end) = link.send_tlp(edge_time(ready), Dir::Up, self.req_header, 0);
-        let arrived = self.completions(link, end, addr, len);
-        (
-            cycle_at_or_after(start) + beats(TlpKind::MemRead, 0),
-            arrived,
-            end,
-        )
-    }
-
-    /// The completions of a read of `len` bytes at `addr` whose request finished crossing at
-    /// `up_end`: at most MPS each, split at MPS-aligned addresses, leaving the root complex
-    /// `host_read_latency` later. Returns the cycle the last one has crossed.
-    #[inline]
-    fn completions(&self, link: &mut LinkBurst, up_end: SimTime, addr: u64, len: u32) -> Cycle {
-        let ready = up_end + self.host_read_latency;
-        let (mut a, stop) = (addr, addr + len as u64);
-        let mut last = ready;
-        while a < stop {
-            let next = ((a & !(self.mps - 1)) + self.mps).min(stop);
-            last = link
-                .send_tlp(ready, Dir::Down, CPL_HEADER_BYTES, next - a)
-                .1;
-            a = next;
-        }
-        cycle_at_or_after(last)
-    }
-}
-
 impl HostPort for HostMemory {
     fn read(&mut self, cycle: Cycle, addr: u64, len: u32) -> (Vec<u8>, Cycle) {
         let data = self.region_bytes(addr, len);
@@ -220,8 +180,7 @@ impl HostPort for HostMemory {
 
     /// The request went up at `_cycle` ([`HostPort::upstream`], which set `up_end`).
     fn read_timing(&mut self, _cycle: Cycle, addr: u64, len: u32) -> Cycle {
-        self.rc
-            .completions(&mut self.link.burst(), self.up_end, addr, len)
+        cycle_at_or_after(self.link.completions(&self.rc, self.up_end, addr, len))
     }
 
     fn write_timing(&mut self, _cycle: Cycle, addr: u64, _len: u32) {
@@ -243,42 +202,43 @@ impl HostPort for HostMemory {
         }
     }
 
-    /// The same link and port arithmetic as one `upstream` and `read_timing` per TLP.
+    /// The same link and port arithmetic as one `upstream` and `read_timing` per TLP, in one
+    /// link train.
     fn upstream_reads(
         &mut self,
         ready: Cycle,
         port_free: Cycle,
         reqs: &[(u64, u32)],
     ) -> (Cycle, Cycle) {
-        let (mut free, mut done) = (port_free, ready);
-        // Request `i` waits for request `i - DATA_TAGS`'s completion (its tag free again).
-        let mut tags = [ready; DATA_TAGS];
-        let mut link = self.link.burst();
-        for (i, &(a, n)) in reqs.iter().enumerate() {
-            let slot = i % DATA_TAGS;
-            let (f, arrived, end) = self.rc.request(&mut link, tags[slot].max(free), a, n);
-            (free, tags[slot], self.up_end) = (f, arrived, end);
-            done = done.max(arrived + 1);
-        }
-        (free, done)
+        let mut port = requester_port(ready, port_free);
+        let beats = beats(TlpKind::MemRead, 0);
+        let Some(r) = self
+            .link
+            .read_train::<DATA_TAGS>(&self.rc, &mut port, reqs, beats)
+        else {
+            return (port_free, ready);
+        };
+        self.up_end = r.up_end;
+        // After the latest completion of all: the latest of the cycles after each one.
+        (port.free, ready.max(cycle_at_or_after(r.last) + 1))
     }
 
-    /// The same link and port arithmetic as one `upstream` per TLP, in one link burst.
+    /// The same link and port arithmetic as one `upstream` per TLP, in one link train.
     fn upstream_writes(&mut self, ready: Cycle, port_free: Cycle, reqs: &[(u64, u32)]) -> Cycle {
-        let mut free = port_free;
-        let mut link = self.link.burst();
-        for &(a, n) in reqs {
-            debug_assert!(a >= DATA_REGION, "only data moves go without bytes");
-            let (start, end) = link.send_tlp(
-                edge_time(ready.max(free)),
-                Dir::Up,
-                self.rc.req_header,
-                n as u64,
-            );
-            free = cycle_at_or_after(start) + beats(TlpKind::MemWrite, n);
+        debug_assert!(
+            reqs.iter().all(|&(a, _)| a >= DATA_REGION),
+            "data moves only"
+        );
+        let mut port = requester_port(ready, port_free);
+        let beats = |n: u64| beats(TlpKind::MemWrite, n as u32);
+        let header = self.rc.req_header;
+        if let Some(end) = self
+            .link
+            .post_train(Dir::Up, header, &mut port, reqs, beats)
+        {
             self.up_end = end;
         }
-        free
+        port.free
     }
 
     fn upstream(&mut self, ready: Cycle, kind: TlpKind, len_bytes: u32) -> Cycle {
@@ -296,112 +256,4 @@ impl HostPort for HostMemory {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prps_follow_the_page_count() {
-        let buf = data_addr(1, 3);
-        // One page: PRP2 unused; two: the next page; more: the list entry of the next page.
-        assert_eq!(prps(1, 3, 0, 4096), (buf, 0));
-        assert_eq!(prps(1, 3, 4096, 8192), (buf + 4096, buf + 8192));
-        assert_eq!(prps(1, 3, 8192, 12288), (buf + 8192, list_addr(1, 3) + 16));
-    }
-
-    /// HostMemory without its burst override: `upstream_writes` is the trait's per-TLP default.
-    struct PerTlp(HostMemory);
-    impl HostPort for PerTlp {
-        fn read(&mut self, c: Cycle, a: u64, n: u32) -> (Vec<u8>, Cycle) {
-            self.0.read(c, a, n)
-        }
-        fn write(&mut self, c: Cycle, a: u64, d: &[u8]) {
-            self.0.write(c, a, d)
-        }
-        fn write_timing(&mut self, c: Cycle, a: u64, n: u32) {
-            self.0.write_timing(c, a, n)
-        }
-        fn upstream(&mut self, r: Cycle, k: TlpKind, n: u32) -> Cycle {
-            self.0.upstream(r, k, n)
-        }
-    }
-
-    #[test]
-    fn a_burst_of_data_writes_paces_as_one_tlp_at_a_time() {
-        let cfg = crate::config::DriveConfig::default_drive();
-        let (mut burst, mut single) = (
-            HostMemory::new(&cfg.pcie, 2, 8),
-            PerTlp(HostMemory::new(&cfg.pcie, 2, 8)),
-        );
-        // Downstream traffic first, so ACK DLLPs are owed upstream and ride on the first MWr.
-        for h in [&mut burst, &mut single.0] {
-            h.link.memory_write(SimTime::ZERO, Dir::Down, 8192);
-        }
-        // A 4 KiB move at 256 B (16 MWr, link-bound) and an uneven one that starts late.
-        let buf = data_addr(1, 2);
-        let even: Vec<(u64, u32)> = (0..16).map(|i| (buf + 256 * i, 256)).collect();
-        let uneven = [(buf + 8192, 100), (buf + 8292, 156), (buf + 8448, 64)];
-        for (ready, reqs) in [(3, &even[..]), (2_000, &uneven[..])] {
-            let free = burst.upstream_writes(ready, 5, reqs);
-            assert_eq!(
-                free,
-                single.upstream_writes(ready, 5, reqs),
-                "port free cycle"
-            );
-            assert_eq!(burst.up_end, single.0.up_end, "last TLP's arrival");
-            for d in [Dir::Up, Dir::Down] {
-                assert_eq!(
-                    burst.link.stats(d),
-                    single.0.link.stats(d),
-                    "{d:?} counters"
-                );
-                assert_eq!(burst.link.free_at(d), single.0.link.free_at(d));
-            }
-        }
-        // By hand (MPS 256, 4DW headers of 16 B, 8 B framing, one 8 B ACK per 4 TLPs): 8 KiB
-        // down is 32 MWr, so 8 ACKs are owed upstream and ride ahead of the first upstream MWr;
-        // the 19 MWr up owe 4 ACKs downstream. Upstream wire bytes: 16 x (256 + 24) +
-        // (100 + 24) + (156 + 24) + (64 + 24) + 8 x 8 = 4936.
-        let up = burst.link.stats(Dir::Up);
-        assert_eq!((up.tlps, up.dllps, up.wire_bytes), (19, 8, 4936));
-        assert_eq!(burst.link.stats(Dir::Down).dllps, 4);
-    }
-
-    #[test]
-    fn a_burst_of_data_reads_paces_as_one_tlp_at_a_time() {
-        let cfg = crate::config::DriveConfig::default_drive();
-        let (mut burst, mut single) = (
-            HostMemory::new(&cfg.pcie, 2, 8),
-            PerTlp(HostMemory::new(&cfg.pcie, 2, 8)),
-        );
-        for h in [&mut burst, &mut single.0] {
-            h.link.memory_write(SimTime::ZERO, Dir::Up, 8192);
-        }
-        // A 4 KiB move at MRRS 512 (8 MRd), an uneven one, and 40 MRd (tags reused past 32).
-        let buf = data_addr(1, 2);
-        let even: Vec<(u64, u32)> = (0..8).map(|i| (buf + 512 * i, 512)).collect();
-        let uneven = [(buf + 8192, 100), (buf + 8292, 412), (buf + 8704, 64)];
-        let many: Vec<(u64, u32)> = (0..40).map(|i| (buf + 512 * i, 512)).collect();
-        for (ready, reqs) in [(3, &even[..]), (2_000, &uneven[..]), (2_100, &many[..])] {
-            let got = burst.upstream_reads(ready, 5, reqs);
-            assert_eq!(got, single.upstream_reads(ready, 5, reqs), "free, done");
-            assert_eq!(burst.up_end, single.0.up_end, "last TLP's arrival");
-            for d in [Dir::Up, Dir::Down] {
-                assert_eq!(burst.link.stats(d), single.0.link.stats(d), "{d:?}");
-                assert_eq!(burst.link.free_at(d), single.0.link.free_at(d));
-            }
-        }
-    }
-
-    #[test]
-    fn list_entries_point_at_the_following_pages() {
-        let h = HostMemory::new(&crate::config::DriveConfig::default_drive().pcie, 2, 8);
-        let l = h.region_bytes(list_addr(1, 3) + 16, 16);
-        let e0 = u64::from_le_bytes(l[..8].try_into().unwrap());
-        let e1 = u64::from_le_bytes(l[8..].try_into().unwrap());
-        // Entries 2 and 3 describe pages 3 and 4 of the buffer.
-        assert_eq!(
-            (e0, e1),
-            (data_addr(1, 3) + 3 * 4096, data_addr(1, 3) + 4 * 4096)
-        );
-    }
-}
+mod tests;

@@ -20,7 +20,11 @@ use crate::config::PcieConfig;
 use crate::time::SimTime;
 
 mod burst;
+mod pace;
+mod train;
 pub use burst::LinkBurst;
+pub use pace::Port;
+pub use train::{ReadShape, ReadTrain};
 
 /// Direction of travel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +126,11 @@ impl Link {
         for d in &mut self.dirs {
             d.stats = LinkDirStats::default();
         }
+    }
+    /// Both directions' state and counters (owed ACKs included), to compare two links.
+    #[cfg(test)]
+    pub(crate) fn dirs_state(&self) -> String {
+        format!("{:?}", self.dirs)
     }
     /// When direction `d` is next free.
     pub fn free_at(&self, d: Dir) -> SimTime {
