@@ -198,7 +198,28 @@ impl Link {
         header: u64,
         payload: u64,
     ) -> (SimTime, SimTime) {
-        self.burst().send_tlp(now, d, header, payload)
+        let i = d as usize;
+        // The DLLP bytes this direction owes ride ahead of the TLP.
+        let owed = std::mem::take(&mut self.dirs[i].pending_dllp_wire);
+        let wire = payload + header + self.framing + owed;
+        let dur = self.duration(wire);
+        let st = &mut self.dirs[i];
+        let start = now.max(st.free_at);
+        let end = start + dur;
+        st.free_at = end;
+        st.stats.tlps += 1;
+        st.stats.payload_bytes += payload;
+        st.stats.wire_bytes += wire;
+        st.stats.busy += dur;
+        // The receiver owes one ACK DLLP per `tlps_per_ack` TLPs (`Link::acknowledge`).
+        let o = &mut self.dirs[1 - i];
+        o.unacked += 1;
+        if o.unacked >= self.tlps_per_ack {
+            o.unacked = 0;
+            o.stats.dllps += 1;
+            o.pending_dllp_wire += self.dllp_bytes;
+        }
+        (start, end)
     }
 
     /// Posted memory write of `bytes` in direction `d` (doorbell, read data, CQ entry, MSI-X),
