@@ -134,11 +134,18 @@ impl FrontEnd {
             self.push_cq_head(cycle, qid, value);
         } else {
             let visible = cycle + self.timing.doorbell_to_arb;
-            self.sqs[q]
-                .as_mut()
-                .expect("checked")
-                .push_doorbell(visible, value);
-            self.sqs_changed();
+            let sq = self.sqs[q].as_mut().expect("checked");
+            if sq.push_doorbell(visible, value) {
+                self.sqs_changed();
+            } else {
+                // Only this SQ's oldest pending write can be new: the scan's minimum with it.
+                let front = sq.next_visible().expect("just queued");
+                self.sq_ready = match self.sq_ready {
+                    Some(r) => Some(r.min(front)),
+                    None => Some(front),
+                };
+                debug_assert_eq!(self.sq_ready, self.scan_sqs(), "SQ readiness");
+            }
         }
     }
 

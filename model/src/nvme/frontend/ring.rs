@@ -47,17 +47,21 @@ impl SqRing {
             pending: VecDeque::new(),
         }
     }
-    pub fn push_doorbell(&mut self, visible: Cycle, tail: u32) {
+    /// Queues a tail write visible from cycle `visible`; returns whether the oldest queued
+    /// write was applied early to make room (the tail changed now).
+    pub fn push_doorbell(&mut self, visible: Cycle, tail: u32) -> bool {
         assert!(
             tail < self.entries,
             "doorbell value must be checked before it reaches the ring"
         );
-        if self.pending.len() == pending_bound(self.entries) {
+        let full = self.pending.len() == pending_bound(self.entries);
+        if full {
             // Apply the oldest early: the pipeline holds a bounded number of writes.
             let (_, t) = self.pending.pop_front().expect("non-empty");
             self.tail = t;
         }
         self.pending.push_back((visible, tail));
+        full
     }
     /// Applies doorbell writes visible at `t`.
     pub fn settle(&mut self, t: Cycle) {
