@@ -223,3 +223,21 @@ fn completions_pace_as_one_tlp_at_a_time() {
         assert_eq!(state(&fast), state(&tlp), "case {case}: {addr:#x}+{len}");
     }
 }
+
+#[test]
+fn one_completion_paces_as_send_tlp() {
+    let mut rng = Lcg(23);
+    for case in 0..2000 {
+        let (cfg, mut fast) = random_link(&mut rng);
+        let shape = shape_of(&cfg);
+        let mut tlp = fast.clone();
+        let up_end = SimTime(rng.below(4_000_000));
+        // An SQ entry, or a piece ending at or just past an MPS boundary.
+        let len = rng.pick(&[64, 64, 1, shape.mps as u32, 8, 16]);
+        let addr = rng.below(1 << 30) * 64 + rng.pick(&[0, shape.mps - len as u64, 1]);
+        let got = fast.completions(&shape, up_end, addr, len);
+        let want = completions_by_tlp(&mut tlp, &shape, up_end, addr, len);
+        assert_eq!(got, want, "case {case}: {addr:#x}+{len}");
+        assert_eq!(state(&fast), state(&tlp), "case {case}: {addr:#x}+{len}");
+    }
+}
