@@ -15,6 +15,7 @@
 //! - a read's completions are all ready at once, so each after the first starts as the one
 //!   before it ends; full-MPS ones without DLLP bytes all take the same time.
 
+mod even;
 mod read;
 pub use read::ReadTrain;
 
