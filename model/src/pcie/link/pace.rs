@@ -33,8 +33,8 @@ impl Port {
 pub(super) struct Step {
     pub dur: SimTime,
     pub beats: u64,
-    /// `dur - beats` edges, when positive, as whole periods `q` and a remainder `r`.
-    late: bool,
+    /// How much longer than `beats` edges the TLP takes on the link (zero if not longer), as
+    /// whole periods `q` and a remainder `r`.
     q: u64,
     r: u64,
 }
@@ -42,13 +42,10 @@ pub(super) struct Step {
 impl Step {
     pub fn new(dur: SimTime, beats: u64, period: u64) -> Step {
         assert!(beats >= 1, "a TLP takes at least one beat on the port");
-        let port = beats * period;
-        let late = dur.0 > port;
-        let excess = dur.0.saturating_sub(port);
+        let excess = dur.0.saturating_sub(beats * period);
         Step {
             dur,
             beats,
-            late,
             q: excess / period,
             r: excess % period,
         }
@@ -84,7 +81,7 @@ impl Start {
     pub fn next(&self, step: &Step, port: &Port) -> Start {
         let e = self.cycle + step.beats;
         // The link frees `dur - beats edges - gap` after edge `e`; at or before it, `e` wins.
-        if !step.late || step.q == 0 && step.r <= self.gap {
+        if step.q == 0 && step.r <= self.gap {
             Start { cycle: e, gap: 0 }
         } else if step.r > self.gap {
             Start {

@@ -15,6 +15,7 @@
 //! - a read's completions are all ready at once, so each after the first starts as the one
 //!   before it ends; full-MPS ones without DLLP bytes all take the same time.
 
+mod even;
 mod read;
 pub use read::ReadTrain;
 
@@ -155,13 +156,24 @@ impl Link {
         addr: u64,
         len: u32,
     ) -> SimTime {
+        assert!(
+            shape.mps.is_power_of_two(),
+            "MPS {} not a power of two",
+            shape.mps
+        );
+        // Within one MPS block: a single completion, the direction's owed DLLP bytes ahead of it.
+        let len = len as u64;
+        if len > 0 && (addr & (shape.mps - 1)) + len <= shape.mps {
+            let wire = shape.cpl_header + self.framing + len;
+            return self.transmit(up_end + shape.latency, Dir::Down, 1, len, wire);
+        }
         let acks = (self.tlps_per_ack as u64, self.dllp_bytes);
         let mut down = Lane::load(&self.dirs[Dir::Down as usize]);
         let cpl = Completions::new(self, shape);
-        let (last, n) = cpl.send(self, &mut down, up_end, addr, len as u64);
+        let (last, n) = cpl.send(self, &mut down, up_end, addr, len);
         let sent = Sent {
             tlps: n,
-            payload: len as u64,
+            payload: len,
             overhead: n * cpl.base,
         };
         down.store(&mut self.dirs[Dir::Down as usize], sent, 0, acks);

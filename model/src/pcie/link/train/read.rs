@@ -41,6 +41,9 @@ impl Link {
         if reqs.is_empty() {
             return None;
         }
+        if let Some(r) = self.even_reads(shape, port, reqs, req_beats, TAGS) {
+            return Some(r);
+        }
         let acks @ (per_ack, dllp) = (self.tlps_per_ack as u64, self.dllp_bytes);
         let mut up = Lane::load(&self.dirs[Dir::Up as usize]);
         let mut down = Lane::load(&self.dirs[Dir::Down as usize]);

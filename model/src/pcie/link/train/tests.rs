@@ -223,3 +223,131 @@ fn completions_pace_as_one_tlp_at_a_time() {
         assert_eq!(state(&fast), state(&tlp), "case {case}: {addr:#x}+{len}");
     }
 }
+
+/// Equal MRRS-aligned requests, as the front end's data reads, on a link with traffic behind it
+/// that leaves either direction busy past the train's start or idle, owing ACK bytes or not.
+fn even_case(rng: &mut Lcg) -> (PcieConfig, Link, Port, Vec<(u64, u32)>) {
+    let (mut cfg, _) = random_link(rng);
+    cfg.tlps_per_ack = 1 + rng.below(8) as u32;
+    cfg.mps_bytes = rng.pick(&[128, 256, 512]);
+    let mut link = Link::new(&cfg);
+    let mut port = random_port(rng);
+    let at = port.period * port.ready.max(port.free);
+    for _ in 0..rng.below(6) {
+        let d = rng.pick(&[Dir::Up, Dir::Down]);
+        // Around the train's first request: before it (idle), or still busy when it starts.
+        let t = SimTime((at + rng.below(4_000_000)).saturating_sub(2_000_000));
+        link.send_tlp(t, d, 16, rng.pick(&[0, 64, 256, 4096]));
+    }
+    if rng.below(4) == 0 {
+        port.ready += rng.below(1000);
+    }
+    let mrrs = rng.pick(&[256, 512, 1024, 2048, 4096]);
+    let base = 4096 * rng.below(1 << 20);
+    let reqs = (0..1 + rng.below(34))
+        .map(|i| (base + i * mrrs as u64, mrrs))
+        .collect();
+    (cfg, link, port, reqs)
+}
+
+/// Checks [`Link::even_reads`] against the reference on `reqs`; returns whether it applied
+/// (and, if not, that it left the link and port as they were).
+fn check_even(cfg: &PcieConfig, link: &Link, port: Port, reqs: &[(u64, u32)], case: u64) -> bool {
+    let (mut even, mut tlp) = (link.clone(), link.clone());
+    let (mut by_even, mut by_tlp) = (port, port);
+    let shape = shape_of(cfg);
+    let got = even.even_reads(&shape, &mut by_even, reqs, 1, 32);
+    if got.is_none() {
+        assert_eq!((state(&even), by_even), (state(link), port), "case {case}");
+        return false;
+    }
+    let want = reads_by_tlp::<32>(&mut tlp, &shape, &mut by_tlp, reqs, 1);
+    assert_eq!(
+        (got, by_even),
+        (want, by_tlp),
+        "case {case}: {cfg:?} {reqs:?}"
+    );
+    assert_eq!(state(&even), state(&tlp), "case {case}: {reqs:?}");
+    true
+}
+
+#[test]
+fn even_reads_pace_as_one_tlp_at_a_time() {
+    let mut rng = Lcg(17);
+    let (mut hits, mut misses) = (0, 0);
+    for case in 0..6000 {
+        let (cfg, link, port, reqs) = even_case(&mut rng);
+        match check_even(&cfg, &link, port, &reqs, case) {
+            true => hits += 1,
+            false => misses += 1,
+        }
+    }
+    // Both the closed form and its refusals (more than 32 requests, fast links) are covered.
+    assert!(
+        hits > 3000 && misses > 500,
+        "{hits} closed, {misses} refused"
+    );
+}
+
+#[test]
+fn even_reads_refuse_what_is_not_their_shape() {
+    let mut rng = Lcg(19);
+    for case in 0..500 {
+        let (cfg, link, port, mut reqs) = even_case(&mut rng);
+        let (mps, n) = (cfg.mps_bytes as u64, reqs.len());
+        if !check_even(&cfg, &link, port, &reqs, case) {
+            continue;
+        }
+        let i = rng.below(n as u64) as usize;
+        let refused = match rng.below(4) {
+            // One more than the tags: the last would wait for the first's tag.
+            0 => {
+                let (a, m) = reqs[n - 1];
+                reqs.extend((1..=32 - n as u64 + 1).map(|j| (a + j * m as u64, m)));
+                reqs.len() > 32
+            }
+            // One request shorter, or not MPS-aligned, or a whole MPS block off the others.
+            1 => {
+                reqs[i].1 -= 1;
+                true
+            }
+            2 => {
+                reqs[i].0 += mps / 2;
+                true
+            }
+            _ => {
+                reqs[i].0 += mps;
+                false
+            }
+        };
+        assert_eq!(
+            !check_even(&cfg, &link, port, &reqs, case),
+            refused,
+            "case {case}"
+        );
+        let (mut train, mut tlp, mut by_train, mut by_tlp) = (link.clone(), link, port, port);
+        let shape = shape_of(&cfg);
+        let got = train.read_train::<32>(&shape, &mut by_train, &reqs, 1);
+        let want = reads_by_tlp::<32>(&mut tlp, &shape, &mut by_tlp, &reqs, 1);
+        assert_eq!((got, by_train), (want, by_tlp), "case {case}: {reqs:?}");
+        assert_eq!(state(&train), state(&tlp), "case {case}: {reqs:?}");
+    }
+}
+
+#[test]
+fn one_completion_paces_as_send_tlp() {
+    let mut rng = Lcg(23);
+    for case in 0..2000 {
+        let (cfg, mut fast) = random_link(&mut rng);
+        let shape = shape_of(&cfg);
+        let mut tlp = fast.clone();
+        let up_end = SimTime(rng.below(4_000_000));
+        // An SQ entry, or a piece ending at or just past an MPS boundary.
+        let len = rng.pick(&[64, 64, 1, shape.mps as u32, 8, 16]);
+        let addr = rng.below(1 << 30) * 64 + rng.pick(&[0, shape.mps - len as u64, 1]);
+        let got = fast.completions(&shape, up_end, addr, len);
+        let want = completions_by_tlp(&mut tlp, &shape, up_end, addr, len);
+        assert_eq!(got, want, "case {case}: {addr:#x}+{len}");
+        assert_eq!(state(&fast), state(&tlp), "case {case}: {addr:#x}+{len}");
+    }
+}
