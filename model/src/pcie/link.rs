@@ -19,10 +19,8 @@
 use crate::config::PcieConfig;
 use crate::time::SimTime;
 
-mod burst;
 mod pace;
 mod train;
-pub use burst::LinkBurst;
 pub use pace::Port;
 pub use train::{ReadShape, ReadTrain};
 
@@ -65,6 +63,12 @@ struct DirState {
     stats: LinkDirStats,
 }
 
+/// Slots of the TLP-duration memo (a power of two): with 64, the wire sizes of a data move's
+/// requests and completions, an SQ-entry fetch's completion, a CQE and an MSI-X write, each with
+/// or without the ACK DLLP bytes riding ahead of it, land in different slots (16 made a 24 B
+/// request and a 92 B completion evict each other).
+const DURATION_SLOTS: usize = 64;
+
 /// Completion TLP header (3DW), PCIe 3.0 §2.2.9.
 const CPL_HEADER_BYTES: u64 = 12;
 
@@ -82,7 +86,7 @@ pub struct Link {
     dirs: [DirState; 2],
     /// Memo of `transfer_time(wire, line rate)` by wire bytes (direct-mapped on a hash of the
     /// size): a link carries a handful of TLP sizes, and the division is on the hot path.
-    durations: [(u64, SimTime); 16],
+    durations: [(u64, SimTime); DURATION_SLOTS],
 }
 
 impl Link {
@@ -99,14 +103,15 @@ impl Link {
             tlps_per_ack: cfg.tlps_per_ack,
             host_read_latency: SimTime::from_ns_f64(cfg.host_read_latency_ns),
             dirs: [DirState::default(), DirState::default()],
-            durations: [(u64::MAX, SimTime::ZERO); 16],
+            durations: [(u64::MAX, SimTime::ZERO); DURATION_SLOTS],
         }
     }
 
     /// Time `wire` bytes take on one direction (memoised [`crate::engine::transfer_time`]).
     #[inline]
     fn duration(&mut self, wire: u64) -> SimTime {
-        let slot = (wire.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize;
+        let slot =
+            (wire.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - DURATION_SLOTS.ilog2())) as usize;
         let (w, d) = self.durations[slot];
         if w == wire {
             return d;
@@ -252,6 +257,40 @@ impl Link {
 mod tests {
     use super::*;
     use crate::config::DriveConfig;
+
+    /// Eight 512 B reads (one MRd up, two 256 B completions down each) after three MWr up, with
+    /// one ACK per 4 TLPs (the default drive), TLP by TLP: the counters and owed ACKs by hand.
+    #[test]
+    fn tlps_count_and_owe_acks_one_at_a_time() {
+        let cfg = DriveConfig::default_drive();
+        assert_eq!(cfg.pcie.tlps_per_ack, 4);
+        let mut l = Link::new(&cfg.pcie);
+        let written = l.memory_write(SimTime::ZERO, Dir::Up, 3 * 256);
+        for i in 0..8u64 {
+            let (s, e) = l.send_tlp(SimTime::from_ns(10 * i), Dir::Up, 16, 0);
+            if i == 0 {
+                // Behind the writes, and nothing owed upstream yet: 16 B header + 8 B framing.
+                assert_eq!(s, written);
+                assert_eq!(
+                    e,
+                    s + crate::engine::transfer_time(24, l.line_bytes_per_sec())
+                );
+            }
+            for _ in 0..2 {
+                l.send_tlp(e + SimTime::from_ns(800), Dir::Down, 12, 256);
+            }
+        }
+        // 3 MWr then 8 MRd up are 11 TLPs, so 2 ACKs are owed downstream (3 TLPs left
+        // unacknowledged); 16 completions down owe 4 ACKs upstream.
+        let up = l.stats(Dir::Up);
+        assert_eq!((up.tlps, up.payload_bytes, up.dllps), (11, 3 * 256, 4));
+        let down = l.stats(Dir::Down);
+        assert_eq!(
+            (down.tlps, down.payload_bytes, down.dllps),
+            (16, 16 * 256, 2)
+        );
+        assert_eq!(l.dirs[Dir::Down as usize].unacked, 3);
+    }
 
     fn gen3x4() -> Link {
         Link::new(&DriveConfig::default_drive().pcie)

@@ -8,4 +8,4 @@
 
 pub mod link;
 
-pub use link::{Dir, Link, LinkBurst, LinkDirStats};
+pub use link::{Dir, Link, LinkDirStats};
