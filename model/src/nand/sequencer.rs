@@ -426,12 +426,23 @@ impl ChannelSequencer {
     /// before second-phase ones (data out, status), round-robin after the last grant within each.
     fn arbitrate(&mut self, c: u64) {
         let n = self.units.len();
-        for k in 1..=2 * n {
-            let i = (self.last_grant + 1 + (k - 1) % n) % n;
+        // Two passes (first phases, then second), each over the units from the one after the
+        // last grant, wrapping by a comparison rather than a division per step.
+        let start = if self.last_grant < n {
+            self.last_grant
+        } else {
+            self.last_grant % n
+        };
+        let mut i = start;
+        for k in 0..2 * n {
+            if k == n {
+                i = start;
+            }
+            i = if i + 1 == n { 0 } else { i + 1 };
             let UnitState::Request { phase, since } = self.units[i].state else {
                 continue;
             };
-            if since > c || phase.is_first() != (k <= n) {
+            if since > c || phase.is_first() != (k < n) {
                 continue;
             }
             let t = &self.timing;
