@@ -373,7 +373,7 @@ impl FrontEnd {
                     // Completions the engine takes and has ready by the time the port frees
                     // again keep winning the mux.
                     for _ in 0..=self.held.len() {
-                        let g = self.port.free_cycle().saturating_sub(1).max(tf + 1);
+                        let g = self.grant_cycle().max(tf + 1);
                         if self.engine.is_none() {
                             match self.next_take_time() {
                                 Some(tt) if tt + self.timing.cpl_to_cqe <= g + 1 => self.take(tt),

@@ -92,7 +92,7 @@ impl FrontEnd {
             return false;
         };
         let slot = mv.sent % DATA_TAGS;
-        let port_free = self.port.free_cycle().saturating_sub(1) <= cycle;
+        let port_free = self.grant_cycle() <= cycle;
         if cycle < mv.next_grant
             || !port_free
             || (mv.dir == Direction::FromHost && mv.tags[slot] > cycle + 1)

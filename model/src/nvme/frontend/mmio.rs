@@ -140,10 +140,7 @@ impl FrontEnd {
             } else {
                 // Only this SQ's oldest pending write can be new: the scan's minimum with it.
                 let front = sq.next_visible().expect("just queued");
-                self.sq_ready = match self.sq_ready {
-                    Some(r) => Some(r.min(front)),
-                    None => Some(front),
-                };
+                self.sq_ready = Some(self.sq_ready.map_or(front, |r| r.min(front)));
                 debug_assert_eq!(self.sq_ready, self.scan_sqs(), "SQ readiness");
             }
         }

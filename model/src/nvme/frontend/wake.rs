@@ -37,9 +37,7 @@ impl FrontEnd {
     /// that step earlier and changes no other engine's (an SQ tail doorbell), the block's due and
     /// wake are the earlier of what they were and these.
     pub fn fetch_due_and_wake(&self) -> Option<(Cycle, Cycle)> {
-        let grant = self.port.free_cycle().saturating_sub(1);
-        let t = self.next_fetch_time()?;
-        let key = (t + 1).max(grant);
+        let (key, _, _) = self.fetch_candidate(self.grant_cycle())?;
         Some((key, key))
     }
 
@@ -47,13 +45,18 @@ impl FrontEnd {
     /// bring it earlier and changes no other engine's step (a completion request), the block's
     /// due and wake are the earlier of what they were and these.
     pub fn take_due_and_wake(&self) -> Option<(Cycle, Cycle)> {
-        let t = self.next_take_time()?;
-        Some((t, t + self.timing.cpl_to_cqe.saturating_sub(1)))
+        let (key, _, _) = self.take_candidate()?;
+        Some((key, self.take_wake(key)))
     }
 
-    /// Next due and next wake of the engines' candidates. A completion-engine take is internal:
-    /// its CQE or MSI-X is granted `cpl_to_cqe - 1` cycles later at the earliest, so it wakes
-    /// from then.
+    /// The wake of a completion-engine take at `t`: the take is internal, and its CQE or
+    /// MSI-X is granted `cpl_to_cqe - 1` cycles later at the earliest.
+    #[inline]
+    fn take_wake(&self, t: Cycle) -> Cycle {
+        t + self.timing.cpl_to_cqe.saturating_sub(1)
+    }
+
+    /// Next due and next wake of the engines' candidates (a take wakes at `take_wake`).
     pub(super) fn due_and_wake_of(
         &self,
         cands: &[Option<Candidate>; 4],
@@ -62,7 +65,7 @@ impl FrontEnd {
         let mut found: Option<(Cycle, Cycle)> = self.head_wake().map(|d| (d, d));
         for &(key, which, _) in cands.iter().flatten() {
             let wake = match which {
-                3 => key + self.timing.cpl_to_cqe.saturating_sub(1),
+                3 => self.take_wake(key),
                 _ => key,
             };
             found = Some(found.map_or((key, wake), |(d, w)| (d.min(key), w.min(wake))));
@@ -76,14 +79,31 @@ impl FrontEnd {
     /// priority, engine 0 sorts first). The completion engine takes its next completion at its
     /// own cycle (no port).
     pub(super) fn candidates(&self) -> [Option<Candidate>; 4] {
-        let grant = self.port.free_cycle().saturating_sub(1);
-        let fetch = self.next_fetch_time().map(|t| ((t + 1).max(grant), 1u8, t));
+        let grant = self.grant_cycle();
+        let fetch = self.fetch_candidate(grant);
         let post = self
             .next_post_time()
             .map(|t| (t.saturating_sub(1).max(grant), 0u8, t));
         let timer = self.coalescer.next_deadline().map(|d| (d.0, 2u8, d.0));
-        let take = self.next_take_time().map(|t| (t, 3u8, t));
-        [fetch, post, timer, take]
+        [fetch, post, timer, self.take_candidate()]
+    }
+
+    /// The first cycle the requester mux can grant: the one before the port frees.
+    #[inline]
+    pub(super) fn grant_cycle(&self) -> Cycle {
+        self.port.free_cycle().saturating_sub(1)
+    }
+
+    /// The fetch engine's candidate when the mux grants from `grant` on.
+    #[inline]
+    fn fetch_candidate(&self, grant: Cycle) -> Option<Candidate> {
+        self.next_fetch_time().map(|t| ((t + 1).max(grant), 1u8, t))
+    }
+
+    /// The completion engine's next take as a candidate.
+    #[inline]
+    fn take_candidate(&self) -> Option<Candidate> {
+        self.next_take_time().map(|t| (t, 3u8, t))
     }
 }
 
