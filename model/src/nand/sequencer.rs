@@ -428,11 +428,8 @@ impl ChannelSequencer {
         let n = self.units.len();
         // Two passes (first phases, then second), each over the units from the one after the
         // last grant, wrapping by a comparison rather than a division per step.
-        let start = if self.last_grant < n {
-            self.last_grant
-        } else {
-            self.last_grant % n
-        };
+        let start = self.last_grant;
+        debug_assert!(start < n, "the last grant is a unit");
         let mut i = start;
         for k in 0..2 * n {
             if k == n {
