@@ -150,7 +150,7 @@ impl Link {
 
     /// Occupies direction `d` from `max(at, free)` for `tlps` TLPs of `wire` bytes in all;
     /// returns when the last byte has crossed. Owes ACK DLLPs on the other direction.
-    #[inline]
+    #[inline(always)]
     fn transmit(&mut self, at: SimTime, d: Dir, tlps: u64, payload: u64, wire: u64) -> SimTime {
         let wire = wire + std::mem::take(&mut self.dirs[d as usize].pending_dllp_wire);
         let dur = self.duration(wire);
@@ -203,27 +203,8 @@ impl Link {
         header: u64,
         payload: u64,
     ) -> (SimTime, SimTime) {
-        let i = d as usize;
-        // The DLLP bytes this direction owes ride ahead of the TLP.
-        let owed = std::mem::take(&mut self.dirs[i].pending_dllp_wire);
-        let wire = payload + header + self.framing + owed;
-        let dur = self.duration(wire);
-        let st = &mut self.dirs[i];
-        let start = now.max(st.free_at);
-        let end = start + dur;
-        st.free_at = end;
-        st.stats.tlps += 1;
-        st.stats.payload_bytes += payload;
-        st.stats.wire_bytes += wire;
-        st.stats.busy += dur;
-        // The receiver owes one ACK DLLP per `tlps_per_ack` TLPs (`Link::acknowledge`).
-        let o = &mut self.dirs[1 - i];
-        o.unacked += 1;
-        if o.unacked >= self.tlps_per_ack {
-            o.unacked = 0;
-            o.stats.dllps += 1;
-            o.pending_dllp_wire += self.dllp_bytes;
-        }
+        let start = now.max(self.dirs[d as usize].free_at);
+        let end = self.transmit(now, d, 1, payload, payload + header + self.framing);
         (start, end)
     }
 

@@ -34,6 +34,19 @@ pub struct ReadShape {
     pub latency: SimTime,
 }
 
+impl ReadShape {
+    /// Refuses an MPS that is not a power of two: the trains split and align completions by
+    /// masking with `mps - 1`. Checked once at each public entry ([`Link::read_train`],
+    /// [`Link::completions`]).
+    fn check(&self) {
+        assert!(
+            self.mps.is_power_of_two(),
+            "MPS {} not a power of two",
+            self.mps
+        );
+    }
+}
+
 /// One direction's state while a train runs: what its timing needs.
 #[derive(Clone, Copy, Debug)]
 struct Lane {
@@ -156,11 +169,7 @@ impl Link {
         addr: u64,
         len: u32,
     ) -> SimTime {
-        assert!(
-            shape.mps.is_power_of_two(),
-            "MPS {} not a power of two",
-            shape.mps
-        );
+        shape.check();
         // Within one MPS block: a single completion, the direction's owed DLLP bytes ahead of it.
         let len = len as u64;
         if len > 0 && (addr & (shape.mps - 1)) + len <= shape.mps {
@@ -197,11 +206,6 @@ struct Completions {
 
 impl Completions {
     fn new(link: &mut Link, shape: &ReadShape) -> Completions {
-        assert!(
-            shape.mps.is_power_of_two(),
-            "MPS {} not a power of two",
-            shape.mps
-        );
         let base = shape.cpl_header + link.framing;
         Completions {
             latency: shape.latency,

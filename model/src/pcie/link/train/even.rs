@@ -25,7 +25,7 @@ impl Link {
     /// [`Link::read_train`] when `reqs` is of the module's shape (at most `tags` requests,
     /// one length, a whole number of MPS blocks at MPS-aligned addresses) and the requests
     /// cannot come further apart than one request's completions take; `None`, with the link
-    /// and port untouched, otherwise.
+    /// and port untouched, otherwise. The caller has checked `shape` ([`ReadShape::check`]).
     #[inline]
     pub(super) fn even_reads(
         &mut self,
@@ -36,11 +36,6 @@ impl Link {
         tags: usize,
     ) -> Option<ReadTrain> {
         let (&(_, len0), _) = reqs.split_first()?;
-        assert!(
-            shape.mps.is_power_of_two(),
-            "MPS {} not a power of two",
-            shape.mps
-        );
         let (addrs, lens) = reqs
             .iter()
             .fold((0, 0), |(a, l), &(addr, len)| (a | addr, l | (len ^ len0)));

@@ -41,6 +41,7 @@ impl Link {
         if reqs.is_empty() {
             return None;
         }
+        shape.check();
         if let Some(r) = self.even_reads(shape, port, reqs, req_beats, TAGS) {
             return Some(r);
         }

@@ -4,26 +4,8 @@
 use super::{Port, ReadShape, ReadTrain};
 use crate::config::{DriveConfig, PcieConfig};
 use crate::pcie::link::{Dir, Link};
+use crate::rng::Lcg;
 use crate::time::SimTime;
-
-/// A fixed linear congruential generator (Knuth's MMIX constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
 
 /// A link of random rate, MPS and ACK coalescing, with random traffic behind it on both
 /// directions (so either may be busy and owe ACK bytes or count unacknowledged TLPs).
@@ -75,11 +57,6 @@ fn random_reqs(rng: &mut Lcg, count: u64) -> Vec<(u64, u32)> {
 
 fn mwr_beats(n: u64) -> u64 {
     1 + n.div_ceil(16)
-}
-
-/// Every direction's state and counters, to compare two links.
-fn state(l: &Link) -> String {
-    format!("{:?}", l.dirs)
 }
 
 /// The reference of [`Link::post_train`]: one `send_tlp` per TLP, the port per TLP.
@@ -170,13 +147,17 @@ fn posted_trains_pace_as_one_tlp_at_a_time() {
         let got = train.post_train(d, header, &mut port, &reqs, mwr_beats);
         let want = posts_by_tlp(&mut tlp, d, header, &mut by_tlp, &reqs);
         assert_eq!((got, port), (want, by_tlp), "case {case}: {reqs:?}");
-        assert_eq!(state(&train), state(&tlp), "case {case}: {reqs:?}");
+        assert_eq!(
+            train.dirs_state(),
+            tlp.dirs_state(),
+            "case {case}: {reqs:?}"
+        );
     }
 }
 
 fn check_reads<const TAGS: usize>(rng: &mut Lcg, case: usize) {
-    let (cfg, mut train) = random_link(rng);
-    let (mut port, count) = (random_port(rng), rng.below(80));
+    let (cfg, link) = random_link(rng);
+    let (port, count) = (random_port(rng), rng.below(80));
     let mut reqs = random_reqs(rng, count);
     if rng.below(3) == 0 {
         // MRRS-sized requests of a page-aligned buffer: the front end's data reads.
@@ -185,14 +166,30 @@ fn check_reads<const TAGS: usize>(rng: &mut Lcg, case: usize) {
             .map(|i| (4096 + i * mrrs as u64, mrrs))
             .collect();
     }
-    let shape = shape_of(&cfg);
     let req_beats = rng.pick(&[1, 1, 2]);
-    let mut tlp = train.clone();
-    let mut by_tlp = port;
-    let got = train.read_train::<TAGS>(&shape, &mut port, &reqs, req_beats);
-    let want = reads_by_tlp::<TAGS>(&mut tlp, &shape, &mut by_tlp, &reqs, req_beats);
-    assert_eq!((got, port), (want, by_tlp), "case {case}: {reqs:?}");
-    assert_eq!(state(&train), state(&tlp), "case {case}: {reqs:?}");
+    assert_reads_pace_by_tlp::<TAGS>(&cfg, &link, port, &reqs, req_beats, case);
+}
+
+/// `reqs` as a read train on one copy of `link` and TLP by TLP on another, both from `port`:
+/// the same result, port and link state.
+fn assert_reads_pace_by_tlp<const TAGS: usize>(
+    cfg: &PcieConfig,
+    link: &Link,
+    port: Port,
+    reqs: &[(u64, u32)],
+    req_beats: u64,
+    case: impl std::fmt::Display,
+) {
+    let shape = shape_of(cfg);
+    let (mut train, mut tlp, mut by_train, mut by_tlp) = (link.clone(), link.clone(), port, port);
+    let got = train.read_train::<TAGS>(&shape, &mut by_train, reqs, req_beats);
+    let want = reads_by_tlp::<TAGS>(&mut tlp, &shape, &mut by_tlp, reqs, req_beats);
+    assert_eq!((got, by_train), (want, by_tlp), "case {case}: {reqs:?}");
+    assert_eq!(
+        train.dirs_state(),
+        tlp.dirs_state(),
+        "case {case}: {reqs:?}"
+    );
 }
 
 #[test]
@@ -220,7 +217,11 @@ fn completions_pace_as_one_tlp_at_a_time() {
             completions_by_tlp(&mut tlp, &shape, up_end, addr, len),
             "case {case}"
         );
-        assert_eq!(state(&fast), state(&tlp), "case {case}: {addr:#x}+{len}");
+        assert_eq!(
+            fast.dirs_state(),
+            tlp.dirs_state(),
+            "case {case}: {addr:#x}+{len}"
+        );
     }
 }
 
@@ -258,7 +259,11 @@ fn check_even(cfg: &PcieConfig, link: &Link, port: Port, reqs: &[(u64, u32)], ca
     let shape = shape_of(cfg);
     let got = even.even_reads(&shape, &mut by_even, reqs, 1, 32);
     if got.is_none() {
-        assert_eq!((state(&even), by_even), (state(link), port), "case {case}");
+        assert_eq!(
+            (even.dirs_state(), by_even),
+            (link.dirs_state(), port),
+            "case {case}"
+        );
         return false;
     }
     let want = reads_by_tlp::<32>(&mut tlp, &shape, &mut by_tlp, reqs, 1);
@@ -267,7 +272,7 @@ fn check_even(cfg: &PcieConfig, link: &Link, port: Port, reqs: &[(u64, u32)], ca
         (want, by_tlp),
         "case {case}: {cfg:?} {reqs:?}"
     );
-    assert_eq!(state(&even), state(&tlp), "case {case}: {reqs:?}");
+    assert_eq!(even.dirs_state(), tlp.dirs_state(), "case {case}: {reqs:?}");
     true
 }
 
@@ -325,12 +330,7 @@ fn even_reads_refuse_what_is_not_their_shape() {
             refused,
             "case {case}"
         );
-        let (mut train, mut tlp, mut by_train, mut by_tlp) = (link.clone(), link, port, port);
-        let shape = shape_of(&cfg);
-        let got = train.read_train::<32>(&shape, &mut by_train, &reqs, 1);
-        let want = reads_by_tlp::<32>(&mut tlp, &shape, &mut by_tlp, &reqs, 1);
-        assert_eq!((got, by_train), (want, by_tlp), "case {case}: {reqs:?}");
-        assert_eq!(state(&train), state(&tlp), "case {case}: {reqs:?}");
+        assert_reads_pace_by_tlp::<32>(&cfg, &link, port, &reqs, 1, case);
     }
 }
 
@@ -348,6 +348,10 @@ fn one_completion_paces_as_send_tlp() {
         let got = fast.completions(&shape, up_end, addr, len);
         let want = completions_by_tlp(&mut tlp, &shape, up_end, addr, len);
         assert_eq!(got, want, "case {case}: {addr:#x}+{len}");
-        assert_eq!(state(&fast), state(&tlp), "case {case}: {addr:#x}+{len}");
+        assert_eq!(
+            fast.dirs_state(),
+            tlp.dirs_state(),
+            "case {case}: {addr:#x}+{len}"
+        );
     }
 }
