@@ -1,4 +1,5 @@
 use super::*;
+use crate::rng::Lcg;
 
 #[test]
 fn prps_follow_the_page_count() {
@@ -46,19 +47,6 @@ impl HostPort for PerTlp {
     }
     fn upstream(&mut self, r: Cycle, k: TlpKind, n: u32) -> Cycle {
         self.0.upstream(r, k, n)
-    }
-}
-
-/// A fixed linear congruential generator (Knuth's MMIX constants): `below(n)` in `0..n`.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
     }
 }
 
