@@ -1,9 +1,9 @@
 //! Discrete-event engine: a bounded, deterministic future-event list over integer [`SimTime`].
 //!
-//! Events are a caller-defined `Copy` enum (typed, no boxed closures). Ties are broken by time,
-//! then by a monotonically increasing sequence number assigned at scheduling, so two runs that
-//! schedule the same events in the same order pop them in the same order (bit-identical
-//! results). There is no global state: each [`EventQueue`] belongs to one simulation context
+//! Events are a caller-defined `Copy` enum (typed, no boxed closures). Events pop in time order,
+//! and events of equal time in the order they were scheduled (as a heap keyed by time and a
+//! sequence number would pop them; `heap.rs`), so two runs that schedule the same events in the
+//! same order pop them in the same order (bit-identical results). There is no global state: each [`EventQueue`] belongs to one simulation context
 //! (e.g. one `Drive`). The queue is bounded; exceeding the bound is a model bug and panics with
 //! the capacity in the message. Classic event-scheduling world view (Banks et al., "Discrete-Event
 //! System Simulation", ch. 3).
@@ -27,25 +27,11 @@ pub fn transfer_time(bytes: u64, bytes_per_sec: u64) -> SimTime {
     }
 }
 
-/// The order key of an event at `at` with sequence number `seq`: (time in ps, seq) packed into
-/// one `u128` (`at << 64 | seq`), so the queue compares one integer instead of two fields in
-/// turn: the same (time, seq) lexicographic order, fewer branches on the hottest path.
-#[inline]
-fn order_key(at: SimTime, seq: u64) -> u128 {
-    (at.as_ps() as u128) << 64 | seq as u128
-}
-
-#[inline]
-fn key_time(key: u128) -> SimTime {
-    SimTime::from_ps((key >> 64) as u64)
-}
-
 /// A bounded future-event list with a simulation clock.
 #[derive(Clone, Debug)]
 pub struct EventQueue<E> {
     heap: SortedQueue<E>,
     now: SimTime,
-    next_seq: u64,
     capacity: usize,
     popped: u64,
 }
@@ -57,7 +43,6 @@ impl<E: Copy> EventQueue<E> {
         EventQueue {
             heap: SortedQueue::with_capacity(capacity.min(1 << 16)),
             now: SimTime::ZERO,
-            next_seq: 0,
             capacity,
             popped: 0,
         }
@@ -90,9 +75,7 @@ impl<E: Copy> EventQueue<E> {
             "event queue overflow (capacity {})",
             self.capacity
         );
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.heap.push(order_key(at, seq), event);
+        self.heap.push(at.as_ps(), event);
     }
     /// Schedules `event` after delay `d` from now.
     #[inline]
@@ -102,16 +85,16 @@ impl<E: Copy> EventQueue<E> {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek_key().map(key_time)
+        self.heap.peek_time().map(SimTime::from_ps)
     }
     /// Pops the earliest event if it is due at or before `limit`, advancing the clock to it.
     #[inline]
     pub fn pop_until(&mut self, limit: SimTime) -> Option<(SimTime, E)> {
-        if key_time(self.heap.peek_key()?) > limit {
+        if self.heap.peek_time()? > limit.as_ps() {
             return None;
         }
-        let (key, event) = self.heap.pop().expect("peeked");
-        let at = key_time(key);
+        let (t, event) = self.heap.pop().expect("peeked");
+        let at = SimTime::from_ps(t);
         debug_assert!(at >= self.now);
         self.now = at;
         self.popped += 1;
