@@ -212,7 +212,7 @@ impl Drive {
             .fe
             .move_timing(c, (prp1, prp2, len), dir, &mut self.host)
             .unwrap_or_else(|s| panic!("the drive's own PRPs were refused: {s:?}"));
-        self.fe_settle();
+        self.fe_settle_earlier(None);
         super::host_memory::edge_time(end)
     }
 
