@@ -8,9 +8,9 @@
 //! When the scan of the earliest [`SCAN`] entries does not place the new one, a binary search
 //! does, so a long queue costs O(log n) comparisons and one block move a push.
 //!
-//! A new entry goes before every entry of its time or earlier and after every later one, so the
-//! pop order is (time, push order): the order of a heap keyed by (time, sequence number), with
-//! no sequence number stored or compared.
+//! In the array a new entry goes in front of every entry of its time or earlier (they pop
+//! before it) and behind every later one, so the pop order is (time, push order): the order of
+//! a heap keyed by (time, sequence number), with no sequence number stored or compared.
 
 /// Entries a push compares one by one from the earliest end before it searches by halves.
 const SCAN: usize = 8;
