@@ -118,7 +118,8 @@ impl Drive {
     /// After an input that can only bring one engine's next step earlier, `step` being that
     /// step's due and wake (`FrontEnd::fetch_due_and_wake`, `FrontEnd::take_due_and_wake`): the
     /// block's next due and wake are the earlier of what they were and the step's, found
-    /// without searching every engine (`fe_settle`).
+    /// without searching every engine (`fe_settle`). `None`: an input that brings no step
+    /// earlier (a data move); only the wake is made sure of.
     pub(super) fn fe_settle_earlier(&mut self, step: Option<(Cycle, Cycle)>) {
         if let Some((d, w)) = step {
             self.fe_due = Some(self.fe_due.map_or(d, |x| x.min(d)));

@@ -212,6 +212,8 @@ impl Drive {
             .fe
             .move_timing(c, (prp1, prp2, len), dir, &mut self.host)
             .unwrap_or_else(|s| panic!("the drive's own PRPs were refused: {s:?}"));
+        // The move only held the requester port: that can delay the next fetch or post, never
+        // bring one earlier, so the kept due and wake stay lower bounds (no full search).
         self.fe_settle_earlier(None);
         super::host_memory::edge_time(end)
     }

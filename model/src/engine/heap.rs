@@ -67,6 +67,7 @@ impl<E: Copy> SortedQueue<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Lcg;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -76,18 +77,15 @@ mod tests {
     /// the short scan and the binary search place entries.
     #[test]
     fn pops_in_time_then_push_order_like_a_keyed_heap() {
-        for span in [16u64, 1 << 40] {
+        for span in [16u64, 1 << 30] {
             let mut q = SortedQueue::with_capacity(4);
             let mut reference = BinaryHeap::new();
-            // A fixed LCG (Knuth's MMIX constants): the sequence is known in advance.
-            let mut x: u64 = 12345;
+            let mut rng = Lcg(12345);
             let mut seq = 0u64;
             for step in 0..20_000u32 {
-                x = x
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                if (x >> 61) < 5 || reference.is_empty() {
-                    let time = (x >> 20) % span;
+                // Pushes 5 times in 8, so the queue grows.
+                if rng.below(8) < 5 || reference.is_empty() {
+                    let time = rng.below(span);
                     q.push(time, step);
                     reference.push(Reverse((time, seq, step)));
                     seq += 1;

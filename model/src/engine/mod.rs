@@ -3,10 +3,10 @@
 //! Events are a caller-defined `Copy` enum (typed, no boxed closures). Events pop in time order,
 //! and events of equal time in the order they were scheduled (as a heap keyed by time and a
 //! sequence number would pop them; `heap.rs`), so two runs that schedule the same events in the
-//! same order pop them in the same order (bit-identical results). There is no global state: each [`EventQueue`] belongs to one simulation context
-//! (e.g. one `Drive`). The queue is bounded; exceeding the bound is a model bug and panics with
-//! the capacity in the message. Classic event-scheduling world view (Banks et al., "Discrete-Event
-//! System Simulation", ch. 3).
+//! same order pop them in the same order (bit-identical results). There is no global state:
+//! each [`EventQueue`] belongs to one simulation context (e.g. one `Drive`). The queue is
+//! bounded; exceeding the bound is a model bug and panics with the capacity in the message.
+//! Classic event-scheduling world view (Banks et al., "Discrete-Event System Simulation", ch. 3).
 
 use crate::time::SimTime;
 mod heap;
