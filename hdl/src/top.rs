@@ -67,6 +67,7 @@
 //! transfer's end.
 
 pub mod channel_buffer;
+pub mod clock_crossing;
 pub mod page_buffer;
 pub mod region;
 

@@ -1,7 +1,8 @@
 //! Controller resources shared by all commands: the firmware CPU cores ([`cpu`]), the external
 //! DRAM ([`dram`]) and the host-data buffer carved from it ([`buffer`]); the on-chip page buffer
 //! between the NAND channels and the PCIe data path ([`page_buffer`], one [`channel_buffer`] per
-//! channel), the model of the HDL datapath's page buffer.
+//! channel), the model of the HDL datapath's page buffer; and the asynchronous FIFO that joins
+//! the PCIe and NAND clocks ([`clock_crossing`]).
 //! Sources: SM2262 product brief (dual-core ARM, DDR3/DDR4), Nanya DDR3 data sheet; the
 //! per-command firmware cost is fitted (see presets).
 //!
@@ -10,6 +11,7 @@
 
 pub mod buffer;
 pub mod channel_buffer;
+pub mod clock_crossing;
 pub mod cpu;
 pub mod dram;
 pub mod page_buffer;

@@ -3,4 +3,5 @@
 
 pub mod channel_bench;
 pub mod channel_dut;
+pub mod clock_crossing;
 pub mod datapath;

@@ -1,0 +1,120 @@
+//! Asynchronous FIFO between two clock domains ([`ClockCrossingFifo`]): the crossing the
+//! datapath needs between the PCIe user clock (250 MHz, Xilinx PG213) and the NAND sequencer
+//! clock (`onfi.core_clock_mhz`). Its behavioural model, edge for edge, is
+//! `ssdlab_model::ctrl::clock_crossing` (the design, after Cummings, SNUG 2002, is described
+//! there); `tests` below checks this block against it with the two clocks at their real ratio.
+//!
+//! Four slots of `W` bits in flip-flops written by the write clock; 3-bit pointers (2 address
+//! bits and a wrap bit) counted in binary, each with its gray code in a register of its own
+//! domain, and each gray register sampled by two flip-flops of the other domain
+//! (`SYNC_STAGES`). `empty` compares the read pointer with the synchronized write pointer,
+//! `full` the write pointer with the synchronized read pointer (top two bits inverted: the
+//! writer is a whole lap ahead). Both flags start at flip-flops of their own domain, so no
+//! combinational path crosses; the read side's `data_out` reads a slot the writer filled at
+//! least two read edges before the reader can see it (the slot multiplexer is the one path from
+//! write-domain flip-flops, and it is static while it is read).
+//!
+//! Not yet instantiated by the datapath: `top::Datapath` still runs on one clock.
+
+use rust_hdl::prelude::*;
+
+/// Words the FIFO holds.
+pub const CROSSING_DEPTH: usize = 4;
+
+#[derive(LogicBlock)]
+pub struct ClockCrossingFifo<const W: usize> {
+    /// Write-domain clock.
+    pub write_clock: Signal<In, Clock>,
+    /// Append `data_in` at the write clock's rising edge (ignored while `full`).
+    pub push: Signal<In, Bit>,
+    /// Word to append.
+    pub data_in: Signal<In, Bits<W>>,
+    /// Every slot holds a word as far as the writer knows (a pop frees its slot for the writer
+    /// two write edges later).
+    pub full: Signal<Out, Bit>,
+    /// Read-domain clock.
+    pub read_clock: Signal<In, Clock>,
+    /// Remove the oldest word at the read clock's rising edge (ignored while `empty`).
+    pub pop: Signal<In, Bit>,
+    /// The oldest word, valid while `empty` is low.
+    pub data_out: Signal<Out, Bits<W>>,
+    /// No word as far as the reader knows (a push reaches the reader two read edges later).
+    pub empty: Signal<Out, Bit>,
+    slots: [DFF<Bits<W>>; CROSSING_DEPTH],
+    /// Write pointer in binary and gray code; the read pointer's gray code, synchronized.
+    wbin: DFF<Bits<3>>,
+    wgray: DFF<Bits<3>>,
+    rq1: DFF<Bits<3>>,
+    rq2: DFF<Bits<3>>,
+    /// Read pointer in binary and gray code; the write pointer's gray code, synchronized.
+    rbin: DFF<Bits<3>>,
+    rgray: DFF<Bits<3>>,
+    wq1: DFF<Bits<3>>,
+    wq2: DFF<Bits<3>>,
+    is_full: Signal<Local, Bit>,
+    is_empty: Signal<Local, Bit>,
+    wnext: Signal<Local, Bits<3>>,
+    rnext: Signal<Local, Bits<3>>,
+    one: Constant<Bits<3>>,
+    lap: Constant<Bits<3>>,
+}
+
+impl<const W: usize> Default for ClockCrossingFifo<W> {
+    fn default() -> Self {
+        crate::elab::with_defaults!(ClockCrossingFifo {
+            one: Constant::new(bits::<3>(1)),
+            lap: Constant::new(bits::<3>(0b110)),
+        } defaults {
+            write_clock, push, data_in, full, read_clock, pop, data_out, empty, wbin, wgray, rq1,
+            rq2, rbin, rgray, wq1, wq2, is_full, is_empty, wnext, rnext,
+        } arrays {
+            slots,
+        })
+    }
+}
+
+impl<const W: usize> Logic for ClockCrossingFifo<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Write domain.
+        dff_setup!(self, write_clock, wbin, wgray, rq1, rq2);
+        for i in 0..CROSSING_DEPTH {
+            self.slots[i].clock.next = self.write_clock.val();
+            self.slots[i].d.next = self.slots[i].q.val();
+        }
+        self.rq1.d.next = self.rgray.q.val();
+        self.rq2.d.next = self.rq1.q.val();
+        self.is_full.next = self.wgray.q.val() == (self.rq2.q.val() ^ self.lap.val());
+        self.full.next = self.is_full.val();
+        self.wnext.next = self.wbin.q.val() + self.one.val();
+        if self.push.val() & !self.is_full.val() {
+            for i in 0..CROSSING_DEPTH {
+                if self.wbin.q.val().get_bits::<2>(0).index() == i {
+                    self.slots[i].d.next = self.data_in.val();
+                }
+            }
+            self.wbin.d.next = self.wnext.val();
+            self.wgray.d.next = self.wnext.val() ^ (self.wnext.val() >> 1);
+        }
+        // Read domain.
+        dff_setup!(self, read_clock, rbin, rgray, wq1, wq2);
+        self.wq1.d.next = self.wgray.q.val();
+        self.wq2.d.next = self.wq1.q.val();
+        self.is_empty.next = self.rgray.q.val() == self.wq2.q.val();
+        self.empty.next = self.is_empty.val();
+        self.data_out.next = self.slots[0].q.val();
+        for i in 0..CROSSING_DEPTH {
+            if self.rbin.q.val().get_bits::<2>(0).index() == i {
+                self.data_out.next = self.slots[i].q.val();
+            }
+        }
+        self.rnext.next = self.rbin.q.val() + self.one.val();
+        if self.pop.val() & !self.is_empty.val() {
+            self.rbin.d.next = self.rnext.val();
+            self.rgray.d.next = self.rnext.val() ^ (self.rnext.val() >> 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
