@@ -134,51 +134,15 @@ pub fn map_cache_config() -> MapCacheConfig {
 }
 
 impl Datapath {
-    /// Elaborates the datapath for `cfg`. Errors name the config field that does not fit.
+    /// Elaborates the datapath for `cfg`. The error names every config field that does not fit,
+    /// one per line (`refusals`), so a preset's report says all that the HDL still lacks.
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
-        if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
-            return Err(format!(
-                "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
-                cfg.onfi.core_clock_mhz
-            ));
+        let refused = refusals(cfg);
+        if !refused.is_empty() {
+            return Err(refused.join("\n"));
         }
         let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?
             .with_suspend(&cfg.nand.suspend)?;
-        let bpc = t.seq.bytes_per_cycle;
-        if !matches!(bpc, 1 | 2 | 4) {
-            return Err(format!(
-                "onfi.transfer_mts: {} MT/s = {bpc} bytes per core cycle; the page buffer packs 1, 2 or 4-byte NAND beats into 4-byte words (set {}, {} or {} MT/s)",
-                cfg.onfi.transfer_mts,
-                CORE_CLOCK_MHZ,
-                2 * CORE_CLOCK_MHZ,
-                4 * CORE_CLOCK_MHZ
-            ));
-        }
-        let g = &cfg.geometry;
-        let fits =
-            |bytes| ssdlab_model::ctrl::channel_buffer::ChannelBuffer::phase_fits(bpc, bytes);
-        if !fits(g.page_bytes) || !fits(g.spare_bytes) {
-            return Err(format!(
-                "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
-                g.page_bytes, g.spare_bytes
-            ));
-        }
-        if cfg.geometry.channels as usize != CHANNELS
-            || cfg.geometry.ways_per_channel != 4
-            || cfg.geometry.dies_per_way != 1
-        {
-            return Err(format!(
-                "geometry.channels / ways_per_channel / dies_per_way: {} x {} x {}; the datapath has {CHANNELS} channels x 4 ways x 1 die",
-                cfg.geometry.channels, cfg.geometry.ways_per_channel, cfg.geometry.dies_per_way
-            ));
-        }
-        let bus =
-            cfg.geometry.planes_per_die * (cfg.geometry.page_bytes + cfg.geometry.spare_bytes);
-        if bus as usize > PAGE_BUF_BYTES {
-            return Err(format!(
-                "geometry.page_bytes: planes x (page + spare) = {bus} B exceeds the {PAGE_BUF_BYTES} B page-buffer region"
-            ));
-        }
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
         let fe = NvmeFrontEnd::new(
             cfg.nvme.queue_entries,
@@ -191,9 +155,58 @@ impl Datapath {
             fe,
             NandArray::new(&t),
             map,
-            PageBuffer::new(bpc),
+            PageBuffer::new(t.seq.bytes_per_cycle),
         ))
     }
+}
+
+/// Every reason the datapath cannot be elaborated for `cfg`, each naming its config field and
+/// the limit: the one clock, the NAND beat width, whole-word data phases, the 8 x 4 x 1
+/// geometry, the page-buffer region, and the sequencer's timing counts.
+pub fn refusals(cfg: &DriveConfig) -> Vec<String> {
+    let mut why = Vec::new();
+    if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
+        why.push(format!(
+            "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
+            cfg.onfi.core_clock_mhz
+        ));
+    }
+    let bpc = cfg.onfi.bytes_per_cycle();
+    if !matches!(bpc, 1 | 2 | 4) {
+        why.push(format!(
+            "onfi.transfer_mts: {} MT/s = {bpc} bytes per core cycle; the page buffer packs 1, 2 or 4-byte NAND beats into 4-byte words (set {}, {} or {} MT/s)",
+            cfg.onfi.transfer_mts,
+            cfg.onfi.core_clock_mhz,
+            2 * cfg.onfi.core_clock_mhz,
+            4 * cfg.onfi.core_clock_mhz
+        ));
+    }
+    let g = &cfg.geometry;
+    let fits = |bytes| ssdlab_model::ctrl::channel_buffer::ChannelBuffer::phase_fits(bpc, bytes);
+    if matches!(bpc, 1 | 2 | 4) && (!fits(g.page_bytes) || !fits(g.spare_bytes)) {
+        why.push(format!(
+            "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
+            g.page_bytes, g.spare_bytes
+        ));
+    }
+    if g.channels as usize != CHANNELS || g.ways_per_channel != 4 || g.dies_per_way != 1 {
+        why.push(format!(
+            "geometry.channels / ways_per_channel / dies_per_way: {} x {} x {}; the datapath has {CHANNELS} channels x 4 ways x 1 die",
+            g.channels, g.ways_per_channel, g.dies_per_way
+        ));
+    }
+    let bus = g.planes_per_die as u64 * (g.page_bytes as u64 + g.spare_bytes as u64);
+    if bus > PAGE_BUF_BYTES as u64 {
+        why.push(format!(
+            "geometry.page_bytes: planes x (page + spare) = {bus} B exceeds the {PAGE_BUF_BYTES} B page-buffer region"
+        ));
+    }
+    let timing = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))
+        .and_then(|t| t.with_suspend(&cfg.nand.suspend));
+    if let Err(e) = timing {
+        why.push(e);
+    }
+    why
 }
 
 impl Datapath {

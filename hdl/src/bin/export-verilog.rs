@@ -94,8 +94,10 @@ fn main() {
             }
             Err(e) => {
                 refused += 1;
+                // One line per refused field (`top::refusals`).
+                let why: String = e.lines().map(|l| format!("\n  {l}")).collect();
                 eprintln!(
-                    "export-verilog: block {} does not elaborate for {}: {e}",
+                    "export-verilog: block {} does not elaborate for {}:{why}",
                     b.stem, t.label
                 );
             }

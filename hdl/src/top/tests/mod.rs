@@ -72,6 +72,26 @@ fn elaboration_rejects_configs_that_do_not_fit() {
     assert!(e.contains("nand.suspend.min_progress_us"), "{e}");
 }
 
+/// The default preset (sm2262-512g) is refused for everything the datapath lacks at once: its
+/// 200 MHz NAND clock, its 8 x 2 x 1 geometry, and its 2 planes x (16 384 + 2 208) B = 37 184 B
+/// per (channel, way), over the 16 384 B region. Its 800 MT/s is 4 bytes per 200 MHz cycle,
+/// which the page buffer takes, so that field is not named.
+#[test]
+fn a_preset_is_refused_for_every_field_at_once() {
+    let e = Datapath::new_boxed(&DriveConfig::default_drive())
+        .err()
+        .expect("sm2262-512g does not elaborate");
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 3, "{e}");
+    assert!(lines[0].starts_with("onfi.core_clock_mhz: 200 MHz"), "{e}");
+    assert!(lines[1].contains("8 x 2 x 1"), "{e}");
+    assert!(
+        lines[2].contains("37184 B") && lines[2].contains("16384 B"),
+        "{e}"
+    );
+    assert!(!e.contains("onfi.transfer_mts"), "{e}");
+}
+
 #[test]
 fn small_drive_config_is_valid() {
     small_drive_config()
