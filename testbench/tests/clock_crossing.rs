@@ -1,8 +1,8 @@
 //! The clock-crossing FIFO against its behavioural model, in rust_hdl's simulation and under
 //! Verilator (`ssdlab_testbench::cosim::clock_crossing`): the PCIe user clock (250 MHz, edges
 //! from 0 ps) and the NAND clock (200 MHz, edges from 500 ps, so no two rising edges coincide),
-//! each direction, three traffic patterns. Expected counts are bounds from the patterns'
-//! probabilities (2 000 write edges).
+//! each direction, three traffic patterns, 4 and 8 words deep. Expected counts are bounds from
+//! the patterns' probabilities (2 000 write edges).
 
 use ssdlab_model::ctrl::clock_crossing::{ClockCrossing, ClockDomain};
 use ssdlab_testbench::cosim::clock_crossing::{
@@ -60,13 +60,44 @@ fn covered(seen: &[Seen]) {
 
 #[test]
 fn rust_hdl_crossing_follows_the_model_edge_for_edge() {
-    covered(&check_all(RustHdlCrossing::new));
+    covered(&check_all(RustHdlCrossing::<4, 2, 3>::new));
+    covered(&check_all(RustHdlCrossing::<8, 3, 4>::new));
 }
 
 #[test]
 fn verilated_crossing_follows_the_model_edge_for_edge() {
-    let seen = check_all(|| VerilatedCrossing::new().expect("verilator builds the crossing FIFO"));
-    covered(&seen);
-    // Both executions see the same run (the patterns depend on the seed only).
-    assert_eq!(seen, check_all(RustHdlCrossing::new));
+    let built = "verilator builds the crossing FIFO";
+    let four = check_all(|| VerilatedCrossing::new::<4, 2, 3>().expect(built));
+    let eight = check_all(|| VerilatedCrossing::new::<8, 3, 4>().expect(built));
+    covered(&four);
+    covered(&eight);
+    // Both executions see the same runs (the patterns depend on the seed only).
+    assert_eq!(four, check_all(RustHdlCrossing::<4, 2, 3>::new));
+    assert_eq!(eight, check_all(RustHdlCrossing::<8, 3, 4>::new));
+}
+
+/// A NAND data burst into the PCIe clock: a word pushed at every 200 MHz edge, the 250 MHz
+/// reader taking each word at the first edge after it sees it. By hand, a word pushed at `w`
+/// is seen by the reader by `w` + 8 ns (its second edge after `w`), popped by `w` + 12 ns, and
+/// its slot is free for the writer by `w` + 22 ns (the writer's second edge after the pop): up
+/// to 22 / 5 + 1 = 5 words are in flight from the writer's side. So 4 slots fill and the burst
+/// would have to stall (a NAND data phase cannot), while 8 slots never fill.
+#[test]
+fn eight_words_carry_a_nand_burst_without_filling() {
+    let back = ClockCrossing {
+        from: NAND,
+        to: PCIE,
+    };
+    let burst = Traffic {
+        push_in_8: 8,
+        pop_in_8: 8,
+        seed: 4,
+        write_edges: 2_000,
+    };
+    let four = run(&mut RustHdlCrossing::<4, 2, 3>::new(), back, burst).unwrap();
+    let eight = run(&mut RustHdlCrossing::<8, 3, 4>::new(), back, burst).unwrap();
+    assert!(four.full_edges > 0, "4 slots: {four:?}");
+    assert_eq!(eight.full_edges, 0, "8 slots: {eight:?}");
+    // Every edge pushes: 2 000 words, all but the last few in flight at the end have crossed.
+    assert!(eight.moved >= 1_995, "8 slots: {eight:?}");
 }

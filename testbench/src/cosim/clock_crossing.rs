@@ -1,4 +1,4 @@
-//! The clock-crossing FIFO (`ssdlab_hdl::top::clock_crossing::ClockCrossingFifo`, 16-bit words)
+//! The clock-crossing FIFO (`ssdlab_hdl::top::clock_crossing::ClockCrossingFifo`, 16-bit words, any depth)
 //! driven by two clocks at their real ratio, in rust_hdl's simulation and under Verilator, and
 //! checked edge by edge against its behavioural model (`ssdlab_model::ctrl::clock_crossing`):
 //! at every rising edge the block's `full` (write side) or `empty` (read side) is the model's,
@@ -7,12 +7,12 @@
 
 use crate::verilator::{PortId, RunnerError, VerilatorModel};
 use rust_hdl::prelude::*;
-use ssdlab_hdl::top::clock_crossing::{ClockCrossingFifo, CROSSING_DEPTH};
+use ssdlab_hdl::top::clock_crossing::ClockCrossingFifo;
 use ssdlab_model::ctrl::clock_crossing::ClockCrossing;
 use ssdlab_model::time::SimTime;
 
-/// The FIFO of 16-bit words under test.
-pub type Fifo16 = ClockCrossingFifo<16>;
+/// The FIFO of 16-bit words under test, `D` = 2^`A` words, `P` = `A` + 1-bit pointers.
+pub type Fifo16<const D: usize, const A: usize, const P: usize> = ClockCrossingFifo<16, D, A, P>;
 
 /// The block behind its ports, in one of two executions.
 pub trait CrossingDut {
@@ -22,27 +22,29 @@ pub trait CrossingDut {
     fn clock(&mut self, write: bool, high: bool);
     /// (`full`, `empty`, `data_out`) as of the last settle.
     fn flags(&self) -> (bool, bool, u16);
+    /// Words the FIFO holds.
+    fn depth(&self) -> usize;
 }
 
 /// rust_hdl's simulation of the block.
-pub struct RustHdlCrossing(Fifo16);
+pub struct RustHdlCrossing<const D: usize, const A: usize, const P: usize>(Fifo16<D, A, P>);
 
-impl RustHdlCrossing {
+impl<const D: usize, const A: usize, const P: usize> RustHdlCrossing<D, A, P> {
     pub fn new() -> Self {
-        let mut u = Fifo16::default();
+        let mut u = Fifo16::<D, A, P>::default();
         u.connect_all();
         ssdlab_hdl::settle(&mut u, 16, "clock crossing fifo");
         RustHdlCrossing(u)
     }
 }
 
-impl Default for RustHdlCrossing {
+impl<const D: usize, const A: usize, const P: usize> Default for RustHdlCrossing<D, A, P> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl CrossingDut for RustHdlCrossing {
+impl<const D: usize, const A: usize, const P: usize> CrossingDut for RustHdlCrossing<D, A, P> {
     fn inputs(&mut self, push: bool, data: u16, pop: bool) {
         let u = &mut self.0;
         u.push.next = push;
@@ -67,6 +69,9 @@ impl CrossingDut for RustHdlCrossing {
             u.data_out.val().to_u64() as u16,
         )
     }
+    fn depth(&self) -> usize {
+        D
+    }
 }
 
 /// The block's generated Verilog under Verilator.
@@ -74,12 +79,16 @@ pub struct VerilatedCrossing {
     m: VerilatorModel,
     /// write_clock, push, data_in, full, read_clock, pop, data_out, empty.
     p: [PortId; 8],
+    depth: usize,
 }
 
 impl VerilatedCrossing {
-    pub fn new() -> Result<Self, RunnerError> {
-        let m =
-            VerilatorModel::build("clock_crossing", &ssdlab_hdl::verilog_of(Fifo16::default()))?;
+    /// The Verilog of `Fifo16<D, A, P>`, built and loaded.
+    pub fn new<const D: usize, const A: usize, const P: usize>() -> Result<Self, RunnerError> {
+        let m = VerilatorModel::build(
+            &format!("clock_crossing_{D}"),
+            &ssdlab_hdl::verilog_of(Fifo16::<D, A, P>::default()),
+        )?;
         let names = [
             "write_clock",
             "push",
@@ -94,7 +103,7 @@ impl VerilatedCrossing {
         for (slot, n) in p.iter_mut().zip(names) {
             *slot = m.port(n)?;
         }
-        let mut v = VerilatedCrossing { m, p };
+        let mut v = VerilatedCrossing { m, p, depth: D };
         v.m.eval();
         Ok(v)
     }
@@ -118,6 +127,9 @@ impl CrossingDut for VerilatedCrossing {
             self.m.get(self.p[7]) != 0,
             self.m.get(self.p[6]) as u16,
         )
+    }
+    fn depth(&self) -> usize {
+        self.depth
     }
 }
 
@@ -196,7 +208,7 @@ pub fn run(dut: &mut impl CrossingDut, x: ClockCrossing, traffic: Traffic) -> Re
                 pushes.push(t);
             }
             let freed = pops.iter().filter(|&&p| x.freed_at(at(p)) <= at(t)).count();
-            let model = pushes.len() - freed == CROSSING_DEPTH;
+            let model = pushes.len() - freed == dut.depth();
             if full != model {
                 return Err(format!(
                     "full {full} at write edge {t} ps, model {model} (seed {seed})"

@@ -6,8 +6,10 @@ use super::*;
 
 #[test]
 fn clock_crossing_fifo_is_synthesizable() {
-    let vlog = crate::verilog_of(ClockCrossingFifo::<16>::default());
+    let vlog = crate::verilog_of(CrossingFifo4::<16>::default());
     yosys_validate("ssdlab_clock_crossing", &vlog).unwrap();
+    let vlog = crate::verilog_of(CrossingFifo8::<32>::default());
+    yosys_validate("ssdlab_clock_crossing8", &vlog).unwrap();
 }
 
 /// One word, written by a 4 ns clock (edges at 0, 4, 8, ... ns) and read by a 5 ns clock (edges
@@ -16,9 +18,9 @@ fn clock_crossing_fifo_is_synthesizable() {
 /// synchronizer flip-flop, 15.5 ns into the second).
 #[test]
 fn one_word_reaches_the_reader_two_read_edges_after_its_push() {
-    let mut u = ClockCrossingFifo::<8>::default();
+    let mut u = CrossingFifo4::<8>::default();
     u.connect_all();
-    let settle = |u: &mut ClockCrossingFifo<8>| crate::settle(u, 16, "clock crossing fifo");
+    let settle = |u: &mut CrossingFifo4<8>| crate::settle(u, 16, "clock crossing fifo");
     // (time ps, write clock, level): the two clocks' transitions up to 16 ns.
     let mut tr: Vec<(u64, bool, bool)> = Vec::new();
     for k in 0..5u64 {
