@@ -135,14 +135,9 @@ pub fn map_cache_config() -> MapCacheConfig {
 
 impl Datapath {
     /// Elaborates the datapath for `cfg`. The error names every config field that does not fit,
-    /// one per line (`refusals`), so a preset's report says all that the HDL still lacks.
+    /// one per line (`checked_timing`), so a preset's report says all that the HDL still lacks.
     pub fn new(cfg: &DriveConfig) -> Result<Self, String> {
-        let refused = refusals(cfg);
-        if !refused.is_empty() {
-            return Err(refused.join("\n"));
-        }
-        let t = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))?
-            .with_suspend(&cfg.nand.suspend)?;
+        let t = checked_timing(cfg).map_err(|refused| refused.join("\n"))?;
         let time = ssdlab_model::nvme::frontend::msix::coalesce_time_cycles(&cfg.nvme);
         let fe = NvmeFrontEnd::new(
             cfg.nvme.queue_entries,
@@ -160,10 +155,10 @@ impl Datapath {
     }
 }
 
-/// Every reason the datapath cannot be elaborated for `cfg`, each naming its config field and
-/// the limit: the one clock, the NAND beat width, whole-word data phases, the 8 x 4 x 1
-/// geometry, the page-buffer region, and the sequencer's timing counts.
-pub fn refusals(cfg: &DriveConfig) -> Vec<String> {
+/// The sequencer's timing for `cfg`, or every reason the datapath cannot be elaborated for it,
+/// each naming its config field and the limit: the one clock, the NAND beat width, whole-word
+/// data phases, the 8 x 4 x 1 geometry, the page-buffer region, and the timing counts.
+pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
     let mut why = Vec::new();
     if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
         why.push(format!(
@@ -172,7 +167,8 @@ pub fn refusals(cfg: &DriveConfig) -> Vec<String> {
         ));
     }
     let bpc = cfg.onfi.bytes_per_cycle();
-    if !matches!(bpc, 1 | 2 | 4) {
+    let packs = matches!(bpc, 1 | 2 | 4);
+    if !packs {
         why.push(format!(
             "onfi.transfer_mts: {} MT/s = {bpc} bytes per core cycle; the page buffer packs 1, 2 or 4-byte NAND beats into 4-byte words (set {}, {} or {} MT/s)",
             cfg.onfi.transfer_mts,
@@ -183,7 +179,7 @@ pub fn refusals(cfg: &DriveConfig) -> Vec<String> {
     }
     let g = &cfg.geometry;
     let fits = |bytes| ssdlab_model::ctrl::channel_buffer::ChannelBuffer::phase_fits(bpc, bytes);
-    if matches!(bpc, 1 | 2 | 4) && (!fits(g.page_bytes) || !fits(g.spare_bytes)) {
+    if packs && (!fits(g.page_bytes) || !fits(g.spare_bytes)) {
         why.push(format!(
             "geometry.page_bytes / spare_bytes: {} / {} B; with {bpc}-byte NAND beats every data phase must move whole 4-byte words",
             g.page_bytes, g.spare_bytes
@@ -201,12 +197,16 @@ pub fn refusals(cfg: &DriveConfig) -> Vec<String> {
             "geometry.page_bytes: planes x (page + spare) = {bus} B exceeds the {PAGE_BUF_BYTES} B page-buffer region"
         ));
     }
-    let timing = HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))
-        .and_then(|t| t.with_suspend(&cfg.nand.suspend));
-    if let Err(e) = timing {
-        why.push(e);
+    match HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))
+        .and_then(|t| t.with_suspend(&cfg.nand.suspend))
+    {
+        Ok(t) if why.is_empty() => Ok(t),
+        Ok(_) => Err(why),
+        Err(e) => {
+            why.push(e);
+            Err(why)
+        }
     }
-    why
 }
 
 impl Datapath {

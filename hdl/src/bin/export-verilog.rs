@@ -94,7 +94,7 @@ fn main() {
             }
             Err(e) => {
                 refused += 1;
-                // One line per refused field (`top::refusals`).
+                // One line per refused field (`top::checked_timing`).
                 let why: String = e.lines().map(|l| format!("\n  {l}")).collect();
                 eprintln!(
                     "export-verilog: block {} does not elaborate for {}:{why}",
