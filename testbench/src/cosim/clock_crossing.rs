@@ -6,9 +6,11 @@
 //! coincide (the model's "strictly after" is then the simulators' too): `transitions` checks.
 
 use crate::verilator::{PortId, RunnerError, VerilatorModel};
+use rand::Rng;
 use rust_hdl::prelude::*;
 use ssdlab_hdl::top::clock_crossing::ClockCrossingFifo;
 use ssdlab_model::ctrl::clock_crossing::ClockCrossing;
+use ssdlab_model::rng::SeedTree;
 use ssdlab_model::time::SimTime;
 
 /// The FIFO of 16-bit words under test, `D` = 2^`A` words, `P` = `A` + 1-bit pointers.
@@ -172,15 +174,6 @@ pub fn transitions(x: ClockCrossing, end_ps: u64) -> Vec<(u64, bool, bool)> {
     tr
 }
 
-/// A step of splitmix64: the traffic pattern depends on the seed only.
-fn draw(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Runs `traffic` through `dut` with the clocks of `x`; the first disagreement with the model
 /// (flag, edge, seed) is the error.
 pub fn run(dut: &mut impl CrossingDut, x: ClockCrossing, traffic: Traffic) -> Result<Seen, String> {
@@ -193,7 +186,11 @@ pub fn run(dut: &mut impl CrossingDut, x: ClockCrossing, traffic: Traffic) -> Re
     let at = SimTime::from_ps;
     // Edge times (ps) of the pushes and pops the block took; word k carries k mod 2^16.
     let (mut pushes, mut pops): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
-    let (mut push, mut pop, mut rng) = (false, false, seed);
+    // Pushes the reader counts and pops whose slots the writer counts free, as of the edge:
+    // both crossings are monotone in time, so each count only moves forward.
+    let (mut visible, mut freed) = (0usize, 0usize);
+    let mut rng = SeedTree::new(seed).stream("clock-crossing-traffic", 0);
+    let (mut push, mut pop) = (false, false);
     let mut seen = Seen::default();
     for (t, write, rise) in transitions(x, write_edges * x.from.period_ps) {
         // What a rising edge acts on: the flags and the head before it.
@@ -207,7 +204,9 @@ pub fn run(dut: &mut impl CrossingDut, x: ClockCrossing, traffic: Traffic) -> Re
             if push && !was_full {
                 pushes.push(t);
             }
-            let freed = pops.iter().filter(|&&p| x.freed_at(at(p)) <= at(t)).count();
+            while freed < pops.len() && x.freed_at(at(pops[freed])) <= at(t) {
+                freed += 1;
+            }
             let model = pushes.len() - freed == dut.depth();
             if full != model {
                 return Err(format!(
@@ -215,7 +214,7 @@ pub fn run(dut: &mut impl CrossingDut, x: ClockCrossing, traffic: Traffic) -> Re
                 ));
             }
             seen.full_edges += usize::from(full);
-            push = draw(&mut rng) % 8 < push_in_8;
+            push = rng.gen_range(0..8) < push_in_8;
         } else {
             if pop && !was_empty {
                 if head != pops.len() as u16 {
@@ -226,17 +225,16 @@ pub fn run(dut: &mut impl CrossingDut, x: ClockCrossing, traffic: Traffic) -> Re
                 }
                 pops.push(t);
             }
-            let visible = pushes
-                .iter()
-                .filter(|&&p| x.visible_at(at(p)) <= at(t))
-                .count();
+            while visible < pushes.len() && x.visible_at(at(pushes[visible])) <= at(t) {
+                visible += 1;
+            }
             let model = visible == pops.len();
             if empty != model {
                 return Err(format!(
                     "empty {empty} at read edge {t} ps, model {model} (seed {seed})"
                 ));
             }
-            pop = draw(&mut rng) % 8 < pop_in_8;
+            pop = rng.gen_range(0..8) < pop_in_8;
         }
         dut.inputs(push, pushes.len() as u16, pop);
     }
