@@ -4,13 +4,13 @@
 //! `ssdlab_model::ctrl::clock_crossing` (the design, after Cummings, SNUG 2002, is described
 //! there); `tests` below checks this block against it with the two clocks at their real ratio.
 //!
-//! `D` = 2^`A` slots of `W` bits in flip-flops written by the write clock; `P` = `A` + 1-bit
-//! pointers (`A` address bits and a wrap bit) counted in binary, each with its gray code in a
-//! register of its own domain, and each gray register sampled by two flip-flops of the other domain
-//! (`SYNC_STAGES`). `empty` compares the read pointer with the synchronized write pointer,
-//! `full` the write pointer with the synchronized read pointer (top two bits inverted: the
-//! writer is a whole lap ahead). [`CrossingFifo4`] and [`CrossingFifo8`] name the two depths. Both flags start at flip-flops of their own domain, so no
-//! combinational path crosses; the read side's `data_out` reads a slot the writer filled at
+//! `D` = 2^`A` slots of `W` bits in flip-flops written by the write clock ([`CrossingFifo4`],
+//! [`CrossingFifo8`]); `P` = `A` + 1-bit pointers (`A` address bits and a wrap bit) counted in
+//! binary, each with its gray code in a register of its own domain, and each gray register
+//! sampled by two flip-flops of the other domain (`SYNC_STAGES`). `empty` compares the read
+//! pointer with the synchronized write pointer, `full` the write pointer with the synchronized
+//! read pointer (top two bits inverted: the writer is a whole lap ahead). Both flags start at
+//! flip-flops of their own domain, so no combinational path crosses; the read side's `data_out` reads a slot the writer filled at
 //! least two read edges before the reader can see it (the slot multiplexer is the one path from
 //! write-domain flip-flops, and it is static while it is read).
 //!

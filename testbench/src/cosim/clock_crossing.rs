@@ -1,7 +1,7 @@
-//! The clock-crossing FIFO (`ssdlab_hdl::top::clock_crossing::ClockCrossingFifo`, 16-bit words, any depth)
-//! driven by two clocks at their real ratio, in rust_hdl's simulation and under Verilator, and
-//! checked edge by edge against its behavioural model (`ssdlab_model::ctrl::clock_crossing`):
-//! at every rising edge the block's `full` (write side) or `empty` (read side) is the model's,
+//! The clock-crossing FIFO (`ssdlab_hdl::top::clock_crossing::ClockCrossingFifo`, 16-bit
+//! words, any depth) driven by two clocks at their real ratio, in rust_hdl's simulation and
+//! under Verilator, and checked edge by edge against its behavioural model
+//! (`ssdlab_model::ctrl::clock_crossing`): at every rising edge the block's `full` (write side) or `empty` (read side) is the model's,
 //! and the words come out in the order they went in. The clocks' rising edges must never
 //! coincide (the model's "strictly after" is then the simulators' too): `transitions` checks.
 
