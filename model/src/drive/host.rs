@@ -54,7 +54,12 @@ impl Drive {
         }
         let id = self.next_id;
         self.next_id += 1;
-        let queue = io.queue % self.cfg.nvme.io_queues as u16;
+        let queues = self.cfg.nvme.io_queues as u16;
+        let queue = if io.queue < queues {
+            io.queue
+        } else {
+            io.queue % queues
+        };
         let split = if n_pieces > 1 {
             let s = SplitIo {
                 len: io.len,
@@ -154,6 +159,9 @@ impl Drive {
         let qid = c.queue + 1;
         let (cid, slot, tail) = self.driver.submit(qid, cmd);
         self.cmds[cmd as usize].cid = cid;
+        if matches!(c.op, IoOp::Read | IoOp::Write) {
+            self.ftl.hint_mapping(c.lpn, c.units);
+        }
         let opcode = match c.op {
             IoOp::Read => opc::NVM_READ,
             IoOp::Write => opc::NVM_WRITE,
@@ -182,6 +190,9 @@ impl Drive {
 
     pub(super) fn on_fetched(&mut self, now: SimTime, cmd: u32) {
         let c = self.cmds[cmd as usize];
+        if c.op == IoOp::Read {
+            self.ftl.hint_locations(c.lpn, c.units, false);
+        }
         let cpu_units = match c.op {
             // The read's per-unit work comes after its FTL lookup (`start_read`).
             IoOp::Read if self.cfg.controller.read_lookup_on_demand => 0,
@@ -453,6 +464,7 @@ impl Drive {
     /// Write `cmd`'s data is read from host memory through the front end's PRP engine.
     pub(super) fn on_write_move(&mut self, now: SimTime, cmd: u32) {
         let c = self.cmds[cmd as usize];
+        self.ftl.hint_locations(c.lpn, c.units, true);
         let len = xfer_bytes(c.len);
         let (prp1, prp2) = prps(c.queue + 1, c.cid, 0, len);
         let end = self.move_data(now, prp1, prp2, len, Direction::FromHost);

@@ -9,7 +9,8 @@
 //!
 //! Mechanisms, one module each: [`layout`] (addresses, striping), [`blocks`] (block table, free
 //! lists), [`write_path`] (staging, program units), [`batch`] (batched writes with software
-//! prefetch, and the functional warm-up calls that build no ops), [`read_path`] (page-read
+//! prefetch, and the functional warm-up calls that build no ops), [`cache_hints`] (the timed
+//! drive's prefetches of a command's table entries), [`read_path`] (page-read
 //! sharing, multi-plane reads), [`readahead`], [`map_table`] + [`dram_table`] + [`map_log`] (the
 //! DRAM table of translation pages and the translation pages in flash, below the SRAM entry cache
 //! [`map_cache`]), [`slc`] (hybrid SLC cache), [`gc`]
@@ -31,6 +32,7 @@ use crate::time::SimTime;
 pub mod batch;
 pub mod bigvec;
 pub mod blocks;
+pub mod cache_hints;
 pub mod cost_benefit;
 pub mod dram_table;
 pub mod erase_order;
