@@ -55,7 +55,7 @@ impl HostDriver {
         }
         p.cmd_of[cid as usize] = cmd;
         let slot = p.sq_tail;
-        p.sq_tail = (slot + 1) % entries;
+        p.sq_tail = crate::nvme::frontend::ring::next_slot(slot, entries);
         (cid, slot, p.sq_tail)
     }
 
@@ -81,7 +81,12 @@ impl HostDriver {
     /// The host consumed `n` more entries of CQ `qid`: the new head for its doorbell.
     pub fn consume(&mut self, qid: u16, n: u32) -> u32 {
         let p = &mut self.pairs[qid as usize];
-        p.cq_head = (p.cq_head + n) % self.entries;
+        // At most `entries` entries are consumed at once: one subtraction is the modulo.
+        debug_assert!(p.cq_head < self.entries && n <= self.entries);
+        p.cq_head = match p.cq_head + n {
+            h if h >= self.entries => h - self.entries,
+            h => h,
+        };
         p.cq_head
     }
 }

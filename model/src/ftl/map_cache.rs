@@ -139,6 +139,9 @@ pub struct MapCache<B: MapBacking = DramTable> {
     sets: u64,
     ways: u64,
     line_entries: u64,
+    /// log2 of `line_entries` and of `sets` (both powers of two): the address split by shifts.
+    line_bits: u32,
+    set_bits: u32,
     lines: Vec<Line>,
     data: Vec<u32>,
     policy: TreePlru,
@@ -178,6 +181,8 @@ impl<B: MapBacking> MapCache<B> {
             sets,
             ways,
             line_entries,
+            line_bits: line_entries.trailing_zeros(),
+            set_bits: sets.trailing_zeros(),
             lines: vec![Line::default(); n_lines],
             data: vec![UNMAPPED; n_lines * line_entries as usize],
             policy: TreePlru::new(sets as usize, ways as usize),
@@ -217,8 +222,13 @@ impl<B: MapBacking> MapCache<B> {
     }
 
     fn split(&self, lpn: u64) -> (u64, u64, u64) {
-        let line = lpn / self.line_entries;
-        (line % self.sets, line / self.sets, lpn % self.line_entries)
+        // `validate_geometry` makes both powers of two.
+        let line = lpn >> self.line_bits;
+        (
+            line & (self.sets - 1),
+            line >> self.set_bits,
+            lpn & (self.line_entries - 1),
+        )
     }
 
     /// Perform one access; see the module doc for the decision rule.

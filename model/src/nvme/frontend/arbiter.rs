@@ -30,8 +30,17 @@ impl RoundRobin {
     /// weighted round robin, without building a mask).
     pub fn pick_where(&mut self, n: usize, eligible: impl Fn(usize) -> bool) -> Option<usize> {
         assert!(n > 0, "arbiter over zero queues");
+        let last = if self.last < n {
+            self.last
+        } else {
+            self.last % n
+        };
         for i in 1..=n {
-            let q = (self.last + i) % n;
+            // `last < n` and `i <= n`: one subtraction is the modulo.
+            let q = match last + i {
+                s if s >= n => s - n,
+                s => s,
+            };
             if eligible(q) {
                 self.last = q;
                 return Some(q);
@@ -71,5 +80,13 @@ mod tests {
         let ready = [true, true, false, true];
         let got: Vec<usize> = (0..4).map(|_| rr.pick(&ready).unwrap()).collect();
         assert_eq!(got, vec![0, 1, 3, 0]);
+    }
+
+    #[test]
+    fn a_last_queue_beyond_the_count_wraps_as_its_remainder() {
+        // After queue 9 of 4 queues is after queue 1 (9 mod 4): queue 2 is served first.
+        let mut rr = RoundRobin::after(9);
+        assert_eq!(rr.pick(&[true; 4]), Some(2));
+        assert_eq!(rr.pick(&[true; 4]), Some(3));
     }
 }

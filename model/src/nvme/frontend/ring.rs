@@ -22,6 +22,17 @@ pub(super) fn pending_bound(entries: u32) -> usize {
     (entries as usize).max(MAX_PENDING_DOORBELLS)
 }
 
+/// The slot after `slot` in a ring of `entries` (`(slot + 1) % entries` without a division).
+#[inline]
+pub fn next_slot(slot: u32, entries: u32) -> u32 {
+    debug_assert!(slot < entries);
+    if slot + 1 == entries {
+        0
+    } else {
+        slot + 1
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct SqRing {
     pub base: u64,
@@ -84,7 +95,7 @@ impl SqRing {
     pub fn take(&mut self) -> u64 {
         assert!(self.has_entry(), "fetch from an empty SQ");
         let addr = self.base + 64 * self.head as u64;
-        self.head = (self.head + 1) % self.entries;
+        self.head = next_slot(self.head, self.entries);
         addr
     }
 }
@@ -115,7 +126,7 @@ impl CqRing {
         }
     }
     pub fn full(&self) -> bool {
-        (self.tail + 1) % self.entries == self.head
+        next_slot(self.tail, self.entries) == self.head
     }
     /// Slot address and phase for the next entry; advances the tail, flipping phase on wrap.
     pub fn post(&mut self) -> (u64, bool) {
@@ -133,6 +144,14 @@ impl CqRing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_slot_wraps_at_the_ring_size() {
+        assert_eq!(next_slot(0, 2), 1);
+        assert_eq!(next_slot(1, 2), 0);
+        assert_eq!(next_slot(62, 64), 63);
+        assert_eq!(next_slot(63, 64), 0);
+    }
 
     #[test]
     fn phase_flips_on_wrap() {
