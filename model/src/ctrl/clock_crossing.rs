@@ -56,6 +56,23 @@ impl ClockDomain {
         SimTime::from_ps(self.phase_ps + k * self.period_ps)
     }
 
+    /// The first rising edge at or after `t`.
+    pub fn edge_at_or_after(&self, t: SimTime) -> SimTime {
+        if self.is_edge(t) {
+            t
+        } else {
+            self.edge_after(t)
+        }
+    }
+
+    /// The last rising edge at or before `t`, or `None` before the first edge.
+    pub fn edge_at_or_before(&self, t: SimTime) -> Option<SimTime> {
+        let t = t.as_ps().checked_sub(self.phase_ps)?;
+        Some(SimTime::from_ps(
+            self.phase_ps + t / self.period_ps * self.period_ps,
+        ))
+    }
+
     /// Whether a rising edge falls at `t`.
     pub fn is_edge(&self, t: SimTime) -> bool {
         t.as_ps() >= self.phase_ps && (t.as_ps() - self.phase_ps).is_multiple_of(self.period_ps)
@@ -79,6 +96,17 @@ impl ClockCrossing {
             "push at {push:?}, not a write edge"
         );
         synced(self.to, push)
+    }
+
+    /// The inverse of [`Self::visible_at`]: every word pushed strictly before the returned time
+    /// is counted by the reader at or before read time `t`, and no word pushed at or after it
+    /// is; `None` when no push is counted by `t`. A word pushed at `p` is counted from the
+    /// [`SYNC_STAGES`]-th read edge strictly after `p`, which is at or before the last read edge
+    /// `e` at or before `t` exactly when `p` is strictly before `e - (SYNC_STAGES - 1) * period`.
+    pub fn pushed_before(&self, t: SimTime) -> Option<SimTime> {
+        let e = self.to.edge_at_or_before(t)?.as_ps();
+        e.checked_sub((SYNC_STAGES - 1) * self.to.period_ps)
+            .map(SimTime::from_ps)
     }
 
     /// The write-domain edge from which the slot a pop at read edge `pop` freed counts as free
@@ -157,5 +185,55 @@ mod tests {
             x.freed_at(SimTime::from_ps(15_500)),
             SimTime::from_ps(20_000)
         );
+    }
+
+    #[test]
+    fn pushed_before_inverts_visible_at() {
+        let x = pcie_to_nand();
+        // By hand: a push at 8 000 ps is counted from 15 500 ps. At 15 500 the last NAND edge is
+        // 15 500, one period before it 10 500: pushes before 10 500 (8 000 among them) are
+        // counted. At 15 499 the last edge is 10 500, and 5 500: the push at 8 000 is not.
+        assert_eq!(
+            x.pushed_before(SimTime::from_ps(15_500)),
+            Some(SimTime::from_ps(10_500))
+        );
+        assert_eq!(
+            x.pushed_before(SimTime::from_ps(15_499)),
+            Some(SimTime::from_ps(5_500))
+        );
+        // A push at 0 ps is counted from the second NAND edge, 5 500 ps; before it, none is.
+        assert_eq!(
+            x.pushed_before(SimTime::from_ps(5_500)),
+            Some(SimTime::from_ps(500))
+        );
+        assert_eq!(x.pushed_before(SimTime::from_ps(5_499)), None);
+        // Every write edge of a window, against every read time of it, both directions.
+        for x in [
+            pcie_to_nand(),
+            ClockCrossing {
+                from: x.to,
+                to: x.from,
+            },
+        ] {
+            for p in (0..200_000u64).filter(|&p| x.from.is_edge(SimTime::from_ps(p))) {
+                let seen = x.visible_at(SimTime::from_ps(p));
+                for t in (0..200_000u64).step_by(250) {
+                    let t = SimTime::from_ps(t);
+                    let counted = x.pushed_before(t).is_some_and(|b| p < b.as_ps());
+                    assert_eq!(counted, seen <= t, "push {p} ps, read time {t:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edges_at_or_around_a_time() {
+        let nand = ClockDomain::new(5_000, 500);
+        let ps = SimTime::from_ps;
+        assert_eq!(nand.edge_at_or_after(ps(500)), ps(500));
+        assert_eq!(nand.edge_at_or_after(ps(501)), ps(5_500));
+        assert_eq!(nand.edge_at_or_before(ps(5_499)), Some(ps(500)));
+        assert_eq!(nand.edge_at_or_before(ps(5_500)), Some(ps(5_500)));
+        assert_eq!(nand.edge_at_or_before(ps(499)), None);
     }
 }
