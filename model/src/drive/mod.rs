@@ -53,6 +53,7 @@ pub use stats::{DirStats, DriveStats, EnergyStats, PURPOSES};
 use slots::{ChanSlot, DieSlot};
 
 use crate::config::DriveConfig;
+use crate::ctrl::nand_crossing::NandCrossing;
 use crate::ctrl::{DataBuffer, Dram, FirmwareCores, PageBuffer};
 use crate::engine::EventQueue;
 use crate::error::{ConfigError, DriveError};
@@ -234,6 +235,9 @@ pub struct Drive {
     timing: NandTiming,
     dies: Vec<DieSlot>,
     chans: Vec<ChanSlot>,
+    /// The FIFOs between the firmware port and every channel's sequencer clock (`None`: one
+    /// clock, no crossing).
+    nand_x: Option<NandCrossing>,
     ftl: Ftl,
     cmds: Vec<Cmd>,
     free_cmds: Vec<u32>,
@@ -326,6 +330,7 @@ impl Drive {
             timing: NandTiming::new(&cfg.nand, &cfg.onfi),
             dies: slots::die_slots(g),
             chans: slots::chan_slots(cfg),
+            nand_x: NandCrossing::new(&cfg.onfi),
             ftl,
             cmds: Vec::new(),
             free_cmds: Vec::new(),

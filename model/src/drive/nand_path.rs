@@ -282,6 +282,7 @@ impl Drive {
             };
             let ch = slot.channel as usize;
             let at = self.page_buf.nand_accept(ch, now, op.kind, op.bus_bytes);
+            let at = self.nand_x.map_or(at, |x| x.op_seen(at));
             self.chans[ch].seq.enqueue(at, seq_op);
             self.stats.get_mut().nand_ops[stats::purpose_index(op.purpose)] += 1;
             self.stats.get_mut().onfi_bytes += op.bus_bytes as u64;
@@ -303,11 +304,12 @@ impl Drive {
         Ok(())
     }
 
-    /// Makes sure an engine event is due when channel `ch` next needs attention.
+    /// Makes sure an engine event is due when channel `ch` next needs attention: when the PCIe
+    /// side would see what the sequencer's next event pushes (`NandCrossing`).
     fn wake(&mut self, now: SimTime, ch: u16) {
         let c = &mut self.chans[ch as usize];
         if let Some(t) = c.seq.next_event_time() {
-            let t = t.max(now);
+            let t = self.nand_x.map_or(t, |x| x.completion_seen(t)).max(now);
             if c.wake_at.is_none_or(|w| t < w) {
                 c.wake_at = Some(t);
                 self.q.schedule(t, Ev::Channel { ch });
@@ -321,7 +323,14 @@ impl Drive {
         }
         self.chans[ch as usize].wake_at = None;
         let mut done = std::mem::take(&mut self.seq_done);
-        self.chans[ch as usize].seq.advance(now, &mut done);
+        // The sequencer runs through the last of its cycles whose completions are seen by now.
+        let through = match self.nand_x {
+            None => Some(now),
+            Some(x) => x.seen_through(now),
+        };
+        if let Some(t) = through {
+            self.chans[ch as usize].seq.advance(t, &mut done);
+        }
         for c in done.drain(..) {
             debug_assert!(c.completed <= now);
             self.op_done(now, c.id as u32);

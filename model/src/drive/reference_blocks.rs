@@ -9,7 +9,8 @@ use std::any::type_name_of_val as type_of;
 impl Drive {
     /// Type names (`std::any::type_name`) of the behavioural blocks this drive runs: the SRAM
     /// mapping cache, the SQ arbitration policy of its NVMe queues, the page buffer (with its
-    /// DMA port, the datapath top's own timing), the channel sequencer.
+    /// DMA port, the datapath top's own timing), the channel sequencer, and the clock crossing
+    /// of its FIFOs to the sequencers when they run on a clock of their own.
     pub fn reference_blocks(&self) -> Vec<&'static str> {
         let mut v = vec![
             type_of(&self.map_sram),
@@ -18,6 +19,7 @@ impl Drive {
             type_of(&self.page_buf),
         ];
         v.extend(self.chans.first().map(|c| type_of(&c.seq)));
+        v.extend(self.nand_x.as_ref().map(|x| type_of(x.down())));
         v
     }
 }

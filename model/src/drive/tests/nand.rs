@@ -31,7 +31,16 @@ fn read_op(channel: u16, way: u8, block: u32, bus_bytes: u32) -> NandOp {
 
 /// Runs a hand-made op batch on an idle drive; returns when the last op completed.
 fn time_batch(cfg: &DriveConfig, ops: &[NandOp]) -> SimTime {
+    time_batch_crossing(cfg, ops, true)
+}
+
+/// [`time_batch`], with the clock crossings between the firmware port and the sequencers
+/// (`NandCrossing`) kept or taken out.
+fn time_batch_crossing(cfg: &DriveConfig, ops: &[NandOp], crossing: bool) -> SimTime {
     let mut d = Drive::new(cfg, 1).unwrap();
+    if !crossing {
+        d.nand_x = None;
+    }
     let mut batch = ops.to_vec();
     d.dispatch_batch(&mut batch, NONE);
     let mut guard = 0;
@@ -69,6 +78,24 @@ fn dies_interleave_on_one_channel_when_the_bus_is_the_bottleneck() {
         t1 >= serial && t1 <= serial + SimTime::from_ns(400),
         "{t1} vs {serial}"
     );
+}
+
+#[test]
+fn a_nand_op_pays_the_clock_crossing_down_and_up() {
+    // One read on an idle channel, handed over at time 0, with the sequencer on its 200 MHz
+    // clock (5 ns) and the firmware port on the 250 MHz PCIe clock (4 ns). Down: pushed at the
+    // PCIe edge at 0 ns, the sequencer counts it from its second edge after, 10 ns, so it takes
+    // it in cycle 2 rather than 0 and everything it does for the op, the completion included,
+    // happens 10 ns later. Up: the completion is pushed at that sequencer edge and seen at the
+    // second PCIe edge strictly after it.
+    let mut cfg = flat_cfg();
+    cfg.geometry.channels = 1;
+    let ops = [read_op(0, 0, 1, 18_592)];
+    let direct = time_batch_crossing(&cfg, &ops, false);
+    assert_eq!(direct.as_ps() % 5_000, 0, "completes at a sequencer edge");
+    let pushed = direct.as_ps() + 10_000;
+    let seen = (pushed / 4_000 + 2) * 4_000;
+    assert_eq!(time_batch(&cfg, &ops), SimTime::from_ps(seen));
 }
 
 #[test]

@@ -1,0 +1,149 @@
+//! The clock crossings between the controller's PCIe-clock side (the firmware's NAND command
+//! port, the page buffer; 250 MHz, the PCIe user clock of PG213) and one channel's sequencer
+//! clock (`onfi.core_clock_mhz`): per channel one asynchronous FIFO carries ops down to the
+//! sequencer and one carries its completions up ([`super::clock_crossing`], docs/hdl.md
+//! "Clock-domain crossing"). A read's data words cross beside its completion, which follows its
+//! last word, and a program's words are pushed while the sequencer still sends the command and
+//! address cycles, so the two FIFOs' latencies are all a NAND op pays for the crossing. With both
+//! sides on one clock there is no FIFO and nothing to pay (the co-simulated datapath).
+
+use super::clock_crossing::{ClockCrossing, ClockDomain};
+use crate::config::OnfiConfig;
+use crate::nvme::frontend::tlp::CLOCK_PS;
+use crate::time::SimTime;
+
+/// The two FIFOs of a channel whose sequencer clock differs from the PCIe clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NandCrossing {
+    /// PCIe side to sequencer: NAND ops.
+    down: ClockCrossing,
+    /// Sequencer to PCIe side: completions.
+    up: ClockCrossing,
+}
+
+impl NandCrossing {
+    /// The crossing of a drive with `onfi`'s sequencer clock, both clocks' first edges at time
+    /// zero; `None` when the sequencer runs on the PCIe clock.
+    pub fn new(onfi: &OnfiConfig) -> Option<NandCrossing> {
+        let nand_ps = onfi.core_period().as_ps();
+        if nand_ps == CLOCK_PS {
+            return None;
+        }
+        let (pcie, nand) = (ClockDomain::new(CLOCK_PS, 0), ClockDomain::new(nand_ps, 0));
+        Some(NandCrossing {
+            down: ClockCrossing {
+                from: pcie,
+                to: nand,
+            },
+            up: ClockCrossing {
+                from: nand,
+                to: pcie,
+            },
+        })
+    }
+
+    /// The FIFO that carries ops down to the sequencer (the completions' is its mirror).
+    pub fn down(&self) -> &ClockCrossing {
+        &self.down
+    }
+
+    /// When the sequencer sees an op handed to its FIFO at `at` (pushed at the first PCIe edge
+    /// at or after `at`).
+    #[inline]
+    pub fn op_seen(&self, at: SimTime) -> SimTime {
+        // Both clocks start at 0 and a pointer crosses two flip-flops: the second sequencer edge
+        // strictly after the push is one period after the first (`ClockCrossing::visible_at`).
+        let push = at.as_ps().div_ceil(CLOCK_PS) * CLOCK_PS;
+        let p = self.down.to.period_ps;
+        let seen = SimTime::from_ps((push / p + 2) * p);
+        debug_assert_eq!(seen, self.down.visible_at(SimTime::from_ps(push)));
+        seen
+    }
+
+    /// When the PCIe side sees a completion the sequencer pushed at its clock edge `done`.
+    #[inline]
+    pub fn completion_seen(&self, done: SimTime) -> SimTime {
+        // A constant divisor: a multiply, not a division (this runs at every channel wake).
+        let seen = SimTime::from_ps((done.as_ps() / CLOCK_PS + 2) * CLOCK_PS);
+        debug_assert_eq!(seen, self.up.visible_at(done));
+        seen
+    }
+
+    /// The last sequencer time whose completions the PCIe side has seen by `now`; `None` while
+    /// it can have seen none.
+    #[inline]
+    pub fn seen_through(&self, now: SimTime) -> Option<SimTime> {
+        // Pushed strictly before the PCIe edge one period before the last edge at or before now.
+        let before = (now.as_ps() / CLOCK_PS).checked_sub(1)? * CLOCK_PS;
+        debug_assert_eq!(Some(SimTime::from_ps(before)), self.up.pushed_before(now));
+        before.checked_sub(1).map(SimTime::from_ps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::DriveConfig;
+
+    /// sm2262-512g: ONFI 800 MT/s on a 200 MHz sequencer clock (5 ns), PCIe 4 ns.
+    fn preset() -> NandCrossing {
+        NandCrossing::new(&DriveConfig::default_drive().onfi).expect("200 MHz is not 250 MHz")
+    }
+
+    #[test]
+    fn one_clock_has_no_crossing() {
+        let mut onfi = DriveConfig::default_drive().onfi;
+        (onfi.core_clock_mhz, onfi.transfer_mts) = (250, 1000);
+        assert_eq!(NandCrossing::new(&onfi), None);
+    }
+
+    #[test]
+    fn an_op_and_a_completion_cross_at_the_second_edge_after_their_push() {
+        let x = preset();
+        let ns = |n: u64| SimTime::from_ns(n);
+        // An op handed over at 9 ns is pushed at the PCIe edge at 12 ns; NAND edges after it at
+        // 15 and 20 ns. Handed over at 12 ns exactly: the same push.
+        assert_eq!(x.op_seen(ns(9)), ns(20));
+        assert_eq!(x.op_seen(ns(12)), ns(20));
+        // A completion pushed at the NAND edge at 20 ns (a PCIe edge too: not seen there):
+        // PCIe edges after it at 24 and 28 ns. Pushed at 25 ns: 28 and 32 ns.
+        assert_eq!(x.completion_seen(ns(20)), ns(28));
+        assert_eq!(x.completion_seen(ns(25)), ns(32));
+        // By 28 ns the PCIe side has seen what was pushed before 24 ns (through 23.999 ns): the
+        // completion of 20 ns, not the one of 25 ns.
+        assert_eq!(x.seen_through(ns(28)), Some(SimTime::from_ps(23_999)));
+        assert_eq!(x.seen_through(ns(31)), Some(SimTime::from_ps(23_999)));
+        assert_eq!(x.seen_through(ns(32)), Some(SimTime::from_ps(27_999)));
+        // Before the second PCIe edge after time zero nothing is seen; from it (8 ns), a push at
+        // time zero is.
+        assert_eq!(x.seen_through(ns(4)), None);
+        assert_eq!(x.seen_through(ns(7)), None);
+        assert_eq!(x.seen_through(ns(8)), Some(SimTime::from_ps(3_999)));
+    }
+
+    /// The closed forms against the two FIFOs' edge-by-edge model, every 125 ps of a 120 ns
+    /// window, at the presets' sequencer clock (200 MHz) and two slower ones (125 and 100 MHz).
+    #[test]
+    fn closed_forms_match_the_fifo_model() {
+        for (mhz, mts) in [(200, 800), (125, 500), (100, 400)] {
+            let mut onfi = DriveConfig::default_drive().onfi;
+            (onfi.core_clock_mhz, onfi.transfer_mts) = (mhz, mts);
+            let x = NandCrossing::new(&onfi).expect("not the PCIe clock");
+            for t in (0..120_000u64).step_by(125) {
+                let t = SimTime::from_ps(t);
+                let push = x.down.from.edge_at_or_after(t);
+                assert_eq!(x.op_seen(t), x.down.visible_at(push), "{mhz} MHz, {t:?}");
+                let before = x.up.pushed_before(t);
+                assert_eq!(
+                    x.seen_through(t),
+                    before
+                        .and_then(|b| b.as_ps().checked_sub(1))
+                        .map(SimTime::from_ps)
+                );
+                if x.up.from.is_edge(t) {
+                    assert_eq!(x.completion_seen(t), x.up.visible_at(t));
+                }
+            }
+        }
+    }
+}
