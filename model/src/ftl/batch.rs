@@ -8,7 +8,6 @@
 //! Source: the classic "software pipelining of pointer-chasing loops" (Intel optimization
 //! manual, 7.6 "Software prefetch"), applied to the page-mapping FTL.
 
-use super::layout::NONE;
 use super::{Ftl, NandOp, WriteOutcome};
 
 /// Units ahead at which the mapping and checker entries are prefetched (into L2).
@@ -41,7 +40,9 @@ impl Ftl {
                 self.prefetch_far(far);
             }
             for &near in ahead(i, NEAR) {
-                self.prefetch_near(near);
+                // Its mapping entry was prefetched FAR - NEAR units ago: the block entry and
+                // valid bit its old location will clear.
+                self.hint_location(near, true);
             }
             for &lpn in chunk {
                 self.write_unit(lpn, ops);
@@ -83,19 +84,6 @@ impl Ftl {
     #[inline]
     fn prefetch_far(&self, lpn: u64) {
         prefetch_l2(self.l2p.as_ptr().wrapping_add(lpn as usize));
-    }
-
-    /// `lpn`'s mapping entry was prefetched FAR - NEAR units ago: read it (a hint only — the
-    /// entry may still change before `lpn` is written, which costs a miss, not correctness) and
-    /// start fetching the block entry and valid bit its old location will clear.
-    #[inline]
-    fn prefetch_near(&self, lpn: u64) {
-        let old = self.l2p[lpn as usize].ppa();
-        if old != NONE {
-            let dbid = self.l.dbid_of_ppa(old);
-            prefetch(self.blocks.info.as_ptr().wrapping_add(dbid as usize));
-            self.valid.prefetch(old);
-        }
     }
 }
 

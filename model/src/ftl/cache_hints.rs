@@ -31,17 +31,26 @@ impl Ftl {
     #[inline]
     pub fn hint_locations(&self, lpn: u64, count: u32, write: bool) {
         for u in self.hinted(lpn, count) {
-            let old = self.l2p[u as usize].ppa();
-            if old == NONE {
-                continue;
-            }
-            let dbid = self.l.dbid_of_ppa(old);
-            prefetch(self.blocks.info.as_ptr().wrapping_add(dbid as usize));
-            if write {
-                self.valid.prefetch(old);
-            } else if self.checker.is_some() {
-                prefetch(self.oob.as_ptr().wrapping_add(old as usize));
-            }
+            self.hint_location(u, write);
+        }
+    }
+
+    /// Reads `lpn`'s mapping entry (a hint only: the entry may still change before the lookup,
+    /// which costs a miss, not correctness) and starts fetching the block entry of its location
+    /// and the valid bit a write clears there, or the spare area a read's integrity check reads.
+    /// Also the batched writes' near prefetch (`batch.rs`).
+    #[inline]
+    pub(super) fn hint_location(&self, lpn: u64, write: bool) {
+        let old = self.l2p[lpn as usize].ppa();
+        if old == NONE {
+            return;
+        }
+        let dbid = self.l.dbid_of_ppa(old);
+        prefetch(self.blocks.info.as_ptr().wrapping_add(dbid as usize));
+        if write {
+            self.valid.prefetch(old);
+        } else if self.checker.is_some() {
+            prefetch(self.oob.as_ptr().wrapping_add(old as usize));
         }
     }
 
