@@ -4,6 +4,10 @@
 // the firmware port) is loaded here from one pin through a 32-bit shift register, and its
 // `reset` from one more bit of it, so every other port stays a pin as before. On a board the
 // command ports and the reset stay on chip; see constraints/nand_channel_hx8k.pcf.
+// Ways: the channel's way ids are 3 bits and its CE / R/B# vectors 8 (up to 8 ways); the harness
+// pins ways 0-3 (way-id bit 2 held 0, R/B# of ways 4-7 held ready, CE 7:4 and way-id bit 2 of
+// the outputs left open), which covers the exported channel of every built-in preset (2 or 4
+// ways) within the ct256's 206 user I/O.
 module nand_channel_pnr(
     input wire clock,
     input wire cmd_valid,
@@ -33,29 +37,32 @@ module nand_channel_pnr(
     reg [32:0] chain = 33'd0;
     always @(posedge clock) chain <= {chain[31:0], cmd_array_sin};
     wire [31:0] cmd_array = chain[31:0];
+    // Outputs of ways 4-7 (constant 0 for a channel of 4 ways or fewer), not pinned.
+    wire data_way_hi, done_way_hi;
+    wire [3:0] ce_hi;
     ssdlab_nand_channel channel(
         .clock(clock),
         .reset(chain[32]),
         .cmd_valid(cmd_valid),
-        .cmd_way(cmd_way),
+        .cmd_way({1'b0, cmd_way}),
         .cmd_op(cmd_op),
         .cmd_array(cmd_array),
         .cmd_ready(cmd_ready),
         .wr_data(wr_data),
-        .data_way(data_way),
-        .phy_ce(phy_ce),
+        .data_way({data_way_hi, data_way}),
+        .phy_ce({ce_hi, phy_ce}),
         .phy_cle(phy_cle),
         .phy_ale(phy_ale),
         .phy_we(phy_we),
         .phy_dq_out(phy_dq_out),
         .phy_wr_beat(phy_wr_beat),
         .phy_rd_beat(phy_rd_beat),
-        .phy_rb(phy_rb),
+        .phy_rb({4'b1111, phy_rb}),
         .phy_dq_in(phy_dq_in),
         .phy_dq_in_valid(phy_dq_in_valid),
         .rd_data(rd_data),
         .rd_valid(rd_valid),
         .done_valid(done_valid),
-        .done_way(done_way)
+        .done_way({done_way_hi, done_way})
     );
 endmodule

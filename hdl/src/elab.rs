@@ -24,3 +24,8 @@ macro_rules! with_defaults {
     };
 }
 pub(crate) use with_defaults;
+
+/// `n` default values: a per-channel or per-way port or child vector of an elaborated size.
+pub(crate) fn vec_of<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}

@@ -1,6 +1,7 @@
 //! The controller datapath top level (docs/hdl.md): block [`Datapath`],
 //! exported as Verilog `module ssdlab_datapath` (`datapath.v`). It composes the NVMe front end with its PRP data path
-//! (`nvme::frontend::NvmeFrontEnd`), the 8-channel NAND sequencer array (`nand::array::NandArray`),
+//! (`nvme::frontend::NvmeFrontEnd`), the NAND sequencer array (`nand::array::NandArray`, the
+//! drive's channels x ways),
 //! the mapping-table cache (`ftl::map_cache::MapCacheExport`) and the page buffer between NAND
 //! and PCIe ([`page_buffer::PageBuffer`]).
 //!
@@ -20,7 +21,15 @@
 //! 500 or 1000; [`small_drive_config`] has 1000); NAND timing counts come from `HdlTiming` at
 //! that clock.
 //!
-//! **Page buffer.** One region of [`PAGE_BUF_BYTES`] per (channel, way), held as four 32-bit
+//! **Geometry.** Elaborated from `cfg.geometry`: `channels` (1-16) NAND channels of
+//! `ways_per_channel` (1-8) ways each, one die per way, one page-buffer region per (channel,
+//! way). Channel ids on the ports are 4 bits and way ids 3 bits whatever the geometry; an op or
+//! move naming a channel or way the drive lacks is never taken (`nand_cmd_ready` stays low) or
+//! touches no region. Each channel's CE and R/B# vectors are 8 bits, bit w = way w; the bits
+//! of ways the channel lacks stay 0 (CE) or are not read (R/B#).
+//!
+//! **Page buffer.** One region per (channel, way) of `region_bytes` (planes x (page + spare), in
+//! whole 8 KiB banks: `ssdlab_model::ctrl::page_buffer::region_bytes`), held as four 32-bit
 //! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves up to one 4-byte word
 //! per cycle per channel while the DMA side moves one 16-byte beat per cycle. Narrower NAND
 //! beats (1 or 2 bytes at 250 / 500 MT/s) are packed into the words by each channel's buffer
@@ -31,8 +40,9 @@
 //! op's data at a time — a program is issued only after the DMA into its region completed, and
 //! the next data op on a way only after the previous one's data has been moved (DMA done for
 //! reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
-//! Cost: 32 regions x 16 KiB = 512 KiB; yosys 0.23 `synth_xilinx -family xc7` of the page
-//! buffer alone: 128 RAMB36E1, 9 781 LUTs, 891 FFs (the write/read muxes); does not fit iCE40.
+//! Cost: channels x ways x banks x 4 RAMB18 (the co-simulation geometry: 8 x 4 x 2 x 4 = 256
+//! RAMB18, 512 KiB; sm2262-512g: 8 x 2 x 5 x 4 = 320, 640 KiB); `hdl/synth-report.txt` has the
+//! LUTs of the write and read muxes. It does not fit iCE40.
 //!
 //! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in docs/hdl.md:
 //! PCIe user side `cq_*`, `cc_*`, `rq_*`, `rc_*`, `mps_code`, `mrrs_code`; NAND pins `phy$i$*`;
@@ -72,24 +82,18 @@ pub mod page_buffer;
 pub mod region;
 
 use crate::ftl::map_cache::{self, MapCacheExport};
-use crate::nand::array::{NandArray, CHANNELS};
+use crate::nand::array::NandArray;
 use crate::nand::timing::HdlTiming;
 use crate::nvme::arbiter::Arbitration;
 use crate::nvme::frontend::NvmeFrontEnd;
 use page_buffer::PageBuffer;
+use region::{BANK_BYTES, MAX_BANKS};
 use rust_hdl::prelude::*;
 use ssdlab_model::config::{DriveConfig, MapCacheConfig};
+use ssdlab_model::ctrl::page_buffer::region_banks;
 
-/// Rows (16 bytes each) per region, log2.
-pub const ROW_BITS: usize = 10;
-/// Bytes per (channel, way) page-buffer region: 16 KiB, at least planes x (page + spare) of the
-/// co-simulation geometry ([`small_drive_config`]: 2 x (4096 + 256) = 8704 B, or a 3-page
-/// cache read of 13 056 B).
-pub const PAGE_BUF_BYTES: usize = 16 << ROW_BITS;
-const _: () = assert!(
-    PAGE_BUF_BYTES as u64 == ssdlab_model::ctrl::page_buffer::REGION_BYTES,
-    "the region size of the page buffer's behavioural model"
-);
+/// Width of a region's row address (16-byte rows): regions up to 128 KiB, 16 banks.
+pub const ROW_BITS: usize = 13;
 /// Cycles from the `dma` handshake to the first TLP on `rq_tvalid`, beyond what the behavioural
 /// `FrontEnd::transfer` charges (none), and from the behavioural transfer's end (last beat + 1)
 /// to `dma_done`: see the module doc's "DMA latency" (no PRP list). Defined once, in the page
@@ -146,26 +150,25 @@ impl Datapath {
             Arbitration::RoundRobin,
         );
         let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
+        let (channels, ways) = (
+            cfg.geometry.channels as usize,
+            cfg.geometry.ways_per_channel as usize,
+        );
+        let banks = region_banks(&cfg.geometry) as usize;
         Ok(Datapath::assemble(
             fe,
-            NandArray::new(&t),
+            NandArray::new(&t, channels, ways),
             map,
-            PageBuffer::new(t.seq.bytes_per_cycle),
+            PageBuffer::new(t.seq.bytes_per_cycle, channels, ways, banks),
         ))
     }
 }
 
-/// The sequencer's timing for `cfg`, or every reason the datapath cannot be elaborated for it,
-/// each naming its config field and the limit: the one clock, the NAND beat width, whole-word
-/// data phases, the 8 x 4 x 1 geometry, the page-buffer region, and the timing counts.
-pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
+/// Why the page buffer and the NAND array cannot be elaborated for `cfg`, each naming its config
+/// field and the limit (empty: they can): the NAND beat width, whole-word data phases, the
+/// array's channels, ways and dies (`nand::array_geometry`), planes, and the region size.
+pub fn geometry_refusals(cfg: &DriveConfig) -> Vec<String> {
     let mut why = Vec::new();
-    if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
-        why.push(format!(
-            "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
-            cfg.onfi.core_clock_mhz
-        ));
-    }
     let bpc = cfg.onfi.bytes_per_cycle();
     let packs = matches!(bpc, 1 | 2 | 4);
     if !packs {
@@ -185,18 +188,53 @@ pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
             g.page_bytes, g.spare_bytes
         ));
     }
-    if g.channels as usize != CHANNELS || g.ways_per_channel != 4 || g.dies_per_way != 1 {
+    if let Err(e) = crate::nand::array_geometry(cfg) {
+        why.extend(e);
+    }
+    if !(1..=4).contains(&g.planes_per_die) {
         why.push(format!(
-            "geometry.channels / ways_per_channel / dies_per_way: {} x {} x {}; the datapath has {CHANNELS} channels x 4 ways x 1 die",
-            g.channels, g.ways_per_channel, g.dies_per_way
+            "geometry.planes_per_die: {}; a NAND op word addresses 1..=4 planes",
+            g.planes_per_die
         ));
     }
-    let bus = g.planes_per_die as u64 * (g.page_bytes as u64 + g.spare_bytes as u64);
-    if bus > PAGE_BUF_BYTES as u64 {
+    let banks = region_banks(g);
+    if banks > MAX_BANKS as u64 {
         why.push(format!(
-            "geometry.page_bytes: planes x (page + spare) = {bus} B exceeds the {PAGE_BUF_BYTES} B page-buffer region"
+            "geometry.page_bytes: planes x (page + spare) = {} B needs {banks} banks of {BANK_BYTES} B; a page-buffer region has at most {MAX_BANKS} ({} B)",
+            g.planes_per_die as u64 * (g.page_bytes as u64 + g.spare_bytes as u64),
+            MAX_BANKS as u64 * BANK_BYTES
         ));
     }
+    why
+}
+
+/// The page buffer for `cfg`'s geometry, or why it cannot be built ([`geometry_refusals`]).
+pub fn page_buffer_for(cfg: &DriveConfig) -> Result<PageBuffer, String> {
+    let why = geometry_refusals(cfg);
+    if !why.is_empty() {
+        return Err(why.join("\n"));
+    }
+    let g = &cfg.geometry;
+    Ok(PageBuffer::new(
+        cfg.onfi.bytes_per_cycle(),
+        g.channels as usize,
+        g.ways_per_channel as usize,
+        region_banks(g) as usize,
+    ))
+}
+
+/// The sequencer's timing for `cfg`, or every reason the datapath cannot be elaborated for it,
+/// each naming its config field and the limit: the one clock, then [`geometry_refusals`], then
+/// the timing counts.
+pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
+    let mut why = Vec::new();
+    if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
+        why.push(format!(
+            "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
+            cfg.onfi.core_clock_mhz
+        ));
+    }
+    why.extend(geometry_refusals(cfg));
     match HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))
         .and_then(|t| t.with_suspend(&cfg.nand.suspend))
     {
@@ -212,7 +250,11 @@ pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
 impl Datapath {
     /// The block around its four children, every port at its default.
     fn assemble(fe: NvmeFrontEnd, array: NandArray, map: MapCacheExport, pb: PageBuffer) -> Self {
+        let channels = array.channels();
         crate::elab::with_defaults!(Datapath {
+            nand_done_valid: crate::elab::vec_of(channels),
+            nand_done_way: crate::elab::vec_of(channels),
+            phy: crate::elab::vec_of(channels),
             fe,
             array,
             map,
@@ -231,8 +273,6 @@ impl Datapath {
             map_tp_req_evict_dirty, map_tp_done, map_busy, dram_cmd_valid, dram_cmd_ready, dram_cmd_write,
             dram_cmd_addr, dram_wdata_valid, dram_wdata_ready, dram_wdata, dram_rdata_valid, dram_rdata,
             nand_cmd_valid, nand_cmd_channel, nand_cmd_way, nand_cmd_op, nand_cmd_array, nand_cmd_ready,
-        } arrays {
-            nand_done_valid, nand_done_way, phy,
         })
     }
 }
@@ -276,7 +316,7 @@ pub fn export_verilog(cfg: &DriveConfig) -> Result<String, String> {
 /// elaborated for `cfg` (or the error of [`Datapath::new`], naming the field it refuses).
 pub fn verilog_blocks(cfg: &DriveConfig) -> Vec<(&'static str, Result<String, String>)> {
     vec![
-        ("page_buffer", Ok(crate::verilog_of(PageBuffer::default()))),
+        ("page_buffer", page_buffer_for(cfg).map(crate::verilog_of)),
         ("datapath", export_verilog(cfg)),
     ]
 }

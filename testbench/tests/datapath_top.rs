@@ -144,7 +144,7 @@ impl Firmware {
         (u.dma_prp1.next, u.dma_prp2.next, u.dma_len.next) =
             (bits::<64>(s.prp1), bits::<64>(s.prp2), bits::<32>(4096));
         (u.dma_channel.next, u.dma_way.next, u.dma_offset.next) =
-            (bits::<3>(CH as u64), bits::<2>(WAY as u64), bits::<32>(0));
+            (bits::<4>(CH as u64), bits::<3>(WAY as u64), bits::<32>(0));
         u.nand_cmd_valid.next = false;
         if let (true, Some(Step::Nand(kind))) = (offer, self.step()) {
             let r = if kind == NandOpKind::Read {
@@ -161,7 +161,7 @@ impl Firmware {
             };
             u.nand_cmd_valid.next = true;
             (u.nand_cmd_channel.next, u.nand_cmd_way.next) =
-                (bits::<3>(CH as u64), bits::<2>(WAY as u64));
+                (bits::<4>(CH as u64), bits::<3>(WAY as u64));
             u.nand_cmd_op.next = bits::<52>(pack_op(&op));
         }
         u.map_req_valid.next = false;
@@ -318,14 +318,14 @@ impl Bench {
                 u.phy[c].rb.next,
                 u.phy[c].dq_in_valid.next,
                 u.phy[c].dq_in.next,
-            ) = (bits::<4>(0xF), false, bits::<32>(0));
+            ) = (bits::<8>(0xF), false, bits::<32>(0));
         }
         let rb = self
             .targets
             .iter()
             .enumerate()
             .fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
-        u.phy[CH].rb.next = bits::<4>(rb);
+        u.phy[CH].rb.next = bits::<8>(rb);
         if let Some(d) = self.pending_read.take() {
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
         }

@@ -48,7 +48,7 @@ fn run(to_host: bool, limit: u64) -> Run {
             u.dram_wdata_ready.next,
         ) = (false, true, true);
         for c in 0..8 {
-            (u.phy[c].rb.next, u.phy[c].dq_in_valid.next) = (bits::<4>(0xF), false);
+            (u.phy[c].rb.next, u.phy[c].dq_in_valid.next) = (bits::<8>(0xF), false);
         }
         u.dma_valid.next = n >= 2 && take.is_none();
         (u.dma_to_host.next, u.dma_prp1.next, u.dma_prp2.next) =
@@ -58,7 +58,7 @@ fn run(to_host: bool, limit: u64) -> Run {
             u.dma_channel.next,
             u.dma_way.next,
             u.dma_offset.next,
-        ) = (bits::<32>(4096), bits::<3>(0), bits::<2>(0), bits::<32>(0));
+        ) = (bits::<32>(4096), bits::<4>(0), bits::<3>(0), bits::<32>(0));
         u.settle();
         rc.observe_user(n, &u.pcie_out());
         assert!(!u.pb_err.val(), "cycle {n}: page-buffer error");

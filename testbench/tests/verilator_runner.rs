@@ -10,33 +10,34 @@ use ssdlab_testbench::verilator::{Dir, VerilatorModel};
 #[test]
 fn runner_drives_combinational_block() {
     let mut v = VerilatorModel::build("test_arbiter", &verilog_of(Arbiter::default())).unwrap();
-    // Inputs: rf0..3 (first-phase requests), rs0..3 (second-phase), last0..3 (one-hot pointer).
-    assert_eq!(v.ports().iter().filter(|p| p.dir == Dir::In).count(), 12);
-    let (rf1, rs2, last2) = (
-        v.port("rf1").unwrap(),
-        v.port("rs2").unwrap(),
-        v.port("last2").unwrap(),
+    // Inputs: rf (first-phase requests), rs (second-phase), last (one-hot pointer), a bit per way.
+    assert_eq!(v.ports().iter().filter(|p| p.dir == Dir::In).count(), 3);
+    let (rf, rs, last) = (
+        v.port("rf").unwrap(),
+        v.port("rs").unwrap(),
+        v.port("last").unwrap(),
     );
-    let (valid, g1, g2, second) = (
+    let (valid, grant, second) = (
         v.port("valid").unwrap(),
-        v.port("g1").unwrap(),
-        v.port("g2").unwrap(),
+        v.port("grant").unwrap(),
         v.port("pick_second").unwrap(),
     );
     v.eval();
     assert_eq!(v.get(valid), 0);
     // A second-phase request of way 2 alone wins.
-    v.set(rs2, 1);
-    v.set(last2, 1);
+    v.set(rs, 0b100);
+    v.set(last, 0b100);
     v.eval();
-    assert_eq!(
-        (v.get(valid), v.get(g1), v.get(g2), v.get(second)),
-        (1, 0, 1, 1)
-    );
+    assert_eq!((v.get(valid), v.get(grant), v.get(second)), (1, 0b100, 1));
     // A first-phase request of way 1 beats it (command first).
-    v.set(rf1, 1);
+    v.set(rf, 0b10);
     v.eval();
-    assert_eq!((v.get(g1), v.get(g2), v.get(second)), (1, 0, 0));
+    assert_eq!((v.get(grant), v.get(second)), (0b10, 0));
+    // Ways 1 and 6 request first phases after way 3 was granted: way 6 is next.
+    v.set(rf, 0b100_0010);
+    v.set(last, 0b1000);
+    v.eval();
+    assert_eq!(v.get(grant), 0b100_0000);
     assert!(v
         .port("nonexistent")
         .unwrap_err()

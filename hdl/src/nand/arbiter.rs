@@ -2,112 +2,69 @@
 //! requests (command/address/data in: they start array work) win over second-phase ones (data
 //! out, status); within a class the first way after the last granted one, round-robin. The
 //! behavioural model (`ssdlab_model::nand::sequencer`, `arbitrate`) implements the same policy.
-//! Written as one-hot grant equations per way (way i wins its class when it requests and no way
-//! between the last granted one and i does), which keeps the grant path shallow on FPGAs.
+//!
+//! Written on [`MAX_WAYS`]-bit request vectors, bit i = way i (a channel of fewer ways leaves
+//! the upper bits 0), as the classic two-pass round-robin: the requests above the last granted
+//! way (`req & !(2 last - 1)`) are searched first, then all of them, each search isolating the
+//! lowest set bit (`x & (!x + 1)`: one carry chain). So the grant is one-hot and the policy does
+//! not depend on the way count.
 
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock, Default)]
+/// The most ways a channel has (chip enables per channel; `geometry.ways_per_channel`).
+pub const MAX_WAYS: usize = 8;
+
+#[derive(LogicBlock)]
 pub struct Arbiter {
-    /// Way 0..3 requests its first phase.
-    pub rf0: Signal<In, Bit>,
-    pub rf1: Signal<In, Bit>,
-    pub rf2: Signal<In, Bit>,
-    pub rf3: Signal<In, Bit>,
-    /// Way 0..3 requests its second phase.
-    pub rs0: Signal<In, Bit>,
-    pub rs1: Signal<In, Bit>,
-    pub rs2: Signal<In, Bit>,
-    pub rs3: Signal<In, Bit>,
-    /// Way 0..3 was granted last (round-robin pointer, one-hot).
-    pub last0: Signal<In, Bit>,
-    pub last1: Signal<In, Bit>,
-    pub last2: Signal<In, Bit>,
-    pub last3: Signal<In, Bit>,
+    /// Bit i: way i requests its first phase.
+    pub rf: Signal<In, Bits<MAX_WAYS>>,
+    /// Bit i: way i requests its second phase.
+    pub rs: Signal<In, Bits<MAX_WAYS>>,
+    /// The way granted last, one-hot (the round-robin pointer; exactly one bit set).
+    pub last: Signal<In, Bits<MAX_WAYS>>,
     /// Some way requests.
     pub valid: Signal<Out, Bit>,
-    /// One-hot: way 0..3 wins.
-    pub g0: Signal<Out, Bit>,
-    pub g1: Signal<Out, Bit>,
-    pub g2: Signal<Out, Bit>,
-    pub g3: Signal<Out, Bit>,
+    /// One-hot: the way that wins (0 when none requests).
+    pub grant: Signal<Out, Bits<MAX_WAYS>>,
     /// The granted request is a second phase.
     pub pick_second: Signal<Out, Bit>,
-    l0: Signal<Local, Bit>,
-    l1: Signal<Local, Bit>,
-    l2: Signal<Local, Bit>,
-    l3: Signal<Local, Bit>,
-    any_f: Signal<Local, Bit>,
-    any_s: Signal<Local, Bit>,
-    gf0: Signal<Local, Bit>,
-    gs0: Signal<Local, Bit>,
-    gf1: Signal<Local, Bit>,
-    gs1: Signal<Local, Bit>,
-    gf2: Signal<Local, Bit>,
-    gs2: Signal<Local, Bit>,
-    gf3: Signal<Local, Bit>,
-    gs3: Signal<Local, Bit>,
+    /// The requests of the winning class.
+    req: Signal<Local, Bits<MAX_WAYS>>,
+    /// Of them, the ways after the last granted one.
+    above: Signal<Local, Bits<MAX_WAYS>>,
+    zero: Constant<Bits<MAX_WAYS>>,
+    one: Constant<Bits<MAX_WAYS>>,
+}
+
+impl Default for Arbiter {
+    fn default() -> Self {
+        crate::elab::with_defaults!(Arbiter {
+            zero: Constant::new(bits::<MAX_WAYS>(0)),
+            one: Constant::new(bits::<MAX_WAYS>(1)),
+        } defaults {
+            rf, rs, last, valid, grant, pick_second, req, above,
+        })
+    }
 }
 
 impl Logic for Arbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        self.l0.next = self.last0.val();
-        self.l1.next = self.last1.val();
-        self.l2.next = self.last2.val();
-        self.l3.next = self.last3.val();
-        self.any_f.next = self.rf0.val() | self.rf1.val() | self.rf2.val() | self.rf3.val();
-        self.any_s.next = self.rs0.val() | self.rs1.val() | self.rs2.val() | self.rs3.val();
-        self.gf0.next = self.rf0.val()
-            & ((self.l0.val() & !self.rf1.val() & !self.rf2.val() & !self.rf3.val())
-                | (self.l1.val() & !self.rf2.val() & !self.rf3.val())
-                | (self.l2.val() & !self.rf3.val())
-                | (self.l3.val()));
-        self.gs0.next = self.rs0.val()
-            & !self.any_f.val()
-            & ((self.l0.val() & !self.rs1.val() & !self.rs2.val() & !self.rs3.val())
-                | (self.l1.val() & !self.rs2.val() & !self.rs3.val())
-                | (self.l2.val() & !self.rs3.val())
-                | (self.l3.val()));
-        self.g0.next = self.gf0.val() | self.gs0.val();
-        self.gf1.next = self.rf1.val()
-            & ((self.l0.val())
-                | (self.l1.val() & !self.rf2.val() & !self.rf3.val() & !self.rf0.val())
-                | (self.l2.val() & !self.rf3.val() & !self.rf0.val())
-                | (self.l3.val() & !self.rf0.val()));
-        self.gs1.next = self.rs1.val()
-            & !self.any_f.val()
-            & ((self.l0.val())
-                | (self.l1.val() & !self.rs2.val() & !self.rs3.val() & !self.rs0.val())
-                | (self.l2.val() & !self.rs3.val() & !self.rs0.val())
-                | (self.l3.val() & !self.rs0.val()));
-        self.g1.next = self.gf1.val() | self.gs1.val();
-        self.gf2.next = self.rf2.val()
-            & ((self.l0.val() & !self.rf1.val())
-                | (self.l1.val())
-                | (self.l2.val() & !self.rf3.val() & !self.rf0.val() & !self.rf1.val())
-                | (self.l3.val() & !self.rf0.val() & !self.rf1.val()));
-        self.gs2.next = self.rs2.val()
-            & !self.any_f.val()
-            & ((self.l0.val() & !self.rs1.val())
-                | (self.l1.val())
-                | (self.l2.val() & !self.rs3.val() & !self.rs0.val() & !self.rs1.val())
-                | (self.l3.val() & !self.rs0.val() & !self.rs1.val()));
-        self.g2.next = self.gf2.val() | self.gs2.val();
-        self.gf3.next = self.rf3.val()
-            & ((self.l0.val() & !self.rf1.val() & !self.rf2.val())
-                | (self.l1.val() & !self.rf2.val())
-                | (self.l2.val())
-                | (self.l3.val() & !self.rf0.val() & !self.rf1.val() & !self.rf2.val()));
-        self.gs3.next = self.rs3.val()
-            & !self.any_f.val()
-            & ((self.l0.val() & !self.rs1.val() & !self.rs2.val())
-                | (self.l1.val() & !self.rs2.val())
-                | (self.l2.val())
-                | (self.l3.val() & !self.rs0.val() & !self.rs1.val() & !self.rs2.val()));
-        self.g3.next = self.gf3.val() | self.gs3.val();
-        self.valid.next = self.any_f.val() | self.any_s.val();
-        self.pick_second.next = !self.any_f.val() & self.any_s.val();
+        self.req.next = self.rs.val();
+        self.pick_second.next = true;
+        if self.rf.val() != self.zero.val() {
+            self.req.next = self.rf.val();
+            self.pick_second.next = false;
+        }
+        self.valid.next = self.req.val() != self.zero.val();
+        if !self.valid.val() {
+            self.pick_second.next = false;
+        }
+        self.above.next = self.req.val() & !((self.last.val() << self.one.val()) - self.one.val());
+        self.grant.next = self.req.val() & (!self.req.val() + self.one.val());
+        if self.above.val() != self.zero.val() {
+            self.grant.next = self.above.val() & (!self.above.val() + self.one.val());
+        }
     }
 }
 
@@ -119,5 +76,35 @@ mod tests {
     fn arbiter_is_synthesizable() {
         let vlog = crate::verilog_of(Arbiter::default());
         yosys_validate("ssdlab_arbiter", &vlog).unwrap();
+    }
+
+    /// The grant of one evaluation, by rust_hdl's simulation of the kernel.
+    fn grant(rf: u64, rs: u64, last: usize) -> (bool, u64, bool) {
+        let mut a = Arbiter::default();
+        a.connect_all();
+        a.rf.next = bits(rf);
+        a.rs.next = bits(rs);
+        a.last.next = bits(1 << last);
+        crate::settle(&mut a, 16, "arbiter");
+        (
+            a.valid.val(),
+            a.grant.val().index() as u64,
+            a.pick_second.val(),
+        )
+    }
+
+    #[test]
+    fn first_phases_win_then_the_way_after_the_last_grant() {
+        // Hand cases of the policy: none; a lone second phase; a first phase beats it.
+        assert_eq!(grant(0, 0, 0), (false, 0, false));
+        assert_eq!(grant(0, 0b100, 2), (true, 0b100, true));
+        assert_eq!(grant(0b10, 0b100, 2), (true, 0b10, false));
+        // Ways 1, 3 and 6 request; after way 3 comes 6, after 6 wraps to 1, after 0 comes 1.
+        assert_eq!(grant(0b100_1010, 0, 3).1, 0b100_0000);
+        assert_eq!(grant(0b100_1010, 0, 6).1, 0b10);
+        assert_eq!(grant(0b100_1010, 0, 0).1, 0b10);
+        // The last granted way itself goes last; way 7 wraps to way 0.
+        assert_eq!(grant(0b1000, 0, 3).1, 0b1000);
+        assert_eq!(grant(0b1000_0001, 0, 7).1, 0b1);
     }
 }

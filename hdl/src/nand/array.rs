@@ -1,7 +1,8 @@
-//! 8-channel NAND array: a dispatcher routes each op of the shared command port to its
-//! channel's sequencer (`NandChannel`), each with its own way queues, bus and completion
-//! reporting. Per-channel PHY boundaries are port arrays (`ce[i]`, `cle[i]`, ... for channel i).
-//! Mirrors the model's per-channel `ChannelSequencer`s (one per channel, independent buses).
+//! NAND array of 1 to 16 channels (`geometry.channels`): a dispatcher routes each op of the
+//! shared command port to its channel's sequencer (`NandChannel`), each with its own way queues,
+//! bus and completion reporting. Per-channel PHY boundaries are port arrays (`ce[i]`, `cle[i]`,
+//! ... for channel i). Mirrors the model's per-channel `ChannelSequencer`s (one per channel,
+//! independent buses).
 
 use crate::nand::op::OP_BITS;
 use crate::nand::phy::NandPhy;
@@ -9,8 +10,8 @@ use crate::nand::sequencer::NandChannel;
 use crate::nand::timing::HdlTiming;
 use rust_hdl::prelude::*;
 
-/// Channels in the array.
-pub const CHANNELS: usize = 8;
+/// The most channels an array has (`cmd_channel` is 4 bits).
+pub const MAX_CHANNELS: usize = 16;
 
 #[derive(LogicBlock)]
 pub struct NandArray {
@@ -18,42 +19,57 @@ pub struct NandArray {
     pub clock: Signal<In, Clock>,
     /// An op is offered; taken at the clock edge when `cmd_ready`.
     pub cmd_valid: Signal<In, Bit>,
-    /// Channel of the offered op.
-    pub cmd_channel: Signal<In, Bits<3>>,
-    /// Way of the offered op within its channel.
-    pub cmd_way: Signal<In, Bits<2>>,
+    /// Channel of the offered op (below the array's channel count).
+    pub cmd_channel: Signal<In, Bits<4>>,
+    /// Way of the offered op within its channel (below the channels' way count).
+    pub cmd_way: Signal<In, Bits<3>>,
     /// Packed op word (layout: `nand::op`).
     pub cmd_op: Signal<In, Bits<OP_BITS>>,
     /// Array time of the offered op in sequencer cycles (for program/erase suspend).
     pub cmd_array: Signal<In, Bits<32>>,
-    /// The addressed channel's way queue has room.
+    /// The addressed channel's way queue has room (0 for a channel or way the array lacks).
     pub cmd_ready: Signal<Out, Bit>,
     /// Per channel: program data (4 bytes), consumed on that channel's `wr_beat`.
-    pub wr_data: [Signal<In, Bits<32>>; CHANNELS],
+    pub wr_data: Vec<Signal<In, Bits<32>>>,
     /// Per channel: way owning the channel's bus.
-    pub data_way: [Signal<Out, Bits<2>>; CHANNELS],
-    /// Per channel: the PHY boundary (`nand::phy::NandPhy`), `phy$i$ce`, ... in Verilog.
-    pub phy: [NandPhy; CHANNELS],
+    pub data_way: Vec<Signal<Out, Bits<3>>>,
+    /// Per channel: the PHY boundary (`nand::phy::NandPhy`), `phy_<i>_ce`, ... in Verilog.
+    pub phy: Vec<NandPhy>,
     /// Per channel: read data to the controller buffer.
-    pub rd_data: [Signal<Out, Bits<32>>; CHANNELS],
+    pub rd_data: Vec<Signal<Out, Bits<32>>>,
     /// Per channel: `rd_data` valid.
-    pub rd_valid: [Signal<Out, Bit>; CHANNELS],
+    pub rd_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: an op completed this cycle.
-    pub done_valid: [Signal<Out, Bit>; CHANNELS],
+    pub done_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: way of the completed op.
-    pub done_way: [Signal<Out, Bits<2>>; CHANNELS],
-    channels: [NandChannel; CHANNELS],
+    pub done_way: Vec<Signal<Out, Bits<3>>>,
+    channels: Vec<NandChannel>,
 }
 
 impl NandArray {
-    pub fn new(t: &HdlTiming) -> Self {
+    /// An array of `channels` channels (1..=[`MAX_CHANNELS`]) of `ways` ways each.
+    pub fn new(t: &HdlTiming, channels: usize, ways: usize) -> Self {
+        assert!(
+            (1..=MAX_CHANNELS).contains(&channels),
+            "an array has 1..={MAX_CHANNELS} channels, got {channels}"
+        );
         crate::elab::with_defaults!(NandArray {
-            channels: array_init::array_init(|_| NandChannel::new(t)),
+            channels: (0..channels).map(|_| NandChannel::new(t, ways)).collect(),
+            wr_data: crate::elab::vec_of(channels),
+            data_way: crate::elab::vec_of(channels),
+            phy: crate::elab::vec_of(channels),
+            rd_data: crate::elab::vec_of(channels),
+            rd_valid: crate::elab::vec_of(channels),
+            done_valid: crate::elab::vec_of(channels),
+            done_way: crate::elab::vec_of(channels),
         } defaults {
             clock, cmd_valid, cmd_channel, cmd_way, cmd_op, cmd_array, cmd_ready,
-        } arrays {
-            wr_data, data_way, phy, rd_data, rd_valid, done_valid, done_way,
         })
+    }
+
+    /// Channels of the array.
+    pub fn channels(&self) -> usize {
+        self.channels.len()
     }
 }
 
@@ -61,16 +77,18 @@ impl Logic for NandArray {
     #[hdl_gen]
     fn update(&mut self) {
         self.cmd_ready.next = false;
-        // Index literals: `link` names its arguments textually in the generated Verilog.
-        NandPhy::link(&mut self.phy[0], &mut self.channels[0].phy);
-        NandPhy::link(&mut self.phy[1], &mut self.channels[1].phy);
-        NandPhy::link(&mut self.phy[2], &mut self.channels[2].phy);
-        NandPhy::link(&mut self.phy[3], &mut self.channels[3].phy);
-        NandPhy::link(&mut self.phy[4], &mut self.channels[4].phy);
-        NandPhy::link(&mut self.phy[5], &mut self.channels[5].phy);
-        NandPhy::link(&mut self.phy[6], &mut self.channels[6].phy);
-        NandPhy::link(&mut self.phy[7], &mut self.channels[7].phy);
-        for i in 0..CHANNELS {
+        for i in 0..self.channels.len() {
+            // The PHY bundle field by field (`link` would name `phy[i]` textually in the Verilog).
+            self.phy[i].ce.next = self.channels[i].phy.ce.val();
+            self.phy[i].cle.next = self.channels[i].phy.cle.val();
+            self.phy[i].ale.next = self.channels[i].phy.ale.val();
+            self.phy[i].we.next = self.channels[i].phy.we.val();
+            self.phy[i].dq_out.next = self.channels[i].phy.dq_out.val();
+            self.phy[i].wr_beat.next = self.channels[i].phy.wr_beat.val();
+            self.phy[i].rd_beat.next = self.channels[i].phy.rd_beat.val();
+            self.channels[i].phy.rb.next = self.phy[i].rb.val();
+            self.channels[i].phy.dq_in.next = self.phy[i].dq_in.val();
+            self.channels[i].phy.dq_in_valid.next = self.phy[i].dq_in_valid.val();
             self.channels[i].clock.next = self.clock.val();
             self.channels[i].cmd_valid.next =
                 self.cmd_valid.val() & (self.cmd_channel.val().index() == i);
@@ -98,7 +116,7 @@ mod tests {
     #[test]
     fn nand_array_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
-        let vlog = crate::verilog_of(NandArray::new(&t));
+        let vlog = crate::verilog_of(NandArray::new(&t, 8, 4));
         yosys_validate("ssdlab_nand_array", &vlog).unwrap();
     }
 }

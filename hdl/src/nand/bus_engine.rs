@@ -15,6 +15,7 @@
 
 // Field offsets are literals in the kernels (rust_hdl emits named constants in part-selects
 // as undeclared identifiers); `op::tests` pins them to the `op` constants.
+use crate::nand::arbiter::MAX_WAYS;
 use crate::nand::op::ENGINE_OP_BITS;
 use crate::nand::phy::NandPhy;
 use crate::nand::timing::HdlTiming;
@@ -42,7 +43,7 @@ pub struct BusEngine {
     /// Start a phase: sampled at the clock edge; the phase's first bus cycle is the next cycle.
     pub start: Signal<In, Bit>,
     /// Way (chip enable index) of the phase to start.
-    pub start_way: Signal<In, Bits<2>>,
+    pub start_way: Signal<In, Bits<3>>,
     /// 0: first phase (command/address/data in); 1: second phase (data out or status read).
     pub start_second: Signal<In, Bit>,
     /// Packed op word (see `nand::op`) of the phase to start.
@@ -72,7 +73,7 @@ pub struct BusEngine {
     /// This is the last cycle of the phase.
     pub phase_end: Signal<Out, Bit>,
     /// Way owning the bus (valid while `busy`).
-    pub way: Signal<Out, Bits<2>>,
+    pub way: Signal<Out, Bits<3>>,
     /// The phase on the bus is a second phase (data out / status / cache step).
     pub phase_second: Signal<Out, Bit>,
     /// The phase on the bus is a cache step with a 31h/3Fh latch: its op continues after it.
@@ -81,7 +82,7 @@ pub struct BusEngine {
     /// `rb` and `rd_data`/`rd_valid`).
     pub phy: NandPhy,
     /// R/B# per way from the PHY (1 = ready), to the way FSMs.
-    pub rb: Signal<Out, Bits<4>>,
+    pub rb: Signal<Out, Bits<MAX_WAYS>>,
     /// Read data from the PHY, to the controller's buffer.
     pub rd_data: Signal<Out, Bits<32>>,
     /// `rd_data` holds a read beat.
@@ -107,8 +108,8 @@ pub struct BusEngine {
     one16: Constant<Bits<16>>,
     one3: Constant<Bits<3>>,
     one2: Constant<Bits<2>>,
-    one4: Constant<Bits<4>>,
-    zero4: Constant<Bits<4>>,
+    one_ce: Constant<Bits<MAX_WAYS>>,
+    zero_ce: Constant<Bits<MAX_WAYS>>,
     zero16: Constant<Bits<16>>,
     zero3: Constant<Bits<3>>,
     k_read: Constant<Bits<2>>,
@@ -140,7 +141,7 @@ pub struct BusEngine {
     acnt: DFF<Bits<3>>,
     aidx: DFF<Bits<3>>,
     plane: DFF<Bits<2>>,
-    way_r: DFF<Bits<2>>,
+    way_r: DFF<Bits<3>>,
     second: DFF<Bit>,
     kind: DFF<Bits<2>>,
     planes_m1: DFF<Bits<2>>,

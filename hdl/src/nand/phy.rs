@@ -16,12 +16,14 @@ pub mod onfi;
 
 pub use onfi::OnfiPhy;
 
+use crate::nand::arbiter::MAX_WAYS;
 use rust_hdl::prelude::*;
 
 #[derive(LogicInterface, Clone, Debug, Default)]
 pub struct NandPhy {
-    /// Chip-enable mask, one bit per way, active high.
-    pub ce: Signal<Out, Bits<4>>,
+    /// Chip-enable mask, bit w = way w, active high (bits at and above the channel's way count
+    /// stay 0).
+    pub ce: Signal<Out, Bits<MAX_WAYS>>,
     /// Command latch enable (held for the tWC cycles of a command latch).
     pub cle: Signal<Out, Bit>,
     /// Address latch enable (held for the tWC cycles of each address latch).
@@ -34,8 +36,9 @@ pub struct NandPhy {
     pub wr_beat: Signal<Out, Bit>,
     /// Data-out beat: the PHY reads bytes-per-cycle bytes (RE#/DQS) this cycle.
     pub rd_beat: Signal<Out, Bit>,
-    /// R/B# per way, 1 = ready (asynchronous; synchronized in the way FSMs).
-    pub rb: Signal<In, Bits<4>>,
+    /// R/B# per way, bit w = way w, 1 = ready (asynchronous; synchronized in the way FSMs;
+    /// bits at and above the channel's way count are not read).
+    pub rb: Signal<In, Bits<MAX_WAYS>>,
     /// Bytes read from the target (4 per cycle), valid with `dq_in_valid`.
     pub dq_in: Signal<In, Bits<32>>,
     /// `dq_in` holds a read beat (the PHY's read latency is its own).

@@ -1,4 +1,4 @@
-//! One NAND channel's share of the page buffer: the four regions of its ways ([`Region`]) and
+//! One NAND channel's share of the page buffer: the regions of its ways ([`Region`]) and
 //! the NAND-side pointers that fill and drain them in data order, beside the PCIe-side port the
 //! page buffer's DMA engine (`top::page_buffer`) drives.
 //!
@@ -29,9 +29,9 @@
 //! NAND fill and a DMA write, or a program drain and a DMA read, on one region in one cycle, and
 //! a command latch while a word is half moved (a data phase that ended inside a word).
 
-use super::region::Region;
+use super::region::{Region, BANK_BYTES};
 use super::{Lanes4, ROW_BITS};
-use crate::nand::sequencer::WAYS;
+use crate::nand::arbiter::MAX_WAYS;
 use rust_hdl::prelude::*;
 
 /// Word pointer width: ROW_BITS + 2 word bits plus an overflow bit.
@@ -44,11 +44,11 @@ pub struct ChannelBuffer {
     /// A NAND op of this channel is accepted this cycle (command handshake).
     pub acc_valid: Signal<In, Bit>,
     /// Way of the accepted op.
-    pub acc_way: Signal<In, Bits<2>>,
+    pub acc_way: Signal<In, Bits<3>>,
     /// Kind of the accepted op (op word bits 1:0: 0 read, 1 program, 2 erase, 3 cache read).
     pub acc_kind: Signal<In, Bits<2>>,
     /// Way owning the channel's bus (`NandChannel::data_way`).
-    pub data_way: Signal<In, Bits<2>>,
+    pub data_way: Signal<In, Bits<3>>,
     /// A command latch starts this cycle (`phy.we & phy.cle`).
     pub cmd_we: Signal<In, Bit>,
     /// The command byte (`phy.dq_out` bits 7:0) with `cmd_we`.
@@ -65,7 +65,7 @@ pub struct ChannelBuffer {
     /// (first in bits 7:0; the word's later bytes above them); valid whenever a program drains.
     pub wr_data: Signal<Out, Bits<32>>,
     /// Way of the DMA transfer (when `dma_we` / `dma_rd`).
-    pub dma_way: Signal<In, Bits<2>>,
+    pub dma_way: Signal<In, Bits<3>>,
     /// A host-to-device beat is written this cycle into way `dma_way`'s region.
     pub dma_we: Signal<In, Bit>,
     /// Row (16-byte units) of the beat.
@@ -82,10 +82,10 @@ pub struct ChannelBuffer {
     pub dma_rdata: Signal<Out, Bits<128>>,
     /// Sticky: a firmware-rule violation on one of this channel's regions.
     pub err: Signal<Out, Bit>,
-    regions: [Region; WAYS],
-    fill: [DFF<Bits<PTR_BITS>>; WAYS],
-    drain: [DFF<Bits<PTR_BITS>>; WAYS],
-    rway: DFF<Bits<2>>,
+    regions: Vec<Region>,
+    fill: Vec<DFF<Bits<PTR_BITS>>>,
+    drain: Vec<DFF<Bits<PTR_BITS>>>,
+    rway: DFF<Bits<3>>,
     /// The last command latched was 70h (read status): the next data-out beat is status.
     st70: DFF<Bit>,
     /// The data-out beat being answered was a status read (not stored).
@@ -103,7 +103,7 @@ pub struct ChannelBuffer {
     rword_end: Signal<Local, Bit>,
     /// The program beat completes its word.
     wword_end: Signal<Local, Bit>,
-    fill_now: [Signal<Local, Bit>; WAYS],
+    fill_now: Vec<Signal<Local, Bit>>,
     /// The read word with this beat's bytes packed in.
     rword: Signal<Local, Bits<32>>,
     nand_word: Signal<Local, Lanes4>,
@@ -135,31 +135,27 @@ pub struct ChannelBuffer {
 }
 
 impl ChannelBuffer {
-    /// A channel buffer for a NAND bus of `bytes_per_beat` bytes per core cycle (1, 2 or 4).
-    pub fn new(bytes_per_beat: u32) -> Self {
+    /// A channel buffer of `ways` regions (1..=8) of `banks` banks each (`top::region`), for a
+    /// NAND bus of `bytes_per_beat` bytes per core cycle (1, 2 or 4).
+    pub fn new(bytes_per_beat: u32, ways: usize, banks: usize) -> Self {
         assert!(
             matches!(bytes_per_beat, 1 | 2 | 4),
             "bytes per NAND beat must be 1, 2 or 4, got {bytes_per_beat}"
         );
+        assert!(
+            (1..=MAX_WAYS).contains(&ways),
+            "a channel has 1..={MAX_WAYS} ways, got {ways}"
+        );
         let field = (1u64 << (8 * bytes_per_beat)) - 1;
         let mask = |p: usize| (field << (8 * p)) & 0xFFFF_FFFF;
-        ChannelBuffer {
-            bstep: Constant::new(bits::<2>(bytes_per_beat as u64 % 4)),
-            blast: Constant::new(bits::<2>(4 - bytes_per_beat as u64)),
-            rmask: array_init::array_init(|p| Constant::new(bits::<32>(mask(p)))),
-            rkeep: array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF))),
-            ..Default::default()
-        }
-    }
-}
-
-impl Default for ChannelBuffer {
-    /// 4 bytes per NAND beat (`ChannelBuffer::new(4)`).
-    fn default() -> Self {
         crate::elab::with_defaults!(ChannelBuffer {
+            regions: (0..ways).map(|_| Region::new(banks)).collect(),
+            fill: crate::elab::vec_of(ways),
+            drain: crate::elab::vec_of(ways),
+            fill_now: crate::elab::vec_of(ways),
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
-            end_ptr: Constant::new(bits::<PTR_BITS>(4 << ROW_BITS)),
+            end_ptr: Constant::new(bits::<PTR_BITS>((banks as u64 * BANK_BYTES) / 4)),
             k_read: Constant::new(bits::<2>(0)),
             k_prog: Constant::new(bits::<2>(1)),
             k_cache: Constant::new(bits::<2>(3)),
@@ -167,18 +163,16 @@ impl Default for ChannelBuffer {
             lane_oh: array_init::array_init(|l| Constant::new(bits::<4>(1 << l))),
             zero4: Constant::new(bits::<4>(0)),
             c70: Constant::new(bits::<8>(0x70)),
-            bstep: Constant::new(bits::<2>(0)),
-            blast: Constant::new(bits::<2>(0)),
-            rmask: array_init::array_init(|p| Constant::new(bits::<32>(if p == 0 { 0xFFFF_FFFF } else { 0 }))),
-            rkeep: array_init::array_init(|p| Constant::new(bits::<32>(if p == 0 { 0 } else { 0xFFFF_FFFF }))),
+            bstep: Constant::new(bits::<2>(bytes_per_beat as u64 % 4)),
+            blast: Constant::new(bits::<2>(4 - bytes_per_beat as u64)),
+            rmask: array_init::array_init(|p| Constant::new(bits::<32>(mask(p)))),
+            rkeep: array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF))),
             sh8: array_init::array_init(|p| Constant::new(bits::<5>(8 * p as u64))),
         } defaults {
             clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
             wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rd, dma_rrow, dma_rdata, err,
             rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, rword_end, wword_end, rword, nand_word, wsel,
             wlane, wword,
-        } arrays {
-            regions, fill, drain, fill_now,
         })
     }
 }
@@ -228,7 +222,7 @@ impl Logic for ChannelBuffer {
         self.wsel.next = self.regions[0].rd_data.val();
         self.wlane.next = self.drain[0].q.val().get_bits::<2>(0);
         self.dma_rdata.next = self.regions[0].rd_data.val();
-        for w in 0..WAYS {
+        for w in 0..self.regions.len() {
             self.regions[w].clock.next = self.clock.val();
             self.fill[w].clock.next = self.clock.val();
             self.drain[w].clock.next = self.clock.val();
@@ -321,12 +315,12 @@ mod tests {
     fn channel_buffer_is_synthesizable() {
         yosys_validate(
             "ssdlab_top_channel_buffer",
-            &crate::verilog_of(ChannelBuffer::default()),
+            &crate::verilog_of(ChannelBuffer::new(4, 4, 2)),
         )
         .unwrap();
         yosys_validate(
             "ssdlab_top_channel_buffer_1b",
-            &crate::verilog_of(ChannelBuffer::new(1)),
+            &crate::verilog_of(ChannelBuffer::new(1, 2, 5)),
         )
         .unwrap();
     }

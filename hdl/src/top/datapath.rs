@@ -5,7 +5,7 @@
 
 use super::page_buffer::PageBuffer;
 use crate::ftl::map_cache::{MapCacheExport, TP_BITS};
-use crate::nand::array::{NandArray, CHANNELS};
+use crate::nand::array::NandArray;
 use crate::nand::op::OP_BITS;
 use crate::nand::phy::NandPhy;
 use crate::nvme::frontend::NvmeFrontEnd;
@@ -136,10 +136,10 @@ pub struct Datapath {
     pub dma_prp2: Signal<In, Bits<64>>,
     /// Move length in bytes (whole dwords, 4..=128 KiB; within the region).
     pub dma_len: Signal<In, Bits<32>>,
-    /// Channel of the page-buffer region.
-    pub dma_channel: Signal<In, Bits<3>>,
-    /// Way of the page-buffer region.
-    pub dma_way: Signal<In, Bits<2>>,
+    /// Channel of the page-buffer region (below `geometry.channels`).
+    pub dma_channel: Signal<In, Bits<4>>,
+    /// Way of the page-buffer region (below `geometry.ways_per_channel`).
+    pub dma_way: Signal<In, Bits<3>>,
     /// Byte offset in the region (16-byte aligned).
     pub dma_offset: Signal<In, Bits<32>>,
     /// One cycle: the move ended.
@@ -214,23 +214,23 @@ pub struct Datapath {
     pub dram_rdata: Signal<In, Bits<32>>,
     /// NAND op offered; taken at the clock edge when `nand_cmd_ready`.
     pub nand_cmd_valid: Signal<In, Bit>,
-    /// Channel of the op.
-    pub nand_cmd_channel: Signal<In, Bits<3>>,
-    /// Way of the op within its channel.
-    pub nand_cmd_way: Signal<In, Bits<2>>,
+    /// Channel of the op (below `geometry.channels`).
+    pub nand_cmd_channel: Signal<In, Bits<4>>,
+    /// Way of the op within its channel (below `geometry.ways_per_channel`).
+    pub nand_cmd_way: Signal<In, Bits<3>>,
     /// Packed op word (layout: `nand::op`; kind in bits 1:0).
     pub nand_cmd_op: Signal<In, Bits<OP_BITS>>,
     /// Array time of the op (tPROG/tBERS) in core cycles, for program/erase suspend (any value
     /// for a read or with `nand.suspend.policy = "never"`).
     pub nand_cmd_array: Signal<In, Bits<32>>,
-    /// The addressed way queue has room.
+    /// The addressed way queue has room (never for a channel or way the drive lacks).
     pub nand_cmd_ready: Signal<Out, Bit>,
     /// Per channel: a NAND op completed this cycle.
-    pub nand_done_valid: [Signal<Out, Bit>; CHANNELS],
+    pub nand_done_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: way of the completed op (ops of a way complete in order).
-    pub nand_done_way: [Signal<Out, Bits<2>>; CHANNELS],
-    /// Per channel: the NAND PHY boundary (`nand::phy::NandPhy`), `phy$i$ce`, ... in Verilog.
-    pub phy: [NandPhy; CHANNELS],
+    pub nand_done_way: Vec<Signal<Out, Bits<3>>>,
+    /// Per channel: the NAND PHY boundary (`nand::phy::NandPhy`), `phy_<i>_ce`, ... in Verilog.
+    pub phy: Vec<NandPhy>,
     pub(super) fe: NvmeFrontEnd,
     pub(super) array: NandArray,
     pub(super) map: MapCacheExport,
@@ -364,16 +364,18 @@ impl Logic for Datapath {
         self.pb.op_channel.next = self.nand_cmd_channel.val();
         self.pb.op_way.next = self.nand_cmd_way.val();
         self.pb.op_kind.next = self.nand_cmd_op.val().get_bits::<2>(0);
-        // NAND pins (index literals: `link` names its arguments textually in the Verilog).
-        NandPhy::link(&mut self.phy[0], &mut self.array.phy[0]);
-        NandPhy::link(&mut self.phy[1], &mut self.array.phy[1]);
-        NandPhy::link(&mut self.phy[2], &mut self.array.phy[2]);
-        NandPhy::link(&mut self.phy[3], &mut self.array.phy[3]);
-        NandPhy::link(&mut self.phy[4], &mut self.array.phy[4]);
-        NandPhy::link(&mut self.phy[5], &mut self.array.phy[5]);
-        NandPhy::link(&mut self.phy[6], &mut self.array.phy[6]);
-        NandPhy::link(&mut self.phy[7], &mut self.array.phy[7]);
-        for i in 0..CHANNELS {
+        for i in 0..self.phy.len() {
+            // NAND pins, field by field (`link` would name `phy[i]` textually in the Verilog).
+            self.phy[i].ce.next = self.array.phy[i].ce.val();
+            self.phy[i].cle.next = self.array.phy[i].cle.val();
+            self.phy[i].ale.next = self.array.phy[i].ale.val();
+            self.phy[i].we.next = self.array.phy[i].we.val();
+            self.phy[i].dq_out.next = self.array.phy[i].dq_out.val();
+            self.phy[i].wr_beat.next = self.array.phy[i].wr_beat.val();
+            self.phy[i].rd_beat.next = self.array.phy[i].rd_beat.val();
+            self.array.phy[i].rb.next = self.phy[i].rb.val();
+            self.array.phy[i].dq_in.next = self.phy[i].dq_in.val();
+            self.array.phy[i].dq_in_valid.next = self.phy[i].dq_in_valid.val();
             self.nand_done_valid[i].next = self.array.done_valid[i].val();
             self.nand_done_way[i].next = self.array.done_way[i].val();
             self.array.wr_data[i].next = self.pb.wr_data[i].val();

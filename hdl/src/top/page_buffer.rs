@@ -1,5 +1,6 @@
-//! The page buffer between the NAND array and the PCIe data path: one region of
-//! `PAGE_BUF_BYTES` per (channel, way) (8 x 4 [`ChannelBuffer`]s' regions), filled/drained by
+//! The page buffer between the NAND array and the PCIe data path: one region per (channel, way)
+//! (one [`ChannelBuffer`] per channel, one region per way in it, each of
+//! `ssdlab_model::ctrl::page_buffer::region_bytes`), filled/drained by
 //! the NAND channels in data order and read/written by the front end's PRP data path
 //! (`nvme::prp::dma::PrpDma`) one 16-byte beat per cycle.
 //!
@@ -13,12 +14,12 @@
 //!
 //! The row pointer wraps inside the region: a transfer never touches another region. `err`
 //! (sticky) flags a transfer whose offset is not 16-byte aligned or whose `offset + len` exceeds
-//! `PAGE_BUF_BYTES`, a short host-to-device beat that is not the transfer's last, and any
+//! the region's size, a short host-to-device beat that is not the transfer's last, and any
 //! channel's firmware-rule violation (see [`ChannelBuffer`]).
 
 use super::channel_buffer::ChannelBuffer;
-use super::{PAGE_BUF_BYTES, ROW_BITS};
-use crate::nand::array::CHANNELS;
+use super::region::BANK_BYTES;
+use super::ROW_BITS;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -28,33 +29,33 @@ pub struct PageBuffer {
     /// A NAND op is accepted by the array this cycle (`cmd_valid & cmd_ready`).
     pub op_valid: Signal<In, Bit>,
     /// Channel of the accepted op.
-    pub op_channel: Signal<In, Bits<3>>,
+    pub op_channel: Signal<In, Bits<4>>,
     /// Way of the accepted op.
-    pub op_way: Signal<In, Bits<2>>,
+    pub op_way: Signal<In, Bits<3>>,
     /// Kind of the accepted op (op word bits 1:0).
     pub op_kind: Signal<In, Bits<2>>,
     /// Per channel: way owning the bus.
-    pub data_way: [Signal<In, Bits<2>>; CHANNELS],
+    pub data_way: Vec<Signal<In, Bits<3>>>,
     /// Per channel: a command latch starts this cycle (`phy.we & phy.cle`).
-    pub cmd_we: [Signal<In, Bit>; CHANNELS],
+    pub cmd_we: Vec<Signal<In, Bit>>,
     /// Per channel: the command byte with `cmd_we`.
-    pub cmd_byte: [Signal<In, Bits<8>>; CHANNELS],
+    pub cmd_byte: Vec<Signal<In, Bits<8>>>,
     /// Per channel: a data-out beat is read by the PHY this cycle.
-    pub rd_beat: [Signal<In, Bit>; CHANNELS],
+    pub rd_beat: Vec<Signal<In, Bit>>,
     /// Per channel: a read word arrives.
-    pub rd_valid: [Signal<In, Bit>; CHANNELS],
+    pub rd_valid: Vec<Signal<In, Bit>>,
     /// Per channel: the read beat, bytes-per-beat bytes (1, 2 or 4) in the low bytes.
-    pub rd_data: [Signal<In, Bits<32>>; CHANNELS],
+    pub rd_data: Vec<Signal<In, Bits<32>>>,
     /// Per channel: a program data beat goes to the PHY this cycle.
-    pub wr_beat: [Signal<In, Bit>; CHANNELS],
+    pub wr_beat: Vec<Signal<In, Bit>>,
     /// Per channel: the program beat, bytes-per-beat bytes in the low bytes.
-    pub wr_data: [Signal<Out, Bits<32>>; CHANNELS],
+    pub wr_data: Vec<Signal<Out, Bits<32>>>,
     /// The data path takes a transfer this cycle (`dma_valid & dma_ready`).
     pub take: Signal<In, Bit>,
     /// Channel of the transfer's region.
-    pub channel: Signal<In, Bits<3>>,
+    pub channel: Signal<In, Bits<4>>,
     /// Way of the transfer's region.
-    pub way: Signal<In, Bits<2>>,
+    pub way: Signal<In, Bits<3>>,
     /// Byte offset of the transfer in the region (16-byte aligned).
     pub offset: Signal<In, Bits<32>>,
     /// Transfer length in bytes (checked against the region).
@@ -79,10 +80,10 @@ pub struct PageBuffer {
     pub bd_ready: Signal<In, Bit>,
     /// Sticky: a transfer outside its region or a firmware-rule violation (see the module doc).
     pub err: Signal<Out, Bit>,
-    chans: [ChannelBuffer; CHANNELS],
+    chans: Vec<ChannelBuffer>,
     active: DFF<Bit>,
-    ch: DFF<Bits<3>>,
-    wy: DFF<Bits<2>>,
+    ch: DFF<Bits<4>>,
+    wy: DFF<Bits<3>>,
     th: DFF<Bit>,
     row: DFF<Bits<ROW_BITS>>,
     primed: DFF<Bit>,
@@ -103,22 +104,22 @@ pub struct PageBuffer {
 }
 
 impl PageBuffer {
-    /// A page buffer whose NAND channels move `bytes_per_beat` bytes per core cycle (1, 2 or 4;
-    /// see [`ChannelBuffer`]'s "NAND beat width").
-    pub fn new(bytes_per_beat: u32) -> Self {
-        PageBuffer {
-            chans: array_init::array_init(|_| ChannelBuffer::new(bytes_per_beat)),
-            ..Default::default()
-        }
-    }
-}
-
-impl Default for PageBuffer {
-    /// 4 bytes per NAND beat (`PageBuffer::new(4)`).
-    fn default() -> Self {
+    /// A page buffer of `channels` x `ways` regions of `banks` banks each (`top::region`), whose
+    /// NAND channels move `bytes_per_beat` bytes per core cycle (1, 2 or 4; see
+    /// [`ChannelBuffer`]'s "NAND beat width").
+    pub fn new(bytes_per_beat: u32, channels: usize, ways: usize, banks: usize) -> Self {
         crate::elab::with_defaults!(PageBuffer {
+            chans: (0..channels).map(|_| ChannelBuffer::new(bytes_per_beat, ways, banks)).collect(),
+            data_way: crate::elab::vec_of(channels),
+            cmd_we: crate::elab::vec_of(channels),
+            cmd_byte: crate::elab::vec_of(channels),
+            rd_beat: crate::elab::vec_of(channels),
+            rd_valid: crate::elab::vec_of(channels),
+            rd_data: crate::elab::vec_of(channels),
+            wr_beat: crate::elab::vec_of(channels),
+            wr_data: crate::elab::vec_of(channels),
             one_row: Constant::new(bits::<ROW_BITS>(1)),
-            size: Constant::new(bits::<32>(PAGE_BUF_BYTES as u64)),
+            size: Constant::new(bits::<32>(banks as u64 * BANK_BYTES)),
             low4: Constant::new(bits::<32>(15)),
             zero32: Constant::new(bits::<32>(0)),
             dw1: Constant::new(bits::<3>(1)),
@@ -132,8 +133,6 @@ impl Default for PageBuffer {
             clock, op_valid, op_channel, op_way, op_kind, take, channel, way, offset, len, to_host, done,
             wd_valid, wd_data, wd_dwords, wd_last, bd_valid, bd_data, bd_ready, err, active, ch, wy, th, row,
             primed, err_r, lanes, step,
-        } arrays {
-            data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data, wr_beat, wr_data, chans,
         })
     }
 }
@@ -185,7 +184,7 @@ impl Logic for PageBuffer {
         }
         self.bd_data.next = self.chans[0].dma_rdata.val();
         self.err.next = self.err_r.q.val();
-        for c in 0..CHANNELS {
+        for c in 0..self.chans.len() {
             self.chans[c].clock.next = self.clock.val();
             self.chans[c].acc_valid.next =
                 self.op_valid.val() & (self.op_channel.val().index() == c);
@@ -228,7 +227,7 @@ mod tests {
     fn page_buffer_is_synthesizable() {
         yosys_validate(
             "ssdlab_top_page_buffer",
-            &crate::verilog_of(PageBuffer::default()),
+            &crate::verilog_of(PageBuffer::new(4, 8, 4, 2)),
         )
         .unwrap();
     }

@@ -1,15 +1,28 @@
-//! One page-buffer region: the data of one (channel, way) pair, `PAGE_BUF_BYTES` bytes held as
-//! four 32-bit lanes of simple dual-port block RAM (one write port, one registered read port,
-//! the inference template of rust-hdl's `RAM`). Byte `b` of the region is byte `b mod 4` of
-//! word `k = b / 4`, stored in lane `k mod 4` at row `k / 4 = b / 16`, so one row is one 16-byte
-//! PCIe-side beat (lane 0 in bits 31:0, byte 0 in bits 7:0) and NAND-side words go to the lanes
-//! round-robin. The write port takes any subset of lanes (one lane for a NAND word, 1-4 for a
-//! DMA beat); the read port returns a whole row one cycle after its address (read-first: a read
-//! and a write of the same row in one cycle return the old row). Sizing: 16 KiB per region =
-//! 4 lanes x 1024 x 32 bit = 4 RAMB36 (Xilinx 7-series/UltraScale, 1K x 36 mode).
+//! One page-buffer region: the data of one (channel, way) pair, `banks` banks of
+//! [`BANK_BYTES`] (`ssdlab_model::ctrl::page_buffer::region_bytes`: planes x (page + spare) of
+//! the drive, in whole banks), each held as four 32-bit lanes of simple dual-port block RAM (one
+//! write port, one registered read port, the inference template of rust-hdl's `RAM`). Byte `b`
+//! of the region is byte `b mod 4` of word `k = b / 4`, stored in lane `k mod 4` at row
+//! `k / 4 = b / 16`, so one row is one 16-byte PCIe-side beat (lane 0 in bits 31:0, byte 0 in
+//! bits 7:0) and NAND-side words go to the lanes round-robin; row `r` is in bank `r / 512`.
+//! The write port takes any subset of lanes (one lane for a NAND word, 1-4 for a DMA beat); the
+//! read port returns a whole row one cycle after its address (read-first: a read and a write of
+//! the same row in one cycle return the old row), the bank chosen by the address's registered
+//! bank bits. Sizing: a bank's lane is 512 x 32 bit, one RAMB18 (Xilinx 7-series/UltraScale,
+//! 512 x 36 mode); a region of `banks` banks is 4 x `banks` RAMB18s.
 
 use super::{Lanes4, ROW_BITS};
 use rust_hdl::prelude::*;
+pub use ssdlab_model::ctrl::page_buffer::BANK_BYTES;
+
+/// Rows (16 bytes each) per bank, log2: 512 rows = 8 KiB.
+pub const BANK_ROW_BITS: usize = 9;
+const _: () = assert!((16 << BANK_ROW_BITS) as u64 == BANK_BYTES && BANK_ROW_BITS == 9);
+/// Bank-select bits of a row address (its bits above the bank's rows; the kernel's part-selects
+/// name the offset 9 literally, as rust-hdl emits named offsets as identifiers).
+const BANK_SEL_BITS: usize = ROW_BITS - BANK_ROW_BITS;
+/// The most banks a region has (its row address is [`ROW_BITS`] wide).
+pub const MAX_BANKS: usize = 1 << BANK_SEL_BITS;
 
 #[derive(LogicBlock)]
 pub struct Region {
@@ -25,16 +38,27 @@ pub struct Region {
     pub rd_row: Signal<In, Bits<ROW_BITS>>,
     /// The row addressed at the previous clock edge, 16 bytes (byte 0 in bits 7:0).
     pub rd_data: Signal<Out, Bits<128>>,
-    lanes: [RAM<Bits<32>, ROW_BITS>; 4],
+    /// Lane `l` of bank `b` is entry `4 b + l`.
+    lanes: Vec<RAM<Bits<32>, BANK_ROW_BITS>>,
+    /// Bank of the row read at the last clock edge.
+    rd_bank: DFF<Bits<BANK_SEL_BITS>>,
     word: Signal<Local, Lanes4>,
+    /// Per bank: its index.
+    bank: Vec<Constant<Bits<BANK_SEL_BITS>>>,
 }
 
-impl Default for Region {
-    fn default() -> Self {
-        crate::elab::with_defaults!(Region {} defaults {
-            clock, wr_row, wr_lanes, wr_data, rd_row, rd_data, word,
-        } arrays {
-            lanes,
+impl Region {
+    /// A region of `banks` banks (1..=[`MAX_BANKS`]).
+    pub fn new(banks: usize) -> Self {
+        assert!(
+            (1..=MAX_BANKS).contains(&banks),
+            "a region has 1..={MAX_BANKS} banks, got {banks}"
+        );
+        crate::elab::with_defaults!(Region {
+            lanes: crate::elab::vec_of(4 * banks),
+            bank: (0..banks).map(|b| Constant::new(bits(b as u64))).collect(),
+        } defaults {
+            clock, wr_row, wr_lanes, wr_data, rd_row, rd_data, rd_bank, word,
         })
     }
 }
@@ -42,22 +66,57 @@ impl Default for Region {
 impl Logic for Region {
     #[hdl_gen]
     fn update(&mut self) {
-        for l in 0..4 {
-            self.lanes[l].read_clock.next = self.clock.val();
-            self.lanes[l].write_clock.next = self.clock.val();
-            self.lanes[l].read_address.next = self.rd_row.val();
-            self.lanes[l].write_address.next = self.wr_row.val();
-            self.lanes[l].write_enable.next = self.wr_lanes.val().get_bit(l);
-        }
-        // Part-selects with literal offsets (rust-hdl emits named offsets as identifiers).
-        self.lanes[0].write_data.next = self.wr_data.val().get_bits::<32>(0);
-        self.lanes[1].write_data.next = self.wr_data.val().get_bits::<32>(32);
-        self.lanes[2].write_data.next = self.wr_data.val().get_bits::<32>(64);
-        self.lanes[3].write_data.next = self.wr_data.val().get_bits::<32>(96);
+        dff_setup!(self, clock, rd_bank);
+        self.rd_bank.d.next = self.rd_row.val().get_bits::<BANK_SEL_BITS>(9);
         self.word.next.l0 = self.lanes[0].read_data.val();
         self.word.next.l1 = self.lanes[1].read_data.val();
         self.word.next.l2 = self.lanes[2].read_data.val();
         self.word.next.l3 = self.lanes[3].read_data.val();
+        for b in 0..self.bank.len() {
+            self.lanes[4 * b].read_clock.next = self.clock.val();
+            self.lanes[4 * b + 1].read_clock.next = self.clock.val();
+            self.lanes[4 * b + 2].read_clock.next = self.clock.val();
+            self.lanes[4 * b + 3].read_clock.next = self.clock.val();
+            self.lanes[4 * b].write_clock.next = self.clock.val();
+            self.lanes[4 * b + 1].write_clock.next = self.clock.val();
+            self.lanes[4 * b + 2].write_clock.next = self.clock.val();
+            self.lanes[4 * b + 3].write_clock.next = self.clock.val();
+            self.lanes[4 * b].read_address.next = self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b + 1].read_address.next =
+                self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b + 2].read_address.next =
+                self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b + 3].read_address.next =
+                self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b].write_address.next = self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b + 1].write_address.next =
+                self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b + 2].write_address.next =
+                self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[4 * b + 3].write_address.next =
+                self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
+            // Part-selects with literal offsets (rust-hdl emits named offsets as identifiers).
+            self.lanes[4 * b].write_data.next = self.wr_data.val().get_bits::<32>(0);
+            self.lanes[4 * b + 1].write_data.next = self.wr_data.val().get_bits::<32>(32);
+            self.lanes[4 * b + 2].write_data.next = self.wr_data.val().get_bits::<32>(64);
+            self.lanes[4 * b + 3].write_data.next = self.wr_data.val().get_bits::<32>(96);
+            self.lanes[4 * b].write_enable.next = false;
+            self.lanes[4 * b + 1].write_enable.next = false;
+            self.lanes[4 * b + 2].write_enable.next = false;
+            self.lanes[4 * b + 3].write_enable.next = false;
+            if self.wr_row.val().get_bits::<BANK_SEL_BITS>(9) == self.bank[b].val() {
+                self.lanes[4 * b].write_enable.next = self.wr_lanes.val().get_bit(0);
+                self.lanes[4 * b + 1].write_enable.next = self.wr_lanes.val().get_bit(1);
+                self.lanes[4 * b + 2].write_enable.next = self.wr_lanes.val().get_bit(2);
+                self.lanes[4 * b + 3].write_enable.next = self.wr_lanes.val().get_bit(3);
+            }
+            if self.rd_bank.q.val() == self.bank[b].val() {
+                self.word.next.l0 = self.lanes[4 * b].read_data.val();
+                self.word.next.l1 = self.lanes[4 * b + 1].read_data.val();
+                self.word.next.l2 = self.lanes[4 * b + 2].read_data.val();
+                self.word.next.l3 = self.lanes[4 * b + 3].read_data.val();
+            }
+        }
         self.rd_data.next = self.word.val().into();
     }
 }
@@ -68,6 +127,7 @@ mod tests {
 
     #[test]
     fn region_is_synthesizable() {
-        yosys_validate("ssdlab_top_region", &crate::verilog_of(Region::default())).unwrap();
+        yosys_validate("ssdlab_top_region", &crate::verilog_of(Region::new(2))).unwrap();
+        yosys_validate("ssdlab_top_region_5", &crate::verilog_of(Region::new(5))).unwrap();
     }
 }

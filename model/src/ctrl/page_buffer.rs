@@ -1,6 +1,6 @@
 //! The page buffer between the NAND channels and the PCIe data path, and its DMA port, as the
 //! datapath top builds them (`ssdlab_hdl::top::page_buffer::PageBuffer` and the top's "DMA
-//! latency", `hdl/src/top.rs`): one region of [`REGION_BYTES`] per (channel, way), filled and
+//! latency", `hdl/src/top.rs`): one region of [`region_bytes`] per (channel, way), filled and
 //! drained on the NAND side by one [`ChannelBuffer`] per channel, read and written on the PCIe
 //! side by the PRP data path one 16-byte beat per core cycle. The datapath co-simulation
 //! (`testbench::cosim::datapath::model_exec`) runs this model against the RTL; the `Drive`
@@ -19,12 +19,27 @@
 //! Clock: the front end's core clock (`nvme::frontend::tlp::CLOCK_PS`, 250 MHz).
 
 use super::channel_buffer::ChannelBuffer;
+use crate::config::GeometryConfig;
 use crate::nand::NandOpKind;
 use crate::nvme::frontend::tlp::{Cycle, CLOCK_PS};
 use crate::time::SimTime;
 
-/// Bytes of one (channel, way) region: 16 KiB (four 32-bit lanes x 1024 rows).
-pub const REGION_BYTES: u64 = 16 * 1024;
+/// Bytes of one bank of a region: four 32-bit lanes x 512 rows (one 16-byte row per PCIe beat;
+/// a lane of a bank is one 18 Kbit block RAM of Xilinx 7-series / UltraScale, 512 x 36 mode).
+pub const BANK_BYTES: u64 = 8 * 1024;
+
+/// Bytes of one (channel, way) region for geometry `g`: the largest data op on a way, planes x
+/// (page + spare), rounded up to whole [`BANK_BYTES`] banks. The co-simulation geometry (2 x
+/// (4096 + 256) = 8704 B) has 2 banks, 16 KiB; sm2262-512g (2 x 18 592 = 37 184 B) 5, 40 KiB.
+pub fn region_bytes(g: &GeometryConfig) -> u64 {
+    region_banks(g) * BANK_BYTES
+}
+
+/// Banks of one region for geometry `g` (see [`region_bytes`]).
+pub fn region_banks(g: &GeometryConfig) -> u64 {
+    let bytes = g.planes_per_die as u64 * (g.page_bytes as u64 + g.spare_bytes as u64);
+    bytes.div_ceil(BANK_BYTES).max(1)
+}
 /// Cycles from the `dma` handshake to the move's first TLP on the requester stream.
 pub const DMA_START_CYCLES: Cycle = 5;
 /// Cycles from the move's end (last beat + 1) to `dma_done`.
@@ -172,6 +187,22 @@ mod tests {
                 dma_bytes: 4608
             }
         );
+    }
+
+    /// Regions hold planes x (page + spare) in whole 8 KiB banks (hand arithmetic).
+    #[test]
+    fn regions_hold_the_largest_data_op_in_whole_banks() {
+        let mut g = crate::config::DriveConfig::default_drive().geometry;
+        (g.planes_per_die, g.page_bytes, g.spare_bytes) = (2, 16384, 2208);
+        // 37 184 B = 4.54 banks of 8 192 B.
+        assert_eq!((region_banks(&g), region_bytes(&g)), (5, 40960));
+        (g.planes_per_die, g.page_bytes, g.spare_bytes) = (2, 4096, 256);
+        assert_eq!((region_banks(&g), region_bytes(&g)), (2, 16384));
+        (g.planes_per_die, g.page_bytes, g.spare_bytes) = (1, 4096, 0);
+        assert_eq!((region_banks(&g), region_bytes(&g)), (1, 8192));
+        (g.planes_per_die, g.page_bytes, g.spare_bytes) = (4, 16384, 2208);
+        // 74 368 B: 9.08 banks.
+        assert_eq!(region_banks(&g), 10);
     }
 
     /// The drive's form: 5 cycles of 4 ns = 20 ns before the link is asked; no end latency.

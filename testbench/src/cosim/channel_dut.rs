@@ -3,9 +3,10 @@
 //! the way rust_hdl's `Simulation` does: `update_all` until nothing changes) and the Verilated
 //! Verilog through the generic runner. The bench drives both identically.
 
+use super::channel_bench::WAYS;
 use crate::verilator::{PortId, RunnerError, VerilatorModel};
 use rust_hdl::prelude::*;
-use ssdlab_hdl::nand::array::{NandArray, CHANNELS};
+use ssdlab_hdl::nand::array::NandArray;
 use ssdlab_hdl::nand::sequencer::NandChannel;
 use ssdlab_hdl::nand::timing::HdlTiming;
 
@@ -52,14 +53,17 @@ pub trait ChannelDut {
     fn name(&self) -> &'static str;
 }
 
-/// rust_hdl simulation of the channel.
+/// Channels of the array a channel is tested in ([`VerilatedChannel::new_in_array`]).
+pub const CHANNELS: usize = 8;
+
+/// rust_hdl simulation of the channel (of the bench's [`WAYS`] ways).
 pub struct HdlSimChannel {
     uut: NandChannel,
 }
 
 impl HdlSimChannel {
     pub fn new(t: &HdlTiming) -> Self {
-        let mut uut = NandChannel::new(t);
+        let mut uut = NandChannel::new(t, WAYS);
         uut.connect_all();
         check_all(&uut).expect("the channel passes rust_hdl's connection checks");
         let mut s = HdlSimChannel { uut };
@@ -75,11 +79,11 @@ impl ChannelDut for HdlSimChannel {
     fn apply(&mut self, i: &ChanIn) {
         let u = &mut self.uut;
         u.cmd_valid.next = i.cmd_valid;
-        u.cmd_way.next = bits::<2>(i.cmd_way as u64);
+        u.cmd_way.next = bits::<3>(i.cmd_way as u64);
         u.cmd_op.next = bits(i.cmd_op);
         u.cmd_array.next = bits::<32>(i.cmd_array as u64);
         u.wr_data.next = bits::<32>(i.wr_data as u64);
-        u.phy.rb.next = bits::<4>(i.rb as u64);
+        u.phy.rb.next = bits::<8>(i.rb as u64);
         u.phy.dq_in.next = bits::<32>(i.dq_in as u64);
         u.phy.dq_in_valid.next = i.dq_in_valid;
         self.settle();
@@ -114,7 +118,7 @@ impl ChannelDut for HdlSimChannel {
 }
 
 /// The channel's generated Verilog under Verilator: a `NandChannel` alone, or channel `i` of
-/// the 8-channel `NandArray` (the other channels idle, checked by [`VerilatedChannel::others_idle`]).
+/// the [`CHANNELS`]-channel `NandArray` (the other channels idle, checked by [`VerilatedChannel::others_idle`]).
 pub struct VerilatedChannel {
     m: VerilatorModel,
     p: [PortId; 22],
@@ -159,7 +163,7 @@ fn array_port(name: &str, channel: usize) -> String {
 
 impl VerilatedChannel {
     pub fn new(t: &HdlTiming) -> Result<Self, RunnerError> {
-        let mut uut = NandChannel::new(t);
+        let mut uut = NandChannel::new(t, WAYS);
         uut.connect_all();
         let m = VerilatorModel::build("nand_channel", &generate_verilog(&uut))?;
         let mut p = [PortId(0); 22];
@@ -172,7 +176,7 @@ impl VerilatedChannel {
     }
     /// Channel `channel` of the 8-channel array: ops go through the array's dispatcher.
     pub fn new_in_array(t: &HdlTiming, channel: usize) -> Result<Self, RunnerError> {
-        let mut uut = NandArray::new(t);
+        let mut uut = NandArray::new(t, CHANNELS, WAYS);
         uut.connect_all();
         let mut m = VerilatorModel::build("nand_array", &generate_verilog(&uut))?;
         let shared = [
@@ -197,7 +201,7 @@ impl VerilatedChannel {
             .collect::<Result<Vec<_>, _>>()?;
         for c in 0..CHANNELS {
             let rb = m.port(&array_port("phy$rb", c))?;
-            m.set(rb, 0xF);
+            m.set(rb, (1 << WAYS) - 1);
         }
         m.set(cmd_channel, channel as u64);
         let mut s = VerilatedChannel {

@@ -290,9 +290,9 @@ impl Logic for BusEngine {
         self.rb.next = self.phy.rb.val();
         self.rd_data.next = self.phy.dq_in.val();
         self.rd_valid.next = self.phy.dq_in_valid.val();
-        self.phy.ce.next = self.zero4.val();
+        self.phy.ce.next = self.zero_ce.val();
         if self.busy.val() {
-            self.phy.ce.next = self.one4.val() << self.way_r.q.val();
+            self.phy.ce.next = self.one_ce.val() << self.way_r.q.val();
         }
         self.phy.cle.next = (self.seg.q.val() == Seg::CmdA)
             | (self.seg.q.val() == Seg::CmdB)

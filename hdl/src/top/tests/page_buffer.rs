@@ -6,8 +6,10 @@
 //! isolation, the `err` flag, and the packing of 1- and 2-byte NAND beats into the words.
 
 use super::super::page_buffer::PageBuffer;
-use super::super::PAGE_BUF_BYTES;
 use rust_hdl::prelude::*;
+
+/// Bytes of a region of the page buffer under test: 2 banks of 8 KiB.
+const REGION: u64 = 16384;
 
 /// The block, stepped one clock cycle at a time (inputs set while the clock is low).
 struct Pb {
@@ -31,7 +33,8 @@ impl Pb {
 
     /// A page buffer for NAND beats of `bytes` bytes.
     fn with_beat(bytes: u32) -> Self {
-        let mut u = Box::new(PageBuffer::new(bytes));
+        // 8 channels x 4 ways, regions of 2 banks (16 KiB).
+        let mut u = Box::new(PageBuffer::new(bytes, 8, 4, 2));
         u.connect_all();
         Pb { u, cycle: 0 }
     }
@@ -40,7 +43,7 @@ impl Pb {
     fn read_beat_phase(&mut self, c: usize, w: usize, beats: &[u32]) {
         for k in 0..=beats.len() {
             self.idle();
-            self.u.data_way[c].next = bits::<2>(w as u64);
+            self.u.data_way[c].next = bits::<3>(w as u64);
             self.u.rd_beat[c].next = k < beats.len();
             if k > 0 {
                 (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
@@ -89,8 +92,8 @@ impl Pb {
             self.u.op_kind.next,
         ) = (
             true,
-            bits::<3>(c as u64),
-            bits::<2>(w as u64),
+            bits::<4>(c as u64),
+            bits::<3>(w as u64),
             bits::<2>(kind),
         );
         self.clock();
@@ -102,7 +105,7 @@ impl Pb {
     fn read_phase(&mut self, c: usize, w: usize, n: u32, next: usize) {
         for k in 0..=n {
             self.idle();
-            self.u.data_way[c].next = bits::<2>(if k < n { w } else { next } as u64);
+            self.u.data_way[c].next = bits::<3>(if k < n { w } else { next } as u64);
             self.u.rd_beat[c].next = k < n;
             if k > 0 {
                 (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
@@ -116,7 +119,7 @@ impl Pb {
         self.idle();
         let u = &mut self.u;
         (u.take.next, u.channel.next, u.way.next, u.to_host.next) =
-            (true, bits::<3>(c as u64), bits::<2>(w as u64), to_host);
+            (true, bits::<4>(c as u64), bits::<3>(w as u64), to_host);
         (u.offset.next, u.len.next) = (bits::<32>(offset), bits::<32>(len));
         self.clock();
     }
@@ -189,6 +192,33 @@ fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
     assert!(!pb.settled().err.val(), "no error in a rule-abiding run");
 }
 
+/// A region's second bank starts at byte 8192 = row 512 = NAND word 2048: a read filling words
+/// 2040..2055 writes both banks, and a DMA read from offset 8176 streams row 511 (bank 0) then
+/// rows 512-513 (bank 1) one beat per cycle.
+#[test]
+fn a_read_fills_across_the_bank_boundary_and_dma_reads_across_it() {
+    let mut pb = Pb::new();
+    pb.op(5, 2, 0);
+    pb.read_phase(5, 2, 2056, 0);
+    pb.take(5, 2, true, 8176, 48);
+    let t_take = pb.cycle - 1;
+    let got = pb.read_beats(3);
+    assert_eq!(
+        got,
+        vec![
+            (t_take + 2, beat(5, 2, 511)),
+            (t_take + 3, beat(5, 2, 512)),
+            (t_take + 4, beat(5, 2, 513)),
+        ]
+    );
+    pb.done();
+    // Bank 0's row 0 still holds words 0..3 (the fill of bank 1 did not write bank 0).
+    pb.take(5, 2, true, 0, 16);
+    assert_eq!(pb.read_beats(1)[0].1, beat(5, 2, 0));
+    pb.done();
+    assert!(!pb.settled().err.val());
+}
+
 #[test]
 fn back_to_back_read_phases_of_two_ways_land_in_their_regions() {
     let mut pb = Pb::new();
@@ -230,7 +260,7 @@ fn dma_write_then_program_drains_words_in_order_with_gaps() {
     let a = pb.cycle - 1;
     // From cycle a + 1 the first word waits on wr_data (before any beat).
     pb.idle();
-    pb.u.data_way[c].next = bits::<2>(w as u64);
+    pb.u.data_way[c].next = bits::<3>(w as u64);
     assert_eq!(
         pb.settled().wr_data[c].val().to_u64() as u32,
         word(c, w, 0),
@@ -243,7 +273,7 @@ fn dma_write_then_program_drains_words_in_order_with_gaps() {
     let mut n = 0;
     while k < 34 {
         pb.idle();
-        pb.u.data_way[c].next = bits::<2>(w as u64);
+        pb.u.data_way[c].next = bits::<3>(w as u64);
         let beat_now = n % 6 != 5;
         pb.u.wr_beat[c].next = beat_now;
         let d = pb.settled().wr_data[c].val().to_u64() as u32;
@@ -275,14 +305,14 @@ fn regions_are_isolated_and_rule_violations_are_flagged() {
     assert!(pb.settled().err.val(), "offset 8 is not 16-byte aligned");
     // Past the region: offset 16 KiB - 16 with 32 bytes.
     let mut pb = Pb::new();
-    pb.take(1, 1, false, PAGE_BUF_BYTES as u64 - 16, 32);
+    pb.take(1, 1, false, REGION - 16, 32);
     assert!(pb.settled().err.val(), "offset + len = 16 400 > 16 384");
     // A NAND fill and a DMA write on one region in one cycle.
     let mut pb = Pb::new();
     pb.op(3, 2, 0);
     pb.take(3, 2, false, 0, 64);
     pb.idle();
-    pb.u.data_way[3].next = bits::<2>(2);
+    pb.u.data_way[3].next = bits::<3>(2);
     pb.u.rd_beat[3].next = true;
     pb.clock();
     pb.idle();
@@ -311,7 +341,7 @@ fn status_byte_after_70h_is_not_stored() {
         pb.clock();
     }
     pb.idle();
-    (pb.u.data_way[c].next, pb.u.rd_beat[c].next) = (bits::<2>(w as u64), true);
+    (pb.u.data_way[c].next, pb.u.rd_beat[c].next) = (bits::<3>(w as u64), true);
     pb.clock();
     pb.idle();
     (pb.u.rd_valid[c].next, pb.u.rd_data[c].next) = (true, bits::<32>(0xE0));
@@ -403,7 +433,7 @@ fn program_drains_one_and_two_byte_beats_in_transfer_order() {
         let (mut k, mut n) = (0usize, 0);
         while k < want.len() {
             pb.idle();
-            pb.u.data_way[c].next = bits::<2>(w as u64);
+            pb.u.data_way[c].next = bits::<3>(w as u64);
             let beat_now = n % 4 != 3;
             pb.u.wr_beat[c].next = beat_now;
             let d = pb.settled().wr_data[c].val().to_u64() as u32 & mask;
@@ -437,7 +467,7 @@ fn a_command_latch_inside_a_word_is_flagged() {
     pb.op(0, 1, 0);
     for k in 0..6usize {
         pb.idle();
-        pb.u.data_way[0].next = bits::<2>(1);
+        pb.u.data_way[0].next = bits::<3>(1);
         pb.u.rd_beat[0].next = k < 4;
         if k >= 2 {
             (pb.u.rd_valid[0].next, pb.u.rd_data[0].next) =

@@ -20,7 +20,7 @@ pub use stepping::Stepping;
 
 use super::exec::DatapathExec;
 use super::port::*;
-use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P, WAYS};
+use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P};
 use crate::devices::map_dram::{DramModel, DramTiming, TpMover};
 use crate::devices::nand_target::{NandTarget, TargetSuspend};
 use crate::devices::root_complex::RootComplex;
@@ -50,7 +50,10 @@ pub struct HwExec<D: DatapathDut> {
     watch: Vec<P>,
     rc: RootComplex,
     cq: VecDeque<(Cycle, u128, bool)>,
+    /// Target of (channel, way) at `channel * ways + way`.
     targets: Vec<NandTarget>,
+    /// Ways per channel (`geometry.ways_per_channel`).
+    ways: usize,
     pending_read: [Option<u32>; CHANNELS],
     dram: DramModel,
     tp: TpMover,
@@ -82,9 +85,10 @@ impl<D: DatapathDut> HwExec<D> {
             t_suspend: r.t_suspend,
             t_resume: r.t_resume,
         });
-        let targets = (0..CHANNELS * WAYS)
+        let ways = cfg.geometry.ways_per_channel as usize;
+        let targets = (0..CHANNELS * ways)
             .map(|i| {
-                let mut tg = NandTarget::new(t, stride, (i % WAYS) as u8, page);
+                let mut tg = NandTarget::new(t, stride, (i % ways) as u8, page);
                 if let Some(s) = sus {
                     tg.set_suspend(s);
                 }
@@ -102,6 +106,7 @@ impl<D: DatapathDut> HwExec<D> {
             rc: RootComplex::new(&cfg.pcie),
             cq: VecDeque::new(),
             targets,
+            ways,
             pending_read: [None; CHANNELS],
             dram: DramModel::new(DRAM, line_entries),
             tp: TpMover::default(),
@@ -192,7 +197,7 @@ impl<D: DatapathDut> HwExec<D> {
                 ev.push(HwEvent::NandDone {
                     channel: ch as u8,
                     way,
-                    overtook: self.targets[ch * WAYS + way as usize].suspended(),
+                    overtook: self.targets[ch * self.ways + way as usize].suspended(),
                 });
             }
         }
@@ -207,7 +212,7 @@ impl<D: DatapathDut> HwExec<D> {
             ));
         }
         if let (true, Some(n)) = (t.nand, o.nand) {
-            self.targets[n.channel as usize * WAYS + n.way as usize]
+            self.targets[n.channel as usize * self.ways + n.way as usize]
                 .push_array_cycles(n.array_cycles);
         }
         t

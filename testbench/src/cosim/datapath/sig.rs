@@ -5,8 +5,8 @@
 
 use crate::verilator::{PortId, Quiesce, RunnerError, VerilatorModel};
 
+/// Channels of the co-simulated drives (`setup::cosim_config`; their ways per channel vary).
 pub const CHANNELS: usize = 8;
-pub const WAYS: usize = 4;
 
 macro_rules! sigs {
     ($($v:ident = $n:literal),* $(,)?) => {

@@ -7,7 +7,7 @@
 use super::ports::drive_offer;
 use super::{HwExec, TP_CYCLES};
 use crate::cosim::datapath::port::Offer;
-use crate::cosim::datapath::sig::{ChSig, DatapathDut, Sig, CHANNELS, WAYS};
+use crate::cosim::datapath::sig::{ChSig, DatapathDut, Sig, CHANNELS};
 use crate::devices::map_dram::{DramIn, TpReq};
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 
@@ -31,8 +31,8 @@ impl<D: DatapathDut> HwExec<D> {
         d.set(Sig::CmdStall.p(), 0);
         drive_offer(d, o);
         for ch in 0..CHANNELS {
-            let rb = (0..WAYS).fold(0u64, |a, w| {
-                a | (self.targets[ch * WAYS + w].ready(c) as u64) << w
+            let rb = (0..self.ways).fold(0u64, |a, w| {
+                a | (self.targets[ch * self.ways + w].ready(c) as u64) << w
             });
             d.set(ChSig::Rb.at(ch), rb);
             d.set(
@@ -106,9 +106,10 @@ impl<D: DatapathDut> HwExec<D> {
                 continue;
             }
             self.bus_ce |= 1 << ch;
-            if ce.count_ones() > 1 {
+            if ce.count_ones() > 1 || (ce as u32) >> self.ways != 0 {
                 return self.fail(format!(
-                    "cycle {c}: channel {ch}: chip enables {ce:04b} together"
+                    "cycle {c}: channel {ch}: chip enables {ce:08b} of {} ways",
+                    self.ways
                 ));
             }
             let d = &self.dut;
@@ -122,7 +123,7 @@ impl<D: DatapathDut> HwExec<D> {
                 d.get(ChSig::RdBeat.at(ch)) != 0,
                 d.get(ChSig::DqOut.at(ch)) as u32,
             );
-            let t = &mut self.targets[ch * WAYS + ce.trailing_zeros() as usize];
+            let t = &mut self.targets[ch * self.ways + ce.trailing_zeros() as usize];
             if we && cle {
                 t.command(c, dq as u8);
                 self.suspends += (self.sus_cmd == Some(dq as u8)) as u64;
