@@ -30,11 +30,13 @@ bench:
 
 ## Integrable Verilog of each HDL block into $(OUT)/verilog (docs/hdl.md, "Integrable Verilog"):
 ## `<block>.v` with `module ssdlab_<block>`. PRESET=NAME elaborates every block for that built-in
-## preset and exits 2 naming each block (field, reason) it cannot build; without it, the
-## datapath is elaborated for the co-simulation geometry (what `make lint`/`make synth` check).
+## preset, CONFIG=FILE for a complete drive config (e.g. `ssdlab presets show NAME --set K=V`'s
+## output), and each exits 2 naming each block (field, reason) it cannot build; without them,
+## the datapath is elaborated for the co-simulation geometry (what `make lint`/`make synth` check).
 verilog:
 	rm -f $(OUT)/verilog/*.v
-	$(CARGO) run --release -p ssdlab-hdl --bin export-verilog -- $(if $(PRESET),--preset $(PRESET)) $(OUT)/verilog
+	$(CARGO) run --release -p ssdlab-hdl --bin export-verilog -- $(if $(PRESET),--preset $(PRESET)) \
+	  $(if $(CONFIG),--config $(CONFIG)) $(OUT)/verilog
 
 ## verilator --lint-only -Wall on the generated Verilog, with documented waivers.
 lint: tools verilog

@@ -73,13 +73,9 @@ pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
     for (s, v) in crate::nvme::prp::verilog_blocks() {
         raw.push((s, Domain::Pcie, fixed, Ok(v)));
     }
+    // The page buffer's regions follow the datapath's geometry: both are elaborated for it.
     for (s, v) in crate::top::verilog_blocks(&t.datapath_cfg) {
-        let label = if s == "datapath" {
-            &t.datapath_label
-        } else {
-            fixed
-        };
-        raw.push((s, Domain::Core, label, v));
+        raw.push((s, Domain::Core, &t.datapath_label, v));
     }
     raw.into_iter()
         .map(|(stem, domain, label, v)| Exported {
