@@ -5,14 +5,19 @@
 //!
 //! Written on [`MAX_WAYS`]-bit request vectors, bit i = way i (a channel of fewer ways leaves
 //! the upper bits 0), as the classic two-pass round-robin: the requests above the last granted
-//! way (`req & !(2 last - 1)`) are searched first, then all of them, each search isolating the
-//! lowest set bit (`x & (!x + 1)`: one carry chain). So the grant is one-hot and the policy does
-//! not depend on the way count.
+//! way are searched first, then all of them, each search keeping the lowest requesting way. Every
+//! "below way i" term is a prefix OR (`pre_*[i]` = OR of bits 0..i), plain logic that synthesis
+//! balances into a tree (carry-chain arithmetic such as `x & (!x + 1)` put a ripple adder on the
+//! channel's grant path and cost it ~10 % Fmax on ECP5), so the grant is one-hot and the policy
+//! does not depend on the way count.
 
 use rust_hdl::prelude::*;
 
 /// The most ways a channel has (chip enables per channel; `geometry.ways_per_channel`).
 pub const MAX_WAYS: usize = 8;
+// The kernel indexes the prefixes' last entry as the literal 8 (rust-hdl evaluates index
+// expressions by name in the generated Verilog and knows no constants).
+const _: () = assert!(MAX_WAYS == 8);
 
 #[derive(LogicBlock)]
 pub struct Arbiter {
@@ -30,19 +35,28 @@ pub struct Arbiter {
     pub pick_second: Signal<Out, Bit>,
     /// The requests of the winning class.
     req: Signal<Local, Bits<MAX_WAYS>>,
-    /// Of them, the ways after the last granted one.
-    above: Signal<Local, Bits<MAX_WAYS>>,
+    /// Entry i: some way below i was granted last (way i is above the pointer).
+    pre_last: [Signal<Local, Bit>; MAX_WAYS + 1],
+    /// Entry i: some way below i requests.
+    pre_req: [Signal<Local, Bit>; MAX_WAYS + 1],
+    /// Entry i: some way below i and above the pointer requests.
+    pre_above: [Signal<Local, Bit>; MAX_WAYS + 1],
+    /// Entry i: the grant among ways below i.
+    acc: [Signal<Local, Bits<MAX_WAYS>>; MAX_WAYS + 1],
+    /// Way i's bit.
+    oh: [Constant<Bits<MAX_WAYS>>; MAX_WAYS],
     zero: Constant<Bits<MAX_WAYS>>,
-    one: Constant<Bits<MAX_WAYS>>,
 }
 
 impl Default for Arbiter {
     fn default() -> Self {
         crate::elab::with_defaults!(Arbiter {
+            oh: std::array::from_fn(|i| Constant::new(bits::<MAX_WAYS>(1 << i))),
             zero: Constant::new(bits::<MAX_WAYS>(0)),
-            one: Constant::new(bits::<MAX_WAYS>(1)),
         } defaults {
-            rf, rs, last, valid, grant, pick_second, req, above,
+            rf, rs, last, valid, grant, pick_second, req,
+        } arrays {
+            pre_last, pre_req, pre_above, acc,
         })
     }
 }
@@ -60,11 +74,28 @@ impl Logic for Arbiter {
         if !self.valid.val() {
             self.pick_second.next = false;
         }
-        self.above.next = self.req.val() & !((self.last.val() << self.one.val()) - self.one.val());
-        self.grant.next = self.req.val() & (!self.req.val() + self.one.val());
-        if self.above.val() != self.zero.val() {
-            self.grant.next = self.above.val() & (!self.above.val() + self.one.val());
+        self.pre_last[0].next = false;
+        self.pre_req[0].next = false;
+        self.pre_above[0].next = false;
+        for i in 0..MAX_WAYS {
+            self.pre_last[i + 1].next = self.pre_last[i].val() | self.last.val().get_bit(i);
+            self.pre_req[i + 1].next = self.pre_req[i].val() | self.req.val().get_bit(i);
+            self.pre_above[i + 1].next = self.pre_above[i].val()
+                | (self.req.val().get_bit(i) & self.pre_last[i].val());
         }
+        // Way i wins: the lowest requesting way above the pointer, else the lowest requesting.
+        self.acc[0].next = self.zero.val();
+        for i in 0..MAX_WAYS {
+            self.acc[i + 1].next = self.acc[i].val();
+            if self.pre_above[8].val() {
+                if self.req.val().get_bit(i) & self.pre_last[i].val() & !self.pre_above[i].val() {
+                    self.acc[i + 1].next = self.acc[i].val() | self.oh[i].val();
+                }
+            } else if self.req.val().get_bit(i) & !self.pre_req[i].val() {
+                self.acc[i + 1].next = self.acc[i].val() | self.oh[i].val();
+            }
+        }
+        self.grant.next = self.acc[8].val();
     }
 }
 
