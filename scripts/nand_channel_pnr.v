@@ -1,8 +1,9 @@
 // Place-and-route harness of one NAND channel (`nand_channel.v`, module ssdlab_nand_channel) for the iCE40-HX8K
 // ct256 run of `make synth` (scripts/synth.sh). The channel has more ports than the ct256 has
 // user I/O: its 32-bit `cmd_array` (array cycles of the op on `cmd_op`, an on-chip signal from
-// the firmware port) is loaded here from one pin through a 32-bit shift register, and its
-// `reset` from one more bit of it, so every other port stays a pin as before. On a board the
+// the firmware port) and the top 16 bits of its 68-bit `cmd_op` (column [59:52] and cache-read
+// pages) are loaded here from one pin through a shift register, and its `reset` from one more
+// bit of it, so every other port stays a pin as before. On a board the
 // command ports and the reset stay on chip; see constraints/nand_channel_hx8k.pcf.
 // Ways: the channel's way ids are 3 bits and its CE / R/B# vectors 8 (up to 8 ways); the harness
 // pins ways 0-3 (way-id bit 2 held 0, R/B# of ways 4-7 held ready, CE 7:4 and way-id bit 2 of
@@ -12,7 +13,7 @@ module nand_channel_pnr(
     input wire clock,
     input wire cmd_valid,
     input wire [1:0] cmd_way,
-    input wire [51:0] cmd_op,
+    input wire [51:0] cmd_op_lo,
     input wire cmd_array_sin,
     output wire cmd_ready,
     input wire [31:0] wr_data,
@@ -32,17 +33,18 @@ module nand_channel_pnr(
     output wire done_valid,
     output wire [1:0] done_way
 );
-    // The shift register's 33rd bit drives the channel's synchronous reset (the ct256 has no
+    // The shift register's top bit drives the channel's synchronous reset (the ct256 has no
     // user I/O left for it; on a board it comes from on-chip logic too).
-    reg [32:0] chain = 33'd0;
-    always @(posedge clock) chain <= {chain[31:0], cmd_array_sin};
+    reg [48:0] chain = 49'd0;
+    always @(posedge clock) chain <= {chain[47:0], cmd_array_sin};
     wire [31:0] cmd_array = chain[31:0];
+    wire [67:0] cmd_op = {chain[47:32], cmd_op_lo};
     // Outputs of ways 4-7 (constant 0 for a channel of 4 ways or fewer), not pinned.
     wire data_way_hi, done_way_hi;
     wire [3:0] ce_hi;
     ssdlab_nand_channel channel(
         .clock(clock),
-        .reset(chain[32]),
+        .reset(chain[48]),
         .cmd_valid(cmd_valid),
         .cmd_way({1'b0, cmd_way}),
         .cmd_op(cmd_op),

@@ -28,8 +28,9 @@
 //! touches no region. Each channel's CE and R/B# vectors are 8 bits, bit w = way w; the bits
 //! of ways the channel lacks stay 0 (CE) or are not read (R/B#).
 //!
-//! **Page buffer.** One region per (channel, way) of `region_bytes` (planes x (page + spare), in
-//! whole 8 KiB banks: `ssdlab_model::ctrl::page_buffer::region_bytes`), held as four 32-bit
+//! **Page buffer.** One region per (channel, way) of `region_bytes` (the largest data op, a
+//! one-shot program of planes x bits per cell x (page + spare), in whole 16 KiB banks:
+//! `ssdlab_model::ctrl::page_buffer::region_bytes`), held as four 32-bit
 //! lanes (NAND word k in lane k mod 4, row k / 4), so the NAND side moves up to one 4-byte word
 //! per cycle per channel while the DMA side moves one 16-byte beat per cycle. Narrower NAND
 //! beats (1 or 2 bytes at 250 / 500 MT/s) are packed into the words by each channel's buffer
@@ -40,8 +41,8 @@
 //! op's data at a time — a program is issued only after the DMA into its region completed, and
 //! the next data op on a way only after the previous one's data has been moved (DMA done for
 //! reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
-//! Cost: channels x ways x banks x 4 RAMB18 (the co-simulation geometry: 8 x 4 x 2 x 4 = 256
-//! RAMB18, 512 KiB; sm2262-512g: 8 x 2 x 5 x 4 = 320, 640 KiB); `hdl/synth-report.txt` has the
+//! Cost: channels x ways x banks x 4 RAMB36 (the co-simulation geometry: 8 x 4 x 1 x 4 = 128
+//! RAMB36, 512 KiB; sm2262-512g: 8 x 2 x 7 x 4 = 448, 1.75 MiB); `hdl/synth-report.txt` has the
 //! LUTs of the write and read muxes. It does not fit iCE40.
 //!
 //! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in docs/hdl.md:
@@ -92,8 +93,9 @@ use rust_hdl::prelude::*;
 use ssdlab_model::config::{DriveConfig, MapCacheConfig};
 use ssdlab_model::ctrl::page_buffer::region_banks;
 
-/// Width of a region's row address (16-byte rows): regions up to 128 KiB, 16 banks.
-pub const ROW_BITS: usize = 13;
+/// Width of a region's row address (16-byte rows): regions up to 256 KiB, 16 banks (4 planes x
+/// 3 TLC pages of 18 592 B: 223 104 B).
+pub const ROW_BITS: usize = 14;
 /// Cycles from the `dma` handshake to the first TLP on `rq_tvalid`, beyond what the behavioural
 /// `FrontEnd::transfer` charges (none), and from the behavioural transfer's end (last beat + 1)
 /// to `dma_done`: see the module doc's "DMA latency" (no PRP list). Defined once, in the page
@@ -115,7 +117,8 @@ mod datapath;
 pub use datapath::Datapath;
 
 /// The small drive the co-simulation runs on: the default preset with 4 KiB pages + 256 B spare,
-/// 2 planes, 8 channels x 4 ways x 1 die, and the datapath's clock (250 MHz core clock,
+/// 2 planes, SLC-native (a program moves one page per plane, as the co-simulation's
+/// `cosim_config`), 8 channels x 4 ways x 1 die, and the datapath's clock (250 MHz core clock,
 /// 1000 MT/s = 4 bytes per cycle).
 pub fn small_drive_config() -> DriveConfig {
     let mut cfg = DriveConfig::default_drive();
@@ -126,7 +129,7 @@ pub fn small_drive_config() -> DriveConfig {
         g.dies_per_way,
         g.planes_per_die,
     ) = (8, 4, 1, 2);
-    (g.page_bytes, g.spare_bytes) = (4096, 256);
+    (g.page_bytes, g.spare_bytes, g.bits_per_cell) = (4096, 256, 1);
     cfg.onfi.core_clock_mhz = CORE_CLOCK_MHZ;
     cfg.onfi.transfer_mts = 4 * CORE_CLOCK_MHZ;
     cfg
@@ -200,8 +203,10 @@ pub fn geometry_refusals(cfg: &DriveConfig) -> Vec<String> {
     let banks = region_banks(g);
     if banks > MAX_BANKS as u64 {
         why.push(format!(
-            "geometry.page_bytes: planes x (page + spare) = {} B needs {banks} banks of {BANK_BYTES} B; a page-buffer region has at most {MAX_BANKS} ({} B)",
-            g.planes_per_die as u64 * (g.page_bytes as u64 + g.spare_bytes as u64),
+            "geometry.page_bytes: planes x bits per cell x (page + spare) = {} B (a one-shot program) needs {banks} banks of {BANK_BYTES} B; a page-buffer region has at most {MAX_BANKS} ({} B)",
+            g.planes_per_die as u64
+                * g.bits_per_cell as u64
+                * (g.page_bytes as u64 + g.spare_bytes as u64),
             MAX_BANKS as u64 * BANK_BYTES
         ));
     }

@@ -158,11 +158,12 @@ impl Firmware {
                 row: r,
                 data_cycles: 1024,
                 pages: 1,
+                column: 0,
             };
             u.nand_cmd_valid.next = true;
             (u.nand_cmd_channel.next, u.nand_cmd_way.next) =
                 (bits::<4>(CH as u64), bits::<3>(WAY as u64));
-            u.nand_cmd_op.next = bits::<52>(pack_op(&op));
+            u.nand_cmd_op.next = ssdlab_hdl::nand::op::op_bits(pack_op(&op));
         }
         u.map_req_valid.next = false;
         if let (true, Some(Step::Map(update))) = (offer, self.step()) {

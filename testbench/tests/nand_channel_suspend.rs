@@ -105,11 +105,13 @@ fn program_then_read(t: &SeqTiming) -> Vec<BenchOp> {
             issue: SimTime::ZERO,
             op: prog,
             row: 5,
+            column: 0,
         },
         BenchOp {
             issue: t.to_time(600),
             op: read,
             row: 9,
+            column: 0,
         },
     ]
 }
@@ -149,6 +151,7 @@ fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
         issue: at(issue),
         op,
         row,
+        column: 0,
     };
     let mut s = suspend(SuspendPolicyKind::Always, 0.0);
     s.max_suspends_per_op = 2;
@@ -206,6 +209,7 @@ fn random_stream(n: u64, seed: u64, t: &SeqTiming) -> Vec<BenchOp> {
             issue: t.to_time(issue),
             op: o,
             row,
+            column: 0,
         });
     }
     ops

@@ -116,6 +116,7 @@ fn verilator_full_scale_read_500us_into_a_2000us_program() {
             issue: SimTime::ZERO,
             op: op(1, NandOpKind::Program, SimTime::from_us(2000)),
             row: 5,
+            column: 0,
         },
         BenchOp {
             issue: t.to_time(READ_ARRIVES),
@@ -125,6 +126,7 @@ fn verilator_full_scale_read_500us_into_a_2000us_program() {
                 SimTime::from_us_f64(cfg.nand.tlc.t_read_lsb_us),
             ),
             row: 9,
+            column: 0,
         },
     ];
     // The behavioural model on the same ops, at the hand cycles.

@@ -5,7 +5,7 @@
 
 use ssdlab_hdl::nand::{arbiter::Arbiter, way_queue::WayQueue};
 use ssdlab_hdl::verilog_of;
-use ssdlab_testbench::verilator::{Dir, VerilatorModel};
+use ssdlab_testbench::verilator::{Dir, PortId, VerilatorModel};
 
 #[test]
 fn runner_drives_combinational_block() {
@@ -58,6 +58,17 @@ fn runner_drives_the_exported_form() {
     drives_the_way_queue("test_way_queue_exported", &v);
 }
 
+/// Sets a 68-bit op-word port (three 32-bit words).
+fn set_op(v: &mut VerilatorModel, p: PortId, w: u128) {
+    v.set_wide(p, &[w as u32, (w >> 32) as u32, (w >> 64) as u32]);
+}
+
+/// Reads a 68-bit op-word port.
+fn get_op(v: &VerilatorModel, p: PortId) -> u128 {
+    let w = v.get_wide(p);
+    w.iter().rev().fold(0u128, |a, &x| a << 32 | x as u128)
+}
+
 /// Four pushes fill the queue; a pop moves its head (the way queue's spec).
 fn drives_the_way_queue(name: &str, verilog: &str) {
     let mut v = VerilatorModel::build(name, verilog).unwrap();
@@ -73,20 +84,20 @@ fn drives_the_way_queue(name: &str, verilog: &str) {
     );
     v.eval();
     assert_eq!(v.get(empty), 1);
-    // Four 44-bit words in (above 32 bits to exercise the two-word path), then full.
-    for k in 0..4u64 {
+    // Four 68-bit op words in (bits in all three 32-bit words), then full.
+    for k in 0..4u128 {
         v.set(push, 1);
-        v.set(din, (0xABC << 32) | k);
+        set_op(&mut v, din, (0xABC << 56) | k);
         v.eval();
         v.tick(clk);
     }
     v.set(push, 0);
     v.eval();
-    assert_eq!((v.get(full), v.get(dout)), (1, (0xABC << 32)));
+    assert_eq!((v.get(full), get_op(&v, dout)), (1, (0xABC << 56)));
     v.set(pop, 1);
     v.eval();
     v.tick(clk);
-    assert_eq!((v.get(full), v.get(dout)), (0, (0xABC << 32) | 1));
+    assert_eq!((v.get(full), get_op(&v, dout)), (0, (0xABC << 56) | 1));
     assert_eq!(v.cycles(), 5);
 }
 
@@ -107,7 +118,7 @@ fn way_queue_counts_the_plain_reads_at_its_head() {
     // Op kind in bits 1:0: 0 plain read, 1 program.
     let step = |v: &mut VerilatorModel, push_kind: Option<u64>, do_pop: bool| {
         v.set(push, push_kind.is_some() as u64);
-        v.set(din, (0x5A << 8) | push_kind.unwrap_or(0));
+        set_op(v, din, (0x5A << 8) | push_kind.unwrap_or(0) as u128);
         v.set(pop, do_pop as u64);
         v.eval();
         v.tick(clk);

@@ -80,8 +80,8 @@ impl Logic for Arbiter {
         for i in 0..MAX_WAYS {
             self.pre_last[i + 1].next = self.pre_last[i].val() | self.last.val().get_bit(i);
             self.pre_req[i + 1].next = self.pre_req[i].val() | self.req.val().get_bit(i);
-            self.pre_above[i + 1].next = self.pre_above[i].val()
-                | (self.req.val().get_bit(i) & self.pre_last[i].val());
+            self.pre_above[i + 1].next =
+                self.pre_above[i].val() | (self.req.val().get_bit(i) & self.pre_last[i].val());
         }
         // Way i wins: the lowest requesting way above the pointer, else the lowest requesting.
         self.acc[0].next = self.zero.val();

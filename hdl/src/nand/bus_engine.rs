@@ -146,6 +146,9 @@ pub struct BusEngine {
     kind: DFF<Bits<2>>,
     planes_m1: DFF<Bits<2>>,
     row: DFF<Bits<32>>,
+    /// The op's column (byte address in each plane's page), and its bytes left to latch.
+    col: DFF<Bits<32>>,
+    csr: DFF<Bits<32>>,
     rsr: DFF<Bits<32>>,
     dcyc: DFF<Bits<16>>,
     /// Registered `cnt == 1`: the current segment's last cycle (keeps compares off the paths).

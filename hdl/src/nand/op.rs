@@ -2,13 +2,15 @@
 //! [`OP_BITS`] bits. Plain Rust: hosts and test benches pack with [`pack_op`]; the way FSMs
 //! unpack with `get_bits` at the offsets below. The behavioural model's `SeqOp` carries no
 //! address; the HDL op adds the row address of plane 0 (plane `i` is addressed at
-//! `row + i * plane_stride`). A sequential cache read (kind 3) reads pages `row .. row + pages`
-//! (one plane) with 31h/3Fh.
+//! `row + i * plane_stride`) and the column (byte) address of its data in each plane's page: a
+//! read's data out starts there (the column cycles of 00h-30h and of 06h-E0h), a program's data
+//! in too (80h). A sequential cache read (kind 3) reads pages `row .. row + pages` (one plane)
+//! with 31h/3Fh, each from column 0.
 
 use ssdlab_model::nand::NandOpKind;
 
 /// Width of the packed op word.
-pub const OP_BITS: usize = 52;
+pub const OP_BITS: usize = 68;
 /// `[1:0]` kind: 0 read, 1 program, 2 erase, 3 sequential cache read.
 pub const KIND_LSB: usize = 0;
 /// `[3:2]` planes minus one (1..=4 planes).
@@ -17,15 +19,18 @@ pub const PLANES_LSB: usize = 2;
 pub const ROW_LSB: usize = 4;
 /// `[43:28]` data cycles per plane at the PHY boundary (bytes per plane / bytes per cycle).
 pub const DCYC_LSB: usize = 28;
+/// `[59:44]` column: byte address of the data in each plane's page (the two column address
+/// cycles, low byte first); 0 for an erase and a cache read.
+pub const COL_LSB: usize = 44;
 /// Bits of the op word the bus engine takes (the page count stays in the way FSM).
-pub const ENGINE_OP_BITS: usize = 44;
-/// `[51:44]` cache read: pages minus one (2..=255 pages); 0 for every other op.
-pub const PAGES_LSB: usize = 44;
+pub const ENGINE_OP_BITS: usize = 60;
+/// `[67:60]` cache read: pages minus one (2..=255 pages); 0 for every other op.
+pub const PAGES_LSB: usize = 60;
 
-pub const KIND_READ: u64 = 0;
-pub const KIND_PROGRAM: u64 = 1;
-pub const KIND_ERASE: u64 = 2;
-pub const KIND_CACHE_READ: u64 = 3;
+pub const KIND_READ: u128 = 0;
+pub const KIND_PROGRAM: u128 = 1;
+pub const KIND_ERASE: u128 = 2;
+pub const KIND_CACHE_READ: u128 = 3;
 
 /// One page operation as the HDL sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,10 +44,12 @@ pub struct HdlOp {
     pub data_cycles: u16,
     /// Pages: 1, or 2..=255 for a sequential cache read (a single-plane read).
     pub pages: u8,
+    /// Column (byte address in each plane's page) of the data; 0 for erases and cache reads.
+    pub column: u16,
 }
 
 /// Packs an op into the command word; panics on out-of-range fields (caller bug).
-pub fn pack_op(op: &HdlOp) -> u64 {
+pub fn pack_op(op: &HdlOp) -> u128 {
     assert!(
         (1..=4).contains(&op.planes),
         "planes must be 1..=4, got {}",
@@ -59,6 +66,10 @@ pub fn pack_op(op: &HdlOp) -> u64 {
     );
     assert!(op.pages >= 1, "an op reads at least one page");
     assert!(
+        op.column == 0 || (op.kind != NandOpKind::Erase && op.pages == 1),
+        "erases and cache reads start at column 0"
+    );
+    assert!(
         op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1),
         "only single-plane reads have more than one page"
     );
@@ -69,10 +80,17 @@ pub fn pack_op(op: &HdlOp) -> u64 {
         NandOpKind::Erase => KIND_ERASE,
     };
     kind << KIND_LSB
-        | ((op.planes as u64 - 1) << PLANES_LSB)
-        | ((op.row as u64) << ROW_LSB)
-        | ((op.data_cycles as u64) << DCYC_LSB)
-        | ((op.pages as u64 - 1) << PAGES_LSB)
+        | ((op.planes as u128 - 1) << PLANES_LSB)
+        | ((op.row as u128) << ROW_LSB)
+        | ((op.data_cycles as u128) << DCYC_LSB)
+        | ((op.column as u128) << COL_LSB)
+        | ((op.pages as u128 - 1) << PAGES_LSB)
+}
+
+/// A packed op word as the command port's signal value.
+pub fn op_bits(w: u128) -> rust_hdl::prelude::Bits<OP_BITS> {
+    use rust_hdl::prelude::ToBits;
+    w.to_bits()
 }
 
 #[cfg(test)]
@@ -86,20 +104,33 @@ mod tests {
             row: 0xABCDEF,
             data_cycles: 0x1234,
             pages: 1,
+            column: 0,
         });
         assert_eq!(w & 3, 2);
         assert_eq!((w >> 2) & 3, 1);
         assert_eq!((w >> 4) & 0xFF_FFFF, 0xABCDEF);
         assert_eq!(w >> 28, 0x1234);
         assert!(w < 1 << OP_BITS);
+        let p = pack_op(&HdlOp {
+            kind: NandOpKind::Read,
+            planes: 1,
+            row: 1,
+            data_cycles: 1162,
+            pages: 1,
+            column: 13944,
+        });
+        assert_eq!(((p >> 44) & 0xFFFF, p >> 60), (13944, 0));
+        assert_eq!(op_bits(p).get_bits::<16>(44).index(), 13944);
+        assert!(op_bits(1 << 67).get_bit(67));
         let c = pack_op(&HdlOp {
             kind: NandOpKind::Read,
             planes: 1,
             row: 7,
             data_cycles: 16,
             pages: 200,
+            column: 0,
         });
-        assert_eq!((c & 3, c >> 44), (3, 199));
+        assert_eq!((c & 3, c >> 60), (3, 199));
     }
 }
 
@@ -114,9 +145,10 @@ mod offsets {
                 super::PLANES_LSB,
                 super::ROW_LSB,
                 super::DCYC_LSB,
+                super::COL_LSB,
                 super::PAGES_LSB
             ),
-            (0, 2, 4, 28, 44)
+            (0, 2, 4, 28, 44, 60)
         );
         assert_eq!(
             super::ENGINE_OP_BITS,

@@ -1,25 +1,25 @@
 //! One page-buffer region: the data of one (channel, way) pair, `banks` banks of
-//! [`BANK_BYTES`] (`ssdlab_model::ctrl::page_buffer::region_bytes`: planes x (page + spare) of
-//! the drive, in whole banks), each held as four 32-bit lanes of simple dual-port block RAM (one
+//! [`BANK_BYTES`] (`ssdlab_model::ctrl::page_buffer::region_bytes`: planes x bits per cell x
+//! (page + spare) of the drive, in whole banks), each held as four 32-bit lanes of simple dual-port block RAM (one
 //! write port, one registered read port, the inference template of rust-hdl's `RAM`). Byte `b`
 //! of the region is byte `b mod 4` of word `k = b / 4`, stored in lane `k mod 4` at row
 //! `k / 4 = b / 16`, so one row is one 16-byte PCIe-side beat (lane 0 in bits 31:0, byte 0 in
-//! bits 7:0) and NAND-side words go to the lanes round-robin; row `r` is in bank `r / 512`.
+//! bits 7:0) and NAND-side words go to the lanes round-robin; row `r` is in bank `r / 1024`.
 //! The write port takes any subset of lanes (one lane for a NAND word, 1-4 for a DMA beat); the
 //! read port returns a whole row one cycle after its address (read-first: a read and a write of
 //! the same row in one cycle return the old row), the bank chosen by the address's registered
-//! bank bits. Sizing: a bank's lane is 512 x 32 bit, one RAMB18 (Xilinx 7-series/UltraScale,
-//! 512 x 36 mode); a region of `banks` banks is 4 x `banks` RAMB18s.
+//! bank bits. Sizing: a bank's lane is 1024 x 32 bit, one RAMB36 (Xilinx 7-series/UltraScale,
+//! 1K x 36 mode); a region of `banks` banks is 4 x `banks` RAMB36s.
 
 use super::{Lanes4, ROW_BITS};
 use rust_hdl::prelude::*;
 pub use ssdlab_model::ctrl::page_buffer::BANK_BYTES;
 
-/// Rows (16 bytes each) per bank, log2: 512 rows = 8 KiB.
-pub const BANK_ROW_BITS: usize = 9;
-const _: () = assert!((16 << BANK_ROW_BITS) as u64 == BANK_BYTES && BANK_ROW_BITS == 9);
+/// Rows (16 bytes each) per bank, log2: 1024 rows = 16 KiB.
+pub const BANK_ROW_BITS: usize = 10;
+const _: () = assert!((16 << BANK_ROW_BITS) as u64 == BANK_BYTES && BANK_ROW_BITS == 10);
 /// Bank-select bits of a row address (its bits above the bank's rows; the kernel's part-selects
-/// name the offset 9 literally, as rust-hdl emits named offsets as identifiers).
+/// name the offset 10 literally, as rust-hdl emits named offsets as identifiers).
 const BANK_SEL_BITS: usize = ROW_BITS - BANK_ROW_BITS;
 /// The most banks a region has (its row address is [`ROW_BITS`] wide).
 pub const MAX_BANKS: usize = 1 << BANK_SEL_BITS;
@@ -67,7 +67,7 @@ impl Logic for Region {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, rd_bank);
-        self.rd_bank.d.next = self.rd_row.val().get_bits::<BANK_SEL_BITS>(9);
+        self.rd_bank.d.next = self.rd_row.val().get_bits::<BANK_SEL_BITS>(10);
         self.word.next.l0 = self.lanes[0].read_data.val();
         self.word.next.l1 = self.lanes[1].read_data.val();
         self.word.next.l2 = self.lanes[2].read_data.val();
@@ -104,7 +104,7 @@ impl Logic for Region {
             self.lanes[4 * b + 1].write_enable.next = false;
             self.lanes[4 * b + 2].write_enable.next = false;
             self.lanes[4 * b + 3].write_enable.next = false;
-            if self.wr_row.val().get_bits::<BANK_SEL_BITS>(9) == self.bank[b].val() {
+            if self.wr_row.val().get_bits::<BANK_SEL_BITS>(10) == self.bank[b].val() {
                 self.lanes[4 * b].write_enable.next = self.wr_lanes.val().get_bit(0);
                 self.lanes[4 * b + 1].write_enable.next = self.wr_lanes.val().get_bit(1);
                 self.lanes[4 * b + 2].write_enable.next = self.wr_lanes.val().get_bit(2);
@@ -128,6 +128,6 @@ mod tests {
     #[test]
     fn region_is_synthesizable() {
         yosys_validate("ssdlab_top_region", &crate::verilog_of(Region::new(2))).unwrap();
-        yosys_validate("ssdlab_top_region_5", &crate::verilog_of(Region::new(5))).unwrap();
+        yosys_validate("ssdlab_top_region_7", &crate::verilog_of(Region::new(7))).unwrap();
     }
 }

@@ -24,20 +24,25 @@ use crate::nand::NandOpKind;
 use crate::nvme::frontend::tlp::{Cycle, CLOCK_PS};
 use crate::time::SimTime;
 
-/// Bytes of one bank of a region: four 32-bit lanes x 512 rows (one 16-byte row per PCIe beat;
-/// a lane of a bank is one 18 Kbit block RAM of Xilinx 7-series / UltraScale, 512 x 36 mode).
-pub const BANK_BYTES: u64 = 8 * 1024;
+/// Bytes of one bank of a region: four 32-bit lanes x 1024 rows (one 16-byte row per PCIe beat;
+/// a lane of a bank is one 36 Kbit block RAM of Xilinx 7-series / UltraScale, 1K x 36 mode).
+pub const BANK_BYTES: u64 = 16 * 1024;
 
-/// Bytes of one (channel, way) region for geometry `g`: the largest data op on a way, planes x
-/// (page + spare), rounded up to whole [`BANK_BYTES`] banks. The co-simulation geometry (2 x
-/// (4096 + 256) = 8704 B) has 2 banks, 16 KiB; sm2262-512g (2 x 18 592 = 37 184 B) 5, 40 KiB.
+/// Bytes of one (channel, way) region for geometry `g`: the largest data op on a way, a
+/// one-shot program of `bits_per_cell` pages on every plane (TLC: 3 pages per plane; the FTL's
+/// `program_units`), planes x bits per cell x (page + spare), rounded up to whole
+/// [`BANK_BYTES`] banks (a read moves at most a page per plane). The co-simulation geometry
+/// (SLC-native: 2 x 1 x (4096 + 256) = 8704 B) has 1 bank, 16 KiB; sm2262-512g (2 x 3 x 18 592
+/// = 111 552 B) 7, 112 KiB.
 pub fn region_bytes(g: &GeometryConfig) -> u64 {
     region_banks(g) * BANK_BYTES
 }
 
 /// Banks of one region for geometry `g` (see [`region_bytes`]).
 pub fn region_banks(g: &GeometryConfig) -> u64 {
-    let bytes = g.planes_per_die as u64 * (g.page_bytes as u64 + g.spare_bytes as u64);
+    let bytes = g.planes_per_die as u64
+        * g.bits_per_cell as u64
+        * (g.page_bytes as u64 + g.spare_bytes as u64);
     bytes.div_ceil(BANK_BYTES).max(1)
 }
 /// Cycles from the `dma` handshake to the move's first TLP on the requester stream.
@@ -189,20 +194,27 @@ mod tests {
         );
     }
 
-    /// Regions hold planes x (page + spare) in whole 8 KiB banks (hand arithmetic).
+    /// Regions hold planes x bits per cell x (page + spare) in whole 16 KiB banks (hand
+    /// arithmetic).
     #[test]
     fn regions_hold_the_largest_data_op_in_whole_banks() {
         let mut g = crate::config::DriveConfig::default_drive().geometry;
         (g.planes_per_die, g.page_bytes, g.spare_bytes) = (2, 16384, 2208);
-        // 37 184 B = 4.54 banks of 8 192 B.
-        assert_eq!((region_banks(&g), region_bytes(&g)), (5, 40960));
+        // TLC: 2 x 3 x 18 592 = 111 552 B = 6.8 banks of 16 384 B.
+        g.bits_per_cell = 3;
+        assert_eq!((region_banks(&g), region_bytes(&g)), (7, 114688));
+        // SLC-native: 37 184 B = 2.27 banks.
+        g.bits_per_cell = 1;
+        assert_eq!((region_banks(&g), region_bytes(&g)), (3, 49152));
         (g.planes_per_die, g.page_bytes, g.spare_bytes) = (2, 4096, 256);
-        assert_eq!((region_banks(&g), region_bytes(&g)), (2, 16384));
-        (g.planes_per_die, g.page_bytes, g.spare_bytes) = (1, 4096, 0);
-        assert_eq!((region_banks(&g), region_bytes(&g)), (1, 8192));
+        assert_eq!((region_banks(&g), region_bytes(&g)), (1, 16384));
+        // Exactly one bank: 4 x 4096 B.
+        (g.planes_per_die, g.page_bytes, g.spare_bytes) = (4, 4096, 0);
+        assert_eq!((region_banks(&g), region_bytes(&g)), (1, 16384));
+        // 4 planes of TLC: 4 x 3 x 18 592 = 223 104 B, 13.6 banks.
         (g.planes_per_die, g.page_bytes, g.spare_bytes) = (4, 16384, 2208);
-        // 74 368 B: 9.08 banks.
-        assert_eq!(region_banks(&g), 10);
+        g.bits_per_cell = 3;
+        assert_eq!(region_banks(&g), 14);
     }
 
     /// The drive's form: 5 cycles of 4 ns = 20 ns before the link is asked; no end latency.

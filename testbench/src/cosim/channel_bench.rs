@@ -30,6 +30,8 @@ pub struct BenchOp {
     pub issue: SimTime,
     pub op: SeqOp,
     pub row: u32,
+    /// Column (byte address in each plane's page) the op's data starts at.
+    pub column: u16,
 }
 
 /// What a run produced.
@@ -209,6 +211,7 @@ impl<'a> Bench<'a> {
                 row: b.row,
                 data_cycles,
                 pages: b.op.pages,
+                column: b.column,
             });
             inp.cmd_array = t.to_cycles_ceil(b.op.array_time) as u32;
         }

@@ -7,6 +7,7 @@ use super::channel_bench::WAYS;
 use crate::verilator::{PortId, RunnerError, VerilatorModel};
 use rust_hdl::prelude::*;
 use ssdlab_hdl::nand::array::NandArray;
+use ssdlab_hdl::nand::op::op_bits;
 use ssdlab_hdl::nand::sequencer::NandChannel;
 use ssdlab_hdl::nand::timing::HdlTiming;
 
@@ -15,7 +16,8 @@ use ssdlab_hdl::nand::timing::HdlTiming;
 pub struct ChanIn {
     pub cmd_valid: bool,
     pub cmd_way: u8,
-    pub cmd_op: u64,
+    /// Packed op word (`ssdlab_hdl::nand::op::pack_op`).
+    pub cmd_op: u128,
     /// Array time of the offered op, sequencer cycles (`cmd_array`).
     pub cmd_array: u32,
     pub wr_data: u32,
@@ -80,7 +82,7 @@ impl ChannelDut for HdlSimChannel {
         let u = &mut self.uut;
         u.cmd_valid.next = i.cmd_valid;
         u.cmd_way.next = bits::<3>(i.cmd_way as u64);
-        u.cmd_op.next = bits(i.cmd_op);
+        u.cmd_op.next = op_bits(i.cmd_op);
         u.cmd_array.next = bits::<32>(i.cmd_array as u64);
         u.wr_data.next = bits::<32>(i.wr_data as u64);
         u.phy.rb.next = bits::<8>(i.rb as u64);
@@ -229,7 +231,9 @@ impl ChannelDut for VerilatedChannel {
         let p = self.p;
         self.m.set(p[1], i.cmd_valid as u64);
         self.m.set(p[2], i.cmd_way as u64);
-        self.m.set(p[3], i.cmd_op);
+        let w = i.cmd_op;
+        self.m
+            .set_wide(p[3], &[w as u32, (w >> 32) as u32, (w >> 64) as u32]);
         self.m.set(p[21], i.cmd_array as u64);
         self.m.set(p[4], i.wr_data as u64);
         self.m.set(p[5], i.rb as u64);

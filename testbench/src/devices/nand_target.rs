@@ -142,6 +142,10 @@ impl NandTarget {
             .enumerate()
             .fold(0u32, |r, (i, b)| r | (*b as u32) << (8 * i))
     }
+    /// The column of a full (column + row) address: its first two bytes, low byte first.
+    fn col_of_addr(&self) -> usize {
+        self.addr[0] as usize | (self.addr[1] as usize) << 8
+    }
     fn check_latch(&mut self, n: u64) {
         if let Some(l) = self.last_latch {
             if n < l + self.t.latch as u64 {
@@ -208,7 +212,7 @@ impl NandTarget {
             }
             (Expect::Confirm { cmd: CHANGE_COL_1 }, CHANGE_COL_2) => {
                 self.out_row = Some(self.row_of_addr(true));
-                self.out_col = 0;
+                self.out_col = self.col_of_addr();
                 self.out_ok_from = n + self.t.latch as u64 + self.t.t_ccs as u64;
                 self.expect = Expect::Command;
             }
@@ -249,8 +253,10 @@ impl NandTarget {
                         let row = self.row_of_addr(true);
                         self.planes_addressed.push(row);
                         self.in_row = Some(row);
-                        self.page_reg
-                            .insert(self.plane_of(row), Vec::with_capacity(self.page_bytes));
+                        // Data in lands from the column on; the bytes before it stay erased.
+                        let mut reg = Vec::with_capacity(self.page_bytes);
+                        reg.resize(self.col_of_addr(), 0xFF);
+                        self.page_reg.insert(self.plane_of(row), reg);
                         self.in_ok_from = n + self.t.latch as u64 + self.t.t_adl as u64;
                     }
                 } else {

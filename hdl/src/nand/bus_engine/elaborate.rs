@@ -62,7 +62,7 @@ impl BusEngine {
         } defaults {
             clock, start, start_way, start_second, start_op, start_data, start_cnt, start_c1, start_lastp,
             start_cc, start_3f, start_final, start_sus, start_res, wr_data, busy, phase_end, way, phase_second, phase_more, phy, rb,
-            rd_data, rd_valid, sus_r, res_r, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr, dcyc, c1,
+            rd_data, rd_valid, sus_r, res_r, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col, csr, rsr, dcyc, c1,
             lastp, pe, ccmd, f3, is_cs, is_rf, is_rs, is_pg, is_er, is_st, last_plane, hold_len, data_len,
             addr_len, after_plane, after_data, after_hold, after_b, after_addr, after_a, nxt, seg_done,
             is_final, fin, fin_next, pe_next, hold_is_1, cmd_byte, addr_byte,

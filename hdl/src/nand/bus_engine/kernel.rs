@@ -12,8 +12,8 @@ impl Logic for BusEngine {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, rsr,
-            dcyc, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r
+            self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col,
+            csr, rsr, dcyc, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r
         );
         // Decode the phase being run.
         // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
@@ -176,6 +176,8 @@ impl Logic for BusEngine {
             self.aidx.d.next = self.aidx.q.val() + self.one3.val();
             if self.is_er.val() | (self.aidx.q.val() >= self.col_n.val()) {
                 self.rsr.d.next = self.rsr.q.val() >> 8;
+            } else {
+                self.csr.d.next = self.csr.q.val() >> 8;
             }
         }
         // Entering the next segment.
@@ -199,6 +201,7 @@ impl Logic for BusEngine {
                 self.acnt.d.next = self.addr_len.val();
                 self.aidx.d.next = self.zero3.val();
                 self.rsr.d.next = self.row.q.val();
+                self.csr.d.next = self.col.q.val();
             }
         }
         // Next plane: the plane's final segment ends and it is not the op's last plane (same as
@@ -216,6 +219,8 @@ impl Logic for BusEngine {
             self.planes_m1.d.next = self.start_op.val().get_bits::<2>(2);
             self.row.d.next = self.start_op.val().get_bits::<32>(4) & self.row_mask.val();
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
+            // Op bits 59:44 (the part-select ends at the op's top bit: 28 + 32 = 60).
+            self.col.d.next = self.start_op.val().get_bits::<32>(28) >> 16;
             self.plane.d.next = self.k_read.val();
             self.ccmd.d.next = self.start_cc.val();
             self.f3.d.next = self.start_3f.val();
@@ -284,7 +289,7 @@ impl Logic for BusEngine {
         }
         self.addr_byte.next = self.rsr.q.val() & self.byte_mask.val();
         if !self.is_er.val() & (self.aidx.q.val() < self.col_n.val()) {
-            self.addr_byte.next = self.op_00.val();
+            self.addr_byte.next = self.csr.q.val() & self.byte_mask.val();
         }
         // PHY-facing signals; R/B# and read data pass through.
         self.rb.next = self.phy.rb.val();

@@ -19,7 +19,7 @@ impl Logic for WayFsm {
         );
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
-        self.op.next = self.cur.q.val().get_bits::<44>(0);
+        self.op.next = self.cur.q.val().get_bits::<60>(0);
         self.st_data.next = self.st_data_r.q.val();
         self.st_cnt.next = self.st_cnt_r.q.val();
         self.st_c1.next = self.st_c1_r.q.val();
@@ -142,7 +142,7 @@ impl Logic for WayFsm {
                     self.st_final_r.d.next = true;
                     self.st_lastp_r.d.next = true;
                     self.more.d.next = true;
-                    self.cc.d.next = self.cur.q.val().get_bits::<8>(44) + self.one8.val();
+                    self.cc.d.next = self.cur.q.val().get_bits::<8>(60) + self.one8.val();
                 }
                 if self.phase_end.val() {
                     self.state.d.next = WayState::Twb;

@@ -65,15 +65,16 @@ fn elaboration_rejects_configs_that_do_not_fit() {
     cfg.geometry.planes_per_die = 8;
     let e = Datapath::new_boxed(&cfg).err().expect("8 planes refused");
     assert!(e.contains("geometry.planes_per_die: 8"), "{e}");
-    // 4 planes x (32 768 + 4 096) B = 147 456 B = 18 banks of 8 KiB > 16 (131 072 B).
+    // TLC, 4 planes x 3 pages x (32 768 + 4 096) B = 442 368 B = 27 banks of 16 KiB > 16
+    // (262 144 B).
     let mut cfg = small_drive_config();
     (cfg.geometry.planes_per_die, cfg.geometry.page_bytes) = (4, 32768);
-    cfg.geometry.spare_bytes = 4096;
+    (cfg.geometry.spare_bytes, cfg.geometry.bits_per_cell) = (4096, 3);
     let e = Datapath::new_boxed(&cfg)
         .err()
-        .expect("a 144 KiB region refused");
+        .expect("a 432 KiB region refused");
     assert!(
-        e.contains("147456 B needs 18 banks") && e.contains("(131072 B)"),
+        e.contains("442368 B (a one-shot program) needs 27 banks") && e.contains("(262144 B)"),
         "{e}"
     );
     // Program/erase suspend elaborates with the policies the way FSM has; a resume latency +
@@ -99,8 +100,8 @@ fn elaboration_rejects_configs_that_do_not_fit() {
 }
 
 /// The default preset (sm2262-512g) is refused for its 200 MHz NAND clock alone: its 8 x 2 x 1
-/// geometry and its 2 planes x (16 384 + 2 208) B = 37 184 B regions (5 banks) elaborate, and its
-/// 800 MT/s is 4 bytes per 200 MHz cycle, which the page buffer takes.
+/// geometry and its 2 planes x 3 TLC pages x (16 384 + 2 208) B = 111 552 B regions (7 banks)
+/// elaborate, and its 800 MT/s is 4 bytes per 200 MHz cycle, which the page buffer takes.
 #[test]
 fn a_preset_is_refused_for_its_clock_alone() {
     let e = Datapath::new_boxed(&DriveConfig::default_drive())

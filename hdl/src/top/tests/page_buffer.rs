@@ -8,8 +8,8 @@
 use super::super::page_buffer::PageBuffer;
 use rust_hdl::prelude::*;
 
-/// Bytes of a region of the page buffer under test: 2 banks of 8 KiB.
-const REGION: u64 = 16384;
+/// Bytes of a region of the page buffer under test: 2 banks of 16 KiB.
+const REGION: u64 = 32768;
 
 /// The block, stepped one clock cycle at a time (inputs set while the clock is low).
 struct Pb {
@@ -33,7 +33,7 @@ impl Pb {
 
     /// A page buffer for NAND beats of `bytes` bytes.
     fn with_beat(bytes: u32) -> Self {
-        // 8 channels x 4 ways, regions of 2 banks (16 KiB).
+        // 8 channels x 4 ways, regions of 2 banks (32 KiB).
         let mut u = Box::new(PageBuffer::new(bytes, 8, 4, 2));
         u.connect_all();
         Pb { u, cycle: 0 }
@@ -192,23 +192,23 @@ fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
     assert!(!pb.settled().err.val(), "no error in a rule-abiding run");
 }
 
-/// A region's second bank starts at byte 8192 = row 512 = NAND word 2048: a read filling words
-/// 2040..2055 writes both banks, and a DMA read from offset 8176 streams row 511 (bank 0) then
-/// rows 512-513 (bank 1) one beat per cycle.
+/// A region's second bank starts at byte 16 384 = row 1024 = NAND word 4096: a read filling words
+/// 4088..4103 writes both banks, and a DMA read from offset 16 368 streams row 1023 (bank 0)
+/// then rows 1024-1025 (bank 1) one beat per cycle.
 #[test]
 fn a_read_fills_across_the_bank_boundary_and_dma_reads_across_it() {
     let mut pb = Pb::new();
     pb.op(5, 2, 0);
-    pb.read_phase(5, 2, 2056, 0);
-    pb.take(5, 2, true, 8176, 48);
+    pb.read_phase(5, 2, 4104, 0);
+    pb.take(5, 2, true, 16368, 48);
     let t_take = pb.cycle - 1;
     let got = pb.read_beats(3);
     assert_eq!(
         got,
         vec![
-            (t_take + 2, beat(5, 2, 511)),
-            (t_take + 3, beat(5, 2, 512)),
-            (t_take + 4, beat(5, 2, 513)),
+            (t_take + 2, beat(5, 2, 1023)),
+            (t_take + 3, beat(5, 2, 1024)),
+            (t_take + 4, beat(5, 2, 1025)),
         ]
     );
     pb.done();
@@ -303,10 +303,10 @@ fn regions_are_isolated_and_rule_violations_are_flagged() {
     pb.take(1, 1, true, 8, 16);
     pb.done();
     assert!(pb.settled().err.val(), "offset 8 is not 16-byte aligned");
-    // Past the region: offset 16 KiB - 16 with 32 bytes.
+    // Past the region: offset 32 KiB - 16 with 32 bytes.
     let mut pb = Pb::new();
     pb.take(1, 1, false, REGION - 16, 32);
-    assert!(pb.settled().err.val(), "offset + len = 16 400 > 16 384");
+    assert!(pb.settled().err.val(), "offset + len = 32 784 > 32 768");
     // A NAND fill and a DMA write on one region in one cycle.
     let mut pb = Pb::new();
     pb.op(3, 2, 0);

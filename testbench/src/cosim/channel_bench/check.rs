@@ -26,9 +26,15 @@ pub(super) fn check_completion(
     };
     match b.op.kind {
         NandOpKind::Read => {
+            // Each row's bytes from the op's column: a page, or the part the op moves.
+            let per_row = b.op.bus_bytes as usize / rows.len();
+            let col = b.column as usize;
             let want: Vec<u8> = rows
                 .iter()
-                .flat_map(|r| shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page]))
+                .flat_map(|r| {
+                    let pg = shadow.get(r).cloned().unwrap_or_else(|| vec![0xFF; page]);
+                    pg[col..col + per_row].to_vec()
+                })
                 .collect();
             if got != want {
                 let at = got

@@ -22,6 +22,9 @@ pub struct MixParams {
     pub t_erase: (u64, u64),
     /// Mean gap between issues, cycles.
     pub mean_gap: u64,
+    /// About a third of the plain reads move half a page per plane, from column 0 or from the
+    /// middle of the page (drawn from a stream of their own, so a mix without them is unchanged).
+    pub partial_reads: bool,
 }
 
 /// A random mix of reads, sequential cache reads of 2-4 pages (about 20 % of the ops), programs
@@ -37,6 +40,7 @@ pub fn random_mix(
     stride: u32,
 ) -> Vec<BenchOp> {
     let mut rng = SeedTree::new(seed).stream("nand_channel_mix", 0);
+    let mut col_rng = SeedTree::new(seed).stream("nand_channel_mix_column", 0);
     let mut seq = ChannelSequencer::new(onfi, WAYS as u8, 1);
     let mut done = Vec::new();
     let mut per_way: Vec<Vec<u64>> = vec![Vec::new(); WAYS];
@@ -86,8 +90,20 @@ pub fn random_mix(
                 rng.gen_range(p.t_read.0..=p.t_read.1),
             )
         };
+        let partial = p.partial_reads
+            && kind == NandOpKind::Read
+            && pages == 1
+            && col_rng.gen_range(0..3) == 0;
+        let half = p.page_bytes / 2;
+        let column = if partial && col_rng.gen_bool(0.5) {
+            half
+        } else {
+            0
+        };
         let bus_bytes = if kind == NandOpKind::Erase {
             0
+        } else if partial {
+            half * planes as u32
         } else {
             p.page_bytes * planes as u32 * pages as u32
         };
@@ -128,6 +144,7 @@ pub fn random_mix(
             issue: now,
             op,
             row: base_block * stride + page,
+            column: column as u16,
         });
     }
     out

@@ -121,7 +121,7 @@ impl Firmware {
     /// Whether read `j` may run beside program or erase `p` of its way: a host read of another
     /// block.
     fn beside(&self, p: &Job, j: &Job) -> bool {
-        let block = |op: u64| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / self.planner.plane_stride;
+        let block = |op: u128| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / self.planner.plane_stride;
         self.reads_beside
             && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
             && j.kind == NandOpKind::Read

@@ -125,7 +125,7 @@ impl DatapathDut for HdlSimDut {
     }
     fn set128(&mut self, p: P, v: u128) {
         let u = &mut self.uut;
-        dispatch!(p, u, put128(v), [CqTdata => cq_tdata, RcTdata => rc_tdata], panic!("port {p:?} is not a 128-bit input"))
+        dispatch!(p, u, put128(v), [CqTdata => cq_tdata, RcTdata => rc_tdata, NandCmdOp => nand_cmd_op], panic!("port {p:?} is not a wide input"))
     }
     fn get(&self, p: P) -> u64 {
         let u = &self.uut;

@@ -27,7 +27,7 @@ pub struct Job {
     pub cmd: u64,
     pub channel: u8,
     pub way: u8,
-    pub op: u64,
+    pub op: u128,
     pub kind: NandOpKind,
     /// Array time of the op (tR/tPROG/tBERS), core cycles: bench information for the executions.
     pub array_cycles: u64,
@@ -61,7 +61,7 @@ impl Planner {
     }
 
     /// The op word and array time of an FTL op.
-    pub fn word(&self, op: &NandOp) -> (u64, u64) {
+    pub fn word(&self, op: &NandOp) -> (u128, u64) {
         let data_cycles = match op.kind {
             NandOpKind::Erase => 0,
             _ => (op.bus_bytes / op.planes as u32).div_ceil(self.t.bytes_per_cycle) as u16,
@@ -72,6 +72,7 @@ impl Planner {
             row: self.row(&op.addr),
             data_cycles,
             pages: 1,
+            column: 0,
         });
         (w, self.t.to_cycles_ceil(self.nt.array_time(op)))
     }

@@ -21,7 +21,7 @@ pub struct MapReq {
 pub struct NandReq {
     pub channel: u8,
     pub way: u8,
-    pub op: u64,
+    pub op: u128,
     /// Array time of the op in core cycles: not a port signal, bench information for the
     /// executions (the model's sequencer, the NAND target's R/B#).
     pub array_cycles: u64,
@@ -146,7 +146,7 @@ pub struct TlpRec {
 pub struct NandRec {
     pub channel: u8,
     pub way: u8,
-    pub op: u64,
+    pub op: u128,
     pub issue: Cycle,
     pub done: Cycle,
 }

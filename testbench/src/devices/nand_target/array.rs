@@ -75,7 +75,7 @@ impl NandTarget {
                 self.page_reg.insert(p, data);
             }
             self.out_row = Some(row);
-            self.out_col = 0;
+            self.out_col = self.col_of_addr();
             self.cache_tr = self.go_busy(n);
             self.out_ok_from = self.busy_until + self.t.t_rr as u64;
             // A single-plane read may continue as a sequential cache read (31h/3Fh).

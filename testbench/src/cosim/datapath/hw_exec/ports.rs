@@ -30,11 +30,11 @@ pub(super) fn drive_offer<D: DatapathDut>(d: &mut D, o: &Offer) {
         (Sig::NandCmdValid, o.nand.is_some() as u64),
         (Sig::NandCmdChannel, n.channel as u64),
         (Sig::NandCmdWay, n.way as u64),
-        (Sig::NandCmdOp, n.op),
         (Sig::NandCmdArray, n.array_cycles),
     ] {
         d.set(s.p(), v);
     }
+    d.set128(Sig::NandCmdOp.p(), n.op);
     let x = o.dma.unwrap_or(DmaReq {
         to_host: false,
         prp1: 0,

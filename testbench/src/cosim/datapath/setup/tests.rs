@@ -18,10 +18,10 @@ fn lim(seed: u64) -> RunLimits {
     }
 }
 
-fn kind(op: u64) -> u64 {
+fn kind(op: u128) -> u128 {
     op & 3
 }
-fn data_cycles(op: u64) -> u64 {
+fn data_cycles(op: u128) -> u128 {
     (op >> DCYC_LSB) & 0xFFFF
 }
 
