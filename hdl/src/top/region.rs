@@ -72,29 +72,14 @@ impl Logic for Region {
         self.word.next.l1 = self.lanes[1].read_data.val();
         self.word.next.l2 = self.lanes[2].read_data.val();
         self.word.next.l3 = self.lanes[3].read_data.val();
+        // Every lane: the clock and the row within its bank.
+        for l in 0..self.lanes.len() {
+            self.lanes[l].read_clock.next = self.clock.val();
+            self.lanes[l].write_clock.next = self.clock.val();
+            self.lanes[l].read_address.next = self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
+            self.lanes[l].write_address.next = self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
+        }
         for b in 0..self.bank.len() {
-            self.lanes[4 * b].read_clock.next = self.clock.val();
-            self.lanes[4 * b + 1].read_clock.next = self.clock.val();
-            self.lanes[4 * b + 2].read_clock.next = self.clock.val();
-            self.lanes[4 * b + 3].read_clock.next = self.clock.val();
-            self.lanes[4 * b].write_clock.next = self.clock.val();
-            self.lanes[4 * b + 1].write_clock.next = self.clock.val();
-            self.lanes[4 * b + 2].write_clock.next = self.clock.val();
-            self.lanes[4 * b + 3].write_clock.next = self.clock.val();
-            self.lanes[4 * b].read_address.next = self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b + 1].read_address.next =
-                self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b + 2].read_address.next =
-                self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b + 3].read_address.next =
-                self.rd_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b].write_address.next = self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b + 1].write_address.next =
-                self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b + 2].write_address.next =
-                self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
-            self.lanes[4 * b + 3].write_address.next =
-                self.wr_row.val().get_bits::<BANK_ROW_BITS>(0);
             // Part-selects with literal offsets (rust-hdl emits named offsets as identifiers).
             self.lanes[4 * b].write_data.next = self.wr_data.val().get_bits::<32>(0);
             self.lanes[4 * b + 1].write_data.next = self.wr_data.val().get_bits::<32>(32);
