@@ -23,10 +23,10 @@
 //!
 //! **Geometry.** Elaborated from `cfg.geometry`: `channels` (1-16) NAND channels of
 //! `ways_per_channel` (1-8) ways each, one die per way, one page-buffer region per (channel,
-//! way). Channel ids on the ports are 4 bits and way ids 3 bits whatever the geometry; an op or
-//! move naming a channel or way the drive lacks is never taken (`nand_cmd_ready` stays low) or
-//! touches no region. Each channel's CE and R/B# vectors are 8 bits, bit w = way w; the bits
-//! of ways the channel lacks stay 0 (CE) or are not read (R/B#).
+//! way). Channel ids on the ports are 4 bits and way ids 3 bits whatever the geometry; a NAND op
+//! naming a channel or way the drive lacks is never taken (`nand_cmd_ready` stays low), and a
+//! data move naming one sets `pb_err`. Each channel's CE and R/B# vectors are 8 bits, bit w =
+//! way w; the bits of ways the channel lacks stay 0 (CE) or are not read (R/B#).
 //!
 //! **Page buffer.** One region per (channel, way) of `region_bytes` (the largest data op, a
 //! one-shot program of planes x bits per cell x (page + spare), in whole 16 KiB banks:

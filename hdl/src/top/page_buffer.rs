@@ -13,9 +13,10 @@
 //!   `bd_*` and the pointer advances on every taken beat.
 //!
 //! The row pointer wraps inside the region: a transfer never touches another region. `err`
-//! (sticky) flags a transfer whose offset is not 16-byte aligned or whose `offset + len` exceeds
-//! the region's size, a short host-to-device beat that is not the transfer's last, and any
-//! channel's firmware-rule violation (see [`ChannelBuffer`]).
+//! (sticky) flags a transfer naming a channel or way the buffer has no region for, whose offset
+//! is not 16-byte aligned or whose `offset + len` exceeds the region's size, a short
+//! host-to-device beat that is not the transfer's last, and any channel's firmware-rule
+//! violation (see [`ChannelBuffer`]).
 
 use super::channel_buffer::ChannelBuffer;
 use super::region::BANK_BYTES;
@@ -92,6 +93,9 @@ pub struct PageBuffer {
     step: Signal<Local, Bit>,
     one_row: Constant<Bits<ROW_BITS>>,
     size: Constant<Bits<32>>,
+    /// The last channel and way the buffer has regions for (a transfer naming others is an error).
+    last_ch: Constant<Bits<4>>,
+    last_way: Constant<Bits<3>>,
     low4: Constant<Bits<32>>,
     zero32: Constant<Bits<32>>,
     dw1: Constant<Bits<3>>,
@@ -120,6 +124,8 @@ impl PageBuffer {
             wr_data: crate::elab::vec_of(channels),
             one_row: Constant::new(bits::<ROW_BITS>(1)),
             size: Constant::new(bits::<32>(banks as u64 * BANK_BYTES)),
+            last_ch: Constant::new(bits::<4>(channels as u64 - 1)),
+            last_way: Constant::new(bits::<3>(ways as u64 - 1)),
             low4: Constant::new(bits::<32>(15)),
             zero32: Constant::new(bits::<32>(0)),
             dw1: Constant::new(bits::<3>(1)),
@@ -156,6 +162,8 @@ impl Logic for PageBuffer {
             if ((self.offset.val() & self.low4.val()) != self.zero32.val())
                 | (self.offset.val() > self.size.val())
                 | (self.len.val() > self.size.val() - self.offset.val())
+                | (self.channel.val() > self.last_ch.val())
+                | (self.way.val() > self.last_way.val())
             {
                 self.err_r.d.next = true;
             }

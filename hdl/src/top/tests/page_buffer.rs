@@ -303,6 +303,12 @@ fn regions_are_isolated_and_rule_violations_are_flagged() {
     pb.take(1, 1, true, 8, 16);
     pb.done();
     assert!(pb.settled().err.val(), "offset 8 is not 16-byte aligned");
+    // A channel or way the buffer has no region for (8 channels x 4 ways).
+    for (c, w) in [(8usize, 0usize), (0, 4)] {
+        let mut pb = Pb::new();
+        pb.take(c, w, true, 0, 16);
+        assert!(pb.settled().err.val(), "channel {c} way {w} has no region");
+    }
     // Past the region: offset 32 KiB - 16 with 32 bytes.
     let mut pb = Pb::new();
     pb.take(1, 1, false, REGION - 16, 32);
