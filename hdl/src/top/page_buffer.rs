@@ -93,9 +93,11 @@ pub struct PageBuffer {
     step: Signal<Local, Bit>,
     one_row: Constant<Bits<ROW_BITS>>,
     size: Constant<Bits<32>>,
-    /// The last channel and way the buffer has regions for (a transfer naming others is an error).
-    last_ch: Constant<Bits<4>>,
-    last_way: Constant<Bits<3>>,
+    /// Bit c (w): the buffer has regions for channel c (way w); a transfer naming others is an
+    /// error. (A bit mask, not a comparison with the last id: with 16 channels or 8 ways that
+    /// comparison would be constant, which Verilator rejects.)
+    has_ch: Constant<Bits<16>>,
+    has_way: Constant<Bits<8>>,
     low4: Constant<Bits<32>>,
     zero32: Constant<Bits<32>>,
     dw1: Constant<Bits<3>>,
@@ -124,8 +126,8 @@ impl PageBuffer {
             wr_data: crate::elab::vec_of(channels),
             one_row: Constant::new(bits::<ROW_BITS>(1)),
             size: Constant::new(bits::<32>(banks as u64 * BANK_BYTES)),
-            last_ch: Constant::new(bits::<4>(channels as u64 - 1)),
-            last_way: Constant::new(bits::<3>(ways as u64 - 1)),
+            has_ch: Constant::new(bits::<16>((1u64 << channels) - 1)),
+            has_way: Constant::new(bits::<8>((1u64 << ways) - 1)),
             low4: Constant::new(bits::<32>(15)),
             zero32: Constant::new(bits::<32>(0)),
             dw1: Constant::new(bits::<3>(1)),
@@ -162,8 +164,8 @@ impl Logic for PageBuffer {
             if ((self.offset.val() & self.low4.val()) != self.zero32.val())
                 | (self.offset.val() > self.size.val())
                 | (self.len.val() > self.size.val() - self.offset.val())
-                | (self.channel.val() > self.last_ch.val())
-                | (self.way.val() > self.last_way.val())
+                | !self.has_ch.val().get_bit(self.channel.val().index())
+                | !self.has_way.val().get_bit(self.way.val().index())
             {
                 self.err_r.d.next = true;
             }
