@@ -91,7 +91,7 @@ use page_buffer::PageBuffer;
 use region::{BANK_BYTES, MAX_BANKS};
 use rust_hdl::prelude::*;
 use ssdlab_model::config::{DriveConfig, MapCacheConfig};
-use ssdlab_model::ctrl::page_buffer::region_banks;
+use ssdlab_model::ctrl::page_buffer::{one_shot_program_bytes, region_banks};
 
 /// Width of a region's row address (16-byte rows): regions up to 256 KiB, 16 banks (4 planes x
 /// 3 TLC pages of 18 592 B: 223 104 B).
@@ -153,17 +153,9 @@ impl Datapath {
             Arbitration::RoundRobin,
         );
         let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
-        let (channels, ways) = (
-            cfg.geometry.channels as usize,
-            cfg.geometry.ways_per_channel as usize,
-        );
-        let banks = region_banks(&cfg.geometry) as usize;
-        Ok(Datapath::assemble(
-            fe,
-            NandArray::new(&t, channels, ways),
-            map,
-            PageBuffer::new(t.seq.bytes_per_cycle, channels, ways, banks),
-        ))
+        let g = &cfg.geometry;
+        let array = NandArray::new(&t, g.channels as usize, g.ways_per_channel as usize);
+        Ok(Datapath::assemble(fe, array, map, page_buffer_for(cfg)?))
     }
 }
 
@@ -204,9 +196,7 @@ pub fn geometry_refusals(cfg: &DriveConfig) -> Vec<String> {
     if banks > MAX_BANKS as u64 {
         why.push(format!(
             "geometry.page_bytes: planes x bits per cell x (page + spare) = {} B (a one-shot program) needs {banks} banks of {BANK_BYTES} B; a page-buffer region has at most {MAX_BANKS} ({} B)",
-            g.planes_per_die as u64
-                * g.bits_per_cell as u64
-                * (g.page_bytes as u64 + g.spare_bytes as u64),
+            one_shot_program_bytes(g),
             MAX_BANKS as u64 * BANK_BYTES
         ));
     }

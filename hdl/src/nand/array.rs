@@ -78,17 +78,7 @@ impl Logic for NandArray {
     fn update(&mut self) {
         self.cmd_ready.next = false;
         for i in 0..self.channels.len() {
-            // The PHY bundle field by field (`link` would name `phy[i]` textually in the Verilog).
-            self.phy[i].ce.next = self.channels[i].phy.ce.val();
-            self.phy[i].cle.next = self.channels[i].phy.cle.val();
-            self.phy[i].ale.next = self.channels[i].phy.ale.val();
-            self.phy[i].we.next = self.channels[i].phy.we.val();
-            self.phy[i].dq_out.next = self.channels[i].phy.dq_out.val();
-            self.phy[i].wr_beat.next = self.channels[i].phy.wr_beat.val();
-            self.phy[i].rd_beat.next = self.channels[i].phy.rd_beat.val();
-            self.channels[i].phy.rb.next = self.phy[i].rb.val();
-            self.channels[i].phy.dq_in.next = self.phy[i].dq_in.val();
-            self.channels[i].phy.dq_in_valid.next = self.phy[i].dq_in_valid.val();
+            NandPhy::link(&mut self.phy[i], &mut self.channels[i].phy);
             self.channels[i].clock.next = self.clock.val();
             self.channels[i].cmd_valid.next =
                 self.cmd_valid.val() & (self.cmd_channel.val().index() == i);

@@ -365,17 +365,7 @@ impl Logic for Datapath {
         self.pb.op_way.next = self.nand_cmd_way.val();
         self.pb.op_kind.next = self.nand_cmd_op.val().get_bits::<2>(0);
         for i in 0..self.phy.len() {
-            // NAND pins, field by field (`link` would name `phy[i]` textually in the Verilog).
-            self.phy[i].ce.next = self.array.phy[i].ce.val();
-            self.phy[i].cle.next = self.array.phy[i].cle.val();
-            self.phy[i].ale.next = self.array.phy[i].ale.val();
-            self.phy[i].we.next = self.array.phy[i].we.val();
-            self.phy[i].dq_out.next = self.array.phy[i].dq_out.val();
-            self.phy[i].wr_beat.next = self.array.phy[i].wr_beat.val();
-            self.phy[i].rd_beat.next = self.array.phy[i].rd_beat.val();
-            self.array.phy[i].rb.next = self.phy[i].rb.val();
-            self.array.phy[i].dq_in.next = self.phy[i].dq_in.val();
-            self.array.phy[i].dq_in_valid.next = self.phy[i].dq_in_valid.val();
+            NandPhy::link(&mut self.phy[i], &mut self.array.phy[i]);
             self.nand_done_valid[i].next = self.array.done_valid[i].val();
             self.nand_done_way[i].next = self.array.done_way[i].val();
             self.array.wr_data[i].next = self.pb.wr_data[i].val();

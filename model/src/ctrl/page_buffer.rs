@@ -40,10 +40,13 @@ pub fn region_bytes(g: &GeometryConfig) -> u64 {
 
 /// Banks of one region for geometry `g` (see [`region_bytes`]).
 pub fn region_banks(g: &GeometryConfig) -> u64 {
-    let bytes = g.planes_per_die as u64
-        * g.bits_per_cell as u64
-        * (g.page_bytes as u64 + g.spare_bytes as u64);
-    bytes.div_ceil(BANK_BYTES).max(1)
+    one_shot_program_bytes(g).div_ceil(BANK_BYTES).max(1)
+}
+
+/// Bytes of a one-shot program, the largest data op on a way: planes x bits per cell x (page +
+/// spare).
+pub fn one_shot_program_bytes(g: &GeometryConfig) -> u64 {
+    g.planes_per_die as u64 * g.bits_per_cell as u64 * (g.page_bytes as u64 + g.spare_bytes as u64)
 }
 /// Cycles from the `dma` handshake to the move's first TLP on the requester stream.
 pub const DMA_START_CYCLES: Cycle = 5;
