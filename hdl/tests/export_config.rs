@@ -60,7 +60,10 @@ fn a_what_if_config_file_elaborates_its_geometry() {
         "4 channels"
     );
     // Two ways per channel; the CE vector is 8 bits whatever the way count.
-    assert!(v.contains("output wire  [7:0] phy_0_ce;"), "8-bit CE vector");
+    assert!(
+        v.contains("output wire  [7:0] phy_0_ce;"),
+        "8-bit CE vector"
+    );
 }
 
 #[test]
