@@ -47,17 +47,25 @@ impl NandCrossing {
         &self.down
     }
 
-    /// When the sequencer sees an op handed to its FIFO at `at` (pushed at the first PCIe edge
-    /// at or after `at`).
+    /// When the sequencer takes an op the firmware hands to channel's FIFO at `at` (its
+    /// handshake in the PCIe cycle starting at `at`): the start of the sequencer cycle in which
+    /// the op moves from the FIFO into its way queue, as `ChannelSequencer::enqueue` counts an
+    /// op handed over in a cycle. `prev` is that time for the channel's previous op: the FIFO
+    /// hands over one op per sequencer cycle, so two ops pushed within one sequencer period
+    /// are taken in consecutive cycles.
     #[inline]
-    pub fn op_seen(&self, at: SimTime) -> SimTime {
-        // Both clocks start at 0 and a pointer crosses two flip-flops: the second sequencer edge
-        // strictly after the push is one period after the first (`ClockCrossing::visible_at`).
-        let push = at.as_ps().div_ceil(CLOCK_PS) * CLOCK_PS;
+    pub fn op_seen(&self, at: SimTime, prev: Option<SimTime>) -> SimTime {
+        // The write pointer moves at the first PCIe edge strictly after `at` (the end of the
+        // handshake cycle). Both clocks start at 0 and a pointer crosses two flip-flops: the
+        // second sequencer edge strictly after the push (`ClockCrossing::visible_at`).
+        let push = (at.as_ps() / CLOCK_PS + 1) * CLOCK_PS;
         let p = self.down.to.period_ps;
         let seen = SimTime::from_ps((push / p + 2) * p);
         debug_assert_eq!(seen, self.down.visible_at(SimTime::from_ps(push)));
-        seen
+        match prev {
+            Some(q) if q.as_ps() + p > seen.as_ps() => SimTime::from_ps(q.as_ps() + p),
+            _ => seen,
+        }
     }
 
     /// When the PCIe side sees a completion the sequencer pushed at its clock edge `done`.
@@ -102,9 +110,13 @@ mod tests {
         let x = preset();
         let ns = |n: u64| SimTime::from_ns(n);
         // An op handed over at 9 ns is pushed at the PCIe edge at 12 ns; NAND edges after it at
-        // 15 and 20 ns. Handed over at 12 ns exactly: the same push.
-        assert_eq!(x.op_seen(ns(9)), ns(20));
-        assert_eq!(x.op_seen(ns(12)), ns(20));
+        // 15 and 20 ns. Handed over in the cycle starting at 12 ns: pushed at 16 ns, NAND edges
+        // after it at 20 and 25 ns. Handed over at 8 ns: pushed at 12 ns, seen at 20 ns, so a
+        // second op of the channel handed over at 9 ns is taken one NAND cycle later (25 ns).
+        assert_eq!(x.op_seen(ns(9), None), ns(20));
+        assert_eq!(x.op_seen(ns(12), None), ns(25));
+        assert_eq!(x.op_seen(ns(9), Some(ns(20))), ns(25));
+        assert_eq!(x.op_seen(ns(12), Some(ns(20))), ns(25));
         // A completion pushed at the NAND edge at 20 ns (a PCIe edge too: not seen there):
         // PCIe edges after it at 24 and 28 ns. Pushed at 25 ns: 28 and 32 ns.
         assert_eq!(x.completion_seen(ns(20)), ns(28));
@@ -131,8 +143,12 @@ mod tests {
             let x = NandCrossing::new(&onfi).expect("not the PCIe clock");
             for t in (0..120_000u64).step_by(125) {
                 let t = SimTime::from_ps(t);
-                let push = x.down.from.edge_at_or_after(t);
-                assert_eq!(x.op_seen(t), x.down.visible_at(push), "{mhz} MHz, {t:?}");
+                let push = x.down.from.edge_after(t);
+                assert_eq!(
+                    x.op_seen(t, None),
+                    x.down.visible_at(push),
+                    "{mhz} MHz, {t:?}"
+                );
                 let before = x.up.pushed_before(t);
                 assert_eq!(
                     x.seen_through(t),

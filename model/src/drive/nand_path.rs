@@ -282,8 +282,14 @@ impl Drive {
             };
             let ch = slot.channel as usize;
             let at = self.page_buf.nand_accept(ch, now, op.kind, op.bus_bytes);
-            let at = self.nand_x.map_or(at, |x| x.op_seen(at));
-            self.chans[ch].seq.enqueue(at, seq_op);
+            let c = &mut self.chans[ch];
+            if let Some(x) = self.nand_x {
+                let seen = x.op_seen(at, c.op_seen);
+                c.op_seen = Some(seen);
+                c.seq.enqueue(seen, seq_op);
+            } else {
+                c.seq.enqueue(at, seq_op);
+            }
             self.stats.get_mut().nand_ops[stats::purpose_index(op.purpose)] += 1;
             self.stats.get_mut().onfi_bytes += op.bus_bytes as u64;
             self.nand_pj += self.timing.energy_pj(&op);

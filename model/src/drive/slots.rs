@@ -51,6 +51,9 @@ pub(crate) struct DieSlot {
 pub(crate) struct ChanSlot {
     pub(super) seq: ChannelSequencer,
     pub(super) wake_at: Option<SimTime>,
+    /// When the sequencer took the channel's last op out of the clock crossing
+    /// (`NandCrossing::op_seen`).
+    pub(super) op_seen: Option<SimTime>,
 }
 
 impl DieSlot {
@@ -95,7 +98,11 @@ pub(super) fn chan_slots(cfg: &DriveConfig) -> Vec<ChanSlot> {
             let mut seq =
                 ChannelSequencer::new(&cfg.onfi, g.ways_per_channel as u8, g.dies_per_way as u8);
             seq.set_suspend(&cfg.nand.suspend);
-            ChanSlot { seq, wake_at: None }
+            ChanSlot {
+                seq,
+                wake_at: None,
+                op_seen: None,
+            }
         })
         .collect()
 }
