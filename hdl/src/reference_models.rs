@@ -45,9 +45,10 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
     v
 }
 
-/// Blocks of hdl/ that the exported datapath does not instantiate yet (so not in the synthesis
-/// report), with their models: the drive runs these on the presets, whose NAND clock is not the
-/// PCIe clock. The ONFI PHY is not here: the drive cannot run its model yet (ARCHITECTURE.md).
+/// Blocks of hdl/ that are not exported blocks of their own (so not in the synthesis report),
+/// with their models: the clock-crossing FIFO, two per channel inside `nand_array` when a
+/// drive's sequencer clock is not the PCIe clock (every preset; the drive runs its model there).
+/// The ONFI PHY is not here: the drive cannot run its model yet (ARCHITECTURE.md).
 pub fn standalone_models() -> Vec<(&'static str, &'static str)> {
     vec![("clock_crossing", type_name::<ClockCrossing>())]
 }

@@ -13,13 +13,18 @@
 //! NAND ops `nand_*`, data moves `dma_*`). In the co-simulation the behavioural model's FTL
 //! plays firmware. The firmware never touches data; the hardware never decides policy.
 //!
-//! **One clock.** Everything runs on `clock`, the core clock: the PCIe hard block's user clock
-//! and the NAND sequencer clock are the same clock in this model, so no clock-domain crossing
-//! is modelled. The behavioural front end counts 250 MHz cycles (`nvme::frontend::tlp::CLOCK_PS`)
-//! and the NAND sequencer counts `onfi.core_clock_mhz` cycles, so [`Datapath::new`] requires
-//! `onfi.core_clock_mhz` = 250 and 1, 2 or 4 bytes per NAND beat (`onfi.transfer_mts` = 250,
-//! 500 or 1000; [`small_drive_config`] has 1000); NAND timing counts come from `HdlTiming` at
-//! that clock.
+//! **Clocks.** `clock` is the PCIe user clock (250 MHz, PG213): the front end, the mapping
+//! cache, the firmware port and the page buffer's DMA side run on it, and the behavioural front
+//! end counts its cycles (`nvme::frontend::tlp::CLOCK_PS`). The NAND sequencers run on
+//! `nand_clock` at `onfi.core_clock_mhz` (200 MHz in the presets: 800 MT/s at 4 bytes per
+//! cycle), with NAND timing counts from `HdlTiming` at that clock. When it is not 250 MHz
+//! ([`crosses_clocks`]) each channel's ops and completions cross through a pair of
+//! asynchronous FIFOs (`nand::array`, "Clocks"; their model is
+//! `ssdlab_model::ctrl::nand_crossing`, which the `Drive` charges on every NAND op), and the
+//! page-buffer regions are true dual-port RAM, one port per clock (`lane_ram`), so data never
+//! crosses through a FIFO. At 250 MHz the sequencers run on `clock` and `nand_clock` is unused.
+//! [`Datapath::new`] refuses a sequencer clock above 250 MHz and NAND beats other than 1, 2 or
+//! 4 bytes per sequencer cycle ([`small_drive_config`]: 250 MHz, 1000 MT/s, one clock).
 //!
 //! **Geometry.** Elaborated from `cfg.geometry`: `channels` (1-16) NAND channels of
 //! `ways_per_channel` (1-8) ways each, one die per way, one page-buffer region per (channel,
@@ -37,13 +42,14 @@
 //! (`channel_buffer::ChannelBuffer`, "NAND beat width"); every data phase then moves whole words
 //! (page and spare sizes multiples of 4, checked). A read op accepted on
 //! (c, w) fills region (c, w) from offset 0 in data order; a program op on (c, w) takes its data
-//! from region (c, w) from offset 0. Firmware rule (flagged on `pb_err`): a region holds one data
+//! from region (c, w) from offset 0. Firmware rule: a region holds one data
 //! op's data at a time — a program is issued only after the DMA into its region completed, and
 //! the next data op on a way only after the previous one's data has been moved (DMA done for
 //! reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
 //! Cost: channels x ways x banks x 4 RAMB36 (the co-simulation geometry: 8 x 4 x 1 x 4 = 128
 //! RAMB36, 512 KiB; sm2262-512g: 8 x 2 x 7 x 4 = 448, 1.75 MiB); `hdl/synth-report.txt` has the
-//! LUTs of the write and read muxes. It does not fit iCE40.
+//! LUTs of the write and read muxes. It does not fit iCE40, whose block RAM has no second
+//! write port.
 //!
 //! **Ports** (Verilog names; rust-hdl arrays appear as `name$i`), as in docs/hdl.md:
 //! PCIe user side `cq_*`, `cc_*`, `rq_*`, `rc_*`, `mps_code`, `mrrs_code`; NAND pins `phy$i$*`;
@@ -79,6 +85,7 @@
 
 pub mod channel_buffer;
 pub mod clock_crossing;
+pub mod lane_ram;
 pub mod page_buffer;
 pub mod region;
 
@@ -154,8 +161,15 @@ impl Datapath {
         );
         let map = MapCacheExport::new(&map_cache_config()).map_err(|e| e.to_string())?;
         let g = &cfg.geometry;
-        let array = NandArray::new(&t, g.channels as usize, g.ways_per_channel as usize);
-        Ok(Datapath::assemble(fe, array, map, page_buffer_for(cfg)?))
+        let cross = crosses_clocks(cfg);
+        let array = NandArray::new(&t, g.channels as usize, g.ways_per_channel as usize, cross);
+        Ok(Datapath::assemble(
+            fe,
+            array,
+            map,
+            page_buffer_for(cfg)?,
+            cross,
+        ))
     }
 }
 
@@ -218,14 +232,21 @@ pub fn page_buffer_for(cfg: &DriveConfig) -> Result<PageBuffer, String> {
     ))
 }
 
+/// Whether `cfg`'s NAND sequencers run on a clock of their own (`onfi.core_clock_mhz` other
+/// than the PCIe user clock's 250 MHz): the NAND array then crosses ops and completions through
+/// FIFOs (`nand::array`), as the model's `NandCrossing` charges.
+pub fn crosses_clocks(cfg: &DriveConfig) -> bool {
+    ssdlab_model::ctrl::nand_crossing::NandCrossing::new(&cfg.onfi).is_some()
+}
+
 /// The sequencer's timing for `cfg`, or every reason the datapath cannot be elaborated for it,
-/// each naming its config field and the limit: the one clock, then [`geometry_refusals`], then
-/// the timing counts.
+/// each naming its config field and the limit: the sequencer clock, then [`geometry_refusals`],
+/// then the timing counts.
 pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
     let mut why = Vec::new();
-    if cfg.onfi.core_clock_mhz != CORE_CLOCK_MHZ {
+    if cfg.onfi.core_clock_mhz > CORE_CLOCK_MHZ {
         why.push(format!(
-            "onfi.core_clock_mhz: {} MHz; the datapath runs the front end and the NAND sequencers on one {CORE_CLOCK_MHZ} MHz clock",
+            "onfi.core_clock_mhz: {} MHz; a sequencer clock above the PCIe user clock ({CORE_CLOCK_MHZ} MHz) could complete ops faster than the completion FIFOs drain",
             cfg.onfi.core_clock_mhz
         ));
     }
@@ -244,9 +265,16 @@ pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
 
 impl Datapath {
     /// The block around its four children, every port at its default.
-    fn assemble(fe: NvmeFrontEnd, array: NandArray, map: MapCacheExport, pb: PageBuffer) -> Self {
+    fn assemble(
+        fe: NvmeFrontEnd,
+        array: NandArray,
+        map: MapCacheExport,
+        pb: PageBuffer,
+        cross: bool,
+    ) -> Self {
         let channels = array.channels();
         crate::elab::with_defaults!(Datapath {
+            crossed: Constant::new(cross),
             nand_done_valid: crate::elab::vec_of(channels),
             nand_done_way: crate::elab::vec_of(channels),
             phy: crate::elab::vec_of(channels),
@@ -255,7 +283,7 @@ impl Datapath {
             map,
             pb,
         } defaults {
-            clock, cq_tdata, cq_tvalid, cq_tlast, cq_tkeep, cq_tuser, cq_tready, cc_tdata, cc_tvalid, cc_tlast,
+            clock, nand_clock, nclk, cq_tdata, cq_tvalid, cq_tlast, cq_tkeep, cq_tuser, cq_tready, cc_tdata, cc_tvalid, cc_tlast,
             cc_tkeep, cc_tuser, cc_tready, rq_tdata, rq_tvalid, rq_tlast, rq_tkeep, rq_tuser, rq_tready,
             rc_tdata, rc_tvalid, rc_tlast, rc_tkeep, rc_tuser, rc_tready, mps_code, mrrs_code, rdy,
             cmd_valid, cmd_sqid, cmd_w0, cmd_w1, cmd_w2, cmd_w3, cmd_stall, cpl_valid, cpl_sqid, cpl_cid,

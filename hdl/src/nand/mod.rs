@@ -88,6 +88,7 @@ pub fn phy_export_config(cfg: &DriveConfig, label: &str) -> (DriveConfig, String
 /// (from `HdlTiming`) names the config field the sequencer cannot time.
 pub fn verilog_blocks(cfg: &DriveConfig) -> Result<Vec<(&'static str, String)>, String> {
     let (channels, ways) = array_geometry(cfg).map_err(|why| why.join("\n"))?;
+    let cross = crate::top::crosses_clocks(cfg);
     let t = timing::HdlTiming::new(&cfg.onfi, plane_stride(cfg))
         .and_then(|t| t.with_suspend(&cfg.nand.suspend))?;
     Ok(vec![
@@ -110,7 +111,7 @@ pub fn verilog_blocks(cfg: &DriveConfig) -> Result<Vec<(&'static str, String)>, 
         ),
         (
             "nand_array",
-            crate::verilog_of(array::NandArray::new(&t, channels, ways)),
+            crate::verilog_of(array::NandArray::new(&t, channels, ways, cross)),
         ),
     ])
 }

@@ -45,6 +45,11 @@ pub struct NandChannel {
     pub done_valid: Signal<Out, Bit>,
     /// Way of the completed op (ops of one way complete in order).
     pub done_way: Signal<Out, Bits<3>>,
+    /// An op completes at the coming clock edge (`done_valid` rises there): the push of a
+    /// completion into a clock crossing, which then starts at the edge the op completes.
+    pub done_next: Signal<Out, Bit>,
+    /// Way of the op completing at the coming edge.
+    pub done_next_way: Signal<Out, Bits<3>>,
     queues: Vec<WayQueue>,
     ways: Vec<WayFsm>,
     arbiter: Arbiter,
@@ -97,7 +102,7 @@ impl NandChannel {
             none: Constant::new(bits::<MAX_WAYS>(0)),
         } defaults {
             clock, cmd_valid, cmd_way, cmd_op, cmd_array, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
-            done_way, arbiter, last_x, done_r, done_way_r, grant_r, g_r, psec_r, own, pick_q, busy_next, grant,
+            done_way, done_next, done_next_way, arbiter, last_x, done_r, done_way_r, grant_r, g_r, psec_r, own, pick_q, busy_next, grant,
         })
     }
 
@@ -204,6 +209,8 @@ impl Logic for NandChannel {
             & self.engine.phase_second.val()
             & !self.engine.phase_more.val();
         self.done_way_r.d.next = self.engine.way.val();
+        self.done_next.next = self.done_r.d.val();
+        self.done_next_way.next = self.done_way_r.d.val();
         self.done_valid.next = self.done_r.q.val();
         self.done_way.next = self.done_way_r.q.val();
     }

@@ -2,6 +2,12 @@
 //! the NAND-side pointers that fill and drain them in data order, beside the PCIe-side port the
 //! page buffer's DMA engine (`top::page_buffer`) drives.
 //!
+//! **Clocks.** The NAND side (everything below but the DMA port) runs on `nand_clock`, the
+//! channel's sequencer clock, and reaches the regions through their port B; the DMA port is
+//! the regions' port A on `pcie_clock`. No data crosses between the two inside this block: a
+//! word written on one port is read on the other after the op's crossing (`nand::array`) has
+//! ordered the two.
+//!
 //! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): a read or cache
 //! read accepted on way w restarts w's fill pointer at word 0; each `rd_valid` word is written
 //! at the fill pointer of the way whose data-out beat it answers (the way on `data_way` at the
@@ -25,12 +31,12 @@
 //! multiple of 4 (`Datapath::new` checks page and spare sizes). At 4 bytes per beat both
 //! positions stay 0 and the block behaves as a plain word buffer.
 //!
-//! `err` (sticky) records a firmware-rule violation seen here: a NAND word beyond the region, a
-//! NAND fill and a DMA write, or a program drain and a DMA read, on one region in one cycle, and
-//! a command latch while a word is half moved (a data phase that ended inside a word).
+//! `err` (sticky, NAND clock) records a firmware-rule violation seen here: a NAND word beyond
+//! the region, and a command latch while a word is half moved (a data phase that ended inside a
+//! word).
 
 use super::region::{Region, BANK_BYTES};
-use super::{Lanes4, ROW_BITS};
+use super::ROW_BITS;
 use crate::nand::arbiter::MAX_WAYS;
 use rust_hdl::prelude::*;
 
@@ -39,9 +45,11 @@ pub const PTR_BITS: usize = ROW_BITS + 3;
 
 #[derive(LogicBlock)]
 pub struct ChannelBuffer {
-    /// Core clock.
-    pub clock: Signal<In, Clock>,
-    /// A NAND op of this channel is accepted this cycle (command handshake).
+    /// NAND sequencer clock: the NAND side and the regions' port B.
+    pub nand_clock: Signal<In, Clock>,
+    /// PCIe user clock: the DMA port (the regions' port A).
+    pub pcie_clock: Signal<In, Clock>,
+    /// A NAND op of this channel enters its way queue this cycle.
     pub acc_valid: Signal<In, Bit>,
     /// Way of the accepted op.
     pub acc_way: Signal<In, Bits<3>>,
@@ -64,9 +72,9 @@ pub struct ChannelBuffer {
     /// Program beat for the way on `data_way`: its `bytes_per_beat` bytes in the low bytes
     /// (first in bits 7:0; the word's later bytes above them); valid whenever a program drains.
     pub wr_data: Signal<Out, Bits<32>>,
-    /// Way of the DMA transfer (when `dma_we` / `dma_rd`).
+    /// Way of the DMA transfer.
     pub dma_way: Signal<In, Bits<3>>,
-    /// A host-to-device beat is written this cycle into way `dma_way`'s region.
+    /// A host-to-device beat is written this PCIe cycle into way `dma_way`'s region.
     pub dma_we: Signal<In, Bit>,
     /// Row (16-byte units) of the beat.
     pub dma_wrow: Signal<In, Bits<ROW_BITS>>,
@@ -74,13 +82,11 @@ pub struct ChannelBuffer {
     pub dma_lanes: Signal<In, Bits<4>>,
     /// The beat, 16 bytes, byte 0 in bits 7:0.
     pub dma_wdata: Signal<In, Bits<128>>,
-    /// A device-to-host transfer reads way `dma_way`'s region (its read port follows `dma_rrow`).
-    pub dma_rd: Signal<In, Bit>,
     /// Row (16-byte units) to read at this clock edge.
     pub dma_rrow: Signal<In, Bits<ROW_BITS>>,
     /// Way `dma_way`'s region row read at the previous edge, 16 bytes.
     pub dma_rdata: Signal<Out, Bits<128>>,
-    /// Sticky: a firmware-rule violation on one of this channel's regions.
+    /// Sticky: a firmware-rule violation on one of this channel's regions (NAND clock).
     pub err: Signal<Out, Bit>,
     regions: Vec<Region>,
     fill: Vec<DFF<Bits<PTR_BITS>>>,
@@ -106,7 +112,6 @@ pub struct ChannelBuffer {
     fill_now: Vec<Signal<Local, Bit>>,
     /// The read word with this beat's bytes packed in.
     rword: Signal<Local, Bits<32>>,
-    nand_word: Signal<Local, Lanes4>,
     wsel: Signal<Local, Bits<128>>,
     wlane: Signal<Local, Bits<2>>,
     /// The drained word (lane `wlane` of `wsel`).
@@ -169,9 +174,9 @@ impl ChannelBuffer {
             rkeep: array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF))),
             sh8: array_init::array_init(|p| Constant::new(bits::<5>(8 * p as u64))),
         } defaults {
-            clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
-            wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rd, dma_rrow, dma_rdata, err,
-            rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, rword_end, wword_end, rword, nand_word, wsel,
+            nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
+            wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rrow, dma_rdata, err,
+            rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, rword_end, wword_end, rword, wsel,
             wlane, wword,
         })
     }
@@ -180,7 +185,7 @@ impl ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rway, st70, rstat, err_r, rpos, rasm, wpos);
+        dff_setup!(self, nand_clock, rway, st70, rstat, err_r, rpos, rasm, wpos);
         if self.cmd_we.val() {
             self.st70.d.next = self.cmd_byte.val() == self.c70.val();
         }
@@ -200,10 +205,6 @@ impl Logic for ChannelBuffer {
                     | ((self.rd_data.val() << self.sh8[p].val()) & self.rmask[p].val());
             }
         }
-        self.nand_word.next.l0 = self.rword.val();
-        self.nand_word.next.l1 = self.rword.val();
-        self.nand_word.next.l2 = self.rword.val();
-        self.nand_word.next.l3 = self.rword.val();
         if self.fill_beat.val() {
             self.rasm.d.next = self.rword.val();
             self.rpos.d.next = self.rpos.q.val() + self.bstep.val();
@@ -219,13 +220,14 @@ impl Logic for ChannelBuffer {
         {
             self.err_r.d.next = true;
         }
-        self.wsel.next = self.regions[0].rd_data.val();
+        self.wsel.next = self.regions[0].b_rdata.val();
         self.wlane.next = self.drain[0].q.val().get_bits::<2>(0);
-        self.dma_rdata.next = self.regions[0].rd_data.val();
+        self.dma_rdata.next = self.regions[0].a_rdata.val();
         for w in 0..self.regions.len() {
-            self.regions[w].clock.next = self.clock.val();
-            self.fill[w].clock.next = self.clock.val();
-            self.drain[w].clock.next = self.clock.val();
+            self.regions[w].nand_clock.next = self.nand_clock.val();
+            self.regions[w].pcie_clock.next = self.pcie_clock.val();
+            self.fill[w].clock.next = self.nand_clock.val();
+            self.drain[w].clock.next = self.nand_clock.val();
             self.fill_now[w].next = self.fill_beat.val() & (self.rway.q.val().index() == w);
             // Fill pointer: +1 per word, restarted by an accepted read or cache read.
             self.fill[w].d.next = self.fill[w].q.val();
@@ -250,41 +252,40 @@ impl Logic for ChannelBuffer {
             {
                 self.drain[w].d.next = self.zero_ptr.val();
             }
-            // Write port: the NAND fill, else the DMA beat.
-            self.regions[w].wr_row.next = self.dma_wrow.val();
-            self.regions[w].wr_data.next = self.dma_wdata.val();
-            self.regions[w].wr_lanes.next = self.zero4.val();
-            if self.dma_we.val() & (self.dma_way.val().index() == w) {
-                self.regions[w].wr_lanes.next = self.dma_lanes.val();
+            // Port A: the DMA beat's row (written with its lanes), else the DMA read's row.
+            self.regions[w].a_row.next = self.dma_rrow.val();
+            self.regions[w].a_wdata.next = self.dma_wdata.val();
+            self.regions[w].a_lanes.next = self.zero4.val();
+            if self.dma_we.val() {
+                self.regions[w].a_row.next = self.dma_wrow.val();
+                if self.dma_way.val().index() == w {
+                    self.regions[w].a_lanes.next = self.dma_lanes.val();
+                }
             }
+            // Port B: the NAND fill (one lane), else the drain pointer's next word (prefetch;
+            // a way fills and drains in different data phases).
+            self.regions[w].b_row.next = self.drain[w].d.val().get_bits::<ROW_BITS>(2);
+            self.regions[w].b_wdata.next = self.rword.val();
+            self.regions[w].b_lanes.next = self.zero4.val();
             if self.fill_now[w].val() {
-                self.regions[w].wr_row.next = self.fill[w].q.val().get_bits::<ROW_BITS>(2);
-                self.regions[w].wr_data.next = self.nand_word.val().into();
+                self.regions[w].b_row.next = self.fill[w].q.val().get_bits::<ROW_BITS>(2);
                 for l in 0..4 {
                     if self.fill[w].q.val().get_bits::<2>(0) == self.lane[l].val() {
-                        self.regions[w].wr_lanes.next = self.lane_oh[l].val();
+                        self.regions[w].b_lanes.next = self.lane_oh[l].val();
                     }
                 }
             }
-            // Read port: the DMA read, else the drain pointer's next word (prefetch).
-            self.regions[w].rd_row.next = self.drain[w].d.val().get_bits::<ROW_BITS>(2);
-            if self.dma_rd.val() & (self.dma_way.val().index() == w) {
-                self.regions[w].rd_row.next = self.dma_rrow.val();
-            }
             if self.data_way.val().index() == w {
-                self.wsel.next = self.regions[w].rd_data.val();
+                self.wsel.next = self.regions[w].b_rdata.val();
                 self.wlane.next = self.drain[w].q.val().get_bits::<2>(0);
             }
             if self.dma_way.val().index() == w {
-                self.dma_rdata.next = self.regions[w].rd_data.val();
+                self.dma_rdata.next = self.regions[w].a_rdata.val();
             }
-            if (self.fill_now[w].val()
-                & ((self.fill[w].q.val() >= self.end_ptr.val())
-                    | (self.dma_we.val() & (self.dma_way.val().index() == w))))
+            if (self.fill_now[w].val() & (self.fill[w].q.val() >= self.end_ptr.val()))
                 | (self.wr_beat.val()
                     & (self.data_way.val().index() == w)
-                    & ((self.drain[w].q.val() >= self.end_ptr.val())
-                        | (self.dma_rd.val() & (self.dma_way.val().index() == w))))
+                    & (self.drain[w].q.val() >= self.end_ptr.val()))
             {
                 self.err_r.d.next = true;
             }

@@ -13,8 +13,13 @@ use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct Datapath {
-    /// Core clock, 250 MHz: PCIe user clock and NAND sequencer clock (see the `top` module doc).
+    /// PCIe user clock, 250 MHz (PG213): the front end, the mapping cache, the firmware port and
+    /// the page buffer's DMA side; also the NAND sequencer clock when `onfi.core_clock_mhz` is
+    /// 250 (see the `top` module doc, "Clocks").
     pub clock: Signal<In, Clock>,
+    /// NAND sequencer clock, `onfi.core_clock_mhz`: the NAND array and the page buffer's NAND
+    /// side. Unused (tie it low) when that is 250 MHz: both then run on `clock`.
+    pub nand_clock: Signal<In, Clock>,
     /// Completer request beat (host MMIO to BAR0), 16 bytes.
     pub cq_tdata: Signal<In, Bits<128>>,
     /// Completer request beat valid.
@@ -223,9 +228,11 @@ pub struct Datapath {
     /// Array time of the op (tPROG/tBERS) in core cycles, for program/erase suspend (any value
     /// for a read or with `nand.suspend.policy = "never"`).
     pub nand_cmd_array: Signal<In, Bits<32>>,
-    /// The addressed way queue has room (never for a channel or way the drive lacks).
+    /// The op can be taken: the addressed channel's clock-crossing FIFO has room, or, with the
+    /// sequencers on `clock`, the addressed way queue has (never for a channel or way the drive
+    /// lacks).
     pub nand_cmd_ready: Signal<Out, Bit>,
-    /// Per channel: a NAND op completed this cycle.
+    /// Per channel: a NAND op completed this cycle (`clock`; after the completion's crossing).
     pub nand_done_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: way of the completed op (ops of a way complete in order).
     pub nand_done_way: Vec<Signal<Out, Bits<3>>>,
@@ -235,15 +242,25 @@ pub struct Datapath {
     pub(super) array: NandArray,
     pub(super) map: MapCacheExport,
     pub(super) pb: PageBuffer,
+    /// The NAND side's clock: `nand_clock`, or `clock` when the sequencers run on it.
+    pub(super) nclk: Signal<Local, Clock>,
+    /// The NAND sequencers have a clock of their own (`top::crosses_clocks`).
+    pub(super) crossed: Constant<Bit>,
 }
 
 impl Logic for Datapath {
     #[hdl_gen]
     fn update(&mut self) {
+        self.nclk.next = self.clock.val();
+        if self.crossed.val() {
+            self.nclk.next = self.nand_clock.val();
+        }
         self.fe.clock.next = self.clock.val();
-        self.array.clock.next = self.clock.val();
+        self.array.clock.next = self.nclk.val();
+        self.array.pcie_clock.next = self.clock.val();
         self.map.clock.next = self.clock.val();
         self.pb.clock.next = self.clock.val();
+        self.pb.nand_clock.next = self.nclk.val();
         // Front end, mapping cache, NAND command port: unchanged pass-through.
         self.fe.cq_tdata.next = self.cq_tdata.val();
         self.fe.cq_tvalid.next = self.cq_tvalid.val();
@@ -359,12 +376,11 @@ impl Logic for Datapath {
         self.fe.dma_bd_valid.next = self.pb.bd_valid.val();
         self.fe.dma_bd_data.next = self.pb.bd_data.val();
         self.pb.bd_ready.next = self.fe.dma_bd_ready.val();
-        // NAND op accepted: the page buffer restarts the way's fill or drain pointer.
-        self.pb.op_valid.next = self.nand_cmd_valid.val() & self.array.cmd_ready.val();
-        self.pb.op_channel.next = self.nand_cmd_channel.val();
-        self.pb.op_way.next = self.nand_cmd_way.val();
-        self.pb.op_kind.next = self.nand_cmd_op.val().get_bits::<2>(0);
         for i in 0..self.phy.len() {
+            // An op enters a way queue: the page buffer restarts the way's fill or drain pointer.
+            self.pb.acc_valid[i].next = self.array.acc_valid[i].val();
+            self.pb.acc_way[i].next = self.array.acc_way[i].val();
+            self.pb.acc_kind[i].next = self.array.acc_kind[i].val();
             NandPhy::link(&mut self.phy[i], &mut self.array.phy[i]);
             self.nand_done_valid[i].next = self.array.done_valid[i].val();
             self.nand_done_way[i].next = self.array.done_way[i].val();

@@ -25,16 +25,16 @@ use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct PageBuffer {
-    /// Core clock.
+    /// PCIe user clock: the DMA side.
     pub clock: Signal<In, Clock>,
-    /// A NAND op is accepted by the array this cycle (`cmd_valid & cmd_ready`).
-    pub op_valid: Signal<In, Bit>,
-    /// Channel of the accepted op.
-    pub op_channel: Signal<In, Bits<4>>,
-    /// Way of the accepted op.
-    pub op_way: Signal<In, Bits<3>>,
-    /// Kind of the accepted op (op word bits 1:0).
-    pub op_kind: Signal<In, Bits<2>>,
+    /// NAND sequencer clock: the channels' NAND side.
+    pub nand_clock: Signal<In, Clock>,
+    /// Per channel: a NAND op enters a way queue this NAND cycle (`NandArray::acc_valid`).
+    pub acc_valid: Vec<Signal<In, Bit>>,
+    /// Per channel: way of the entering op.
+    pub acc_way: Vec<Signal<In, Bits<3>>>,
+    /// Per channel: kind of the entering op (op word bits 1:0).
+    pub acc_kind: Vec<Signal<In, Bits<2>>>,
     /// Per channel: way owning the bus.
     pub data_way: Vec<Signal<In, Bits<3>>>,
     /// Per channel: a command latch starts this cycle (`phy.we & phy.cle`).
@@ -79,7 +79,9 @@ pub struct PageBuffer {
     pub bd_data: Signal<Out, Bits<128>>,
     /// The data path takes the beat this cycle.
     pub bd_ready: Signal<In, Bit>,
-    /// Sticky: a transfer outside its region or a firmware-rule violation (see the module doc).
+    /// Sticky: a transfer outside its region or a firmware-rule violation (see the module doc);
+    /// a channel's NAND-side violation shows three PCIe edges or fewer after the NAND edge it
+    /// was latched at (registered in the NAND clock, then two synchronizer flip-flops).
     pub err: Signal<Out, Bit>,
     chans: Vec<ChannelBuffer>,
     active: DFF<Bit>,
@@ -89,6 +91,11 @@ pub struct PageBuffer {
     row: DFF<Bits<ROW_BITS>>,
     primed: DFF<Bit>,
     err_r: DFF<Bit>,
+    /// Any channel's NAND-side error (NAND clock), and its two synchronizer stages.
+    nerr: DFF<Bit>,
+    es1: DFF<Bit>,
+    es2: DFF<Bit>,
+    nerr_any: Signal<Local, Bit>,
     lanes: Signal<Local, Bits<4>>,
     step: Signal<Local, Bit>,
     one_row: Constant<Bits<ROW_BITS>>,
@@ -116,6 +123,9 @@ impl PageBuffer {
     pub fn new(bytes_per_beat: u32, channels: usize, ways: usize, banks: usize) -> Self {
         crate::elab::with_defaults!(PageBuffer {
             chans: (0..channels).map(|_| ChannelBuffer::new(bytes_per_beat, ways, banks)).collect(),
+            acc_valid: crate::elab::vec_of(channels),
+            acc_way: crate::elab::vec_of(channels),
+            acc_kind: crate::elab::vec_of(channels),
             data_way: crate::elab::vec_of(channels),
             cmd_we: crate::elab::vec_of(channels),
             cmd_byte: crate::elab::vec_of(channels),
@@ -138,9 +148,9 @@ impl PageBuffer {
             m3: Constant::new(bits::<4>(0b0111)),
             m4: Constant::new(bits::<4>(0b1111)),
         } defaults {
-            clock, op_valid, op_channel, op_way, op_kind, take, channel, way, offset, len, to_host, done,
+            clock, nand_clock, take, channel, way, offset, len, to_host, done,
             wd_valid, wd_data, wd_dwords, wd_last, bd_valid, bd_data, bd_ready, err, active, ch, wy, th, row,
-            primed, err_r, lanes, step,
+            primed, err_r, nerr, es1, es2, nerr_any, lanes, step,
         })
     }
 }
@@ -148,7 +158,8 @@ impl PageBuffer {
 impl Logic for PageBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, active, ch, wy, th, row, primed, err_r);
+        dff_setup!(self, clock, active, ch, wy, th, row, primed, err_r, es1, es2);
+        dff_setup!(self, nand_clock, nerr);
         // Transfer in progress: latched at the handshake, ended by `done` (a new take wins).
         if self.done.val() {
             self.active.d.next = false;
@@ -193,13 +204,13 @@ impl Logic for PageBuffer {
             self.err_r.d.next = true;
         }
         self.bd_data.next = self.chans[0].dma_rdata.val();
-        self.err.next = self.err_r.q.val();
+        self.nerr_any.next = false;
         for c in 0..self.chans.len() {
-            self.chans[c].clock.next = self.clock.val();
-            self.chans[c].acc_valid.next =
-                self.op_valid.val() & (self.op_channel.val().index() == c);
-            self.chans[c].acc_way.next = self.op_way.val();
-            self.chans[c].acc_kind.next = self.op_kind.val();
+            self.chans[c].pcie_clock.next = self.clock.val();
+            self.chans[c].nand_clock.next = self.nand_clock.val();
+            self.chans[c].acc_valid.next = self.acc_valid[c].val();
+            self.chans[c].acc_way.next = self.acc_way[c].val();
+            self.chans[c].acc_kind.next = self.acc_kind[c].val();
             self.chans[c].data_way.next = self.data_way[c].val();
             self.chans[c].cmd_we.next = self.cmd_we[c].val();
             self.chans[c].cmd_byte.next = self.cmd_byte[c].val();
@@ -216,16 +227,19 @@ impl Logic for PageBuffer {
             self.chans[c].dma_wrow.next = self.row.q.val();
             self.chans[c].dma_lanes.next = self.lanes.val();
             self.chans[c].dma_wdata.next = self.wd_data.val();
-            self.chans[c].dma_rd.next =
-                self.active.q.val() & self.th.q.val() & (self.ch.q.val().index() == c);
             self.chans[c].dma_rrow.next = self.row.d.val();
             if self.ch.q.val().index() == c {
                 self.bd_data.next = self.chans[c].dma_rdata.val();
             }
             if self.chans[c].err.val() {
-                self.err.next = true;
+                self.nerr_any.next = true;
             }
         }
+        // The channels' errors cross to the PCIe clock: sticky, so two flip-flops suffice.
+        self.nerr.d.next = self.nerr_any.val();
+        self.es1.d.next = self.nerr.q.val();
+        self.es2.d.next = self.es1.q.val();
+        self.err.next = self.err_r.q.val() | self.es2.q.val();
     }
 }
 

@@ -178,7 +178,7 @@ impl VerilatedChannel {
     }
     /// Channel `channel` of the 8-channel array: ops go through the array's dispatcher.
     pub fn new_in_array(t: &HdlTiming, channel: usize) -> Result<Self, RunnerError> {
-        let mut uut = NandArray::new(t, CHANNELS, WAYS);
+        let mut uut = NandArray::new(t, CHANNELS, WAYS, false);
         uut.connect_all();
         let mut m = VerilatorModel::build("nand_array", &generate_verilog(&uut))?;
         let shared = [

@@ -7,13 +7,14 @@ use super::*;
 
 #[test]
 fn elaboration_rejects_configs_that_do_not_fit() {
+    // A sequencer clock above the PCIe clock: 300 MHz (1200 MT/s, 4 bytes per cycle).
     let mut cfg = small_drive_config();
-    cfg.onfi.core_clock_mhz = 200;
-    cfg.onfi.transfer_mts = 800;
+    cfg.onfi.core_clock_mhz = 300;
+    cfg.onfi.transfer_mts = 1200;
     let e = Datapath::new_boxed(&cfg)
         .err()
-        .expect("200 MHz core clock rejected");
-    assert!(e.contains("onfi.core_clock_mhz"), "{e}");
+        .expect("a 300 MHz sequencer clock rejected");
+    assert!(e.starts_with("onfi.core_clock_mhz: 300 MHz"), "{e}");
     // 750 MT/s at 250 MHz = 3 bytes per cycle: a beat would straddle two words.
     let mut cfg = small_drive_config();
     cfg.onfi.transfer_mts = 750;
@@ -99,22 +100,37 @@ fn elaboration_rejects_configs_that_do_not_fit() {
     assert!(e.contains("nand.suspend.min_progress_us"), "{e}");
 }
 
-/// The default preset (sm2262-512g) is refused for its 200 MHz NAND clock alone: its 8 x 2 x 1
-/// geometry and its 2 planes x 3 TLC pages x (16 384 + 2 208) B = 111 552 B regions (7 banks)
-/// elaborate, and its 800 MT/s is 4 bytes per 200 MHz cycle, which the page buffer takes.
+/// The sm2262 presets elaborate: 8 channels of 2 ways (512 GB) or 4 (1 TB), one die per way,
+/// 2 planes x 3 TLC pages x (16 384 + 2 208) B = 111 552 B regions (7 banks of 16 KiB), and
+/// 800 MT/s = 4 bytes per 200 MHz sequencer cycle, a clock other than the 250 MHz PCIe clock,
+/// so the array crosses. The e12-960g is refused for its beats alone: 600 MT/s at 200 MHz is 3
+/// bytes per cycle.
 #[test]
-fn a_preset_is_refused_for_its_clock_alone() {
-    let e = Datapath::new_boxed(&DriveConfig::default_drive())
-        .err()
-        .expect("sm2262-512g does not elaborate");
-    let lines: Vec<&str> = e.lines().collect();
-    assert_eq!(lines.len(), 1, "{e}");
-    assert!(lines[0].starts_with("onfi.core_clock_mhz: 200 MHz"), "{e}");
-    // Its geometry on the one 250 MHz clock elaborates: 8 channels of 2 ways.
-    let mut cfg = DriveConfig::default_drive();
-    (cfg.onfi.core_clock_mhz, cfg.onfi.transfer_mts) = (CORE_CLOCK_MHZ, 4 * CORE_CLOCK_MHZ);
-    let d = Datapath::new_boxed(&cfg).expect("the sm2262-512g geometry elaborates");
-    assert_eq!(d.array.channels(), 8);
+fn the_presets_elaborate_with_a_clock_crossing_but_3_byte_beats() {
+    for name in ["sm2262-512g", "sm2262-1t", "e12-960g"] {
+        let (file, text) = ssdlab_model::config::builtin_preset(name).expect("built in");
+        let cfg = DriveConfig::from_toml_str(text, file).expect("a valid preset");
+        assert!(
+            crosses_clocks(&cfg),
+            "{name}: 200 MHz is not the PCIe clock"
+        );
+        let r = Datapath::new_boxed(&cfg);
+        if name == "e12-960g" {
+            let e = r.err().expect("3 bytes per beat refused");
+            let lines: Vec<&str> = e.lines().collect();
+            assert_eq!(lines.len(), 1, "{e}");
+            assert!(lines[0].starts_with("onfi.transfer_mts"), "{e}");
+            continue;
+        }
+        let d = r.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(d.array.channels() as u32, cfg.geometry.channels, "{name}");
+        assert_eq!(
+            region_banks(&cfg.geometry),
+            7,
+            "{name}: 111 552 B in 16 KiB banks"
+        );
+    }
+    assert!(!crosses_clocks(&small_drive_config()), "250 MHz: one clock");
 }
 
 #[test]
