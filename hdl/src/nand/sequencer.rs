@@ -81,6 +81,9 @@ pub struct NandChannel {
     none: Constant<Bits<MAX_WAYS>>,
     busy_next: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
+    /// The R/B# bits of ways the channel lacks (its ports are 8 ways wide whatever the way
+    /// count): a sink named for Verilator's `*unused*` convention, so `-Wall` accepts them.
+    unused_rb: Signal<Local, Bit>,
 }
 
 impl NandChannel {
@@ -102,7 +105,7 @@ impl NandChannel {
             none: Constant::new(bits::<MAX_WAYS>(0)),
         } defaults {
             clock, cmd_valid, cmd_way, cmd_op, cmd_array, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
-            done_way, done_next, done_next_way, arbiter, last_x, done_r, done_way_r, grant_r, g_r, psec_r, own, pick_q, busy_next, grant,
+            done_way, done_next, done_next_way, arbiter, last_x, done_r, done_way_r, grant_r, g_r, psec_r, own, pick_q, busy_next, grant, unused_rb,
         })
     }
 
@@ -119,6 +122,7 @@ impl Logic for NandChannel {
         self.engine.clock.next = self.clock.val();
         NandPhy::link(&mut self.phy, &mut self.engine.phy);
         self.cmd_ready.next = false;
+        self.unused_rb.next = self.engine.rb.val() != self.none.val();
         self.acc_f[0].next = self.none.val();
         self.acc_s[0].next = self.none.val();
         for i in 0..self.ways.len() {

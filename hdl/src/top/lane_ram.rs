@@ -44,7 +44,7 @@ pub struct LaneRam {
     pub b_wdata: Signal<In, Bits<32>>,
     /// Port B: the word addressed at the previous `b_clock` edge (before that edge's write).
     pub b_rdata: Signal<Out, Bits<32>>,
-    _sim: Box<std::collections::BTreeMap<u64, Bits<32>>>,
+    _sim: std::collections::BTreeMap<u64, Bits<32>>,
 }
 
 impl Logic for LaneRam {
