@@ -40,8 +40,9 @@ enum Domain {
     Pcie,
     /// The NAND sequencer clock, `onfi.core_clock_mhz` of the config.
     Nand,
-    /// The datapath's one core clock (PCIe user clock = NAND sequencer clock).
-    Core,
+    /// Both: the PCIe user clock `clock` and the NAND sequencer clock `nand_clock` (the page
+    /// buffer, the datapath), elaborated for the datapath's config.
+    Both,
 }
 
 /// Every block of `make verilog` for `t`, in its order (NAND, mapping cache, front end, PRP data
@@ -75,12 +76,18 @@ pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
     }
     // The page buffer's regions follow the datapath's geometry: both are elaborated for it.
     for (s, v) in crate::top::verilog_blocks(&t.datapath_cfg) {
-        raw.push((s, Domain::Core, &t.datapath_label, v));
+        raw.push((s, Domain::Both, &t.datapath_label, v));
     }
     raw.into_iter()
         .map(|(stem, domain, label, v)| Exported {
             stem,
-            verilog: v.and_then(|v| file_text(stem, domain, label, command, &t.cfg, &v)),
+            verilog: v.and_then(|v| {
+                let cfg = match domain {
+                    Domain::Both => &t.datapath_cfg,
+                    _ => &t.cfg,
+                };
+                file_text(stem, domain, label, command, cfg, &v)
+            }),
         })
         .collect()
 }
@@ -100,13 +107,22 @@ fn file_text(
     cfg: &DriveConfig,
     raw: &str,
 ) -> Result<String, String> {
-    let clock = clock_line(raw, domain, cfg);
+    let clock = clock_line(stem, raw, domain, cfg);
     let (body, has_reset) = integrable(stem, raw)?;
-    let reset = if has_reset {
-        "`reset`, synchronous, active high: every register back to its power-on value \
-         (memories keep their contents)"
-    } else {
-        "none (no registers)"
+    let two = crate::top::crosses_clocks(cfg)
+        && (raw.contains("nand_clock") || raw.contains("pcie_clock"));
+    let reset = match (has_reset, two) {
+        (false, _) => "none (no registers)",
+        (true, false) => {
+            "`reset`, synchronous, active high: every register back to its power-on value \
+             (memories keep their contents)"
+        }
+        (true, true) => {
+            "`reset`, synchronous, active high: every register of both clocks back to its \
+             power-on value (memories keep their contents); one input for both clocks (a reset \
+             per clock is not built), so hold it through two cycles of the slower clock and \
+             release it where both clocks' timing is met (e.g. with the NAND clock gated)"
+        }
     };
     Ok(header(stem, label, command, &clock, reset) + &body)
 }
@@ -122,7 +138,7 @@ pub(crate) const NAND_STEMS: [&str; 6] = [
 ];
 
 /// The header's clock line for a block whose rust-hdl Verilog is `raw`.
-fn clock_line(raw: &str, domain: Domain, cfg: &DriveConfig) -> String {
+fn clock_line(stem: &str, raw: &str, domain: Domain, cfg: &DriveConfig) -> String {
     let ports = raw
         .find("module top(")
         .map(|i| &raw[i + "module top(".len()..])
@@ -131,14 +147,26 @@ fn clock_line(raw: &str, domain: Domain, cfg: &DriveConfig) -> String {
     if !ports.split(',').any(|p| p.trim() == "clock") {
         return "none (combinational block)".to_string();
     }
+    let (mhz, cross) = (cfg.onfi.core_clock_mhz, crate::top::crosses_clocks(cfg));
+    let nand = format!("{mhz} MHz (NAND sequencer clock, onfi.core_clock_mhz)");
+    let pcie = format!("{CORE_CLOCK_MHZ} MHz (PCIe user clock, PG213)");
+    let has = |p: &str| ports.split(',').any(|q| q.trim() == p);
     match domain {
-        Domain::Pcie => format!("`clock`, {CORE_CLOCK_MHZ} MHz (PCIe user clock, PG213)"),
-        Domain::Nand => format!(
-            "`clock`, {} MHz (NAND sequencer clock, onfi.core_clock_mhz)",
-            cfg.onfi.core_clock_mhz
+        Domain::Pcie => format!("`clock`, {pcie}"),
+        Domain::Nand if has("pcie_clock") && cross => {
+            format!("`clock`, {nand}; `pcie_clock`, {pcie}: the command port and completions")
+        }
+        Domain::Nand if has("pcie_clock") => format!(
+            "`clock`, {nand}, which is the PCIe clock: `pcie_clock` is unused (no crossing)"
         ),
-        Domain::Core => format!(
-            "`clock`, {CORE_CLOCK_MHZ} MHz (one core clock: PCIe user clock and NAND sequencer clock)"
+        Domain::Nand => format!("`clock`, {nand}"),
+        // The datapath runs its NAND side on `clock` without a crossing; the page buffer takes
+        // both clocks as they come.
+        Domain::Both if cross || stem != "datapath" => {
+            format!("`clock`, {pcie}; `nand_clock`, {nand} (both from one clock when that is {CORE_CLOCK_MHZ} MHz)")
+        }
+        Domain::Both => format!(
+            "`clock`, {pcie} and NAND sequencer clock (onfi.core_clock_mhz = {mhz}); `nand_clock` is unused (tie it low)"
         ),
     }
 }

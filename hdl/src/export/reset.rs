@@ -12,7 +12,9 @@
 //! Memories (rust-hdl `RAM`: a clocked write and a clocked read register) keep their contents
 //! and their read register through a reset, as block RAM does; no exported block reads a
 //! memory word it has not written since power-on to decide anything (the FIFOs' pointers and
-//! flags are registers). The whole block is one clock domain, so one `reset` serves it.
+//! flags are registers). One `reset` serves a block of two clocks too (the page buffer, the
+//! datapath and the NAND array with a clock crossing): a reset per clock is not built, and the
+//! file's header says how that one input must be released.
 //!
 //! Like the names pass it is lexical (rust-hdl's output has one `module` header line per module,
 //! one instance header line per child). It refuses, naming the module, a register module whose

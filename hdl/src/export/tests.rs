@@ -48,11 +48,11 @@ fn the_header_names_block_config_command_and_clock() {
 fn nand_blocks_state_the_sequencer_clock_and_combinational_ones_none() {
     let mut cfg = DriveConfig::default_drive();
     cfg.onfi.core_clock_mhz = 133;
-    let fsm = clock_line("module top(clock,a);", Domain::Nand, &cfg);
+    let fsm = clock_line("nand_way_fsm", "module top(clock,a);", Domain::Nand, &cfg);
     assert!(fsm.contains("133 MHz (NAND sequencer clock"), "{fsm}");
     let arb = crate::verilog_of(crate::nand::arbiter::Arbiter::default());
     assert_eq!(
-        clock_line(&arb, Domain::Nand, &cfg),
+        clock_line("nand_arbiter", &arb, Domain::Nand, &cfg),
         "none (combinational block)"
     );
 }
@@ -80,5 +80,28 @@ fn the_exported_form_passes_verilator_lint() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The blocks with two clock inputs name both, or say which one is unused without a crossing.
+#[test]
+fn two_clock_blocks_state_both_clocks() {
+    let preset = DriveConfig::default_drive();
+    let raw = "module top(clock,nand_clock,a);";
+    let two = clock_line("datapath", raw, Domain::Both, &preset);
+    assert!(
+        two.contains("`clock`, 250 MHz") && two.contains("`nand_clock`, 200 MHz"),
+        "{two}"
+    );
+    let small = crate::top::small_drive_config();
+    let one = clock_line("datapath", raw, Domain::Both, &small);
+    assert!(one.contains("`nand_clock` is unused"), "{one}");
+    let pb = clock_line("page_buffer", raw, Domain::Both, &small);
+    assert!(pb.contains("`nand_clock`, 250 MHz"), "{pb}");
+    let raw = "module top(clock,pcie_clock,a);";
+    let arr = clock_line("nand_array", raw, Domain::Nand, &preset);
+    assert!(
+        arr.contains("`clock`, 200 MHz") && arr.contains("`pcie_clock`, 250 MHz"),
+        "{arr}"
     );
 }
