@@ -11,6 +11,18 @@ use super::clock_crossing::{ClockCrossing, ClockDomain};
 use crate::config::OnfiConfig;
 use crate::nvme::frontend::tlp::CLOCK_PS;
 use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// Ops a channel's down FIFO holds (the HDL's `CrossingFifo4` in `nand::array`).
+pub const DOWN_FIFO_OPS: usize = 4;
+
+/// One channel's op FIFO as its PCIe side sees it ([`NandCrossing::push`], [`NandCrossing::room`]):
+/// when its last op entered the sequencer, and from when each slot still held is free again.
+#[derive(Clone, Debug, Default)]
+pub struct DownFifo {
+    last_seen: Option<SimTime>,
+    freed: VecDeque<SimTime>,
+}
 
 /// The two FIFOs of a channel whose sequencer clock differs from the PCIe clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +78,30 @@ impl NandCrossing {
             Some(q) if q.as_ps() + p > seen.as_ps() => SimTime::from_ps(q.as_ps() + p),
             _ => seen,
         }
+    }
+
+    /// Whether channel FIFO `f` has room for an op handed over in the PCIe cycle starting at
+    /// `at` (the HDL's `nand_cmd_ready`): fewer than [`DOWN_FIFO_OPS`] ops whose slots the
+    /// writer does not yet see free.
+    pub fn room(&self, f: &mut DownFifo, at: SimTime) -> bool {
+        while f.freed.front().is_some_and(|&t| t <= at) {
+            f.freed.pop_front();
+        }
+        f.freed.len() < DOWN_FIFO_OPS
+    }
+
+    /// Hands an op to channel FIFO `f` in the PCIe cycle starting at `at` ([`Self::room`] said
+    /// yes): returns when the sequencer takes it ([`Self::op_seen`]). Its slot is free for the
+    /// writer from the second PCIe edge strictly after the sequencer edge that pops it, the
+    /// end of that sequencer cycle.
+    pub fn push(&self, f: &mut DownFifo, at: SimTime) -> SimTime {
+        let seen = self.op_seen(at, f.last_seen);
+        f.last_seen = Some(seen);
+        let pop = seen.as_ps() + self.down.to.period_ps;
+        let freed = SimTime::from_ps((pop / CLOCK_PS + 2) * CLOCK_PS);
+        debug_assert_eq!(freed, self.down.freed_at(SimTime::from_ps(pop)));
+        f.freed.push_back(freed);
+        seen
     }
 
     /// When the PCIe side sees a completion the sequencer pushed at its clock edge `done`.
@@ -131,6 +167,26 @@ mod tests {
         assert_eq!(x.seen_through(ns(4)), None);
         assert_eq!(x.seen_through(ns(7)), None);
         assert_eq!(x.seen_through(ns(8)), Some(SimTime::from_ps(3_999)));
+    }
+
+    /// Four ops in consecutive PCIe cycles fill the FIFO; the fifth has room from the PCIe
+    /// cycle after the second PCIe edge that follows the first op's pop (hand arithmetic).
+    #[test]
+    fn the_fifth_op_of_a_burst_waits_for_a_freed_slot() {
+        let x = preset();
+        let mut f = DownFifo::default();
+        let ns = |n: u64| SimTime::from_ns(n);
+        // Handed over in the cycles at 12, 16, 20, 24 ns: pushed at 16..28 ns, taken at 25,
+        // 30, 35, 40 ns (the first at the second NAND edge after 16 ns, then one per cycle).
+        for (k, at) in [12, 16, 20, 24].into_iter().enumerate() {
+            assert!(x.room(&mut f, ns(at)));
+            assert_eq!(x.push(&mut f, ns(at)), ns(25 + 5 * k as u64));
+        }
+        // The first op is popped at the NAND edge at 30 ns; the PCIe edges after it are 32 and
+        // 36 ns: full through the cycle at 32 ns, room from 36 ns.
+        assert!(!x.room(&mut f, ns(28)));
+        assert!(!x.room(&mut f, ns(32)));
+        assert!(x.room(&mut f, ns(36)));
     }
 
     /// The closed forms against the two FIFOs' edge-by-edge model, every 125 ps of a 120 ns

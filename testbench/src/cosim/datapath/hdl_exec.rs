@@ -63,6 +63,8 @@ rd!(In, Out);
 /// The rust_hdl simulation of the datapath.
 pub struct HdlSimDut {
     uut: Box<Datapath>,
+    /// The next `tick` raises `nand_clock` too.
+    nand_too: bool,
 }
 
 impl HdlSimDut {
@@ -70,7 +72,10 @@ impl HdlSimDut {
         let mut uut = Datapath::new_boxed(cfg)?;
         uut.connect_all();
         check_all(uut.as_mut()).map_err(|e| format!("rust_hdl connection check: {e:?}"))?;
-        let mut s = HdlSimDut { uut };
+        let mut s = HdlSimDut {
+            uut,
+            nand_too: false,
+        };
         s.settle();
         Ok(s)
     }
@@ -166,9 +171,22 @@ impl DatapathDut for HdlSimDut {
     }
     fn tick(&mut self) {
         self.uut.clock.next = Clock { clk: true };
+        if std::mem::take(&mut self.nand_too) {
+            self.uut.nand_clock.next = Clock { clk: true };
+        }
         self.settle();
         self.uut.clock.next = Clock { clk: false };
+        self.uut.nand_clock.next = Clock { clk: false };
         self.settle();
+    }
+    fn nand_edge(&mut self) {
+        self.uut.nand_clock.next = Clock { clk: true };
+        self.settle();
+        self.uut.nand_clock.next = Clock { clk: false };
+        self.settle();
+    }
+    fn nand_with_tick(&mut self) {
+        self.nand_too = true;
     }
     fn name(&self) -> &'static str {
         "rust_hdl"

@@ -29,7 +29,7 @@ use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nand::sequencer::{SeqTiming, SuspendRules};
 use ssdlab_model::nvme::frontend::entry::Sqe;
-use ssdlab_model::nvme::frontend::tlp::Cycle;
+use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
 use std::collections::VecDeque;
 
 /// DRAM timing of the bench: first beat 12 cycles after the command, one 32-bit beat per cycle.
@@ -67,6 +67,10 @@ pub struct HwExec<D: DatapathDut> {
     /// The suspend command byte when `nand.suspend` is on, and the suspend latches seen.
     sus_cmd: Option<u8>,
     suspends: u64,
+    /// The sequencer clock's period when it is not the PCIe clock (the datapath then crosses
+    /// ops and completions, `top::crosses_clocks`): the NAND targets count its cycles, and
+    /// each PCIe cycle runs the sequencer edge inside it, if any.
+    nand_ps: Option<u64>,
 }
 
 /// The Verilator execution.
@@ -117,6 +121,7 @@ impl<D: DatapathDut> HwExec<D> {
             bus_ce: 0,
             sus_cmd: sus.map(|s| s.commands.suspend),
             suspends: 0,
+            nand_ps: ssdlab_hdl::top::crosses_clocks(cfg).then(|| cfg.onfi.core_period().as_ps()),
         }
     }
 
@@ -242,7 +247,23 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
         self.drive(c, o);
         let t = self.events(c, o, ev);
         self.streams(c);
-        self.nand_pins(c);
+        match self.nand_ps {
+            None => self.nand_pins(c),
+            Some(pn) => {
+                // The sequencer edge after this PCIe cycle's start, up to its end (one at most:
+                // the sequencer clock is the slower), ends sequencer cycle e / pn - 1.
+                let (start, end) = (c * CLOCK_PS, (c + 1) * CLOCK_PS);
+                let e = (start / pn + 1) * pn;
+                if e <= end {
+                    self.nand_pins(e / pn - 1);
+                    if e < end {
+                        self.dut.nand_edge();
+                    } else {
+                        self.dut.nand_with_tick();
+                    }
+                }
+            }
+        }
         self.fill_watch(o);
         self.active = self.watch.iter().any(|p| self.dut.get(*p) != 0);
         self.dut.tick();
@@ -250,6 +271,7 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
     }
     fn idle_until(&mut self, from: Cycle, until: Cycle, o: &Offer) -> Cycle {
         if self.stepping == Stepping::PerCycle
+            || self.nand_ps.is_some()
             || self.active
             || o.qc.is_some()
             || self.error.is_some()

@@ -12,6 +12,7 @@ use super::port::*;
 use crate::devices::root_complex::RootComplex;
 use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_LSB, KIND_PROGRAM, PLANES_LSB};
 use ssdlab_model::config::DriveConfig;
+use ssdlab_model::ctrl::nand_crossing::{DownFifo, NandCrossing};
 use ssdlab_model::ctrl::PageBuffer;
 use ssdlab_model::encoding::nvme::Status;
 use ssdlab_model::ftl::map_cache::pipeline::PipelineTiming;
@@ -20,8 +21,9 @@ use ssdlab_model::nand::sequencer::{ChannelSequencer, SeqCompletion, SeqOp, SeqT
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::data_move::DataMove;
 use ssdlab_model::nvme::frontend::datapath::Direction;
-use ssdlab_model::nvme::frontend::tlp::Cycle;
+use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
 use ssdlab_model::nvme::frontend::{FetchedCommand, FrontEnd};
+use ssdlab_model::SimTime;
 use std::collections::VecDeque;
 
 /// The mapping-cache configuration of the datapath's instance (`MapCacheExport`).
@@ -51,6 +53,15 @@ pub struct ModelExec {
     /// the oldest overtook it in a suspension).
     open: Vec<VecDeque<u64>>,
     ways: usize,
+    /// The ops' and completions' clock crossing per channel, when the sequencers have a clock
+    /// of their own (`NandCrossing`).
+    cross: Option<NandCrossing>,
+    fifos: Vec<DownFifo>,
+}
+
+/// The start of PCIe cycle `c`.
+fn pcie_time(c: Cycle) -> SimTime {
+    SimTime::from_ps(c * CLOCK_PS)
 }
 
 impl ModelExec {
@@ -79,6 +90,8 @@ impl ModelExec {
             op_way: Vec::new(),
             open: vec![VecDeque::new(); cfg.geometry.channels as usize * ways],
             ways,
+            cross: NandCrossing::new(&cfg.onfi),
+            fifos: vec![DownFifo::default(); cfg.geometry.channels as usize],
         })
     }
 
@@ -146,6 +159,30 @@ impl ModelExec {
                 sqe: f.sqe,
             });
         }
+    }
+
+    /// The `nand_*` port: the op enters its channel's sequencer in this cycle, or, across a
+    /// clock crossing, is taken when the channel's FIFO has room and enters when the sequencer
+    /// sees it.
+    fn nand_op(&mut self, c: Cycle, n: &NandReq, t: &mut Taken) {
+        let ch = n.channel as usize;
+        if let Some(x) = self.cross {
+            if !x.room(&mut self.fifos[ch], pcie_time(c)) {
+                return;
+            }
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let op = self.seq_op(id, n);
+        let at = self.pb.nand_accept_cycle(ch, c, op.kind, op.bus_bytes);
+        let at = match self.cross {
+            Some(x) => x.push(&mut self.fifos[ch], pcie_time(at)),
+            None => pcie_time(at),
+        };
+        self.seqs[ch].enqueue(at, op);
+        self.op_way.push((n.channel, n.way));
+        self.open[ch * self.ways + n.way as usize].push_back(id);
+        t.nand = true;
     }
 
     /// The `dma` port: a move is taken when none is in flight, from its predecessor's
@@ -249,20 +286,11 @@ impl DatapathExec for ModelExec {
             t.map = true;
         }
         if let Some(n) = offer.nand {
-            let id = self.next_id;
-            self.next_id += 1;
-            let op = self.seq_op(id, &n);
-            let at = self
-                .pb
-                .nand_accept_cycle(n.channel as usize, c, op.kind, op.bus_bytes);
-            self.seqs[n.channel as usize].enqueue(self.st.to_time(at), op);
-            self.op_way.push((n.channel, n.way));
-            self.open[n.channel as usize * self.ways + n.way as usize].push_back(id);
-            t.nand = true;
+            self.nand_op(c, &n, &mut t);
         }
         self.dma(c, offer, &mut t);
         self.step_move(c);
-        let now = self.st.to_time(c);
+        let now = pcie_time(c);
         let mut pending = Vec::new();
         for (ch, s) in self.seqs.iter_mut().enumerate() {
             self.done.clear();
@@ -276,7 +304,10 @@ impl DatapathExec for ModelExec {
                     .position(|&i| i == d.id)
                     .expect("completed op is open");
                 q.remove(k);
-                let at = self.st.to_cycles_ceil(d.completed);
+                let at = match self.cross {
+                    Some(x) => x.completion_seen(d.completed).as_ps() / CLOCK_PS,
+                    None => d.completed.as_ps().div_ceil(CLOCK_PS),
+                };
                 pending.push((
                     at,
                     HwEvent::NandDone {

@@ -20,7 +20,7 @@ macro_rules! sigs {
 }
 
 sigs! {
-    Clock = "clock", CqTdata = "cq_tdata", CqTvalid = "cq_tvalid", CqTlast = "cq_tlast", CqTready = "cq_tready",
+    Clock = "clock", NandClock = "nand_clock", CqTdata = "cq_tdata", CqTvalid = "cq_tvalid", CqTlast = "cq_tlast", CqTready = "cq_tready",
     CcTready = "cc_tready", RqTdata = "rq_tdata", RqTvalid = "rq_tvalid", RqTlast = "rq_tlast", RqTready = "rq_tready",
     RqTkeep = "rq_tkeep", RqTuser = "rq_tuser",
     RcTdata = "rc_tdata", RcTvalid = "rc_tvalid", RcTlast = "rc_tlast", MpsCode = "mps_code", MrrsCode = "mrrs_code",
@@ -117,6 +117,13 @@ pub trait DatapathDut {
     fn eval(&mut self);
     /// One rising edge of `clock`.
     fn tick(&mut self);
+    /// A rising edge of `nand_clock` alone, now (between a `tick` and the next one, after an
+    /// `eval`): the sequencer side samples the inputs of the last `eval`. Afterwards only
+    /// sequencer-side outputs may have changed; the next `eval` makes outputs current.
+    fn nand_edge(&mut self);
+    /// The next `tick` raises `nand_clock` with `clock` (coincident edges: each side samples
+    /// the other's values from before the edge).
+    fn nand_with_tick(&mut self);
     fn name(&self) -> &'static str;
     /// Clocks up to `max` cycles with the inputs of the last `eval` (after which it must be
     /// called), stopping before the first cycle in which a `watch` port is non-zero or a
@@ -146,6 +153,8 @@ pub struct VerilatorDut {
     ids: Vec<PortId>,
     /// A `tick` not yet performed (done by the next `eval`; no `get` in between).
     edge: bool,
+    /// That tick raises `nand_clock` too.
+    nand_too: bool,
     /// Fast-forward quiescent stretches in `run_quiet` (off for traced builds: the VCD would
     /// lack their time stamps).
     pub ff: bool,
@@ -163,6 +172,7 @@ impl VerilatorDut {
             m,
             ids,
             edge: false,
+            nand_too: false,
             ff: true,
             masks,
         })
@@ -185,8 +195,25 @@ impl DatapathDut for VerilatorDut {
         self.m.out(self.ids[p.0])
     }
     fn eval(&mut self) {
+        if self.edge && self.nand_too {
+            // Directly on the model: the shim's edge evaluation sees both clocks rise; its input
+            // buffer, where `nand_clock` stays 0, lowers it again after the edge.
+            self.m.set(self.ids[Sig::NandClock as usize], 1);
+            self.nand_too = false;
+        }
         self.m.io(self.ids[Sig::Clock as usize], self.edge);
         self.edge = false;
+    }
+    fn nand_edge(&mut self) {
+        assert!(!self.edge, "VerilatorDut: nand_edge between tick and eval");
+        let p = self.ids[Sig::NandClock as usize];
+        self.m.set(p, 1);
+        self.m.eval();
+        self.m.set(p, 0);
+        self.m.eval();
+    }
+    fn nand_with_tick(&mut self) {
+        self.nand_too = true;
     }
     fn tick(&mut self) {
         assert!(!self.edge, "VerilatorDut: two ticks without eval");

@@ -9,7 +9,7 @@ use super::{HwExec, TP_CYCLES};
 use crate::cosim::datapath::port::Offer;
 use crate::cosim::datapath::sig::{ChSig, DatapathDut, Sig, CHANNELS};
 use crate::devices::map_dram::{DramIn, TpReq};
-use ssdlab_model::nvme::frontend::tlp::Cycle;
+use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
 
 impl<D: DatapathDut> HwExec<D> {
     /// Sets every DUT input for cycle `c` from the device models and the offers `o`, then
@@ -30,9 +30,11 @@ impl<D: DatapathDut> HwExec<D> {
         d.set(Sig::MrrsCode.p(), self.codes.1);
         d.set(Sig::CmdStall.p(), 0);
         drive_offer(d, o);
+        // The targets count sequencer cycles: the one in progress at this PCIe cycle's start.
+        let nc = self.nand_ps.map_or(c, |pn| c * CLOCK_PS / pn);
         for ch in 0..CHANNELS {
             let rb = (0..self.ways).fold(0u64, |a, w| {
-                a | (self.targets[ch * self.ways + w].ready(c) as u64) << w
+                a | (self.targets[ch * self.ways + w].ready(nc) as u64) << w
             });
             d.set(ChSig::Rb.at(ch), rb);
             d.set(
@@ -96,7 +98,8 @@ impl<D: DatapathDut> HwExec<D> {
         }
     }
 
-    /// NAND pins of every channel: latches and beats to the targets, read data for next cycle.
+    /// NAND pins of every channel in sequencer cycle `c`: latches and beats to the targets,
+    /// read data for the next sequencer cycle.
     pub(super) fn nand_pins(&mut self, c: Cycle) {
         self.bus_ce = 0;
         for ch in 0..CHANNELS {
