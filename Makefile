@@ -45,9 +45,11 @@ lint: tools verilog
 ## yosys LUT/FF/BRAM of every exported block and of the whole datapath (Xilinx UltraScale xcu,
 ## iCE40), nextpnr-ice40 Fmax of one channel (SSDLAB_PNR_SEEDS, default 1-5), then the
 ## comparison with hdl/synth-report.txt (fails above +5 %; UPDATE_EXPECT=1 refreshes the report).
+## PRESET=NAME: every block elaborated for that preset, compared with hdl/synth-report.NAME.txt.
 synth: tools verilog
 	bash scripts/synth.sh $(OUT)/verilog $(OUT)/synth; s=$$?; \
-	$(CARGO) run --release -q -p ssdlab-hdl --bin synth-report -- $(OUT)/verilog $(OUT)/synth; r=$$?; \
+	$(CARGO) run --release -q -p ssdlab-hdl --bin synth-report -- $(OUT)/verilog $(OUT)/synth \
+	  $(if $(PRESET),--preset $(PRESET)); r=$$?; \
 	exit $$(( s | r ))
 
 ## Place and route on a Lattice ECP5-5G LFE5UM5G-85F (yosys synth_ecp5, nextpnr-ecp5 from the
@@ -65,11 +67,16 @@ pnr: tools verilog
 ## Then sequential 128 KiB reads at QD32 on a NAND-bound drive (250 MT/s): NAND bus occupancy
 ## and PCIe payload throughput of the model blocks and of Verilator (SSDLAB_SEQ_IOS=n commands).
 ## Then a randomized run with program/erase suspend on (2 x 10^6 cycles unless SSDLAB_SIM_CYCLES).
+## Last, the raw Verilator rate of the sm2262-512g datapath (PCIe 250 MHz, NAND 200 MHz) in a
+## C++ loop (testbench/cpp/raw_eval.sh): its co-simulation needs the preset's own firmware.
 ## The blocks' own long co-simulations run in `make test-slow`.
 sim: tools
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_sim -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_seqread -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_suspend -- --ignored --nocapture
+	$(MAKE) verilog OUT=$(OUT)/sm2262-512g PRESET=sm2262-512g
+	RAW_EVAL_DIR=$(OUT)/raw_eval_sm2262-512g bash testbench/cpp/raw_eval.sh \
+	  $(OUT)/sm2262-512g/verilog/datapath.v 300000
 
 tools:
 	@bash scripts/ensure-tools.sh

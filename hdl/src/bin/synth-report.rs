@@ -1,6 +1,7 @@
-//! `synth-report <verilog dir> <synth dir>`: the resource table of a `scripts/synth.sh` run
-//! (written to `<synth dir>/resources.txt`), the whole-datapath TOTAL, and the comparison with
-//! the checked-in `hdl/synth-report.txt` (a line fails above +5 % LUT/FF/BRAM, or when a block is
+//! `synth-report <verilog dir> <synth dir> [--preset NAME]`: the resource table of a
+//! `scripts/synth.sh` run (written to `<synth dir>/resources.txt`), the whole-datapath TOTAL, and
+//! the comparison with the checked-in `hdl/synth-report.txt` — `hdl/synth-report.NAME.txt` for
+//! a run of `make synth PRESET=NAME` — (a line fails above +5 % LUT/FF/BRAM, or when a block is
 //! on one side only). `UPDATE_EXPECT=1` rewrites the checked-in report instead of failing.
 //! Exit 0: no failure; 1: a regression or a missing line; 2: bad input (unreadable folder,
 //! unparseable stat or report).
@@ -8,7 +9,8 @@ use std::path::PathBuf;
 use std::process::exit;
 
 use ssdlab_hdl::synth_report::collect::{
-    checked_in_path, collect, exported_blocks, today_utc, update_requested, yosys_version,
+    checked_in_path_for, collect, command_for, exported_blocks, today_utc, update_requested,
+    yosys_version,
 };
 use ssdlab_hdl::synth_report::{compare, Report};
 
@@ -18,9 +20,23 @@ fn bad(msg: String) -> ! {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let preset = match args.iter().position(|a| a == "--preset") {
+        Some(i) if i + 1 < args.len() => {
+            let p = args.remove(i + 1);
+            args.remove(i);
+            if ssdlab_model::config::builtin_preset(&p).is_none() {
+                bad(format!(
+                    "--preset {p}: not a built-in preset (ssdlab presets)"
+                ));
+            }
+            Some(p)
+        }
+        Some(_) => bad("--preset needs a preset name".to_string()),
+        None => None,
+    };
     if args.len() != 2 {
-        bad("usage: synth-report <verilog dir> <synth dir>".to_string());
+        bad("usage: synth-report <verilog dir> <synth dir> [--preset NAME]".to_string());
     }
     let (vdir, sdir) = (PathBuf::from(&args[0]), PathBuf::from(&args[1]));
     let blocks = exported_blocks(&vdir).unwrap_or_else(|e| bad(e));
@@ -31,7 +47,9 @@ fn main() {
         ));
     }
     let yosys = yosys_version().unwrap_or_else(|e| bad(e));
-    let (now, problems) = collect(&blocks, &sdir, today_utc(), yosys).unwrap_or_else(|e| bad(e));
+    let (mut now, problems) =
+        collect(&blocks, &sdir, today_utc(), yosys).unwrap_or_else(|e| bad(e));
+    now.command = command_for(preset.as_deref());
     let table = now.render();
     let resources = sdir.join("resources.txt");
     if let Err(e) = std::fs::write(&resources, &table) {
@@ -50,12 +68,12 @@ fn main() {
     for p in &problems {
         println!("synth-report: {p}");
     }
-    let path = checked_in_path();
+    let path = checked_in_path_for(preset.as_deref());
     if update_requested() {
         if !problems.is_empty() {
             bad("not refreshing the report from an incomplete run".to_string());
         }
-        // The place-and-route section (`make pnr`) is kept as it was.
+        // The place-and-route section (`make pnr`, default report only) is kept as it was.
         let old = std::fs::read_to_string(&path).unwrap_or_default();
         let text = ssdlab_hdl::pnr::report::with_section(
             &table,
@@ -90,7 +108,8 @@ fn main() {
         println!("  {}", f.describe());
     }
     if failures > 0 {
-        println!("a size regression or a missing block: fix it, or refresh with UPDATE_EXPECT=1 make synth");
+        let again = preset.map_or(String::new(), |p| format!(" PRESET={p}"));
+        println!("a size regression or a missing block: fix it, or refresh with UPDATE_EXPECT=1 make synth{again}");
         exit(1);
     }
 }

@@ -160,11 +160,12 @@ fn clock_line(stem: &str, raw: &str, domain: Domain, cfg: &DriveConfig) -> Strin
             "`clock`, {nand}, which is the PCIe clock: `pcie_clock` is unused (no crossing)"
         ),
         Domain::Nand => format!("`clock`, {nand}"),
-        // The datapath runs its NAND side on `clock` without a crossing; the page buffer takes
+        Domain::Both if cross => format!("`clock`, {pcie}; `nand_clock`, {nand}"),
+        // Without a crossing the datapath runs its NAND side on `clock`; the page buffer takes
         // both clocks as they come.
-        Domain::Both if cross || stem != "datapath" => {
-            format!("`clock`, {pcie}; `nand_clock`, {nand} (both from one clock when that is {CORE_CLOCK_MHZ} MHz)")
-        }
+        Domain::Both if stem != "datapath" => format!(
+            "`clock`, {pcie}; `nand_clock`, {nand}: one clock here, drive both inputs from it"
+        ),
         Domain::Both => format!(
             "`clock`, {pcie} and NAND sequencer clock (onfi.core_clock_mhz = {mhz}); `nand_clock` is unused (tie it low)"
         ),

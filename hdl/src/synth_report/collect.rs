@@ -14,7 +14,26 @@ pub const COMMAND: &str = "make synth (scripts/synth.sh out/verilog out/synth, t
 
 /// The checked-in report: `hdl/synth-report.txt`.
 pub fn checked_in_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("synth-report.txt")
+    checked_in_path_for(None)
+}
+
+/// The checked-in report of `make synth PRESET=NAME`: `hdl/synth-report.NAME.txt` (every block
+/// elaborated for that built-in preset); without a preset, [`checked_in_path`].
+pub fn checked_in_path_for(preset: Option<&str>) -> PathBuf {
+    let file = preset.map_or("synth-report.txt".to_string(), |p| {
+        format!("synth-report.{p}.txt")
+    });
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(file)
+}
+
+/// The command written into the header of a report, for `make synth` or `make synth PRESET=`.
+pub fn command_for(preset: Option<&str>) -> String {
+    match preset {
+        None => COMMAND.to_string(),
+        Some(p) => format!(
+            "make synth PRESET={p} (scripts/synth.sh out/verilog out/synth, then synth-report --preset {p})"
+        ),
+    }
 }
 
 /// `UPDATE_EXPECT=1` (rust-analyzer's expect-test convention): rewrite the checked-in report.
@@ -141,6 +160,25 @@ pub fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A preset's report is a file of its own whose header names the preset's command and
+    /// refresh, and which parses back to the same command.
+    #[test]
+    fn a_preset_report_has_its_own_file_command_and_refresh() {
+        assert!(checked_in_path().ends_with("hdl/synth-report.txt"));
+        let p = checked_in_path_for(Some("sm2262-512g"));
+        assert!(p.ends_with("hdl/synth-report.sm2262-512g.txt"), "{p:?}");
+        let rep = Report {
+            date: "2026-01-01".into(),
+            yosys: "Yosys 0.23".into(),
+            command: command_for(Some("sm2262-512g")),
+            rows: vec![],
+        };
+        let text = rep.render();
+        assert!(text.contains("# command: make synth PRESET=sm2262-512g ("), "{text}");
+        assert!(text.contains("# refresh: UPDATE_EXPECT=1 make synth PRESET=sm2262-512g\n"));
+        assert_eq!(Report::parse(&text).map(|r| r.command), Ok(rep.command));
+    }
 
     #[test]
     fn today_is_a_plausible_date() {

@@ -57,7 +57,18 @@ impl Report {
             "# ssdlab synthesis report: LUT / FF / BRAM of every exported block (make verilog)\n",
         );
         s.push_str(&format!("# command: {}\n", self.command));
-        s.push_str("# refresh: UPDATE_EXPECT=1 make synth  (or UPDATE_EXPECT=1 make test-slow)\n");
+        let preset = self
+            .command
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("PRESET="));
+        match preset {
+            None => s.push_str(
+                "# refresh: UPDATE_EXPECT=1 make synth  (or UPDATE_EXPECT=1 make test-slow)\n",
+            ),
+            Some(p) => s.push_str(&format!(
+                "# refresh: UPDATE_EXPECT=1 make synth PRESET={p}\n"
+            )),
+        }
         s.push_str(&format!("# date: {}\n", self.date));
         s.push_str(&format!("# yosys: {}\n", self.yosys));
         s.push_str("# xcu: synth_xilinx -flatten -family xcu (Kintex UltraScale, KCU105 xcku040); LUT = LUT1-6\n");

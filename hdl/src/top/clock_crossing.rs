@@ -14,7 +14,8 @@
 //! least two read edges before the reader can see it (the slot multiplexer is the one path from
 //! write-domain flip-flops, and it is static while it is read).
 //!
-//! Not yet instantiated by the datapath: `top::Datapath` still runs on one clock.
+//! Instantiated by the NAND array (`nand::array`, "Clocks"): two per channel when the sequencer
+//! clock is not the PCIe clock.
 
 use rust_hdl::prelude::*;
 

@@ -2,10 +2,11 @@
 //! port, the page buffer; 250 MHz, the PCIe user clock of PG213) and one channel's sequencer
 //! clock (`onfi.core_clock_mhz`): per channel one asynchronous FIFO carries ops down to the
 //! sequencer and one carries its completions up ([`super::clock_crossing`], docs/hdl.md
-//! "Clock-domain crossing"). A read's data words cross beside its completion, which follows its
-//! last word, and a program's words are pushed while the sequencer still sends the command and
-//! address cycles, so the two FIFOs' latencies are all a NAND op pays for the crossing. With both
-//! sides on one clock there is no FIFO and nothing to pay (the co-simulated datapath).
+//! "Clock-domain crossing"; the HDL's are in `ssdlab_hdl::nand::array`). Data does not cross
+//! through a FIFO: the page-buffer regions have a port in each clock, a read's words are in its
+//! region before its completion is pushed and a program's words were written before its op was,
+//! so the two FIFOs' latencies are all a NAND op pays for the crossing. With both sides on one
+//! clock there is no FIFO and nothing to pay (the co-simulation geometry at 250 MHz).
 
 use super::clock_crossing::{ClockCrossing, ClockDomain};
 use crate::config::OnfiConfig;
