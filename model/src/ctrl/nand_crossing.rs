@@ -91,6 +91,18 @@ impl NandCrossing {
         f.freed.len() < DOWN_FIFO_OPS
     }
 
+    /// The first time at or after `at` at which channel FIFO `f` has room ([`Self::room`]):
+    /// `at` itself, or the start of the PCIe cycle in which the writer sees a slot freed (what
+    /// a firmware that offers the op every cycle until it is taken sees). Calls on one FIFO
+    /// come with non-decreasing `at` (slots freed by then are forgotten).
+    pub fn room_from(&self, f: &mut DownFifo, at: SimTime) -> SimTime {
+        if self.room(f, at) {
+            return at;
+        }
+        // Slots free in push order: room comes with the fourth-newest slot's release.
+        f.freed[f.freed.len() - DOWN_FIFO_OPS]
+    }
+
     /// Hands an op to channel FIFO `f` in the PCIe cycle starting at `at` ([`Self::room`] said
     /// yes): returns when the sequencer takes it ([`Self::op_seen`]). Its slot is free for the
     /// writer from the second PCIe edge strictly after the sequencer edge that pops it, the
@@ -185,9 +197,11 @@ mod tests {
         }
         // The first op is popped at the NAND edge at 30 ns; the PCIe edges after it are 32 and
         // 36 ns: full through the cycle at 32 ns, room from 36 ns.
+        assert_eq!(x.room_from(&mut f, ns(28)), ns(36));
         assert!(!x.room(&mut f, ns(28)));
         assert!(!x.room(&mut f, ns(32)));
         assert!(x.room(&mut f, ns(36)));
+        assert_eq!(x.room_from(&mut f, ns(36)), ns(36));
     }
 
     /// The closed forms against the two FIFOs' edge-by-edge model, every 125 ps of a 120 ns

@@ -284,8 +284,9 @@ impl Drive {
             let at = self.page_buf.nand_accept(ch, now, op.kind, op.bus_bytes);
             let c = &mut self.chans[ch];
             if let Some(x) = self.nand_x {
-                let seen = x.op_seen(at, c.op_seen);
-                c.op_seen = Some(seen);
+                // Handed over when the FIFO has room (the firmware offers until it is taken).
+                let at = x.room_from(&mut c.fifo, at);
+                let seen = x.push(&mut c.fifo, at);
                 c.seq.enqueue(seen, seq_op);
             } else {
                 c.seq.enqueue(at, seq_op);

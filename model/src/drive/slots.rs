@@ -51,9 +51,9 @@ pub(crate) struct DieSlot {
 pub(crate) struct ChanSlot {
     pub(super) seq: ChannelSequencer,
     pub(super) wake_at: Option<SimTime>,
-    /// When the sequencer took the channel's last op out of the clock crossing
-    /// (`NandCrossing::op_seen`).
-    pub(super) op_seen: Option<SimTime>,
+    /// The channel's op FIFO across the clock crossing, as the firmware side sees it
+    /// (`NandCrossing::room_from`, `NandCrossing::push`).
+    pub(super) fifo: crate::ctrl::nand_crossing::DownFifo,
 }
 
 impl DieSlot {
@@ -101,7 +101,7 @@ pub(super) fn chan_slots(cfg: &DriveConfig) -> Vec<ChanSlot> {
             ChanSlot {
                 seq,
                 wake_at: None,
-                op_seen: None,
+                fifo: Default::default(),
             }
         })
         .collect()
