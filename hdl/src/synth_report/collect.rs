@@ -175,7 +175,10 @@ mod tests {
             rows: vec![],
         };
         let text = rep.render();
-        assert!(text.contains("# command: make synth PRESET=sm2262-512g ("), "{text}");
+        assert!(
+            text.contains("# command: make synth PRESET=sm2262-512g ("),
+            "{text}"
+        );
         assert!(text.contains("# refresh: UPDATE_EXPECT=1 make synth PRESET=sm2262-512g\n"));
         assert_eq!(Report::parse(&text).map(|r| r.command), Ok(rep.command));
     }
