@@ -97,9 +97,12 @@ fn report_covers_exactly_the_exported_blocks() {
         let ice = r
             .row(b, Family::Ice40)
             .unwrap_or_else(|| panic!("{b}: no ice40 line"));
+        // The page buffer's regions are true dual-port RAM with a clock per port, which iCE40
+        // block RAM cannot hold (scripts/synth.sh says so on the line).
+        let two_clock_ram = b == "page_buffer" && ice.note.contains("true dual-port RAM");
         assert!(
-            ice.counts.is_some() || is_top(b),
-            "{b}: only the whole datapath may skip iCE40"
+            ice.counts.is_some() || is_top(b) || two_clock_ram,
+            "{b}: only the whole datapath and the page buffer may skip iCE40"
         );
         assert!(
             !ice.note.is_empty(),
