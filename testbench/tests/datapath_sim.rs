@@ -74,7 +74,22 @@ fn rust_hdl_matches_model_on_a_short_job() {
 }
 
 fn rust_hdl_short() {
-    let cfg = cosim_config();
+    rust_hdl_short_on(cosim_config());
+}
+
+/// The short job on rust_hdl's simulation with the sequencers on their own 200 MHz clock
+/// (`HdlSimDut::nand_edge`, `nand_with_tick`): the same streams as the model with the same
+/// crossing, every completion and NAND op time to the cycle.
+#[test]
+fn rust_hdl_matches_model_with_the_sequencers_on_their_own_clock() {
+    big_stack(|| {
+        let mut cfg = cosim_config();
+        (cfg.onfi.core_clock_mhz, cfg.onfi.transfer_mts) = (200, 800);
+        rust_hdl_short_on(cfg);
+    });
+}
+
+fn rust_hdl_short_on(cfg: ssdlab_model::config::DriveConfig) {
     let job = "[w]\nrw=randrw\nbs=4k\niodepth=1\nnumber_ios=3\n";
     let lim = RunLimits {
         submit_until: u64::MAX,
@@ -97,6 +112,7 @@ fn rust_hdl_short() {
         100.0 * c.worst_time
     );
     assert_eq!(got.cpl.len(), 3);
+    assert_eq!((c.worst_time, c.worst_nand), (0.0, 0.0), "cycle-exact");
 }
 
 /// Queue depth > 1: several commands in flight, so data moves, SQ fetches and CQEs share the
