@@ -78,14 +78,7 @@ pub fn prps(qid: u16, cid: u16, off: u32, len: u32) -> (u64, u64) {
     (first, prp2)
 }
 
-/// The time of clock edge `c`.
-pub fn edge_time(c: Cycle) -> SimTime {
-    SimTime::from_ps(c * CLOCK_PS)
-}
-/// The first clock edge at or after `t`.
-pub fn cycle_at_or_after(t: SimTime) -> Cycle {
-    t.0.div_ceil(CLOCK_PS)
-}
+pub use crate::nvme::frontend::tlp::{cycle_at_or_after, edge_time};
 /// The front end's requester port, free from cycle `free`, for TLPs ready at cycle `ready`.
 fn requester_port(ready: Cycle, free: Cycle) -> Port {
     Port {

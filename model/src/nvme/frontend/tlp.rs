@@ -12,6 +12,16 @@ pub const BEAT_BYTES: u32 = 16;
 /// Clock cycles of the front end's clock.
 pub type Cycle = u64;
 
+/// The time of clock edge `c` (the start of cycle `c`).
+pub fn edge_time(c: Cycle) -> crate::time::SimTime {
+    crate::time::SimTime::from_ps(c * CLOCK_PS)
+}
+
+/// The first clock edge at or after `t`.
+pub fn cycle_at_or_after(t: crate::time::SimTime) -> Cycle {
+    t.as_ps().div_ceil(CLOCK_PS)
+}
+
 /// Transaction type as carried in the header's Fmt/Type fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TlpKind {

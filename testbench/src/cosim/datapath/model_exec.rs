@@ -21,9 +21,8 @@ use ssdlab_model::nand::sequencer::{ChannelSequencer, SeqCompletion, SeqOp, SeqT
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::data_move::DataMove;
 use ssdlab_model::nvme::frontend::datapath::Direction;
-use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
+use ssdlab_model::nvme::frontend::tlp::{cycle_at_or_after, edge_time, Cycle, CLOCK_PS};
 use ssdlab_model::nvme::frontend::{FetchedCommand, FrontEnd};
-use ssdlab_model::SimTime;
 use std::collections::VecDeque;
 
 /// The mapping-cache configuration of the datapath's instance (`MapCacheExport`).
@@ -57,11 +56,6 @@ pub struct ModelExec {
     /// of their own (`NandCrossing`).
     cross: Option<NandCrossing>,
     fifos: Vec<DownFifo>,
-}
-
-/// The start of PCIe cycle `c`.
-fn pcie_time(c: Cycle) -> SimTime {
-    SimTime::from_ps(c * CLOCK_PS)
 }
 
 impl ModelExec {
@@ -167,7 +161,7 @@ impl ModelExec {
     fn nand_op(&mut self, c: Cycle, n: &NandReq, t: &mut Taken) {
         let ch = n.channel as usize;
         if let Some(x) = self.cross {
-            if !x.room(&mut self.fifos[ch], pcie_time(c)) {
+            if !x.room(&mut self.fifos[ch], edge_time(c)) {
                 return;
             }
         }
@@ -176,8 +170,8 @@ impl ModelExec {
         let op = self.seq_op(id, n);
         let at = self.pb.nand_accept_cycle(ch, c, op.kind, op.bus_bytes);
         let at = match self.cross {
-            Some(x) => x.push(&mut self.fifos[ch], pcie_time(at)),
-            None => pcie_time(at),
+            Some(x) => x.push(&mut self.fifos[ch], edge_time(at)),
+            None => edge_time(at),
         };
         self.seqs[ch].enqueue(at, op);
         self.op_way.push((n.channel, n.way));
@@ -290,7 +284,7 @@ impl DatapathExec for ModelExec {
         }
         self.dma(c, offer, &mut t);
         self.step_move(c);
-        let now = pcie_time(c);
+        let now = edge_time(c);
         let mut pending = Vec::new();
         for (ch, s) in self.seqs.iter_mut().enumerate() {
             self.done.clear();
@@ -306,7 +300,7 @@ impl DatapathExec for ModelExec {
                 q.remove(k);
                 let at = match self.cross {
                     Some(x) => x.completion_seen(d.completed).as_ps() / CLOCK_PS,
-                    None => d.completed.as_ps().div_ceil(CLOCK_PS),
+                    None => cycle_at_or_after(d.completed),
                 };
                 pending.push((
                     at,
