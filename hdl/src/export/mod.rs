@@ -93,9 +93,32 @@ pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
 }
 
 /// The integrable form of block `stem`'s rust-hdl Verilog `raw` (names, reset), without the
-/// header; and whether the block got a `reset` input.
-pub fn integrable(stem: &str, raw: &str) -> Result<(String, bool), String> {
+/// header; and the reset inputs the block got, each with its clock input.
+pub fn integrable(stem: &str, raw: &str) -> Result<(String, Vec<(String, String)>), String> {
     reset::add_reset(&names::integrable(stem, raw)?).map_err(|e| format!("{stem}: reset pass: {e}"))
+}
+
+/// The header's reset line for the reset inputs `resets` (each with its clock input).
+fn reset_line(resets: &[(String, String)]) -> String {
+    match resets {
+        [] => "none (no registers)".to_string(),
+        [(c, r)] if c == "clock" && r == "reset" => "`reset`, synchronous, active high: every \
+             register back to its power-on value (memories keep their contents)"
+            .to_string(),
+        _ => {
+            let each: Vec<String> = resets
+                .iter()
+                .map(|(c, r)| format!("`{r}` for the registers on `{c}`"))
+                .collect();
+            format!(
+                "{}; each synchronous to its clock, active high: the registers of that clock back \
+                 to their power-on value (memories keep their contents). Assert them together, \
+                 each for at least one edge of its clock, and release each from a synchronizer \
+                 on its own clock; drive them from one reset where the clocks are one",
+                each.join(", ")
+            )
+        }
+    }
 }
 
 /// Header + integrable form of block `stem`'s rust-hdl Verilog `raw`.
@@ -108,23 +131,9 @@ fn file_text(
     raw: &str,
 ) -> Result<String, String> {
     let clock = clock_line(stem, raw, domain, cfg);
-    let (body, has_reset) = integrable(stem, raw)?;
-    let two = crate::top::crosses_clocks(cfg)
-        && (raw.contains("nand_clock") || raw.contains("pcie_clock"));
-    let reset = match (has_reset, two) {
-        (false, _) => "none (no registers)",
-        (true, false) => {
-            "`reset`, synchronous, active high: every register back to its power-on value \
-             (memories keep their contents)"
-        }
-        (true, true) => {
-            "`reset`, synchronous, active high: every register of both clocks back to its \
-             power-on value (memories keep their contents); one input for both clocks (a reset \
-             per clock is not built), so hold it through two cycles of the slower clock and \
-             release it where both clocks' timing is met (e.g. with the NAND clock gated)"
-        }
-    };
-    Ok(header(stem, label, command, &clock, reset) + &body)
+    let (body, resets) = integrable(stem, raw)?;
+    let reset = reset_line(&resets);
+    Ok(header(stem, label, command, &clock, &reset) + &body)
 }
 
 /// File stems of `crate::nand::verilog_blocks`, for the refusals when NAND timing fails.
@@ -157,20 +166,26 @@ fn clock_line(stem: &str, raw: &str, domain: Domain, cfg: &DriveConfig) -> Strin
             format!("`clock`, {nand}; `pcie_clock`, {pcie}: the command port and completions")
         }
         Domain::Nand if has("pcie_clock") => format!(
-            "`clock`, {nand}, which is the PCIe clock: `pcie_clock` is unused (no crossing)"
+            "`clock`, {nand}, which is the PCIe clock: `pcie_clock` {SECOND_CLOCK_UNUSED} (no crossing)"
         ),
         Domain::Nand => format!("`clock`, {nand}"),
         Domain::Both if cross => format!("`clock`, {pcie}; `nand_clock`, {nand}"),
         // Without a crossing the datapath runs its NAND side on `clock`; the page buffer takes
         // both clocks as they come.
-        Domain::Both if stem != "datapath" => format!(
-            "`clock`, {pcie}; `nand_clock`, {nand}: one clock here, drive both inputs from it"
-        ),
+        Domain::Both if stem != "datapath" => {
+            format!("`clock`, {pcie}; `nand_clock`, {nand}: {SECOND_CLOCK_SHARED}")
+        }
         Domain::Both => format!(
-            "`clock`, {pcie} and NAND sequencer clock (onfi.core_clock_mhz = {mhz}); `nand_clock` is unused (tie it low)"
+            "`clock`, {pcie} and NAND sequencer clock (onfi.core_clock_mhz = {mhz}); `nand_clock` {SECOND_CLOCK_UNUSED} (tie it low)"
         ),
     }
 }
+
+/// How the `// Clock:` line says that a block's second clock input is driven from `clock`
+/// (`pnr::harness::second_clock_use` reads it).
+pub const SECOND_CLOCK_SHARED: &str = "one clock here, drive both inputs from it";
+/// How the `// Clock:` line says that a block's second clock input is unused.
+pub const SECOND_CLOCK_UNUSED: &str = "is unused";
 
 /// The comment atop an exported file.
 pub fn header(stem: &str, elaborated_for: &str, command: &str, clock: &str, reset: &str) -> String {

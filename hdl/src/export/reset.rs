@@ -12,15 +12,23 @@
 //! Memories (rust-hdl `RAM`: a clocked write and a clocked read register) keep their contents
 //! and their read register through a reset, as block RAM does; no exported block reads a
 //! memory word it has not written since power-on to decide anything (the FIFOs' pointers and
-//! flags are registers). One `reset` serves a block of two clocks too (the page buffer, the
-//! datapath and the NAND array with a clock crossing): a reset per clock is not built, and the
-//! file's header says how that one input must be released.
+//! flags are registers).
+//!
+//! A block with more than one clock input (the page buffer, the datapath and the NAND array with
+//! a clock crossing) gets a reset per clock input whose registers it holds, synchronous to that
+//! clock: `reset` for `clock`, `nand_reset` for `nand_clock`, `pcie_reset` for `pcie_clock`
+//! ([`domains`] traces each register's clock to an input). A module holding registers of both
+//! clocks at some depth gets both inputs.
 //!
 //! Like the names pass it is lexical (rust-hdl's output has one `module` header line per module,
 //! one instance header line per child). It refuses, naming the module, a register module whose
-//! power-on value it cannot find, and a block that already has a name `reset`.
+//! power-on value it cannot find, a register whose clock it cannot trace, and a block that
+//! already has a name it would add.
 
-use std::collections::HashMap;
+mod domains;
+
+pub use domains::reset_name;
+use std::collections::{BTreeSet, HashMap};
 
 /// The clocked assignment of a rust-hdl register module.
 const DFF_ASSIGN: &str = "q <= d;";
@@ -31,34 +39,54 @@ struct Module<'a> {
     lines: Vec<&'a str>,
 }
 
-/// Adds the synchronous `reset` input to `verilog` (integrable form, module doc). Returns the
-/// text and whether its first module, the block, got the input (a block without registers,
-/// combinational, gets none).
-pub fn add_reset(verilog: &str) -> Result<(String, bool), String> {
-    if verilog
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .any(|w| w == "reset")
-    {
-        return Err("the block already has a name `reset`".into());
-    }
+/// Adds the synchronous reset input(s) to `verilog` (integrable form, module doc). Returns the
+/// text and the reset inputs its first module, the block, got, each with the clock input it is
+/// synchronous to (none for a block without registers, combinational).
+pub fn add_reset(verilog: &str) -> Result<(String, Vec<(String, String)>), String> {
     let (head, modules) = split_modules(verilog)?;
+    let clocks = domains::clock_inputs(&modules[0]);
+    let resets: Vec<String> = if clocks.len() > 1 {
+        clocks.iter().map(|c| reset_name(c)).collect()
+    } else {
+        vec![reset_name("clock")]
+    };
+    let taken = |name: &str| {
+        verilog
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .any(|w| w == name)
+    };
+    if let Some(r) = resets.iter().find(|r| taken(r)) {
+        return Err(format!("the block already has a name `{r}`"));
+    }
     let by_name: HashMap<&str, &Module> = modules.iter().map(|m| (m.name, m)).collect();
-    let mut needs: HashMap<&str, bool> = HashMap::new();
+    let regs = if clocks.len() > 1 {
+        domains::register_domains(&modules, &by_name, &clocks)?
+    } else {
+        HashMap::new()
+    };
+    let mut needs: HashMap<&str, BTreeSet<usize>> = HashMap::new();
     for m in &modules {
-        needs_reset(m.name, &by_name, &mut needs, 0)?;
+        needs_reset(m.name, &by_name, &regs, &mut needs, 0)?;
     }
     let mut out = head.to_string();
     for m in &modules {
-        if needs[m.name] {
-            out += &rewrite(m, &needs)?;
-        } else {
+        if needs[m.name].is_empty() {
             m.lines.iter().for_each(|l| {
                 out += l;
                 out.push('\n');
             });
+        } else {
+            out += &rewrite(m, &needs, &regs, &resets)?;
         }
     }
-    Ok((out, needs[modules[0].name]))
+    let top: Vec<(String, String)> = needs[modules[0].name]
+        .iter()
+        .map(|&d| {
+            let clock = clocks.get(d).copied().unwrap_or("clock");
+            (clock.to_string(), resets[d].clone())
+        })
+        .collect();
+    Ok((out, top))
 }
 
 /// The text before the first module, and the modules (each with the blank lines after it).
@@ -103,15 +131,17 @@ fn is_register(m: &Module) -> bool {
     m.lines.iter().any(|l| l.trim() == DFF_ASSIGN)
 }
 
-/// Whether module `name` holds a register at any depth (memoised in `needs`).
+/// The clock domains of the registers module `name` holds at any depth (memoised in `needs`);
+/// `regs` gives a register's domain (absent: the block's one clock, domain 0).
 fn needs_reset<'a>(
     name: &'a str,
     by_name: &HashMap<&'a str, &Module<'a>>,
-    needs: &mut HashMap<&'a str, bool>,
+    regs: &HashMap<&'a str, usize>,
+    needs: &mut HashMap<&'a str, BTreeSet<usize>>,
     depth: usize,
-) -> Result<bool, String> {
-    if let Some(&n) = needs.get(name) {
-        return Ok(n);
+) -> Result<BTreeSet<usize>, String> {
+    if let Some(n) = needs.get(name) {
+        return Ok(n.clone());
     }
     if depth > by_name.len() {
         return Err(format!("module `{name}` instantiates itself"));
@@ -119,17 +149,27 @@ fn needs_reset<'a>(
     let m = by_name
         .get(name)
         .ok_or_else(|| format!("instance of `{name}`, which the file does not define"))?;
-    let mut n = is_register(m);
-    for c in m.lines.iter().filter_map(|l| instance_of(l)) {
-        n |= needs_reset(c, by_name, needs, depth + 1)?;
+    let mut n = BTreeSet::new();
+    if is_register(m) {
+        n.insert(regs.get(name).copied().unwrap_or(0));
     }
-    needs.insert(name, n);
+    for c in m.lines.iter().filter_map(|l| instance_of(l)) {
+        n.extend(needs_reset(c, by_name, regs, needs, depth + 1)?);
+    }
+    needs.insert(name, n.clone());
     Ok(n)
 }
 
-/// Module `m` with the `reset` input, its registers' reset and its children's connections.
-fn rewrite(m: &Module, needs: &HashMap<&str, bool>) -> Result<String, String> {
+/// Module `m` with its reset inputs (`resets[d]` for each domain d it holds registers of), its
+/// registers' reset and its children's connections.
+fn rewrite(
+    m: &Module,
+    needs: &HashMap<&str, BTreeSet<usize>>,
+    regs: &HashMap<&str, usize>,
+    resets: &[String],
+) -> Result<String, String> {
     let init = power_on_value(m)?;
+    let mine: Vec<&str> = needs[m.name].iter().map(|&d| resets[d].as_str()).collect();
     let mut out = String::new();
     let mut declared = false;
     for (i, &l) in m.lines.iter().enumerate() {
@@ -137,23 +177,28 @@ fn rewrite(m: &Module, needs: &HashMap<&str, bool>) -> Result<String, String> {
             let head = l
                 .strip_suffix(");")
                 .ok_or_else(|| format!("module `{}`: header not on one line", m.name))?;
-            out += &format!("{head},reset);\n");
+            out += &format!("{head},{});\n", mine.join(","));
             continue;
         }
         if l.trim() == DFF_ASSIGN {
             let indent = &l[..l.len() - l.trim_start().len()];
             let v = init.ok_or_else(|| format!("register `{}` has no power-on value", m.name))?;
-            out += &format!("{indent}if (reset) q <= {v}; else q <= d;\n");
+            let r = &resets[regs.get(m.name).copied().unwrap_or(0)];
+            out += &format!("{indent}if ({r}) q <= {v}; else q <= d;\n");
             continue;
         }
         out += l;
         out.push('\n');
         if l.trim() == "// Module arguments" {
-            out += "    input wire  reset;\n";
+            for r in &mine {
+                out += &format!("    input wire  {r};\n");
+            }
             declared = true;
         }
-        if instance_of(l).is_some_and(|c| needs.get(c) == Some(&true)) {
-            out += "        .reset(reset),\n";
+        if let Some(c) = instance_of(l) {
+            for &d in needs.get(c).into_iter().flatten() {
+                out += &format!("        .{0}({0}),\n", resets[d]);
+            }
         }
     }
     if !declared {

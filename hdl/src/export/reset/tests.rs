@@ -8,7 +8,7 @@ const BLOCK: &str = "// header\n\n\nmodule ssdlab_b(clock,x,y);\n    \n    // Mo
 #[test]
 fn registers_reset_to_their_power_on_value_and_reset_reaches_them() {
     let (out, top) = add_reset(BLOCK).expect("well-formed block");
-    assert!(top, "the block holds registers");
+    assert_eq!(top, vec![("clock".to_string(), "reset".to_string())]);
     // Headers: the block, the register modules and the module holding one further down.
     for m in [
         "ssdlab_b(clock,x,y",
@@ -44,7 +44,7 @@ fn registers_reset_to_their_power_on_value_and_reset_reaches_them() {
 #[test]
 fn a_block_without_registers_gets_no_reset() {
     let comb = "// c\nmodule ssdlab_c(a,z);\n    \n    // Module arguments\n    input wire  a;\n    output reg  z;\n    \nendmodule // ssdlab_c\n";
-    assert_eq!(add_reset(comb), Ok((comb.to_string(), false)));
+    assert_eq!(add_reset(comb), Ok((comb.to_string(), vec![])));
 }
 
 #[test]
@@ -54,4 +54,62 @@ fn refuses_a_name_reset_and_a_register_without_power_on_value() {
     let no_init = BLOCK.replace("       q = 2'h2;\n", "");
     let e = add_reset(&no_init).unwrap_err();
     assert!(e.contains("ssdlab_b__r"), "{e}");
+}
+
+/// A two-clock block in rust-hdl's shape: register `p` on `clock`, register `n` on `nclk`,
+/// which the update block takes from `nand_clock` under the elaboration constant `crossed`.
+fn two_clock_block(crossed: &str) -> String {
+    let reg = |name: &str| {
+        format!("module ssdlab_t__{name}(d,q,clock);\n    \n    // Module arguments\n    input wire  d;\n    output reg  q;\n    input wire  clock;\n    \n    // Update code (custom)\n    initial begin\n       q = 1'h1;\n    end\n    \n    always @(posedge clock) begin\n       q <= d;\n    end\n          \nendmodule // ssdlab_t__{name}\n\n\n")
+    };
+    format!("// header\n\n\nmodule ssdlab_t(clock,nand_clock,x);\n    \n    // Module arguments\n    input wire  clock;\n    input wire  nand_clock;\n    input wire  x;\n    \n    // Constant declarations\n    localparam  crossed = {crossed};\n    \n    // Sub module instances\n    ssdlab_t__p p(\n        .d(p__d),\n        .q(p__q),\n        .clock(p__clock)\n    );\n    ssdlab_t__n n(\n        .d(n__d),\n        .q(n__q),\n        .clock(n__clock)\n    );\n    \n    // Update code\n    always @(*) begin\n        nclk = clock;\n        if (crossed) begin\n            nclk = nand_clock;\n        end\n        p__clock = clock;\n        n__clock = nclk;\n    end\n    \nendmodule // ssdlab_t\n\n\n{}{}", reg("p"), reg("n"))
+}
+
+#[test]
+fn each_register_is_reset_by_the_reset_of_its_own_clock() {
+    let (out, top) = add_reset(&two_clock_block("1'b1")).unwrap();
+    let pair = |c: &str, r: &str| (c.to_string(), r.to_string());
+    assert_eq!(
+        top,
+        vec![pair("clock", "reset"), pair("nand_clock", "nand_reset")]
+    );
+    assert!(out.contains("module ssdlab_t(clock,nand_clock,x,reset,nand_reset);"));
+    assert!(
+        out.contains("module ssdlab_t__p(d,q,clock,reset);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("module ssdlab_t__n(d,q,clock,nand_reset);"),
+        "{out}"
+    );
+    assert!(out.contains("    ssdlab_t__p p(\n        .reset(reset),\n"));
+    assert!(out.contains("    ssdlab_t__n n(\n        .nand_reset(nand_reset),\n"));
+    assert!(out.contains("       if (nand_reset) q <= 1'h1; else q <= d;\n"));
+    assert_eq!(out.matches("if (reset) q <= 1'h1").count(), 1);
+    // Without the crossing both registers run on `clock`: one reset, `nand_clock` unused.
+    let (out, top) = add_reset(&two_clock_block("1'b0")).unwrap();
+    assert_eq!(top, vec![pair("clock", "reset")]);
+    assert!(out.contains("module ssdlab_t(clock,nand_clock,x,reset);"));
+    assert!(!out.contains("nand_reset"));
+}
+
+#[test]
+fn refuses_a_clock_it_cannot_trace() {
+    // A condition that is not an elaboration constant.
+    let v = two_clock_block("1'b1").replace("if (crossed) begin", "if (x) begin");
+    let e = add_reset(&v).unwrap_err();
+    assert!(
+        e.contains("`nclk`") && e.contains("not an elaboration constant"),
+        "{e}"
+    );
+    // A register clock assigned from nothing the block's clocks reach.
+    let v = two_clock_block("1'b1").replace("n__clock = nclk;", "n__clock = x;");
+    let e = add_reset(&v).unwrap_err();
+    assert!(
+        e.contains("ssdlab_t__n") && e.contains("does not trace"),
+        "{e}"
+    );
+    // A name the pass would add.
+    let v = two_clock_block("1'b1").replace("input wire  x;", "input wire  nand_reset;");
+    assert!(add_reset(&v).unwrap_err().contains("`nand_reset`"));
 }
