@@ -12,14 +12,60 @@
 //! cycles, which the PHY's fixed-latency read capture counts.
 //!
 //! Data input needs DQS centred in each DQ byte: the wrapper clocks the DQS output cell with
-//! `clk90` (the core clock shifted by 90 degrees, from the family's PLL). Per family the cells
-//! are black boxes with the same two-bit interface: Lattice ECP5 `ODDRX1F` / `IDDRX1F`, Xilinx
-//! UltraScale `ODDRE1` / `IDDRE1` (`SRVAL`/`IS_C_INVERTED` left at their defaults). Only the
-//! generic, Verilog-simulatable wrapper below is written here; the family ones differ in the
-//! cell instances only.
+//! `clk90` (the core clock shifted by 90 degrees, from the family's PLL). Three wrappers with
+//! one port list ([`io_verilog`]):
+//!
+//! - [`IoFamily::Generic`], `ssdlab_nand_phy_io`: behavioural DDR cells (a clock-selected mux)
+//!   for Verilator and Icarus, the one the pin-level tests run; not for synthesis.
+//! - [`IoFamily::Ecp5`], `ssdlab_nand_phy_io_ecp5`: Lattice ECP5 `ODDRX1F` (`D0` the first
+//!   half, `D1` the second) and `IDDRX1F` (`Q0` the sample at the rising edge, the second half
+//!   of the previous cycle; `Q1` at the falling edge, the first half), bidirectional pads `BB`
+//!   (`T` high: high impedance). yosys `synth_ecp5` keeps them as cells; nextpnr-ecp5 packs them
+//!   into the IO logic (`io/ecp5.v`).
+//! - [`IoFamily::UltraScale`], `ssdlab_nand_phy_io_xcu`: Xilinx UltraScale `ODDRE1` (`D1` the
+//!   first half, `D2` the second) and `IDDRE1` in `SAME_EDGE_PIPELINED` mode (`Q1` the half
+//!   sampled at the rising edge, `Q2` the one at the falling edge, both delivered on one rising
+//!   edge), pads `IOBUF`/`OBUF` (`io/xcu.v`). yosys `synth_xilinx -family xcu` keeps them as
+//!   black boxes (its `cells_xtra`); Vivado places them.
+//!
+//! The family cells are black boxes here: no simulation model of them ships with the open
+//! tools, so their latency (the wrapper's round trip, `IO_ROUND_TRIP` in the generic wrapper)
+//! and the IDDR half order are taken from the vendors' cell descriptions (Lattice FPGA-TN-02035,
+//! "ECP5 and ECP5-5G High-Speed I/O Interface"; AMD UG571, "UltraScale Architecture SelectIO
+//! Resources") and checked by neither simulator; a board bring-up measures them (the PHY's
+//! read capture counts the round trip, `PhyTiming::read_return`). What the tests check is
+//! that each wrapper elaborates in its family's flow with one cell per pin and edge.
 
 /// Module name of the generic wrapper.
 pub const GENERIC_IO_MODULE: &str = "ssdlab_nand_phy_io";
+
+/// The FPGA families the io wrapper is written for (module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoFamily {
+    Generic,
+    Ecp5,
+    UltraScale,
+}
+
+impl IoFamily {
+    /// The wrapper's module name.
+    pub fn module(self) -> &'static str {
+        match self {
+            IoFamily::Generic => GENERIC_IO_MODULE,
+            IoFamily::Ecp5 => "ssdlab_nand_phy_io_ecp5",
+            IoFamily::UltraScale => "ssdlab_nand_phy_io_xcu",
+        }
+    }
+}
+
+/// The io wrapper of `family` (module doc), Verilog.
+pub fn io_verilog(family: IoFamily) -> &'static str {
+    match family {
+        IoFamily::Generic => GENERIC_IO,
+        IoFamily::Ecp5 => include_str!("io/ecp5.v"),
+        IoFamily::UltraScale => include_str!("io/xcu.v"),
+    }
+}
 
 /// The generic DDR io wrapper (behavioural Verilog for Verilator/Icarus, not for synthesis:
 /// its DDR output is a clock-selected mux).
@@ -114,5 +160,85 @@ mod tests {
         };
         let text = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "verilator -Wall: {text}");
+    }
+
+    /// The cells of `family`'s wrapper after its family's yosys flow, from `stat`.
+    fn cells(family: IoFamily, synth: &str) -> Option<String> {
+        let dir = std::env::temp_dir().join(format!(
+            "ssdlab-phy-io-{}-{}",
+            family.module(),
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (path, stat) = (dir.join("io.v"), dir.join("stat.txt"));
+        std::fs::write(&path, io_verilog(family)).unwrap();
+        let script = format!(
+            "read_verilog {}; {synth} -top {}; tee -q -o {} stat",
+            path.display(),
+            family.module(),
+            stat.display()
+        );
+        let out = std::process::Command::new("yosys")
+            .args(["-q", "-p", &script])
+            .output()
+            .ok()?; // no yosys on this machine: `make test` installs it
+        assert!(
+            out.status.success(),
+            "{synth}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&stat).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        Some(text)
+    }
+
+    /// The number of `cell` instances in a yosys `stat` listing.
+    fn count(stat: &str, cell: &str) -> u32 {
+        stat.lines()
+            .find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next() == Some(cell)).then(|| w.next()?.parse().ok())?
+            })
+            .unwrap_or(0)
+    }
+
+    /// By hand, per channel: DDR outputs RE_t, RE_c, DQS_t, DQS_c and DQ[7:0] (12 output cells),
+    /// DDR inputs DQ[7:0] (8 input cells), bidirectional pads DQS_t, DQS_c and DQ[7:0] (10),
+    /// and on UltraScale the output pads of RE_t and RE_c (2).
+    #[test]
+    fn family_wrappers_keep_one_cell_per_ddr_pin() {
+        if let Some(stat) = cells(IoFamily::Ecp5, "synth_ecp5") {
+            assert_eq!(count(&stat, "ODDRX1F"), 12, "{stat}");
+            assert_eq!(count(&stat, "IDDRX1F"), 8, "{stat}");
+            // synth_ecp5 maps each `BB` onto the IO site cell.
+            assert_eq!(count(&stat, "TRELLIS_IO"), 10, "{stat}");
+        }
+        if let Some(stat) = cells(IoFamily::UltraScale, "synth_xilinx -family xcu -noiopad") {
+            assert_eq!(count(&stat, "ODDRE1"), 12, "{stat}");
+            assert_eq!(count(&stat, "IDDRE1"), 8, "{stat}");
+            assert_eq!(count(&stat, "IOBUF"), 10, "{stat}");
+            assert_eq!(count(&stat, "OBUF"), 2, "{stat}");
+        }
+    }
+
+    #[test]
+    fn every_wrapper_has_the_generic_port_list() {
+        let ports = |v: &str| -> Vec<String> {
+            let start = v.find("module ").unwrap();
+            let end = v[start..].find(");").unwrap() + start;
+            v[start..end]
+                .lines()
+                .skip(1)
+                .map(|l| l.split("//").next().unwrap().trim().to_string())
+                .filter(|l| !l.is_empty())
+                .collect()
+        };
+        let generic = ports(io_verilog(IoFamily::Generic));
+        assert_eq!(generic.len(), 29, "{generic:?}");
+        for f in [IoFamily::Ecp5, IoFamily::UltraScale] {
+            let v = io_verilog(f);
+            assert!(v.contains(&format!("module {} (", f.module())));
+            assert_eq!(ports(v), generic, "{f:?}");
+        }
     }
 }
