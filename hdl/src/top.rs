@@ -121,7 +121,7 @@ pub struct Lanes4 {
 }
 
 mod datapath;
-pub use datapath::Datapath;
+pub use datapath::{Datapath, NAND_CLOCK_PORTS as DATAPATH_NAND_CLOCK_PORTS};
 
 /// The small drive the co-simulation runs on: the default preset with 4 KiB pages + 256 B spare,
 /// 2 planes, SLC-native (a program moves one page per plane, as the co-simulation's

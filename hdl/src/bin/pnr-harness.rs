@@ -1,6 +1,8 @@
 //! `pnr-harness <block.v> <harness.v> [clock]`: writes the place-and-route harness of the first
 //! module of `block.v` (`ssdlab_hdl::pnr`: four pins, every port of the block on a register)
-//! as module `<name>_pnr`, and prints its input and output register bits (`156 80`). Exit 0:
+//! as module `<name>_pnr`, and prints its input and output register bits (`156 80`). A block
+//! whose `// Clock:` header names a second clock of its own gets a pin and register chains
+//! for it (`pnr::harness::second_clock_use`). Exit 0:
 //! written; 2: bad input (unreadable file, a port list it
 //! cannot parse, no such clock input).
 use std::process::exit;
@@ -20,15 +22,9 @@ fn main() {
         std::fs::read_to_string(&args[0]).unwrap_or_else(|e| bad(format!("{}: {e}", args[0])));
     let (name, ports) =
         ssdlab_hdl::pnr::ports(&src).unwrap_or_else(|e| bad(format!("{}: {e}", args[0])));
-    let v = ssdlab_hdl::pnr::harness(&name, &ports, clock)
+    let second = ssdlab_hdl::pnr::harness::second_clock_use(&src);
+    let h = ssdlab_hdl::pnr::harness(&name, &ports, clock, second)
         .unwrap_or_else(|e| bad(format!("{}: {e}", args[0])));
-    std::fs::write(&args[1], v).unwrap_or_else(|e| bad(format!("{}: {e}", args[1])));
-    let bits = |input: bool| -> u32 {
-        ports
-            .iter()
-            .filter(|p| p.input == input && p.name != clock)
-            .map(|p| p.width)
-            .sum()
-    };
-    println!("{} {}", bits(true), bits(false));
+    std::fs::write(&args[1], h.verilog).unwrap_or_else(|e| bad(format!("{}: {e}", args[1])));
+    println!("{} {}", h.in_bits, h.out_bits);
 }

@@ -15,54 +15,89 @@
 use serde_json::Value;
 use std::path::Path;
 
+/// One clock's figures in one placement seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClockRun {
+    /// The clock's net name (`clock`, `nand_clock`).
+    pub clock: String,
+    /// Its achieved Fmax, MHz.
+    pub fmax_mhz: f64,
+    /// Start and end register of its worst register-to-register path, when it has one.
+    pub critical: Option<(String, String)>,
+}
+
 /// One placement seed's figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeedRun {
     pub seed: u32,
-    /// The worst clock's achieved Fmax, MHz.
-    pub fmax_mhz: f64,
+    /// Per clock, in the report's order.
+    pub clocks: Vec<ClockRun>,
     pub luts: u64,
     pub ffs: u64,
     pub ebr: u64,
-    /// Start and end register of the worst register-to-register path.
-    pub critical: (String, String),
+}
+
+impl SeedRun {
+    /// The figures of clock `name`.
+    pub fn clock(&self, name: &str) -> Option<&ClockRun> {
+        self.clocks.iter().find(|c| c.clock == name)
+    }
+}
+
+/// Our name of a nextpnr clock net: `$glbnet$clock` -> `clock`.
+fn clock_name(net: &str) -> String {
+    let n = net.strip_prefix("$glbnet$").unwrap_or(net);
+    n.split('$').next().unwrap_or(n).to_string()
 }
 
 /// Figures of nextpnr-ecp5's JSON report (`--report`).
 pub fn parse_seed(seed: u32, json: &str) -> Result<SeedRun, String> {
     let v: Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
-    let fmax = v["fmax"]
-        .as_object()
-        .ok_or("no `fmax` object")?
-        .values()
-        .filter_map(|c| c["achieved"].as_f64())
-        .fold(f64::INFINITY, f64::min);
-    if !fmax.is_finite() {
-        return Err("no clock in `fmax`".to_string());
-    }
-    let used = |k: &str| v["utilization"][k]["used"].as_u64().unwrap_or(0);
-    let path = v["critical_paths"]
+    let fmax = v["fmax"].as_object().ok_or("no `fmax` object")?;
+    let paths = v["critical_paths"]
         .as_array()
-        .ok_or("no `critical_paths` array")?
-        .iter()
-        .find(|p| {
-            let clocked = |e: &Value| e.as_str().is_some_and(|s| s.starts_with("posedge"));
-            clocked(&p["from"]) && clocked(&p["to"])
-        })
-        .and_then(|p| p["path"].as_array())
-        .ok_or("no register-to-register critical path")?;
+        .ok_or("no `critical_paths` array")?;
     let cell = |e: Option<&Value>, end: &str| {
         e.and_then(|s| s[end]["cell"].as_str())
             .map(register_name)
             .ok_or_else(|| "critical path without cells".to_string())
     };
+    // The worst path within one clock's domain: from and to `posedge <net>`.
+    let critical = |net: &str| -> Result<Option<(String, String)>, String> {
+        let edge = format!("posedge {net}");
+        let Some(path) = paths
+            .iter()
+            .find(|p| p["from"].as_str() == Some(&edge) && p["to"].as_str() == Some(&edge))
+            .and_then(|p| p["path"].as_array())
+        else {
+            return Ok(None);
+        };
+        Ok(Some((
+            cell(path.first(), "from")?,
+            cell(path.last(), "to")?,
+        )))
+    };
+    let mut clocks = Vec::new();
+    for (net, c) in fmax {
+        let Some(f) = c["achieved"].as_f64() else {
+            continue;
+        };
+        clocks.push(ClockRun {
+            clock: clock_name(net),
+            fmax_mhz: f,
+            critical: critical(net)?,
+        });
+    }
+    if clocks.is_empty() {
+        return Err("no clock in `fmax`".to_string());
+    }
+    let used = |k: &str| v["utilization"][k]["used"].as_u64().unwrap_or(0);
     Ok(SeedRun {
         seed,
-        fmax_mhz: fmax,
+        clocks,
         luts: used("TRELLIS_COMB"),
         ffs: used("TRELLIS_FF"),
         ebr: used("DP16KD"),
-        critical: (cell(path.first(), "from")?, cell(path.last(), "to")?),
     })
 }
 
@@ -72,15 +107,28 @@ fn register_name(cell: &str) -> String {
     c.split("_TRELLIS").next().unwrap_or(c).to_string()
 }
 
-/// One block's line(s) of the section.
-fn block_lines(dir: &Path, block: &str) -> Result<Vec<String>, String> {
-    let read =
-        |name: String| std::fs::read_to_string(dir.join(&name)).map(|s| s.trim().to_string());
-    if let Ok(why) = read(format!("{block}.fail")) {
-        return Ok(vec![format!("# pnr: {block:<14} no figures: {why}")]);
+/// The clock targets of a `<block>.target` file: one `<clock> <MHz>` line per clock, `clock`
+/// first.
+fn targets(text: &str) -> Result<Vec<(String, u32)>, String> {
+    let t: Vec<(String, u32)> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            match (w.next(), w.next().and_then(|m| m.parse().ok()), w.next()) {
+                (Some(c), Some(m), None) => Ok((c.to_string(), m)),
+                _ => Err(format!("bad target line `{l}` (want `<clock> <MHz>`)")),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    if t.is_empty() {
+        return Err("no target line".to_string());
     }
-    let target = read(format!("{block}.target")).map_err(|e| format!("{block}.target: {e}"))?;
-    let bits = read(format!("{block}.harness")).map_err(|e| format!("{block}.harness: {e}"))?;
+    Ok(t)
+}
+
+/// The seed reports `<block>.seed<N>.json` in `dir`, by seed.
+fn seed_runs(dir: &Path, block: &str) -> Result<Vec<SeedRun>, String> {
     let mut runs = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let name = entry.map_err(|e| e.to_string())?.file_name();
@@ -92,47 +140,93 @@ fn block_lines(dir: &Path, block: &str) -> Result<Vec<String>, String> {
             continue;
         };
         let seed: u32 = seed.parse().map_err(|_| format!("{name}: bad seed"))?;
-        let text = read(name.to_string()).map_err(|e| format!("{name}: {e}"))?;
+        let text = std::fs::read_to_string(dir.join(&*name)).map_err(|e| format!("{name}: {e}"))?;
         runs.push(parse_seed(seed, &text).map_err(|e| format!("{name}: {e}"))?);
     }
     if runs.is_empty() {
         return Err(format!("{block}: no seed report"));
     }
     runs.sort_by_key(|r| r.seed);
-    let mut f: Vec<f64> = runs.iter().map(|r| r.fmax_mhz).collect();
-    f.sort_by(f64::total_cmp);
+    Ok(runs)
+}
+
+/// One block's line(s) of the section: per clock its target and Fmax over the seeds, then the
+/// resources and the first clock's critical path. A block with a second clock names each clock
+/// at the end of its line, the second with its own critical path.
+fn block_lines(dir: &Path, block: &str) -> Result<Vec<String>, String> {
+    let read =
+        |name: String| std::fs::read_to_string(dir.join(&name)).map(|s| s.trim().to_string());
+    if let Ok(why) = read(format!("{block}.fail")) {
+        return Ok(vec![format!("# pnr: {block:<14} no figures: {why}")]);
+    }
+    let target = read(format!("{block}.target")).map_err(|e| format!("{block}.target: {e}"))?;
+    let targets = targets(&target).map_err(|e| format!("{block}.target: {e}"))?;
+    let bits = read(format!("{block}.harness")).map_err(|e| format!("{block}.harness: {e}"))?;
+    let runs = seed_runs(dir, block)?;
     let first = &runs[0];
     let seeds: Vec<String> = runs.iter().map(|r| r.seed.to_string()).collect();
-    Ok(vec![
-        format!(
-            "# pnr: {block:<14} {target:>4} MHz  Fmax {:6.1} / {:6.1} / {:6.1} MHz (min / median / max, seeds {})",
+    let path = |c: &ClockRun| {
+        c.critical
+            .as_ref()
+            .map_or("none".to_string(), |(a, b)| format!("{a} -> {b}"))
+    };
+    let mut lines = Vec::new();
+    for (k, (clock, mhz)) in targets.iter().enumerate() {
+        let mut f = runs
+            .iter()
+            .map(|r| {
+                r.clock(clock)
+                    .map(|c| c.fmax_mhz)
+                    .ok_or_else(|| format!("{block}.seed{}.json: no clock `{clock}`", r.seed))
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        f.sort_by(f64::total_cmp);
+        let name = if k == 0 { block } else { "" };
+        let mut l = format!(
+            "# pnr: {name:<14} {mhz:>4} MHz  Fmax {:6.1} / {:6.1} / {:6.1} MHz (min / median / max, seeds {})",
             f[0],
             f[f.len() / 2],
             f[f.len() - 1],
             seeds.join(" ")
-        ),
-        format!(
-            "# pnr: {:<14} LUT4 {} FF {} EBR {} (the harness's {} register bits included); critical path (seed {}): {} -> {}",
-            "",
-            first.luts,
-            first.ffs,
-            first.ebr,
-            bits.split_whitespace().filter_map(|b| b.parse::<u64>().ok()).sum::<u64>(),
-            first.seed,
-            first.critical.0,
-            first.critical.1
-        ),
-    ])
+        );
+        if targets.len() > 1 {
+            l += &format!(": `{clock}`");
+        }
+        if k > 0 {
+            l += &format!(
+                ", critical path (seed {}): {}",
+                first.seed,
+                first.clock(clock).map_or("none".to_string(), path)
+            );
+        }
+        lines.push(l);
+    }
+    let main = first
+        .clock(&targets[0].0)
+        .ok_or_else(|| format!("{block}: no clock `{}`", targets[0].0))?;
+    lines.push(format!(
+        "# pnr: {:<14} LUT4 {} FF {} EBR {} (the harness's {} register bits included); critical path (seed {}): {}",
+        "",
+        first.luts,
+        first.ffs,
+        first.ebr,
+        bits.split_whitespace().filter_map(|b| b.parse::<u64>().ok()).sum::<u64>(),
+        first.seed,
+        path(main)
+    ));
+    Ok(lines)
 }
 
-/// The section for `blocks`, from the files in `dir` (module doc).
-pub fn section(dir: &Path, blocks: &[&str]) -> Result<String, String> {
+/// The section for `blocks`, from the files in `dir` (module doc); `preset`: the blocks were
+/// elaborated for that built-in preset (`make pnr PRESET=NAME`).
+pub fn section(dir: &Path, blocks: &[&str], preset: Option<&str>) -> Result<String, String> {
     let tools = std::fs::read_to_string(dir.join("tools.txt"))
         .map_err(|e| format!("{}: {e}", dir.join("tools.txt").display()))?;
-    let mut s = String::from(
+    let make = preset.map_or("make pnr".to_string(), |p| format!("make pnr PRESET={p}"));
+    let mut s = format!(
         "# pnr: place and route of each block in its four-pin harness (hdl/src/pnr/harness.rs)\n\
-         # pnr: command: make pnr (scripts/pnr.sh out/verilog out/pnr, then pnr-report);\n\
-         # pnr:   refresh: UPDATE_EXPECT=1 make pnr; seeds: SSDLAB_PNR_SEEDS\n",
+         # pnr: command: {make} (scripts/pnr.sh out/verilog out/pnr, then pnr-report);\n\
+         # pnr:   refresh: UPDATE_EXPECT=1 {make}; seeds: SSDLAB_PNR_SEEDS\n",
     );
     for l in tools.lines().filter(|l| !l.trim().is_empty()) {
         s += &format!("# pnr: {}\n", l.trim());

@@ -11,6 +11,11 @@ use crate::nand::phy::NandPhy;
 use crate::nvme::frontend::NvmeFrontEnd;
 use rust_hdl::prelude::*;
 
+/// The ports on `nand_clock`: the NAND PHY bundles (`phy_<channel>_<signal>` in the Verilog);
+/// every other port is on `clock`. The place-and-route harness clocks their registers by it
+/// (`pnr::harness`).
+pub const NAND_CLOCK_PORTS: &[&str] = &["phy_"];
+
 #[derive(LogicBlock)]
 pub struct Datapath {
     /// PCIe user clock, 250 MHz (PG213): the front end, the mapping cache, the firmware port and

@@ -23,6 +23,22 @@ use super::region::BANK_BYTES;
 use super::ROW_BITS;
 use rust_hdl::prelude::*;
 
+/// The ports on `nand_clock` (per channel, `_<channel>` in the Verilog); every other port is on
+/// `clock`. The place-and-route harness clocks their registers by it (`pnr::harness`).
+pub const NAND_CLOCK_PORTS: &[&str] = &[
+    "acc_valid",
+    "acc_way",
+    "acc_kind",
+    "data_way",
+    "cmd_we",
+    "cmd_byte",
+    "rd_beat",
+    "rd_valid",
+    "rd_data",
+    "wr_beat",
+    "wr_data",
+];
+
 #[derive(LogicBlock)]
 pub struct PageBuffer {
     /// PCIe user clock: the DMA side.
