@@ -9,7 +9,11 @@
 //! ordered the two.
 //!
 //! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): a read or cache
-//! read accepted on way w restarts w's fill pointer at word 0; each `rd_valid` word is written
+//! read accepted on way w restarts w's fill pointer at word 0 (acceptance is registered first:
+//! the pointer restarts one NAND cycle after the op entered its way queue, which keeps the
+//! crossing FIFO's and the way queue's logic off the region's address path; an op's first data
+//! beat comes no earlier than its command latch, five address latches and tADL after that, or
+//! tR for a read); each `rd_valid` word is written
 //! at the fill pointer of the way whose data-out beat it answers (the way on `data_way` at the
 //! last `rd_beat`, registered: the PHY's read latency may be 1 or 2 cycles, as the bus engine
 //! leaves at least one turnaround cycle between two ways' data phases). The status byte of a
@@ -32,8 +36,9 @@
 //! positions stay 0 and the block behaves as a plain word buffer.
 //!
 //! `err` (sticky, NAND clock) records a firmware-rule violation seen here: a NAND word beyond
-//! the region, and a command latch while a word is half moved (a data phase that ended inside a
-//! word).
+//! the region, a command latch while a word is half moved (a data phase that ended inside a
+//! word), and a data beat of a way in the cycle its pointer restarts (an op's data before its
+//! registered acceptance, or an op accepted while the way's previous one still moves data).
 
 use super::region::{Region, BANK_BYTES};
 use super::ROW_BITS;
@@ -89,6 +94,10 @@ pub struct ChannelBuffer {
     /// Sticky: a firmware-rule violation on one of this channel's regions (NAND clock).
     pub err: Signal<Out, Bit>,
     regions: Vec<Region>,
+    /// `acc_valid`, `acc_way`, `acc_kind` one NAND cycle later (module doc).
+    acc_v: DFF<Bit>,
+    acc_w: DFF<Bits<3>>,
+    acc_k: DFF<Bits<2>>,
     fill: Vec<DFF<Bits<PTR_BITS>>>,
     drain: Vec<DFF<Bits<PTR_BITS>>>,
     rway: DFF<Bits<3>>,
@@ -105,6 +114,10 @@ pub struct ChannelBuffer {
     wpos: DFF<Bits<2>>,
     /// A stored read beat arrives this cycle (not a status byte).
     fill_beat: Signal<Local, Bit>,
+    /// The registered acceptance restarts way `acc_w`'s fill pointer (a read or cache read).
+    fill_rst: Signal<Local, Bit>,
+    /// The registered acceptance restarts way `acc_w`'s drain pointer (a program).
+    drain_rst: Signal<Local, Bit>,
     /// The read beat completes its word (`rpos` at the word's last beat).
     rword_end: Signal<Local, Bit>,
     /// The program beat completes its word.
@@ -176,7 +189,9 @@ impl ChannelBuffer {
         } defaults {
             nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
             wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rrow, dma_rdata, err,
-            rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, rword_end, wword_end, rword, wsel,
+            acc_v, acc_w, acc_k, rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
+            drain_rst, rword_end,
+            wword_end, rword, wsel,
             wlane, wword,
         })
     }
@@ -185,7 +200,12 @@ impl ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, nand_clock, rway, st70, rstat, err_r, rpos, rasm, wpos);
+        dff_setup!(
+            self, nand_clock, acc_v, acc_w, acc_k, rway, st70, rstat, err_r, rpos, rasm, wpos
+        );
+        self.acc_v.d.next = self.acc_valid.val();
+        self.acc_w.d.next = self.acc_way.val();
+        self.acc_k.d.next = self.acc_kind.val();
         if self.cmd_we.val() {
             self.st70.d.next = self.cmd_byte.val() == self.c70.val();
         }
@@ -212,6 +232,22 @@ impl Logic for ChannelBuffer {
         if self.wr_beat.val() {
             self.wpos.d.next = self.wpos.q.val() + self.bstep.val();
         }
+        // A data beat of the way whose pointer restarts this cycle, into that pointer (a read's
+        // word into the fill pointer, a program's into the drain pointer): its op's data came
+        // before the acceptance was registered (module doc), or an earlier op's still flows.
+        // (A read accepted beside a program, with suspend, restarts the fill pointer while the
+        // program drains: allowed.)
+        self.fill_rst.next = self.acc_v.q.val()
+            & ((self.acc_k.q.val() == self.k_read.val())
+                | (self.acc_k.q.val() == self.k_cache.val()));
+        self.drain_rst.next = self.acc_v.q.val() & (self.acc_k.q.val() == self.k_prog.val());
+        if (self.fill_rst.val() & self.fill_beat.val() & (self.rway.q.val() == self.acc_w.q.val()))
+            | (self.drain_rst.val()
+                & self.wr_beat.val()
+                & (self.data_way.val() == self.acc_w.q.val()))
+        {
+            self.err_r.d.next = true;
+        }
         // (A word's last read byte may still arrive with the next phase's first latch: PHY
         // read latency 2 after the one turnaround cycle.)
         if self.cmd_we.val()
@@ -234,11 +270,7 @@ impl Logic for ChannelBuffer {
             if self.fill_now[w].val() & self.rword_end.val() {
                 self.fill[w].d.next = self.fill[w].q.val() + self.one_ptr.val();
             }
-            if self.acc_valid.val()
-                & (self.acc_way.val().index() == w)
-                & ((self.acc_kind.val() == self.k_read.val())
-                    | (self.acc_kind.val() == self.k_cache.val()))
-            {
+            if self.fill_rst.val() & (self.acc_w.q.val().index() == w) {
                 self.fill[w].d.next = self.zero_ptr.val();
             }
             // Drain pointer: +1 per program beat, restarted by an accepted program.
@@ -246,10 +278,7 @@ impl Logic for ChannelBuffer {
             if self.wr_beat.val() & self.wword_end.val() & (self.data_way.val().index() == w) {
                 self.drain[w].d.next = self.drain[w].q.val() + self.one_ptr.val();
             }
-            if self.acc_valid.val()
-                & (self.acc_way.val().index() == w)
-                & (self.acc_kind.val() == self.k_prog.val())
-            {
+            if self.drain_rst.val() & (self.acc_w.q.val().index() == w) {
                 self.drain[w].d.next = self.zero_ptr.val();
             }
             // Port A: the DMA beat's row (written with its lanes), else the DMA read's row.

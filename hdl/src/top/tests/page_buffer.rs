@@ -267,14 +267,17 @@ fn dma_write_then_program_drains_words_in_order_with_gaps() {
     pb.done();
     pb.op(c, w, 1); // program accepted at cycle a
     let a = pb.cycle - 1;
-    // From cycle a + 1 the first word waits on wr_data (before any beat).
+    // The acceptance is registered (cycle a + 1), the drain pointer restarts and its word is
+    // read at that edge: from cycle a + 2 the first word waits on wr_data (before any beat).
+    pb.idle();
+    pb.clock();
     pb.idle();
     pb.u.data_way[c].next = bits::<3>(w as u64);
     assert_eq!(
         pb.settled().wr_data[c].val().to_u64() as u32,
         word(c, w, 0),
-        "word 0 on wr_data at cycle a + 1 = {}",
-        a + 1
+        "word 0 on wr_data at cycle a + 2 = {}",
+        a + 2
     );
     pb.clock();
     // 34 program beats, a gap cycle after every 5th (words must not skip or repeat).
@@ -441,6 +444,9 @@ fn program_drains_one_and_two_byte_beats_in_transfer_order() {
         }
         pb.done();
         pb.op(c, w, 1);
+        // The registered acceptance restarts the drain pointer in the next cycle.
+        pb.idle();
+        pb.clock();
         // 32 / bytes program beats, a gap cycle after every 3rd: the low `bytes` bytes of
         // wr_data are the next bytes of the region.
         let want = byte_beats(bytes);
@@ -503,4 +509,42 @@ fn a_command_latch_inside_a_word_is_flagged() {
         0x4433_2211,
         "bytes 11h, 22h, 33h, 44h in word 0"
     );
+}
+
+/// The acceptance is registered: a read word of the way in the next cycle (before its pointer
+/// restarted) is flagged; one a cycle later, or of another way, is not.
+#[test]
+fn a_data_beat_before_the_registered_restart_is_flagged() {
+    for (gap, way, flagged) in [(0, 1, true), (1, 1, false), (0, 2, false)] {
+        let mut pb = Pb::new();
+        // Cycle a: a read is accepted on channel 4, way 1; `gap` cycles later the data-out beat
+        // of `way`, its word in the cycle after.
+        pb.idle();
+        (
+            pb.u.acc_valid[4].next,
+            pb.u.acc_way[4].next,
+            pb.u.acc_kind[4].next,
+        ) = (true, bits::<3>(1), bits::<2>(0));
+        for k in 0..=gap {
+            if k == gap {
+                (pb.u.rd_beat[4].next, pb.u.data_way[4].next) = (true, bits::<3>(way));
+            }
+            pb.clock();
+            pb.idle();
+        }
+        (pb.u.rd_valid[4].next, pb.u.rd_data[4].next) = (true, bits::<32>(7));
+        pb.clock();
+        assert_eq!(pb.err_after_sync(), flagged, "gap {gap}, way {way}");
+    }
+    // A program beat of way 1 in the cycle after: flagged after a program's acceptance (its
+    // drain pointer restarts), not after a read's (a read accepted beside a program, with
+    // suspend, restarts only the fill pointer).
+    for (kind, flagged) in [(1, true), (0, false)] {
+        let mut pb = Pb::new();
+        pb.op(4, 1, kind);
+        pb.idle();
+        (pb.u.wr_beat[4].next, pb.u.data_way[4].next) = (true, bits::<3>(1));
+        pb.clock();
+        assert_eq!(pb.err_after_sync(), flagged, "kind {kind}");
+    }
 }
