@@ -25,6 +25,19 @@ fn random(width: u32) -> String {
     format!("{}'({{{}}})", width, parts.join(", "))
 }
 
+/// The bench lines that count and print each output where copy `a` differs from copy `b`.
+fn compare_outputs(s: &mut String, outs: &[&Port], indent: &str) {
+    for p in outs {
+        writeln!(
+            s,
+            "{indent}if (a_{n} !== b_{n}) begin bad = bad + 1; \
+             $display(\"cycle %0d: {n} %h after reset, %h from power-on\", i, a_{n}, b_{n}); end",
+            n = p.name
+        )
+        .unwrap();
+    }
+}
+
 /// A SystemVerilog bench: copies `a` (clocked throughout) and `b` (clocked from the reset
 /// cycle on) of module `top`, the same inputs, `reset` high for one edge after `BEFORE` cycles,
 /// every output compared before each of the `AFTER` edges that follow.
@@ -53,15 +66,7 @@ fn bench(top: &str, ports: &[Port]) -> String {
         writeln!(s, "    {} = {};", p.name, random(p.width)).unwrap();
     }
     s += "  end endtask\n  task compare; begin\n";
-    for p in &outs {
-        writeln!(
-            s,
-            "    if (a_{n} !== b_{n}) begin bad = bad + 1; \
-             $display(\"cycle %0d: {n} %h after reset, %h from power-on\", i, a_{n}, b_{n}); end",
-            n = p.name
-        )
-        .unwrap();
-    }
+    compare_outputs(&mut s, &outs, "    ");
     s += "  end endtask\n  initial begin\n";
     writeln!(
         s,
@@ -113,15 +118,7 @@ fn two_clock_bench(top: &str, ports: &[Port], resets: &[(String, String)]) -> St
         writeln!(s, "  {top} {inst}({});", conns.join(", ")).unwrap();
     }
     s += "  always @(negedge k1) begin\n    if (cmp) begin i = i + 1;\n";
-    for p in &outs {
-        writeln!(
-            s,
-            "      if (a_{n} !== b_{n}) begin bad = bad + 1; \
-             $display(\"cycle %0d: {n} %h after reset, %h from power-on\", i, a_{n}, b_{n}); end",
-            n = p.name
-        )
-        .unwrap();
-    }
+    compare_outputs(&mut s, &outs, "      ");
     s += "    end\n";
     for p in &ins {
         writeln!(s, "    {} = {};", p.name, random(p.width)).unwrap();

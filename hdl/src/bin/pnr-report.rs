@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::exit;
 
 use ssdlab_hdl::pnr::report::{section, with_section};
-use ssdlab_hdl::synth_report::collect::{checked_in_path_for, update_requested};
+use ssdlab_hdl::synth_report::collect::{checked_in_path_for, take_preset_arg, update_requested};
 
 fn bad(msg: String) -> ! {
     eprintln!("pnr-report: {msg}");
@@ -17,20 +17,7 @@ fn bad(msg: String) -> ! {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let preset = match args.iter().position(|a| a == "--preset") {
-        Some(i) if i + 1 < args.len() => {
-            let p = args.remove(i + 1);
-            args.remove(i);
-            if ssdlab_model::config::builtin_preset(&p).is_none() {
-                bad(format!(
-                    "--preset {p}: not a built-in preset (ssdlab presets)"
-                ));
-            }
-            Some(p)
-        }
-        Some(_) => bad("--preset needs a preset name".to_string()),
-        None => None,
-    };
+    let preset = take_preset_arg(&mut args).unwrap_or_else(|e| bad(e));
     if args.len() < 2 {
         bad("usage: pnr-report [--preset NAME] <pnr dir> <block>...".to_string());
     }

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::exit;
 
 use ssdlab_hdl::synth_report::collect::{
-    checked_in_path_for, collect, command_for, exported_blocks, today_utc, update_requested,
-    yosys_version,
+    checked_in_path_for, collect, command_for, exported_blocks, take_preset_arg, today_utc,
+    update_requested, yosys_version,
 };
 use ssdlab_hdl::synth_report::{compare, Report};
 
@@ -21,20 +21,7 @@ fn bad(msg: String) -> ! {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let preset = match args.iter().position(|a| a == "--preset") {
-        Some(i) if i + 1 < args.len() => {
-            let p = args.remove(i + 1);
-            args.remove(i);
-            if ssdlab_model::config::builtin_preset(&p).is_none() {
-                bad(format!(
-                    "--preset {p}: not a built-in preset (ssdlab presets)"
-                ));
-            }
-            Some(p)
-        }
-        Some(_) => bad("--preset needs a preset name".to_string()),
-        None => None,
-    };
+    let preset = take_preset_arg(&mut args).unwrap_or_else(|e| bad(e));
     if args.len() != 2 {
         bad("usage: synth-report <verilog dir> <synth dir> [--preset NAME]".to_string());
     }

@@ -37,6 +37,25 @@ pub fn command_for(preset: Option<&str>) -> String {
 }
 
 /// `UPDATE_EXPECT=1` (rust-analyzer's expect-test convention): rewrite the checked-in report.
+/// Takes `--preset NAME` out of a tool's arguments: `Ok(None)` without it, an error for a
+/// missing or unknown name (the tools exit 2 with it).
+pub fn take_preset_arg(args: &mut Vec<String>) -> Result<Option<String>, String> {
+    let Some(i) = args.iter().position(|a| a == "--preset") else {
+        return Ok(None);
+    };
+    if i + 1 >= args.len() {
+        return Err("--preset needs a preset name".to_string());
+    }
+    let p = args.remove(i + 1);
+    args.remove(i);
+    if ssdlab_model::config::builtin_preset(&p).is_none() {
+        return Err(format!(
+            "--preset {p}: not a built-in preset (ssdlab presets)"
+        ));
+    }
+    Ok(Some(p))
+}
+
 pub fn update_requested() -> bool {
     std::env::var("UPDATE_EXPECT")
         .map(|v| v == "1")

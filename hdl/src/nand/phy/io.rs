@@ -21,11 +21,11 @@
 //!   half, `D1` the second) and `IDDRX1F` (`Q0` the sample at the rising edge, the second half
 //!   of the previous cycle; `Q1` at the falling edge, the first half), bidirectional pads `BB`
 //!   (`T` high: high impedance). yosys `synth_ecp5` keeps them as cells; nextpnr-ecp5 packs them
-//!   into the IO logic (`io/ecp5.v`).
+//!   into the IO logic.
 //! - [`IoFamily::UltraScale`], `ssdlab_nand_phy_io_xcu`: Xilinx UltraScale `ODDRE1` (`D1` the
 //!   first half, `D2` the second) and `IDDRE1` in `SAME_EDGE_PIPELINED` mode (`Q1` the half
 //!   sampled at the rising edge, `Q2` the one at the falling edge, both delivered on one rising
-//!   edge), pads `IOBUF`/`OBUF` (`io/xcu.v`). yosys `synth_xilinx -family xcu` keeps them as
+//!   edge), pads `IOBUF`/`OBUF`. yosys `synth_xilinx -family xcu` keeps them as
 //!   black boxes (its `cells_xtra`); Vivado places them.
 //!
 //! The family cells are black boxes here: no simulation model of them ships with the open
@@ -58,25 +58,8 @@ impl IoFamily {
     }
 }
 
-/// The io wrapper of `family` (module doc), Verilog.
-pub fn io_verilog(family: IoFamily) -> &'static str {
-    match family {
-        IoFamily::Generic => GENERIC_IO,
-        IoFamily::Ecp5 => include_str!("io/ecp5.v"),
-        IoFamily::UltraScale => include_str!("io/xcu.v"),
-    }
-}
-
-/// The generic DDR io wrapper (behavioural Verilog for Verilator/Icarus, not for synthesis:
-/// its DDR output is a clock-selected mux).
-pub fn generic_io_verilog() -> &'static str {
-    GENERIC_IO
-}
-
-const GENERIC_IO: &str = r#"// Generic io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): per-edge values in,
-// ONFI pins out. Behavioural DDR cells for simulation only.
-module ssdlab_nand_phy_io (
-    input  wire       clk,        // core clock
+/// The ports every wrapper has (between `module NAME (` and `);`).
+const IO_PORTS: &str = r#"    input  wire       clk,        // core clock
     input  wire       clk90,      // core clock shifted by 90 degrees (DQS centring)
     // PHY side (OnfiPhy ports)
     input  wire [3:0] ce_n,
@@ -107,8 +90,28 @@ module ssdlab_nand_phy_io (
     inout  wire       pin_dqs_c,
     inout  wire [7:0] pin_dq,
     input  wire [3:0] pin_rb_n
-);
-    reg       re_r, re_f, dqs_r, dqs_f, dqs_en, dq_en;
+"#;
+
+/// The io wrapper of `family` (module doc): its header comment, `module`, [`IO_PORTS`] and
+/// the family's cells.
+pub fn io_verilog(family: IoFamily) -> String {
+    let (head, body) = match family {
+        IoFamily::Generic => (GENERIC_HEAD, GENERIC_BODY),
+        IoFamily::Ecp5 => (ECP5_HEAD, ECP5_BODY),
+        IoFamily::UltraScale => (XCU_HEAD, XCU_BODY),
+    };
+    format!(
+        "{head}module {} (\n{IO_PORTS});\n{body}endmodule\n",
+        family.module()
+    )
+}
+
+const GENERIC_HEAD: &str = r#"// Generic io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): per-edge values in,
+// ONFI pins out. Behavioural DDR cells for simulation only.
+"#;
+
+/// Behavioural DDR cells (not for synthesis: the DDR output is a clock-selected mux).
+const GENERIC_BODY: &str = r#"    reg       re_r, re_f, dqs_r, dqs_f, dqs_en, dq_en;
     reg [7:0] dq_r, dq_f, dq_s;
     always @(posedge clk) begin
         pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
@@ -130,7 +133,85 @@ module ssdlab_nand_phy_io (
         dq_in_rise <= dq_s;
         dq_in_fall <= pin_dq;
     end
-endmodule
+"#;
+
+const ECP5_HEAD: &str = r#"// Lattice ECP5 io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): the ports of the generic
+// wrapper, the DDR pins on ODDRX1F / IDDRX1F cells and BB pads. D0 leaves in the first half of
+// a core cycle (clock high), D1 in the second; IDDRX1F delivers on SCLK's rising edge Q0, the
+// pin at that rising edge (the second half of the cycle before), and Q1, the pin at the falling
+// edge before it (the first half). Latency and half order follow Lattice FPGA-TN-02035; no
+// open simulator models the cells, so they are checked at bring-up (io.rs).
+"#;
+
+const ECP5_BODY: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
+    wire       dqs_t_o, dqs_c_o;
+    wire [7:0] dq_o, dq_i, q0, q1;
+    // SDR pins: one output register each, as in the generic wrapper.
+    always @(posedge clk) begin
+        pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
+        dq_en <= dq_oe;
+        rb_n <= pin_rb_n;
+        dq_in_rise <= q1;
+        dq_in_fall <= q0;
+    end
+    always @(posedge clk90) dqs_en <= dqs_oe;
+    ODDRX1F re_t_cell (.SCLK(clk), .RST(1'b0), .D0(re_rise), .D1(re_fall), .Q(pin_re_t));
+    ODDRX1F re_c_cell (.SCLK(clk), .RST(1'b0), .D0(~re_rise), .D1(~re_fall), .Q(pin_re_c));
+    ODDRX1F dqs_t_cell (.SCLK(clk90), .RST(1'b0), .D0(dqs_rise), .D1(dqs_fall), .Q(dqs_t_o));
+    ODDRX1F dqs_c_cell (.SCLK(clk90), .RST(1'b0), .D0(~dqs_rise), .D1(~dqs_fall), .Q(dqs_c_o));
+    /* verilator lint_off PINCONNECTEMPTY */
+    BB dqs_t_pad (.I(dqs_t_o), .T(~dqs_en), .O(), .B(pin_dqs_t));
+    BB dqs_c_pad (.I(dqs_c_o), .T(~dqs_en), .O(), .B(pin_dqs_c));
+    /* verilator lint_on PINCONNECTEMPTY */
+    genvar i;
+    generate
+        for (i = 0; i < 8; i = i + 1) begin : dq
+            ODDRX1F o_cell (.SCLK(clk), .RST(1'b0), .D0(dq_rise[i]), .D1(dq_fall[i]), .Q(dq_o[i]));
+            BB pad (.I(dq_o[i]), .T(~dq_en), .O(dq_i[i]), .B(pin_dq[i]));
+            IDDRX1F i_cell (.SCLK(clk), .RST(1'b0), .D(dq_i[i]), .Q0(q0[i]), .Q1(q1[i]));
+        end
+    endgenerate
+"#;
+
+const XCU_HEAD: &str = r#"// Xilinx UltraScale io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): the ports of the
+// generic wrapper, the DDR pins on ODDRE1 / IDDRE1 cells and IOBUF / OBUF pads. D1 leaves in
+// the first half of a core cycle (C high), D2 in the second; IDDRE1 in SAME_EDGE_PIPELINED
+// mode delivers on one rising edge of C the pin at a rising edge (Q1) and at the falling edge
+// after it (Q2). Latency and half order follow AMD UG571; the cells are black boxes to the
+// open tools (yosys synth_xilinx keeps them), so they are checked at bring-up (io.rs).
+"#;
+
+const XCU_BODY: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
+    wire       re_t_o, re_c_o, dqs_t_o, dqs_c_o;
+    wire [7:0] dq_o, dq_i, q1, q2;
+    // SDR pins: one output register each, as in the generic wrapper.
+    always @(posedge clk) begin
+        pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
+        dq_en <= dq_oe;
+        rb_n <= pin_rb_n;
+        dq_in_rise <= q2;
+        dq_in_fall <= q1;
+    end
+    always @(posedge clk90) dqs_en <= dqs_oe;
+    ODDRE1 re_t_cell (.C(clk), .SR(1'b0), .D1(re_rise), .D2(re_fall), .Q(re_t_o));
+    ODDRE1 re_c_cell (.C(clk), .SR(1'b0), .D1(~re_rise), .D2(~re_fall), .Q(re_c_o));
+    OBUF re_t_pad (.I(re_t_o), .O(pin_re_t));
+    OBUF re_c_pad (.I(re_c_o), .O(pin_re_c));
+    ODDRE1 dqs_t_cell (.C(clk90), .SR(1'b0), .D1(dqs_rise), .D2(dqs_fall), .Q(dqs_t_o));
+    ODDRE1 dqs_c_cell (.C(clk90), .SR(1'b0), .D1(~dqs_rise), .D2(~dqs_fall), .Q(dqs_c_o));
+    /* verilator lint_off PINCONNECTEMPTY */
+    IOBUF dqs_t_pad (.I(dqs_t_o), .T(~dqs_en), .O(), .IO(pin_dqs_t));
+    IOBUF dqs_c_pad (.I(dqs_c_o), .T(~dqs_en), .O(), .IO(pin_dqs_c));
+    /* verilator lint_on PINCONNECTEMPTY */
+    genvar i;
+    generate
+        for (i = 0; i < 8; i = i + 1) begin : dq
+            ODDRE1 o_cell (.C(clk), .SR(1'b0), .D1(dq_rise[i]), .D2(dq_fall[i]), .Q(dq_o[i]));
+            IOBUF pad (.I(dq_o[i]), .T(~dq_en), .O(dq_i[i]), .IO(pin_dq[i]));
+            IDDRE1 #(.DDR_CLK_EDGE("SAME_EDGE_PIPELINED")) i_cell (
+                .C(clk), .CB(~clk), .R(1'b0), .D(dq_i[i]), .Q1(q1[i]), .Q2(q2[i]));
+        end
+    endgenerate
 "#;
 
 #[cfg(test)]
@@ -139,7 +220,7 @@ mod tests {
 
     #[test]
     fn generic_io_lints_clean_when_verilator_is_present() {
-        let v = generic_io_verilog();
+        let v = io_verilog(IoFamily::Generic);
         assert!(v.contains(&format!("module {GENERIC_IO_MODULE}")));
         let Ok(dir) = std::env::var("CARGO_TARGET_TMPDIR").or_else(|_| {
             std::env::temp_dir()
@@ -150,7 +231,7 @@ mod tests {
             return;
         };
         let path = std::path::Path::new(&dir).join("ssdlab_nand_phy_io.v");
-        std::fs::write(&path, v).unwrap();
+        std::fs::write(&path, &v).unwrap();
         let Ok(out) = std::process::Command::new("verilator")
             .args(["--lint-only", "-Wall"])
             .arg(&path)
@@ -233,12 +314,12 @@ mod tests {
                 .filter(|l| !l.is_empty())
                 .collect()
         };
-        let generic = ports(io_verilog(IoFamily::Generic));
+        let generic = ports(&io_verilog(IoFamily::Generic));
         assert_eq!(generic.len(), 29, "{generic:?}");
         for f in [IoFamily::Ecp5, IoFamily::UltraScale] {
             let v = io_verilog(f);
             assert!(v.contains(&format!("module {} (", f.module())));
-            assert_eq!(ports(v), generic, "{f:?}");
+            assert_eq!(ports(&v), generic, "{f:?}");
         }
     }
 }
