@@ -27,7 +27,7 @@
 
 mod domains;
 
-pub use domains::reset_name;
+pub use domains::{is_clock_name, reset_name};
 use std::collections::{BTreeSet, HashMap};
 
 /// The clocked assignment of a rust-hdl register module.

@@ -105,8 +105,14 @@ fn range_width(range: &str) -> Result<u32, String> {
 
 /// Whether `p` is one of the block's synchronous reset inputs (`reset`, and `nand_reset` or
 /// `pcie_reset` of a block with two clocks: `export::reset`), held low in the harness.
-fn is_reset(p: &Port) -> bool {
-    p.input && p.width == 1 && (p.name == "reset" || p.name.ends_with("_reset"))
+/// The reset pass names them after the block's clock inputs (`export::reset::reset_name`).
+fn is_reset(p: &Port, ports: &[Port]) -> bool {
+    use crate::export::reset::{is_clock_name, reset_name};
+    p.input
+        && p.width == 1
+        && ports.iter().any(|c| {
+            c.input && c.width == 1 && is_clock_name(&c.name) && reset_name(&c.name) == p.name
+        })
 }
 
 /// A block's second clock input and the ports that belong to its domain.
@@ -228,7 +234,7 @@ pub fn harness(
     let clocks: Vec<&str> = std::iter::once(clock).chain(other).collect();
     let data: Vec<&Port> = ports
         .iter()
-        .filter(|p| !clocks.contains(&p.name.as_str()) && !is_reset(p))
+        .filter(|p| !clocks.contains(&p.name.as_str()) && !is_reset(p, ports))
         .collect();
     let (on2, on1): (Vec<&Port>, Vec<&Port>) = data
         .into_iter()
@@ -285,7 +291,7 @@ pub fn harness(
     if let Some((c, to)) = &tied {
         v += &format!(",\n        .{c}({to})");
     }
-    for r in ports.iter().filter(|p| is_reset(p)) {
+    for r in ports.iter().filter(|p| is_reset(p, ports)) {
         v += &format!(",\n        .{}(1'b0)", r.name);
     }
     v += &wiring;

@@ -22,13 +22,18 @@ pub fn reset_name(clock: &str) -> String {
     }
 }
 
-/// The block's clock inputs, in port order: 1-bit inputs named `clock` or `<x>_clock`.
+/// Whether an input of this name is a clock input of an exported block: `clock` or `<x>_clock`.
+pub fn is_clock_name(name: &str) -> bool {
+    name == "clock" || name.ends_with("_clock")
+}
+
+/// The block's clock inputs, in port order: 1-bit inputs named as [`is_clock_name`] says.
 pub fn clock_inputs<'a>(top: &Module<'a>) -> Vec<&'a str> {
     top.lines
         .iter()
         .filter_map(|l| l.trim().strip_prefix("input wire  "))
         .filter_map(|n| n.strip_suffix(';'))
-        .filter(|n| *n == "clock" || n.ends_with("_clock"))
+        .filter(|n| is_clock_name(n))
         .collect()
 }
 
