@@ -82,6 +82,22 @@ impl DriveConfig {
     }
 }
 
+#[cfg(test)]
+impl DriveConfig {
+    /// The default drive with the flash-management policy the model's unit tests of GC, SLC and
+    /// relocation are written against, whatever the preset calibrates: host data goes to
+    /// native blocks once the SLC cache is used up, static SLC is folded in idle time after
+    /// 100 ms, and a die's relocation is paced by its own host programs only.
+    pub(crate) fn default_drive_without_fold() -> Self {
+        let mut c = Self::default_drive();
+        let slc = &mut c.ftl.slc_cache;
+        (slc.fold_when_full, slc.fold_ahead_blocks) = (false, 0);
+        slc.idle_fold_threshold_ms = 100.0;
+        c.controller.relocation_while_writes_wait = false;
+        c
+    }
+}
+
 /// The embedded default preset.
 pub const DEFAULT_PRESET_TOML: &str = include_str!("../../../presets/sm2262-512g.toml");
 

@@ -13,7 +13,7 @@ fn a_read_after_idle_waits_behind_at_most_two_background_ops_per_die() {
     // started: at most BG_INFLIGHT_PER_DIE = 2, each at most an erase (TLC 6 ms), so the read
     // completes within 2 x 6 ms + 1 ms of read path; queued behind the whole fold it would take
     // > 100 ms.
-    let cfg = DriveConfig::default_drive();
+    let cfg = DriveConfig::default_drive_without_fold();
     let mut d = Drive::new(&cfg, 3).unwrap();
     d.functional_write(0, 256 << 20).unwrap();
     let mut done = Vec::new();

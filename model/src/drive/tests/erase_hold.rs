@@ -13,7 +13,7 @@ use rand::Rng;
 /// checkpoint interval (a one-block journal area per die), filled
 /// and overwritten at random functionally, so timed writes relocate from the start.
 fn gc_drive(journal: bool) -> Drive {
-    let mut c = DriveConfig::default_drive();
+    let mut c = DriveConfig::default_drive_without_fold();
     c.geometry.blocks_per_plane = 48;
     c.geometry.wordlines_per_block = 48;
     c.ftl.over_provisioning_pct = 22.0;

@@ -181,7 +181,7 @@ fn functional_write_many_matches_one_call_per_io() {
 
 /// A drive small enough to fill: 2 channels × 2 ways, 2 planes, 32 blocks of 24 TLC pages.
 fn tiny_cfg() -> DriveConfig {
-    let mut c = DriveConfig::default_drive();
+    let mut c = DriveConfig::default_drive_without_fold();
     c.geometry.channels = 2;
     c.geometry.ways_per_channel = 2;
     c.geometry.blocks_per_plane = 32;

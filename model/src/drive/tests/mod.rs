@@ -25,7 +25,7 @@ use rand::Rng;
 /// with 15 % over-provisioning) keep the FTL tables small so the tests build drives quickly.
 /// Timing does not depend on capacity.
 pub(super) fn flat_cfg() -> DriveConfig {
-    let mut c = DriveConfig::default_drive();
+    let mut c = DriveConfig::default_drive_without_fold();
     c.geometry.blocks_per_plane = 128;
     c.ftl.over_provisioning_pct = 15.0;
     // A reserve sized for 128 blocks per plane (the preset's 16 is sized for 940).

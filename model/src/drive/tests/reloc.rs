@@ -55,7 +55,7 @@ fn steady_random_writes_with(edit: impl FnOnce(&mut DriveConfig)) -> (f64, f64, 
 /// one sequential pass, then twice the capacity of uniform random 4 KiB writes, both functional.
 /// Returns it with the random stream `stream` that drew the offsets, for the timed writes.
 fn steady_drive(stream: &str, edit: impl FnOnce(&mut DriveConfig)) -> (Drive, ModelRng) {
-    let mut c = DriveConfig::default_drive();
+    let mut c = DriveConfig::default_drive_without_fold();
     c.geometry.blocks_per_plane = 48;
     c.geometry.wordlines_per_block = 48;
     c.ftl.over_provisioning_pct = 22.0;
@@ -169,7 +169,7 @@ fn dies_idle_behind_a_stalled_stream_may_run_their_relocation() {
 /// 96 KiB one-shot TLC unit per tPROG (the default drive's, 2.1 ms: 749 MB/s of NAND writes), of
 /// which 1 / WA is host data.
 fn program_bound_mbps(wa: f64) -> f64 {
-    let t_prog_s = DriveConfig::default_drive().nand.tlc.t_prog_us * 1e-6;
+    let t_prog_s = DriveConfig::default_drive_without_fold().nand.tlc.t_prog_us * 1e-6;
     16.0 * 98_304.0 / t_prog_s / 1e6 / wa
 }
 

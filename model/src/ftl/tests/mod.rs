@@ -21,7 +21,7 @@ use crate::config::DriveConfig;
 /// pages: 192 units (768 KiB) per die-block, 98 304 units (384 MiB) raw; 10 % OP exports
 /// floor(98 304 * 0.9) = 88 473 units. Static SLC: 2 die-blocks per die (SLC capacity 64 units).
 pub fn small_cfg() -> DriveConfig {
-    let mut c = DriveConfig::default_drive();
+    let mut c = DriveConfig::default_drive_without_fold();
     let g = &mut c.geometry;
     g.channels = 2;
     g.ways_per_channel = 2;

@@ -54,7 +54,13 @@ pub fn cosim_config() -> DriveConfig {
         f.read_ahead_kib,
     ) = (25.0, 3, 6, 0);
     f.slc_cache.enabled = false;
-    f.slc_cache.static_blocks_per_plane = 0;
+    (
+        f.slc_cache.static_blocks_per_plane,
+        f.slc_cache.fold_ahead_blocks,
+    ) = (0, 0);
+    f.slc_cache.fold_when_full = false;
+    // Relocation paced by each die's own host programs, whatever the preset calibrates.
+    cfg.controller.relocation_while_writes_wait = false;
     cfg
 }
 
