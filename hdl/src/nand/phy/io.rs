@@ -96,13 +96,37 @@ const IO_PORTS: &str = r#"    input  wire       clk,        // core clock
 /// the family's cells.
 pub fn io_verilog(family: IoFamily) -> String {
     let (head, body) = match family {
-        IoFamily::Generic => (GENERIC_HEAD, GENERIC_BODY),
-        IoFamily::Ecp5 => (ECP5_HEAD, ECP5_BODY),
-        IoFamily::UltraScale => (XCU_HEAD, XCU_BODY),
+        IoFamily::Generic => (GENERIC_HEAD, GENERIC_BODY.to_owned()),
+        IoFamily::Ecp5 => (
+            ECP5_HEAD,
+            format!("{ECP5_WIRES}{}{ECP5_CELLS}", family_registers("q1", "q0")),
+        ),
+        IoFamily::UltraScale => (
+            XCU_HEAD,
+            format!("{XCU_WIRES}{}{XCU_CELLS}", family_registers("q2", "q1")),
+        ),
     };
     format!(
         "{head}module {} (\n{IO_PORTS});\n{body}endmodule\n",
         family.module()
+    )
+}
+
+/// The registers both family wrappers share: the SDR pins (one output register each, as in
+/// the generic wrapper), the DQ and DQS output enables, R/B#, and the DQ input halves from the
+/// IDDR outputs `first_half` and `second_half` (which output holds which half is the family's).
+fn family_registers(first_half: &str, second_half: &str) -> String {
+    format!(
+        r#"    // SDR pins: one output register each, as in the generic wrapper.
+    always @(posedge clk) begin
+        pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
+        dq_en <= dq_oe;
+        rb_n <= pin_rb_n;
+        dq_in_rise <= {first_half};
+        dq_in_fall <= {second_half};
+    end
+    always @(posedge clk90) dqs_en <= dqs_oe;
+"#
     )
 }
 
@@ -143,19 +167,12 @@ const ECP5_HEAD: &str = r#"// Lattice ECP5 io wrapper of the ONFI PHY (hdl/src/n
 // open simulator models the cells, so they are checked at bring-up (io.rs).
 "#;
 
-const ECP5_BODY: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
+const ECP5_WIRES: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
     wire       dqs_t_o, dqs_c_o;
     wire [7:0] dq_o, dq_i, q0, q1;
-    // SDR pins: one output register each, as in the generic wrapper.
-    always @(posedge clk) begin
-        pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
-        dq_en <= dq_oe;
-        rb_n <= pin_rb_n;
-        dq_in_rise <= q1;
-        dq_in_fall <= q0;
-    end
-    always @(posedge clk90) dqs_en <= dqs_oe;
-    ODDRX1F re_t_cell (.SCLK(clk), .RST(1'b0), .D0(re_rise), .D1(re_fall), .Q(pin_re_t));
+"#;
+
+const ECP5_CELLS: &str = r#"    ODDRX1F re_t_cell (.SCLK(clk), .RST(1'b0), .D0(re_rise), .D1(re_fall), .Q(pin_re_t));
     ODDRX1F re_c_cell (.SCLK(clk), .RST(1'b0), .D0(~re_rise), .D1(~re_fall), .Q(pin_re_c));
     ODDRX1F dqs_t_cell (.SCLK(clk90), .RST(1'b0), .D0(dqs_rise), .D1(dqs_fall), .Q(dqs_t_o));
     ODDRX1F dqs_c_cell (.SCLK(clk90), .RST(1'b0), .D0(~dqs_rise), .D1(~dqs_fall), .Q(dqs_c_o));
@@ -181,19 +198,12 @@ const XCU_HEAD: &str = r#"// Xilinx UltraScale io wrapper of the ONFI PHY (hdl/s
 // open tools (yosys synth_xilinx keeps them), so they are checked at bring-up (io.rs).
 "#;
 
-const XCU_BODY: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
+const XCU_WIRES: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
     wire       re_t_o, re_c_o, dqs_t_o, dqs_c_o;
     wire [7:0] dq_o, dq_i, q1, q2;
-    // SDR pins: one output register each, as in the generic wrapper.
-    always @(posedge clk) begin
-        pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
-        dq_en <= dq_oe;
-        rb_n <= pin_rb_n;
-        dq_in_rise <= q2;
-        dq_in_fall <= q1;
-    end
-    always @(posedge clk90) dqs_en <= dqs_oe;
-    ODDRE1 re_t_cell (.C(clk), .SR(1'b0), .D1(re_rise), .D2(re_fall), .Q(re_t_o));
+"#;
+
+const XCU_CELLS: &str = r#"    ODDRE1 re_t_cell (.C(clk), .SR(1'b0), .D1(re_rise), .D2(re_fall), .Q(re_t_o));
     ODDRE1 re_c_cell (.C(clk), .SR(1'b0), .D1(~re_rise), .D2(~re_fall), .Q(re_c_o));
     OBUF re_t_pad (.I(re_t_o), .O(pin_re_t));
     OBUF re_c_pad (.I(re_c_o), .O(pin_re_c));
