@@ -40,6 +40,7 @@ mod map_lookup;
 mod nand_path;
 mod power;
 mod prefetch;
+mod read_priority;
 mod reference_blocks;
 mod reloc_queue;
 mod slots;
@@ -68,8 +69,9 @@ use crate::rng::SeedTree;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
-/// Background NAND ops a die runs at once (two keep a relocation's page reads back to back, so
-/// its cache reads overlap); host IO arriving meanwhile waits behind at most these.
+/// Background NAND ops, and separately relocation ops, a die runs at once (two keep a
+/// relocation's page reads back to back, so its cache reads overlap); a host read arriving
+/// meanwhile waits behind at most these (`read_priority.rs`).
 pub const BG_INFLIGHT_PER_DIE: u32 = 2;
 /// Upper bound on commands inside the drive plus those the host holds back (a model bug beyond).
 const MAX_COMMANDS: usize = 1 << 22;

@@ -203,24 +203,21 @@ impl Drive {
     /// for queued background or relocation ops on its block: a program or erase must not overtake
     /// them (an erase frees the block it will write). Reads may: a read of data a queued
     /// relocation moves stands for the firmware reading the still-valid source copy on the die.
+    /// Reads queued behind a head that cannot start go ahead of it (`read_priority.rs`).
     fn start_host_ops(&mut self, now: SimTime, die: u32) -> (bool, Wait) {
         let mut touched = false;
         while let Some(&h) = self.dies[die as usize].fifo.front() {
             let (op, blocked) = (self.ops[h as usize].op, self.ops[h as usize].blocked);
-            if blocked || self.hold_at_head(h) {
-                return (touched, Wait::None);
-            }
-            let slot = &self.dies[die as usize];
-            if op.kind != NandOpKind::Read {
-                let b = op.addr.block;
-                if slot.bg_blocks.iter().any(|&(x, _)| x == b) && self.block_waits(&slot.bg, b, h) {
-                    return (touched, Wait::Bg);
-                }
-                if slot.reloc_blocks.iter().any(|&(x, _)| x == b)
-                    && self.block_waits(&slot.reloc, b, h)
-                {
-                    return (touched, Wait::Reloc);
-                }
+            let wait = if blocked || self.hold_at_head(h) {
+                Some(Wait::None)
+            } else if self.ops[h as usize].pseq != u64::MAX && self.reloc_credit_due(die) {
+                Some(Wait::Credit)
+            } else {
+                self.head_waits_for_block(die, h, &op)
+            };
+            if let Some(wait) = wait {
+                let reads = self.start_reads_behind_head(now, die);
+                return (touched | reads, wait);
             }
             self.dies[die as usize].fifo.pop_front();
             if self.ops[h as usize].pseq != u64::MAX {
@@ -230,6 +227,23 @@ impl Drive {
             touched = true;
         }
         (touched, Wait::None)
+    }
+
+    /// Whether FIFO head `h` (`op`), a program or erase, must wait for queued background
+    /// (`Wait::Bg`) or relocation (`Wait::Reloc`) ops on its block.
+    fn head_waits_for_block(&self, die: u32, h: u32, op: &NandOp) -> Option<Wait> {
+        if op.kind == NandOpKind::Read {
+            return None;
+        }
+        let slot = &self.dies[die as usize];
+        let b = op.addr.block;
+        if slot.bg_blocks.iter().any(|&(x, _)| x == b) && self.block_waits(&slot.bg, b, h) {
+            return Some(Wait::Bg);
+        }
+        if slot.reloc_blocks.iter().any(|&(x, _)| x == b) && self.block_waits(&slot.reloc, b, h) {
+            return Some(Wait::Reloc);
+        }
+        None
     }
 
     /// Background ops run while the host is idle (`Drive::idle`, no relocation left on the die)
@@ -530,6 +544,9 @@ pub(super) enum Wait {
     Bg,
     /// Queued relocation ops on its block.
     Reloc,
+    /// A host-data program: the relocation ops the previous one earned start first
+    /// (`reloc_queue.rs`).
+    Credit,
 }
 
 /// Adds `delta` to the count of queued background (or relocation) ops addressing `block`

@@ -15,15 +15,18 @@
 //! The FTL relocates when a host write opens a block on the die; the queued work must be done
 //! before that block is full, P = `wordlines_per_block` host programs later (the burst did it
 //! before the first). So the k-th host-data program issued on the die after relocation ops were
-//! queued earns ceil(queued / (P - k + 1)) of them the right to start (behind it), the last one
-//! all that are left: the work is spread evenly over the block (the firmware's quota,
-//! proportional to the free-block deficit). Relocation ops also start at once when a host
-//! program or erase waits for them (its block is one they erase), and in host-idle time
-//! (`Drive::idle`, at most [`BG_INFLIGHT_PER_DIE`] per die, before any background work). They do
-//! not start merely because a die has no host op: GC is paced by host writes, and host reads
-//! after a write burst do not pay its relocation (what is left when writes stop is the physical
-//! free-block deficit, paid by the next writes or in idle time). Total NAND work is unchanged;
-//! what changes is which host IO waits behind it.
+//! queued earns ceil(queued / (P - k + 1)) of them the right to start (behind it, and ahead of
+//! the die's next host program), the last one all that are left: the work is spread evenly
+//! over the block (the firmware's quota, proportional to the free-block deficit). Relocation
+//! ops also start without credit when a host program or erase waits for them (its block is one
+//! they erase), and in host-idle time (`Drive::idle`, before any background work). Whatever
+//! lets them start, at most [`BG_INFLIGHT_PER_DIE`] run on a die at once: the firmware hands
+//! its die scheduler a step of a victim at a time, so a host read on the die waits for a step,
+//! not for the victim (`read_priority.rs`). They do not start merely because a die has no host
+//! op: GC is paced by host writes, and host reads after a write burst do not pay its relocation
+//! (what is left when writes stop is the physical free-block deficit, paid by the next writes
+//! or in idle time). Total NAND work is unchanged; what changes is which host IO waits behind
+//! it.
 //!
 //! Measured (docs/calibration.md): steady-state writes do not depend on the write
 //! buffer absorbing whole-victim bursts; a write test's relocation now partly falls after its
@@ -58,8 +61,9 @@ impl Drive {
         slot.reloc_credit = (slot.reloc_credit + quota).min(slot.reloc.len() as u32);
     }
 
-    /// Issues the relocation ops due on `die`, in order: while the FIFO's head waits for them
-    /// (`host_waits`), within the credit host programs earned, or while the die runs no host op.
+    /// Issues the relocation ops due on `die`, in order, at most [`BG_INFLIGHT_PER_DIE`] in
+    /// flight: while the FIFO's head waits for them (`host_waits`), within the credit host
+    /// programs earned, or while the die runs no host op.
     /// Returns whether any started and whether the queue's head waits for a queued background op
     /// on its block (a program or erase never overtakes one: they were emitted first).
     pub(super) fn start_relocation(
@@ -80,6 +84,11 @@ impl Drive {
                 break;
             }
             let slot = &self.dies[die as usize];
+            if slot.reloc_inflight >= BG_INFLIGHT_PER_DIE {
+                // Every path waits for room, a waiting host op too: the die's reads must not
+                // queue behind a whole victim (`read_priority.rs`). Earned credit is kept.
+                break;
+            }
             let rec = &self.ops[h as usize];
             let block = rec.op.addr.block;
             if rec.op.kind != NandOpKind::Read
@@ -114,6 +123,7 @@ impl Drive {
             }
             slot.reloc.pop_front();
             slot.reloc_inflight += 1;
+            debug_assert!(slot.reloc_inflight <= BG_INFLIGHT_PER_DIE);
             slot.reloc_credit = slot.reloc_credit.min(slot.reloc.len() as u32);
             bg_block_count(&mut slot.reloc_blocks, block, -1);
             self.reloc_queued -= 1;
@@ -121,6 +131,19 @@ impl Drive {
             touched = true;
         }
         (touched, false)
+    }
+
+    /// Relocation ops earned by host programs and able to start wait on `die`: the next host
+    /// program starts behind them, so a host program is followed by its quota on the die
+    /// whatever the in-flight bound lets start at once.
+    pub(super) fn reloc_credit_due(&mut self, die: u32) -> bool {
+        let slot = &self.dies[die as usize];
+        match slot.reloc.front() {
+            Some(&h) if slot.reloc_credit > 0 => {
+                !self.ops[h as usize].blocked && !self.hold_at_head(h)
+            }
+            _ => false,
+        }
     }
 
     /// Host writes have just started waiting for buffer room: dies with queued relocation and

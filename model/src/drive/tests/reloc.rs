@@ -242,3 +242,78 @@ fn writes_after_a_high_wa_phase_pay_its_carried_gc_debt() {
         "spread 3: {three:.0} MB/s, spread 1: {one:.0} (seed 1)"
     );
 }
+
+/// The steady small-block drive with relocation spread over 3 host blocks and a 2 MiB write
+/// buffer (its die's host data regularly waits for the relocation its next block needs): 128
+/// KiB random writes at QD32 on one queue, 4 KiB random reads at QD8 on another, until 384 MiB
+/// are written. Returns the slowest read's latency.
+fn slowest_read_beside_stalled_writes() -> SimTime {
+    let (mut d, mut rng) = steady_drive("test-reloc-reads", |c| {
+        c.controller.write_buffer_kib = 2048;
+        c.controller.interleave_relocation = true;
+        c.controller.relocation_spread_blocks = 3;
+    });
+    let cap = d.capacity_bytes();
+    let (chunks, units) = (cap / (128 << 10), cap / 4096);
+    let total = 384 * 8;
+    let (mut writes, mut written, mut reads) = (0u64, 0u64, 0u64);
+    let mut slowest = SimTime::ZERO;
+    let mut done = Vec::new();
+    while written < total {
+        while writes < total && writes - written < 32 {
+            let offset = rng.gen_range(0..chunks) * (128 << 10);
+            let len = 128 << 10;
+            d.submit(HostIo {
+                op: IoOp::Write,
+                offset,
+                len,
+                queue: 0,
+            })
+            .unwrap();
+            writes += 1;
+        }
+        while reads < 8 {
+            let offset = rng.gen_range(0..units) * 4096;
+            d.submit(HostIo {
+                op: IoOp::Read,
+                offset,
+                len: 4096,
+                queue: 1,
+            })
+            .unwrap();
+            reads += 1;
+        }
+        done.clear();
+        assert!(
+            d.run_until_completion(&mut done),
+            "IO outstanding but nothing completes"
+        );
+        for c in &done {
+            match c.op {
+                IoOp::Write => written += 1,
+                _ => {
+                    reads -= 1;
+                    slowest = slowest.max(c.completed - c.submitted);
+                }
+            }
+        }
+    }
+    slowest
+}
+
+#[test]
+fn host_reads_do_not_wait_for_a_whole_victim_relocation() {
+    // A die's next host program waits for the relocation of up to 3 victims (~41 one-shot TLC
+    // programs each at 85 % valid on 48 word lines: ~90 ms per victim at tPROG 2.1 ms). Reads on
+    // that die go ahead of the waiting program, behind at most 2 relocation ops and the host
+    // programs already issued: the 2 MiB buffer holds 21 program units of 96 KiB, so even all
+    // on one die that is 23 programs, 48 ms, plus reads and bus time. Bound: 60 ms.
+    let t_prog_us = DriveConfig::default_drive_without_fold().nand.tlc.t_prog_us;
+    let bound = SimTime::from_us_f64((21.0 + 2.0) * t_prog_us + 12_000.0);
+    let slowest = slowest_read_beside_stalled_writes();
+    eprintln!("slowest 4 KiB read beside stalled writes (seed 1): {slowest}, bound {bound}");
+    assert!(
+        slowest < bound,
+        "slowest read {slowest}, bound {bound} (seed 1)"
+    );
+}
