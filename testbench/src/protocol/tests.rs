@@ -66,6 +66,44 @@ fn ssdfans_times_only_fresh_tests_and_30s_variant_caps_all() {
     }
 }
 
+/// Each fio run of the article is its own command, seconds apart: in both readings every timed
+/// step after the first (the 12 tests and the overwrite) follows 5 s of idle time, and no other
+/// step does (docs/calibration.md, "Gaps between the tests").
+#[test]
+fn ssdfans_idles_5_s_between_fio_runs() {
+    for name in ["ssdfans", "ssdfans-30s"] {
+        let steps = resolve(name).unwrap().steps;
+        let timed = |s: &Step| {
+            matches!(s, Step::Fio { .. })
+                || matches!(
+                    s,
+                    Step::Precondition {
+                        mode: Mode::Timed,
+                        ..
+                    }
+                )
+        };
+        let idle = |s: &Step| matches!(s, Step::Idle { duration, .. } if *duration == SimTime::from_secs(5));
+        let mut timed_seen = 0;
+        for (i, s) in steps.iter().enumerate() {
+            if timed(s) {
+                timed_seen += 1;
+                let after_gap = i > 0 && idle(&steps[i - 1]);
+                assert_eq!(after_gap, timed_seen > 1, "{name}: step {i}");
+            } else if matches!(s, Step::Idle { .. }) {
+                assert!(
+                    idle(s) && steps.get(i + 1).is_some_and(timed),
+                    "{name}: step {i}"
+                );
+            }
+        }
+        assert_eq!(
+            timed_seen, 14,
+            "{name}: the layout, 12 tests and the overwrite"
+        );
+    }
+}
+
 #[test]
 fn inline_job_errors_carry_protocol_lines() {
     let text = "name = \"x\"\ndescription = \"d\"\n\n[[step]]\nkind = \"fio\"\nlabel = \"l\"\njob = \"\"\"\n[j]\nrw=read\nexec_prerun=ls\n\"\"\"\n";
