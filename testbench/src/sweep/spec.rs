@@ -99,9 +99,9 @@ mod tests {
         assert_eq!(plan.points.len(), 31);
         let base = crate::presets::load("sm2262-512g").unwrap();
         assert_eq!(plan.points[0].1.cfg, base, "point 0 is the preset itself");
-        // Point 1: TLC tPROG x0.8 = 1680 us, nothing else moved.
+        // Point 1: TLC tPROG x0.8 = 1080 us, nothing else moved.
         let mut want = base.clone();
-        want.nand.tlc.t_prog_us = 1680.0;
+        want.nand.tlc.t_prog_us = 1080.0;
         assert_eq!(plan.points[1].1.cfg, want);
         // Points 13/14: ONFI 600 MT/s keeps the 200 MHz clock (3 bytes per cycle); 1000 MT/s
         // needs 250 MHz (4 bytes per cycle).
