@@ -208,9 +208,10 @@ impl Drive {
         let mut touched = false;
         while let Some(&h) = self.dies[die as usize].fifo.front() {
             let (op, blocked) = (self.ops[h as usize].op, self.ops[h as usize].blocked);
+            let host_program = self.ops[h as usize].pseq != u64::MAX;
             let wait = if blocked || self.hold_at_head(h) {
                 Some(Wait::None)
-            } else if self.ops[h as usize].pseq != u64::MAX && self.reloc_credit_due(die) {
+            } else if host_program && self.reloc_credit_due(die) {
                 Some(Wait::Credit)
             } else {
                 self.head_waits_for_block(die, h, &op)
@@ -220,7 +221,7 @@ impl Drive {
                 return (touched | reads, wait);
             }
             self.dies[die as usize].fifo.pop_front();
-            if self.ops[h as usize].pseq != u64::MAX {
+            if host_program {
                 self.earn_reloc_credit(die);
             }
             self.issue(now, die, h);

@@ -135,7 +135,8 @@ impl Drive {
 
     /// Relocation ops earned by host programs and able to start wait on `die`: the next host
     /// program starts behind them, so a host program is followed by its quota on the die
-    /// whatever the in-flight bound lets start at once.
+    /// whatever the in-flight bound lets start at once. Like `start_relocation`, it holds the
+    /// queue's head when that is an erase the FTL does not let start yet (`hold_at_head`).
     pub(super) fn reloc_credit_due(&mut self, die: u32) -> bool {
         let slot = &self.dies[die as usize];
         match slot.reloc.front() {

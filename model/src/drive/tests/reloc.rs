@@ -166,7 +166,7 @@ fn dies_idle_behind_a_stalled_stream_may_run_their_relocation() {
 }
 
 /// Upper bound on host MB/s at write amplification `wa`, by hand: 16 dies each programming a
-/// 96 KiB one-shot TLC unit per tPROG (the default drive's, 2.1 ms: 749 MB/s of NAND writes), of
+/// 96 KiB one-shot TLC unit per tPROG (the default drive's, 1.35 ms: 1165 MB/s of NAND writes), of
 /// which 1 / WA is host data.
 fn program_bound_mbps(wa: f64) -> f64 {
     let t_prog_s = DriveConfig::default_drive_without_fold().nand.tlc.t_prog_us * 1e-6;
@@ -304,10 +304,11 @@ fn slowest_read_beside_stalled_writes() -> SimTime {
 #[test]
 fn host_reads_do_not_wait_for_a_whole_victim_relocation() {
     // A die's next host program waits for the relocation of up to 3 victims (~41 one-shot TLC
-    // programs each at 85 % valid on 48 word lines: ~90 ms per victim at tPROG 2.1 ms). Reads on
-    // that die go ahead of the waiting program, behind at most 2 relocation ops and the host
-    // programs already issued: the 2 MiB buffer holds 21 program units of 96 KiB, so even all
-    // on one die that is 23 programs, 48 ms, plus reads and bus time. Bound: 60 ms.
+    // programs each at 85 % valid on 48 word lines: ~55 ms per victim at the default tPROG of
+    // 1.35 ms). Reads on that die go ahead of the waiting program, behind at most 2 relocation
+    // ops and the host programs already issued: the 2 MiB buffer holds 21 program units of
+    // 96 KiB, so even all on one die that is 23 programs (31 ms), plus 12 ms for reads and bus
+    // time. Bound: 43 ms.
     let t_prog_us = DriveConfig::default_drive_without_fold().nand.tlc.t_prog_us;
     let bound = SimTime::from_us_f64((21.0 + 2.0) * t_prog_us + 12_000.0);
     let slowest = slowest_read_beside_stalled_writes();
