@@ -83,13 +83,17 @@ endif
 ## Then sequential 128 KiB reads at QD32 on a NAND-bound drive (250 MT/s): NAND bus occupancy
 ## and PCIe payload throughput of the model blocks and of Verilator (SSDLAB_SEQ_IOS=n commands).
 ## Then a randomized run with program/erase suspend on (2 x 10^6 cycles unless SSDLAB_SIM_CYCLES).
+## Then the datapath elaborated for a preset (PRESET=NAME, default sm2262-512g), its FTL as the
+## firmware's: random 4 KiB reads at QD32 for 5 ms of simulated time, checked event by event.
 ## Last, the raw Verilator rate of the sm2262-512g datapath (PCIe 250 MHz, NAND 200 MHz) in a
-## C++ loop (testbench/cpp/raw_eval.sh): its co-simulation needs the preset's own firmware.
+## C++ loop (testbench/cpp/raw_eval.sh), no Rust in the loop.
 ## The blocks' own long co-simulations run in `make test-slow`.
 sim: tools
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_sim -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_seqread -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_suspend -- --ignored --nocapture
+	SSDLAB_SIM_PRESET=$(or $(PRESET),sm2262-512g) \
+	  $(CARGO) test --release -p ssdlab-testbench --test datapath_preset -- --ignored --nocapture
 	$(MAKE) verilog OUT=$(OUT)/sm2262-512g PRESET=sm2262-512g
 	RAW_EVAL_DIR=$(OUT)/raw_eval_sm2262-512g bash testbench/cpp/raw_eval.sh \
 	  $(OUT)/sm2262-512g/verilog/datapath.v 300000

@@ -109,6 +109,16 @@ impl NandTarget {
             violations: Vec::new(),
         }
     }
+    /// Stores `data` at byte `column` of the page at `row` (the rest of a new page erased,
+    /// 0xFF), as a program there would have: a functional precondition's data.
+    pub fn preload(&mut self, row: u32, column: usize, data: &[u8]) {
+        let page = self
+            .pages
+            .entry(row)
+            .or_insert_with(|| vec![0xFF; self.page_bytes]);
+        page[column..column + data.len()].copy_from_slice(data);
+    }
+
     /// The array time of the next operation that goes busy.
     pub fn push_array_cycles(&mut self, c: u64) {
         self.array_cycles.push_back(c);

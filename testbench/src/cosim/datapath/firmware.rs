@@ -119,9 +119,10 @@ impl Firmware {
     }
 
     /// Whether read `j` may run beside program or erase `p` of its way: a host read of another
-    /// block.
+    /// block (the row's block address over the plane bits, `Planner::row`).
     fn beside(&self, p: &Job, j: &Job) -> bool {
-        let block = |op: u128| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / self.planner.plane_stride;
+        let pl = &self.planner;
+        let block = |op: u128| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / pl.plane_stride / pl.planes;
         self.reads_beside
             && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
             && j.kind == NandOpKind::Read
@@ -131,6 +132,10 @@ impl Firmware {
 
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
+    }
+
+    pub fn planner(&self) -> &Planner {
+        &self.planner
     }
 
     /// Nothing queued or in flight.

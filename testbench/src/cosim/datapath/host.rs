@@ -33,6 +33,15 @@ pub const SLOT_BYTES: u64 = 64 * 4096;
 /// I/O queue entries (SQ and CQ).
 pub const IO_ENTRIES: u32 = 64;
 
+/// The data of logical unit `lpn` as the host writes it (and a functional precondition
+/// stores it): byte j is `lpn * 31 ^ j ^ j >> 8`, so a unit read back from another unit's
+/// place, or a shifted one, differs.
+pub fn unit_data(lpn: u64) -> Vec<u8> {
+    (0..4096u64)
+        .map(|j| (lpn.wrapping_mul(31) ^ j ^ (j >> 8)) as u8)
+        .collect()
+}
+
 /// The class of a device TLP by the region it addresses.
 pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
     match (kind, addr) {
@@ -123,6 +132,11 @@ pub struct HostDriver {
     issued: u64,
     stopped: bool,
     pub completions: Vec<CplRec>,
+    /// Per slot: the first unit and unit count of its read command, when reads are checked.
+    reads: Vec<Option<(u64, u64)>>,
+    check_reads: bool,
+    /// 4 KiB units of read data compared with [`unit_data`].
+    pub units_checked: u64,
 }
 
 impl HostDriver {
@@ -141,7 +155,17 @@ impl HostDriver {
             issued: 0,
             stopped: false,
             completions: Vec::new(),
+            reads: vec![None; pat.iodepth as usize],
+            check_reads: false,
+            units_checked: 0,
         }
+    }
+
+    /// Compares every read's data with [`unit_data`] when its completion arrives: for an
+    /// execution that moves data, on units that hold what the host or the precondition wrote.
+    pub fn check_read_data(mut self) -> Self {
+        self.check_reads = true;
+        self
     }
 
     /// Commands submitted so far.
@@ -232,6 +256,10 @@ impl HostDriver {
                     "cycle {}: CQE for cid {} not outstanding",
                     t.cycle, c.cid
                 ))?;
+            if let Some((lpn, units)) = self.reads[slot].take() {
+                self.check(x.rc(), slot, lpn, units)
+                    .map_err(|e| format!("cycle {}: read cid {}: {e}", t.cycle, c.cid))?;
+            }
             self.completions.push(CplRec {
                 sqid: c.sqid,
                 cid: c.cid,
@@ -242,6 +270,24 @@ impl HostDriver {
             self.cq_head = (self.cq_head + 1) % IO_ENTRIES;
             x.mmio_write(now, cq_doorbell(1), self.cq_head);
         }
+    }
+
+    /// The read data in `slot`'s buffer against the units `lpn..lpn + units`.
+    fn check(&mut self, rc: &RootComplex, slot: usize, lpn: u64, units: u64) -> Result<(), String> {
+        let buf = DATA_BASE + slot as u64 * SLOT_BYTES;
+        for k in 0..units {
+            let (got, want) = (rc.get(buf + 4096 * k, 4096), unit_data(lpn + k));
+            if let Some(j) = (0..4096).find(|&j| got[j] != want[j]) {
+                return Err(format!(
+                    "lpn {}: byte {j} is {:#04x}, the unit's data has {:#04x}",
+                    lpn + k,
+                    got[j],
+                    want[j]
+                ));
+            }
+            self.units_checked += 1;
+        }
+        Ok(())
     }
 
     fn submit(&mut self, now: Cycle, slot: usize, x: &mut dyn DatapathExec) {
@@ -271,10 +317,10 @@ impl HostDriver {
             }
         };
         if !read {
-            let fill: Vec<u8> = (0..p.bs as u64)
-                .map(|i| (lpn.wrapping_mul(31) ^ i ^ (i >> 8)) as u8)
-                .collect();
+            let fill: Vec<u8> = (0..units).flat_map(|k| unit_data(lpn + k)).collect();
             x.rc().put(buf, &fill);
+        } else if self.check_reads {
+            self.reads[slot] = Some((lpn, units));
         }
         let mut s = Sqe::new(
             if read { opc::NVM_READ } else { opc::NVM_WRITE },

@@ -125,6 +125,12 @@ impl<D: DatapathDut> HwExec<D> {
         }
     }
 
+    /// Stores `data` in the NAND target of (`channel`, `way`) at `row`, byte `column`
+    /// ([`NandTarget::preload`]).
+    pub fn preload(&mut self, channel: u8, way: u8, row: u32, column: usize, data: &[u8]) {
+        self.targets[channel as usize * self.ways + way as usize].preload(row, column, data);
+    }
+
     /// The outputs that need the bench in a cycle when non-zero, given the offers `o`.
     fn fill_watch(&mut self, o: &Offer) {
         let w = &mut self.watch;

@@ -3,11 +3,16 @@
 //! words (`ssdlab_hdl::nand::op`) with the host 4 KiB units whose data moves through the way's
 //! page-buffer region — plus the mapping accesses the FTL made (`Ftl::take_map_trace`).
 //!
-//! Co-simulation geometry rule (checked in [`super::check_geometry`]): one 4 KiB unit per page,
-//! one plane, SLC-native, so every program unit is one unit and every read op one unit; a
-//! region then holds exactly one op's data at offset 0. Host buffers follow the host driver's
-//! convention (`host.rs`): a command's data is physically contiguous from PRP1 (page aligned), so
-//! unit k of a command lives at PRP1 + 4096 k and moves as one 4 KiB DMA with PRP2 = 0.
+//! Co-simulation geometry rule (checked in [`super::check_geometry`]): every op moves at most
+//! one host unit, so a region holds one op's data at offset 0. A host read op reads one 4 KiB
+//! unit with its share of the spare area (`Layout::unit_bus_bytes`), from the column of its
+//! slot in the page: the page holds its units as data + spare-share codewords, slot k from
+//! byte k x unit bus bytes. A host-data program is one unit: with writes in the job, one plane,
+//! 4 KiB pages and SLC-native (one unit per program unit; a larger program unit needs host
+//! data staged until it is full, which the datapath has no DRAM path for). Host buffers
+//! follow the host driver's convention (`host.rs`): a command's data is physically contiguous
+//! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k and moves as one
+//! 4 KiB DMA with PRP2 = 0.
 
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_model::ftl::map_cache::MapAccess;
@@ -52,16 +57,23 @@ pub struct Planner {
     /// Row distance between blocks (`ssdlab_hdl::nand::plane_stride`: pages per block rounded
     /// up to a power of two).
     pub plane_stride: u32,
+    /// Planes per die.
+    pub planes: u32,
+    /// Bytes one 4 KiB unit occupies in a page and on the bus (`Layout::unit_bus_bytes`).
+    pub unit_bus: u32,
 }
 
 impl Planner {
-    /// Row address of a page (convention of `nand_target`: block * plane stride + page, 1 plane).
+    /// Row address of a page: the plane is the block address's low part (ONFI), so block `b`
+    /// of plane `p` is row block `b * planes + p`, and plane `i` of a multi-plane op sits at
+    /// `row + i * plane_stride` (`ssdlab_hdl::nand::op`); rows of a block are its pages.
     pub fn row(&self, p: &PhysPage) -> u32 {
-        p.block * self.plane_stride + p.page
+        (p.block * self.planes + p.plane as u32) * self.plane_stride + p.page
     }
 
-    /// The op word and array time of an FTL op.
-    pub fn word(&self, op: &NandOp) -> (u128, u64) {
+    /// The op word and array time of an FTL op whose data starts at byte `column` of each
+    /// plane's page.
+    pub fn word(&self, op: &NandOp, column: u16) -> (u128, u64) {
         let data_cycles = match op.kind {
             NandOpKind::Erase => 0,
             _ => (op.bus_bytes / op.planes as u32).div_ceil(self.t.bytes_per_cycle) as u16,
@@ -72,7 +84,7 @@ impl Planner {
             row: self.row(&op.addr),
             data_cycles,
             pages: 1,
-            column: 0,
+            column,
         });
         (w, self.t.to_cycles_ceil(self.nt.array_time(op)))
     }
@@ -83,15 +95,13 @@ impl Planner {
         &self,
         cmd: u64,
         ops: &[NandOp],
-        host_of: &HashMap<PhysPage, u64>,
+        host_of: &HashMap<PhysPage, Vec<(u32, u64)>>,
         out: &mut Vec<Job>,
     ) -> Result<(), String> {
         let first = out.len();
         for (i, op) in ops.iter().enumerate() {
-            if op.planes != 1 || op.addr.die.die != 0 {
-                return Err(format!(
-                    "op {i} {op:?}: the co-simulation geometry has one plane and one die per way"
-                ));
+            if op.addr.die.die != 0 {
+                return Err(format!("op {i} {op:?}: the datapath runs one die per way"));
             }
             if matches!(
                 op.purpose,
@@ -110,16 +120,31 @@ impl Planner {
                     ));
                 }
             }
-            let host = match (op.kind, op.purpose) {
+            let (host, column) = match (op.kind, op.purpose) {
                 (NandOpKind::Program, OpPurpose::HostWrite)
-                | (NandOpKind::Read, OpPurpose::HostRead) => Some(
-                    *host_of
+                | (NandOpKind::Read, OpPurpose::HostRead) => {
+                    let units = host_of
                         .get(&op.addr)
-                        .ok_or_else(|| format!("op {i} {op:?}: no host unit at {:?}", op.addr))?,
-                ),
-                _ => None,
+                        .ok_or_else(|| format!("op {i} {op:?}: no host unit at {:?}", op.addr))?;
+                    let &[(slot, host)] = units.as_slice() else {
+                        return Err(format!(
+                            "op {i} {op:?}: moves {} host units; the co-simulation moves one per op",
+                            units.len()
+                        ));
+                    };
+                    if op.planes != 1 || op.bus_bytes != self.unit_bus {
+                        return Err(format!(
+                            "op {i} {op:?}: moves more than one unit ({} B of {} B units)",
+                            op.bus_bytes, self.unit_bus
+                        ));
+                    }
+                    let column = u16::try_from(slot * self.unit_bus)
+                        .map_err(|_| format!("op {i} {op:?}: column past 16 bits"))?;
+                    (Some(host), column)
+                }
+                _ => (None, 0),
             };
-            let (w, array_cycles) = self.word(op);
+            let (w, array_cycles) = self.word(op, column);
             let d = op.addr.die;
             out.push(Job {
                 cmd,
@@ -137,12 +162,22 @@ impl Planner {
     }
 }
 
-/// Host address of each unit of a command at its current physical page (after the FTL call).
-pub fn host_units(ftl: &Ftl, lpn: u64, count: u32, prp1: u64) -> HashMap<PhysPage, u64> {
-    let mut m = HashMap::with_capacity(count as usize);
+/// The host units of a command by the physical page that holds them after the FTL call: each
+/// unit's slot in its page and its host address.
+pub fn host_units(
+    ftl: &Ftl,
+    lpn: u64,
+    count: u32,
+    prp1: u64,
+) -> HashMap<PhysPage, Vec<(u32, u64)>> {
+    let mut m: HashMap<PhysPage, Vec<(u32, u64)>> = HashMap::with_capacity(count as usize);
+    let l = ftl.layout();
     for k in 0..count as u64 {
         if let Some(ppa) = ftl.lookup(lpn + k) {
-            m.insert(ftl.layout().phys_page(ppa), prp1 + UNIT as u64 * k);
+            let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
+            m.entry(l.phys_page(ppa))
+                .or_default()
+                .push((slot, prp1 + UNIT as u64 * k));
         }
     }
     m

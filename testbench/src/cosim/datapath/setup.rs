@@ -5,13 +5,18 @@
 //! array times scaled down so a run covers many ops (tR 8 us, tPROG 40 us, tBERS 200 us), no
 //! read-ahead, a mapping table that fits the DRAM. Everything else is the default preset.
 //! [`with_suspend`] turns program/erase suspend on with its times scaled down alike.
+//! [`preset_config`] is a built-in preset as the co-simulation runs it (reads only, no
+//! read-ahead), and [`preload_precondition`] loads its precondition's data into the NAND
+//! targets of a hardware execution.
 
 use super::exec::{run, RunLimits};
 use super::firmware::Firmware;
-use super::host::{HostDriver, IoPattern};
+use super::host::{unit_data, HostDriver, IoPattern};
+use super::hw_exec::HwExec;
 use super::jobs::Planner;
 use super::model_exec::ModelExec;
 use super::port::Streams;
+use super::sig::DatapathDut;
 use crate::fio::parse_job_file;
 use ssdlab_model::config::{DriveConfig, SuspendConfig, SuspendPolicyKind};
 use ssdlab_model::ftl::Ftl;
@@ -80,15 +85,43 @@ pub fn with_suspend(mut cfg: DriveConfig, policy: SuspendPolicyKind) -> DriveCon
     cfg
 }
 
-/// Checks the geometry rule the firmware relies on (one unit per program unit and per read).
-pub fn check_geometry(cfg: &DriveConfig) -> Result<(), String> {
+/// A built-in preset as the co-simulation runs it: the preset with its read-ahead and its
+/// stream page cache off (`ftl.read_ahead_kib` with its queue and in-flight bounds, `ftl.stream_read_page_cache`: both keep
+/// NAND data in DRAM, and the datapath has no DRAM data path). Everything else is the preset:
+/// its geometry, NAND and ONFI timing, sequencer clock (with the clock crossing), SLC cache.
+pub fn preset_config(name: &str) -> Result<DriveConfig, String> {
+    let (file, text) = ssdlab_model::config::builtin_preset(name)
+        .ok_or_else(|| format!("no built-in preset `{name}`"))?;
+    let mut cfg = DriveConfig::from_toml_str(text, file).map_err(|e| e.to_string())?;
+    let f = &mut cfg.ftl;
+    (
+        f.read_ahead_kib,
+        f.read_ahead_inflight_kib,
+        f.read_ahead_queue_kib,
+    ) = (0, 0, 0);
+    f.stream_read_page_cache = false;
+    cfg.validate()
+        .map_err(|e| format!("{name} for the co-simulation: {e}"))?;
+    Ok(cfg)
+}
+
+/// Checks the geometry rule the firmware relies on (`jobs`: one host unit per op): one die per
+/// way, no read-ahead, and no stream page cache on pages of more than one unit (it reads whole
+/// pages); with writes in the job, one unit per program unit as well.
+pub fn check_geometry(cfg: &DriveConfig, writes: bool) -> Result<(), String> {
     let g = &cfg.geometry;
-    let ok = g.dies_per_way == 1
-        && g.planes_per_die == 1
-        && g.page_bytes == 4096
-        && g.bits_per_cell == 1
-        && cfg.ftl.read_ahead_kib == 0;
-    ok.then_some(()).ok_or_else(|| format!("co-simulation geometry needs 1 die per way, 1 plane, 4096 B pages, SLC-native and no read-ahead: {g:?}"))
+    let page_cache = cfg.ftl.stream_read_page_cache && g.page_bytes > 4096;
+    if g.dies_per_way != 1 || cfg.ftl.read_ahead_kib != 0 || page_cache {
+        return Err(format!(
+            "co-simulation needs 1 die per way, no read-ahead and no stream page cache on pages over 4 KiB: {} dies per way, read_ahead_kib {}, stream_read_page_cache {} on {} B pages",
+            g.dies_per_way, cfg.ftl.read_ahead_kib, cfg.ftl.stream_read_page_cache, g.page_bytes
+        ));
+    }
+    let one_unit = g.planes_per_die == 1 && g.page_bytes == 4096 && g.bits_per_cell == 1;
+    (!writes || one_unit).then_some(()).ok_or_else(|| format!(
+        "co-simulation of writes needs one 4 KiB unit per program unit (1 plane, 4096 B pages, SLC-native; host data for a larger one is staged in DRAM, which the datapath has no path for): {} planes, {} B pages, {} bits per cell",
+        g.planes_per_die, g.page_bytes, g.bits_per_cell
+    ))
 }
 
 /// Firmware and host of one run: the job file `job` (first job), functional precondition of the
@@ -99,13 +132,13 @@ pub fn stimulus(
     seed: u64,
     precondition: bool,
 ) -> Result<(Firmware, HostDriver), String> {
-    check_geometry(cfg)?;
     cfg.validate().map_err(|e| e.to_string())?;
     let jobs = parse_job_file(job, "cosim job").map_err(|e| e.to_string())?;
     let j = jobs.first().ok_or("the job file has no job")?;
     let seeds = SeedTree::new(seed);
     let mut ftl = Ftl::new(cfg, &seeds).map_err(|e| e.to_string())?;
     let pat = IoPattern::from_job(j, ftl.logical_units())?;
+    check_geometry(cfg, pat.read_pct < 100)?;
     if precondition {
         let mut ops = Vec::new();
         let mut lpn = pat.first_unit;
@@ -115,6 +148,11 @@ pub fn stimulus(
             ops.clear();
             lpn += n as u64;
         }
+        // Units still staged for a partial program unit are programmed (padded), so every
+        // read finds its unit on NAND.
+        if ftl.has_staged() {
+            ftl.flush(&mut ops);
+        }
     }
     ftl.set_map_trace(true);
     let _ = ftl.take_map_trace();
@@ -122,6 +160,8 @@ pub fn stimulus(
         t: SeqTiming::new(&cfg.onfi),
         nt: NandTiming::new(&cfg.nand, &cfg.onfi),
         plane_stride: ssdlab_hdl::nand::plane_stride(cfg),
+        planes: cfg.geometry.planes_per_die,
+        unit_bus: ftl.layout().unit_bus_bytes(),
     };
     let g = &cfg.geometry;
     Ok((
@@ -134,6 +174,38 @@ pub fn stimulus(
         .with_reads_beside(cfg.nand.suspend.policy != SuspendPolicyKind::Never),
         HostDriver::new(pat, &seeds),
     ))
+}
+
+/// Stores the data of the job's preconditioned region (`host::unit_data` of each unit) in the
+/// NAND targets of `hw` where `fw`'s FTL put it: row by `Planner::row`, column by the unit's
+/// slot (`jobs`). Returns the units stored.
+pub fn preload_precondition<D: DatapathDut>(
+    job: &str,
+    fw: &Firmware,
+    hw: &mut HwExec<D>,
+) -> Result<u64, String> {
+    let jobs = parse_job_file(job, "cosim job").map_err(|e| e.to_string())?;
+    let j = jobs.first().ok_or("the job file has no job")?;
+    let (ftl, planner) = (fw.ftl(), fw.planner());
+    let pat = IoPattern::from_job(j, ftl.logical_units())?;
+    let l = ftl.layout();
+    let mut stored = 0;
+    for lpn in pat.first_unit..pat.first_unit + pat.units {
+        let Some(ppa) = ftl.lookup(lpn) else { continue };
+        let page = l.phys_page(ppa);
+        let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
+        let die = page.die;
+        let column = (slot * planner.unit_bus) as usize;
+        hw.preload(
+            die.channel as u8,
+            die.way,
+            planner.row(&page),
+            column,
+            &unit_data(lpn),
+        );
+        stored += 1;
+    }
+    Ok(stored)
 }
 
 /// The behavioural execution of `job` from `seed`.

@@ -6,10 +6,12 @@
 use super::exec::{run, RunLimits};
 use super::hw_exec::VerilatorExec;
 use super::model_exec::{map_cache_config, ModelExec};
+use super::port::CplRec;
 use super::scoreboard::{compare, Divergence};
-use super::setup::stimulus;
+use super::setup::{preload_precondition, stimulus};
 use rand::Rng;
 use ssdlab_model::config::DriveConfig;
+use ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
 use ssdlab_model::rng::SeedTree;
 use std::fmt;
 use std::path::Path;
@@ -53,6 +55,48 @@ pub struct Report {
     /// Program/erase suspends of the reference (the scoreboard checks the other's count).
     pub suspends: u64,
     pub divergence: Option<Divergence>,
+    /// The host's view of the hardware execution's I/O commands.
+    pub io: IoFigures,
+    /// 4 KiB units of read data compared end to end ([`three_way_reading_data`]).
+    pub units_checked: u64,
+}
+
+/// I/O commands (queues other than the admin queue) as the host saw them complete.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IoFigures {
+    pub ios: usize,
+    /// From the first I/O submission to the last I/O completion, cycles.
+    pub span_cycles: u64,
+    /// Completion latency (submission to completion), mean and 99th percentile
+    /// (nearest rank), cycles.
+    pub mean_cycles: f64,
+    pub p99_cycles: u64,
+}
+
+impl IoFigures {
+    pub fn of(cpl: &[CplRec]) -> IoFigures {
+        let io: Vec<&CplRec> = cpl.iter().filter(|c| c.sqid != 0).collect();
+        let (Some(first), Some(last)) = (
+            io.iter().map(|c| c.submitted).min(),
+            io.iter().map(|c| c.cycle).max(),
+        ) else {
+            return IoFigures::default();
+        };
+        let mut lat: Vec<u64> = io.iter().map(|c| c.cycle - c.submitted).collect();
+        lat.sort_unstable();
+        let rank = (lat.len() * 99).div_ceil(100).max(1);
+        IoFigures {
+            ios: io.len(),
+            span_cycles: last - first,
+            mean_cycles: lat.iter().sum::<u64>() as f64 / lat.len() as f64,
+            p99_cycles: lat[rank - 1],
+        }
+    }
+
+    /// I/O commands per second at the PCIe clock (`CLOCK_PS` per cycle).
+    pub fn iops(&self) -> f64 {
+        self.ios as f64 / (self.span_cycles.max(1) as f64 * CLOCK_PS as f64 * 1e-12)
+    }
 }
 
 impl Report {
@@ -83,6 +127,22 @@ impl fmt::Display for Report {
         if self.suspends > 0 {
             writeln!(f, "program/erase suspends: {}", self.suspends)?;
         }
+        let us = |c: f64| c * CLOCK_PS as f64 * 1e-6;
+        writeln!(
+            f,
+            "host: {} I/Os, {:.0} IO/s, latency mean {:.1} us, p99 {:.1} us",
+            self.io.ios,
+            self.io.iops(),
+            us(self.io.mean_cycles),
+            us(self.io.p99_cycles as f64)
+        )?;
+        if self.units_checked > 0 {
+            writeln!(
+                f,
+                "read data: {} units compared with what was written, all equal",
+                self.units_checked
+            )?;
+        }
         write!(f, "mismatches: {}", self.mismatches())?;
         if let Some(d) = &self.divergence {
             write!(f, "\n{d}")?;
@@ -100,13 +160,43 @@ pub fn three_way(
     verilog: &str,
     vcd: Option<&Path>,
 ) -> Result<Report, String> {
+    three_way_inner(cfg, job, lim, verilog, vcd, false)
+}
+
+/// [`three_way`] with the data checked end to end on the Verilator side: its NAND targets
+/// hold the precondition's data where the FTL put it ([`preload_precondition`]) and every read
+/// command's data reaching host memory is compared with what was written there
+/// (`HostDriver::check_read_data`). For jobs whose data stays where the host put it: no
+/// relocation, whose data the co-simulation firmware does not move between regions.
+pub fn three_way_reading_data(
+    cfg: &DriveConfig,
+    job: &str,
+    lim: RunLimits,
+    verilog: &str,
+) -> Result<Report, String> {
+    three_way_inner(cfg, job, lim, verilog, None, true)
+}
+
+fn three_way_inner(
+    cfg: &DriveConfig,
+    job: &str,
+    lim: RunLimits,
+    verilog: &str,
+    vcd: Option<&Path>,
+    read_data: bool,
+) -> Result<Report, String> {
     let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
     let mut mx = ModelExec::new(cfg)?;
     let want = run(&mut mx, &mut fw, &mut host, lim)?;
     // The hardware run issues exactly the commands the reference issued before `submit_until`
     // (a cycle cut-off would depend on its own timing).
     let ios = host.issued();
-    let (mut fw, mut host) = stimulus(cfg, job, lim.seed, true)?;
+    let (mut fw, host) = stimulus(cfg, job, lim.seed, true)?;
+    let mut host = if read_data {
+        host.check_read_data()
+    } else {
+        host
+    };
     host.limit_ios(ios);
     let lim = RunLimits {
         submit_until: u64::MAX,
@@ -114,6 +204,9 @@ pub fn three_way(
     };
     let line = map_cache_config().line_entries;
     let mut vx = VerilatorExec::verilated(cfg, verilog, line, vcd).map_err(|e| e.to_string())?;
+    if read_data {
+        preload_precondition(job, &fw, &mut vx)?;
+    }
     let t0 = Instant::now();
     let got = run(&mut vx, &mut fw, &mut host, lim)?;
     let wall_s = t0.elapsed().as_secs_f64();
@@ -133,5 +226,7 @@ pub fn three_way(
         worst_nand,
         suspends: want.suspends,
         divergence,
+        io: IoFigures::of(&got.cpl),
+        units_checked: host.units_checked,
     })
 }

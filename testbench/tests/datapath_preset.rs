@@ -1,0 +1,123 @@
+//! Co-simulation of the datapath elaborated for a built-in preset (`setup::preset_config`):
+//! the preset's geometry (8 channels x 2 ways, 2 planes of 16 KiB + 2208 B pages, TLC with
+//! its SLC cache), its NAND and ONFI timing and its 200 MHz sequencer clock crossing to the
+//! 250 MHz PCIe side, with the preset's FTL as the firmware's, against the model blocks event
+//! by event. Reads only: a host write's program unit (here 8 or 24 units) needs its data
+//! staged in DRAM, which the datapath has no path for (`setup::check_geometry`). `make sim`
+//! runs the long form (`sim_preset`).
+
+use ssdlab_hdl::nand::op::{COL_LSB, DCYC_LSB, KIND_LSB, KIND_READ, PLANES_LSB};
+use ssdlab_testbench::cosim::datapath::exec::{run, RunLimits};
+use ssdlab_testbench::cosim::datapath::hdl_exec::{HdlExec, HdlSimDut};
+use ssdlab_testbench::cosim::datapath::model_exec::map_cache_config;
+use ssdlab_testbench::cosim::datapath::scoreboard::compare;
+use ssdlab_testbench::cosim::datapath::setup::{preset_config, run_model, stimulus};
+use ssdlab_testbench::cosim::datapath::sim::three_way_reading_data;
+use std::collections::BTreeSet;
+
+const PRESET: &str = "sm2262-512g";
+
+fn random_reads(iodepth: u32, ios: u64) -> String {
+    format!("[r]\nrw=randread\nbs=4k\niodepth={iodepth}\nsize=64m\nnumber_ios={ios}\n")
+}
+
+/// A 4 KiB unit's share of a 16 384 + 2208 B page is 4096 + 2208 / 4 = 4648 B: a host read
+/// moves 4648 / 4 = 1162 beats of 4 bytes, from the column of its slot, 4648 k for k = 0..3.
+/// Its op takes at least the SLC tR of the preset's cache (the 64 MiB written sequentially is
+/// there): 28 us = 7000 PCIe cycles, plus the 1162 beats at 5 ns = 1452.5 cycles.
+#[test]
+fn verilator_matches_model_on_sm2262_512g_random_reads() {
+    let cfg = preset_config(PRESET).expect("preset");
+    let job = random_reads(32, 256);
+    let lim = RunLimits {
+        submit_until: u64::MAX,
+        max_cycles: 4_000_000,
+        seed: 1,
+    };
+    let model = run_model(&cfg, &job, lim, true).expect("the model runs");
+    let mut columns = BTreeSet::new();
+    for n in &model.nand {
+        let field = |lsb: usize, bits: u32| ((n.op >> lsb) & ((1 << bits) - 1)) as u32;
+        assert_eq!(field(KIND_LSB, 2), KIND_READ as u32, "{n:?}");
+        assert_eq!(field(PLANES_LSB, 2), 0, "one plane: {n:?}");
+        assert_eq!(field(DCYC_LSB, 16), 1162, "{n:?}");
+        columns.insert(field(COL_LSB, 16));
+        assert!(n.done - n.issue >= 7000 + 1452, "{n:?}");
+    }
+    assert_eq!(columns, BTreeSet::from([0, 4648, 9296, 13944]));
+    let v = ssdlab_hdl::top::export_verilog(&cfg).expect("the preset elaborates");
+    let r = three_way_reading_data(&cfg, &job, lim, &v).unwrap_or_else(|e| panic!("{e}"));
+    println!("{r}");
+    assert_eq!(r.mismatches(), 0, "{r}");
+    assert_eq!(r.completions, 256, "{r}");
+    assert_eq!(
+        r.units_checked, 256,
+        "every read's data reached the host: {r}"
+    );
+    assert_eq!((r.worst_time, r.worst_nand), (0.0, 0.0), "cycle-exact: {r}");
+}
+
+/// Two reads on rust_hdl's simulation of the preset's datapath, sequencers on their own
+/// 200 MHz clock: the same streams as the model, every completion and NAND op to the cycle.
+#[test]
+fn rust_hdl_matches_model_on_sm2262_512g() {
+    let h = std::thread::Builder::new()
+        .stack_size(ssdlab_hdl::top::BUILD_STACK_BYTES)
+        .spawn(|| {
+            let cfg = preset_config(PRESET).expect("preset");
+            let job = random_reads(2, 2);
+            let lim = RunLimits {
+                submit_until: u64::MAX,
+                max_cycles: 100_000,
+                seed: 2,
+            };
+            let want = run_model(&cfg, &job, lim, true).expect("the model runs");
+            let (mut fw, mut host) = stimulus(&cfg, &job, lim.seed, true).expect("stimulus");
+            let dut = HdlSimDut::new(&cfg).expect("the preset elaborates");
+            let mut x = HdlExec::new(&cfg, dut, map_cache_config().line_entries);
+            let got = run(&mut x, &mut fw, &mut host, lim).expect("rust_hdl runs");
+            let c = compare(&want, &got, lim.seed).unwrap_or_else(|d| panic!("{d}"));
+            println!(
+                "rust_hdl: {} cycles, {} transactions checked",
+                got.cycles, c.transactions
+            );
+            assert_eq!(got.nand.len(), 2);
+            assert_eq!((c.worst_time, c.worst_nand), (0.0, 0.0), "cycle-exact");
+        })
+        .expect("spawn");
+    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// A job with writes on the preset is refused, naming the rule and the preset's geometry.
+#[test]
+fn writes_on_a_preset_are_refused_naming_the_program_unit() {
+    let cfg = preset_config(PRESET).expect("preset");
+    let job = "[w]\nrw=randwrite\nbs=4k\niodepth=4\nsize=1m\nnumber_ios=4\n";
+    let e = stimulus(&cfg, job, 1, true).err().expect("refused");
+    assert!(e.contains("one 4 KiB unit per program unit"), "{e}");
+    assert!(
+        e.contains("2 planes, 16384 B pages, 3 bits per cell"),
+        "{e}"
+    );
+}
+
+/// `make sim`: random 4 KiB reads at QD32 on the preset (`SSDLAB_SIM_PRESET`, default
+/// sm2262-512g) for at least 5 ms of simulated time (1 250 000 PCIe cycles), printing the
+/// host's IO/s and latencies, cycles per wall-second and mismatches.
+#[test]
+#[ignore]
+fn sim_preset() {
+    let name = std::env::var("SSDLAB_SIM_PRESET").unwrap_or_else(|_| PRESET.to_string());
+    let cfg = preset_config(&name).unwrap_or_else(|e| panic!("{e}"));
+    let v = ssdlab_hdl::top::export_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let lim = RunLimits {
+        submit_until: 1_250_000,
+        max_cycles: 3_000_000,
+        seed: 1,
+    };
+    let r = three_way_reading_data(&cfg, &random_reads(32, 1 << 20), lim, &v)
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!("preset {name}\n{r}");
+    assert!(r.cycles >= 1_250_000, "ran {} cycles", r.cycles);
+    assert_eq!(r.mismatches(), 0, "{r}");
+}
