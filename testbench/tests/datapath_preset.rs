@@ -2,9 +2,9 @@
 //! the preset's geometry (8 channels x 2 ways, 2 planes of 16 KiB + 2208 B pages, TLC with
 //! its SLC cache), its NAND and ONFI timing and its 200 MHz sequencer clock crossing to the
 //! 250 MHz PCIe side, with the preset's FTL as the firmware's, against the model blocks event
-//! by event. Reads only: a host write's program unit (here 8 or 24 units) needs its data
-//! staged in DRAM, which the datapath has no path for (`setup::check_geometry`). `make sim`
-//! runs the long form (`sim_preset`).
+//! by event, and every read's data compared in host memory. Reads only: a host write's program
+//! unit (here 8 or 24 units) needs its data staged in DRAM, which the datapath has no path for
+//! (`setup::check_geometry`). `make sim` runs the long form (`sim_preset`).
 
 use ssdlab_hdl::nand::op::{COL_LSB, DCYC_LSB, KIND_LSB, KIND_READ, PLANES_LSB};
 use ssdlab_testbench::cosim::datapath::exec::{run, RunLimits};
@@ -17,18 +17,30 @@ use std::collections::BTreeSet;
 
 const PRESET: &str = "sm2262-512g";
 
-fn random_reads(iodepth: u32, ios: u64) -> String {
-    format!("[r]\nrw=randread\nbs=4k\niodepth={iodepth}\nsize=64m\nnumber_ios={ios}\n")
+/// A read job over the first 64 MiB (written sequentially first, untimed).
+fn reads(rw: &str, bs_kib: u32, iodepth: u32, ios: u64) -> String {
+    format!("[{rw}]\nrw={rw}\nbs={bs_kib}k\niodepth={iodepth}\nsize=64m\nnumber_ios={ios}\n")
 }
 
-/// A 4 KiB unit's share of a 16 384 + 2208 B page is 4096 + 2208 / 4 = 4648 B: a host read
-/// moves 4648 / 4 = 1162 beats of 4 bytes, from the column of its slot, 4648 k for k = 0..3.
-/// Its op takes at least the SLC tR of the preset's cache (the 64 MiB written sequentially is
-/// there): 28 us = 7000 PCIe cycles, plus the 1162 beats at 5 ns = 1452.5 cycles.
+/// The fields of a NAND op word: (kind, planes - 1, data cycles per plane, column).
+fn fields(op: u128) -> (u32, u32, u32, u32) {
+    let field = |lsb: usize, bits: u32| ((op >> lsb) & ((1 << bits) - 1)) as u32;
+    (
+        field(KIND_LSB, 2),
+        field(PLANES_LSB, 2),
+        field(DCYC_LSB, 16),
+        field(COL_LSB, 16),
+    )
+}
+
+/// A 4 KiB unit's share of a 16 384 + 2208 B page is 4096 + 2208 / 4 = 4648 B: a host read of
+/// one unit moves 4648 / 4 = 1162 beats of 4 bytes from the column of its data, 4096 k for
+/// slot k. Its op takes at least the SLC tR of the preset's cache (the 64 MiB written
+/// sequentially is there): 28 us = 7000 PCIe cycles, plus the 1162 beats at 5 ns = 1452.5.
 #[test]
 fn verilator_matches_model_on_sm2262_512g_random_reads() {
     let cfg = preset_config(PRESET).expect("preset");
-    let job = random_reads(32, 256);
+    let job = reads("randread", 4, 32, 256);
     let lim = RunLimits {
         submit_until: u64::MAX,
         max_cycles: 4_000_000,
@@ -37,16 +49,14 @@ fn verilator_matches_model_on_sm2262_512g_random_reads() {
     let model = run_model(&cfg, &job, lim, true).expect("the model runs");
     let mut columns = BTreeSet::new();
     for n in &model.nand {
-        let field = |lsb: usize, bits: u32| ((n.op >> lsb) & ((1 << bits) - 1)) as u32;
-        assert_eq!(field(KIND_LSB, 2), KIND_READ as u32, "{n:?}");
-        assert_eq!(field(PLANES_LSB, 2), 0, "one plane: {n:?}");
-        assert_eq!(field(DCYC_LSB, 16), 1162, "{n:?}");
-        columns.insert(field(COL_LSB, 16));
+        let (kind, planes, beats, column) = fields(n.op);
+        assert_eq!((kind, planes, beats), (KIND_READ as u32, 0, 1162), "{n:?}");
+        columns.insert(column);
         assert!(n.done - n.issue >= 7000 + 1452, "{n:?}");
     }
-    assert_eq!(columns, BTreeSet::from([0, 4648, 9296, 13944]));
-    let v = ssdlab_hdl::top::export_verilog(&cfg).expect("the preset elaborates");
-    let r = three_way_reading_data(&cfg, &job, lim, &v).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(columns, BTreeSet::from([0, 4096, 8192, 12288]));
+    let r =
+        three_way_reading_data(&cfg, &job, lim, &verilog(&cfg)).unwrap_or_else(|e| panic!("{e}"));
     println!("{r}");
     assert_eq!(r.mismatches(), 0, "{r}");
     assert_eq!(r.completions, 256, "{r}");
@@ -57,6 +67,36 @@ fn verilator_matches_model_on_sm2262_512g_random_reads() {
     assert_eq!((r.worst_time, r.worst_nand), (0.0, 0.0), "cycle-exact: {r}");
 }
 
+/// 128 KiB reads of data written in order: a page row (2 planes x 4 units) holds 32 KiB, so
+/// each read is four two-plane ops of 4 units per plane, 4 x 4648 / 4 = 4648 beats per plane
+/// from column 0, whose 8 units go to the host from region bytes 0, 4096, 8192, 12288 (plane
+/// 0) and 18 592 + the same (plane 1). 64 reads move 2048 units, each compared.
+#[test]
+fn verilator_matches_model_on_sm2262_512g_sequential_reads() {
+    let cfg = preset_config(PRESET).expect("preset");
+    let job = reads("read", 128, 32, 64);
+    let lim = RunLimits {
+        submit_until: u64::MAX,
+        max_cycles: 4_000_000,
+        seed: 1,
+    };
+    let model = run_model(&cfg, &job, lim, true).expect("the model runs");
+    assert_eq!(model.nand.len(), 64 * 4);
+    for n in &model.nand {
+        assert_eq!(fields(n.op), (KIND_READ as u32, 1, 4648, 0), "{n:?}");
+    }
+    let r =
+        three_way_reading_data(&cfg, &job, lim, &verilog(&cfg)).unwrap_or_else(|e| panic!("{e}"));
+    println!("{r}");
+    assert_eq!(r.mismatches(), 0, "{r}");
+    assert_eq!((r.completions, r.units_checked), (64, 2048), "{r}");
+    assert_eq!((r.worst_time, r.worst_nand), (0.0, 0.0), "cycle-exact: {r}");
+}
+
+fn verilog(cfg: &ssdlab_model::config::DriveConfig) -> String {
+    ssdlab_hdl::top::export_verilog(cfg).expect("the preset elaborates")
+}
+
 /// Two reads on rust_hdl's simulation of the preset's datapath, sequencers on their own
 /// 200 MHz clock: the same streams as the model, every completion and NAND op to the cycle.
 #[test]
@@ -65,7 +105,7 @@ fn rust_hdl_matches_model_on_sm2262_512g() {
         .stack_size(ssdlab_hdl::top::BUILD_STACK_BYTES)
         .spawn(|| {
             let cfg = preset_config(PRESET).expect("preset");
-            let job = random_reads(2, 2);
+            let job = reads("randread", 4, 2, 2);
             let lim = RunLimits {
                 submit_until: u64::MAX,
                 max_cycles: 100_000,
@@ -101,9 +141,10 @@ fn writes_on_a_preset_are_refused_naming_the_program_unit() {
     );
 }
 
-/// `make sim`: random 4 KiB reads at QD32 on the preset (`SSDLAB_SIM_PRESET`, default
-/// sm2262-512g) for at least 5 ms of simulated time (1 250 000 PCIe cycles), printing the
-/// host's IO/s and latencies, cycles per wall-second and mismatches.
+/// `make sim`: on the preset (`SSDLAB_SIM_PRESET`, default sm2262-512g), random 4 KiB reads
+/// and sequential 128 KiB reads at QD32, each for at least 5 ms of simulated time (1 250 000
+/// PCIe cycles), data compared: a table of the host's IO/s and latencies, cycles per
+/// wall-second and mismatches.
 #[test]
 #[ignore]
 fn sim_preset() {
@@ -115,9 +156,29 @@ fn sim_preset() {
         max_cycles: 3_000_000,
         seed: 1,
     };
-    let r = three_way_reading_data(&cfg, &random_reads(32, 1 << 20), lim, &v)
-        .unwrap_or_else(|e| panic!("{e}"));
-    println!("preset {name}\n{r}");
-    assert!(r.cycles >= 1_250_000, "ran {} cycles", r.cycles);
-    assert_eq!(r.mismatches(), 0, "{r}");
+    println!(
+        "preset {name}, seed {}: Verilator against the model blocks, read data compared",
+        lim.seed
+    );
+    println!("| job | cycles | I/Os | units compared | IO/s | MB/s | mean / p99 latency | cycles/s | mismatches |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for (rw, bs_kib) in [("randread", 4), ("read", 128)] {
+        let r = three_way_reading_data(&cfg, &reads(rw, bs_kib, 32, 1 << 20), lim, &v)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let us = |c: f64| c * 4e-3;
+        println!(
+            "| {rw} {bs_kib} KiB QD32 | {} | {} | {} | {:.0} | {:.0} | {:.1} / {:.1} us | {:.0} | {} |",
+            r.cycles,
+            r.io.ios,
+            r.units_checked,
+            r.io.iops(),
+            r.io.iops() * bs_kib as f64 * 1024.0 / 1e6,
+            us(r.io.mean_cycles),
+            us(r.io.p99_cycles as f64),
+            r.cycles_per_s(),
+            r.mismatches()
+        );
+        assert!(r.cycles >= 1_250_000, "ran {} cycles", r.cycles);
+        assert_eq!(r.mismatches(), 0, "{r}");
+    }
 }

@@ -37,12 +37,12 @@ pub const MAP_OUTSTANDING: usize = 64;
 /// Where a way is in its current job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Busy {
-    /// Host data moving into the region; the program follows.
-    Fill(Job),
+    /// Host data moving into the region (moves still in flight); the program follows.
+    Fill(Job, usize),
     /// The NAND op is in the array's queue or running.
     Nand(Job),
-    /// Read data moving region -> host.
-    Drain(Job),
+    /// Read data moving region -> host (moves still in flight).
+    Drain(Job, usize),
 }
 
 #[derive(Debug)]
@@ -126,7 +126,7 @@ impl Firmware {
         self.reads_beside
             && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
             && j.kind == NandOpKind::Read
-            && j.host.is_some()
+            && !j.moves.is_empty()
             && block(p.op) != block(j.op)
     }
 
@@ -252,10 +252,10 @@ impl Firmware {
     }
 
     fn start(&mut self, w: usize, j: Job) {
-        let busy = match (j.kind, j.host) {
-            (NandOpKind::Program, Some(h)) => {
-                self.dma(w, j, false, h);
-                Busy::Fill(j)
+        let busy = match j.kind {
+            NandOpKind::Program if !j.moves.is_empty() => {
+                self.dma(w, j, false);
+                Busy::Fill(j, j.moves.len())
             }
             _ => {
                 self.nand_q.push_back(NandReq {
@@ -270,21 +270,24 @@ impl Firmware {
         self.ways[w].1 = Some(busy);
     }
 
-    /// Job `j`'s data move is ready; moves go to the DMA port in plan order.
-    fn dma(&mut self, w: usize, j: Job, to_host: bool, host: u64) {
-        let req = DmaReq {
-            to_host,
-            prp1: host,
-            prp2: 0,
-            len: UNIT,
-            channel: j.channel,
-            way: j.way,
-            offset: 0,
-        };
+    /// Job `j`'s data moves are ready; moves go to the DMA port in plan order.
+    fn dma(&mut self, w: usize, j: Job, to_host: bool) {
         let first = self.dma_plan.front().expect("a ready move was planned").0;
-        let slot = &mut self.dma_plan[(j.seq - first) as usize];
-        assert_eq!(slot.0, j.seq, "DMA plan in seq order");
-        slot.1 = Some((req, DmaTag { way: w, cmd: j.cmd }));
+        for (k, (offset, host)) in j.moves.iter().enumerate() {
+            let req = DmaReq {
+                to_host,
+                prp1: host,
+                prp2: 0,
+                len: UNIT,
+                channel: j.channel,
+                way: j.way,
+                offset,
+            };
+            let seq = j.seq + k as u64;
+            let slot = &mut self.dma_plan[(seq - first) as usize];
+            assert_eq!(slot.0, seq, "DMA plan in seq order");
+            slot.1 = Some((req, DmaTag { way: w, cmd: j.cmd }));
+        }
         while let Some((_, Some(m))) = self.dma_plan.front() {
             self.dma_q.push_back(*m);
             self.dma_plan.pop_front();
@@ -306,9 +309,9 @@ impl Firmware {
         }
         match self.ways[w].1.take() {
             Some(Busy::Nand(j)) => {
-                if let (NandOpKind::Read, Some(h)) = (j.kind, j.host) {
-                    self.dma(w, j, true, h);
-                    self.ways[w].1 = Some(Busy::Drain(j));
+                if j.kind == NandOpKind::Read && !j.moves.is_empty() {
+                    self.dma(w, j, true);
+                    self.ways[w].1 = Some(Busy::Drain(j, j.moves.len()));
                 }
             }
             other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
@@ -326,7 +329,10 @@ impl Firmware {
             ));
         }
         match self.ways[tag.way].1.take() {
-            Some(Busy::Fill(j)) => {
+            Some(Busy::Fill(j, left)) if left > 1 => {
+                self.ways[tag.way].1 = Some(Busy::Fill(j, left - 1));
+            }
+            Some(Busy::Fill(j, _)) => {
                 self.nand_q.push_back(NandReq {
                     channel: j.channel,
                     way: j.way,
@@ -335,7 +341,10 @@ impl Firmware {
                 });
                 self.ways[tag.way].1 = Some(Busy::Nand(j));
             }
-            Some(Busy::Drain(_)) => {}
+            Some(Busy::Drain(j, left)) if left > 1 => {
+                self.ways[tag.way].1 = Some(Busy::Drain(j, left - 1));
+            }
+            Some(Busy::Drain(..)) => {}
             other => return self.fail(format!("DMA done on way {} in state {other:?}", tag.way)),
         }
         if let Some(c) = self.cmds.get_mut(&tag.cmd) {

@@ -3,14 +3,17 @@
 //! words (`ssdlab_hdl::nand::op`) with the host 4 KiB units whose data moves through the way's
 //! page-buffer region — plus the mapping accesses the FTL made (`Ftl::take_map_trace`).
 //!
-//! Co-simulation geometry rule (checked in [`super::check_geometry`]): every op moves at most
-//! one host unit, so a region holds one op's data at offset 0. A host read op reads one 4 KiB
-//! unit with its share of the spare area (`Layout::unit_bus_bytes`), from the column of its
-//! slot in the page: the page holds its units as data + spare-share codewords, slot k from
-//! byte k x unit bus bytes. A host-data program is one unit: with writes in the job, one plane,
-//! 4 KiB pages and SLC-native (one unit per program unit; a larger program unit needs host
-//! data staged until it is full, which the datapath has no DRAM path for). Host buffers
-//! follow the host driver's convention (`host.rs`): a command's data is physically contiguous
+//! Co-simulation geometry rule (checked in [`super::check_geometry`] and per op here): an op
+//! moves the host units of one column range, the same slots of each of its planes. A page
+//! holds its units' data first (slot k from byte 4096 k) and then the spare area; a read of
+//! units `s0..=s1` moves, from column 4096 `s0`, their data and as many bytes again as their
+//! share of the spare (`Layout::unit_bus_bytes`: the bytes and bus time the model charges;
+//! the co-simulation has no ECC, so which bytes those are does not matter). The region holds
+//! the op's planes one after another; every unit must start on a 16-byte row of the DMA port.
+//! A host-data program is one unit: with writes in the job, one plane, 4 KiB pages and
+//! SLC-native (one unit per program unit; a larger program unit needs host data staged until
+//! it is full, which the datapath has no DRAM path for). Host buffers follow the host driver's
+//! convention (`host.rs`): a command's data is physically contiguous
 //! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k and moves as one
 //! 4 KiB DMA with PRP2 = 0.
 
@@ -25,6 +28,29 @@ use std::collections::HashMap;
 /// Bytes per mapping unit and per page-buffer move.
 pub const UNIT: u32 = 4096;
 
+/// Most host units one op moves: 4 planes of a 16 KiB page's 4 units.
+pub const MAX_MOVES: usize = 16;
+
+/// The host data moves of a job, 4 KiB each: (byte offset in the way's region, host address),
+/// in region order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moves {
+    n: u8,
+    at: [(u32, u64); MAX_MOVES],
+}
+
+impl Moves {
+    pub fn len(&self) -> usize {
+        self.n as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.at[..self.len()].iter().copied()
+    }
+}
+
 /// One NAND op of a way's job list, with the data it moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -36,10 +62,11 @@ pub struct Job {
     pub kind: NandOpKind,
     /// Array time of the op (tR/tPROG/tBERS), core cycles: bench information for the executions.
     pub array_cycles: u64,
-    /// Host address of the unit whose data this op moves: host -> region before a program,
-    /// region -> host after a read. `None`: data stays in the region (relocation) or none.
-    pub host: Option<u64>,
-    /// Place of this job's data move in the firmware's DMA order (plan order), when it has one.
+    /// The host units whose data this op moves: host -> region before a program, region ->
+    /// host after a read. Empty: data stays in the region (relocation) or none.
+    pub moves: Moves,
+    /// Place of this job's first data move in the firmware's DMA order (plan order); its other
+    /// moves follow it.
     pub seq: u64,
 }
 
@@ -120,29 +147,12 @@ impl Planner {
                     ));
                 }
             }
-            let (host, column) = match (op.kind, op.purpose) {
+            let (moves, column) = match (op.kind, op.purpose) {
                 (NandOpKind::Program, OpPurpose::HostWrite)
-                | (NandOpKind::Read, OpPurpose::HostRead) => {
-                    let units = host_of
-                        .get(&op.addr)
-                        .ok_or_else(|| format!("op {i} {op:?}: no host unit at {:?}", op.addr))?;
-                    let &[(slot, host)] = units.as_slice() else {
-                        return Err(format!(
-                            "op {i} {op:?}: moves {} host units; the co-simulation moves one per op",
-                            units.len()
-                        ));
-                    };
-                    if op.planes != 1 || op.bus_bytes != self.unit_bus {
-                        return Err(format!(
-                            "op {i} {op:?}: moves more than one unit ({} B of {} B units)",
-                            op.bus_bytes, self.unit_bus
-                        ));
-                    }
-                    let column = u16::try_from(slot * self.unit_bus)
-                        .map_err(|_| format!("op {i} {op:?}: column past 16 bits"))?;
-                    (Some(host), column)
-                }
-                _ => (None, 0),
+                | (NandOpKind::Read, OpPurpose::HostRead) => self
+                    .moves(op, host_of)
+                    .map_err(|e| format!("op {i} {op:?}: {e}"))?,
+                _ => (Moves::default(), 0),
             };
             let (w, array_cycles) = self.word(op, column);
             let d = op.addr.die;
@@ -153,12 +163,67 @@ impl Planner {
                 op: w,
                 kind: op.kind,
                 array_cycles,
-                host,
+                moves,
                 seq: 0,
             });
         }
         debug_assert!(out[first..].iter().all(|j| j.cmd == cmd));
         Ok(())
+    }
+}
+
+impl Planner {
+    /// The data moves of a host-data op and its column: the op moves the same slots `s0..=s1`
+    /// of each of its planes (one column range, as the op word addresses it): from column
+    /// `s0 x 4096`, the units' data and then as many bytes again as their spare share, the bus
+    /// bytes the model charges. Each plane's bytes land in the region after the plane before,
+    /// each unit 4096 B after the one before.
+    fn moves(
+        &self,
+        op: &NandOp,
+        host_of: &HashMap<PhysPage, Vec<(u32, u64)>>,
+    ) -> Result<(Moves, u16), String> {
+        let mut units = Vec::new();
+        for i in 0..op.planes {
+            let page = PhysPage {
+                plane: op.addr.plane + i,
+                ..op.addr
+            };
+            let on = host_of.get(&page).map_or(&[][..], Vec::as_slice);
+            units.extend(on.iter().map(|&(slot, host)| (i as u32, slot, host)));
+        }
+        let (Some(s0), Some(s1)) = (
+            units.iter().map(|u| u.1).min(),
+            units.iter().map(|u| u.1).max(),
+        ) else {
+            return Err(format!("no host unit at {:?}", op.addr));
+        };
+        let span = s1 - s0 + 1;
+        let whole = units.len() as u32 == op.planes as u32 * span
+            && op.bus_bytes == units.len() as u32 * self.unit_bus;
+        if !whole || units.len() > MAX_MOVES {
+            return Err(format!(
+                "{} host units, {} B on the bus: not the same slots {s0}..={s1} of each plane",
+                units.len(),
+                op.bus_bytes
+            ));
+        }
+        let mut m = Moves {
+            n: units.len() as u8,
+            ..Moves::default()
+        };
+        for (k, (plane, slot, host)) in units.into_iter().enumerate() {
+            let off = plane * span * self.unit_bus + (slot - s0) * UNIT;
+            if !off.is_multiple_of(16) {
+                return Err(format!(
+                    "plane {plane}'s data lands at region byte {off}, not on a 16-byte row of the DMA port ({span} units per plane)"
+                ));
+            }
+            m.at[k] = (off, host);
+        }
+        m.at[..m.n as usize].sort_unstable();
+        let column = u16::try_from(s0 * UNIT).map_err(|_| "column past 16 bits")?;
+        Ok((m, column))
     }
 }
 

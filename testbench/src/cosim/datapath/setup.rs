@@ -13,7 +13,7 @@ use super::exec::{run, RunLimits};
 use super::firmware::Firmware;
 use super::host::{unit_data, HostDriver, IoPattern};
 use super::hw_exec::HwExec;
-use super::jobs::Planner;
+use super::jobs::{Planner, UNIT};
 use super::model_exec::ModelExec;
 use super::port::Streams;
 use super::sig::DatapathDut;
@@ -177,8 +177,8 @@ pub fn stimulus(
 }
 
 /// Stores the data of the job's preconditioned region (`host::unit_data` of each unit) in the
-/// NAND targets of `hw` where `fw`'s FTL put it: row by `Planner::row`, column by the unit's
-/// slot (`jobs`). Returns the units stored.
+/// NAND targets of `hw` where `fw`'s FTL put it: row by `Planner::row`, column 4096 x the
+/// unit's slot (`jobs`). Returns the units stored.
 pub fn preload_precondition<D: DatapathDut>(
     job: &str,
     fw: &Firmware,
@@ -195,7 +195,7 @@ pub fn preload_precondition<D: DatapathDut>(
         let page = l.phys_page(ppa);
         let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
         let die = page.die;
-        let column = (slot * planner.unit_bus) as usize;
+        let column = (slot * UNIT) as usize;
         hw.preload(
             die.channel as u8,
             die.way,

@@ -73,7 +73,7 @@ impl Firmware {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }
-        let moves = plan.jobs.iter().filter(|j| j.host.is_some()).count() as u32;
+        let moves = plan.jobs.iter().map(|j| j.moves.len() as u32).sum();
         self.cmds.insert(
             cmd,
             Cmd {
@@ -96,10 +96,10 @@ impl Firmware {
             ));
         }
         for mut j in plan.jobs {
-            if j.host.is_some() {
-                j.seq = self.next_seq;
+            j.seq = self.next_seq;
+            for _ in 0..j.moves.len() {
+                self.dma_plan.push_back((self.next_seq, None));
                 self.next_seq += 1;
-                self.dma_plan.push_back((j.seq, None));
             }
             self.ways[j.channel as usize * self.ways_per_channel + j.way as usize]
                 .0
