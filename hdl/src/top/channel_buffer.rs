@@ -16,9 +16,10 @@
 //! tR for a read); each `rd_valid` word is written
 //! at the fill pointer of the way whose data-out beat it answers (the way on `data_way` at the
 //! last `rd_beat`, registered: the PHY's read latency may be 1 or 2 cycles, as the bus engine
-//! leaves at least one turnaround cycle between two ways' data phases). The status byte of a
-//! program or erase (the data-out beat after a 70h command latch, seen on the PHY's `we`/`cle`/
-//! `dq_out`) is not stored. A program accepted on
+//! leaves at least one turnaround cycle between two ways' data phases). The status bytes of a
+//! way (its data-out beats after a 70h command latch on that way, seen on the PHY's `we`/`cle`/
+//! `dq_out`, until its next command latch) are not stored; the flag is per way, as each
+//! target's status mode is its own. A program accepted on
 //! way w restarts w's drain pointer; the region's read port is addressed with the pointer's next
 //! value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
 //! the bus engine requires). Erase ops touch neither pointer.
@@ -101,8 +102,11 @@ pub struct ChannelBuffer {
     fill: Vec<DFF<Bits<PTR_BITS>>>,
     drain: Vec<DFF<Bits<PTR_BITS>>>,
     rway: DFF<Bits<3>>,
-    /// The last command latched was 70h (read status): the next data-out beat is status.
-    st70: DFF<Bit>,
+    /// Per way: the last command latched on that way was 70h (read status), so its data-out
+    /// beats are status until its next command latch. Per way because a target's status mode
+    /// is its own: a status poll of one way between another way's read confirm (30h) and that
+    /// read's data out leaves the read's target in read mode.
+    st70: Vec<DFF<Bit>>,
     /// The data-out beat being answered was a status read (not stored).
     rstat: DFF<Bit>,
     err_r: DFF<Bit>,
@@ -170,6 +174,7 @@ impl ChannelBuffer {
             regions: (0..ways).map(|_| Region::new(banks)).collect(),
             fill: crate::elab::vec_of(ways),
             drain: crate::elab::vec_of(ways),
+            st70: crate::elab::vec_of(ways),
             fill_now: crate::elab::vec_of(ways),
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
@@ -189,7 +194,7 @@ impl ChannelBuffer {
         } defaults {
             nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
             wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rrow, dma_rdata, err,
-            acc_v, acc_w, acc_k, rway, st70, rstat, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
+            acc_v, acc_w, acc_k, rway, rstat, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
             drain_rst, rword_end,
             wword_end, rword, wsel,
             wlane, wword,
@@ -200,18 +205,22 @@ impl ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, nand_clock, acc_v, acc_w, acc_k, rway, st70, rstat, err_r, rpos, rasm, wpos
-        );
+        dff_setup!(self, nand_clock, acc_v, acc_w, acc_k, rway, rstat, err_r, rpos, rasm, wpos);
         self.acc_v.d.next = self.acc_valid.val();
         self.acc_w.d.next = self.acc_way.val();
         self.acc_k.d.next = self.acc_kind.val();
-        if self.cmd_we.val() {
-            self.st70.d.next = self.cmd_byte.val() == self.c70.val();
-        }
         if self.rd_beat.val() {
             self.rway.d.next = self.data_way.val();
-            self.rstat.d.next = self.st70.q.val();
+        }
+        for w in 0..self.regions.len() {
+            self.st70[w].clock.next = self.nand_clock.val();
+            self.st70[w].d.next = self.st70[w].q.val();
+            if self.cmd_we.val() & (self.data_way.val().index() == w) {
+                self.st70[w].d.next = self.cmd_byte.val() == self.c70.val();
+            }
+            if self.rd_beat.val() & (self.data_way.val().index() == w) {
+                self.rstat.d.next = self.st70[w].q.val();
+            }
         }
         // Read beats packed into the word at `rpos`; the (partial) word in every lane, the lane
         // enable picks one.
