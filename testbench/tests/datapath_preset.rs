@@ -2,22 +2,23 @@
 //! the preset's geometry (8 channels x 2 ways, 2 planes of 16 KiB + 2208 B pages, TLC with
 //! its SLC cache), its NAND and ONFI timing and its 200 MHz sequencer clock crossing to the
 //! 250 MHz PCIe side, with the preset's FTL as the firmware's, against the model blocks event
-//! by event, and every read's data compared in host memory. Reads only: a host write's program
-//! unit (here 8 or 24 units) needs its data staged in DRAM, which the datapath has no path for
-//! (`setup::check_geometry`). `make sim` runs the long form (`sim_preset`).
+//! by event, and every read's data compared in host memory. Host writes wait in their host
+//! buffers until the FTL programs their unit (the datapath has no DRAM data path to stage them
+//! in); SLC program units only. `make sim` runs the long form (`sim_preset`).
 
-use ssdlab_hdl::nand::op::{COL_LSB, DCYC_LSB, KIND_LSB, KIND_READ, PLANES_LSB};
+use ssdlab_hdl::nand::op::{COL_LSB, DCYC_LSB, KIND_LSB, KIND_PROGRAM, KIND_READ, PLANES_LSB};
+use ssdlab_model::config::DriveConfig;
 use ssdlab_testbench::cosim::datapath::exec::{run, RunLimits};
 use ssdlab_testbench::cosim::datapath::hdl_exec::{HdlExec, HdlSimDut};
 use ssdlab_testbench::cosim::datapath::model_exec::map_cache_config;
 use ssdlab_testbench::cosim::datapath::scoreboard::compare;
 use ssdlab_testbench::cosim::datapath::setup::{preset_config, run_model, stimulus};
-use ssdlab_testbench::cosim::datapath::sim::three_way_reading_data;
+use ssdlab_testbench::cosim::datapath::sim::{three_way_reading_data, Report};
 use std::collections::BTreeSet;
 
 const PRESET: &str = "sm2262-512g";
 
-/// A read job over the first 64 MiB (written sequentially first, untimed).
+/// A job over the first 64 MiB (written sequentially first, untimed).
 fn reads(rw: &str, bs_kib: u32, iodepth: u32, ios: u64) -> String {
     format!("[{rw}]\nrw={rw}\nbs={bs_kib}k\niodepth={iodepth}\nsize=64m\nnumber_ios={ios}\n")
 }
@@ -41,12 +42,7 @@ fn fields(op: u128) -> (u32, u32, u32, u32) {
 fn verilator_matches_model_on_sm2262_512g_random_reads() {
     let cfg = preset_config(PRESET).expect("preset");
     let job = reads("randread", 4, 32, 256);
-    let lim = RunLimits {
-        submit_until: u64::MAX,
-        max_cycles: 4_000_000,
-        seed: 1,
-    };
-    let model = run_model(&cfg, &job, lim, true).expect("the model runs");
+    let model = run_model(&cfg, &job, LIM, true).expect("the model runs");
     let mut columns = BTreeSet::new();
     for n in &model.nand {
         let (kind, planes, beats, column) = fields(n.op);
@@ -55,16 +51,8 @@ fn verilator_matches_model_on_sm2262_512g_random_reads() {
         assert!(n.done - n.issue >= 7000 + 1452, "{n:?}");
     }
     assert_eq!(columns, BTreeSet::from([0, 4096, 8192, 12288]));
-    let r =
-        three_way_reading_data(&cfg, &job, lim, &verilog(&cfg)).unwrap_or_else(|e| panic!("{e}"));
-    println!("{r}");
-    assert_eq!(r.mismatches(), 0, "{r}");
-    assert_eq!(r.completions, 256, "{r}");
-    assert_eq!(
-        r.units_checked, 256,
-        "every read's data reached the host: {r}"
-    );
-    assert_eq!((r.worst_time, r.worst_nand), (0.0, 0.0), "cycle-exact: {r}");
+    let r = checked(&cfg, &job, &verilog(&cfg));
+    assert_eq!((r.completions, r.units_checked), (256, 256), "{r}");
 }
 
 /// 128 KiB reads of data written in order: a page row (2 planes x 4 units) holds 32 KiB, so
@@ -75,26 +63,34 @@ fn verilator_matches_model_on_sm2262_512g_random_reads() {
 fn verilator_matches_model_on_sm2262_512g_sequential_reads() {
     let cfg = preset_config(PRESET).expect("preset");
     let job = reads("read", 128, 32, 64);
-    let lim = RunLimits {
-        submit_until: u64::MAX,
-        max_cycles: 4_000_000,
-        seed: 1,
-    };
-    let model = run_model(&cfg, &job, lim, true).expect("the model runs");
+    let model = run_model(&cfg, &job, LIM, true).expect("the model runs");
     assert_eq!(model.nand.len(), 64 * 4);
     for n in &model.nand {
         assert_eq!(fields(n.op), (KIND_READ as u32, 1, 4648, 0), "{n:?}");
     }
-    let r =
-        three_way_reading_data(&cfg, &job, lim, &verilog(&cfg)).unwrap_or_else(|e| panic!("{e}"));
-    println!("{r}");
-    assert_eq!(r.mismatches(), 0, "{r}");
+    let r = checked(&cfg, &job, &verilog(&cfg));
     assert_eq!((r.completions, r.units_checked), (64, 2048), "{r}");
-    assert_eq!((r.worst_time, r.worst_nand), (0.0, 0.0), "cycle-exact: {r}");
 }
 
-fn verilog(cfg: &ssdlab_model::config::DriveConfig) -> String {
+fn verilog(cfg: &DriveConfig) -> String {
     ssdlab_hdl::top::export_verilog(cfg).expect("the preset elaborates")
+}
+
+/// Seed 1, submitting until every command of the job is in.
+const LIM: RunLimits = RunLimits {
+    submit_until: u64::MAX,
+    max_cycles: 8_000_000,
+    seed: 1,
+};
+
+/// `job` on Verilator against the model, data checked: no mismatch, every completion and NAND
+/// op at the model's cycle.
+fn checked(cfg: &DriveConfig, job: &str, v: &str) -> Report {
+    let r = three_way_reading_data(cfg, job, LIM, v).unwrap_or_else(|e| panic!("{e}"));
+    println!("{r}");
+    assert_eq!(r.mismatches(), 0, "{r}");
+    assert_eq!((r.worst_time, r.worst_nand), (0.0, 0.0), "cycle-exact: {r}");
+    r
 }
 
 /// Two reads on rust_hdl's simulation of the preset's datapath, sequencers on their own
@@ -128,23 +124,42 @@ fn rust_hdl_matches_model_on_sm2262_512g() {
     h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-/// A job with writes on the preset is refused, naming the rule and the preset's geometry.
+/// Host writes on the preset: the FTL stages each 4 KiB unit in its SLC program unit (2 planes
+/// x 4 units), and the firmware moves a unit's data into the region when its program is
+/// planned, so 256 random writes are 256 / 8 = 32 two-plane programs of 4 x 4648 / 4 = 4648
+/// beats per plane from column 0. Then a random mix at QD32 whose reads find the data written
+/// before them (or the precondition's) at the host.
 #[test]
-fn writes_on_a_preset_are_refused_naming_the_program_unit() {
+fn verilator_matches_model_on_sm2262_512g_writes_and_a_mix() {
     let cfg = preset_config(PRESET).expect("preset");
-    let job = "[w]\nrw=randwrite\nbs=4k\niodepth=4\nsize=1m\nnumber_ios=4\n";
-    let e = stimulus(&cfg, job, 1, true).err().expect("refused");
-    assert!(e.contains("one 4 KiB unit per program unit"), "{e}");
-    assert!(
-        e.contains("2 planes, 16384 B pages, 3 bits per cell"),
-        "{e}"
-    );
+    let writes = reads("randwrite", 4, 32, 256);
+    let model = run_model(&cfg, &writes, LIM, true).expect("the model runs");
+    assert_eq!(model.nand.len(), 32);
+    for n in &model.nand {
+        assert_eq!(fields(n.op), (KIND_PROGRAM as u32, 1, 4648, 0), "{n:?}");
+    }
+    let v = verilog(&cfg);
+    for job in [writes, reads("randrw", 4, 32, 256)] {
+        assert_eq!(checked(&cfg, &job, &v).completions, 256);
+    }
 }
 
-/// `make sim`: on the preset (`SSDLAB_SIM_PRESET`, default sm2262-512g), random 4 KiB reads
-/// and sequential 128 KiB reads at QD32, each for at least 5 ms of simulated time (1 250 000
-/// PCIe cycles), data compared: a table of the host's IO/s and latencies, cycles per
-/// wall-second and mismatches.
+/// With the SLC cache off, host data goes to TLC blocks, whose one-shot program of 3 pages per
+/// plane the co-simulation does not run: refused naming it.
+#[test]
+fn tlc_host_programs_are_refused_naming_them() {
+    let mut cfg = preset_config(PRESET).expect("preset");
+    let c = &mut cfg.ftl.slc_cache;
+    (c.enabled, c.static_blocks_per_plane, c.fold_ahead_blocks) = (false, 0, 0);
+    c.fold_when_full = false;
+    let e = run_model(&cfg, &reads("randwrite", 4, 32, 64), LIM, true).expect_err("refused");
+    assert!(e.contains("TLC one-shot program"), "{e}");
+}
+
+/// `make sim`: on the preset (`SSDLAB_SIM_PRESET`, default sm2262-512g), random 4 KiB and
+/// sequential 128 KiB reads and writes at QD32 and a random 4 KiB mix, each for at least 5 ms
+/// of simulated time (1 250 000 PCIe cycles), read data compared: a table of the host's IO/s
+/// and latencies, cycles per wall-second and mismatches.
 #[test]
 #[ignore]
 fn sim_preset() {
@@ -153,7 +168,7 @@ fn sim_preset() {
     let v = ssdlab_hdl::top::export_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
     let lim = RunLimits {
         submit_until: 1_250_000,
-        max_cycles: 3_000_000,
+        max_cycles: 4_000_000,
         seed: 1,
     };
     println!(
@@ -162,7 +177,14 @@ fn sim_preset() {
     );
     println!("| job | cycles | I/Os | units compared | IO/s | MB/s | mean / p99 latency | cycles/s | mismatches |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    for (rw, bs_kib) in [("randread", 4), ("read", 128)] {
+    let jobs = [
+        ("randread", 4),
+        ("read", 128),
+        ("randwrite", 4),
+        ("write", 128),
+        ("randrw", 4),
+    ];
+    for (rw, bs_kib) in jobs {
         let r = three_way_reading_data(&cfg, &reads(rw, bs_kib, 32, 1 << 20), lim, &v)
             .unwrap_or_else(|e| panic!("{e}"));
         let us = |c: f64| c * 4e-3;

@@ -70,7 +70,7 @@ pub fn run(
         }
         host.step(c, x)
             .map_err(|e| format!("{} cycle {c}: host: {e} (seed {})", x.name(), lim.seed))?;
-        fw.pump();
+        fw.pump(c);
         let offer = fw.offer();
         ev.clear();
         let t = x.cycle(c, &offer, &mut ev);
@@ -161,7 +161,11 @@ pub fn run(
             } else {
                 lim.max_cycles
             };
-            let until = host.next_action(c, x.rc()).min(stop).min(lim.max_cycles);
+            let until = host
+                .next_action(c, x.rc())
+                .min(fw.next_action())
+                .min(stop)
+                .min(lim.max_cycles);
             if until > c {
                 c = x.idle_until(c, until, &offer);
             }

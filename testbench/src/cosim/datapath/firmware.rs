@@ -5,8 +5,11 @@
 //! taken.
 //!
 //! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs
-//! one job at a time, in FTL order. A host-write program first moves its unit host -> region
-//! (DMA), then issues the program; the region is free again when the program completes. A host
+//! one job at a time, in FTL order. A written unit waits in its host buffer (staged) until the
+//! FTL emits the program of its unit, which may be a later command's; that program first moves
+//! its staged units host -> region (DMA), then is issued; the region is free again when the
+//! program completes. Staged units that wait [`STAGE_FLUSH_CYCLES`], or that a read asks
+//! for, are padded and programmed (`Ftl::flush`). A host
 //! read issues the read, then moves the region -> host; free when that DMA ends. Relocation
 //! reads and programs keep their data in the region. With program/erase suspend on
 //! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
@@ -14,25 +17,29 @@
 //! the program's data left it: a way's first phases run in order), so a read can land on a
 //! programming die; the next other job waits for both. A command's jobs wait for the mapping
 //! decisions of its FTL call (decisions come in request order, one cycle after the handshake).
-//! Completions: a write when its data is in the page buffer (early completion, as the model
-//! drive), a read when its data reached the host. Data moves go to the DMA port in plan order
+//! Completions: a write when its data is in the page buffer (the model drive completes it
+//! earlier, once in DRAM), a read when its data reached the host. Data moves go to the DMA port in plan order
 //! (command arrival, then FTL op order), each once its data is ready: the order of host data
 //! never depends on which die finished first, so executions with slightly different timing
 //! move data in the same order.
 
 mod intake;
 
-use super::jobs::{Job, Planner, UNIT};
+use super::jobs::{HostUnit, Job, Planner, UNIT};
 use super::port::*;
 use ssdlab_hdl::nand::op::ROW_LSB;
 use ssdlab_model::ftl::Ftl;
-use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::nand::{NandOpKind, PhysPage};
+use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::{HashMap, VecDeque};
 
 /// Bound of every firmware queue (requests waiting for a port, commands in flight).
 pub const QUEUE_BOUND: usize = 4096;
 /// Mapping requests outstanding at once (ids are 8 bits).
 pub const MAP_OUTSTANDING: usize = 64;
+/// Cycles host data may wait staged for its program unit to fill before the firmware pads and
+/// programs the unit (`Ftl::flush`): 20 us at 250 MHz, so a lone write completes.
+pub const STAGE_FLUSH_CYCLES: Cycle = 5000;
 
 /// Where a way is in its current job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +75,8 @@ pub struct Firmware {
     /// Per way: a program or erase still in the array beside the read in `ways[w].1`.
     bg: Vec<Option<Job>>,
     reads_beside: bool,
+    /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
+    no_relocation: bool,
     cmds: HashMap<u64, Cmd>,
     next_cmd: u64,
     map_q: VecDeque<(MapReq, u64)>,
@@ -81,6 +90,12 @@ pub struct Firmware {
     cpl_q: VecDeque<CplReq>,
     qc_q: VecDeque<(QcReq, CplReq)>,
     next_map_id: u8,
+    /// Host units written and not yet in a program the firmware planned, by where the FTL put
+    /// them, and the cycle the oldest of them came.
+    staged: HashMap<PhysPage, Vec<HostUnit>>,
+    staged_since: Option<Cycle>,
+    /// The cycle of the last [`Firmware::pump`].
+    now: Cycle,
     /// Errors found (bad host command, broken rule); the run stops on the first.
     pub error: Option<String>,
 }
@@ -96,6 +111,7 @@ impl Firmware {
                 .collect(),
             bg: vec![None; channels * ways_per_channel],
             reads_beside: false,
+            no_relocation: false,
             cmds: HashMap::new(),
             next_cmd: 0,
             map_q: VecDeque::new(),
@@ -108,6 +124,9 @@ impl Firmware {
             cpl_q: VecDeque::new(),
             qc_q: VecDeque::new(),
             next_map_id: 0,
+            staged: HashMap::new(),
+            staged_since: None,
+            now: 0,
             error: None,
         }
     }
@@ -115,6 +134,14 @@ impl Firmware {
     /// Lets a host read of a way run beside the way's program or erase (see the module doc).
     pub fn with_reads_beside(mut self, on: bool) -> Self {
         self.reads_beside = on;
+        self
+    }
+
+    /// Fails the run at the first relocation op: relocated data stays in the region it was read
+    /// into (this firmware does not carry it to the program's way), so a run whose read data is
+    /// checked end to end must have none.
+    pub fn without_relocation(mut self) -> Self {
+        self.no_relocation = true;
         self
     }
 
@@ -146,6 +173,13 @@ impl Firmware {
             && self.dma_fly.is_empty()
             && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
             && self.bg.iter().all(Option::is_none)
+            && self.staged.is_empty()
+    }
+
+    /// The cycle at which the firmware acts with no event: the staged units' flush.
+    pub fn next_action(&self) -> Cycle {
+        self.staged_since
+            .map_or(Cycle::MAX, |t| t + STAGE_FLUSH_CYCLES)
     }
 
     /// The head of each request queue.
@@ -229,8 +263,13 @@ impl Firmware {
         );
     }
 
-    /// Starts every way whose next job may run.
-    pub fn pump(&mut self) {
+    /// Starts every way whose next job may run at cycle `now` (and pads and programs staged
+    /// host data that waited [`STAGE_FLUSH_CYCLES`]).
+    pub fn pump(&mut self, now: Cycle) {
+        self.now = now;
+        if self.next_action() <= now {
+            self.flush_staged();
+        }
         for w in 0..self.ways.len() {
             let Some(j) = self.ways[w].0.front() else {
                 continue;
@@ -273,7 +312,7 @@ impl Firmware {
     /// Job `j`'s data moves are ready; moves go to the DMA port in plan order.
     fn dma(&mut self, w: usize, j: Job, to_host: bool) {
         let first = self.dma_plan.front().expect("a ready move was planned").0;
-        for (k, (offset, host)) in j.moves.iter().enumerate() {
+        for (k, (offset, host, cmd)) in j.moves.iter().enumerate() {
             let req = DmaReq {
                 to_host,
                 prp1: host,
@@ -286,7 +325,7 @@ impl Firmware {
             let seq = j.seq + k as u64;
             let slot = &mut self.dma_plan[(seq - first) as usize];
             assert_eq!(slot.0, seq, "DMA plan in seq order");
-            slot.1 = Some((req, DmaTag { way: w, cmd: j.cmd }));
+            slot.1 = Some((req, DmaTag { way: w, cmd }));
         }
         while let Some((_, Some(m))) = self.dma_plan.front() {
             self.dma_q.push_back(*m);

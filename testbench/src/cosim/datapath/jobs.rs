@@ -31,12 +31,20 @@ pub const UNIT: u32 = 4096;
 /// Most host units one op moves: 4 planes of a 16 KiB page's 4 units.
 pub const MAX_MOVES: usize = 16;
 
-/// The host data moves of a job, 4 KiB each: (byte offset in the way's region, host address),
-/// in region order.
+/// A host unit at its place in a page: its slot, host address and command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostUnit {
+    pub slot: u32,
+    pub host: u64,
+    pub cmd: u64,
+}
+
+/// The host data moves of a job, 4 KiB each: (byte offset in the way's region, host address,
+/// command the unit belongs to), in region order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Moves {
     n: u8,
-    at: [(u32, u64); MAX_MOVES],
+    at: [(u32, u64, u64); MAX_MOVES],
 }
 
 impl Moves {
@@ -46,7 +54,7 @@ impl Moves {
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
-    pub fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u64, u64)> + '_ {
         self.at[..self.len()].iter().copied()
     }
 }
@@ -88,6 +96,8 @@ pub struct Planner {
     pub planes: u32,
     /// Bytes one 4 KiB unit occupies in a page and on the bus (`Layout::unit_bus_bytes`).
     pub unit_bus: u32,
+    /// 4 KiB units per page.
+    pub units_per_page: u32,
 }
 
 impl Planner {
@@ -116,13 +126,14 @@ impl Planner {
         (w, self.t.to_cycles_ceil(self.nt.array_time(op)))
     }
 
-    /// Jobs for `ops` (one FTL call of command `cmd`); `host_of` gives the host address of the
-    /// unit at a physical page, for host-data ops. Errors name an op the datapath rule excludes.
+    /// Jobs for `ops` (one FTL call of command `cmd`); `host_of` holds the host units by the
+    /// physical page they are at, for host-data ops, which take theirs out of it. Errors name
+    /// an op the datapath rule excludes.
     pub fn jobs(
         &self,
         cmd: u64,
         ops: &[NandOp],
-        host_of: &HashMap<PhysPage, Vec<(u32, u64)>>,
+        host_of: &mut HashMap<PhysPage, Vec<HostUnit>>,
         out: &mut Vec<Job>,
     ) -> Result<(), String> {
         let first = out.len();
@@ -173,15 +184,17 @@ impl Planner {
 }
 
 impl Planner {
-    /// The data moves of a host-data op and its column: the op moves the same slots `s0..=s1`
-    /// of each of its planes (one column range, as the op word addresses it): from column
-    /// `s0 x 4096`, the units' data and then as many bytes again as their spare share, the bus
-    /// bytes the model charges. Each plane's bytes land in the region after the plane before,
-    /// each unit 4096 B after the one before.
+    /// The data moves of a host-data op and its column, its units taken out of `host_of`.
+    /// A read moves the same slots `s0..=s1` of each of its planes (one column range, as the
+    /// op word addresses it): from column `s0 x 4096`, the units' data and then as many bytes
+    /// again as their spare share, the bus bytes the model charges. A program writes whole
+    /// pages, one per plane, from column 0: the units the host staged for it (the rest of the
+    /// program unit is the FTL's padding). Each plane's bytes land in the region after the
+    /// plane before, each unit 4096 B after the slot before.
     fn moves(
         &self,
         op: &NandOp,
-        host_of: &HashMap<PhysPage, Vec<(u32, u64)>>,
+        host_of: &mut HashMap<PhysPage, Vec<HostUnit>>,
     ) -> Result<(Moves, u16), String> {
         let mut units = Vec::new();
         for i in 0..op.planes {
@@ -189,18 +202,31 @@ impl Planner {
                 plane: op.addr.plane + i,
                 ..op.addr
             };
-            let on = host_of.get(&page).map_or(&[][..], Vec::as_slice);
-            units.extend(on.iter().map(|&(slot, host)| (i as u32, slot, host)));
+            let on = host_of.remove(&page).unwrap_or_default();
+            units.extend(on.into_iter().map(|u| (i as u32, u)));
         }
         let (Some(s0), Some(s1)) = (
-            units.iter().map(|u| u.1).min(),
-            units.iter().map(|u| u.1).max(),
+            units.iter().map(|u| u.1.slot).min(),
+            units.iter().map(|u| u.1.slot).max(),
         ) else {
             return Err(format!("no host unit at {:?}", op.addr));
         };
-        let span = s1 - s0 + 1;
-        let whole = units.len() as u32 == op.planes as u32 * span
-            && op.bus_bytes == units.len() as u32 * self.unit_bus;
+        let (s0, span, whole) = if op.kind == NandOpKind::Program {
+            let page = self.units_per_page;
+            let one_page = op.bus_bytes == op.planes as u32 * page * self.unit_bus;
+            if !one_page {
+                return Err(format!(
+                    "a host program of {} B on {} planes is not one page per plane (a TLC one-shot program of host data is not co-simulated)",
+                    op.bus_bytes, op.planes
+                ));
+            }
+            (0, page, true)
+        } else {
+            let span = s1 - s0 + 1;
+            let whole = units.len() as u32 == op.planes as u32 * span
+                && op.bus_bytes == units.len() as u32 * self.unit_bus;
+            (s0, span, whole)
+        };
         if !whole || units.len() > MAX_MOVES {
             return Err(format!(
                 "{} host units, {} B on the bus: not the same slots {s0}..={s1} of each plane",
@@ -212,14 +238,14 @@ impl Planner {
             n: units.len() as u8,
             ..Moves::default()
         };
-        for (k, (plane, slot, host)) in units.into_iter().enumerate() {
-            let off = plane * span * self.unit_bus + (slot - s0) * UNIT;
+        for (k, (plane, u)) in units.into_iter().enumerate() {
+            let off = plane * span * self.unit_bus + (u.slot - s0) * UNIT;
             if !off.is_multiple_of(16) {
                 return Err(format!(
                     "plane {plane}'s data lands at region byte {off}, not on a 16-byte row of the DMA port ({span} units per plane)"
                 ));
             }
-            m.at[k] = (off, host);
+            m.at[k] = (off, u.host, u.cmd);
         }
         m.at[..m.n as usize].sort_unstable();
         let column = u16::try_from(s0 * UNIT).map_err(|_| "column past 16 bits")?;
@@ -227,23 +253,24 @@ impl Planner {
     }
 }
 
-/// The host units of a command by the physical page that holds them after the FTL call: each
-/// unit's slot in its page and its host address.
+/// The host units of command `cmd` by the physical page that holds them after the FTL call,
+/// added to `into`.
 pub fn host_units(
     ftl: &Ftl,
-    lpn: u64,
-    count: u32,
+    (lpn, count): (u64, u32),
     prp1: u64,
-) -> HashMap<PhysPage, Vec<(u32, u64)>> {
-    let mut m: HashMap<PhysPage, Vec<(u32, u64)>> = HashMap::with_capacity(count as usize);
+    cmd: u64,
+    into: &mut HashMap<PhysPage, Vec<HostUnit>>,
+) {
     let l = ftl.layout();
     for k in 0..count as u64 {
         if let Some(ppa) = ftl.lookup(lpn + k) {
             let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
-            m.entry(l.phys_page(ppa))
-                .or_default()
-                .push((slot, prp1 + UNIT as u64 * k));
+            into.entry(l.phys_page(ppa)).or_default().push(HostUnit {
+                slot,
+                host: prp1 + UNIT as u64 * k,
+                cmd,
+            });
         }
     }
-    m
 }

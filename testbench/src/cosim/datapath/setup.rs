@@ -5,7 +5,7 @@
 //! array times scaled down so a run covers many ops (tR 8 us, tPROG 40 us, tBERS 200 us), no
 //! read-ahead, a mapping table that fits the DRAM. Everything else is the default preset.
 //! [`with_suspend`] turns program/erase suspend on with its times scaled down alike.
-//! [`preset_config`] is a built-in preset as the co-simulation runs it (reads only, no
+//! [`preset_config`] is a built-in preset as the co-simulation runs it (no
 //! read-ahead), and [`preload_precondition`] loads its precondition's data into the NAND
 //! targets of a hardware execution.
 
@@ -105,10 +105,10 @@ pub fn preset_config(name: &str) -> Result<DriveConfig, String> {
     Ok(cfg)
 }
 
-/// Checks the geometry rule the firmware relies on (`jobs`: one host unit per op): one die per
-/// way, no read-ahead, and no stream page cache on pages of more than one unit (it reads whole
-/// pages); with writes in the job, one unit per program unit as well.
-pub fn check_geometry(cfg: &DriveConfig, writes: bool) -> Result<(), String> {
+/// Checks the geometry rule the firmware relies on (`jobs`): one die per way, no read-ahead,
+/// and no stream page cache on pages of more than one unit (it reads whole pages). What an op
+/// may move beyond that is checked per op (`jobs::Planner::jobs`).
+pub fn check_geometry(cfg: &DriveConfig) -> Result<(), String> {
     let g = &cfg.geometry;
     let page_cache = cfg.ftl.stream_read_page_cache && g.page_bytes > 4096;
     if g.dies_per_way != 1 || cfg.ftl.read_ahead_kib != 0 || page_cache {
@@ -117,11 +117,7 @@ pub fn check_geometry(cfg: &DriveConfig, writes: bool) -> Result<(), String> {
             g.dies_per_way, cfg.ftl.read_ahead_kib, cfg.ftl.stream_read_page_cache, g.page_bytes
         ));
     }
-    let one_unit = g.planes_per_die == 1 && g.page_bytes == 4096 && g.bits_per_cell == 1;
-    (!writes || one_unit).then_some(()).ok_or_else(|| format!(
-        "co-simulation of writes needs one 4 KiB unit per program unit (1 plane, 4096 B pages, SLC-native; host data for a larger one is staged in DRAM, which the datapath has no path for): {} planes, {} B pages, {} bits per cell",
-        g.planes_per_die, g.page_bytes, g.bits_per_cell
-    ))
+    Ok(())
 }
 
 /// Firmware and host of one run: the job file `job` (first job), functional precondition of the
@@ -138,7 +134,7 @@ pub fn stimulus(
     let seeds = SeedTree::new(seed);
     let mut ftl = Ftl::new(cfg, &seeds).map_err(|e| e.to_string())?;
     let pat = IoPattern::from_job(j, ftl.logical_units())?;
-    check_geometry(cfg, pat.read_pct < 100)?;
+    check_geometry(cfg)?;
     if precondition {
         let mut ops = Vec::new();
         let mut lpn = pat.first_unit;
@@ -162,6 +158,7 @@ pub fn stimulus(
         plane_stride: ssdlab_hdl::nand::plane_stride(cfg),
         planes: cfg.geometry.planes_per_die,
         unit_bus: ftl.layout().unit_bus_bytes(),
+        units_per_page: cfg.geometry.page_bytes / 4096,
     };
     let g = &cfg.geometry;
     Ok((

@@ -191,11 +191,11 @@ fn three_way_inner(
     // The hardware run issues exactly the commands the reference issued before `submit_until`
     // (a cycle cut-off would depend on its own timing).
     let ios = host.issued();
-    let (mut fw, host) = stimulus(cfg, job, lim.seed, true)?;
-    let mut host = if read_data {
-        host.check_read_data()
+    let (fw, host) = stimulus(cfg, job, lim.seed, true)?;
+    let (mut fw, mut host) = if read_data {
+        (fw.without_relocation(), host.check_read_data())
     } else {
-        host
+        (fw, host)
     };
     host.limit_ios(ios);
     let lim = RunLimits {

@@ -2,10 +2,12 @@
 //! and Write) turned into FTL calls, per-way jobs and mapping requests ([`super::jobs`]).
 
 use super::{Cmd, Firmware};
-use crate::cosim::datapath::jobs::{host_units, Plan, UNIT};
+use crate::cosim::datapath::jobs::{host_units, Job, UNIT};
 use crate::cosim::datapath::port::*;
 use ssdlab_model::encoding::nvme::{opc, Status};
+use ssdlab_model::ftl::OpPurpose;
 use ssdlab_model::nvme::frontend::entry::Sqe;
+use std::collections::HashMap;
 
 impl Firmware {
     pub(super) fn command(&mut self, sqid: u16, s: &Sqe) {
@@ -59,31 +61,52 @@ impl Firmware {
         self.next_cmd += 1;
         let mut ops = Vec::new();
         let write = s.opc == opc::NVM_WRITE;
-        if write {
+        let mut reads = HashMap::new();
+        let hosts = if write {
             self.ftl.host_write(lpn, count, &mut ops);
+            let before = self.staged.len();
+            host_units(&self.ftl, (lpn, count), s.prp1, cmd, &mut self.staged);
+            if before == 0 {
+                self.staged_since = Some(self.now);
+            }
+            &mut self.staged
         } else {
+            if self.reads_staged(lpn, count) {
+                self.flush_staged();
+            }
             self.ftl.host_read(lpn, count, &mut ops);
-        }
-        let hosts = host_units(&self.ftl, lpn, count, s.prp1);
-        let mut plan = Plan {
-            jobs: Vec::new(),
-            map: self.ftl.take_map_trace(),
+            host_units(&self.ftl, (lpn, count), s.prp1, cmd, &mut reads);
+            &mut reads
         };
-        if let Err(e) = self.planner.jobs(cmd, &ops, &hosts, &mut plan.jobs) {
+        let map = self.ftl.take_map_trace();
+        if self.no_relocation && ops.iter().any(|o| relocation(o.purpose)) {
+            self.fail(format!("command sqid {sqid} cid {}: relocation, in a run whose read data is checked (its data is not carried)", s.cid));
+            return Ok(());
+        }
+        let mut jobs = Vec::new();
+        if let Err(e) = self.planner.jobs(cmd, &ops, hosts, &mut jobs) {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }
-        let moves = plan.jobs.iter().map(|j| j.moves.len() as u32).sum();
+        if self.staged.is_empty() {
+            self.staged_since = None;
+        }
+        // A write's units move when their program is planned (by this or a later command).
+        let moves = if write {
+            count
+        } else {
+            jobs.iter().map(|j| j.moves.len() as u32).sum()
+        };
         self.cmds.insert(
             cmd,
             Cmd {
                 sqid,
                 cid: s.cid,
-                map_left: plan.map.len() as u32,
+                map_left: map.len() as u32,
                 dma_left: moves,
             },
         );
-        for a in plan.map {
+        for a in map {
             let id = self.next_map_id;
             self.next_map_id = id.wrapping_add(1);
             self.map_q.push_back((
@@ -95,7 +118,53 @@ impl Firmware {
                 cmd,
             ));
         }
-        for mut j in plan.jobs {
+        self.queue_jobs(jobs);
+        self.finish(cmd);
+        Ok(())
+    }
+
+    /// Whether a unit of `lpn..lpn + count` is staged (its data still in a host buffer).
+    fn reads_staged(&self, lpn: u64, count: u32) -> bool {
+        let l = self.ftl.layout();
+        !self.staged.is_empty()
+            && (lpn..lpn + count as u64).any(|u| {
+                self.ftl.lookup(u).is_some_and(|ppa| {
+                    let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
+                    self.staged
+                        .get(&l.phys_page(ppa))
+                        .is_some_and(|v| v.iter().any(|h| h.slot == slot))
+                })
+            })
+    }
+
+    /// Pads and programs the staged units' program unit (`Ftl::flush`): a read of a staged
+    /// unit then finds it on NAND, and a write waits no longer than [`STAGE_FLUSH_CYCLES`].
+    pub(super) fn flush_staged(&mut self) {
+        let mut ops = Vec::new();
+        self.ftl.flush(&mut ops);
+        self.staged_since = None;
+        if !self.ftl.take_map_trace().is_empty() {
+            return self.fail("the flush of staged units made mapping accesses".into());
+        }
+        // A command number of its own with nothing to complete.
+        let cmd = self.next_cmd;
+        self.next_cmd += 1;
+        let mut jobs = Vec::new();
+        if let Err(e) = self.planner.jobs(cmd, &ops, &mut self.staged, &mut jobs) {
+            return self.fail(format!("flush of staged units: {e}"));
+        }
+        if !self.staged.is_empty() {
+            return self.fail(format!(
+                "{} pages still staged after a flush",
+                self.staged.len()
+            ));
+        }
+        self.queue_jobs(jobs);
+    }
+
+    /// Puts `jobs` on their ways' queues, their data moves in the DMA plan.
+    fn queue_jobs(&mut self, jobs: Vec<Job>) {
+        for mut j in jobs {
             j.seq = self.next_seq;
             for _ in 0..j.moves.len() {
                 self.dma_plan.push_back((self.next_seq, None));
@@ -105,7 +174,14 @@ impl Firmware {
                 .0
                 .push_back(j);
         }
-        self.finish(cmd);
-        Ok(())
     }
+}
+
+/// Ops that move data from one place on NAND to another.
+fn relocation(p: OpPurpose) -> bool {
+    use OpPurpose::*;
+    matches!(
+        p,
+        GcRead | GcWrite | FoldRead | FoldWrite | WearLevelRead | WearLevelWrite
+    )
 }
