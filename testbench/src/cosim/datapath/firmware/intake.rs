@@ -6,6 +6,7 @@ use crate::cosim::datapath::jobs::{host_units, Job, UNIT};
 use crate::cosim::datapath::port::*;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::ftl::OpPurpose;
+use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::entry::Sqe;
 use std::collections::HashMap;
 
@@ -88,8 +89,15 @@ impl Firmware {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }
+        // Only the FTL's cursor die holds a partial host program unit: after a host program,
+        // what is still staged came with this command.
+        let programmed = ops
+            .iter()
+            .any(|o| o.purpose == OpPurpose::HostWrite && o.kind == NandOpKind::Program);
         if self.staged.is_empty() {
             self.staged_since = None;
+        } else if programmed {
+            self.staged_since = Some(self.now);
         }
         // A write's units move when their program is planned (by this or a later command).
         let moves = if write {
