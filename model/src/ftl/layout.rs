@@ -181,9 +181,13 @@ impl Layout {
     }
     /// The physical page holding `ppa`.
     pub fn phys_page(&self, ppa: u32) -> PhysPage {
+        self.page_and_slot(ppa).0
+    }
+    /// The physical page holding `ppa` and its 4 KiB slot in that page.
+    pub fn page_and_slot(&self, ppa: u32) -> (PhysPage, u32) {
         let dbid = self.dbid_of_ppa(ppa);
-        let (page, plane, _) = self.split_offset(ppa - self.base(dbid));
-        self.page_at(dbid, page, plane)
+        let (page, plane, slot) = self.split_offset(ppa - self.base(dbid));
+        (self.page_at(dbid, page, plane), slot)
     }
     /// The physical page `page` on plane `plane` of die-block `dbid`.
     #[inline]

@@ -168,6 +168,11 @@ impl HostDriver {
         self
     }
 
+    /// The job's region, 4 KiB units (what the stimulus preconditions).
+    pub fn region(&self) -> std::ops::Range<u64> {
+        self.pat.first_unit..self.pat.first_unit + self.pat.units
+    }
+
     /// Commands submitted so far.
     pub fn issued(&self) -> u64 {
         self.issued

@@ -181,9 +181,7 @@ impl Planner {
         debug_assert!(out[first..].iter().all(|j| j.cmd == cmd));
         Ok(())
     }
-}
 
-impl Planner {
     /// The data moves of a host-data op and its column, its units taken out of `host_of`.
     /// A read moves the same slots `s0..=s1` of each of its planes (one column range, as the
     /// op word addresses it): from column `s0 x 4096`, the units' data and then as many bytes
@@ -265,8 +263,8 @@ pub fn host_units(
     let l = ftl.layout();
     for k in 0..count as u64 {
         if let Some(ppa) = ftl.lookup(lpn + k) {
-            let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
-            into.entry(l.phys_page(ppa)).or_default().push(HostUnit {
+            let (page, slot) = l.page_and_slot(ppa);
+            into.entry(page).or_default().push(HostUnit {
                 slot,
                 host: prp1 + UNIT as u64 * k,
                 cmd,

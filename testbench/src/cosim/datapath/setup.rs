@@ -173,36 +173,32 @@ pub fn stimulus(
     ))
 }
 
-/// Stores the data of the job's preconditioned region (`host::unit_data` of each unit) in the
-/// NAND targets of `hw` where `fw`'s FTL put it: row by `Planner::row`, column 4096 x the
-/// unit's slot (`jobs`). Returns the units stored.
+/// Stores the data of the host's region (`HostDriver::region`, which the stimulus
+/// preconditions; `host::unit_data` of each unit) in the NAND targets of `hw` where `fw`'s FTL
+/// put it: row by `Planner::row`, column 4096 x the unit's slot (`jobs`). Returns the units
+/// stored.
 pub fn preload_precondition<D: DatapathDut>(
-    job: &str,
+    host: &HostDriver,
     fw: &Firmware,
     hw: &mut HwExec<D>,
-) -> Result<u64, String> {
-    let jobs = parse_job_file(job, "cosim job").map_err(|e| e.to_string())?;
-    let j = jobs.first().ok_or("the job file has no job")?;
+) -> u64 {
     let (ftl, planner) = (fw.ftl(), fw.planner());
-    let pat = IoPattern::from_job(j, ftl.logical_units())?;
     let l = ftl.layout();
     let mut stored = 0;
-    for lpn in pat.first_unit..pat.first_unit + pat.units {
+    for lpn in host.region() {
         let Some(ppa) = ftl.lookup(lpn) else { continue };
-        let page = l.phys_page(ppa);
-        let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
+        let (page, slot) = l.page_and_slot(ppa);
         let die = page.die;
-        let column = (slot * UNIT) as usize;
         hw.preload(
             die.channel as u8,
             die.way,
             planner.row(&page),
-            column,
+            (slot * UNIT) as usize,
             &unit_data(lpn),
         );
         stored += 1;
     }
-    Ok(stored)
+    stored
 }
 
 /// The behavioural execution of `job` from `seed`.

@@ -205,7 +205,7 @@ fn three_way_inner(
     let line = map_cache_config().line_entries;
     let mut vx = VerilatorExec::verilated(cfg, verilog, line, vcd).map_err(|e| e.to_string())?;
     if read_data {
-        preload_precondition(job, &fw, &mut vx)?;
+        preload_precondition(&host, &fw, &mut vx);
     }
     let t0 = Instant::now();
     let got = run(&mut vx, &mut fw, &mut host, lim)?;

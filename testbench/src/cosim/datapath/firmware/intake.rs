@@ -137,9 +137,9 @@ impl Firmware {
         !self.staged.is_empty()
             && (lpn..lpn + count as u64).any(|u| {
                 self.ftl.lookup(u).is_some_and(|ppa| {
-                    let (_, _, slot) = l.split_offset(ppa - l.base(l.dbid_of_ppa(ppa)));
+                    let (page, slot) = l.page_and_slot(ppa);
                     self.staged
-                        .get(&l.phys_page(ppa))
+                        .get(&page)
                         .is_some_and(|v| v.iter().any(|h| h.slot == slot))
                 })
             })
