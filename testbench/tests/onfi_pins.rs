@@ -151,26 +151,25 @@ fn pin_cycles_per_phase_match_the_model_and_hand_counts() {
     let mut b = run(&o, &o);
     assert!(b.target.report().is_empty());
     let t = ssdlab_model::nand::phy::PhyTiming::new(&o).unwrap();
-    // Hand: command 5 cycles = 10 halves; 3 row latches 15 cycles, 5 latches 25 cycles;
+    // Hand: command 5 cycles = 20 quarters; 3 row latches 15 cycles, 5 latches 25 cycles;
     // 16 bytes in: 3 + 8 + 2 = 13 cycles, edges 16; status out (2 bytes): 3 + 1 + 5 = 9
-    // cycles, page out: 3 + 8 + 5 = 16 cycles. The DQS postamble ends half a cycle after
-    // the last edge is counted: halves are whole cycles here (the burst starts and stops on
-    // cycle boundaries).
-    let cmd = PinPhase::Cle(10);
+    // cycles, page out: 3 + 8 + 5 = 16 cycles. Every phase starts and stops on a cycle
+    // boundary, so its quarters are 4 per cycle.
+    let cmd = PinPhase::Cle(20);
     let ale = |n: u32| PinPhase::Ale {
-        halves: 2 * 5 * n as u64,
+        quarters: 4 * 5 * n as u64,
         latches: n,
     };
     let din = PinPhase::DataIn {
-        halves: 26,
+        quarters: 52,
         edges: 16,
     };
     let st = PinPhase::DataOut {
-        halves: 18,
+        quarters: 36,
         edges: 2,
     };
     let dout = PinPhase::DataOut {
-        halves: 32,
+        quarters: 64,
         edges: 16,
     };
     let want = vec![
@@ -192,11 +191,11 @@ fn pin_cycles_per_phase_match_the_model_and_hand_counts() {
     ];
     assert_eq!(b.target.phases, want);
     // The same from the model's description.
-    assert_eq!(2 * t.command_cycles() as u64, 10);
-    assert_eq!(2 * t.address_cycles(5) as u64, 50);
-    assert_eq!(2 * t.data_in_cycles(16) as u64, 26);
-    assert_eq!(2 * t.data_out_cycles(2) as u64, 18);
-    assert_eq!(2 * t.data_out_cycles(16) as u64, 32);
+    assert_eq!(4 * t.command_cycles() as u64, 20);
+    assert_eq!(4 * t.address_cycles(5) as u64, 100);
+    assert_eq!(4 * t.data_in_cycles(16) as u64, 52);
+    assert_eq!(4 * t.data_out_cycles(2) as u64, 36);
+    assert_eq!(4 * t.data_out_cycles(16) as u64, 64);
 }
 
 #[test]
@@ -208,7 +207,7 @@ fn a_too_short_twp_is_reported_by_the_target() {
     let mut b = run(&phy, &nand);
     let r = b.target.report();
     assert!(b.target.violations.iter().any(|v| v.param == "tWP"), "{r}");
-    assert!(r.contains("tWP at half cycle"), "{r}");
+    assert!(r.contains("tWP at quarter cycle"), "{r}");
     assert!(r.contains("5 ns, minimum 10 ns"), "{r}");
 }
 
@@ -248,8 +247,9 @@ fn one_byte_per_cycle_runs_clean_with_one_dqs_or_re_edge_per_cycle() {
     let mut read = vec![0xE0; 2];
     read.extend(page());
     assert_eq!(b.read, read);
-    // Hand: 16 bytes in = 3 + 16 + 2 = 21 cycles (42 halves); out = 3 + 16 + 5 = 24 cycles
-    // (48 halves); a status poll = 3 + 1 + 5 = 9 cycles (18 halves) with 2 RE# edges.
+    // Hand: 16 bytes in = 3 + 16 + 2 = 21 cycles (84 quarters); out = 3 + 16 + 5 = 24
+    // cycles (96 quarters); a status poll = 3 + 1 + 5 = 9 cycles (36 quarters) with 2 RE#
+    // edges.
     let data: Vec<PinPhase> = b
         .target
         .phases
@@ -258,29 +258,104 @@ fn one_byte_per_cycle_runs_clean_with_one_dqs_or_re_edge_per_cycle() {
         .filter(|p| matches!(p, PinPhase::DataIn { .. } | PinPhase::DataOut { .. }))
         .collect();
     let st = PinPhase::DataOut {
-        halves: 18,
+        quarters: 36,
         edges: 2,
     };
     let want = vec![
         st,
         PinPhase::DataIn {
-            halves: 42,
+            quarters: 84,
             edges: 16,
         },
         st,
         PinPhase::DataOut {
-            halves: 48,
+            quarters: 96,
             edges: 16,
         },
     ];
     assert_eq!(data, want);
 }
 
+/// The default preset's own bus: 800 MT/s on the 200 MHz sequencer clock, 4 bytes per cycle.
+fn onfi_800mts() -> OnfiConfig {
+    let o = DriveConfig::default_drive().onfi;
+    assert_eq!((o.transfer_mts, o.core_clock_mhz), (800, 200));
+    o
+}
+
+#[test]
+fn four_bytes_per_cycle_run_clean_with_four_strobe_edges_per_cycle() {
+    let o = onfi_800mts();
+    let mut b = run(&o, &o);
+    let report = b.target.report();
+    assert!(report.is_empty(), "timing violations:\n{report}");
+    assert_eq!(b.target.bytes_in, page());
+    // A 1-byte status beat is one data cycle: 4 RE# edges, 4 status bytes per poll, all
+    // returned on `beat_dq_in` (4 bytes per read beat).
+    let mut out = vec![0xE0; 8];
+    out.extend(page());
+    assert_eq!(b.target.bytes_out, out);
+    assert_eq!(b.read, out);
+    // Hand: 16 bytes in = 3 + 4 + 2 = 9 cycles (36 quarters); out = 3 + 4 + 5 = 12 cycles
+    // (48 quarters); a status poll = 3 + 1 + 5 = 9 cycles (36 quarters) with 4 RE# edges.
+    let st = PinPhase::DataOut {
+        quarters: 36,
+        edges: 4,
+    };
+    let want = vec![
+        PinPhase::Cle(20),
+        PinPhase::Ale {
+            quarters: 60,
+            latches: 3,
+        },
+        PinPhase::Cle(20),
+        PinPhase::Cle(20),
+        st,
+        PinPhase::Cle(20),
+        PinPhase::Ale {
+            quarters: 100,
+            latches: 5,
+        },
+        PinPhase::DataIn {
+            quarters: 36,
+            edges: 16,
+        },
+        PinPhase::Cle(20),
+        PinPhase::Cle(20),
+        st,
+        PinPhase::Cle(20),
+        PinPhase::Ale {
+            quarters: 100,
+            latches: 5,
+        },
+        PinPhase::Cle(20),
+        PinPhase::DataOut {
+            quarters: 48,
+            edges: 16,
+        },
+    ];
+    assert_eq!(b.target.phases, want);
+    // The model's counts agree, and each read beat returns 11 cycles later as at 2 bytes.
+    let t = ssdlab_model::nand::phy::PhyTiming::new(&o).unwrap();
+    assert_eq!(4 * t.data_in_cycles(16) as u64, 36);
+    assert_eq!(4 * t.data_out_cycles(16) as u64, 48);
+    assert_eq!(t.read_return(), 11);
+    let ret: Vec<u64> = b.rd_cycles.iter().map(|c| c + 11).collect();
+    assert_eq!(b.read_valid_cycles, ret);
+}
+
 #[test]
 fn the_verilated_phy_drives_the_same_pins_as_rust_hdl() {
     // The PHY's generated Verilog under Verilator, through the same script: the same
-    // latches, bytes, phases and read-back cycles as the rust_hdl run, 0 violations.
-    let o = onfi();
+    // latches, bytes, phases and read-back cycles as the rust_hdl run, 0 violations; at
+    // 2 bytes per cycle and at the default preset's 4.
+    for o in [onfi(), onfi_800mts()] {
+        verilated_matches_rust_hdl(&o);
+    }
+}
+
+fn verilated_matches_rust_hdl(o: &OnfiConfig) {
+    let o = o.clone();
     let mut r = run(&o, &o);
     let phy = VerilatedPhy::new(OnfiPhy::new(&o).unwrap()).expect("verilator builds the PHY");
     let mut v = bench(phy, &o, &o);
@@ -300,8 +375,8 @@ fn the_verilated_phy_drives_the_same_pins_as_rust_hdl() {
 fn too_short_preambles_are_reported_by_the_target() {
     let nand = onfi();
     let mut phy = onfi();
-    // The PHY drives 5 ns (1-cycle) DQS and RE# preambles; the NAND needs 15 ns: 2 halves of
-    // 2.5 ns before the first edge. Reported once per burst: 1 data in, 3 data out (two
+    // The PHY drives 5 ns (1-cycle) DQS and RE# preambles; the NAND needs 15 ns: 4 quarters
+    // of 1.25 ns before the first edge. Reported once per burst: 1 data in, 3 data out (two
     // status polls and the page).
     phy.pins.t_wpre_ns = 5.0;
     phy.pins.t_rpre_ns = 5.0;

@@ -66,24 +66,6 @@ pub fn phy_verilog(cfg: &DriveConfig) -> Result<String, String> {
     phy::OnfiPhy::new(&cfg.onfi).map(crate::verilog_of)
 }
 
-/// The config the PHY is elaborated for from a drive config, and a label for it: `cfg` itself when
-/// its beat port carries 1 or 2 bytes per cycle; otherwise `cfg` with `onfi.core_clock_mhz` =
-/// `onfi.transfer_mts` / 2, the clock at which an 8-bit DDR bus moves the bytes (400 MHz for
-/// 800 MT/s). At that clock the PHY is its own clock domain: joining the sequencer's 4-byte
-/// beats to it takes a 2:1 gearbox, which is not built.
-pub fn phy_export_config(cfg: &DriveConfig, label: &str) -> (DriveConfig, String) {
-    if cfg.onfi.bytes_per_cycle() <= 2 {
-        return (cfg.clone(), label.to_string());
-    }
-    let mut c = cfg.clone();
-    c.onfi.core_clock_mhz = c.onfi.transfer_mts / 2;
-    let l = format!(
-        "{label} with onfi.core_clock_mhz = {} (the PHY at 2 bytes per cycle)",
-        c.onfi.core_clock_mhz
-    );
-    (c, l)
-}
-
 /// The generated Verilog of every NAND block, elaborated from `cfg` (`make verilog`); the error
 /// (from `HdlTiming`) names the config field the sequencer cannot time.
 pub fn verilog_blocks(cfg: &DriveConfig) -> Result<Vec<(&'static str, String)>, String> {

@@ -5,8 +5,8 @@
 //! Verilog its signals are `phy$ce`, `phy$cle`, ...
 //!
 //! Behind the bundle: `onfi` ([`OnfiPhy`], the pin-level PHY that turns these beats into ONFI
-//! 4.x pins as per-edge values on the core clock) and `io` (the wrapper that maps the per-edge
-//! values onto DDR cells; a generic Verilog one for simulation). ODT, ZQ calibration and the
+//! 4.x pins as per-quarter values on the core clock) and `io` (the wrapper that maps the
+//! per-quarter values onto DDR cells or 4:1 serializers; a generic Verilog one for simulation). ODT, ZQ calibration and the
 //! DQS-strobed read capture of a real part are out of scope (the PHY captures at a fixed
 //! latency, see `onfi`).
 

@@ -10,14 +10,17 @@
 //!   cycles after CLE/ALE (>= tCLS/tALS), CLE/ALE stay `cl_hold` cycles after (>= tCLH/tALH)
 //!   and WE# is high `latch - we_low` cycles between pulses (>= tWH).
 //! - data in of N bytes: DQS driven low `wpre` cycles (tWPRE), then N / `bytes_per_cycle`
-//!   cycles of data (one byte per DQS edge; 2 edges per cycle at 2 bytes per cycle, 1 at 1),
-//!   then low `wpst` cycles (tWPST) before release.
+//!   cycles of data (one byte per DQS edge; 4 edges per cycle at 4 bytes per cycle, 2 at 2, 1
+//!   at 1), then low `wpst` cycles (tWPST) before release.
 //! - data out of N bytes: RE# low `rpre` cycles (tRPRE), N / `bytes_per_cycle` cycles of
 //!   toggling (one byte per RE# edge), low `rpst` cycles (tRPST), then high (not a data edge).
 //!   The byte of each RE# edge comes back `dqsre` cycles later (tDQSRE rounded up).
 //!
-//! An 8-bit DDR bus moves 2 bytes per core cycle (one per clock edge). 4 bytes per cycle at
-//! the beat port (e.g. 800 MT/s at 200 MHz) needs a 1:4 serializer and is refused.
+//! The PHY works in quarter cycles (slots): an 8-bit DDR bus moves one byte per DQS or RE#
+//! edge, so 4 bytes per core cycle (800 MT/s at 200 MHz, every preset) is two strobe periods
+//! per cycle, serialized 4:1 by the io wrapper's cells; 2 bytes per cycle is one period (a DDR
+//! cell), 1 byte one edge per cycle. Other ratios (3 bytes per cycle) have no serializer and
+//! are refused.
 
 use crate::config::OnfiConfig;
 use crate::error::{check, ConfigError};
@@ -42,7 +45,7 @@ pub struct PhyTiming {
     pub we_low: u32,
     /// CLE/ALE (and DQ) hold after WE# rises: `latch - we_setup - we_low`.
     pub cl_hold: u32,
-    /// Bytes per core cycle at the beat port and on DQ (1 or 2).
+    /// Bytes per core cycle at the beat port and on DQ (1, 2 or 4).
     pub bytes_per_cycle: u32,
     /// DQS write preamble, cycles (tWPRE rounded up).
     pub wpre: u32,
@@ -63,11 +66,12 @@ impl PhyTiming {
     pub fn new(onfi: &OnfiConfig) -> Result<Self, ConfigError> {
         let bpc = onfi.bytes_per_cycle();
         check(
-            bpc == 1 || bpc == 2,
+            matches!(bpc, 1 | 2 | 4),
             "onfi.transfer_mts",
             &format!(
-                "{bpc} bytes per core cycle; an 8-bit DDR bus moves at most 2 (one per clock \
-                 edge): 4 needs a 1:4 serializer, run the PHY clock at transfer_mts / 2"
+                "{bpc} bytes per core cycle (onfi.core_clock_mhz {}); the PHY serializes 1, 2 \
+                 or 4 (one byte per DQS/RE# edge, up to 4 edges per cycle)",
+                onfi.core_clock_mhz
             ),
         )?;
         let (latch, we_setup, we_low) = latch_window(onfi)?;
@@ -223,6 +227,23 @@ mod tests {
     }
 
     #[test]
+    fn four_bytes_per_cycle_at_the_default_preset() {
+        // The default drive: 800 MT/s on the 200 MHz sequencer clock, 4 bytes (4 DQS or RE#
+        // edges) per 5 ns cycle; the strobe counts are those of 200 MHz above.
+        let mut o = DriveConfig::default_drive().onfi;
+        o.pins = Default::default();
+        assert_eq!((o.transfer_mts, o.core_clock_mhz), (800, 200));
+        let t = PhyTiming::new(&o).unwrap();
+        assert_eq!(t.bytes_per_cycle, 4);
+        assert_eq!((t.wpre, t.wpst, t.rpre, t.rpst, t.pipe), (3, 2, 3, 5, 4));
+        // 16 bytes: 4 data cycles; in 3 + 4 + 2 = 9, out 3 + 4 + 5 = 12; a 1-byte status
+        // poll still takes a whole data cycle: 3 + 1 + 5 = 9.
+        assert_eq!(t.data_in_cycles(16), 9);
+        assert_eq!(t.data_out_cycles(16), 12);
+        assert_eq!(t.data_out_cycles(1), 9);
+    }
+
+    #[test]
     fn one_byte_per_cycle_and_long_setup() {
         let mut o = onfi_400mts();
         o.transfer_mts = 200;
@@ -245,10 +266,12 @@ mod tests {
     #[test]
     fn refusals_name_the_field() {
         let err = |o: &OnfiConfig| PhyTiming::new(o).unwrap_err().to_string();
-        // The default preset: 800 MT/s at 200 MHz = 4 bytes per cycle.
-        let e = err(&DriveConfig::default_drive().onfi);
+        // 600 MT/s at 200 MHz = 3 bytes per cycle: no serializer ratio.
+        let mut o = onfi_400mts();
+        o.transfer_mts = 600;
+        let e = err(&o);
         assert!(
-            e.contains("onfi.transfer_mts") && e.contains("4 bytes"),
+            e.contains("onfi.transfer_mts") && e.contains("3 bytes"),
             "{e}"
         );
         let mut o = onfi_400mts();

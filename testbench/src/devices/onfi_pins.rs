@@ -1,19 +1,22 @@
 //! Pin-level NAND target (plain Rust, like rust-hdl-sim's SDRAM chip model): samples the ONFI
-//! 4.x pins of one channel every half core cycle, decodes WE# rising edges into command and
+//! 4.x pins of one channel every quarter core cycle (the PHY's per-quarter values: up to 4 DQS
+//! or RE# edges per cycle at 800 MT/s on a 200 MHz core clock), decodes WE# rising edges into
+//! command and
 //! address latches and DQS / RE# edges into data bytes (NV-DDR2/NV-DDR3), and checks the pin
 //! timing a controller PHY must meet against the NAND's own `[onfi]` / `[onfi.pins]` values in
 //! nanoseconds: tWC, tWP, tWH, tCLS, tCLH, tALS, tALH, tADL, tWPRE, tWPST, tWHR, tCCS, tRR,
-//! tRPRE, tRPST (ONFI 4.1 sections 4.16-4.17). A violation records the parameter and the half
-//! cycle; the tests fail on any.
+//! tRPRE, tRPST (ONFI 4.1 sections 4.16-4.17). A violation records the parameter and the
+//! quarter cycle; the tests fail on any.
 //!
 //! The decoded bus cycles go to one beat-level [`NandTarget`] per way (CE#), which keeps the
 //! command decoding, the page registers, the flash array and R/B#; it is built with its bus
 //! waits at 0 (its cycle checks assume the sequencer's beat boundary; here the pins are checked
 //! in ns instead) and keeps tWB and tRCBSY. Data out: the byte of each RE# edge is driven on DQ
-//! with a DQS edge `2 * ceil(tDQSRE / period)` half cycles later (the latest tDQSRE allows, in
+//! with a DQS edge `4 * ceil(tDQSRE / period)` quarter cycles later (the latest tDQSRE allows, in
 //! whole core cycles: the PHY captures at that fixed latency). A read burst is RE# low
 //! (tRPRE), one byte per RE# edge, RE# low again for the postamble (tRPST) and RE# high, which
-//! is not a data edge: a rising edge after RE# was low for more than 2 half cycles ends it.
+//! is not a data edge: a rising edge after RE# was low for more than 4 quarter cycles ends it (data
+//! edges are at most a cycle apart, the postamble is at least a cycle).
 //!
 //! Files: this one holds the pins, the state and the latch decoding; `onfi_pins/data.rs` the
 //! DQS data-in and RE# data-out bursts; `bench.rs` and `dut.rs` run the PHY against it.
@@ -28,7 +31,7 @@ use ssdlab_model::encoding::onfi::CHANGE_COL_2;
 use ssdlab_model::nand::sequencer::SeqTiming;
 use std::collections::VecDeque;
 
-/// The pins the controller drives, in one half core cycle.
+/// The pins the controller drives, in one quarter core cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostPins {
     /// CE# per way (bit i = way i), active low.
@@ -61,7 +64,7 @@ impl Default for HostPins {
     }
 }
 
-/// The pins the target drives, in one half core cycle.
+/// The pins the target drives, in one quarter core cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TargetPins {
     /// R/B# per way, 1 = ready.
@@ -70,11 +73,12 @@ pub struct TargetPins {
     pub dqs: bool,
 }
 
-/// One timing or protocol violation: the ONFI parameter (or rule), the half cycle, the detail.
+/// One timing or protocol violation: the ONFI parameter (or rule), the quarter cycle, the
+/// detail.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
     pub param: &'static str,
-    pub half: u64,
+    pub quarter: u64,
     pub what: String,
 }
 
@@ -85,23 +89,23 @@ pub enum BusCycle {
     Address(u8),
 }
 
-/// What the pins did for one phase, in half cycles, for the per-phase counts.
+/// What the pins did for one phase, in quarter cycles, for the per-phase counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PinPhase {
-    /// CLE high for this many half cycles.
+    /// CLE high for this many quarter cycles.
     Cle(u64),
     /// ALE high (across back-to-back address latches) and its WE# pulses.
-    Ale { halves: u64, latches: u32 },
+    Ale { quarters: u64, latches: u32 },
     /// DQS driven (preamble, edges, postamble) and its data edges.
-    DataIn { halves: u64, edges: u32 },
+    DataIn { quarters: u64, edges: u32 },
     /// RE# away from idle (preamble, edges, postamble) and its data edges.
-    DataOut { halves: u64, edges: u32 },
+    DataOut { quarters: u64, edges: u32 },
 }
 
 /// The pin-level target: one [`NandTarget`] per way behind CE#.
 pub struct OnfiPinTarget {
     pub(super) onfi: OnfiConfig,
-    pub(super) half_ns: f64,
+    pub(super) quarter_ns: f64,
     pub ways: Vec<NandTarget>,
     pub violations: Vec<Violation>,
     /// Every command/address latch, with its way.
@@ -138,7 +142,7 @@ impl OnfiPinTarget {
         (t.latch, t.t_adl, t.t_whr, t.t_ccs, t.t_rr) = (0, 0, 0, 0, 0);
         OnfiPinTarget {
             onfi: onfi.clone(),
-            half_ns: 500.0 / onfi.core_clock_mhz as f64,
+            quarter_ns: 250.0 / onfi.core_clock_mhz as f64,
             ways: (0..ways)
                 .map(|w| NandTarget::new(t, plane_stride, w, page_bytes))
                 .collect(),
@@ -165,14 +169,14 @@ impl OnfiPinTarget {
         }
     }
 
-    /// The core cycle of the current half (the beat-level targets count cycles).
+    /// The core cycle of the current quarter (the beat-level targets count cycles).
     pub(super) fn cycle(&self) -> u64 {
-        self.h / 2
+        self.h / 4
     }
 
-    /// Records `param` violated unless `halves` half cycles reach `min_ns`.
-    pub(super) fn at_least(&mut self, param: &'static str, halves: u64, min_ns: f64) {
-        let ns = halves as f64 * self.half_ns;
+    /// Records `param` violated unless `quarters` quarter cycles reach `min_ns`.
+    pub(super) fn at_least(&mut self, param: &'static str, quarters: u64, min_ns: f64) {
+        let ns = quarters as f64 * self.quarter_ns;
         if ns + 1e-9 < min_ns {
             self.violate(param, format!("{ns} ns, minimum {min_ns} ns"));
         }
@@ -182,7 +186,7 @@ impl OnfiPinTarget {
         if self.violations.len() < 64 {
             self.violations.push(Violation {
                 param,
-                half: self.h,
+                quarter: self.h,
                 what,
             });
         }
@@ -200,7 +204,7 @@ impl OnfiPinTarget {
         None
     }
 
-    /// One half cycle: the controller's pins in, the target's pins out.
+    /// One quarter cycle: the controller's pins in, the target's pins out.
     pub fn step(&mut self, p: HostPins) -> TargetPins {
         self.beat_violations_to_pins();
         self.latch_edges(&p);
@@ -231,7 +235,7 @@ impl OnfiPinTarget {
         }
         if q.ale && !p.ale {
             self.phases.push(PinPhase::Ale {
-                halves: self.h - self.ale_rise,
+                quarters: self.h - self.ale_rise,
                 latches: self.ale_latches,
             });
             if let Some(r) = self.last_we_rise {
@@ -303,7 +307,7 @@ impl OnfiPinTarget {
         }
     }
 
-    /// R/B#, DQ and DQS the target drives this half, and R/B# rise times for tRR.
+    /// R/B#, DQ and DQS the target drives this quarter, and R/B# rise times for tRR.
     fn outputs(&mut self) -> TargetPins {
         let n = self.cycle();
         let mut rb = 0u8;
@@ -343,7 +347,7 @@ impl OnfiPinTarget {
         self.beat_violations_to_pins();
         self.violations
             .iter()
-            .map(|v| format!("{} at half cycle {}: {}", v.param, v.half, v.what))
+            .map(|v| format!("{} at quarter cycle {}: {}", v.param, v.quarter, v.what))
             .collect::<Vec<_>>()
             .join("\n")
     }

@@ -1,40 +1,46 @@
-//! The io wrapper of the ONFI PHY: maps [`super::OnfiPhy`]'s per-edge values (`*_rise` = the
-//! first half of a core cycle, `*_fall` = the second) onto DDR output and input cells and the
-//! tristate pads of one channel (ONFI 4.1 section 2: DQ[7:0], DQS_t/DQS_c, RE_t/RE_c, CE#,
-//! CLE, ALE, WE#, WP#, R/B#).
+//! The io wrapper of the ONFI PHY: maps [`super::OnfiPhy`]'s per-quarter values (RE#, DQS and
+//! DQ have one value per quarter of a core cycle, quarter 0 first) onto DDR or serializer cells
+//! and the tristate pads of one channel (ONFI 4.1 section 2: DQ[7:0], DQS_t/DQS_c, RE_t/RE_c,
+//! CE#, CLE, ALE, WE#, WP#, R/B#).
 //!
-//! Convention, the usual vendor-neutral split: the PHY never sees a half cycle; each DDR
-//! signal has one output cell (ODDR: `d_rise` during the high half of `clk`, `d_fall` during
-//! the low half, both registered on the rising edge) and DQ one input cell (IDDR: the pin
-//! sampled in each half, both delivered on the next rising edge). SDR pins (CE#, CLE, ALE,
-//! WE#, WP#) go through one output register so all pins keep their relative timing. The
-//! round trip (output register + input register) is `ssdlab_model::nand::phy::IO_ROUND_TRIP`
-//! cycles, which the PHY's fixed-latency read capture counts.
+//! Convention, the usual vendor-neutral split: the PHY never sees a sub-cycle edge. Two
+//! gearings ([`Gearing`]), chosen by the bytes per core cycle:
+//! - **X1** (1 or 2 bytes per cycle): one DDR output cell per signal (ODDR: quarter 0 during
+//!   the high half of `clk`, quarter 2 during the low half, both registered on the rising
+//!   edge; the PHY repeats them in quarters 1 and 3) and one input cell per DQ pin (IDDR: the
+//!   pin sampled in each half, both delivered on the next rising edge, each half in both of
+//!   its quarters). DQS is clocked by `clk90` to centre it in the DQ byte.
+//! - **X2** (4 bytes per cycle, 800 MT/s at 200 MHz): one 4:1 serializer per output and a 1:4
+//!   deserializer per DQ pin, on the core clock and `clk2x` (twice it, rising with it): one
+//!   quarter per half cycle of `clk2x`. DQS is serialized on `clk2x_90` to centre it.
 //!
-//! Data input needs DQS centred in each DQ byte: the wrapper clocks the DQS output cell with
-//! `clk90` (the core clock shifted by 90 degrees, from the family's PLL). Three wrappers with
-//! one port list ([`io_verilog`]):
+//! SDR pins (CE#, CLE, ALE, WE#, WP#) go through one output register so all pins keep their
+//! relative timing. The round trip (output register + input register) is
+//! `ssdlab_model::nand::phy::IO_ROUND_TRIP` cycles, which the PHY's fixed-latency read capture
+//! counts. Three families, each in both gearings, with one port list per gearing
+//! ([`io_verilog`]; the X2 module names end in `_x2`):
 //!
-//! - [`IoFamily::Generic`], `ssdlab_nand_phy_io`: behavioural DDR cells (a clock-selected mux)
-//!   for Verilator and Icarus, the one the pin-level tests run; not for synthesis.
-//! - [`IoFamily::Ecp5`], `ssdlab_nand_phy_io_ecp5`: Lattice ECP5 `ODDRX1F` (`D0` the first
-//!   half, `D1` the second) and `IDDRX1F` (`Q0` the sample at the rising edge, the second half
-//!   of the previous cycle; `Q1` at the falling edge, the first half), bidirectional pads `BB`
-//!   (`T` high: high impedance). yosys `synth_ecp5` keeps them as cells; nextpnr-ecp5 packs them
-//!   into the IO logic.
-//! - [`IoFamily::UltraScale`], `ssdlab_nand_phy_io_xcu`: Xilinx UltraScale `ODDRE1` (`D1` the
-//!   first half, `D2` the second) and `IDDRE1` in `SAME_EDGE_PIPELINED` mode (`Q1` the half
-//!   sampled at the rising edge, `Q2` the one at the falling edge, both delivered on one rising
-//!   edge), pads `IOBUF`/`OBUF`. yosys `synth_xilinx -family xcu` keeps them as
-//!   black boxes (its `cells_xtra`); Vivado places them.
+//! - [`IoFamily::Generic`], `ssdlab_nand_phy_io`: behavioural cells (clock-selected muxes)
+//!   for Verilator and Icarus; not for synthesis.
+//! - [`IoFamily::Ecp5`], `ssdlab_nand_phy_io_ecp5`: Lattice ECP5 `ODDRX1F`/`IDDRX1F` (X1) or
+//!   `ODDRX2F`/`IDDRX2F` (X2, `SCLK` the core clock, `ECLK` twice it), bidirectional pads `BB`
+//!   (`T` high: high impedance). yosys `synth_ecp5` keeps them as cells; nextpnr-ecp5 packs
+//!   them into the IO logic.
+//! - [`IoFamily::UltraScale`], `ssdlab_nand_phy_io_xcu`: Xilinx UltraScale `ODDRE1`/`IDDRE1`
+//!   in `SAME_EDGE_PIPELINED` mode (X1) or `OSERDESE3`/`ISERDESE3` with `DATA_WIDTH` 4 (X2,
+//!   `CLKDIV` the core clock, `CLK` twice it), pads `IOBUF`/`OBUF`. yosys `synth_xilinx
+//!   -family xcu` keeps them as black boxes (its `cells_xtra`); Vivado places them.
 //!
 //! The family cells are black boxes here: no simulation model of them ships with the open
 //! tools, so their latency (the wrapper's round trip, `IO_ROUND_TRIP` in the generic wrapper)
-//! and the IDDR half order are taken from the vendors' cell descriptions (Lattice FPGA-TN-02035,
+//! and their bit order are taken from the vendors' cell descriptions (Lattice FPGA-TN-02035,
 //! "ECP5 and ECP5-5G High-Speed I/O Interface"; AMD UG571, "UltraScale Architecture SelectIO
 //! Resources") and checked by neither simulator; a board bring-up measures them (the PHY's
 //! read capture counts the round trip, `PhyTiming::read_return`). What the tests check is
 //! that each wrapper elaborates in its family's flow with one cell per pin and edge.
+
+mod cells;
+use cells::*;
 
 /// Module name of the generic wrapper.
 pub const GENERIC_IO_MODULE: &str = "ssdlab_nand_phy_io";
@@ -58,278 +64,139 @@ impl IoFamily {
     }
 }
 
-/// The ports every wrapper has (between `module NAME (` and `);`).
-const IO_PORTS: &str = r#"    input  wire       clk,        // core clock
-    input  wire       clk90,      // core clock shifted by 90 degrees (DQS centring)
-    // PHY side (OnfiPhy ports)
-    input  wire [3:0] ce_n,
-    input  wire       cle,
-    input  wire       ale,
-    input  wire       we_n,
-    input  wire       wp_n,
-    input  wire       re_rise,
-    input  wire       re_fall,
-    input  wire       dqs_rise,
-    input  wire       dqs_fall,
-    input  wire       dqs_oe,
-    input  wire [7:0] dq_rise,
-    input  wire [7:0] dq_fall,
-    input  wire       dq_oe,
-    output reg  [3:0] rb_n,
-    output reg  [7:0] dq_in_rise,
-    output reg  [7:0] dq_in_fall,
-    // pins
-    output reg  [3:0] pin_ce_n,
-    output reg        pin_cle,
-    output reg        pin_ale,
-    output reg        pin_we_n,
-    output reg        pin_wp_n,
-    output wire       pin_re_t,
-    output wire       pin_re_c,
-    inout  wire       pin_dqs_t,
-    inout  wire       pin_dqs_c,
-    inout  wire [7:0] pin_dq,
-    input  wire [3:0] pin_rb_n
+/// How a wrapper's cells serialize the PHY's four quarters of a core cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gearing {
+    /// DDR cells on the core clock (1 or 2 bytes per cycle): quarters 0 and 2 leave in the
+    /// first and second half (the PHY repeats them in quarters 1 and 3); an input cell
+    /// returns each half in both of its quarters.
+    X1,
+    /// 4:1 serializers with a fast clock at twice the core clock (4 bytes per cycle): one
+    /// quarter per fast half cycle, quarter 0 first.
+    X2,
+}
+
+impl Gearing {
+    /// The gearing a PHY moving `bytes_per_cycle` bytes per core cycle needs (1, 2 or 4,
+    /// `PhyTiming::new` refuses others).
+    pub fn for_bytes_per_cycle(bytes_per_cycle: u32) -> Self {
+        if bytes_per_cycle == 4 {
+            Gearing::X2
+        } else {
+            Gearing::X1
+        }
+    }
+    /// The module-name suffix: none for X1, `_x2` for X2.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Gearing::X1 => "",
+            Gearing::X2 => "_x2",
+        }
+    }
+}
+
+/// The clock ports of an X1 wrapper.
+const X1_CLOCKS: &str = r#"    input  wire        clk,        // core clock
+    input  wire        clk90,      // core clock shifted by 90 degrees (DQS centring)
 "#;
 
-/// The io wrapper of `family` (module doc): its header comment, `module`, [`IO_PORTS`] and
-/// the family's cells.
-pub fn io_verilog(family: IoFamily) -> String {
-    let (head, body) = match family {
-        IoFamily::Generic => (GENERIC_HEAD, GENERIC_BODY.to_owned()),
-        IoFamily::Ecp5 => (
+/// The clock ports of an X2 wrapper.
+const X2_CLOCKS: &str = r#"    input  wire        clk,        // core clock
+    input  wire        clk2x,      // twice the core clock, rising with it
+    input  wire        clk2x_90,   // clk2x shifted by 90 degrees (DQS centring)
+"#;
+
+/// The ports every wrapper has after its clocks (between `module NAME (` and `);`).
+const IO_PORTS: &str = r#"    // PHY side (OnfiPhy ports; RE#, DQS, DQ per quarter of a core cycle)
+    input  wire [3:0]  ce_n,
+    input  wire        cle,
+    input  wire        ale,
+    input  wire        we_n,
+    input  wire        wp_n,
+    input  wire [3:0]  re,
+    input  wire [3:0]  dqs,
+    input  wire        dqs_oe,
+    input  wire [31:0] dq,
+    input  wire        dq_oe,
+    output reg  [3:0]  rb_n,
+    output reg  [31:0] dq_in,
+    // pins
+    output reg  [3:0]  pin_ce_n,
+    output reg         pin_cle,
+    output reg         pin_ale,
+    output reg         pin_we_n,
+    output reg         pin_wp_n,
+    output wire        pin_re_t,
+    output wire        pin_re_c,
+    inout  wire        pin_dqs_t,
+    inout  wire        pin_dqs_c,
+    inout  wire [7:0]  pin_dq,
+    input  wire [3:0]  pin_rb_n
+"#;
+
+/// The io wrapper of `family` with `gearing` (module doc): its header comment, `module`, the
+/// clock ports, [`IO_PORTS`] and the family's cells.
+pub fn io_verilog(family: IoFamily, gearing: Gearing) -> String {
+    let (head, body) = match (family, gearing) {
+        (IoFamily::Generic, Gearing::X1) => (GENERIC_HEAD, GENERIC_X1.to_owned()),
+        (IoFamily::Generic, Gearing::X2) => (GENERIC_HEAD, GENERIC_X2.to_owned()),
+        (IoFamily::Ecp5, Gearing::X1) => (
             ECP5_HEAD,
-            format!("{ECP5_WIRES}{}{ECP5_CELLS}", family_registers("q1", "q0")),
+            format!("{ECP5_WIRES}{}{ECP5_X1_CELLS}", family_registers(X1_DQ_IN)),
         ),
-        IoFamily::UltraScale => (
+        (IoFamily::Ecp5, Gearing::X2) => (
+            ECP5_HEAD,
+            format!("{ECP5_WIRES}{}{ECP5_X2_CELLS}", family_registers(X2_DQ_IN)),
+        ),
+        (IoFamily::UltraScale, Gearing::X1) => (
             XCU_HEAD,
-            format!("{XCU_WIRES}{}{XCU_CELLS}", family_registers("q2", "q1")),
+            format!(
+                "{XCU_WIRES}{}{}",
+                family_registers(X1_DQ_IN),
+                XCU_X1_CELLS.replace("XCU_PADS", XCU_PADS)
+            ),
+        ),
+        (IoFamily::UltraScale, Gearing::X2) => (
+            XCU_HEAD,
+            format!(
+                "{XCU_WIRES}{}{}",
+                family_registers(X2_DQ_IN),
+                XCU_X2_CELLS.replace("XCU_PADS", XCU_PADS)
+            ),
         ),
     };
+    let clocks = match gearing {
+        Gearing::X1 => X1_CLOCKS,
+        Gearing::X2 => X2_CLOCKS,
+    };
     format!(
-        "{head}module {} (\n{IO_PORTS});\n{body}endmodule\n",
-        family.module()
+        "{head}module {}{} (\n{clocks}{IO_PORTS});\n{body}endmodule\n",
+        family.module(),
+        gearing.suffix()
     )
 }
 
+/// The DQ input word of the X1 family wrappers from the input cells' halves `h0` (first) and
+/// `h1` (second): each half in both of its quarters.
+const X1_DQ_IN: &str = "{h1, h1, h0, h0}";
+/// The DQ input word of the X2 family wrappers from the input cells' quarters.
+const X2_DQ_IN: &str = "{h3, h2, h1, h0}";
+
 /// The registers both family wrappers share: the SDR pins (one output register each, as in
-/// the generic wrapper), the DQ and DQS output enables, R/B#, and the DQ input halves from the
-/// IDDR outputs `first_half` and `second_half` (which output holds which half is the family's).
-fn family_registers(first_half: &str, second_half: &str) -> String {
+/// the generic wrapper), the DQ and DQS output enables, R/B#, and the DQ input word `dq_in_word`
+/// from the input cells' outputs, wired to `h0`.. by the family's cells.
+fn family_registers(dq_in_word: &str) -> String {
     format!(
         r#"    // SDR pins: one output register each, as in the generic wrapper.
     always @(posedge clk) begin
         pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
         dq_en <= dq_oe;
         rb_n <= pin_rb_n;
-        dq_in_rise <= {first_half};
-        dq_in_fall <= {second_half};
+        dq_in <= {dq_in_word};
     end
-    always @(posedge clk90) dqs_en <= dqs_oe;
 "#
     )
 }
 
-const GENERIC_HEAD: &str = r#"// Generic io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): per-edge values in,
-// ONFI pins out. Behavioural DDR cells for simulation only.
-"#;
-
-/// Behavioural DDR cells (not for synthesis: the DDR output is a clock-selected mux).
-const GENERIC_BODY: &str = r#"    reg       re_r, re_f, dqs_r, dqs_f, dqs_en, dq_en;
-    reg [7:0] dq_r, dq_f, dq_s;
-    always @(posedge clk) begin
-        pin_ce_n <= ce_n; pin_cle <= cle; pin_ale <= ale; pin_we_n <= we_n; pin_wp_n <= wp_n;
-        re_r <= re_rise; re_f <= re_fall; dq_r <= dq_rise; dq_f <= dq_fall; dq_en <= dq_oe;
-        rb_n <= pin_rb_n;
-    end
-    always @(posedge clk90) begin
-        dqs_r <= dqs_rise; dqs_f <= dqs_fall; dqs_en <= dqs_oe;
-    end
-    wire dqs_o = clk90 ? dqs_r : dqs_f;
-    assign pin_re_t = clk ? re_r : re_f;
-    assign pin_re_c = ~pin_re_t;
-    assign pin_dqs_t = dqs_en ? dqs_o : 1'bz;
-    assign pin_dqs_c = dqs_en ? ~dqs_o : 1'bz;
-    assign pin_dq = dq_en ? (clk ? dq_r : dq_f) : 8'bz;
-    // DQ in: the first half sampled at its end (falling edge), both halves delivered together.
-    always @(negedge clk) dq_s <= pin_dq;
-    always @(posedge clk) begin
-        dq_in_rise <= dq_s;
-        dq_in_fall <= pin_dq;
-    end
-"#;
-
-const ECP5_HEAD: &str = r#"// Lattice ECP5 io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): the ports of the generic
-// wrapper, the DDR pins on ODDRX1F / IDDRX1F cells and BB pads. D0 leaves in the first half of
-// a core cycle (clock high), D1 in the second; IDDRX1F delivers on SCLK's rising edge Q0, the
-// pin at that rising edge (the second half of the cycle before), and Q1, the pin at the falling
-// edge before it (the first half). Latency and half order follow Lattice FPGA-TN-02035; no
-// open simulator models the cells, so they are checked at bring-up (io.rs).
-"#;
-
-const ECP5_WIRES: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
-    wire       dqs_t_o, dqs_c_o;
-    wire [7:0] dq_o, dq_i, q0, q1;
-"#;
-
-const ECP5_CELLS: &str = r#"    ODDRX1F re_t_cell (.SCLK(clk), .RST(1'b0), .D0(re_rise), .D1(re_fall), .Q(pin_re_t));
-    ODDRX1F re_c_cell (.SCLK(clk), .RST(1'b0), .D0(~re_rise), .D1(~re_fall), .Q(pin_re_c));
-    ODDRX1F dqs_t_cell (.SCLK(clk90), .RST(1'b0), .D0(dqs_rise), .D1(dqs_fall), .Q(dqs_t_o));
-    ODDRX1F dqs_c_cell (.SCLK(clk90), .RST(1'b0), .D0(~dqs_rise), .D1(~dqs_fall), .Q(dqs_c_o));
-    /* verilator lint_off PINCONNECTEMPTY */
-    BB dqs_t_pad (.I(dqs_t_o), .T(~dqs_en), .O(), .B(pin_dqs_t));
-    BB dqs_c_pad (.I(dqs_c_o), .T(~dqs_en), .O(), .B(pin_dqs_c));
-    /* verilator lint_on PINCONNECTEMPTY */
-    genvar i;
-    generate
-        for (i = 0; i < 8; i = i + 1) begin : dq
-            ODDRX1F o_cell (.SCLK(clk), .RST(1'b0), .D0(dq_rise[i]), .D1(dq_fall[i]), .Q(dq_o[i]));
-            BB pad (.I(dq_o[i]), .T(~dq_en), .O(dq_i[i]), .B(pin_dq[i]));
-            IDDRX1F i_cell (.SCLK(clk), .RST(1'b0), .D(dq_i[i]), .Q0(q0[i]), .Q1(q1[i]));
-        end
-    endgenerate
-"#;
-
-const XCU_HEAD: &str = r#"// Xilinx UltraScale io wrapper of the ONFI PHY (hdl/src/nand/phy/io.rs): the ports of the
-// generic wrapper, the DDR pins on ODDRE1 / IDDRE1 cells and IOBUF / OBUF pads. D1 leaves in
-// the first half of a core cycle (C high), D2 in the second; IDDRE1 in SAME_EDGE_PIPELINED
-// mode delivers on one rising edge of C the pin at a rising edge (Q1) and at the falling edge
-// after it (Q2). Latency and half order follow AMD UG571; the cells are black boxes to the
-// open tools (yosys synth_xilinx keeps them), so they are checked at bring-up (io.rs).
-"#;
-
-const XCU_WIRES: &str = r#"    reg        dqs_en = 1'b0, dq_en = 1'b0;
-    wire       re_t_o, re_c_o, dqs_t_o, dqs_c_o;
-    wire [7:0] dq_o, dq_i, q1, q2;
-"#;
-
-const XCU_CELLS: &str = r#"    ODDRE1 re_t_cell (.C(clk), .SR(1'b0), .D1(re_rise), .D2(re_fall), .Q(re_t_o));
-    ODDRE1 re_c_cell (.C(clk), .SR(1'b0), .D1(~re_rise), .D2(~re_fall), .Q(re_c_o));
-    OBUF re_t_pad (.I(re_t_o), .O(pin_re_t));
-    OBUF re_c_pad (.I(re_c_o), .O(pin_re_c));
-    ODDRE1 dqs_t_cell (.C(clk90), .SR(1'b0), .D1(dqs_rise), .D2(dqs_fall), .Q(dqs_t_o));
-    ODDRE1 dqs_c_cell (.C(clk90), .SR(1'b0), .D1(~dqs_rise), .D2(~dqs_fall), .Q(dqs_c_o));
-    /* verilator lint_off PINCONNECTEMPTY */
-    IOBUF dqs_t_pad (.I(dqs_t_o), .T(~dqs_en), .O(), .IO(pin_dqs_t));
-    IOBUF dqs_c_pad (.I(dqs_c_o), .T(~dqs_en), .O(), .IO(pin_dqs_c));
-    /* verilator lint_on PINCONNECTEMPTY */
-    genvar i;
-    generate
-        for (i = 0; i < 8; i = i + 1) begin : dq
-            ODDRE1 o_cell (.C(clk), .SR(1'b0), .D1(dq_rise[i]), .D2(dq_fall[i]), .Q(dq_o[i]));
-            IOBUF pad (.I(dq_o[i]), .T(~dq_en), .O(dq_i[i]), .IO(pin_dq[i]));
-            IDDRE1 #(.DDR_CLK_EDGE("SAME_EDGE_PIPELINED")) i_cell (
-                .C(clk), .CB(~clk), .R(1'b0), .D(dq_i[i]), .Q1(q1[i]), .Q2(q2[i]));
-        end
-    endgenerate
-"#;
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn generic_io_lints_clean_when_verilator_is_present() {
-        let v = io_verilog(IoFamily::Generic);
-        assert!(v.contains(&format!("module {GENERIC_IO_MODULE}")));
-        let Ok(dir) = std::env::var("CARGO_TARGET_TMPDIR").or_else(|_| {
-            std::env::temp_dir()
-                .to_str()
-                .map(str::to_owned)
-                .ok_or(std::env::VarError::NotPresent)
-        }) else {
-            return;
-        };
-        let path = std::path::Path::new(&dir).join("ssdlab_nand_phy_io.v");
-        std::fs::write(&path, &v).unwrap();
-        let Ok(out) = std::process::Command::new("verilator")
-            .args(["--lint-only", "-Wall"])
-            .arg(&path)
-            .output()
-        else {
-            return; // no verilator on this machine: `make lint` checks it
-        };
-        let text = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "verilator -Wall: {text}");
-    }
-
-    /// The cells of `family`'s wrapper after its family's yosys flow, from `stat`.
-    fn cells(family: IoFamily, synth: &str) -> Option<String> {
-        let dir = std::env::temp_dir().join(format!(
-            "ssdlab-phy-io-{}-{}",
-            family.module(),
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (path, stat) = (dir.join("io.v"), dir.join("stat.txt"));
-        std::fs::write(&path, io_verilog(family)).unwrap();
-        let script = format!(
-            "read_verilog {}; {synth} -top {}; tee -q -o {} stat",
-            path.display(),
-            family.module(),
-            stat.display()
-        );
-        let out = std::process::Command::new("yosys")
-            .args(["-q", "-p", &script])
-            .output()
-            .ok()?; // no yosys on this machine: `make test` installs it
-        assert!(
-            out.status.success(),
-            "{synth}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = std::fs::read_to_string(&stat).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
-        Some(text)
-    }
-
-    /// The number of `cell` instances in a yosys `stat` listing.
-    fn count(stat: &str, cell: &str) -> u32 {
-        stat.lines()
-            .find_map(|l| {
-                let mut w = l.split_whitespace();
-                (w.next() == Some(cell)).then(|| w.next()?.parse().ok())?
-            })
-            .unwrap_or(0)
-    }
-
-    /// By hand, per channel: DDR outputs RE_t, RE_c, DQS_t, DQS_c and DQ[7:0] (12 output cells),
-    /// DDR inputs DQ[7:0] (8 input cells), bidirectional pads DQS_t, DQS_c and DQ[7:0] (10),
-    /// and on UltraScale the output pads of RE_t and RE_c (2).
-    #[test]
-    fn family_wrappers_keep_one_cell_per_ddr_pin() {
-        if let Some(stat) = cells(IoFamily::Ecp5, "synth_ecp5") {
-            assert_eq!(count(&stat, "ODDRX1F"), 12, "{stat}");
-            assert_eq!(count(&stat, "IDDRX1F"), 8, "{stat}");
-            // synth_ecp5 maps each `BB` onto the IO site cell.
-            assert_eq!(count(&stat, "TRELLIS_IO"), 10, "{stat}");
-        }
-        if let Some(stat) = cells(IoFamily::UltraScale, "synth_xilinx -family xcu -noiopad") {
-            assert_eq!(count(&stat, "ODDRE1"), 12, "{stat}");
-            assert_eq!(count(&stat, "IDDRE1"), 8, "{stat}");
-            assert_eq!(count(&stat, "IOBUF"), 10, "{stat}");
-            assert_eq!(count(&stat, "OBUF"), 2, "{stat}");
-        }
-    }
-
-    #[test]
-    fn every_wrapper_has_the_generic_port_list() {
-        let ports = |v: &str| -> Vec<String> {
-            let start = v.find("module ").unwrap();
-            let end = v[start..].find(");").unwrap() + start;
-            v[start..end]
-                .lines()
-                .skip(1)
-                .map(|l| l.split("//").next().unwrap().trim().to_string())
-                .filter(|l| !l.is_empty())
-                .collect()
-        };
-        let generic = ports(&io_verilog(IoFamily::Generic));
-        assert_eq!(generic.len(), 29, "{generic:?}");
-        for f in [IoFamily::Ecp5, IoFamily::UltraScale] {
-            let v = io_verilog(f);
-            assert!(v.contains(&format!("module {} (", f.module())));
-            assert_eq!(ports(&v), generic, "{f:?}");
-        }
-    }
-}
+mod tests;

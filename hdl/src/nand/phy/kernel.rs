@@ -1,6 +1,6 @@
 //! Kernel of the ONFI PHY [`OnfiPhy`] (ONFI 4.1 sections 4.16-4.17): the pin delay line, the
 //! WE# pulse inside each command/address latch window (tCLS/tALS setup, tWP low, tCLH/tALH
-//! hold), the DQS and RE# preambles seen ahead in the delay line, the per-edge data and
+//! hold), the DQS and RE# preambles seen ahead in the delay line, the per-quarter data and
 //! strobes of a data burst, the postamble counters, and the read capture `dqsre` cycles after
 //! each RE# cycle. rust_hdl turns one `#[hdl_gen]` function into one always block, so the
 //! kernel stays one function (as the bus engine's).
@@ -15,19 +15,16 @@ impl Logic for OnfiPhy {
             self, clock, s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi,
             dqv, pst_ce
         );
-        // Delay line: stage 0 takes this cycle's beat word (data bytes 1:0, CE mask).
-        self.w.next = self.beat_dq.val() & self.lo16.val();
-        for i in 0..4 {
-            if self.beat_ce.val().get_bit(i) {
-                self.w.next = self.w.val() | self.ce_k[i].val();
-            }
-        }
+        // Delay lines: stage 0 takes this cycle's data bytes and CE mask.
         for i in 0..STAGES {
             self.st[i].clock.next = self.clock.val();
+            self.sc[i].clock.next = self.clock.val();
         }
-        self.st[0].d.next = self.w.val();
+        self.st[0].d.next = self.beat_dq.val();
+        self.sc[0].d.next = self.beat_ce.val();
         for i in 0..(STAGES - 1) {
             self.st[i + 1].d.next = self.st[i].q.val();
+            self.sc[i + 1].d.next = self.sc[i].q.val();
         }
         self.s_cle.d.next = self.s_cle.q.val() << self.one8.val();
         if self.beat_cle.val() {
@@ -51,9 +48,11 @@ impl Logic for OnfiPhy {
         }
         // The beat the pins show this cycle (`pipe` cycles old).
         self.t_w.next = self.st[0].q.val();
+        self.t_c.next = self.sc[0].q.val();
         for i in 0..STAGES {
             if self.tap.val().index() == i {
                 self.t_w.next = self.st[i].q.val();
+                self.t_c.next = self.sc[i].q.val();
             }
         }
         self.t_cle.next = self.s_cle.q.val().get_bit(self.tap.val().index());
@@ -63,12 +62,12 @@ impl Logic for OnfiPhy {
         self.t_rd.next = self.s_rd.q.val().get_bit(self.tap.val().index());
         // CE#: the beat's; during a preamble also the coming burst's (its beat is still in
         // the delay line), during a postamble the last burst's.
-        self.ce_w.next = self.t_w.val();
+        self.ce_w.next = self.t_c.val();
         for i in 0..STAGES {
             if (self.pre_r.val().get_bit(i) & self.s_rd.q.val().get_bit(i))
                 | (self.pre_w.val().get_bit(i) & self.s_wr.q.val().get_bit(i))
             {
-                self.ce_w.next = self.ce_w.val() | self.st[i].q.val();
+                self.ce_w.next = self.ce_w.val() | self.sc[i].q.val();
             }
         }
         if (self.wc.q.val() != self.zero8.val()) | (self.rc.q.val() != self.zero8.val()) {
@@ -76,9 +75,9 @@ impl Logic for OnfiPhy {
         }
         self.pst_ce.d.next = self.pst_ce.q.val();
         if self.t_wr.val() | self.t_rd.val() {
-            self.pst_ce.d.next = self.t_w.val() & self.ce_lanes.val();
+            self.pst_ce.d.next = self.t_c.val();
         }
-        self.ce_n.next = !self.ce_w.val().get_bits::<4>(16);
+        self.ce_n.next = !self.ce_w.val();
         // CLE, ALE, WP#, R/B#.
         self.cle.next = self.t_cle.val();
         self.ale.next = self.t_ale.val();
@@ -101,18 +100,31 @@ impl Logic for OnfiPhy {
         self.we_n.next = !((self.t_cle.val() | self.t_ale.val())
             & (self.pos1.val() > self.we_from.val())
             & (self.pos.val() < self.we_to.val()));
+        // The latch byte in every quarter; data byte 0 in every quarter; bytes 0 and 1 in the
+        // first and second half (bit by bit: explicit widths, no casts).
+        self.lat_q.next = self.zero32.val();
+        self.b0_q.next = self.zero32.val();
+        self.b01_q.next = self.zero32.val();
+        for i in 0..8 {
+            if self.lat_v.val().get_bit(i) {
+                self.lat_q.next = self.lat_q.val() | self.q01_k[i].val() | self.q23_k[i].val();
+            }
+            if self.t_w.val().get_bit(i) {
+                self.b0_q.next = self.b0_q.val() | self.q01_k[i].val() | self.q23_k[i].val();
+                self.b01_q.next = self.b01_q.val() | self.q01_k[i].val();
+            }
+            if self.t_w.val().get_bit(i + 8) {
+                self.b01_q.next = self.b01_q.val() | self.q23_k[i].val();
+            }
+        }
         // Idle: DQ and DQS released, RE# high.
-        self.dq_rise.next = self.zero8.val();
-        self.dq_fall.next = self.zero8.val();
+        self.dq.next = self.zero32.val();
         self.dq_oe.next = false;
-        self.dqs_rise.next = false;
-        self.dqs_fall.next = false;
+        self.dqs.next = self.none4.val();
         self.dqs_oe.next = false;
-        self.re_rise.next = true;
-        self.re_fall.next = true;
+        self.re.next = self.all4.val();
         if self.t_cle.val() | self.t_ale.val() {
-            self.dq_rise.next = self.lat_v.val();
-            self.dq_fall.next = self.lat_v.val();
+            self.dq.next = self.lat_q.val();
             self.dq_oe.next = true;
         }
         // Data in: preamble, data (a byte per DQS edge), postamble.
@@ -130,13 +142,17 @@ impl Logic for OnfiPhy {
             self.wc.d.next = self.wpst.val();
             self.dqs_oe.next = true;
             self.dq_oe.next = true;
-            self.dq_rise.next = self.t_w.val().get_bits::<8>(0);
-            self.dq_fall.next = self.t_w.val().get_bits::<8>(8);
-            self.dqs_rise.next = true;
-            if !self.bpc2.val() {
-                self.dq_fall.next = self.t_w.val().get_bits::<8>(0);
-                self.dqs_rise.next = !self.wtog.q.val();
-                self.dqs_fall.next = !self.wtog.q.val();
+            self.dq.next = self.b01_q.val();
+            self.dqs.next = self.strobe.val();
+            if self.bpc4.val() {
+                self.dq.next = self.t_w.val();
+            }
+            if self.bpc1.val() {
+                self.dq.next = self.b0_q.val();
+                self.dqs.next = self.all4.val();
+                if self.wtog.q.val() {
+                    self.dqs.next = self.none4.val();
+                }
                 self.wtog.d.next = !self.wtog.q.val();
             }
         }
@@ -144,8 +160,7 @@ impl Logic for OnfiPhy {
         self.pr.next = self.s_rd.q.val() & self.pre_r.val();
         self.in_r.next = self.pr.val().any() & !self.t_rd.val();
         if self.in_r.val() | (self.rc.q.val() != self.zero8.val()) {
-            self.re_rise.next = false;
-            self.re_fall.next = false;
+            self.re.next = self.none4.val();
         }
         self.rtog.d.next = false;
         self.rc.d.next = self.zero8.val();
@@ -154,11 +169,12 @@ impl Logic for OnfiPhy {
         }
         if self.t_rd.val() {
             self.rc.d.next = self.rpst.val();
-            self.re_rise.next = true;
-            self.re_fall.next = false;
-            if !self.bpc2.val() {
-                self.re_rise.next = !self.rtog.q.val();
-                self.re_fall.next = !self.rtog.q.val();
+            self.re.next = self.strobe.val();
+            if self.bpc1.val() {
+                self.re.next = self.all4.val();
+                if self.rtog.q.val() {
+                    self.re.next = self.none4.val();
+                }
                 self.rtog.d.next = !self.rtog.q.val();
             }
         }
@@ -168,16 +184,19 @@ impl Logic for OnfiPhy {
             self.s_rv.d.next = (self.s_rv.q.val() << self.one32.val()) | self.one32.val();
         }
         self.dqv.d.next = self.s_rv.q.val().get_bit(self.cap.val().index());
-        // Byte 0 from the first half, byte 1 (2 bytes per cycle) from the second, bit by bit
-        // (explicit widths, no casts).
+        // 4 bytes per cycle: byte k from quarter k. Otherwise byte 0 from the first half
+        // (quarter 0) and, at 2 bytes per cycle, byte 1 from the second (quarter 2).
         self.cw.next = self.zero32.val();
         for i in 0..8 {
-            if self.dq_in_rise.val().get_bit(i) {
+            if self.dq_in.val().get_bit(i) {
                 self.cw.next = self.cw.val() | self.bit_k[i].val();
             }
-            if self.dq_in_fall.val().get_bit(i) & self.bpc2.val() {
+            if self.dq_in.val().get_bit(i + 16) & self.bpc2.val() {
                 self.cw.next = self.cw.val() | self.bit_k[i + 8].val();
             }
+        }
+        if self.bpc4.val() {
+            self.cw.next = self.dq_in.val();
         }
         self.dqi.d.next = self.dqi.q.val();
         if self.s_rv.q.val().get_bit(self.cap.val().index()) {

@@ -1,8 +1,9 @@
 //! ONFI PHY of one channel ([`OnfiPhy`]): takes the beat port the bus engine drives
 //! ([`super::NandPhy`], core clock) and drives the ONFI 4.x pins of a channel — CE#[3:0], CLE,
 //! ALE, WE#, WP#, RE_t/RE_c, DQS_t/DQS_c, DQ[7:0] with output enables; R/B#[3:0] and DQ in —
-//! as per-edge values on the core clock (`*_rise` for the first half of the cycle, `*_fall` for
-//! the second) that the `io` wrapper (`nand::phy::io`) maps onto DDR output and input cells.
+//! as per-quarter values on the core clock (RE#, DQS and DQ have one value per quarter of a
+//! cycle, bit or byte k = quarter k) that the `io` wrapper (`nand::phy::io`) maps onto DDR
+//! cells (1 or 2 bytes per cycle) or 4:1 serializers (4 bytes per cycle).
 //! Sources: ONFI 4.1 section 4.16 (SDR command and address cycles: tWC, tWP, tWH, tCLS/tALS,
 //! tCLH/tALH, tADL), section 4.17 (NV-DDR2/NV-DDR3 data input with DQS from the host, tWPRE,
 //! tWPST; data output with RE# from the host and DQS from the target, tRPRE, tRPST, tDQSRE).
@@ -22,12 +23,9 @@ use ssdlab_model::nand::phy::{PhyTiming, IO_ROUND_TRIP};
 /// Stages of the pin delay line (`model::nand::phy::MAX_PIPE`).
 pub const STAGES: usize = 8;
 
-/// Beat-port word lanes in a delay-line stage: data bytes 1:0 in 15:0, CE mask in 19:16.
-pub(super) const CE_LANE: u32 = 16;
-
 #[derive(LogicBlock)]
 pub struct OnfiPhy {
-    /// Core clock: the beat port's clock and the pins' per-edge clock (`onfi.core_clock_mhz`).
+    /// Core clock: the beat port's clock and the pins' per-quarter clock (`onfi.core_clock_mhz`).
     pub clock: Signal<In, Clock>,
     /// Beat port: chip-enable mask, one bit per way, active high.
     pub beat_ce: Signal<In, Bits<4>>,
@@ -59,30 +57,25 @@ pub struct OnfiPhy {
     pub we_n: Signal<Out, Bit>,
     /// Pin WP#, active low: held high (writes allowed).
     pub wp_n: Signal<Out, Bit>,
-    /// Pin RE_t in the first half of the cycle (RE_c is its complement); idle high.
-    pub re_rise: Signal<Out, Bit>,
-    /// Pin RE_t in the second half of the cycle.
-    pub re_fall: Signal<Out, Bit>,
-    /// Pin DQS_t driven by the controller (data in) in the first half of the cycle.
-    pub dqs_rise: Signal<Out, Bit>,
-    /// Pin DQS_t driven by the controller in the second half of the cycle.
-    pub dqs_fall: Signal<Out, Bit>,
+    /// Pin RE_t per quarter of the cycle, bit k = quarter k (RE_c is its complement); idle 1111.
+    pub re: Signal<Out, Bits<4>>,
+    /// Pin DQS_t driven by the controller (data in) per quarter of the cycle, bit k = quarter k.
+    pub dqs: Signal<Out, Bits<4>>,
     /// DQS_t/DQS_c output enable (whole cycle): preamble, data in, postamble.
     pub dqs_oe: Signal<Out, Bit>,
-    /// Pins DQ[7:0] out in the first half of the cycle (a latch byte holds both halves).
-    pub dq_rise: Signal<Out, Bits<8>>,
-    /// Pins DQ[7:0] out in the second half of the cycle.
-    pub dq_fall: Signal<Out, Bits<8>>,
+    /// Pins DQ[7:0] out per quarter of the cycle, quarter k in bits 8k+7:8k (a latch byte
+    /// fills all four).
+    pub dq: Signal<Out, Bits<32>>,
     /// DQ[7:0] output enable (whole cycle): command/address windows and data-in cycles.
     pub dq_oe: Signal<Out, Bit>,
     /// Pins R/B# per way (open drain, 1 = ready).
     pub rb_n: Signal<In, Bits<4>>,
-    /// Pins DQ[7:0] in, the first half of a cycle, from the io wrapper's input cell (which
-    /// delivers them `IO_ROUND_TRIP - 1` cycle later; the PHY captures at a fixed latency).
-    pub dq_in_rise: Signal<In, Bits<8>>,
-    /// Pins DQ[7:0] in, the second half of that cycle.
-    pub dq_in_fall: Signal<In, Bits<8>>,
+    /// Pins DQ[7:0] in per quarter of a cycle, quarter k in bits 8k+7:8k, from the io
+    /// wrapper's input cells (which deliver them `IO_ROUND_TRIP - 1` cycles later; the PHY
+    /// captures at a fixed latency).
+    pub dq_in: Signal<In, Bits<32>>,
     pub(super) st: [DFF<Bits<32>>; STAGES],
+    pub(super) sc: [DFF<Bits<4>>; STAGES],
     pub(super) s_cle: DFF<Bits<8>>,
     pub(super) s_ale: DFF<Bits<8>>,
     pub(super) s_we: DFF<Bits<8>>,
@@ -97,7 +90,7 @@ pub struct OnfiPhy {
     pub(super) s_rv: DFF<Bits<32>>,
     pub(super) dqi: DFF<Bits<32>>,
     pub(super) dqv: DFF<Bit>,
-    pub(super) pst_ce: DFF<Bits<32>>,
+    pub(super) pst_ce: DFF<Bits<4>>,
     pub(super) tap: Constant<Bits<3>>,
     pub(super) cap: Constant<Bits<5>>,
     pub(super) pre_w: Constant<Bits<8>>,
@@ -106,18 +99,25 @@ pub struct OnfiPhy {
     pub(super) we_to: Constant<Bits<8>>,
     pub(super) wpst: Constant<Bits<8>>,
     pub(super) rpst: Constant<Bits<8>>,
+    pub(super) bpc1: Constant<Bit>,
     pub(super) bpc2: Constant<Bit>,
+    pub(super) bpc4: Constant<Bit>,
+    pub(super) strobe: Constant<Bits<4>>,
+    pub(super) all4: Constant<Bits<4>>,
+    pub(super) none4: Constant<Bits<4>>,
     pub(super) one8: Constant<Bits<8>>,
     pub(super) zero8: Constant<Bits<8>>,
     pub(super) max8: Constant<Bits<8>>,
     pub(super) one32: Constant<Bits<32>>,
-    pub(super) lo16: Constant<Bits<32>>,
-    pub(super) ce_k: [Constant<Bits<32>>; 4],
     pub(super) bit_k: [Constant<Bits<32>>; 16],
+    pub(super) q01_k: [Constant<Bits<32>>; 8],
+    pub(super) q23_k: [Constant<Bits<32>>; 8],
     pub(super) zero32: Constant<Bits<32>>,
-    pub(super) ce_lanes: Constant<Bits<32>>,
-    pub(super) w: Signal<Local, Bits<32>>,
     pub(super) t_w: Signal<Local, Bits<32>>,
+    pub(super) t_c: Signal<Local, Bits<4>>,
+    pub(super) lat_q: Signal<Local, Bits<32>>,
+    pub(super) b0_q: Signal<Local, Bits<32>>,
+    pub(super) b01_q: Signal<Local, Bits<32>>,
     pub(super) t_cle: Signal<Local, Bit>,
     pub(super) t_ale: Signal<Local, Bit>,
     pub(super) t_we: Signal<Local, Bit>,
@@ -131,11 +131,11 @@ pub struct OnfiPhy {
     pub(super) in_w: Signal<Local, Bit>,
     pub(super) in_r: Signal<Local, Bit>,
     pub(super) cw: Signal<Local, Bits<32>>,
-    pub(super) ce_w: Signal<Local, Bits<32>>,
+    pub(super) ce_w: Signal<Local, Bits<4>>,
 }
 
 impl OnfiPhy {
-    /// The PHY for `onfi`; the error names the config field it cannot build (4 bytes per core
+    /// The PHY for `onfi`; the error names the config field it cannot build (3 bytes per core
     /// cycle, a WE# pulse that does not fit tWC, preambles over 7 cycles, ...).
     pub fn new(onfi: &OnfiConfig) -> Result<Self, String> {
         let t = PhyTiming::new(onfi).map_err(|e| e.to_string())?;
@@ -161,22 +161,28 @@ impl OnfiPhy {
             we_to: c8(t.we_setup + t.we_low),
             wpst: c8(t.wpst),
             rpst: c8(t.rpst),
+            bpc1: Constant::new(t.bytes_per_cycle == 1),
             bpc2: Constant::new(t.bytes_per_cycle == 2),
+            bpc4: Constant::new(t.bytes_per_cycle == 4),
+            // DQS/RE# in a data cycle: one period per 2 bytes (high, then low), 2 periods at 4.
+            strobe: Constant::new(bits::<4>(if t.bytes_per_cycle == 4 { 0b0101 } else { 0b0011 })),
+            all4: Constant::new(bits::<4>(0xF)),
+            none4: Constant::new(bits::<4>(0)),
             one8: c8(1),
             zero8: c8(0),
             max8: c8(0xFF),
             one32: Constant::new(bits::<32>(1)),
-            lo16: Constant::new(bits::<32>(0xFFFF)),
-            ce_k: std::array::from_fn(|i| Constant::new(bits::<32>(1u64 << (CE_LANE as usize + i)))),
             bit_k: std::array::from_fn(|i| Constant::new(bits::<32>(1u64 << i))),
+            // Bit i of a byte in quarters 0 and 1 (the first half), or 2 and 3.
+            q01_k: std::array::from_fn(|i| Constant::new(bits::<32>(0x101u64 << i))),
+            q23_k: std::array::from_fn(|i| Constant::new(bits::<32>(0x101_0000u64 << i))),
             zero32: Constant::new(bits::<32>(0)),
-            ce_lanes: Constant::new(bits::<32>(0xF << CE_LANE)),
         } defaults {
             clock, beat_ce, beat_cle, beat_ale, beat_we, beat_dq, beat_wr, beat_rd, beat_rb,
-            beat_dq_in, beat_dq_in_valid, ce_n, cle, ale, we_n, wp_n, re_rise, re_fall,
-            dqs_rise, dqs_fall, dqs_oe, dq_rise, dq_fall, dq_oe, rb_n, dq_in_rise, dq_in_fall,
-            s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi, dqv, pst_ce,
-            w, t_w, t_cle, t_ale, t_we, t_wr, t_rd, pos, pos1, lat_v, pw, pr, in_w, in_r, cw, ce_w,
-        } arrays { st })
+            beat_dq_in, beat_dq_in_valid, ce_n, cle, ale, we_n, wp_n, re, dqs, dqs_oe, dq, dq_oe,
+            rb_n, dq_in, s_cle, s_ale, s_we, s_wr, s_rd, lc, lat_b, wtog, rtog, wc, rc, s_rv, dqi,
+            dqv, pst_ce, t_w, t_c, lat_q, b0_q, b01_q, t_cle, t_ale, t_we, t_wr, t_rd, pos, pos1,
+            lat_v, pw, pr, in_w, in_r, cw, ce_w,
+        } arrays { st, sc })
     }
 }

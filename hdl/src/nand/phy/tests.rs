@@ -1,4 +1,4 @@
-//! Checks of the ONFI PHY block: it elaborates to Verilog yosys accepts, refuses 4 bytes per
+//! Checks of the ONFI PHY block: it elaborates to Verilog yosys accepts, refuses 3 bytes per
 //! cycle naming the field, and one command latch at the pins has the hand-computed WE# pulse.
 //! The pin-level runs against a NAND target are `testbench/tests/onfi_pins.rs`.
 
@@ -19,12 +19,14 @@ fn onfi_phy_is_synthesizable() {
 }
 
 #[test]
-fn four_bytes_per_cycle_is_refused_naming_the_field() {
-    // The default preset: 800 MT/s at 200 MHz.
-    let e = OnfiPhy::new(&DriveConfig::default_drive().onfi)
-        .err()
-        .unwrap();
+fn three_bytes_per_cycle_is_refused_naming_the_field() {
+    // 600 MT/s at 200 MHz: no serializer ratio moves 3 bytes per cycle.
+    let mut o = onfi();
+    o.transfer_mts = 600;
+    let e = OnfiPhy::new(&o).err().unwrap();
     assert!(e.contains("onfi.transfer_mts"), "{e}");
+    // The default preset's 800 MT/s at 200 MHz (4 bytes per cycle) builds.
+    assert!(OnfiPhy::new(&DriveConfig::default_drive().onfi).is_ok());
 }
 
 fn tick(u: &mut OnfiPhy) {
@@ -53,7 +55,7 @@ fn a_command_latch_shows_up_pipe_cycles_later_with_its_we_pulse() {
             u.ce_n.val().to_u64(),
             u.cle.val(),
             u.we_n.val(),
-            u.dq_rise.val().to_u64(),
+            u.dq.val().to_u64(),
         ));
         tick(&mut u);
     }
@@ -64,28 +66,26 @@ fn a_command_latch_shows_up_pipe_cycles_later_with_its_we_pulse() {
         assert_eq!(cle, lat, "CLE cycle {c}");
         assert_eq!(we_n, !(c == 6 || c == 7), "WE# cycle {c}");
         if lat {
-            assert_eq!(dq, 0x70, "DQ cycle {c}");
+            // The latch byte in all four quarters.
+            assert_eq!(dq, 0x7070_7070, "DQ cycle {c}");
         }
     }
 }
 
 /// `verilator --lint-only -Wall` (with the rust-hdl library waivers `make lint` uses) on the
-/// integrable form of the PHY, elaborated as `make verilog` would for the default preset (at
-/// its 2-byte-per-cycle clock, `nand::phy_export_config`) and at 1 byte per cycle.
+/// integrable form of the PHY, elaborated for the default preset (4 bytes per cycle), and at
+/// 2 and 1 bytes per cycle.
 #[test]
 fn onfi_phy_passes_verilator_lint() {
     let base = DriveConfig::default_drive();
-    let (at_400, _) = crate::nand::phy_export_config(&base, "default");
-    assert_eq!(
-        at_400.onfi.core_clock_mhz, 400,
-        "800 MT/s / 2 bytes per cycle"
-    );
+    let mut two_bytes = base.clone();
+    two_bytes.onfi.transfer_mts = 400;
     let mut one_byte = base.clone();
     one_byte.onfi.transfer_mts = 200;
     let dir = std::env::temp_dir().join(format!("ssdlab-phy-lint-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let waivers = concat!(env!("CARGO_MANIFEST_DIR"), "/verilator-waivers.vlt");
-    for (i, cfg) in [at_400, one_byte].iter().enumerate() {
+    for (i, cfg) in [base, two_bytes, one_byte].iter().enumerate() {
         let raw = crate::nand::phy_verilog(cfg).unwrap();
         let v = crate::export::names::integrable("nand_phy", &raw).unwrap();
         let file = dir.join(format!("nand_phy_{i}.v"));

@@ -1,8 +1,9 @@
 //! Bench of the ONFI PHY at the pins: bus-engine-like beat stimulus (the beat port as
 //! `hdl::nand::bus_engine` drives it: CE mask for the whole phase, CLE/ALE held for each
 //! tWC-long latch window with the strobe in its first cycle, HOLD waits, data beats) into the
-//! PHY (`ssdlab_hdl::nand::phy::OnfiPhy`, rust_hdl or Verilated: [`PhyDut`]), its per-edge pins into the [`OnfiPinTarget`] two half cycles per
-//! core cycle, the target's DQ back through the io wrapper's round trip
+//! PHY (`ssdlab_hdl::nand::phy::OnfiPhy`, rust_hdl or Verilated: [`PhyDut`]), its
+//! per-quarter pins into the [`OnfiPinTarget`] four quarter cycles per core cycle, the
+//! target's DQ back through the io wrapper's round trip
 //! (`IO_ROUND_TRIP`, modelled as a delay on the way in), and R/B# back to the stimulus, which
 //! waits for it like a way FSM (2-flop synchronizer, then tRR).
 
@@ -118,8 +119,8 @@ pub struct PhyBench<D: PhyDut> {
     rb: u8,
     /// R/B# as the PHY passes it to the beat port, last cycle.
     beat_rb: u8,
-    /// Target DQ halves on their way back through the io wrapper.
-    back: VecDeque<(u8, u8)>,
+    /// Target DQ quarters (quarter k in bits 8k+7:8k) on their way back through the io wrapper.
+    back: VecDeque<u32>,
     /// Bytes the PHY returned on `beat_dq_in`, and the cycles of its valid beats.
     pub read: Vec<u8>,
     pub read_valid_cycles: Vec<u64>,
@@ -136,7 +137,7 @@ impl<D: PhyDut> PhyBench<D> {
             cycle: 0,
             rb: 0xF,
             beat_rb: 0xF,
-            back: (0..IO_ROUND_TRIP).map(|_| (0, 0)).collect(),
+            back: (0..IO_ROUND_TRIP).map(|_| 0).collect(),
             read: Vec::new(),
             read_valid_cycles: Vec::new(),
             rd_cycles: Vec::new(),
@@ -146,12 +147,11 @@ impl<D: PhyDut> PhyBench<D> {
 
     /// One core cycle with `b` on the beat port.
     pub fn cycle(&mut self, b: Beat) {
-        let (r, f) = self.back.pop_front().unwrap_or_default();
+        let dq_in = self.back.pop_front().unwrap_or_default();
         let u = self.phy.eval(&PhyIn {
             beat: b,
             rb_n: self.rb,
-            dq_in_rise: r,
-            dq_in_fall: f,
+            dq_in,
         });
         if b.rd {
             self.rd_cycles.push(self.cycle);
@@ -172,22 +172,19 @@ impl<D: PhyDut> PhyBench<D> {
             dq_oe: u.dq_oe,
             ..Default::default()
         };
-        let first = HostPins {
-            re: u.re_rise,
-            dqs: u.dqs_rise,
-            dq: u.dq_rise,
-            ..base
-        };
-        let second = HostPins {
-            re: u.re_fall,
-            dqs: u.dqs_fall,
-            dq: u.dq_fall,
-            ..base
-        };
-        let a: TargetPins = self.target.step(first);
-        let z: TargetPins = self.target.step(second);
-        self.back.push_back((a.dq, z.dq));
-        self.rb = z.rb_n;
+        let mut back = 0u32;
+        let mut last = TargetPins::default();
+        for k in 0..4 {
+            last = self.target.step(HostPins {
+                re: u.re >> k & 1 != 0,
+                dqs: u.dqs >> k & 1 != 0,
+                dq: (u.dq >> (8 * k)) as u8,
+                ..base
+            });
+            back |= (last.dq as u32) << (8 * k);
+        }
+        self.back.push_back(back);
+        self.rb = last.rb_n;
         self.phy.tick();
         self.cycle += 1;
     }

@@ -11,7 +11,7 @@ use crate::devices::onfi_pins::HostPins;
 /// Data-in burst state.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DataIn {
-    /// Half cycle DQS started to be driven (preamble start), while driven.
+    /// Quarter cycle DQS started to be driven (preamble start), while driven.
     since: Option<u64>,
     edges: u32,
     last_edge: u64,
@@ -79,7 +79,7 @@ impl OnfiPinTarget {
             }
             let since = self.din.since.unwrap_or(self.h);
             self.phases.push(PinPhase::DataIn {
-                halves: self.h - since,
+                quarters: self.h - since,
                 edges: self.din.edges,
             });
             self.din.since = None;
@@ -108,12 +108,12 @@ impl OnfiPinTarget {
                 self.dout.state = Out::Burst;
                 self.out_byte();
             }
-            Out::Burst if rose && self.h - self.dout.last > 2 => {
+            Out::Burst if rose && self.h - self.dout.last > 4 => {
                 self.at_least("tRPST", self.h - self.dout.last, pins.t_rpst_ns);
                 self.end_out();
             }
             Out::Burst if fell || rose => self.out_byte(),
-            Out::Burst if p.re && self.h - self.dout.last > 2 => {
+            Out::Burst if p.re && self.h - self.dout.last > 4 => {
                 self.violate("tRPST", "RE# ended high with no postamble".into());
                 self.end_out();
             }
@@ -123,7 +123,7 @@ impl OnfiPinTarget {
 
     fn end_out(&mut self) {
         self.phases.push(PinPhase::DataOut {
-            halves: self.h - self.dout.start,
+            quarters: self.h - self.dout.start,
             edges: self.dout.edges,
         });
         self.dout.state = Out::Idle;
@@ -139,7 +139,7 @@ impl OnfiPinTarget {
         self.dout.edges += 1;
         self.dout.last = self.h;
         self.bytes_out.push(b);
-        let delay = 2 * self.onfi.cycles_ceil(self.onfi.pins.t_dqsre_ns) as u64;
+        let delay = 4 * self.onfi.cycles_ceil(self.onfi.pins.t_dqsre_ns) as u64;
         let dqs = self.dout.edges % 2 == 1;
         self.out_q.push_back((self.h + delay, b, dqs));
     }

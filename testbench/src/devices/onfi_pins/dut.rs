@@ -13,8 +13,8 @@ pub struct PhyIn {
     pub beat: Beat,
     /// R/B# pins, 1 = ready.
     pub rb_n: u8,
-    pub dq_in_rise: u8,
-    pub dq_in_fall: u8,
+    /// DQ in per quarter, quarter k in bits 8k+7:8k.
+    pub dq_in: u32,
 }
 
 /// The PHY's outputs in one cycle (after its inputs settled).
@@ -27,13 +27,12 @@ pub struct PhyOut {
     pub cle: bool,
     pub ale: bool,
     pub we_n: bool,
-    pub re_rise: bool,
-    pub re_fall: bool,
-    pub dqs_rise: bool,
-    pub dqs_fall: bool,
+    /// RE_t, DQS_t per quarter, bit k = quarter k.
+    pub re: u8,
+    pub dqs: u8,
     pub dqs_oe: bool,
-    pub dq_rise: u8,
-    pub dq_fall: u8,
+    /// DQ out per quarter, quarter k in bits 8k+7:8k.
+    pub dq: u32,
     pub dq_oe: bool,
 }
 
@@ -66,8 +65,7 @@ impl PhyDut for RustHdlPhy {
         u.beat_wr.next = i.beat.wr;
         u.beat_rd.next = i.beat.rd;
         u.rb_n.next = (i.rb_n as u64).to_bits();
-        u.dq_in_rise.next = (i.dq_in_rise as u64).to_bits();
-        u.dq_in_fall.next = (i.dq_in_fall as u64).to_bits();
+        u.dq_in.next = (i.dq_in as u64).to_bits();
         ssdlab_hdl::settle(u, 64, "onfi phy");
         PhyOut {
             beat_rb: u.beat_rb.val().to_u64() as u8,
@@ -77,13 +75,10 @@ impl PhyDut for RustHdlPhy {
             cle: u.cle.val(),
             ale: u.ale.val(),
             we_n: u.we_n.val(),
-            re_rise: u.re_rise.val(),
-            re_fall: u.re_fall.val(),
-            dqs_rise: u.dqs_rise.val(),
-            dqs_fall: u.dqs_fall.val(),
+            re: u.re.val().to_u64() as u8,
+            dqs: u.dqs.val().to_u64() as u8,
             dqs_oe: u.dqs_oe.val(),
-            dq_rise: u.dq_rise.val().to_u64() as u8,
-            dq_fall: u.dq_fall.val().to_u64() as u8,
+            dq: u.dq.val().to_u64() as u32,
             dq_oe: u.dq_oe.val(),
         }
     }
@@ -95,20 +90,11 @@ impl PhyDut for RustHdlPhy {
     }
 }
 
-const INS: [&str; 11] = [
-    "clock",
-    "beat_ce",
-    "beat_cle",
-    "beat_ale",
-    "beat_we",
-    "beat_dq",
-    "beat_wr",
-    "beat_rd",
-    "rb_n",
-    "dq_in_rise",
-    "dq_in_fall",
+const INS: [&str; 10] = [
+    "clock", "beat_ce", "beat_cle", "beat_ale", "beat_we", "beat_dq", "beat_wr", "beat_rd", "rb_n",
+    "dq_in",
 ];
-const OUTS: [&str; 15] = [
+const OUTS: [&str; 12] = [
     "beat_rb",
     "beat_dq_in",
     "beat_dq_in_valid",
@@ -116,28 +102,25 @@ const OUTS: [&str; 15] = [
     "cle",
     "ale",
     "we_n",
-    "re_rise",
-    "re_fall",
-    "dqs_rise",
-    "dqs_fall",
+    "re",
+    "dqs",
     "dqs_oe",
-    "dq_rise",
-    "dq_fall",
+    "dq",
     "dq_oe",
 ];
 
 /// The PHY's generated Verilog (rust-hdl's, as `make verilog` renames it) under Verilator.
 pub struct VerilatedPhy {
     m: VerilatorModel,
-    i: [PortId; 11],
-    o: [PortId; 15],
+    i: [PortId; 10],
+    o: [PortId; 12],
 }
 
 impl VerilatedPhy {
     pub fn new(phy: OnfiPhy) -> Result<Self, RunnerError> {
         let m = VerilatorModel::build("nand_phy", &ssdlab_hdl::verilog_of(phy))?;
-        let mut i = [PortId(0); 11];
-        let mut o = [PortId(0); 15];
+        let mut i = [PortId(0); 10];
+        let mut o = [PortId(0); 12];
         for (k, n) in INS.iter().enumerate() {
             i[k] = m.port(n)?;
         }
@@ -160,8 +143,7 @@ impl PhyDut for VerilatedPhy {
             b.wr as u64,
             b.rd as u64,
             x.rb_n as u64,
-            x.dq_in_rise as u64,
-            x.dq_in_fall as u64,
+            x.dq_in as u64,
         ];
         for (k, v) in vals.into_iter().enumerate() {
             self.m.set(self.i[k + 1], v);
@@ -176,14 +158,11 @@ impl PhyDut for VerilatedPhy {
             cle: g[4] != 0,
             ale: g[5] != 0,
             we_n: g[6] != 0,
-            re_rise: g[7] != 0,
-            re_fall: g[8] != 0,
-            dqs_rise: g[9] != 0,
-            dqs_fall: g[10] != 0,
-            dqs_oe: g[11] != 0,
-            dq_rise: g[12] as u8,
-            dq_fall: g[13] as u8,
-            dq_oe: g[14] != 0,
+            re: g[7] as u8,
+            dqs: g[8] as u8,
+            dqs_oe: g[9] != 0,
+            dq: g[10] as u32,
+            dq_oe: g[11] != 0,
         }
     }
     fn tick(&mut self) {

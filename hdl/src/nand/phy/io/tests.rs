@@ -1,0 +1,141 @@
+//! Checks of the io wrappers: the generic ones lint clean, the family ones keep one cell per
+//! DDR pin and edge in their yosys flow, and every wrapper has its gearing's port list.
+
+use super::*;
+
+#[test]
+fn generic_io_lints_clean_when_verilator_is_present() {
+    for g in [Gearing::X1, Gearing::X2] {
+        lint_generic(g);
+    }
+}
+
+fn lint_generic(g: Gearing) {
+    let v = io_verilog(IoFamily::Generic, g);
+    assert!(v.contains(&format!("module {GENERIC_IO_MODULE}{} (", g.suffix())));
+    let Ok(dir) = std::env::var("CARGO_TARGET_TMPDIR").or_else(|_| {
+        std::env::temp_dir()
+            .to_str()
+            .map(str::to_owned)
+            .ok_or(std::env::VarError::NotPresent)
+    }) else {
+        return;
+    };
+    let path = std::path::Path::new(&dir).join(format!("ssdlab_nand_phy_io{}.v", g.suffix()));
+    std::fs::write(&path, &v).unwrap();
+    let Ok(out) = std::process::Command::new("verilator")
+        .args(["--lint-only", "-Wall"])
+        .arg(&path)
+        .output()
+    else {
+        return; // no verilator on this machine: `make lint` checks it
+    };
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "verilator -Wall ({g:?}): {text}");
+}
+
+/// The cells of `family`'s wrapper after its family's yosys flow, from `stat`.
+fn cells(family: IoFamily, g: Gearing, synth: &str) -> Option<String> {
+    let dir = std::env::temp_dir().join(format!(
+        "ssdlab-phy-io-{}{}-{}",
+        family.module(),
+        g.suffix(),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (path, stat) = (dir.join("io.v"), dir.join("stat.txt"));
+    std::fs::write(&path, io_verilog(family, g)).unwrap();
+    let script = format!(
+        "read_verilog {}; {synth} -top {}{}; tee -q -o {} stat",
+        path.display(),
+        family.module(),
+        g.suffix(),
+        stat.display()
+    );
+    let out = std::process::Command::new("yosys")
+        .args(["-q", "-p", &script])
+        .output()
+        .ok()?; // no yosys on this machine: `make test` installs it
+    assert!(
+        out.status.success(),
+        "{synth}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&stat).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(text)
+}
+
+/// The number of `cell` instances in a yosys `stat` listing.
+fn count(stat: &str, cell: &str) -> u32 {
+    stat.lines()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some(cell)).then(|| w.next()?.parse().ok())?
+        })
+        .unwrap_or(0)
+}
+
+/// By hand, per channel: DDR outputs RE_t, RE_c, DQS_t, DQS_c and DQ[7:0] (12 output cells),
+/// DDR inputs DQ[7:0] (8 input cells), bidirectional pads DQS_t, DQS_c and DQ[7:0] (10),
+/// and on UltraScale the output pads of RE_t and RE_c (2).
+#[test]
+fn family_wrappers_keep_one_cell_per_ddr_pin() {
+    if let Some(stat) = cells(IoFamily::Ecp5, Gearing::X1, "synth_ecp5") {
+        assert_eq!(count(&stat, "ODDRX1F"), 12, "{stat}");
+        assert_eq!(count(&stat, "IDDRX1F"), 8, "{stat}");
+        // synth_ecp5 maps each `BB` onto the IO site cell.
+        assert_eq!(count(&stat, "TRELLIS_IO"), 10, "{stat}");
+    }
+    let xcu = "synth_xilinx -family xcu -noiopad";
+    if let Some(stat) = cells(IoFamily::UltraScale, Gearing::X1, xcu) {
+        assert_eq!(count(&stat, "ODDRE1"), 12, "{stat}");
+        assert_eq!(count(&stat, "IDDRE1"), 8, "{stat}");
+        assert_eq!(count(&stat, "IOBUF"), 10, "{stat}");
+        assert_eq!(count(&stat, "OBUF"), 2, "{stat}");
+    }
+}
+
+/// The same pins in X2 gearing: one 4:1 serializer per DDR output, one 1:4 deserializer
+/// per DQ input, and no DDR cell left.
+#[test]
+fn x2_wrappers_keep_one_serializer_per_ddr_pin() {
+    if let Some(stat) = cells(IoFamily::Ecp5, Gearing::X2, "synth_ecp5") {
+        assert_eq!(count(&stat, "ODDRX2F"), 12, "{stat}");
+        assert_eq!(count(&stat, "IDDRX2F"), 8, "{stat}");
+        assert_eq!(count(&stat, "ODDRX1F"), 0, "{stat}");
+        assert_eq!(count(&stat, "TRELLIS_IO"), 10, "{stat}");
+    }
+    let xcu = "synth_xilinx -family xcu -noiopad";
+    if let Some(stat) = cells(IoFamily::UltraScale, Gearing::X2, xcu) {
+        assert_eq!(count(&stat, "OSERDESE3"), 12, "{stat}");
+        assert_eq!(count(&stat, "ISERDESE3"), 8, "{stat}");
+        assert_eq!(count(&stat, "ODDRE1"), 0, "{stat}");
+        assert_eq!(count(&stat, "IOBUF"), 10, "{stat}");
+        assert_eq!(count(&stat, "OBUF"), 2, "{stat}");
+    }
+}
+
+#[test]
+fn every_wrapper_has_the_generic_port_list() {
+    let ports = |v: &str| -> Vec<String> {
+        let start = v.find("module ").unwrap();
+        let end = v[start..].find(");").unwrap() + start;
+        v[start..end]
+            .lines()
+            .skip(1)
+            .map(|l| l.split("//").next().unwrap().trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    // By hand: 12 PHY-side ports, 11 pins, and 2 clocks (X1) or 3 (X2).
+    for (g, n) in [(Gearing::X1, 25), (Gearing::X2, 26)] {
+        let generic = ports(&io_verilog(IoFamily::Generic, g));
+        assert_eq!(generic.len(), n, "{generic:?}");
+        for f in [IoFamily::Ecp5, IoFamily::UltraScale] {
+            let v = io_verilog(f, g);
+            assert!(v.contains(&format!("module {}{} (", f.module(), g.suffix())));
+            assert_eq!(ports(&v), generic, "{f:?} {g:?}");
+        }
+    }
+}
