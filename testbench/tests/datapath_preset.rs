@@ -20,7 +20,14 @@ const PRESET: &str = "sm2262-512g";
 
 /// A job over the first 64 MiB (written sequentially first, untimed).
 fn reads(rw: &str, bs_kib: u32, iodepth: u32, ios: u64) -> String {
-    format!("[{rw}]\nrw={rw}\nbs={bs_kib}k\niodepth={iodepth}\nsize=64m\nnumber_ios={ios}\n")
+    clones(rw, bs_kib, iodepth, 1, ios)
+}
+
+/// [`reads`] as `numjobs` clones, each on its own queue pair.
+fn clones(rw: &str, bs_kib: u32, iodepth: u32, numjobs: u32, ios: u64) -> String {
+    format!(
+        "[{rw}]\nrw={rw}\nbs={bs_kib}k\niodepth={iodepth}\nnumjobs={numjobs}\nsize=64m\nnumber_ios={ios}\n"
+    )
 }
 
 /// The fields of a NAND op word: (kind, planes - 1, data cycles per plane, column).
@@ -177,19 +184,20 @@ fn sim_preset() {
     );
     println!("| job | cycles | I/Os | units compared | IO/s | MB/s | mean / p99 latency | cycles/s | mismatches |");
     println!("|---|---|---|---|---|---|---|---|---|");
+    // The four jobs (random ones as 4 clones, each on its own queue pair), and a mix.
     let jobs = [
-        ("randread", 4),
-        ("read", 128),
-        ("randwrite", 4),
-        ("write", 128),
-        ("randrw", 4),
+        ("randread", 4, 4),
+        ("read", 128, 1),
+        ("randwrite", 4, 4),
+        ("write", 128, 1),
+        ("randrw", 4, 1),
     ];
-    for (rw, bs_kib) in jobs {
-        let r = three_way_reading_data(&cfg, &reads(rw, bs_kib, 32, 1 << 20), lim, &v)
-            .unwrap_or_else(|e| panic!("{e}"));
+    for (rw, bs_kib, numjobs) in jobs {
+        let job = clones(rw, bs_kib, 32, numjobs, 1 << 20);
+        let r = three_way_reading_data(&cfg, &job, lim, &v).unwrap_or_else(|e| panic!("{e}"));
         let us = |c: f64| c * 4e-3;
         println!(
-            "| {rw} {bs_kib} KiB QD32 | {} | {} | {} | {:.0} | {:.0} | {:.1} / {:.1} us | {:.0} | {} |",
+            "| {rw} {bs_kib} KiB QD32 x {numjobs} | {} | {} | {} | {:.0} | {:.0} | {:.1} / {:.1} us | {:.0} | {} |",
             r.cycles,
             r.io.ios,
             r.units_checked,

@@ -1,11 +1,14 @@
 //! The host of the co-simulation: an NVMe driver on the root-complex model
 //! (`crate::devices::root_complex`) that initialises the controller (NVM Express 1.4, 7.6.1:
-//! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ 1 through the admin queue) and then runs
-//! one fio job closed-loop: up to `iodepth` commands outstanding on queue pair 1 (command k in
-//! slot k mod iodepth, reused in order), sequential or
-//! uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by `rwmixread`,
-//! one SQ doorbell per command, one CQ head doorbell per consumed CQE. Completions are taken
-//! from the CQE MWr TLPs the root complex logged (sqid, cid, status at the TLP's cycle).
+//! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ pairs through the admin queue) and then
+//! runs one fio job closed-loop as `numjobs` clones (fio's numjobs: each clone its own I/O
+//! queue pair, j + 1, and its own random stream over the same region, as a driver with one
+//! queue per CPU): up to `iodepth` commands outstanding per clone (clone j's command k in slot
+//! j x iodepth + k mod iodepth, reused in order; the slot is the command's cid), sequential
+//! or uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by
+//! `rwmixread`, one SQ doorbell per command, one CQ head doorbell per consumed CQE.
+//! Completions are taken from the CQE MWr TLPs the root complex logged (sqid, cid, status at
+//! the TLP's cycle).
 //!
 //! Host memory layout (also used to classify TLPs, [`classify`]): admin SQ 0x10_0000, admin CQ
 //! 0x11_0000, I/O CQ q at 0x20_0000 + q * 0x1_0000, I/O SQ q at 0x30_0000 + q * 0x1_0000,
@@ -32,6 +35,9 @@ pub const DATA_BASE: u64 = 0x100_0000;
 pub const SLOT_BYTES: u64 = 64 * 4096;
 /// I/O queue entries (SQ and CQ).
 pub const IO_ENTRIES: u32 = 64;
+/// Most clones of a job (`numjobs`), one I/O queue pair each: the front end's 8 pairs
+/// (`ssdlab_hdl::nvme::QUEUE_PAIRS` - 1, admin excluded).
+pub const MAX_JOBS: u32 = 8;
 
 /// The data of logical unit `lpn` as the host writes it (and a functional precondition
 /// stores it): byte j is `lpn * 31 ^ j ^ j >> 8`, so a unit read back from another unit's
@@ -74,7 +80,9 @@ pub struct IoPattern {
     pub first_unit: u64,
     pub units: u64,
     pub iodepth: u32,
-    /// Commands to issue (the run stops submitting earlier if `stop` is called).
+    /// Clones of the job, each on its own queue pair (fio `numjobs`).
+    pub numjobs: u32,
+    /// Commands each clone issues (the run stops submitting earlier if `stop` is called).
     pub ios: u64,
 }
 
@@ -91,13 +99,19 @@ impl IoPattern {
                 "co-simulation runs one block size: bssplit is not supported".to_string(),
             ));
         }
-        if j.numjobs != 1 || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
+        if !(1..=MAX_JOBS).contains(&j.numjobs) || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
             return Err(at(format!(
-                "co-simulation runs numjobs=1 and iodepth 1..{} (got {} x {})",
+                "co-simulation runs numjobs 1..={MAX_JOBS} and iodepth 1..{} (got {} x {})",
                 IO_ENTRIES - 1,
                 j.numjobs,
                 j.iodepth
             )));
+        }
+        if j.numjobs > 1 && j.offset_increment != crate::fio::value::SizeSpec::Bytes(0) {
+            return Err(at(
+                "co-simulation clones share the job's region: offset_increment is not supported"
+                    .to_string(),
+            ));
         }
         let (off, size) =
             crate::workload::runner::job_region(j, capacity_units * 4096).map_err(at)?;
@@ -113,22 +127,34 @@ impl IoPattern {
             first_unit,
             units,
             iodepth: j.iodepth,
+            numjobs: j.numjobs,
             ios,
         })
     }
 }
 
-pub struct HostDriver {
-    pat: IoPattern,
+/// One clone of the job: its queue pair (`q` = clone + 1) and its stream.
+struct Clone {
     rng: ModelRng,
-    init: Vec<(Cycle, Act)>,
-    init_next: usize,
-    ready: bool,
     sq_tail: u32,
     cq_head: u32,
-    seen: usize,
-    slots: Vec<Option<Cycle>>,
     seq_unit: u64,
+    issued: u64,
+}
+
+pub struct HostDriver {
+    pat: IoPattern,
+    clones: Vec<Clone>,
+    init: Vec<(Cycle, Act)>,
+    init_next: usize,
+    /// Admin completions of the queue creates seen with success.
+    created: u32,
+    ready: bool,
+    seen: usize,
+    /// Per slot (cid): the cycle its command was submitted, while outstanding.
+    slots: Vec<Option<Cycle>>,
+    /// Commands to submit in all (all clones).
+    limit: u64,
     issued: u64,
     stopped: bool,
     pub completions: Vec<CplRec>,
@@ -141,21 +167,36 @@ pub struct HostDriver {
 
 impl HostDriver {
     pub fn new(pat: IoPattern, seeds: &SeedTree) -> Self {
+        let jobs = pat.numjobs as usize;
+        let slots = jobs * pat.iodepth as usize;
         HostDriver {
             pat,
-            rng: seeds.stream("cosim_host", 0),
-            init: driver_init(2, 1, IO_ENTRIES, IO_ENTRIES, &[]),
+            clones: (0..jobs)
+                .map(|j| Clone {
+                    rng: seeds.stream("cosim_host", j as u64),
+                    sq_tail: 0,
+                    cq_head: 0,
+                    seq_unit: 0,
+                    issued: 0,
+                })
+                .collect(),
+            init: driver_init(
+                1 + pat.numjobs,
+                pat.numjobs as u16,
+                IO_ENTRIES,
+                IO_ENTRIES,
+                &[],
+            ),
             init_next: 0,
+            created: 0,
             ready: false,
-            sq_tail: 0,
-            cq_head: 0,
             seen: 0,
-            slots: vec![None; pat.iodepth as usize],
-            seq_unit: 0,
+            slots: vec![None; slots],
+            limit: pat.ios * jobs as u64,
             issued: 0,
             stopped: false,
             completions: Vec::new(),
-            reads: vec![None; pat.iodepth as usize],
+            reads: vec![None; slots],
             check_reads: false,
             units_checked: 0,
         }
@@ -173,14 +214,14 @@ impl HostDriver {
         self.pat.first_unit..self.pat.first_unit + self.pat.units
     }
 
-    /// Commands submitted so far.
+    /// Commands submitted so far (all clones).
     pub fn issued(&self) -> u64 {
         self.issued
     }
 
-    /// Submit at most `n` commands in all.
+    /// Submit at most `n` commands in all (all clones).
     pub fn limit_ios(&mut self, n: u64) {
-        self.pat.ios = self.pat.ios.min(n);
+        self.limit = self.limit.min(n);
     }
 
     /// Stop submitting (outstanding commands still complete).
@@ -191,8 +232,24 @@ impl HostDriver {
     /// Every command issued has completed and no more will be issued.
     pub fn done(&self) -> bool {
         self.ready
-            && (self.stopped || self.issued == self.pat.ios)
+            && (self.stopped || self.issued == self.limit || self.clones_finished())
             && self.slots.iter().all(Option::is_none)
+    }
+
+    fn clones_finished(&self) -> bool {
+        self.clones.iter().all(|c| c.issued == self.pat.ios)
+    }
+
+    /// The slot clone `j` submits into next, if it may submit now.
+    fn next_slot(&self, j: usize) -> Option<usize> {
+        let c = &self.clones[j];
+        let slot = j * self.pat.iodepth as usize + (c.issued % self.pat.iodepth as u64) as usize;
+        (self.ready
+            && !self.stopped
+            && self.issued < self.limit
+            && c.issued < self.pat.ios
+            && self.slots[slot].is_none())
+        .then_some(slot)
     }
 
     /// One cycle of host activity at `now`.
@@ -205,11 +262,13 @@ impl HostDriver {
             self.init_next += 1;
         }
         self.scan(now, x)?;
-        // Command k uses slot (cid) k mod iodepth and waits for it: which buffer a command uses
-        // does not depend on completion timing, so executions can be compared per buffer page.
-        let slot = (self.issued % self.pat.iodepth as u64) as usize;
-        if self.ready && !self.stopped && self.issued < self.pat.ios && self.slots[slot].is_none() {
-            self.submit(now, slot, x);
+        // Clone j's command k uses slot (cid) j x iodepth + k mod iodepth and waits for it:
+        // which buffer a command uses does not depend on completion timing, so executions can
+        // be compared per buffer page. Clones submit in order within a cycle.
+        for j in 0..self.clones.len() {
+            if let Some(slot) = self.next_slot(j) {
+                self.submit(now, j, slot, x);
+            }
         }
         Ok(())
     }
@@ -223,10 +282,7 @@ impl HostDriver {
             .seen
             .get(self.seen)
             .map_or(Cycle::MAX, |t| t.cycle + 1 + t.len.div_ceil(16) as u64);
-        let slot = (self.issued % self.pat.iodepth as u64) as usize;
-        let submit =
-            self.ready && !self.stopped && self.issued < self.pat.ios && self.slots[slot].is_none();
-        if submit {
+        if (0..self.clones.len()).any(|j| self.next_slot(j).is_some()) {
             now
         } else {
             init.min(seen)
@@ -249,9 +305,13 @@ impl HostDriver {
             }
             let c = Cqe::decode(&x.rc().get(t.addr, 16));
             if t.addr < cq_base(1) {
-                self.ready |= c.cid == 101 && c.status.field() == 0;
+                // Create I/O CQ and SQ per clone (cids 100 on): ready when all succeeded.
+                self.created += (c.cid >= 100 && c.status.field() == 0) as u32;
+                self.ready = self.created == 2 * self.pat.numjobs;
                 continue;
             }
+            let q = ((t.addr - cq_base(1)) / (cq_base(2) - cq_base(1))) as usize;
+            let j = q.min(self.clones.len() - 1);
             let slot = c.cid as usize;
             let submitted = self
                 .slots
@@ -272,8 +332,9 @@ impl HostDriver {
                 submitted,
                 cycle: t.cycle,
             });
-            self.cq_head = (self.cq_head + 1) % IO_ENTRIES;
-            x.mmio_write(now, cq_doorbell(1), self.cq_head);
+            let cl = &mut self.clones[j];
+            cl.cq_head = (cl.cq_head + 1) % IO_ENTRIES;
+            x.mmio_write(now, cq_doorbell(j as u16 + 1), cl.cq_head);
         }
     }
 
@@ -295,19 +356,21 @@ impl HostDriver {
         Ok(())
     }
 
-    fn submit(&mut self, now: Cycle, slot: usize, x: &mut dyn DatapathExec) {
+    /// Clone `j` submits its next command into `slot` on its queue pair j + 1.
+    fn submit(&mut self, now: Cycle, j: usize, slot: usize, x: &mut dyn DatapathExec) {
         let p = self.pat;
         let units = (p.bs / 4096) as u64;
         let starts = p.units / units;
+        let cl = &mut self.clones[j];
         let start = if p.random {
-            self.rng.gen_range(0..starts)
+            cl.rng.gen_range(0..starts)
         } else {
-            let s = self.seq_unit;
-            self.seq_unit = (s + 1) % starts;
+            let s = cl.seq_unit;
+            cl.seq_unit = (s + 1) % starts;
             s
         };
         let lpn = p.first_unit + start * units;
-        let read = self.rng.gen_range(0..100) < p.read_pct;
+        let read = cl.rng.gen_range(0..100) < p.read_pct;
         let buf = DATA_BASE + slot as u64 * SLOT_BYTES;
         let prp2 = match units {
             1 => 0,
@@ -327,6 +390,7 @@ impl HostDriver {
         } else if self.check_reads {
             self.reads[slot] = Some((lpn, units));
         }
+        let q = j as u16 + 1;
         let mut s = Sqe::new(
             if read { opc::NVM_READ } else { opc::NVM_WRITE },
             slot as u16,
@@ -339,10 +403,11 @@ impl HostDriver {
             ((lpn * 8) >> 32) as u32,
             (units * 8 - 1) as u32,
         );
-        x.rc()
-            .put(sq_base(1) + 64 * self.sq_tail as u64, &s.encode());
-        self.sq_tail = (self.sq_tail + 1) % IO_ENTRIES;
-        x.mmio_write(now, sq_doorbell(1), self.sq_tail);
+        let cl = &mut self.clones[j];
+        x.rc().put(sq_base(q) + 64 * cl.sq_tail as u64, &s.encode());
+        cl.sq_tail = (cl.sq_tail + 1) % IO_ENTRIES;
+        cl.issued += 1;
+        x.mmio_write(now, sq_doorbell(q), cl.sq_tail);
         self.slots[slot] = Some(now);
         self.issued += 1;
     }
@@ -378,5 +443,23 @@ mod tests {
         assert!(e.contains("line 1") && e.contains("bssplit"), "{e}");
         let e = pattern("[a]\nrw=read\nbs=4k\nsize=5000k\n", 1000).unwrap_err();
         assert!(e.contains("exceed"), "{e}");
+        let e = pattern("[a]\nrw=read\nnumjobs=2\noffset_increment=1m\n", 1000).unwrap_err();
+        assert!(
+            e.contains("line 1") && e.contains("offset_increment"),
+            "{e}"
+        );
+        let e = pattern("[a]\nrw=read\nnumjobs=9\n", 1000).unwrap_err();
+        assert!(e.contains("numjobs 1..=8"), "{e}");
+    }
+
+    #[test]
+    fn clones_each_issue_the_job_ios() {
+        // fio: number_ios is per clone; 4 clones of 10 I/Os at QD 2 hold 8 command slots.
+        let p = pattern(
+            "[a]\nrw=randread\nnumjobs=4\niodepth=2\nnumber_ios=10\n",
+            1000,
+        )
+        .unwrap();
+        assert_eq!((p.numjobs, p.ios, p.iodepth), (4, 10, 2));
     }
 }

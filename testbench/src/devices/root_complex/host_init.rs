@@ -30,10 +30,11 @@ pub enum Act {
     Put(u64, Vec<u8>),
 }
 
-/// Controller init with MSI-X vectors `0..msix_vectors` (message data 0x40 + v), 8-entry admin
-/// queues, CC.EN (4 KiB pages, 64 B SQEs, 16 B CQEs), then Create I/O CQ/SQ pairs 1..=`pairs`
-/// (CQ q on vector q, interrupts on; SQ q with QPRIO `qprio[q - 1]`, 0 if absent) with
-/// `sq_entries`/`cq_entries` entries, all through one admin SQ doorbell.
+/// Controller init with MSI-X vectors `0..msix_vectors` (message data 0x40 + v), admin queues
+/// of 8 entries (16 or 32 when the creates need more than 7 or 15 slots), CC.EN (4 KiB pages, 64 B SQEs,
+/// 16 B CQEs) once the MSI-X writes are done (cycle 30 for up to 4 vectors), then Create I/O
+/// CQ/SQ pairs 1..=`pairs` (CQ q on vector q, interrupts on; SQ q with QPRIO `qprio[q - 1]`, 0
+/// if absent) with `sq_entries`/`cq_entries` entries, all through one admin SQ doorbell.
 pub fn driver_init(
     msix_vectors: u32,
     pairs: u16,
@@ -42,11 +43,16 @@ pub fn driver_init(
     qprio: &[u32],
 ) -> Vec<(Cycle, Act)> {
     assert!(
-        msix_vectors <= 4,
-        "the MSI-X writes must end before CC.EN at cycle 30"
+        (pairs as usize) < ssdlab_hdl::nvme::QUEUE_PAIRS,
+        "at most 8 I/O queue pairs"
     );
+    // A queue of n entries holds n - 1 commands: the creates need 2 per pair.
+    let admin_entries: u32 = (2 * pairs as u32 + 1).next_power_of_two().max(8);
     let mut v = vec![
-        (0, Act::Mmio(AQA, (7 << 16) | 7)),
+        (
+            0,
+            Act::Mmio(AQA, ((admin_entries - 1) << 16) | (admin_entries - 1)),
+        ),
         (2, Act::Mmio(ASQ, ASQ_BASE as u32)),
         (4, Act::Mmio(ACQ, ACQ_BASE as u32)),
     ];
@@ -59,14 +65,15 @@ pub fn driver_init(
         v.push((t + 2, Act::Mmio(MSIX_TABLE + 16 * vec + 8, 0x40 + vec)));
         v.push((t + 4, Act::Mmio(MSIX_TABLE + 16 * vec + 12, 0)));
     }
-    v.push((30, Act::Mmio(CC, CC_EN | (6 << 16) | (4 << 20))));
+    let cc_en = 30.max(6 + 6 * msix_vectors as u64);
+    v.push((cc_en, Act::Mmio(CC, CC_EN | (6 << 16) | (4 << 20))));
     let mut slot = 0u32;
     for q in 1..=pairs {
         let mut cq = Sqe::new(opc::ADMIN_CREATE_IO_CQ, 100 + slot as u16, 0, cq_base(q), 0);
         cq.cdw10 = q as u32 | ((cq_entries - 1) << 16);
         cq.cdw11 = 0x3 | ((q as u32) << 16);
         v.push((
-            32,
+            cc_en + 2,
             Act::Put(ASQ_BASE + 64 * slot as u64, cq.encode().to_vec()),
         ));
         slot += 1;
@@ -75,11 +82,11 @@ pub fn driver_init(
         sq.cdw11 =
             0x1 | (qprio.get(q as usize - 1).copied().unwrap_or(0) << 1) | ((q as u32) << 16);
         v.push((
-            32,
+            cc_en + 2,
             Act::Put(ASQ_BASE + 64 * slot as u64, sq.encode().to_vec()),
         ));
         slot += 1;
     }
-    v.push((34, Act::Mmio(sq_doorbell(0), slot)));
+    v.push((cc_en + 4, Act::Mmio(sq_doorbell(0), slot)));
     v
 }
