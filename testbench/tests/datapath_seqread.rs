@@ -1,7 +1,8 @@
 //! Sequential reads on the datapath (issue #9 target; `cosim::datapath::seqread` explains the
 //! NAND-bound drive, the bus-occupancy meter and the window). Short form (`make test`): the
 //! Verilated top at 250 MT/s (1-byte NAND beats packed by the page buffer) against the model
-//! blocks — a 4 KiB read holds its channel's bus 49 + 4096 cycles on the pins, and sequential
+//! blocks — a 4 KiB read holds its channel's bus 49 + 4 + 4096 + 7 cycles on the pins (the
+//! latches, the data out with its RE# preamble and postamble), and sequential
 //! 128 KiB reads give the same event streams. Long form (`make sim`, ignored here): 128 KiB reads
 //! at QD32 printing per-channel NAND bus occupancy and PCIe payload throughput of both
 //! executions (a benchmark: figures printed, only the event streams asserted).
@@ -64,7 +65,8 @@ fn both(
 #[test]
 fn one_byte_nand_beats_match_the_model_and_hold_the_bus_as_derived() {
     // One 4 KiB read: tWC 25 ns = 7 cycles at 250 MHz, 00h + 5 address + 30h = 49 cycles, then
-    // 4096 one-byte data-out cycles; the pins' CE shows exactly these on one channel.
+    // the data out: RE# preamble 15 ns = 4 cycles, 4096 one-byte beats, postamble 25 ns = 7;
+    // the pins' CE shows exactly these on one channel.
     let [(ms, ml, _), (vs, vl, _)] = both(SEQREAD_MTS, &seqread_job(4, 1, 1, 1), 1, 200_000);
     for (name, s, l) in [("model", &ms, &ml), ("verilator", &vs, &vl)] {
         assert_eq!(s.nand.len(), 1, "{name}: one NAND read");
@@ -73,7 +75,7 @@ fn one_byte_nand_beats_match_the_model_and_hold_the_bus_as_derived() {
             .map(|c| l.busy_cycles(c, 0, s.cycles))
             .collect();
         let want: Vec<u64> = (0..CHANNELS)
-            .map(|c| if c == ch { 49 + 4096 } else { 0 })
+            .map(|c| if c == ch { 49 + 4 + 4096 + 7 } else { 0 })
             .collect();
         assert_eq!(
             busy, want,
@@ -132,9 +134,10 @@ fn seqread_figures() {
     let mts = env_or("SSDLAB_SEQ_MTS", SEQREAD_MTS as u64) as u32;
     let job = seqread_job(128, qd, ios, (ios * 128 / 1024).max(1) as u32);
     let runs = both(mts, &job, seed, 40_000 * ios + 2_000_000);
-    // Per 4 KiB page a channel's bus carries 49 cycles of read command + 4096 / B data cycles +
-    // 2 turnaround cycles (B = bytes per cycle = MT/s / 250).
-    let page = 49 + 4096 / (mts as u64 / 250) + 2;
+    // Per 4 KiB page a channel's bus carries 49 cycles of read command + 4096 / B data cycles
+    // inside the 4 + 7 cycles of RE# preamble and postamble + 2 turnaround cycles (B = bytes
+    // per cycle = MT/s / 250).
+    let page = 49 + 4 + 4096 / (mts as u64 / 250) + 7 + 2;
     println!(
         "sequential reads: {} (seed {seed}), ONFI {mts} MT/s = {} B/cycle, NAND-bound ceiling 8 x 4096 B / ({page} x 4 ns) = {:.3} GB/s",
         job.replace('\n', " "),

@@ -285,12 +285,13 @@ fn one_cycle_segments_match_model() {
 }
 
 /// Bus saturation on 4 ways of back-to-back full-page reads: each read holds the bus for
-/// C = 7 latches x 5 = 35 cycles (command) and D = 18592 B / 4 = 4648 cycles (data), plus a
-/// 1-cycle turnaround after each phase; it leaves the bus for tWB + tR + tRR + 4 sync cycles =
-/// 20 + 11200 + 4 + 4 = 11228 cycles, covered by the other 3 ways' phases (3 x 4685 = 14055).
-/// 64 reads: busy = 64 x 4683 = 299712 cycles; the last read completes at cycle
-/// 3 + 35 + 11228 + 64 x 4648 + 60 x 35 + 123 = 310961 (intake, way 0's command and wait, then
-/// 124 phases with 123 turnaround gaps), so 299712 / 310962 cycles = 96.38 %.
+/// C = 7 latches x 5 = 35 cycles (command) and D = 3 + 18592 B / 4 + 5 = 4656 cycles (data out
+/// inside the PHY's 3-cycle RE# preamble and 5-cycle postamble), plus a 1-cycle turnaround
+/// after each phase; it leaves the bus for tWB + tR + tRR + 4 sync cycles = 20 + 11200 + 4 + 4
+/// = 11228 cycles, covered by the other 3 ways' phases (3 x 4693 = 14079). 64 reads: busy =
+/// 64 x 4691 = 300224 cycles; the last read completes at cycle 3 + 35 + 11228 + 64 x 4656 +
+/// 60 x 35 + 123 = 311473 (intake, way 0's command and wait, then 124 phases with 123
+/// turnaround gaps), so 300224 / 311474 cycles = 96.39 %.
 #[test]
 fn verilator_four_way_back_to_back_reads_keep_bus_busy() {
     let (h, t) = timing();
@@ -312,8 +313,8 @@ fn verilator_four_way_back_to_back_reads_keep_bus_busy() {
         "4-way back-to-back 18592 B reads, tR 56 us: bus busy {:.2} % ({busy} of {cycles} cycles)",
         frac * 100.0
     );
-    assert_eq!(busy, 64 * (35 + 4648));
-    assert_eq!(cycles, 310_961 + 1);
+    assert_eq!(busy, 64 * (35 + 4656));
+    assert_eq!(cycles, 311_473 + 1);
     assert!(frac >= 0.95, "bus busy {frac}");
 }
 
@@ -342,9 +343,10 @@ fn space_for_queue(ops: Vec<BenchOp>, _t: &SeqTiming) -> Vec<BenchOp> {
 
 /// Back-to-back sequential cache reads on 4 ways: two 8-page cache reads per way (18592 B
 /// pages, tR 56 us = 11200 cycles, tRCBSY 3 us = 600), all issued at once. Per op the bus holds
-/// 00h-addr-30h (35 cycles), the lone 31h (5), 7 x (4648 data + 5 for 31h/3Fh) and the last
-/// page (4648): 37259 cycles; 8 ops = 298072. A way needs the bus again tR + tRCBSY = 11800
-/// cycles after a 31h at most, while the other three ways' steps take 3 x 4654 = 13962: the
+/// 00h-addr-30h (35 cycles), the lone 31h (5), 7 x (4656 data out, its RE# preamble and
+/// postamble included, + 5 for 31h/3Fh) and the last page (4656): 37323 cycles; 8 ops =
+/// 298584. A way needs the bus again tR + tRCBSY = 11800 cycles after a 31h at most, while the
+/// other three ways' steps take 3 x 4662 = 13986: the
 /// bus saturates (the model's `four_way_back_to_back_cache_reads_keep_bus_busy` has the same
 /// arithmetic).
 #[test]
@@ -363,6 +365,6 @@ fn verilator_four_way_back_to_back_cache_reads_keep_bus_busy() {
     let (busy, cycles) = check_against_model(&mut dut, &ops, page as usize, "4-way cache reads");
     let frac = busy as f64 / cycles as f64;
     println!("4-way back-to-back 8-page cache reads, tR 56 us, tRCBSY 3 us: bus busy {:.2} % ({busy} of {cycles} cycles)", frac * 100.0);
-    assert_eq!(busy, 8 * 37_259);
+    assert_eq!(busy, 8 * 37_323);
     assert!(frac >= 0.95, "bus busy {frac}");
 }

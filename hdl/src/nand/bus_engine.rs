@@ -2,7 +2,8 @@
 //! granted, as a sequence of ONFI bus primitives — command latch (CLE), address latch (ALE),
 //! held wait (tADL/tCCS/tWHR), data in, data out — and drives the PHY-facing signals.
 //! Every phase follows one template per plane: `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
-//! with absent parts skipped; a single-plane read's data out is the template's DATA alone; a
+//! with absent parts skipped (a data-out DATA is the ONFI PHY's RE# preamble, d beats and its
+//! postamble: `SeqTiming::rd_lead` + d + `rd_tail` cycles); a single-plane read's data out is the template's DATA alone; a
 //! cache read's steps (op kind 3, second half) are `[CMD c = 31h]`, `[DATA d][CMD c = 31h/3Fh]`
 //! or `[DATA d]`, loaded at CMD c or DATA; a suspend or resume latch (`[CMD c = B0h]`,
 //! `[CMD c = D0h/30h]`, `nand.suspend.commands`) is CMD c alone
@@ -101,6 +102,13 @@ pub struct BusEngine {
     has_ccs: Constant<Bit>,
     has_whr: Constant<Bit>,
     latch_1: Constant<Bit>,
+    /// RE# preamble + postamble cycles around every data out (`SeqTiming::rd_lead + rd_tail`).
+    rd_extra: Constant<Bits<16>>,
+    /// RE# postamble cycles (`SeqTiming::rd_tail`, at least 1).
+    rd_tail: Constant<Bits<16>>,
+    /// A status read's data-out length (preamble + 1 beat + postamble) and its beat's count.
+    st_len: Constant<Bits<16>>,
+    st_top: Constant<Bits<16>>,
     adl_1: Constant<Bit>,
     ccs_1: Constant<Bit>,
     whr_1: Constant<Bit>,
@@ -151,6 +159,8 @@ pub struct BusEngine {
     csr: DFF<Bits<32>>,
     rsr: DFF<Bits<32>>,
     dcyc: DFF<Bits<16>>,
+    /// Data cycles + RE# postamble of the phase's data out: the highest count with a beat.
+    rtop: DFF<Bits<16>>,
     /// Registered `cnt == 1`: the current segment's last cycle (keeps compares off the paths).
     c1: DFF<Bit>,
     /// Registered "the current plane is the op's last".
@@ -170,6 +180,7 @@ pub struct BusEngine {
     last_plane: Signal<Local, Bit>,
     hold_len: Signal<Local, Bits<16>>,
     data_len: Signal<Local, Bits<16>>,
+    rd_win: Signal<Local, Bit>,
     addr_len: Signal<Local, Bits<3>>,
     after_plane: Signal<Local, Seg>,
     after_data: Signal<Local, Seg>,

@@ -183,6 +183,8 @@ pub struct WayFsm {
     k_cache: Constant<Bits<2>>,
     latch: Constant<Bits<16>>,
     latch_1: Constant<Bit>,
+    /// RE# preamble + postamble cycles around a data out (`SeqTiming::rd_lead + rd_tail`).
+    rd_extra: Constant<Bits<16>>,
     zero2: Constant<Bits<2>>,
     t_wb: Constant<Bits<16>>,
     t_rr: Constant<Bits<16>>,

@@ -4,9 +4,10 @@
 //! (NV-DDR2/NV-DDR3 data strobes: tWPRE, tWPST, tRPRE, tRPST, tDQSRE); the defaults are the
 //! datasheet-typical minimums (maximum for tDQSRE) of those tables.
 //!
-//! Only the PHY (`model::nand::phy`, the HDL `nand::phy`) and the pin-level target read these;
-//! the behavioural sequencer's bus timing (`OnfiConfig::cycles_ceil` of `[onfi]`) does not
-//! depend on them.
+//! The PHY (`model::nand::phy`, the HDL `nand::phy`) and the pin-level target read these; the
+//! sequencer's bus timing (`SeqTiming`, the model's and the HDL's) reads two: every data-out
+//! burst holds the bus for its RE# preamble (tRPRE) and postamble (tRPST) too, so the PHY's
+//! strobes never overlap another phase.
 
 use crate::error::{check, ConfigError};
 use serde::{Deserialize, Serialize};
@@ -43,11 +44,12 @@ pub struct OnfiPinTiming {
     pub t_wpst_ns: f64,
     /// Read preamble tRPRE: RE# low before its first (data-requesting) rising edge.
     /// Default 15 (NV-DDR2/3).
-    /// Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
+    /// Unit: ns. Range: [0, 1000]. Moves: bus time of every data out (reads, status polls).
     pub t_rpre_ns: f64,
     /// Read postamble tRPST: RE# held low after its last data edge before it returns high
     /// (the target's DQS postamble follows it). Default 25 (tDQSRE + 0.5 tRC at the NV-DDR2/3
-    /// modes). Unit: ns. Range: [0, 1000]. Moves: the PHY's pin schedule only.
+    /// modes). Unit: ns. Range: [0, 1000]. Moves: bus time of every data out (reads, status
+    /// polls).
     pub t_rpst_ns: f64,
     /// Access window of DQS from RE# tDQSRE: the target's DQS edge and byte follow each RE#
     /// edge by at most this. Default 20 (NV-DDR2/3 maximum).

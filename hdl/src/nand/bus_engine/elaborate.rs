@@ -28,6 +28,10 @@ impl BusEngine {
             has_ccs: Constant::new(t.seq.t_ccs != 0),
             has_whr: Constant::new(t.seq.t_whr != 0),
             latch_1: Constant::new(t.seq.latch == 1),
+            rd_extra: c16(t.seq.rd_lead + t.seq.rd_tail),
+            rd_tail: c16(t.seq.rd_tail),
+            st_len: c16(t.seq.rd_lead + 1 + t.seq.rd_tail),
+            st_top: c16(1 + t.seq.rd_tail),
             adl_1: Constant::new(t.seq.t_adl == 1),
             ccs_1: Constant::new(t.seq.t_ccs == 1),
             whr_1: Constant::new(t.seq.t_whr == 1),
@@ -62,8 +66,8 @@ impl BusEngine {
         } defaults {
             clock, start, start_way, start_second, start_op, start_data, start_cnt, start_c1, start_lastp,
             start_cc, start_3f, start_final, start_sus, start_res, wr_data, busy, phase_end, way, phase_second, phase_more, phy, rb,
-            rd_data, rd_valid, sus_r, res_r, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col, csr, rsr, dcyc, c1,
-            lastp, pe, ccmd, f3, is_cs, is_rf, is_rs, is_pg, is_er, is_st, last_plane, hold_len, data_len,
+            rd_data, rd_valid, sus_r, res_r, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col, csr, rsr, dcyc, rtop, c1,
+            lastp, pe, ccmd, f3, is_cs, is_rf, is_rs, is_pg, is_er, is_st, last_plane, hold_len, data_len, rd_win,
             addr_len, after_plane, after_data, after_hold, after_b, after_addr, after_a, nxt, seg_done,
             is_final, fin, fin_next, pe_next, hold_is_1, cmd_byte, addr_byte,
         })

@@ -13,7 +13,7 @@ impl Logic for BusEngine {
     fn update(&mut self) {
         dff_setup!(
             self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col,
-            csr, rsr, dcyc, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r
+            csr, rsr, dcyc, rtop, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r
         );
         // Decode the phase being run.
         // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
@@ -38,12 +38,16 @@ impl Logic for BusEngine {
         if self.is_st.val() {
             self.hold_len.next = self.t_whr.val();
         }
+        // A data-out segment holds the RE# preamble, the beats and the postamble (`rd_extra`).
         self.data_len.next = self.zero16.val();
-        if self.is_pg.val() | self.is_rs.val() {
+        if self.is_pg.val() {
             self.data_len.next = self.dcyc.q.val();
         }
+        if self.is_rs.val() {
+            self.data_len.next = self.dcyc.q.val() + self.rd_extra.val();
+        }
         if self.is_st.val() {
-            self.data_len.next = self.one16.val();
+            self.data_len.next = self.st_len.val();
         }
         self.addr_len.next = self.addr_n.val();
         if self.is_er.val() {
@@ -140,12 +144,6 @@ impl Logic for BusEngine {
             {
                 self.pe_next.next = true;
             }
-            if (self.nxt.val() == Seg::Data)
-                & (self.is_rs.val() | self.is_st.val())
-                & (self.is_st.val() | (self.dcyc.q.val() == self.one16.val()))
-            {
-                self.pe_next.next = true;
-            }
         }
         if self.start.val()
             & (self.seg.q.val() == Seg::Idle)
@@ -192,7 +190,8 @@ impl Logic for BusEngine {
             }
             if self.nxt.val() == Seg::Data {
                 self.cnt.d.next = self.data_len.val();
-                self.c1.d.next = self.is_st.val() | (self.dcyc.q.val() == self.one16.val());
+                // A data out is at least preamble + 1 + postamble >= 2 cycles long.
+                self.c1.d.next = self.is_pg.val() & (self.dcyc.q.val() == self.one16.val());
             }
             if self.nxt.val() == Seg::Idle {
                 self.c1.d.next = false;
@@ -219,6 +218,7 @@ impl Logic for BusEngine {
             self.planes_m1.d.next = self.start_op.val().get_bits::<2>(2);
             self.row.d.next = self.start_op.val().get_bits::<32>(4) & self.row_mask.val();
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
+            self.rtop.d.next = self.start_op.val().get_bits::<16>(28) + self.rd_tail.val();
             // Op bits 59:44 (the part-select ends at the op's top bit: 28 + 32 = 60).
             self.col.d.next = self.start_op.val().get_bits::<32>(28) >> 16;
             self.plane.d.next = self.k_read.val();
@@ -306,7 +306,16 @@ impl Logic for BusEngine {
         self.phy.we.next =
             (self.phy.cle.val() | self.phy.ale.val()) & (self.cnt.q.val() == self.latch.val());
         self.phy.wr_beat.next = (self.seg.q.val() == Seg::Data) & self.is_pg.val();
-        self.phy.rd_beat.next = (self.seg.q.val() == Seg::Data) & !self.is_pg.val();
+        // Read beats: the data-out segment counts preamble + beats + postamble down to 1; the
+        // beats are the counts above the postamble and at most beats + postamble (`rtop`; one
+        // beat for a status read).
+        self.rd_win.next =
+            (self.cnt.q.val() > self.rd_tail.val()) & (self.cnt.q.val() <= self.rtop.q.val());
+        if self.is_st.val() {
+            self.rd_win.next = self.cnt.q.val() == self.st_top.val();
+        }
+        self.phy.rd_beat.next =
+            (self.seg.q.val() == Seg::Data) & !self.is_pg.val() & self.rd_win.val();
         self.phy.dq_out.next = self.cmd_byte.val();
         if self.phy.ale.val() {
             self.phy.dq_out.next = self.addr_byte.val();

@@ -13,6 +13,7 @@ impl WayFsm {
             k_cache: Constant::new(bits::<2>(3)),
             latch: Constant::new(bits::<16>(t.seq.latch as u64)),
             latch_1: Constant::new(t.seq.latch == 1),
+            rd_extra: Constant::new(bits::<16>((t.seq.rd_lead + t.seq.rd_tail) as u64)),
             zero2: Constant::new(bits::<2>(0)),
             two16: Constant::new(bits::<16>(2)),
             t_wb_1: Constant::new(t.seq.t_wb == 1),

@@ -130,9 +130,11 @@ impl Logic for WayFsm {
                 if (self.cur.q.val().get_bits::<2>(0) == self.k_read.val())
                     & (self.cur.q.val().get_bits::<2>(2) == self.zero2.val())
                 {
+                    // Data out: RE# preamble + beats + postamble (>= 2 cycles).
                     self.st_data_r.d.next = true;
-                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    self.st_cnt_r.d.next =
+                        self.cur.q.val().get_bits::<16>(28) + self.rd_extra.val();
+                    self.st_c1_r.d.next = false;
                     self.st_final_r.d.next = true;
                 }
                 // A cache read's first step is a lone 31h (pages >= 2), final by itself.
@@ -219,8 +221,9 @@ impl Logic for WayFsm {
                 // 3Fh (two left) or nothing (one left).
                 if self.more.q.val() {
                     self.st_data_r.d.next = true;
-                    self.st_cnt_r.d.next = self.cur.q.val().get_bits::<16>(28);
-                    self.st_c1_r.d.next = self.cur.q.val().get_bits::<16>(28) == self.one16.val();
+                    self.st_cnt_r.d.next =
+                        self.cur.q.val().get_bits::<16>(28) + self.rd_extra.val();
+                    self.st_c1_r.d.next = false;
                     self.st_cc_r.d.next = self.cc.q.val() != self.one8.val();
                     self.st_3f_r.d.next = self.cc.q.val() == self.two8.val();
                     self.st_final_r.d.next = self.cc.q.val() == self.one8.val();

@@ -43,6 +43,12 @@ pub struct SeqTiming {
     pub row_cycles: u32,
     /// Bytes per sequencer cycle at the PHY boundary.
     pub bytes_per_cycle: u32,
+    /// Cycles before the first beat of every data-out burst: the ONFI PHY's RE# preamble
+    /// (tRPRE, `[onfi.pins]`), which the pins show in the burst's own bus time.
+    pub rd_lead: u32,
+    /// Cycles after the last beat of every data-out burst: the RE# postamble (tRPST, at least
+    /// 1), before the bus carries anything else.
+    pub rd_tail: u32,
     /// Sequencer clock period in picoseconds.
     pub period_ps: u64,
 }
@@ -85,8 +91,15 @@ impl SeqTiming {
             addr_cycles: onfi.addr_cycles,
             row_cycles: onfi.addr_cycles - COLUMN_CYCLES,
             bytes_per_cycle: onfi.bytes_per_cycle(),
+            rd_lead: onfi.cycles_ceil(onfi.pins.t_rpre_ns),
+            rd_tail: onfi.cycles_ceil(onfi.pins.t_rpst_ns).max(1),
             period_ps: onfi.core_period().as_ps(),
         }
+    }
+    /// Bus cycles of one data-out burst of `beats` data cycles: the RE# preamble, the beats and
+    /// the postamble.
+    pub fn data_out_cycles(&self, beats: u64) -> u64 {
+        self.rd_lead as u64 + beats + self.rd_tail as u64
     }
     /// A time in whole cycles, rounded up (issue times, array times).
     pub fn to_cycles_ceil(&self, t: SimTime) -> u64 {
@@ -113,28 +126,30 @@ impl SeqTiming {
         let latch = self.latch as u64;
         let full_addr = self.addr_cycles as u64 * latch;
         let data = self.unit_data_cycles(op) as u64;
-        let status = latch + self.t_whr as u64 + 1;
+        let out = self.data_out_cycles(data);
+        let status = latch + self.t_whr as u64 + self.data_out_cycles(1);
         match (op.kind, phase) {
             // one command latch, no address
             (_, Phase::Suspend | Phase::Resume) => latch,
             // per plane: 00h, address, 32h/30h (a cache read starts the same way, one plane)
             (NandOpKind::Read, Phase::First) => p * (2 * latch + full_addr),
             // single plane: data out at once; multi-plane: per plane 06h, address, E0h, tCCS, data
-            (NandOpKind::Read, Phase::Second) if p == 1 => data,
+            // (each data out with its RE# preamble and postamble)
+            (NandOpKind::Read, Phase::Second) if p == 1 => out,
             (NandOpKind::Read, Phase::Second) => {
-                p * (2 * latch + full_addr + self.t_ccs as u64 + data)
+                p * (2 * latch + full_addr + self.t_ccs as u64 + out)
             }
             // [31h]; [data 31h/3Fh]; last: [data]
             (NandOpKind::Read, Phase::CacheStep(0)) => latch,
-            (NandOpKind::Read, Phase::CacheStep(k)) if (k as u64) < op.pages as u64 => data + latch,
-            (NandOpKind::Read, Phase::CacheStep(_)) => data,
+            (NandOpKind::Read, Phase::CacheStep(k)) if (k as u64) < op.pages as u64 => out + latch,
+            (NandOpKind::Read, Phase::CacheStep(_)) => out,
             // per plane: 80h, address, tADL, data in, 11h/10h
             (NandOpKind::Program, Phase::First) => {
                 p * (2 * latch + full_addr + self.t_adl as u64 + data)
             }
             // per plane: 60h, row address, D1h/D0h
             (NandOpKind::Erase, Phase::First) => p * (2 * latch + self.row_cycles as u64 * latch),
-            // 70h, tWHR, one status beat
+            // 70h, tWHR, one status beat (a data out: with its preamble and postamble)
             (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => status,
             (k, ph) => panic!("{k:?} has no bus phase {ph:?}"),
         }
@@ -198,6 +213,8 @@ struct TraceCursor<'a> {
     way: u8,
     t: u64,
     latch: u64,
+    rd_lead: u64,
+    rd_tail: u64,
 }
 
 impl TraceCursor<'_> {
@@ -222,8 +239,10 @@ impl TraceCursor<'_> {
     fn data_in(&mut self, cycles: u32) {
         self.push(BusKind::DataIn { cycles }, cycles as u64);
     }
+    /// A data-out burst: the RE# preamble, `cycles` beats (the event), the postamble.
     fn data_out(&mut self, cycles: u32) {
-        self.push(BusKind::DataOut { cycles }, cycles as u64);
+        self.t += self.rd_lead;
+        self.push(BusKind::DataOut { cycles }, cycles as u64 + self.rd_tail);
     }
     /// A timing gap with nothing latched (tADL, tCCS, tWHR).
     fn wait(&mut self, cycles: u32) {
@@ -242,6 +261,8 @@ impl SeqTiming {
             way: op.way,
             t: start,
             latch: self.latch as u64,
+            rd_lead: self.rd_lead as u64,
+            rd_tail: self.rd_tail as u64,
         };
         let last = planes - 1;
         match (op.kind, phase) {

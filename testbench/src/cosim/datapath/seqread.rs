@@ -7,11 +7,12 @@
 //! 2 GB/s stay below PCIe Gen3 x4's ~3.5 GB/s of payload (at 1000 MT/s the 8 GB/s of NAND
 //! buses can never be busy: the link is the bottleneck). Per 4 KiB page on a channel (tWC 25 ns
 //! = 7 cycles): the read's first phase 00h + 5 address + 30h = 7 x 7 = 49 cycles, its data-out
-//! phase 4096 cycles, one turnaround cycle after each phase: 4147 cycles of bus per page, so the
-//! NAND-bound payload ceiling is 8 x 4096 B / (4147 x 4 ns) = 1.975 GB/s and the bus can be
-//! held (a phase on it) 4145 / 4147 = 99.95 % of the time. A way's own cycle is 49 + tWB and tR
-//! (8 us = 2000 cycles) + 4096 + the data move to the host (~289 cycles for 4 KiB) — 4 ways ask
-//! 4 x 4147 = 16 588 bus cycles per round against about 6 500 of one way's own, so a way has
+//! phase 4 + 4096 + 7 cycles (the PHY's RE# preamble, the beats, its postamble), one turnaround
+//! cycle after each phase: 4158 cycles of bus per page, so the NAND-bound payload ceiling is
+//! 8 x 4096 B / (4158 x 4 ns) = 1.970 GB/s and the bus can be held (a phase on it) 4156 / 4158
+//! = 99.95 % of the time. A way's own cycle is 49 + tWB and tR (8 us = 2000 cycles) + 4107 +
+//! the data move to the host (~289 cycles for 4 KiB) — 4 ways ask 4 x 4158 = 16 632 bus cycles
+//! per round against about 6 500 of one way's own, so a way has
 //! ~10 000 cycles of slack to wait for the bus and the DMA queue: single-buffered regions do
 //! not idle the bus as long as every way has its next read queued.
 //!

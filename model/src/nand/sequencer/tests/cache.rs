@@ -22,15 +22,15 @@ fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
 /// - intake 15; 00h + 5 address + 30h = 7 latches x 25 = 175 (ends 190); tWB 100 + tR 56 000
 ///   -> R/B# high at 56 290; synchronizer 20 -> 31h at 56 310, latched by 56 335;
 /// - tWB 100 + tRCBSY 3 000 (page 1 into the cache register; the array reads page 2 from
-///   59 435 to 115 435) -> ready 59 435; tRR 20 + sync 20 -> data of page 1 from 59 475:
-///   18 592 B / 800 MB/s = 23 240, then 31h (25) -> 82 740;
-/// - the array still reads page 2 until 115 435 (> 82 740 + tWB): ready at 115 435 + 3 000 =
-///   118 435 (array reads page 3 until 174 435); +40 -> data of page 2 + 3Fh from 118 475 to
-///   141 740;
-/// - ready at 174 435 + 3 000 = 177 435; +40 -> data of page 3 from 177 475, done 200 715.
+///   59 435 to 115 435) -> ready 59 435; tRR 20 + sync 20 -> data out of page 1 from 59 475:
+///   RE# preamble 15, 18 592 B / 800 MB/s = 23 240, postamble 25, then 31h (25) -> 82 780;
+/// - the array still reads page 2 until 115 435 (> 82 780 + tWB): ready at 115 435 + 3 000 =
+///   118 435 (array reads page 3 until 174 435); +40 -> data out of page 2 + 3Fh from 118 475
+///   to 141 780;
+/// - ready at 174 435 + 3 000 = 177 435; +40 -> data out of page 3 from 177 475, done 200 755.
 ///
-/// Three separate reads on the way would take 3 x (175 + 100 + 56 000 + 40 + 23 240) + 15 +
-/// 2 x 5 = 238 690 ns: the cache read hides two data-outs behind tR.
+/// Three separate reads on the way would take 3 x (175 + 100 + 56 000 + 40 + 23 280) + 15 +
+/// 2 x 5 = 238 810 ns: the cache read hides two data-outs behind tR.
 #[test]
 fn three_page_cache_read_completion_time() {
     let t_r = SimTime::from_us(56);
@@ -38,7 +38,7 @@ fn three_page_cache_read_completion_time() {
         run_op_list_traced(&onfi(), 4, 1, &[(SimTime::ZERO, cache_read(9, 2, 3, t_r))]);
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].started, SimTime::from_ns(15));
-    assert_eq!(done[0].completed, SimTime::from_ns(200_715));
+    assert_eq!(done[0].completed, SimTime::from_ns(200_755));
     let cmds: Vec<u8> = trace
         .iter()
         .filter_map(|e| {
@@ -60,10 +60,11 @@ fn three_page_cache_read_completion_time() {
             }
         })
         .collect();
-    // Data out starts at 59 475, 118 475, 177 475 ns = cycles 11 895, 23 695, 35 495.
-    assert_eq!(outs, vec![(11_895, 4648), (23_695, 4648), (35_495, 4648)]);
-    // Bus held: 7 + 1 + 2 + 0 latches x 5 cycles + 3 pages x 4648 cycles.
-    assert_eq!(busy, 10 * 5 + 3 * 4648);
+    // Data out phases start at 59 475, 118 475, 177 475 ns = cycles 11 895, 23 695, 35 495;
+    // the first beat of each follows its 3-cycle RE# preamble.
+    assert_eq!(outs, vec![(11_898, 4648), (23_698, 4648), (35_498, 4648)]);
+    // Bus held: 7 + 1 + 2 + 0 latches x 5 cycles + 3 pages x (3 + 4648 + 5) cycles.
+    assert_eq!(busy, 10 * 5 + 3 * 4656);
     let plain: Vec<_> = (0..3u64)
         .map(|k| {
             (
@@ -82,13 +83,14 @@ fn three_page_cache_read_completion_time() {
         .map(|c| c.completed)
         .max()
         .unwrap();
-    assert_eq!(last, SimTime::from_ns(238_690));
+    assert_eq!(last, SimTime::from_ns(238_810));
 }
 
 /// A two-page cache read is 30h, one 31h and 3Fh; with tR shorter than a page's data out
 /// (tR 10 us < 23.24 us) the array read of page 2 is over before 3Fh, so 3Fh waits only
 /// tWB + tRCBSY: 15 + 175 + 100 + 10 000 + 20 (31h at 10 310) + 25 + 100 + 3 000 + 40
-/// (page 1 out at 13 475) + 23 240 + 25 (3Fh ends 36 740) + 100 + 3 000 + 40 + 23 240 = 63 120.
+/// (page 1 out at 13 475) + 15 + 23 240 + 25 + 25 (3Fh ends 36 780) + 100 + 3 000 + 40 + 15 +
+/// 23 240 + 25 = 63 200 (each data out inside its 15 ns RE# preamble and 25 ns postamble).
 #[test]
 fn two_page_cache_read_with_short_tr() {
     let (done, trace, _) = run_op_list_traced(
@@ -108,13 +110,14 @@ fn two_page_cache_read_with_short_tr() {
         })
         .collect();
     assert_eq!(cmds, vec![0x00, 0x30, 0x31, 0x3F]);
-    assert_eq!(done[0].completed, SimTime::from_ns(63_120));
+    assert_eq!(done[0].completed, SimTime::from_ns(63_200));
 }
 
 /// Four ways, each two 8-page cache reads at tR 56 us, all issued at once. Per way and page the
-/// array needs tR + tRCBSY = 11 800 cycles, the bus D + 31h + turnaround = 4648 + 5 + 1 = 4654;
-/// the other three ways fill 3 x 4654 = 13 962 >= tWB + tRCBSY + tRR + sync + the page-1 wait,
-/// so the bus saturates. Busy = 8 ops x (35 + 5 + 7 x 4653 + 4648) = 8 x 37 259 = 298 072.
+/// array needs tR + tRCBSY = 11 800 cycles, the bus D + 31h + turnaround = 4656 + 5 + 1 = 4662
+/// (D: RE# preamble 3 + 4648 beats + postamble 5); the other three ways fill 3 x 4662 = 13 986
+/// >= tWB + tRCBSY + tRR + sync + the page-1 wait, so the bus saturates. Busy = 8 ops x (35 + 5
+/// + 7 x 4661 + 4656) = 8 x 37 323 = 298 584.
 #[test]
 fn four_way_back_to_back_cache_reads_keep_bus_busy() {
     let t = SeqTiming::new(&onfi());
@@ -124,7 +127,7 @@ fn four_way_back_to_back_cache_reads_keep_bus_busy() {
         .collect();
     let (done, _, busy) = run_op_list_traced(&onfi(), 4, 1, &ops);
     assert_eq!(done.len(), 8);
-    assert_eq!(busy, 8 * 37_259);
+    assert_eq!(busy, 8 * 37_323);
     let end = t.to_cycles_ceil(done.iter().map(|c| c.completed).max().unwrap());
     let frac = busy as f64 / end as f64;
     println!("4-way back-to-back 8-page cache reads (tR 56 us, tRCBSY 3 us): bus busy {:.2} % ({busy} of {end} cycles)", frac * 100.0);

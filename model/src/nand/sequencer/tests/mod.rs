@@ -1,6 +1,8 @@
 //! Hand-arithmetic checks of the behavioural sequencer (ONFI timing of the SM2262 preset:
 //! 200 MHz sequencer clock = 5 ns/cycle, 800 MT/s = 4 B/cycle, tWC 25 ns = 5 cycles,
-//! tWB 100 ns = 20, tRR 20 ns = 4, tWHR 80 ns = 16, tADL 150 ns = 30, tCCS 300 ns = 60).
+//! tWB 100 ns = 20, tRR 20 ns = 4, tWHR 80 ns = 16, tADL 150 ns = 30, tCCS 300 ns = 60; the
+//! PHY's RE# preamble tRPRE 15 ns = 3 cycles and postamble tRPST 25 ns = 5 around every data
+//! out: 40 ns per burst).
 
 mod cache;
 mod suspend;
@@ -48,8 +50,8 @@ fn single_read_is_commands_twb_tr_trr_and_data() {
     assert_eq!(done.len(), 1);
     // intake 3 cycles (15 ns); 00h + 5 address + 30h = 7 latches x 25 ns = 175 ns;
     // tWB 100 ns; tR 56 us; tRR 20 ns; R/B# synchronizer 4 cycles (20 ns);
-    // 18592 B at 800 MB/s = 23.24 us.
-    let expect_ns = 15 + 175 + 100 + 56_000 + 20 + 20 + 23_240;
+    // RE# preamble 15 ns, 18592 B at 800 MB/s = 23.24 us, postamble 25 ns.
+    let expect_ns = 15 + 175 + 100 + 56_000 + 20 + 20 + 15 + 23_240 + 25;
     assert_eq!(done[0].started, SimTime::from_ns(15));
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
 }
@@ -62,11 +64,12 @@ fn program_ends_with_status_read() {
     )];
     let (done, trace, busy) = run_op_list_traced(&onfi(), 4, 1, &ops);
     // 80h + 5 addr = 6 latches (150 ns), tADL 150 ns, data 23.24 us, 10h (25 ns);
-    // tWB 100 ns, tPROG 1900 us; 70h (25 ns), tWHR 80 ns, one status beat (5 ns).
+    // tWB 100 ns, tPROG 1900 us; 70h (25 ns), tWHR 80 ns, one status beat (5 ns) inside its
+    // RE# preamble (15 ns) and postamble (25 ns).
     let first_ns = 150 + 150 + 23_240 + 25;
-    let expect_ns = 15 + first_ns + 100 + 1_900_000 + 20 + 25 + 80 + 5;
+    let expect_ns = 15 + first_ns + 100 + 1_900_000 + 20 + 25 + 80 + 15 + 5 + 25;
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
-    assert_eq!(busy, (first_ns + 110) / 5);
+    assert_eq!(busy, (first_ns + 150) / 5);
     let cmds: Vec<u8> = trace
         .iter()
         .filter_map(|e| {
@@ -107,10 +110,11 @@ fn multiplane_erase_uses_d1_then_d0_and_row_address_only() {
             DataOut { cycles: 1 }
         ]
     );
-    // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, R/B# sync 20 ns, 70h + tWHR + 1 beat = 110 ns.
+    // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, R/B# sync 20 ns, 70h + tWHR + 1 beat
+    // with its preamble and postamble = 25 + 80 + 15 + 5 + 25 = 150 ns.
     assert_eq!(
         done[0].completed,
-        SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 20 + 110)
+        SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 20 + 150)
     );
 }
 
@@ -133,8 +137,9 @@ fn two_plane_read_changes_column_before_second_plane() {
         .collect();
     assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0, 0x06, 0xE0]);
     // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; R/B# sync 20; then per plane
-    // 06h + 5 addr + E0h = 175 ns, tCCS 300 ns, data 23.24 us.
-    let expect = 15 + 350 + 100 + 60_000 + 20 + 20 + 2 * (175 + 300 + 23_240);
+    // 06h + 5 addr + E0h = 175 ns, tCCS 300 ns, data 23.24 us with its 15 + 25 ns RE# pre-
+    // and postamble.
+    let expect = 15 + 350 + 100 + 60_000 + 20 + 20 + 2 * (175 + 300 + 15 + 23_240 + 25);
     assert_eq!(done[0].completed, SimTime::from_ns(expect));
 }
 
@@ -160,7 +165,7 @@ fn busy_way_does_not_block_others_and_bus_is_shared() {
     assert_eq!(read.started, SimTime::from_ns(start));
     assert_eq!(
         read.completed,
-        SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 20 + 23_240)
+        SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 20 + 15 + 23_240 + 25)
     );
     assert_eq!(done[0].id, 2, "the read finishes long before the program");
 }
@@ -193,15 +198,19 @@ fn round_robin_grants_in_way_order_after_last_grant() {
     assert_eq!(firsts, vec![3, 0, 1, 2]);
 }
 
-/// Bus saturation: with N ways each read holds the bus C + D cycles (C = 7 latches, D = data)
-/// and leaves it for tWB + tR + tRR. The bus is never idle in steady state when the other
-/// N - 1 ways' phases cover that gap: tWB + tR + tRR + sync <= (N - 1)(C + D + 2 gaps). For N = 4,
-/// 16 KiB+spare pages (D = 4648, C = 35): tR <= 3 x 4685 - 28 cycles = 70.1 us; 56 us (LSB) holds.
+/// Bus saturation: with N ways each read holds the bus C + D cycles (C = 7 latches, D = data out
+/// with its RE# preamble and postamble) and leaves it for tWB + tR + tRR. The bus is never idle
+/// in steady state when the other N - 1 ways' phases cover that gap: tWB + tR + tRR + sync <=
+/// (N - 1)(C + D + 2 gaps). For N = 4, 16 KiB+spare pages (D = 3 + 4648 + 5 = 4656, C = 35):
+/// tR <= 3 x 4693 - 28 cycles = 70.2 us; 56 us (LSB) holds.
 #[test]
 fn four_way_back_to_back_reads_keep_bus_busy() {
     let t = SeqTiming::new(&onfi());
-    let (c, d) = (7 * t.latch as u64, t.plane_data_cycles(PAGE, 1) as u64);
-    assert_eq!((c, d), (35, 4648));
+    let (c, d) = (
+        7 * t.latch as u64,
+        t.data_out_cycles(t.plane_data_cycles(PAGE, 1) as u64),
+    );
+    assert_eq!((c, d), (35, 4656));
     let t_r = SimTime::from_us(56);
     assert!(
         t.wait_cycles(

@@ -41,10 +41,11 @@ fn ns(t: u64) -> SimTime {
 const PROG_ARRAY_START_NS: u64 = 23_680;
 const PROG_ARRAY_END_NS: u64 = 2_023_680;
 // A read's own die and bus time once it may start: 00h-5 addr-30h 175 ns, tWB 100, tR 56 us,
-// tRR 20, synchronizer 20, data out 23 240 ns.
-const READ_NS: u64 = 175 + 100 + 56_000 + 20 + 20 + 23_240;
-// Status read after ready: synchronizer 20 ns, 70h 25 ns, tWHR 80 ns, one beat 5 ns.
-const STATUS_NS: u64 = 20 + 25 + 80 + 5;
+// tRR 20, synchronizer 20, data out 23 240 ns inside its RE# preamble (15) and postamble (25).
+const READ_NS: u64 = 175 + 100 + 56_000 + 20 + 20 + 15 + 23_240 + 25;
+// Status read after ready: synchronizer 20 ns, 70h 25 ns, tWHR 80 ns, one beat 5 ns inside its
+// RE# preamble and postamble.
+const STATUS_NS: u64 = 20 + 25 + 80 + 15 + 5 + 25;
 
 #[test]
 fn read_500us_into_a_program_waits_suspend_tr_and_transfer() {
@@ -57,8 +58,9 @@ fn read_500us_into_a_program_waits_suspend_tr_and_transfer() {
     let suspend_end = t_read + 15 + 25;
     let read_done = suspend_end + 20_000 + 20 + READ_NS;
     assert_eq!(done_ns(&done, 2), read_done);
-    // = tSUS + tR + transfer + 375 ns of latches and synchronizers.
-    assert_eq!(read_done - t_read, 20_000 + 56_000 + 23_240 + 375);
+    // = tSUS + tR + transfer + 375 ns of latches and synchronizers + 40 ns of RE# pre- and
+    // postamble.
+    assert_eq!(read_done - t_read, 20_000 + 56_000 + 23_240 + 375 + 40);
     // The program had 2 023 680 - 523 720 = 1 499 960 ns left: resume 5 ns after the read, latch
     // 25 ns, resume latency 10 us, the rest of tPROG, status.
     let left = PROG_ARRAY_END_NS - suspend_end;
@@ -116,7 +118,7 @@ fn cap_on_suspends_makes_a_later_read_wait_for_the_program() {
         run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 2, 0.0), &ops);
     assert_eq!(
         done_ns(&done, 3),
-        1_000_000 + 20_000 + 56_000 + 23_240 + 375
+        1_000_000 + 20_000 + 56_000 + 23_240 + 375 + 40
     );
     // The program lost both suspensions' time: 20 us + one read + 10 us resume each.
     assert!(done_ns(&done, 1) > prog_done + 30_000);
@@ -128,7 +130,7 @@ fn minimum_progress_delays_the_next_suspend() {
     // 10 us later. A read at 640 us is 6.67 us after that latch.
     let first_read_done = PROG_ARRAY_START_NS + 500_000 + 40 + 20_020 + READ_NS;
     let resume_end = first_read_done + 30;
-    assert_eq!(resume_end, 623_325);
+    assert_eq!(resume_end, 623_365);
     let ops = [
         (SimTime::ZERO, program()),
         (ns(PROG_ARRAY_START_NS + 500_000), read(2)),
@@ -137,8 +139,8 @@ fn minimum_progress_delays_the_next_suspend() {
     // Minimum progress 0: read 3 suspends at once (15 ns intake).
     let (done, _, _) =
         run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 5, 0.0), &ops);
-    assert_eq!(done_ns(&done, 3), 640_000 + 99_615);
-    // 50 us: the suspend latch waits until resume_end + 10 us + 50 us = 683 325 ns.
+    assert_eq!(done_ns(&done, 3), 640_000 + 99_655);
+    // 50 us: the suspend latch waits until resume_end + 10 us + 50 us = 683 365 ns.
     let (done, _, _) = run_op_list_suspend(
         &onfi(),
         1,
@@ -146,7 +148,7 @@ fn minimum_progress_delays_the_next_suspend() {
         &cfg(SuspendPolicyKind::Always, 5, 50.0),
         &ops,
     );
-    assert_eq!(done_ns(&done, 3), 683_325 + 25 + 20_020 + READ_NS);
+    assert_eq!(done_ns(&done, 3), 683_365 + 25 + 20_020 + READ_NS);
 }
 
 #[test]
@@ -165,7 +167,7 @@ fn wait_over_policy_suspends_only_for_a_long_wait() {
         (ns(PROG_ARRAY_START_NS + 500_000), read(2)),
     ];
     let (done, _, _) = run_op_list_suspend(&onfi(), 1, 1, &s, &early);
-    assert_eq!(done_ns(&done, 2), PROG_ARRAY_START_NS + 500_000 + 99_615);
+    assert_eq!(done_ns(&done, 2), PROG_ARRAY_START_NS + 500_000 + 99_655);
 }
 
 #[test]

@@ -73,9 +73,10 @@ fn window_runs_from_the_qd_th_to_the_n_minus_qd_th_completion() {
 }
 
 #[test]
-fn model_meter_sees_one_4k_read_hold_its_bus_49_plus_4096_cycles() {
+fn model_meter_sees_one_4k_read_hold_its_bus_49_plus_4107_cycles() {
     // 250 MT/s at 250 MHz: 1 byte per cycle. tWC 25 ns = 7 cycles: 00h + 5 address + 30h =
-    // 49 cycles, then 4096 data-out cycles, on one channel; the other seven stay idle.
+    // 49 cycles, then the data out: RE# preamble 15 ns = 4 cycles, 4096 beats, postamble 25 ns
+    // = 7 cycles; on one channel, the other seven stay idle.
     let cfg = seqread_config(SEQREAD_MTS);
     let mut x = ModelExec::new(&cfg).expect("model execution");
     let (s, log) =
@@ -86,7 +87,7 @@ fn model_meter_sees_one_4k_read_hold_its_bus_49_plus_4096_cycles() {
         .map(|c| log.busy_cycles(c, 0, s.cycles))
         .collect();
     let mut want = vec![0u64; CHANNELS];
-    want[ch] = 49 + 4096;
+    want[ch] = 49 + 4 + 4096 + 7;
     assert_eq!(total, want, "busy cycles per channel");
     assert_eq!(
         log.busy[ch].len(),
