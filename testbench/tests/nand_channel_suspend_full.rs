@@ -24,7 +24,9 @@ const PAGE: u32 = 18_592;
 // Hand values, in 5 ns cycles (the preset's 200 MHz sequencer clock, 4 bytes per cycle at
 // 800 MT/s). ONFI: tWC 25 ns = 5 (one latch), tADL 150 ns = 30, tWB 100 ns = 20, tWHR 80 ns
 // = 16, tRR 20 ns = 4; the PHY's RE# preamble tRPRE 15 ns = 3 and postamble tRPST 25 ns = 5
-// around every data out; the sequencer's intake 3, R/B# synchronizer 4, and 1 cycle between a
+// around every data out; R/B# 2 cycles late through the PHY (`rb_lag`: the NAND latches
+// behind the beat port, R/B# comes back through a register); the sequencer's intake 3, R/B#
+// synchronizer 4, and 1 cycle between a
 // completion and the next request (`INTAKE_CYCLES`, `RB_SYNC_CYCLES`, `NEXT_OP_CYCLES`).
 const LATCH: u64 = 5;
 const T_ADL: u64 = 30;
@@ -33,6 +35,7 @@ const T_WHR: u64 = 16;
 const T_RR: u64 = 4;
 const RPRE: u64 = 3;
 const RPST: u64 = 5;
+const RB_LAG: u64 = 2;
 const INTAKE: u64 = 3;
 const SYNC: u64 = 4;
 const NEXT_OP: u64 = 1;
@@ -54,14 +57,25 @@ const READ_ARRIVES: u64 = PROG_ARRAY_START + 100_000;
 const SUSPEND_END: u64 = READ_ARRIVES + INTAKE + LATCH;
 /// tSUS and the synchronizer, then 00h-5 addr-30h, tWB, tR, tRR, synchronizer, data out
 /// (preamble, page, postamble).
-const READ_DONE: u64 =
-    SUSPEND_END + T_SUS + SYNC + 7 * LATCH + T_WB + T_R + T_RR + SYNC + RPRE + TRANSFER + RPST;
+const READ_DONE: u64 = SUSPEND_END
+    + T_SUS
+    + RB_LAG
+    + SYNC
+    + 7 * LATCH
+    + T_WB
+    + T_R
+    + T_RR
+    + RB_LAG
+    + SYNC
+    + RPRE
+    + TRANSFER
+    + RPST;
 /// Array time the program had left at the suspend latch's end.
 const LEFT: u64 = PROG_ARRAY_START + T_PROG - SUSPEND_END;
 /// Next request, D0h latch, resume latency + time left, synchronizer, 70h, tWHR, status beat
 /// (with its preamble and postamble).
 const PROG_DONE: u64 =
-    READ_DONE + NEXT_OP + LATCH + T_RESUME + LEFT + SYNC + LATCH + T_WHR + RPRE + 1 + RPST;
+    READ_DONE + NEXT_OP + LATCH + T_RESUME + LEFT + RB_LAG + SYNC + LATCH + T_WHR + RPRE + 1 + RPST;
 
 fn op(id: u64, kind: NandOpKind, array_time: SimTime) -> SeqOp {
     SeqOp {
@@ -96,18 +110,21 @@ fn hand_values_follow_from_the_preset_and_the_suspend_defaults() {
         assert_eq!(t.to_cycles_ceil(SimTime::from_us_f64(us)), want, "{us} us");
     }
     let onfi = [
-        t.latch, t.t_adl, t.t_wb, t.t_whr, t.t_rr, t.rd_lead, t.rd_tail,
+        t.latch, t.t_adl, t.t_wb, t.t_whr, t.t_rr, t.rd_lead, t.rd_tail, t.rb_lag,
     ]
     .map(u64::from);
-    assert_eq!(onfi, [LATCH, T_ADL, T_WB, T_WHR, T_RR, RPRE, RPST]);
+    assert_eq!(onfi, [LATCH, T_ADL, T_WB, T_WHR, T_RR, RPRE, RPST, RB_LAG]);
     // The read waits tSUS + tR + transfer and 75 cycles (375 ns) of intake, latches, tWB, tRR
-    // and synchronizers, and 8 of RE# pre- and postamble; the program finishes the resume
-    // latency + the 1500 us it had left (less the 8 cycles it ran while the suspend was
-    // latched) + 40 cycles later.
-    assert_eq!(READ_DONE - READ_ARRIVES, T_SUS + T_R + TRANSFER + 75 + 8);
+    // and synchronizers, 8 of RE# pre- and postamble and 2 x 2 of R/B# through the PHY; the
+    // program finishes the resume latency + the 1500 us it had left (less the 8 cycles it ran
+    // while the suspend was latched) + 42 cycles later.
+    assert_eq!(
+        READ_DONE - READ_ARRIVES,
+        T_SUS + T_R + TRANSFER + 75 + 8 + 4
+    );
     assert_eq!(LEFT, 300_000 - 8);
-    assert_eq!(PROG_DONE - READ_DONE, T_RESUME + LEFT + 40);
-    assert_eq!((READ_DONE, PROG_DONE), (123_547, 425_579));
+    assert_eq!(PROG_DONE - READ_DONE, T_RESUME + LEFT + 42);
+    assert_eq!((READ_DONE, PROG_DONE), (123_551, 425_585));
 }
 
 #[test]

@@ -106,6 +106,22 @@ impl PhyTiming {
     }
 }
 
+/// Cycles the ONFI PHY delays what the controller sees of the NAND's R/B#, against a NAND on the
+/// beat port: the NAND latches a command at WE#'s rise, `pipe` cycles behind the beat port and
+/// WE# setup + low cycles into the `latch`-cycle window (so `pipe - cl_hold` cycles after the
+/// window's end, which the sequencer's tWB counts from), and its R/B# comes back through the io
+/// wrapper's input register (1 cycle). Computed without [`PhyTiming::new`]'s checks, so a
+/// config the PHY refuses still has a bus timing; 2 at 200 MHz with the `[onfi.pins]` defaults.
+pub fn rb_lag_cycles(onfi: &OnfiConfig) -> u32 {
+    let p = &onfi.pins;
+    let c = |ns: f64| onfi.cycles_ceil(ns);
+    let latch = c(onfi.t_wc_ns).max(1);
+    let we_low = c(p.t_wp_ns).max(1);
+    let we_setup = c(p.t_cls_ns).max(c(p.t_als_ns)).saturating_sub(we_low);
+    let pipe = 1 + c(p.t_wpre_ns).max(c(p.t_rpre_ns));
+    (pipe + we_setup + we_low + 1).saturating_sub(latch)
+}
+
 /// The command/address latch window: (latch, WE# setup, WE# low) cycles, checked against
 /// tCLS/tALS, tCLH/tALH and tWH.
 fn latch_window(onfi: &OnfiConfig) -> Result<(u32, u32, u32), ConfigError> {
@@ -224,6 +240,21 @@ mod tests {
         assert_eq!(t.data_out_cycles(16), 16);
         // Read return: pipe 4 + tDQSRE 4 + io round trip 2 + capture 1 = 11 cycles.
         assert_eq!(t.read_return(), 11);
+    }
+
+    #[test]
+    fn rb_lag_is_the_pipe_less_the_cle_hold_plus_the_input_register() {
+        // 200 MHz defaults: pipe 4, CLE hold 3 after WE# rises: 4 - 3 + 1 = 2 cycles.
+        let o = onfi_400mts();
+        let t = PhyTiming::new(&o).unwrap();
+        assert_eq!(rb_lag_cycles(&o), 2);
+        assert_eq!(rb_lag_cycles(&o), t.pipe - t.cl_hold + 1);
+        // tCLS 20 ns: WE# falls 2 cycles in, CLE holds 1: 4 - 1 + 1 = 4 (tRPRE 5 ns keeps the
+        // pipe at 1 + tWPRE 3 = 4).
+        let mut o = onfi_400mts();
+        o.pins.t_cls_ns = 20.0;
+        o.pins.t_rpre_ns = 5.0;
+        assert_eq!(rb_lag_cycles(&o), 4);
     }
 
     #[test]

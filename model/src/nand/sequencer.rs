@@ -18,7 +18,9 @@
 //! - Each unit (way, die) runs its ops in order, one at a time. An op is two bus phases
 //!   ([`Phase::First`]: command/address/data in; [`Phase::Second`]: data out or 70h status read)
 //!   separated by a way-local wait of tWB + array time + (tRR for reads), see
-//!   [`SeqTiming::wait_cycles`], plus [`RB_SYNC_CYCLES`] of R/B# synchronizer and FSM registers.
+//!   [`SeqTiming::wait_cycles`], plus [`RB_SYNC_CYCLES`] of R/B# synchronizer and FSM registers
+//!   and the ONFI PHY's delay on R/B# ([`SeqTiming::rb_lag`]: the NAND latches behind the beat
+//!   port, its R/B# comes back through a register).
 //!   The unit's next op may start [`NEXT_OP_CYCLES`] after the previous one completes.
 //! - Arbiter: the bus is held for a whole phase. When it is free at cycle `g`, it is granted to
 //!   a requesting unit (request time ≤ `g`): first-phase requests win over second-phase ones
@@ -369,7 +371,7 @@ impl ChannelSequencer {
         let (q, _) = u.current.expect("a unit on the bus has an op");
         let array = t.to_cycles_ceil(q.op.array_time);
         let wait = |until: u64, next: Phase| UnitState::Wait {
-            until: until + RB_SYNC_CYCLES,
+            until: until + RB_SYNC_CYCLES + t.rb_lag as u64,
             next,
         };
         match phase {
@@ -387,8 +389,8 @@ impl ChannelSequencer {
                 }
                 wait(until, Phase::Second)
             }
-            Phase::Suspend => suspend::suspend_latched(r, u, c),
-            Phase::Resume => suspend::resumed(r, u, c),
+            Phase::Suspend => suspend::suspend_latched(r, u, c, t.rb_lag as u64),
+            Phase::Resume => suspend::resumed(r, u, c, t.rb_lag as u64),
             Phase::CacheStep(k) if (k as u32) < q.op.pages as u32 => {
                 let ready = t.cache_ready(c, u.array_free);
                 if (k as u32) + 1 < q.op.pages as u32 {

@@ -8,9 +8,11 @@
 mod bus;
 mod check;
 mod mix;
+mod pins;
 
 pub use check::compare_with_model;
 pub use mix::{random_mix, MixParams};
+pub use pins::PinSide;
 
 use super::channel_dut::{ChanIn, ChannelDut};
 use crate::devices::nand_target::NandTarget;
@@ -43,6 +45,8 @@ pub struct BenchResult {
     /// Cycles with a chip enable asserted (a phase on the bus).
     pub bus_cycles: u64,
     pub cycles: u64,
+    /// At the pins: what the pin target saw of each phase (empty on the beat-level bench).
+    pub pin_phases: Vec<crate::devices::onfi_pins::PinPhase>,
 }
 
 /// Deterministic page content of a program: a function of way, row and byte index.
@@ -97,6 +101,38 @@ pub fn run_bench_suspend(
     ))
 }
 
+/// [`run_bench`] with the NAND at the pins: the channel's beat port through the ONFI PHY into
+/// the pin-level target `pins` holds (module `pins`); an ONFI timing violation at the pins is an
+/// error like any other.
+pub fn run_bench_pins<'a>(
+    dut: &mut dyn ChannelDut,
+    t: &'a SeqTiming,
+    pins: PinSide<'a>,
+    plane_stride: u32,
+    page_bytes: usize,
+    ops: &'a [BenchOp],
+    max_cycles: u64,
+) -> Result<BenchResult, String> {
+    let mut bench = Bench::new(t, plane_stride, page_bytes, ops);
+    bench.targets.clear();
+    bench.pins = Some(pins);
+    for n in 0..max_cycles {
+        bench.cycle(dut, n)?;
+        if bench.done == ops.len() {
+            bench.res.cycles = bench.res.completions.last().map_or(n, |c| c.1) + 1;
+            if let Some(p) = bench.pins.take() {
+                bench.res.pin_phases = p.target.phases;
+            }
+            return Ok(bench.res);
+        }
+    }
+    Err(format!(
+        "{} of {} ops incomplete after {max_cycles} cycles",
+        ops.len() - bench.done,
+        ops.len()
+    ))
+}
+
 /// The bench's state during a run: the four targets, each way's ops in flight, the data
 /// programmed so far (shadow pages) and the read data gathered for the op on the bus.
 struct Bench<'a> {
@@ -119,6 +155,9 @@ struct Bench<'a> {
     pending_read: Option<(u8, u32)>,
     /// (cycle, is_write) of the previous data beat.
     last_data: Option<(u64, bool)>,
+    /// The PHY and the pin-level target, when the NAND is at the pins (`targets` is then empty:
+    /// the ways' targets are the pin target's).
+    pins: Option<PinSide<'a>>,
 }
 
 impl<'a> Bench<'a> {
@@ -141,6 +180,15 @@ impl<'a> Bench<'a> {
             done: 0,
             pending_read: None,
             last_data: None,
+            pins: None,
+        }
+    }
+
+    /// The target of way `w` (the pin target's at the pins).
+    fn target(&mut self, w: usize) -> &mut NandTarget {
+        match &mut self.pins {
+            Some(p) => &mut p.target.ways[w],
+            None => &mut self.targets[w],
         }
     }
 
@@ -148,7 +196,10 @@ impl<'a> Bench<'a> {
     /// bus, record the trace and completions, then clock the DUT.
     fn cycle(&mut self, dut: &mut dyn ChannelDut, n: u64) -> Result<(), String> {
         let mut inp = self.inputs(n);
-        let beat_in = self.pending_read.take();
+        let beat_in = match &mut self.pins {
+            Some(p) => p.read_port(&mut inp),
+            None => self.pending_read.take(),
+        };
         if let Some((_, d)) = beat_in {
             inp.dq_in = d;
             inp.dq_in_valid = true;
@@ -167,7 +218,7 @@ impl<'a> Bench<'a> {
         let way = self.check_bus(n, &o)?;
         // Read data of the previous cycle's beat, through the PHY and the channel's read port.
         match (beat_in, o.rd_valid) {
-            (Some((w, _)), true) => {
+            (Some((w, _)), true) if (w as usize) < WAYS => {
                 self.read_buf[w as usize].extend_from_slice(&o.rd_data.to_le_bytes()[..self.bpc])
             }
             (None, false) => {}
@@ -180,6 +231,14 @@ impl<'a> Bench<'a> {
         if o.done_valid {
             self.complete(n, o.done_way as usize)?;
         }
+        if let Some(p) = &mut self.pins {
+            p.drive(&o);
+            if let Some(v) = p.violation() {
+                return Err(format!("cycle {n}: at the pins: {v}"));
+            }
+            p.phy.tick();
+        }
+        self.check_deferred(n)?;
         for tg in &self.targets {
             if let Some(v) = tg.violations.first() {
                 return Err(format!("ONFI violation: {v}"));
@@ -215,6 +274,7 @@ impl<'a> Bench<'a> {
             });
             inp.cmd_array = t.to_cycles_ceil(b.op.array_time) as u32;
         }
+        // At the pins, R/B# comes through the PHY (`PinSide::read_port`).
         for (w, tg) in self.targets.iter().enumerate() {
             inp.rb |= (tg.ready(n) as u8) << w;
         }
@@ -244,7 +304,8 @@ impl<'a> Bench<'a> {
         }
         let b = &self.ops[self.next];
         self.outstanding[b.op.way as usize].push_back(self.next);
-        self.targets[b.op.way as usize].push_array_cycles(self.t.to_cycles_ceil(b.op.array_time));
+        let array = self.t.to_cycles_ceil(b.op.array_time);
+        self.target(b.op.way as usize).push_array_cycles(array);
         self.next += 1;
         Ok(())
     }
@@ -253,7 +314,7 @@ impl<'a> Bench<'a> {
     fn complete(&mut self, n: u64, w: usize) -> Result<(), String> {
         // While the target is suspended, the completion is a read of the suspension (the first
         // read behind the suspended program or erase).
-        let at = if self.targets[w].suspended() {
+        let at = if self.target(w).suspended() {
             let ops = self.ops;
             self.outstanding[w]
                 .iter()
@@ -267,6 +328,20 @@ impl<'a> Bench<'a> {
         let i = self.outstanding[w].remove(at).ok_or(format!(
             "cycle {n}: completion on way {w} with no op outstanding"
         ))?;
+        self.prog_pos[w] = 0;
+        self.res.completions.push((self.ops[i].op.id, n));
+        match &mut self.pins {
+            // Its last bytes are still on their way through the PHY.
+            Some(p) => p.deferred.push_back((n + p.check_delay, i, w)),
+            None => self
+                .check_data(i, w)
+                .map_err(|e| format!("cycle {n}: {e}"))?,
+        }
+        Ok(())
+    }
+
+    /// Checks op `i`'s data (read back on way `w` since its last check) and counts it done.
+    fn check_data(&mut self, i: usize, w: usize) -> Result<(), String> {
         let b = &self.ops[i];
         let got = std::mem::take(&mut self.read_buf[w]);
         check_completion(
@@ -276,9 +351,7 @@ impl<'a> Bench<'a> {
             self.page_bytes,
             self.plane_stride,
         )
-        .map_err(|e| format!("cycle {n}: op {}: {e}", b.op.id))?;
-        self.prog_pos[w] = 0;
-        self.res.completions.push((b.op.id, n));
+        .map_err(|e| format!("op {}: {e}", b.op.id))?;
         self.done += 1;
         Ok(())
     }

@@ -79,6 +79,14 @@ pub struct NandTarget {
 }
 
 impl NandTarget {
+    /// The cycle the NAND sees a beat-port event of cycle `n` at: `SeqTiming::rb_lag` later, the
+    /// delay an ONFI PHY puts between the beat port and the pins (and R/B# back), so the
+    /// controller sees R/B# as it would through the PHY. 0 behind the pin-level target, whose
+    /// pins carry the PHY's real delay.
+    fn at_pins(&self, n: u64) -> u64 {
+        n + self.t.rb_lag as u64
+    }
+
     pub fn new(t: SeqTiming, plane_stride: u32, way: u8, page_bytes: usize) -> Self {
         NandTarget {
             t,
@@ -175,6 +183,7 @@ impl NandTarget {
 
     /// A command latch at cycle `n`.
     pub fn command(&mut self, n: u64, cmd: u8) {
+        let n = self.at_pins(n);
         if self.suspend_command(n, cmd) {
             return;
         }
@@ -250,6 +259,7 @@ impl NandTarget {
 
     /// An address latch at cycle `n`.
     pub fn address(&mut self, n: u64, byte: u8) {
+        let n = self.at_pins(n);
         self.check_latch(n);
         if !self.ready(n) {
             self.violation(n, "address while busy".into());

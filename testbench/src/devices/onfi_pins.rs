@@ -121,10 +121,11 @@ pub struct OnfiPinTarget {
     pub(super) cle_rise: u64,
     pub(super) ale_rise: u64,
     pub(super) ale_latches: u32,
-    /// Half cycle of the last address latch's WE# rise (tADL), of the last command's (tWHR)
-    /// and that command byte (tCCS after E0h).
-    pub(super) last_addr: Option<u64>,
-    pub(super) last_cmd: Option<(u64, u8)>,
+    /// Per way (target): quarter cycle of its last address latch's WE# rise (tADL), of its last
+    /// command's (tWHR) and that command byte (tCCS after E0h). ONFI times these between a
+    /// target's own cycles: another target's latch in between does not restart them.
+    pub(super) last_addr: [Option<u64>; 4],
+    pub(super) last_cmd: [Option<(u64, u8)>; 4],
     pub(super) din: data::DataIn,
     pub(super) dout: data::DataOut,
     /// Half cycle R/B# last rose, per way (tRR).
@@ -139,7 +140,7 @@ impl OnfiPinTarget {
     /// layout as [`NandTarget`] (`plane_stride`).
     pub fn new(onfi: &OnfiConfig, ways: u8, plane_stride: u32, page_bytes: usize) -> Self {
         let mut t = SeqTiming::new(onfi);
-        (t.latch, t.t_adl, t.t_whr, t.t_ccs, t.t_rr) = (0, 0, 0, 0, 0);
+        (t.latch, t.t_adl, t.t_whr, t.t_ccs, t.t_rr, t.rb_lag) = (0, 0, 0, 0, 0, 0);
         OnfiPinTarget {
             onfi: onfi.clone(),
             quarter_ns: 250.0 / onfi.core_clock_mhz as f64,
@@ -158,8 +159,8 @@ impl OnfiPinTarget {
             cle_rise: 0,
             ale_rise: 0,
             ale_latches: 0,
-            last_addr: None,
-            last_cmd: None,
+            last_addr: [None; 4],
+            last_cmd: [None; 4],
             din: Default::default(),
             dout: Default::default(),
             rb_rise: [None; 4],
@@ -275,14 +276,14 @@ impl OnfiPinTarget {
             (true, false) => {
                 self.at_least("tCLS", self.h - self.cle_rise, o.t_cls_ns);
                 self.bus.push((w as u8, BusCycle::Command(p.dq)));
-                self.last_cmd = Some((self.h, p.dq));
+                self.last_cmd[w] = Some((self.h, p.dq));
                 self.ways[w].command(n, p.dq);
             }
             (false, true) => {
                 self.at_least("tALS", self.h - self.ale_rise, o.t_als_ns);
                 self.bus.push((w as u8, BusCycle::Address(p.dq)));
                 self.ale_latches += 1;
-                self.last_addr = Some(self.h);
+                self.last_addr[w] = Some(self.h);
                 self.ways[w].address(n, p.dq);
             }
             _ => self.violate(
@@ -294,7 +295,7 @@ impl OnfiPinTarget {
 
     /// The earliest RE# fall after the last command: tWHR, or tCCS after E0h.
     pub(super) fn check_re_fall(&mut self, way: usize) {
-        if let Some((h, cmd)) = self.last_cmd {
+        if let Some((h, cmd)) = self.last_cmd[way] {
             let (param, ns) = if cmd == CHANGE_COL_2 {
                 ("tCCS", self.onfi.t_ccs_ns)
             } else {

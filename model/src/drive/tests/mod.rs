@@ -91,7 +91,7 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     let back = SimTime::from_ns(700 + 20) + wire(4480) + wire(40) + wire(28);
     let hand = front + nand + back;
     let got = done[0].completed - done[0].submitted;
-    // Allowance: sequencer cycle rounding, intake and R/B# synchroniser cycles, and the clock
+    // Allowance: sequencer cycle rounding, intake and R/B# synchroniser and PHY cycles, and the clock
     // crossings to and from the sequencer (9-22 ns; `tests/nand.rs`): under 100 ns.
     assert!(
         got >= hand && got <= hand + SimTime::from_ns(100),

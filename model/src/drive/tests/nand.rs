@@ -101,7 +101,8 @@ fn a_nand_op_pays_the_clock_crossing_down_and_up() {
 #[test]
 fn after_dependency_delays_a_cross_die_op() {
     // A program on channel 1 after a read on channel 0: the program's data-in cannot start before
-    // the read completes (175 + 100 + 50_000 + 20 + 5_810 ns), then tPROG (SLC 220 us) follows.
+    // the read completes (175 + 100 + 50_000 + 20 + 5_810 ns, its data out inside the PHY's
+    // 15 ns RE# preamble and 25 ns postamble), then tPROG (SLC 220 us) follows.
     let cfg = flat_cfg();
     let read = read_op(0, 0, 1, 4_648);
     let mut prog = read_op(1, 0, 2, 18_592);
@@ -109,10 +110,10 @@ fn after_dependency_delays_a_cross_die_op() {
     prog.mode = CellMode::Slc;
     prog.after = Some(0);
     let t = time_batch(&cfg, &[read, prog]);
-    let read_done = SimTime::from_ns(175 + 100 + 50_000 + 20 + 5_810);
+    let read_done = SimTime::from_ns(175 + 100 + 50_000 + 20 + 15 + 5_810 + 25);
     // 80h + 5 addr (150 ns), tADL 150 ns, 23.24 us data, 10h 25 ns, tWB 100 ns, tPROG 220 us,
-    // status 70h 25 ns + tWHR 80 ns + 5 ns.
-    let prog_t = SimTime::from_ns(150 + 150 + 23_240 + 25 + 100 + 220_000 + 25 + 80 + 5);
+    // status 70h 25 ns + tWHR 80 ns + 5 ns inside its RE# preamble and postamble (40 ns).
+    let prog_t = SimTime::from_ns(150 + 150 + 23_240 + 25 + 100 + 220_000 + 25 + 80 + 15 + 5 + 25);
     assert!(
         t >= read_done + prog_t && t <= read_done + prog_t + SimTime::from_ns(200),
         "{t}"

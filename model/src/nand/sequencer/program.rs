@@ -49,6 +49,9 @@ pub struct SeqTiming {
     /// Cycles after the last beat of every data-out burst: the RE# postamble (tRPST, at least
     /// 1), before the bus carries anything else.
     pub rd_tail: u32,
+    /// Cycles the ONFI PHY adds to every R/B# wait: the NAND latches behind the beat port and
+    /// its R/B# comes back through a register (`nand::phy::rb_lag_cycles`).
+    pub rb_lag: u32,
     /// Sequencer clock period in picoseconds.
     pub period_ps: u64,
 }
@@ -93,6 +96,7 @@ impl SeqTiming {
             bytes_per_cycle: onfi.bytes_per_cycle(),
             rd_lead: onfi.cycles_ceil(onfi.pins.t_rpre_ns),
             rd_tail: onfi.cycles_ceil(onfi.pins.t_rpst_ns).max(1),
+            rb_lag: crate::nand::phy::rb_lag_cycles(onfi),
             period_ps: onfi.core_period().as_ps(),
         }
     }

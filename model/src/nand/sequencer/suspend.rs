@@ -128,14 +128,15 @@ pub(super) fn check(r: &SuspendRules, u: &mut Unit, c: u64, period_ps: u64) -> b
 
 /// The suspend latch left the bus at cycle `c`: the array stops; the first read of the
 /// suspension waits tSUS (R/B# busy) for its first phase.
-pub(super) fn suspend_latched(r: &SuspendRules, u: &mut Unit, c: u64) -> UnitState {
+/// `rb_lag`: the PHY's delay on R/B# (`SeqTiming::rb_lag`).
+pub(super) fn suspend_latched(r: &SuspendRules, u: &mut Unit, c: u64, rb_lag: u64) -> UnitState {
     u.pe.left = u.pe.end.saturating_sub(c);
     u.pe.suspended = u.current.take();
     let read = u.queue.pop_front().expect("a suspend has a read to run");
     u.pe.reads_left -= 1;
     u.current = Some((read, 0));
     UnitState::Wait {
-        until: c + r.t_suspend + RB_SYNC_CYCLES,
+        until: c + r.t_suspend + RB_SYNC_CYCLES + rb_lag,
         next: Phase::First,
     }
 }
@@ -161,12 +162,12 @@ pub(super) fn read_done(u: &mut Unit, c: u64) -> UnitState {
 
 /// The resume latch left the bus at cycle `c`: the array works again after the resume latency
 /// for the time it had left.
-pub(super) fn resumed(r: &SuspendRules, u: &mut Unit, c: u64) -> UnitState {
+pub(super) fn resumed(r: &SuspendRules, u: &mut Unit, c: u64, rb_lag: u64) -> UnitState {
     u.pe.end = c + r.t_resume + u.pe.left;
     u.pe.suspends += 1;
     u.pe.next_ok = c + r.t_resume + r.min_progress;
     UnitState::Wait {
-        until: u.pe.end + RB_SYNC_CYCLES,
+        until: u.pe.end + RB_SYNC_CYCLES + rb_lag,
         next: Phase::Second,
     }
 }

@@ -28,8 +28,12 @@ impl Bench<'_> {
 
     /// Command and address latches: to the target and into the trace.
     pub(super) fn latch(&mut self, n: u64, way: u8, o: &ChanOut) {
+        // At the pins the target decodes the latches from the PHY's pins itself.
+        let direct = self.pins.is_none();
         if o.we && o.cle {
-            self.targets[way as usize].command(n, o.dq_out as u8);
+            if direct {
+                self.targets[way as usize].command(n, o.dq_out as u8);
+            }
             self.res.trace.push(BusEvent {
                 cycle: n,
                 way,
@@ -37,7 +41,9 @@ impl Bench<'_> {
             });
         }
         if o.we && o.ale {
-            self.targets[way as usize].address(n, o.dq_out as u8);
+            if direct {
+                self.targets[way as usize].address(n, o.dq_out as u8);
+            }
             self.res.trace.push(BusEvent {
                 cycle: n,
                 way,
@@ -75,10 +81,14 @@ impl Bench<'_> {
         self.last_data = Some((n, o.wr_beat));
         if o.wr_beat {
             let bytes = o.dq_out.to_le_bytes();
-            self.targets[way as usize].data_in(n, &bytes[..self.bpc]);
+            if self.pins.is_none() {
+                self.targets[way as usize].data_in(n, &bytes[..self.bpc]);
+            }
             self.prog_pos[way as usize] += self.bpc;
         }
-        if o.rd_beat {
+        if let (true, Some(p)) = (o.rd_beat, &mut self.pins) {
+            p.rd_ways.push_back(way);
+        } else if o.rd_beat {
             let bytes = self.targets[way as usize].data_out(n, self.bpc);
             let mut w4 = [0u8; 4];
             w4[..self.bpc].copy_from_slice(&bytes);

@@ -7,6 +7,7 @@ use super::NandTarget;
 impl NandTarget {
     /// A data-in beat at cycle `n` carrying `bytes`.
     pub fn data_in(&mut self, n: u64, bytes: &[u8]) {
+        let n = self.at_pins(n);
         let Some(row) = self.in_row else {
             self.violation(n, "data in outside a program".into());
             return;
@@ -29,6 +30,7 @@ impl NandTarget {
 
     /// A data-out beat at cycle `n`: the bytes the target puts on DQ.
     pub fn data_out(&mut self, n: u64, nbytes: usize) -> Vec<u8> {
+        let n = self.at_pins(n);
         if n < self.out_ok_from {
             self.violation(
                 n,

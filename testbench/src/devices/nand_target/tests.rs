@@ -5,13 +5,25 @@ use super::*;
 use ssdlab_model::DriveConfig;
 
 fn target() -> NandTarget {
-    // 200 MHz: tWC 5 cycles, tADL 30, tWB 20, tWHR 16, tCCS 60, tRR 4.
-    NandTarget::new(
-        SeqTiming::new(&DriveConfig::default_drive().onfi),
-        2048,
-        0,
-        8,
-    )
+    // 200 MHz: tWC 5 cycles, tADL 30, tWB 20, tWHR 16, tCCS 60, tRR 4; as at the pins (no PHY
+    // delay between the latches and the target).
+    let mut t = SeqTiming::new(&DriveConfig::default_drive().onfi);
+    t.rb_lag = 0;
+    NandTarget::new(t, 2048, 0, 8)
+}
+
+#[test]
+fn on_the_beat_port_the_target_runs_the_phys_r_b_delay_late() {
+    // The default preset's PHY: R/B# 2 cycles late (pipe 4 - CLE hold 3 + input register 1).
+    let t = SeqTiming::new(&DriveConfig::default_drive().onfi);
+    assert_eq!(t.rb_lag, 2);
+    let mut beat = NandTarget::new(t, 2048, 0, 8);
+    beat.push_array_cycles(100);
+    let confirm = read_cmd(&mut beat, 0, 5);
+    // As at the pins (WE# high at confirm + 5, tWB 20, tR 100), 2 cycles later.
+    assert!(!beat.ready(confirm + 5 + 20 + 100 + 1));
+    assert!(beat.ready(confirm + 5 + 20 + 100 + 2));
+    assert!(beat.violations.is_empty(), "{:?}", beat.violations);
 }
 
 fn read_cmd(t: &mut NandTarget, start: u64, spacing: u64) -> u64 {

@@ -55,10 +55,10 @@ impl OnfiPinTarget {
             let since = self.din.since.unwrap_or(self.h);
             if self.din.edges == 0 {
                 self.at_least("tWPRE", self.h - since, pins.t_wpre_ns);
-                if let Some(a) = self.last_addr {
+                self.din.way = self.selected(p, "data in");
+                if let Some(a) = self.din.way.and_then(|w| self.last_addr[w]) {
                     self.at_least("tADL", self.h - a, self.onfi.t_adl_ns);
                 }
-                self.din.way = self.selected(p, "data in");
             }
             if !p.dq_oe {
                 self.violate("DQ", "DQS edge with DQ not driven".into());

@@ -20,17 +20,18 @@ fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
 
 /// Three pages, tR 56 us, one way, nothing else on the channel. Times in ns:
 /// - intake 15; 00h + 5 address + 30h = 7 latches x 25 = 175 (ends 190); tWB 100 + tR 56 000
-///   -> R/B# high at 56 290; synchronizer 20 -> 31h at 56 310, latched by 56 335;
+///   -> R/B# high at 56 290; through the PHY and the synchronizer 30 -> 31h at 56 320,
+///   latched by 56 345;
 /// - tWB 100 + tRCBSY 3 000 (page 1 into the cache register; the array reads page 2 from
-///   59 435 to 115 435) -> ready 59 435; tRR 20 + sync 20 -> data out of page 1 from 59 475:
-///   RE# preamble 15, 18 592 B / 800 MB/s = 23 240, postamble 25, then 31h (25) -> 82 780;
-/// - the array still reads page 2 until 115 435 (> 82 780 + tWB): ready at 115 435 + 3 000 =
-///   118 435 (array reads page 3 until 174 435); +40 -> data out of page 2 + 3Fh from 118 475
-///   to 141 780;
-/// - ready at 174 435 + 3 000 = 177 435; +40 -> data out of page 3 from 177 475, done 200 755.
+///   59 445 to 115 445) -> ready 59 445; tRR 20 + R/B# 30 -> data out of page 1 from 59 495:
+///   RE# preamble 15, 18 592 B / 800 MB/s = 23 240, postamble 25, then 31h (25) -> 82 800;
+/// - the array still reads page 2 until 115 445 (> 82 800 + tWB): ready at 115 445 + 3 000 =
+///   118 445 (array reads page 3 until 174 445); +50 -> data out of page 2 + 3Fh from 118 495
+///   to 141 800;
+/// - ready at 174 445 + 3 000 = 177 445; +50 -> data out of page 3 from 177 495, done 200 775.
 ///
-/// Three separate reads on the way would take 3 x (175 + 100 + 56 000 + 40 + 23 280) + 15 +
-/// 2 x 5 = 238 810 ns: the cache read hides two data-outs behind tR.
+/// Three separate reads on the way would take 3 x (175 + 100 + 56 000 + 50 + 23 280) + 15 +
+/// 2 x 5 = 238 840 ns: the cache read hides two data-outs behind tR.
 #[test]
 fn three_page_cache_read_completion_time() {
     let t_r = SimTime::from_us(56);
@@ -38,7 +39,7 @@ fn three_page_cache_read_completion_time() {
         run_op_list_traced(&onfi(), 4, 1, &[(SimTime::ZERO, cache_read(9, 2, 3, t_r))]);
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].started, SimTime::from_ns(15));
-    assert_eq!(done[0].completed, SimTime::from_ns(200_755));
+    assert_eq!(done[0].completed, SimTime::from_ns(200_775));
     let cmds: Vec<u8> = trace
         .iter()
         .filter_map(|e| {
@@ -60,9 +61,9 @@ fn three_page_cache_read_completion_time() {
             }
         })
         .collect();
-    // Data out phases start at 59 475, 118 475, 177 475 ns = cycles 11 895, 23 695, 35 495;
+    // Data out phases start at 59 495, 118 495, 177 495 ns = cycles 11 899, 23 699, 35 499;
     // the first beat of each follows its 3-cycle RE# preamble.
-    assert_eq!(outs, vec![(11_898, 4648), (23_698, 4648), (35_498, 4648)]);
+    assert_eq!(outs, vec![(11_902, 4648), (23_702, 4648), (35_502, 4648)]);
     // Bus held: 7 + 1 + 2 + 0 latches x 5 cycles + 3 pages x (3 + 4648 + 5) cycles.
     assert_eq!(busy, 10 * 5 + 3 * 4656);
     let plain: Vec<_> = (0..3u64)
@@ -83,14 +84,15 @@ fn three_page_cache_read_completion_time() {
         .map(|c| c.completed)
         .max()
         .unwrap();
-    assert_eq!(last, SimTime::from_ns(238_810));
+    assert_eq!(last, SimTime::from_ns(238_840));
 }
 
 /// A two-page cache read is 30h, one 31h and 3Fh; with tR shorter than a page's data out
 /// (tR 10 us < 23.24 us) the array read of page 2 is over before 3Fh, so 3Fh waits only
-/// tWB + tRCBSY: 15 + 175 + 100 + 10 000 + 20 (31h at 10 310) + 25 + 100 + 3 000 + 40
-/// (page 1 out at 13 475) + 15 + 23 240 + 25 + 25 (3Fh ends 36 780) + 100 + 3 000 + 40 + 15 +
-/// 23 240 + 25 = 63 200 (each data out inside its 15 ns RE# preamble and 25 ns postamble).
+/// tWB + tRCBSY: 15 + 175 + 100 + 10 000 + 30 (R/B# through the PHY and synchronizer; 31h at
+/// 10 320) + 25 + 100 + 3 000 + 50 (tRR + R/B#; page 1 out at 13 495) + 15 + 23 240 + 25 + 25
+/// (3Fh ends 36 800) + 100 + 3 000 + 50 + 15 + 23 240 + 25 = 63 230 (each data out inside its
+/// 15 ns RE# preamble and 25 ns postamble).
 #[test]
 fn two_page_cache_read_with_short_tr() {
     let (done, trace, _) = run_op_list_traced(
@@ -110,7 +112,7 @@ fn two_page_cache_read_with_short_tr() {
         })
         .collect();
     assert_eq!(cmds, vec![0x00, 0x30, 0x31, 0x3F]);
-    assert_eq!(done[0].completed, SimTime::from_ns(63_200));
+    assert_eq!(done[0].completed, SimTime::from_ns(63_230));
 }
 
 /// Four ways, each two 8-page cache reads at tR 56 us, all issued at once. Per way and page the

@@ -41,11 +41,12 @@ fn ns(t: u64) -> SimTime {
 const PROG_ARRAY_START_NS: u64 = 23_680;
 const PROG_ARRAY_END_NS: u64 = 2_023_680;
 // A read's own die and bus time once it may start: 00h-5 addr-30h 175 ns, tWB 100, tR 56 us,
-// tRR 20, synchronizer 20, data out 23 240 ns inside its RE# preamble (15) and postamble (25).
-const READ_NS: u64 = 175 + 100 + 56_000 + 20 + 20 + 15 + 23_240 + 25;
-// Status read after ready: synchronizer 20 ns, 70h 25 ns, tWHR 80 ns, one beat 5 ns inside its
-// RE# preamble and postamble.
-const STATUS_NS: u64 = 20 + 25 + 80 + 15 + 5 + 25;
+// tRR 20, R/B# through the PHY (2 cycles) and the synchronizer (4) 30, data out 23 240 ns
+// inside its RE# preamble (15) and postamble (25).
+const READ_NS: u64 = 175 + 100 + 56_000 + 20 + 30 + 15 + 23_240 + 25;
+// Status read after ready: R/B# 30 ns, 70h 25 ns, tWHR 80 ns, one beat 5 ns inside its RE#
+// preamble and postamble.
+const STATUS_NS: u64 = 30 + 25 + 80 + 15 + 5 + 25;
 
 #[test]
 fn read_500us_into_a_program_waits_suspend_tr_and_transfer() {
@@ -53,14 +54,14 @@ fn read_500us_into_a_program_waits_suspend_tr_and_transfer() {
     let ops = [(SimTime::ZERO, program()), (ns(t_read), read(2))];
     let s = cfg(SuspendPolicyKind::Always, 5, 50.0);
     let (done, trace, _) = run_op_list_suspend(&onfi(), 1, 1, &s, &ops);
-    // intake 15 ns, suspend latch 25 ns (the array stops at its end), tSUS 20 us + 20 ns
-    // synchronizer, then the read.
+    // intake 15 ns, suspend latch 25 ns (the array stops at its end), tSUS 20 us + 30 ns of
+    // R/B# delay, then the read.
     let suspend_end = t_read + 15 + 25;
-    let read_done = suspend_end + 20_000 + 20 + READ_NS;
+    let read_done = suspend_end + 20_000 + 30 + READ_NS;
     assert_eq!(done_ns(&done, 2), read_done);
-    // = tSUS + tR + transfer + 375 ns of latches and synchronizers + 40 ns of RE# pre- and
-    // postamble.
-    assert_eq!(read_done - t_read, 20_000 + 56_000 + 23_240 + 375 + 40);
+    // = tSUS + tR + transfer + 395 ns of latches, synchronizers and the PHY's R/B# delay + 40 ns
+    // of RE# pre- and postamble.
+    assert_eq!(read_done - t_read, 20_000 + 56_000 + 23_240 + 395 + 40);
     // The program had 2 023 680 - 523 720 = 1 499 960 ns left: resume 5 ns after the read, latch
     // 25 ns, resume latency 10 us, the rest of tPROG, status.
     let left = PROG_ARRAY_END_NS - suspend_end;
@@ -87,7 +88,7 @@ fn read_500us_into_an_erase_suspends_it_likewise() {
     let s = cfg(SuspendPolicyKind::Always, 5, 50.0);
     let (done, trace, _) = run_op_list_suspend(&onfi(), 1, 1, &s, &ops);
     let suspend_end = t_read + 15 + 25;
-    let read_done = suspend_end + 20_020 + READ_NS;
+    let read_done = suspend_end + 20_030 + READ_NS;
     assert_eq!(done_ns(&done, 2), read_done);
     let left = 3_000_240 - suspend_end;
     assert_eq!(left, 2_499_960);
@@ -106,7 +107,7 @@ fn cap_on_suspends_makes_a_later_read_wait_for_the_program() {
         (ns(PROG_ARRAY_START_NS + 500_000), read(2)),
         (ns(1_000_000), read(3)),
     ];
-    let first_read_done = PROG_ARRAY_START_NS + 500_000 + 40 + 20_020 + READ_NS;
+    let first_read_done = PROG_ARRAY_START_NS + 500_000 + 40 + 20_030 + READ_NS;
     let prog_done = first_read_done + 30 + 10_000 + 1_499_960 + STATUS_NS;
     // Cap 1: read 3 starts 5 ns after the program's status read.
     let (done, _, _) =
@@ -118,7 +119,7 @@ fn cap_on_suspends_makes_a_later_read_wait_for_the_program() {
         run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 2, 0.0), &ops);
     assert_eq!(
         done_ns(&done, 3),
-        1_000_000 + 20_000 + 56_000 + 23_240 + 375 + 40
+        1_000_000 + 20_000 + 56_000 + 23_240 + 395 + 40
     );
     // The program lost both suspensions' time: 20 us + one read + 10 us resume each.
     assert!(done_ns(&done, 1) > prog_done + 30_000);
@@ -128,9 +129,9 @@ fn cap_on_suspends_makes_a_later_read_wait_for_the_program() {
 fn minimum_progress_delays_the_next_suspend() {
     // The first suspension's resume latch ends at first_read_done + 30 ns; the array works again
     // 10 us later. A read at 640 us is 6.67 us after that latch.
-    let first_read_done = PROG_ARRAY_START_NS + 500_000 + 40 + 20_020 + READ_NS;
+    let first_read_done = PROG_ARRAY_START_NS + 500_000 + 40 + 20_030 + READ_NS;
     let resume_end = first_read_done + 30;
-    assert_eq!(resume_end, 623_365);
+    assert_eq!(resume_end, 623_385);
     let ops = [
         (SimTime::ZERO, program()),
         (ns(PROG_ARRAY_START_NS + 500_000), read(2)),
@@ -139,8 +140,8 @@ fn minimum_progress_delays_the_next_suspend() {
     // Minimum progress 0: read 3 suspends at once (15 ns intake).
     let (done, _, _) =
         run_op_list_suspend(&onfi(), 1, 1, &cfg(SuspendPolicyKind::Always, 5, 0.0), &ops);
-    assert_eq!(done_ns(&done, 3), 640_000 + 99_655);
-    // 50 us: the suspend latch waits until resume_end + 10 us + 50 us = 683 365 ns.
+    assert_eq!(done_ns(&done, 3), 640_000 + 99_675);
+    // 50 us: the suspend latch waits until resume_end + 10 us + 50 us = 683 385 ns.
     let (done, _, _) = run_op_list_suspend(
         &onfi(),
         1,
@@ -148,7 +149,7 @@ fn minimum_progress_delays_the_next_suspend() {
         &cfg(SuspendPolicyKind::Always, 5, 50.0),
         &ops,
     );
-    assert_eq!(done_ns(&done, 3), 683_365 + 25 + 20_020 + READ_NS);
+    assert_eq!(done_ns(&done, 3), 683_385 + 25 + 20_030 + READ_NS);
 }
 
 #[test]
@@ -167,7 +168,7 @@ fn wait_over_policy_suspends_only_for_a_long_wait() {
         (ns(PROG_ARRAY_START_NS + 500_000), read(2)),
     ];
     let (done, _, _) = run_op_list_suspend(&onfi(), 1, 1, &s, &early);
-    assert_eq!(done_ns(&done, 2), PROG_ARRAY_START_NS + 500_000 + 99_655);
+    assert_eq!(done_ns(&done, 2), PROG_ARRAY_START_NS + 500_000 + 99_675);
 }
 
 #[test]

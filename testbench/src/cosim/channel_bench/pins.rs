@@ -1,0 +1,137 @@
+//! The channel bench with the NAND at the pins: the channel's beat port drives the ONFI PHY
+//! (`ssdlab_hdl::nand::phy::OnfiPhy`, rust_hdl or Verilated: [`PhyDut`]), whose per-quarter
+//! pins drive the pin-level target ([`OnfiPinTarget`]: ONFI timing checked in ns, one
+//! beat-level `NandTarget` per way behind CE#); the target's DQ comes back through the io
+//! wrapper's round trip (`IO_ROUND_TRIP`) and the PHY's fixed-latency capture into the
+//! channel's read port, and R/B# through the PHY into the way FSMs. The bench's own side (op
+//! stream, write data, shadow pages, the beat-port trace the model is compared with) is the
+//! beat-level bench's.
+//!
+//! A read's last bytes reach the channel `PhyTiming::read_return` cycles after its last beat,
+//! after the channel has completed it (its postamble is shorter; docs/hdl.md, "ONFI PHY",
+//! "What integration still needs"): the bench checks an op's data that many cycles after its
+//! completion, and records the completion at the channel's cycle.
+
+use super::Bench;
+use crate::cosim::channel_dut::{ChanIn, ChanOut};
+use crate::devices::onfi_pins::bench::Beat;
+use crate::devices::onfi_pins::dut::{PhyDut, PhyIn, PhyOut};
+use crate::devices::onfi_pins::{HostPins, OnfiPinTarget, TargetPins};
+use ssdlab_model::nand::phy::IO_ROUND_TRIP;
+use std::collections::VecDeque;
+
+/// The PHY and the pin-level target in a channel bench.
+pub struct PinSide<'a> {
+    pub phy: &'a mut dyn PhyDut,
+    pub target: OnfiPinTarget,
+    /// R/B# pins as the target drove them in the last quarter.
+    rb: u8,
+    /// Target DQ per quarter on its way back through the io wrapper.
+    back: VecDeque<u32>,
+    /// This cycle's DQ input of the PHY (taken from `back` at the cycle's start).
+    dq_in: u32,
+    /// The way of each read beat whose bytes have not come back yet.
+    pub(super) rd_ways: VecDeque<u8>,
+    /// Cycles from a completion to the check of its data: the PHY's read return.
+    pub(super) check_delay: u64,
+    /// (cycle to check at, op index, way) of completions whose data is still coming.
+    pub(super) deferred: VecDeque<(u64, usize, usize)>,
+}
+
+impl<'a> PinSide<'a> {
+    pub fn new(phy: &'a mut dyn PhyDut, target: OnfiPinTarget, read_return: u32) -> Self {
+        PinSide {
+            phy,
+            target,
+            rb: 0xF,
+            back: (0..IO_ROUND_TRIP).map(|_| 0).collect(),
+            dq_in: 0,
+            rd_ways: VecDeque::new(),
+            check_delay: read_return as u64,
+            deferred: VecDeque::new(),
+        }
+    }
+
+    /// The cycle's start: the PHY's registered read port and R/B# for the channel's inputs.
+    pub(super) fn read_port(&mut self, inp: &mut ChanIn) -> Option<(u8, u32)> {
+        self.dq_in = self.back.pop_front().unwrap_or_default();
+        let o = self.eval(&Beat::default());
+        inp.rb = o.beat_rb;
+        if !o.beat_dq_in_valid {
+            return None;
+        }
+        inp.dq_in = o.beat_dq_in;
+        inp.dq_in_valid = true;
+        // A valid word with no beat outstanding is caught by the bench's read-port check.
+        let way = self.rd_ways.pop_front().unwrap_or(u8::MAX);
+        Some((way, o.beat_dq_in))
+    }
+
+    /// The channel's beat outputs into the PHY, its pins into the target for four quarters.
+    pub(super) fn drive(&mut self, o: &ChanOut) {
+        let beat = Beat {
+            ce: o.ce,
+            cle: o.cle,
+            ale: o.ale,
+            we: o.we,
+            dq: o.dq_out,
+            wr: o.wr_beat,
+            rd: o.rd_beat,
+        };
+        let u = self.eval(&beat);
+        let base = HostPins {
+            ce_n: u.ce_n,
+            cle: u.cle,
+            ale: u.ale,
+            we_n: u.we_n,
+            dqs_oe: u.dqs_oe,
+            dq_oe: u.dq_oe,
+            ..Default::default()
+        };
+        let mut back = 0u32;
+        let mut last = TargetPins::default();
+        for k in 0..4 {
+            last = self.target.step(HostPins {
+                re: u.re >> k & 1 != 0,
+                dqs: u.dqs >> k & 1 != 0,
+                dq: (u.dq >> (8 * k)) as u8,
+                ..base
+            });
+            back |= (last.dq as u32) << (8 * k);
+        }
+        self.back.push_back(back);
+        self.rb = last.rb_n;
+    }
+
+    fn eval(&mut self, beat: &Beat) -> PhyOut {
+        self.phy.eval(&PhyIn {
+            beat: *beat,
+            rb_n: self.rb,
+            dq_in: self.dq_in,
+        })
+    }
+
+    /// The target's first violation (pin timing or command sequence), if any.
+    pub(super) fn violation(&mut self) -> Option<String> {
+        let r = self.target.report();
+        (!r.is_empty()).then(|| r.lines().next().unwrap_or_default().to_string())
+    }
+}
+
+impl Bench<'_> {
+    /// Completions whose data has come back through the PHY by cycle `n`: checked now.
+    pub(super) fn check_deferred(&mut self, n: u64) -> Result<(), String> {
+        loop {
+            let Some(p) = self.pins.as_mut() else {
+                return Ok(());
+            };
+            let Some(&(due, i, w)) = p.deferred.front().filter(|d| d.0 <= n) else {
+                return Ok(());
+            };
+            let done_at = due - p.check_delay;
+            p.deferred.pop_front();
+            self.check_data(i, w)
+                .map_err(|e| format!("cycle {n} (completed at {done_at}): {e}"))?;
+        }
+    }
+}

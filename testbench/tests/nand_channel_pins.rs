@@ -1,0 +1,146 @@
+//! The NAND channel with its NAND at the pins: the Verilated `NandChannel`'s beat port drives the
+//! Verilated ONFI PHY (`OnfiPhy`, elaborated for the same `[onfi]`), whose pins drive the
+//! pin-level target (`devices::onfi_pins`: every ONFI timing parameter it knows checked in ns;
+//! the decoded latches and bytes go to one NAND target per way). The channel's bus trace and
+//! completion cycles must equal the behavioural model's (`run_op_list_traced`), with 0 timing
+//! violations at the pins and every read returning what was programmed, through the PHY's read
+//! capture. Timing: the default preset's `[onfi]` (800 MT/s on the 200 MHz sequencer clock,
+//! 4 bytes per cycle, the PHY's X2 gearing) and `[onfi.pins]` defaults.
+
+use ssdlab_hdl::nand::phy::OnfiPhy;
+use ssdlab_hdl::nand::timing::HdlTiming;
+use ssdlab_model::config::OnfiConfig;
+use ssdlab_model::nand::phy::PhyTiming;
+use ssdlab_model::nand::sequencer::{run_op_list_traced, SeqOp, SeqTiming};
+use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::{DriveConfig, SimTime};
+use ssdlab_testbench::cosim::channel_bench::{
+    compare_with_model, random_mix, run_bench_pins, BenchOp, MixParams, PinSide, WAYS,
+};
+use ssdlab_testbench::cosim::channel_dut::VerilatedChannel;
+use ssdlab_testbench::devices::onfi_pins::dut::VerilatedPhy;
+use ssdlab_testbench::devices::onfi_pins::{OnfiPinTarget, PinPhase};
+
+const STRIDE: u32 = 2048;
+
+fn onfi() -> OnfiConfig {
+    DriveConfig::default_drive().onfi
+}
+
+/// Runs `ops` on the model and on the channel at the pins; asserts the same trace, completion
+/// cycles and bus occupancy, 0 violations and the data; returns the pin target's phases.
+fn at_the_pins(ops: &[BenchOp], page: usize, ctx: &str) -> Vec<PinPhase> {
+    let cfg = onfi();
+    let h = HdlTiming::new(&cfg, STRIDE).unwrap();
+    let t: SeqTiming = h.seq;
+    let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
+    let (model_done, model_trace, model_busy) = run_op_list_traced(&cfg, 4, 1, &list);
+    let mut dut = VerilatedChannel::new(&h).expect("verilator builds the channel");
+    let mut phy = VerilatedPhy::new(OnfiPhy::new(&cfg).unwrap()).expect("verilator builds the PHY");
+    let pt = PhyTiming::new(&cfg).unwrap();
+    let target = OnfiPinTarget::new(&cfg, WAYS as u8, STRIDE, page);
+    let pins = PinSide::new(&mut phy, target, pt.read_return());
+    let res = run_bench_pins(&mut dut, &t, pins, STRIDE, page, ops, 20_000_000)
+        .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    let worst = compare_with_model(&res, &model_done, &model_trace, &t)
+        .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    println!(
+        "{ctx} at the pins: {} ops, {} bus events, {} cycles, 0 violations",
+        ops.len(),
+        res.trace.len(),
+        res.cycles
+    );
+    assert_eq!(worst, 0.0, "{ctx}: completion cycles differ from the model");
+    assert_eq!(res.bus_cycles, model_busy, "{ctx}: bus occupancy");
+    res.pin_phases
+}
+
+fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, page: u32, array: u64) -> SeqOp {
+    let t = SeqTiming::new(&onfi());
+    SeqOp {
+        id,
+        way,
+        die: 0,
+        kind,
+        planes,
+        bus_bytes: if kind == NandOpKind::Erase {
+            0
+        } else {
+            page * planes as u32
+        },
+        array_time: t.to_time(array),
+        pages: 1,
+    }
+}
+
+/// Program two planes and one, read them back (two planes, one), erase, read the erased page,
+/// a 3-page cache read, across the four ways with reads landing between other ways' latches.
+#[test]
+fn directed_ops_run_clean_at_the_pins_and_match_the_model() {
+    let t = SeqTiming::new(&onfi());
+    let p = 64;
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp {
+        issue: t.to_time(issue),
+        op: o,
+        row,
+        column: 0,
+    };
+    let cache = |id, way, pages: u8, array| SeqOp {
+        bus_bytes: p * pages as u32,
+        pages,
+        ..op(id, way, NandOpKind::Read, 1, p, array)
+    };
+    let ops = vec![
+        b(0, op(0, 0, NandOpKind::Program, 2, p, 400), 0x0005),
+        b(0, op(1, 1, NandOpKind::Program, 1, p, 300), 0x0003),
+        b(10, op(2, 2, NandOpKind::Read, 1, p, 120), 0x0009),
+        b(10, op(3, 0, NandOpKind::Read, 2, p, 150), 0x0005),
+        b(20, op(4, 1, NandOpKind::Read, 1, p, 100), 0x0003),
+        b(30, op(5, 3, NandOpKind::Erase, 2, p, 500), 0x0000),
+        b(40, op(6, 0, NandOpKind::Erase, 2, p, 300), 0x0000),
+        b(40, op(7, 0, NandOpKind::Read, 1, p, 100), STRIDE + 0x0005),
+        b(50, cache(8, 1, 3, 90), 0x0002),
+        b(80, op(9, 1, NandOpKind::Program, 1, p, 200), 0x0004),
+    ];
+    let phases = at_the_pins(&ops, p as usize, "directed");
+    // By hand at 200 MHz (PhyTiming): a 64-byte page out is 16 beats inside a 3-cycle RE#
+    // preamble and a 5-cycle postamble = 24 cycles = 96 quarters with 64 RE# edges; a status
+    // poll is 9 cycles = 36 quarters with 4 edges; a 64-byte program is DQS 3 + 16 + 2 = 21
+    // cycles = 84 quarters with 64 DQS edges.
+    let count = |want: PinPhase| phases.iter().filter(|&&x| x == want).count();
+    let page_out = PinPhase::DataOut {
+        quarters: 96,
+        edges: 64,
+    };
+    // Reads: 1 + 2 + 1 + 1 pages, 2 for the two-plane read, 3 for the cache read.
+    assert_eq!(count(page_out), 1 + 2 + 1 + 1 + 3, "{phases:?}");
+    let status = PinPhase::DataOut {
+        quarters: 36,
+        edges: 4,
+    };
+    // One status poll per program and erase: 3 programs, 2 erases.
+    assert_eq!(count(status), 5, "{phases:?}");
+    let page_in = PinPhase::DataIn {
+        quarters: 84,
+        edges: 64,
+    };
+    // 2 + 1 + 1 program pages.
+    assert_eq!(count(page_in), 4, "{phases:?}");
+}
+
+/// A random mix (reads, cache reads, programs, erases on four ways, 512-byte pages) at the pins.
+#[test]
+fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
+    let t = SeqTiming::new(&onfi());
+    let p = MixParams {
+        ops: 200,
+        page_bytes: 512,
+        t_read: (200, 1200),
+        t_prog: (1000, 4000),
+        t_erase: (2000, 8000),
+        mean_gap: 150,
+        partial_reads: true,
+    };
+    let ops = random_mix(0x91A5_0001, &p, &t, &onfi(), STRIDE);
+    at_the_pins(&ops, 512, "random mix seed 0x91a50001");
+}
