@@ -81,6 +81,33 @@ fn script(t: SeqTiming) -> Vec<Step> {
     ]
 }
 
+/// The pin phases of [`script`] at 200 MHz: 5-cycle latches (20 quarters), ERASE's 3 row
+/// latches and the 5 address latches of PROGRAM and READ, with the data phases given.
+fn script_phases(din: PinPhase, st: PinPhase, dout: PinPhase) -> Vec<PinPhase> {
+    let cmd = PinPhase::Cle(20);
+    let ale = |n: u32| PinPhase::Ale {
+        quarters: 4 * 5 * n as u64,
+        latches: n,
+    };
+    vec![
+        cmd,
+        ale(3),
+        cmd,
+        cmd,
+        st,
+        cmd,
+        ale(5),
+        din,
+        cmd,
+        cmd,
+        st,
+        cmd,
+        ale(5),
+        cmd,
+        dout,
+    ]
+}
+
 fn run(phy_onfi: &OnfiConfig, nand_onfi: &OnfiConfig) -> PhyBench<RustHdlPhy> {
     let phy = RustHdlPhy::new(OnfiPhy::new(phy_onfi).unwrap());
     let mut b = bench(phy, phy_onfi, nand_onfi);
@@ -155,11 +182,6 @@ fn pin_cycles_per_phase_match_the_model_and_hand_counts() {
     // 16 bytes in: 3 + 8 + 2 = 13 cycles, edges 16; status out (2 bytes): 3 + 1 + 5 = 9
     // cycles, page out: 3 + 8 + 5 = 16 cycles. Every phase starts and stops on a cycle
     // boundary, so its quarters are 4 per cycle.
-    let cmd = PinPhase::Cle(20);
-    let ale = |n: u32| PinPhase::Ale {
-        quarters: 4 * 5 * n as u64,
-        latches: n,
-    };
     let din = PinPhase::DataIn {
         quarters: 52,
         edges: 16,
@@ -172,24 +194,7 @@ fn pin_cycles_per_phase_match_the_model_and_hand_counts() {
         quarters: 64,
         edges: 16,
     };
-    let want = vec![
-        cmd,
-        ale(3),
-        cmd,
-        cmd,
-        st,
-        cmd,
-        ale(5),
-        din,
-        cmd,
-        cmd,
-        st,
-        cmd,
-        ale(5),
-        cmd,
-        dout,
-    ];
-    assert_eq!(b.target.phases, want);
+    assert_eq!(b.target.phases, script_phases(din, st, dout));
     // The same from the model's description.
     assert_eq!(4 * t.command_cycles() as u64, 20);
     assert_eq!(4 * t.address_cycles(5) as u64, 100);
@@ -302,39 +307,15 @@ fn four_bytes_per_cycle_run_clean_with_four_strobe_edges_per_cycle() {
         quarters: 36,
         edges: 4,
     };
-    let want = vec![
-        PinPhase::Cle(20),
-        PinPhase::Ale {
-            quarters: 60,
-            latches: 3,
-        },
-        PinPhase::Cle(20),
-        PinPhase::Cle(20),
-        st,
-        PinPhase::Cle(20),
-        PinPhase::Ale {
-            quarters: 100,
-            latches: 5,
-        },
-        PinPhase::DataIn {
-            quarters: 36,
-            edges: 16,
-        },
-        PinPhase::Cle(20),
-        PinPhase::Cle(20),
-        st,
-        PinPhase::Cle(20),
-        PinPhase::Ale {
-            quarters: 100,
-            latches: 5,
-        },
-        PinPhase::Cle(20),
-        PinPhase::DataOut {
-            quarters: 48,
-            edges: 16,
-        },
-    ];
-    assert_eq!(b.target.phases, want);
+    let din = PinPhase::DataIn {
+        quarters: 36,
+        edges: 16,
+    };
+    let dout = PinPhase::DataOut {
+        quarters: 48,
+        edges: 16,
+    };
+    assert_eq!(b.target.phases, script_phases(din, st, dout));
     // The model's counts agree, and each read beat returns 11 cycles later as at 2 bytes.
     let t = ssdlab_model::nand::phy::PhyTiming::new(&o).unwrap();
     assert_eq!(4 * t.data_in_cycles(16) as u64, 36);

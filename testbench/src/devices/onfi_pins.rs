@@ -343,6 +343,32 @@ impl OnfiPinTarget {
         }
     }
 
+    /// One core cycle of the PHY's outputs `u` (`onfi_pins::dut::PhyOut`): its four quarters
+    /// in, the target's DQ of each quarter (quarter k in bits 8k+7:8k) and R/B# after the last.
+    pub fn step_cycle(&mut self, u: &dut::PhyOut) -> (u32, u8) {
+        let base = HostPins {
+            ce_n: u.ce_n,
+            cle: u.cle,
+            ale: u.ale,
+            we_n: u.we_n,
+            dqs_oe: u.dqs_oe,
+            dq_oe: u.dq_oe,
+            ..Default::default()
+        };
+        let mut dq = 0u32;
+        let mut last = TargetPins::default();
+        for k in 0..4 {
+            last = self.step(HostPins {
+                re: u.re >> k & 1 != 0,
+                dqs: u.dqs >> k & 1 != 0,
+                dq: (u.dq >> (8 * k)) as u8,
+                ..base
+            });
+            dq |= (last.dq as u32) << (8 * k);
+        }
+        (dq, last.rb_n)
+    }
+
     /// Every violation, one per line (empty when none).
     pub fn report(&mut self) -> String {
         self.beat_violations_to_pins();

@@ -16,7 +16,7 @@ use super::Bench;
 use crate::cosim::channel_dut::{ChanIn, ChanOut};
 use crate::devices::onfi_pins::bench::Beat;
 use crate::devices::onfi_pins::dut::{PhyDut, PhyIn, PhyOut};
-use crate::devices::onfi_pins::{HostPins, OnfiPinTarget, TargetPins};
+use crate::devices::onfi_pins::OnfiPinTarget;
 use ssdlab_model::nand::phy::IO_ROUND_TRIP;
 use std::collections::VecDeque;
 
@@ -79,28 +79,9 @@ impl<'a> PinSide<'a> {
             rd: o.rd_beat,
         };
         let u = self.eval(&beat);
-        let base = HostPins {
-            ce_n: u.ce_n,
-            cle: u.cle,
-            ale: u.ale,
-            we_n: u.we_n,
-            dqs_oe: u.dqs_oe,
-            dq_oe: u.dq_oe,
-            ..Default::default()
-        };
-        let mut back = 0u32;
-        let mut last = TargetPins::default();
-        for k in 0..4 {
-            last = self.target.step(HostPins {
-                re: u.re >> k & 1 != 0,
-                dqs: u.dqs >> k & 1 != 0,
-                dq: (u.dq >> (8 * k)) as u8,
-                ..base
-            });
-            back |= (last.dq as u32) << (8 * k);
-        }
+        let (back, rb) = self.target.step_cycle(&u);
         self.back.push_back(back);
-        self.rb = last.rb_n;
+        self.rb = rb;
     }
 
     fn eval(&mut self, beat: &Beat) -> PhyOut {

@@ -8,7 +8,7 @@
 //! waits for it like a way FSM (2-flop synchronizer, then tRR).
 
 use super::dut::{PhyDut, PhyIn};
-use super::{HostPins, OnfiPinTarget, TargetPins};
+use super::OnfiPinTarget;
 use ssdlab_model::nand::phy::IO_ROUND_TRIP;
 use ssdlab_model::nand::sequencer::SeqTiming;
 use std::collections::VecDeque;
@@ -163,28 +163,9 @@ impl<D: PhyDut> PhyBench<D> {
             self.read_valid_cycles.push(self.cycle);
         }
         self.beat_rb = u.beat_rb;
-        let base = HostPins {
-            ce_n: u.ce_n,
-            cle: u.cle,
-            ale: u.ale,
-            we_n: u.we_n,
-            dqs_oe: u.dqs_oe,
-            dq_oe: u.dq_oe,
-            ..Default::default()
-        };
-        let mut back = 0u32;
-        let mut last = TargetPins::default();
-        for k in 0..4 {
-            last = self.target.step(HostPins {
-                re: u.re >> k & 1 != 0,
-                dqs: u.dqs >> k & 1 != 0,
-                dq: (u.dq >> (8 * k)) as u8,
-                ..base
-            });
-            back |= (last.dq as u32) << (8 * k);
-        }
+        let (back, rb) = self.target.step_cycle(&u);
         self.back.push_back(back);
-        self.rb = last.rb_n;
+        self.rb = rb;
         self.phy.tick();
         self.cycle += 1;
     }
