@@ -19,7 +19,6 @@
 use super::exec::DatapathExec;
 use super::port::{CplRec, TlpClass};
 use crate::devices::root_complex::RootComplex;
-use crate::fio::job::JobSpec;
 use rand::Rng;
 use ssdlab_model::encoding::nvme::opc;
 use ssdlab_model::encoding::nvme_regs::*;
@@ -27,8 +26,11 @@ use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
 use ssdlab_model::rng::{ModelRng, SeedTree};
 
+mod pattern;
+
 pub use crate::devices::root_complex::host_init::{cq_base, sq_base, ACQ_BASE, ASQ_BASE, MSI_ADDR};
 use crate::devices::root_complex::host_init::{driver_init, Act};
+pub use pattern::IoPattern;
 pub const LIST_BASE: u64 = 0x80_0000;
 pub const DATA_BASE: u64 = 0x100_0000;
 /// Bytes of each command slot's data buffer (the largest block size).
@@ -67,69 +69,6 @@ pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
         (_, a) if a >= DATA_BASE => TlpClass::Data(((a - DATA_BASE) / 4096) as u32),
         (_, a) if a >= LIST_BASE => TlpClass::List(((a - LIST_BASE) / 4096) as u16),
         _ => TlpClass::Other,
-    }
-}
-
-/// The I/O pattern of one fio job, as the host driver runs it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IoPattern {
-    pub read_pct: u32,
-    pub random: bool,
-    pub bs: u32,
-    /// Region start and length, 4 KiB units.
-    pub first_unit: u64,
-    pub units: u64,
-    pub iodepth: u32,
-    /// Clones of the job, each on its own queue pair (fio `numjobs`).
-    pub numjobs: u32,
-    /// Commands each clone issues (the run stops submitting earlier if `stop` is called).
-    pub ios: u64,
-}
-
-impl IoPattern {
-    /// From a parsed fio job on a drive of `capacity_units`; errors name the job's line.
-    pub fn from_job(j: &JobSpec, capacity_units: u64) -> Result<IoPattern, String> {
-        let at = |m: String| format!("job `{}` (line {}): {m}", j.name, j.line);
-        let bs = j.bs_read.max(j.bs_write);
-        if j.bs_read != j.bs_write || !bs.is_multiple_of(4096) || bs > 64 * 4096 {
-            return Err(at(format!("co-simulation needs one block size, a multiple of 4 KiB up to 256 KiB (bs read {}, write {})", j.bs_read, j.bs_write)));
-        }
-        if !j.bssplit_read.is_empty() || !j.bssplit_write.is_empty() {
-            return Err(at(
-                "co-simulation runs one block size: bssplit is not supported".to_string(),
-            ));
-        }
-        if !(1..=MAX_JOBS).contains(&j.numjobs) || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
-            return Err(at(format!(
-                "co-simulation runs numjobs 1..={MAX_JOBS} and iodepth 1..{} (got {} x {})",
-                IO_ENTRIES - 1,
-                j.numjobs,
-                j.iodepth
-            )));
-        }
-        if j.numjobs > 1 && j.offset_increment != crate::fio::value::SizeSpec::Bytes(0) {
-            return Err(at(
-                "co-simulation clones share the job's region: offset_increment is not supported"
-                    .to_string(),
-            ));
-        }
-        let (off, size) =
-            crate::workload::runner::job_region(j, capacity_units * 4096).map_err(at)?;
-        let (first_unit, units) = (off / 4096, size / 4096);
-        if off % 4096 != 0 || size % 4096 != 0 {
-            return Err(at(format!("region offset {off} size {size} must be whole 4 KiB units on the co-simulation drive")));
-        }
-        let ios = j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs);
-        Ok(IoPattern {
-            read_pct: j.rw.read_pct(j.rwmixread),
-            random: j.rw.is_random(),
-            bs: bs as u32,
-            first_unit,
-            units,
-            iodepth: j.iodepth,
-            numjobs: j.numjobs,
-            ios,
-        })
     }
 }
 
@@ -410,56 +349,5 @@ impl HostDriver {
         x.mmio_write(now, sq_doorbell(q), cl.sq_tail);
         self.slots[slot] = Some(now);
         self.issued += 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::IoPattern;
-    use crate::fio::parse_job_file;
-
-    fn pattern(job: &str, capacity_units: u64) -> Result<IoPattern, String> {
-        IoPattern::from_job(&parse_job_file(job, "t.fio").unwrap()[0], capacity_units)
-    }
-
-    #[test]
-    fn region_follows_fio_percentages() {
-        // fio: offset=50% of 1000 units starts at unit 500; size=50% is half of the 500 units
-        // after the offset = 250 units; ios = 250 units / 2 units per 8 KiB command = 125.
-        let p = pattern(
-            "[a]\nrw=randread\nbs=8k\noffset=50%\nsize=50%\niodepth=4\n",
-            1000,
-        )
-        .unwrap();
-        assert_eq!(
-            (p.first_unit, p.units, p.bs, p.ios, p.iodepth),
-            (500, 250, 8192, 125, 4)
-        );
-    }
-
-    #[test]
-    fn bssplit_and_oversized_regions_are_refused_with_the_job_line() {
-        let e = pattern("[a]\nrw=randread\nbssplit=4k/50:8k/50\n", 1000).unwrap_err();
-        assert!(e.contains("line 1") && e.contains("bssplit"), "{e}");
-        let e = pattern("[a]\nrw=read\nbs=4k\nsize=5000k\n", 1000).unwrap_err();
-        assert!(e.contains("exceed"), "{e}");
-        let e = pattern("[a]\nrw=read\nnumjobs=2\noffset_increment=1m\n", 1000).unwrap_err();
-        assert!(
-            e.contains("line 1") && e.contains("offset_increment"),
-            "{e}"
-        );
-        let e = pattern("[a]\nrw=read\nnumjobs=9\n", 1000).unwrap_err();
-        assert!(e.contains("numjobs 1..=8"), "{e}");
-    }
-
-    #[test]
-    fn clones_each_issue_the_job_ios() {
-        // fio: number_ios is per clone; 4 clones of 10 I/Os at QD 2 hold 8 command slots.
-        let p = pattern(
-            "[a]\nrw=randread\nnumjobs=4\niodepth=2\nnumber_ios=10\n",
-            1000,
-        )
-        .unwrap();
-        assert_eq!((p.numjobs, p.ios, p.iodepth), (4, 10, 2));
     }
 }
