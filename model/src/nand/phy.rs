@@ -113,13 +113,25 @@ impl PhyTiming {
 /// wrapper's input register (1 cycle). Computed without [`PhyTiming::new`]'s checks, so a
 /// config the PHY refuses still has a bus timing; 2 at 200 MHz with the `[onfi.pins]` defaults.
 pub fn rb_lag_cycles(onfi: &OnfiConfig) -> u32 {
+    let (latch, we_setup, we_low) = window_counts(onfi);
+    (pipe_cycles(onfi) + we_setup + we_low + 1).saturating_sub(latch)
+}
+
+/// The latch window's (latch, WE# setup, WE# low) cycles, unchecked: tWC, tCLS/tALS less tWP,
+/// tWP, each rounded up (the latch and the pulse at least 1).
+fn window_counts(onfi: &OnfiConfig) -> (u32, u32, u32) {
     let p = &onfi.pins;
     let c = |ns: f64| onfi.cycles_ceil(ns);
-    let latch = c(onfi.t_wc_ns).max(1);
     let we_low = c(p.t_wp_ns).max(1);
     let we_setup = c(p.t_cls_ns).max(c(p.t_als_ns)).saturating_sub(we_low);
-    let pipe = 1 + c(p.t_wpre_ns).max(c(p.t_rpre_ns));
-    (pipe + we_setup + we_low + 1).saturating_sub(latch)
+    (c(onfi.t_wc_ns).max(1), we_setup, we_low)
+}
+
+/// Cycles the pins lag the beat port, unchecked: 1 + the longer of tWPRE and tRPRE.
+fn pipe_cycles(onfi: &OnfiConfig) -> u32 {
+    1 + onfi
+        .cycles_ceil(onfi.pins.t_wpre_ns)
+        .max(onfi.cycles_ceil(onfi.pins.t_rpre_ns))
 }
 
 /// The command/address latch window: (latch, WE# setup, WE# low) cycles, checked against
@@ -127,10 +139,7 @@ pub fn rb_lag_cycles(onfi: &OnfiConfig) -> u32 {
 fn latch_window(onfi: &OnfiConfig) -> Result<(u32, u32, u32), ConfigError> {
     let p = &onfi.pins;
     let c = |ns: f64| onfi.cycles_ceil(ns);
-    let latch = c(onfi.t_wc_ns).max(1);
-    let we_low = c(p.t_wp_ns).max(1);
-    let setup = c(p.t_cls_ns).max(c(p.t_als_ns));
-    let we_setup = setup.saturating_sub(we_low);
+    let (latch, we_setup, we_low) = window_counts(onfi);
     let hold_min = c(p.t_clh_ns).max(c(p.t_alh_ns)).max(1);
     check(
         latch <= 255,
@@ -159,7 +168,7 @@ fn strobes(onfi: &OnfiConfig, cl_hold: u32) -> Result<PhyTiming, ConfigError> {
     let p = &onfi.pins;
     let c = |ns: f64| onfi.cycles_ceil(ns);
     let (wpre, rpre) = (c(p.t_wpre_ns), c(p.t_rpre_ns));
-    let pipe = 1 + wpre.max(rpre);
+    let pipe = pipe_cycles(onfi);
     let pre_key = if wpre >= rpre {
         "onfi.pins.t_wpre_ns"
     } else {
