@@ -226,6 +226,7 @@ pub fn page_buffer_for(cfg: &DriveConfig) -> Result<PageBuffer, String> {
     let g = &cfg.geometry;
     Ok(PageBuffer::new(
         cfg.onfi.bytes_per_cycle(),
+        ssdlab_model::nand::phy::read_return_cycles(&cfg.onfi),
         g.channels as usize,
         g.ways_per_channel as usize,
         region_banks(g) as usize,

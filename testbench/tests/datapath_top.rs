@@ -257,8 +257,10 @@ struct Bench {
     rc: RootComplex,
     fw: Firmware,
     targets: Vec<NandTarget>,
-    /// A data-out word the PHY returns one cycle after its beat.
-    pending_read: Option<u32>,
+    /// Data-out words on their way back, (cycle due, word): the PHY's read return
+    /// (`SeqTiming::rd_return`) after their beats.
+    returning: VecDeque<(u64, u32)>,
+    rd_return: u64,
     n: u64,
     /// Data-in and data-out beat cycles on channel CH; cycles with a CE on any other channel.
     wr_beats: Vec<u64>,
@@ -286,7 +288,8 @@ impl Bench {
             rc: RootComplex::new(&cfg.pcie),
             fw: Firmware::default(),
             targets,
-            pending_read: None,
+            returning: VecDeque::new(),
+            rd_return: t.rd_return as u64,
             n: 0,
             wr_beats,
             rd_beats,
@@ -327,7 +330,8 @@ impl Bench {
             .enumerate()
             .fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
         u.phy[CH].rb.next = bits::<8>(rb);
-        if let Some(d) = self.pending_read.take() {
+        if let Some(&(_, d)) = self.returning.front().filter(|r| r.0 == n) {
+            self.returning.pop_front();
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
         }
         u.settle();
@@ -380,7 +384,8 @@ impl Bench {
         }
         if p.rd_beat.val() {
             let b = self.targets[w].data_out(n, 4);
-            self.pending_read = Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            let word = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            self.returning.push_back((n + self.rd_return, word));
             self.rd_beats.push(n);
         }
         for t in &self.targets {

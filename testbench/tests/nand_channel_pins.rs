@@ -4,7 +4,7 @@
 //! the decoded latches and bytes go to one NAND target per way). The channel's bus trace and
 //! completion cycles must equal the behavioural model's (`run_op_list_traced`), with 0 timing
 //! violations at the pins and every read returning what was programmed, through the PHY's read
-//! capture. Timing: the default preset's `[onfi]` (800 MT/s on the 200 MHz sequencer clock,
+//! capture, by the op's completion (which waits for the PHY's read return). Timing: the default preset's `[onfi]` (800 MT/s on the 200 MHz sequencer clock,
 //! 4 bytes per cycle, the PHY's X2 gearing) and `[onfi.pins]` defaults.
 
 use ssdlab_hdl::nand::phy::OnfiPhy;
@@ -39,7 +39,13 @@ fn at_the_pins(ops: &[BenchOp], page: usize, ctx: &str) -> Vec<PinPhase> {
     let mut phy = VerilatedPhy::new(OnfiPhy::new(&cfg).unwrap()).expect("verilator builds the PHY");
     let pt = PhyTiming::new(&cfg).unwrap();
     let target = OnfiPinTarget::new(&cfg, WAYS as u8, STRIDE, page);
-    let pins = PinSide::new(&mut phy, target, pt.read_return());
+    // The model's completions wait for the read return this PHY has.
+    assert_eq!(
+        t.rd_return,
+        pt.read_return(),
+        "{ctx}: the sequencer's read return"
+    );
+    let pins = PinSide::new(&mut phy, target);
     let res = run_bench_pins(&mut dut, &t, pins, STRIDE, page, ops, 20_000_000)
         .unwrap_or_else(|e| panic!("{ctx}: {e}"));
     let worst = compare_with_model(&res, &model_done, &model_trace, &t)

@@ -39,6 +39,10 @@ const RB_LAG: u64 = 2;
 const INTAKE: u64 = 3;
 const SYNC: u64 = 4;
 const NEXT_OP: u64 = 1;
+/// An op completes when its last byte is back through the PHY: the read return (pipe 4 +
+/// tDQSRE 4 + io 2 + capture 1 = 11 cycles after the beat) less the postamble, after its last
+/// phase ends.
+const RETURN: u64 = 11 - RPST;
 /// One page on the bus: 18 592 B / 4 B per cycle.
 const TRANSFER: u64 = 4_648;
 /// tPROG 2000 us (the case), tR 50.4 us (the preset's TLC LSB tR).
@@ -55,8 +59,8 @@ const PROG_ARRAY_START: u64 = INTAKE + 6 * LATCH + T_ADL + TRANSFER + LATCH + T_
 const READ_ARRIVES: u64 = PROG_ARRAY_START + 100_000;
 /// Intake, then the B0h latch; the array stops when the latch ends.
 const SUSPEND_END: u64 = READ_ARRIVES + INTAKE + LATCH;
-/// tSUS and the synchronizer, then 00h-5 addr-30h, tWB, tR, tRR, synchronizer, data out
-/// (preamble, page, postamble).
+/// The read's last phase ends: tSUS and the synchronizer, then 00h-5 addr-30h, tWB, tR, tRR,
+/// synchronizer, data out (preamble, page, postamble). It completes `RETURN` later.
 const READ_DONE: u64 = SUSPEND_END
     + T_SUS
     + RB_LAG
@@ -72,8 +76,9 @@ const READ_DONE: u64 = SUSPEND_END
     + RPST;
 /// Array time the program had left at the suspend latch's end.
 const LEFT: u64 = PROG_ARRAY_START + T_PROG - SUSPEND_END;
-/// Next request, D0h latch, resume latency + time left, synchronizer, 70h, tWHR, status beat
-/// (with its preamble and postamble).
+/// The program's status read ends: next request, D0h latch, resume latency + time left,
+/// synchronizer, 70h, tWHR, status beat (with its preamble and postamble). It completes
+/// `RETURN` later.
 const PROG_DONE: u64 =
     READ_DONE + NEXT_OP + LATCH + T_RESUME + LEFT + RB_LAG + SYNC + LATCH + T_WHR + RPRE + 1 + RPST;
 
@@ -164,7 +169,11 @@ fn verilator_full_scale_read_500us_into_a_2000us_program() {
         let c = done.iter().find(|c| c.id == id).expect("op completed");
         t.to_cycles_ceil(c.completed)
     };
-    assert_eq!((at(2), at(1)), (READ_DONE, PROG_DONE), "model");
+    assert_eq!(
+        (at(2), at(1)),
+        (READ_DONE + RETURN, PROG_DONE + RETURN),
+        "model"
+    );
     let cmds: Vec<u8> = trace
         .iter()
         .filter_map(|e| match e.kind {
@@ -194,8 +203,11 @@ fn verilator_full_scale_read_500us_into_a_2000us_program() {
         "verilator: {} cycles, completions {:?}",
         res.cycles, res.completions
     );
-    assert_eq!(res.completions, vec![(2, READ_DONE), (1, PROG_DONE)]);
-    assert_eq!(res.cycles, PROG_DONE + 1);
+    assert_eq!(
+        res.completions,
+        vec![(2, READ_DONE + RETURN), (1, PROG_DONE + RETURN)]
+    );
+    assert_eq!(res.cycles, PROG_DONE + RETURN + 1);
     let worst = compare_with_model(&res, &done, &trace, &t).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(worst, 0.0, "completion cycles differ from the model");
 }

@@ -6,6 +6,11 @@
 //! cycle for cycle (same bus-cycle sequence, same completion cycles); timing is elaborated from
 //! the same `OnfiConfig`. Program/erase suspend (the way FSMs, `nand.suspend`) puts the suspend
 //! and resume latches on the bus like any first phase.
+//!
+//! **Completion.** An op completes when the byte of its last data-out beat (a read's last page
+//! beat, a program's or erase's status byte) is back through the PHY: its last phase's end
+//! runs down a delay line of `SeqTiming::return_cycles` stages (the PHY's read return less the
+//! RE# postamble) before `done_valid`, while the bus and the way FSM move on at the phase end.
 
 use crate::nand::arbiter::{Arbiter, MAX_WAYS};
 use crate::nand::bus_engine::BusEngine;
@@ -41,7 +46,8 @@ pub struct NandChannel {
     pub rd_data: Signal<Out, Bits<32>>,
     /// `rd_data` valid.
     pub rd_valid: Signal<Out, Bit>,
-    /// An op completed this cycle (reads: last data beat requested; program/erase: status read).
+    /// An op completed this cycle: the byte of its last data-out beat (read data or status) is
+    /// back through the PHY.
     pub done_valid: Signal<Out, Bit>,
     /// Way of the completed op (ops of one way complete in order).
     pub done_way: Signal<Out, Bits<3>>,
@@ -57,8 +63,11 @@ pub struct NandChannel {
     /// Way granted last, one-hot, with way 0's bit stored inverted so that the reset state
     /// (all flip-flops 0) means "way 0 last", as in the model.
     last_x: DFF<Bits<MAX_WAYS>>,
-    done_r: DFF<Bit>,
-    done_way_r: DFF<Bits<3>>,
+    /// Completions coming back through the PHY, valid and way per stage: stage 0 takes the last
+    /// phase's end, the last stage drives `done_valid`/`done_way` (`SeqTiming::return_cycles`
+    /// + 1 stages).
+    ret_v: Vec<DFF<Bit>>,
+    ret_w: Vec<DFF<Bits<3>>>,
     /// The bus grant, registered: computed one cycle ahead from the ways' next-cycle requests,
     /// the next round-robin pointer and the engine's next busy state, so it equals the
     /// combinational grant of the same cycle (cycle-exact) but starts at flip-flops.
@@ -99,13 +108,15 @@ impl NandChannel {
             engine: BusEngine::new(t),
             acc_f: (0..=ways).map(|_| Signal::default()).collect(),
             acc_s: (0..=ways).map(|_| Signal::default()).collect(),
+            ret_v: (0..=t.seq.return_cycles()).map(|_| DFF::default()).collect(),
+            ret_w: (0..=t.seq.return_cycles()).map(|_| DFF::default()).collect(),
             wid: (0..ways).map(|w| Constant::new(bits::<3>(w as u64))).collect(),
             oh: (0..ways).map(|w| Constant::new(bits::<MAX_WAYS>(1 << w))).collect(),
             way0: Constant::new(bits::<MAX_WAYS>(1)),
             none: Constant::new(bits::<MAX_WAYS>(0)),
         } defaults {
             clock, cmd_valid, cmd_way, cmd_op, cmd_array, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
-            done_way, done_next, done_next_way, arbiter, last_x, done_r, done_way_r, grant_r, g_r, psec_r, own, pick_q, busy_next, grant, unused_rb,
+            done_way, done_next, done_next_way, arbiter, last_x, grant_r, g_r, psec_r, own, pick_q, busy_next, grant, unused_rb,
         })
     }
 
@@ -118,7 +129,7 @@ impl NandChannel {
 impl Logic for NandChannel {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last_x, done_r, done_way_r, grant_r, g_r, psec_r, own);
+        dff_setup!(self, clock, last_x, grant_r, g_r, psec_r, own);
         self.engine.clock.next = self.clock.val();
         NandPhy::link(&mut self.phy, &mut self.engine.phy);
         self.cmd_ready.next = false;
@@ -208,15 +219,25 @@ impl Logic for NandChannel {
         self.data_way.next = self.engine.way.val();
         self.rd_data.next = self.engine.rd_data.val();
         self.rd_valid.next = self.engine.rd_valid.val();
-        // An op completes with its last phase: a second phase that is not a cache step with 31h/3Fh.
-        self.done_r.d.next = self.engine.phase_end.val()
+        // An op's last phase ends (a second phase that is not a cache step with 31h/3Fh); it
+        // completes when the line's last stage has it. Each loop's last pass wins: the outputs
+        // are the last stage's.
+        self.ret_v[0].d.next = self.engine.phase_end.val()
             & self.engine.phase_second.val()
             & !self.engine.phase_more.val();
-        self.done_way_r.d.next = self.engine.way.val();
-        self.done_next.next = self.done_r.d.val();
-        self.done_next_way.next = self.done_way_r.d.val();
-        self.done_valid.next = self.done_r.q.val();
-        self.done_way.next = self.done_way_r.q.val();
+        self.ret_w[0].d.next = self.engine.way.val();
+        for i in 1..self.ret_v.len() {
+            self.ret_v[i].d.next = self.ret_v[i - 1].q.val();
+            self.ret_w[i].d.next = self.ret_w[i - 1].q.val();
+        }
+        for i in 0..self.ret_v.len() {
+            self.ret_v[i].clock.next = self.clock.val();
+            self.ret_w[i].clock.next = self.clock.val();
+            self.done_next.next = self.ret_v[i].d.val();
+            self.done_next_way.next = self.ret_w[i].d.val();
+            self.done_valid.next = self.ret_v[i].q.val();
+            self.done_way.next = self.ret_w[i].q.val();
+        }
     }
 }
 

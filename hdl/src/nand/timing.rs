@@ -9,6 +9,9 @@ use ssdlab_model::nand::sequencer::{SeqTiming, SuspendRules};
 /// Longest array time (tPROG/tBERS) a command-port op carries, and longest suspend count, in
 /// sequencer cycles (the way FSM counts in 32 bits with room for tWB and the resume latency).
 pub const MAX_ARRAY_CYCLES: u64 = (1 << 31) - 1;
+/// Longest read return the delay lines are built for (`SeqTiming::rd_return`, cycles): the
+/// PHY's deepest pipe and capture delay with the io round trip stay under it.
+pub const MAX_READ_RETURN: u32 = 48;
 
 /// Program/erase suspend rules in sequencer cycles, from the model's [`SuspendRules`]
 /// (`[nand.suspend]` through `SeqTiming::to_cycles_ceil`). tSUS and the array time are the
@@ -76,6 +79,13 @@ impl HdlTiming {
             return Err(format!(
                 "onfi.transfer_mts: {} bytes per cycle; the data path is 4 bytes wide",
                 seq.bytes_per_cycle
+            ));
+        }
+        if seq.rd_return > MAX_READ_RETURN {
+            return Err(format!(
+                "onfi.pins.t_dqsre_ns: a read return of {} cycles (pin pipe, tDQSRE, io and \
+                 capture); the completion and read-tag delay lines hold at most {MAX_READ_RETURN}",
+                seq.rd_return
             ));
         }
         if plane_stride == 0 || plane_stride >= 1 << 22 {

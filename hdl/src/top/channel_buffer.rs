@@ -14,9 +14,12 @@
 //! crossing FIFO's and the way queue's logic off the region's address path; an op's first data
 //! beat comes no earlier than its command latch, five address latches and tADL after that, or
 //! tR for a read); each `rd_valid` word is written
-//! at the fill pointer of the way whose data-out beat it answers (the way on `data_way` at the
-//! last `rd_beat`, registered: the PHY's read latency may be 1 or 2 cycles, as the bus engine
-//! leaves at least one turnaround cycle between two ways' data phases). The status bytes of a
+//! at the fill pointer of the way whose data-out beat it answers. The word comes back the PHY's
+//! read return (`SeqTiming::rd_return`, 11 cycles at 200 MHz) after its `rd_beat`, by when the
+//! bus may carry another way's phase (the RE# postamble is shorter): every beat's tag (way,
+//! status or data) runs down a delay line of that many stages beside the PHY, and the word is
+//! written where the tag coming out of the line says. A word without a tag, or a tag without
+//! its word, is an error (the PHY's latency is fixed). The status bytes of a
 //! way (its data-out beats after a 70h command latch on that way, seen on the PHY's `we`/`cle`/
 //! `dq_out`, until its next command latch) are not stored; the flag is per way, as each
 //! target's status mode is its own. A program accepted on
@@ -38,8 +41,9 @@
 //!
 //! `err` (sticky, NAND clock) records a firmware-rule violation seen here: a NAND word beyond
 //! the region, a command latch while a word is half moved (a data phase that ended inside a
-//! word), and a data beat of a way in the cycle its pointer restarts (an op's data before its
-//! registered acceptance, or an op accepted while the way's previous one still moves data).
+//! word, counted at the beats), a data beat of a way in the cycle its pointer restarts (an op's
+//! data before its registered acceptance, or an op accepted while the way's previous one still
+//! moves data), and a read word out of step with the tags.
 
 use super::region::{Region, BANK_BYTES};
 use super::ROW_BITS;
@@ -101,14 +105,24 @@ pub struct ChannelBuffer {
     acc_k: DFF<Bits<2>>,
     fill: Vec<DFF<Bits<PTR_BITS>>>,
     drain: Vec<DFF<Bits<PTR_BITS>>>,
-    rway: DFF<Bits<3>>,
+    /// The read-return delay line, one stage per cycle of `SeqTiming::rd_return`: per stage,
+    /// a beat was read, its way, and whether it was a status byte (not stored).
+    tag_v: Vec<DFF<Bit>>,
+    tag_w: Vec<DFF<Bits<3>>>,
+    tag_s: Vec<DFF<Bit>>,
+    /// The tag of the word arriving this cycle (the line's last stage).
+    rv_t: Signal<Local, Bit>,
+    rw_t: Signal<Local, Bits<3>>,
+    rs_t: Signal<Local, Bit>,
+    /// This cycle's beat reads a status byte (its way's `st70`).
+    beat_stat: Signal<Local, Bit>,
+    /// Byte position in the word of the next data-out beat, counted at the beats (0..3).
+    rbpos: DFF<Bits<2>>,
     /// Per way: the last command latched on that way was 70h (read status), so its data-out
     /// beats are status until its next command latch. Per way because a target's status mode
     /// is its own: a status poll of one way between another way's read confirm (30h) and that
     /// read's data out leaves the read's target in read mode.
     st70: Vec<DFF<Bit>>,
-    /// The data-out beat being answered was a status read (not stored).
-    rstat: DFF<Bit>,
     err_r: DFF<Bit>,
     /// Byte position in the word of the next NAND read byte (0..3).
     rpos: DFF<Bits<2>>,
@@ -158,8 +172,9 @@ pub struct ChannelBuffer {
 
 impl ChannelBuffer {
     /// A channel buffer of `ways` regions (1..=8) of `banks` banks each (`top::region`), for a
-    /// NAND bus of `bytes_per_beat` bytes per core cycle (1, 2 or 4).
-    pub fn new(bytes_per_beat: u32, ways: usize, banks: usize) -> Self {
+    /// NAND bus of `bytes_per_beat` bytes per core cycle (1, 2 or 4) whose read words come back
+    /// `read_return` cycles (1 or more) after their beats.
+    pub fn new(bytes_per_beat: u32, read_return: u32, ways: usize, banks: usize) -> Self {
         assert!(
             matches!(bytes_per_beat, 1 | 2 | 4),
             "bytes per NAND beat must be 1, 2 or 4, got {bytes_per_beat}"
@@ -168,6 +183,7 @@ impl ChannelBuffer {
             (1..=MAX_WAYS).contains(&ways),
             "a channel has 1..={MAX_WAYS} ways, got {ways}"
         );
+        assert!(read_return >= 1, "a read word comes back after its beat");
         let field = (1u64 << (8 * bytes_per_beat)) - 1;
         let mask = |p: usize| (field << (8 * p)) & 0xFFFF_FFFF;
         crate::elab::with_defaults!(ChannelBuffer {
@@ -175,6 +191,9 @@ impl ChannelBuffer {
             fill: crate::elab::vec_of(ways),
             drain: crate::elab::vec_of(ways),
             st70: crate::elab::vec_of(ways),
+            tag_v: crate::elab::vec_of(read_return as usize),
+            tag_w: crate::elab::vec_of(read_return as usize),
+            tag_s: crate::elab::vec_of(read_return as usize),
             fill_now: crate::elab::vec_of(ways),
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
@@ -194,7 +213,7 @@ impl ChannelBuffer {
         } defaults {
             nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
             wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rrow, dma_rdata, err,
-            acc_v, acc_w, acc_k, rway, rstat, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
+            acc_v, acc_w, acc_k, rv_t, rw_t, rs_t, beat_stat, rbpos, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
             drain_rst, rword_end,
             wword_end, rword, wsel,
             wlane, wword,
@@ -205,26 +224,48 @@ impl ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, nand_clock, acc_v, acc_w, acc_k, rway, rstat, err_r, rpos, rasm, wpos);
+        dff_setup!(self, nand_clock, acc_v, acc_w, acc_k, rbpos, err_r, rpos, rasm, wpos);
         self.acc_v.d.next = self.acc_valid.val();
         self.acc_w.d.next = self.acc_way.val();
         self.acc_k.d.next = self.acc_kind.val();
-        if self.rd_beat.val() {
-            self.rway.d.next = self.data_way.val();
-        }
+        self.beat_stat.next = false;
         for w in 0..self.regions.len() {
             self.st70[w].clock.next = self.nand_clock.val();
             self.st70[w].d.next = self.st70[w].q.val();
             if self.cmd_we.val() & (self.data_way.val().index() == w) {
                 self.st70[w].d.next = self.cmd_byte.val() == self.c70.val();
             }
-            if self.rd_beat.val() & (self.data_way.val().index() == w) {
-                self.rstat.d.next = self.st70[w].q.val();
+            if self.data_way.val().index() == w {
+                self.beat_stat.next = self.st70[w].q.val();
             }
         }
-        // Read beats packed into the word at `rpos`; the (partial) word in every lane, the lane
+        // The read-return line: this cycle's beat in, the tag of the word arriving now out
+        // (each loop's last pass wins: the last stage's).
+        self.tag_v[0].d.next = self.rd_beat.val();
+        self.tag_w[0].d.next = self.data_way.val();
+        self.tag_s[0].d.next = self.beat_stat.val();
+        for i in 1..self.tag_v.len() {
+            self.tag_v[i].d.next = self.tag_v[i - 1].q.val();
+            self.tag_w[i].d.next = self.tag_w[i - 1].q.val();
+            self.tag_s[i].d.next = self.tag_s[i - 1].q.val();
+        }
+        for i in 0..self.tag_v.len() {
+            self.tag_v[i].clock.next = self.nand_clock.val();
+            self.tag_w[i].clock.next = self.nand_clock.val();
+            self.tag_s[i].clock.next = self.nand_clock.val();
+            self.rv_t.next = self.tag_v[i].q.val();
+            self.rw_t.next = self.tag_w[i].q.val();
+            self.rs_t.next = self.tag_s[i].q.val();
+        }
+        if self.rd_valid.val() != self.rv_t.val() {
+            self.err_r.d.next = true;
+        }
+        if self.rd_beat.val() & !self.beat_stat.val() {
+            self.rbpos.d.next = self.rbpos.q.val() + self.bstep.val();
+        }
+        // Read words packed into the word at `rpos`; the (partial) word in every lane, the lane
         // enable picks one.
-        self.fill_beat.next = self.rd_valid.val() & !self.rstat.q.val();
+        self.fill_beat.next = self.rd_valid.val() & !self.rs_t.val();
         self.rword_end.next = self.rpos.q.val() == self.blast.val();
         self.wword_end.next = self.wpos.q.val() == self.blast.val();
         self.rword.next = self.rd_data.val();
@@ -250,17 +291,16 @@ impl Logic for ChannelBuffer {
             & ((self.acc_k.q.val() == self.k_read.val())
                 | (self.acc_k.q.val() == self.k_cache.val()));
         self.drain_rst.next = self.acc_v.q.val() & (self.acc_k.q.val() == self.k_prog.val());
-        if (self.fill_rst.val() & self.fill_beat.val() & (self.rway.q.val() == self.acc_w.q.val()))
+        if (self.fill_rst.val() & self.fill_beat.val() & (self.rw_t.val() == self.acc_w.q.val()))
             | (self.drain_rst.val()
                 & self.wr_beat.val()
                 & (self.data_way.val() == self.acc_w.q.val()))
         {
             self.err_r.d.next = true;
         }
-        // (A word's last read byte may still arrive with the next phase's first latch: PHY
-        // read latency 2 after the one turnaround cycle.)
+        // (Counted at the beats: a word's last bytes may come back during the next phase.)
         if self.cmd_we.val()
-            & ((!self.fill_beat.val() & (self.rpos.q.val() != self.lane[0].val()))
+            & ((self.rbpos.q.val() != self.lane[0].val())
                 | (self.wpos.q.val() != self.lane[0].val()))
         {
             self.err_r.d.next = true;
@@ -273,7 +313,7 @@ impl Logic for ChannelBuffer {
             self.regions[w].pcie_clock.next = self.pcie_clock.val();
             self.fill[w].clock.next = self.nand_clock.val();
             self.drain[w].clock.next = self.nand_clock.val();
-            self.fill_now[w].next = self.fill_beat.val() & (self.rway.q.val().index() == w);
+            self.fill_now[w].next = self.fill_beat.val() & (self.rw_t.val().index() == w);
             // Fill pointer: +1 per word, restarted by an accepted read or cache read.
             self.fill[w].d.next = self.fill[w].q.val();
             if self.fill_now[w].val() & self.rword_end.val() {
@@ -354,12 +394,12 @@ mod tests {
     fn channel_buffer_is_synthesizable() {
         yosys_validate(
             "ssdlab_top_channel_buffer",
-            &crate::verilog_of(ChannelBuffer::new(4, 4, 2)),
+            &crate::verilog_of(ChannelBuffer::new(4, 11, 4, 2)),
         )
         .unwrap();
         yosys_validate(
             "ssdlab_top_channel_buffer_1b",
-            &crate::verilog_of(ChannelBuffer::new(1, 2, 5)),
+            &crate::verilog_of(ChannelBuffer::new(1, 1, 2, 5)),
         )
         .unwrap();
     }

@@ -135,10 +135,19 @@ pub struct PageBuffer {
 impl PageBuffer {
     /// A page buffer of `channels` x `ways` regions of `banks` banks each (`top::region`), whose
     /// NAND channels move `bytes_per_beat` bytes per core cycle (1, 2 or 4; see
-    /// [`ChannelBuffer`]'s "NAND beat width").
-    pub fn new(bytes_per_beat: u32, channels: usize, ways: usize, banks: usize) -> Self {
+    /// [`ChannelBuffer`]'s "NAND beat width") and return read words `read_return` cycles after
+    /// their beats (the PHY's read return).
+    pub fn new(
+        bytes_per_beat: u32,
+        read_return: u32,
+        channels: usize,
+        ways: usize,
+        banks: usize,
+    ) -> Self {
         crate::elab::with_defaults!(PageBuffer {
-            chans: (0..channels).map(|_| ChannelBuffer::new(bytes_per_beat, ways, banks)).collect(),
+            chans: (0..channels)
+                .map(|_| ChannelBuffer::new(bytes_per_beat, read_return, ways, banks))
+                .collect(),
             acc_valid: crate::elab::vec_of(channels),
             acc_way: crate::elab::vec_of(channels),
             acc_kind: crate::elab::vec_of(channels),
@@ -267,7 +276,7 @@ mod tests {
     fn page_buffer_is_synthesizable() {
         yosys_validate(
             "ssdlab_top_page_buffer",
-            &crate::verilog_of(PageBuffer::new(4, 8, 4, 2)),
+            &crate::verilog_of(PageBuffer::new(4, 11, 8, 4, 2)),
         )
         .unwrap();
     }

@@ -106,6 +106,13 @@ impl PhyTiming {
     }
 }
 
+/// [`PhyTiming::read_return`] computed without [`PhyTiming::new`]'s checks, so a config the
+/// PHY refuses still has a bus timing: the pin pipe, tDQSRE, the io wrapper's round trip and
+/// the capture register (11 cycles at 200 MHz with the `[onfi.pins]` defaults).
+pub fn read_return_cycles(onfi: &OnfiConfig) -> u32 {
+    pipe_cycles(onfi) + onfi.cycles_ceil(onfi.pins.t_dqsre_ns) + IO_ROUND_TRIP + 1
+}
+
 /// Cycles the ONFI PHY delays what the controller sees of the NAND's R/B#, against a NAND on the
 /// beat port: the NAND latches a command at WE#'s rise, `pipe` cycles behind the beat port and
 /// WE# setup + low cycles into the `latch`-cycle window (so `pipe - cl_hold` cycles after the
@@ -249,6 +256,7 @@ mod tests {
         assert_eq!(t.data_out_cycles(16), 16);
         // Read return: pipe 4 + tDQSRE 4 + io round trip 2 + capture 1 = 11 cycles.
         assert_eq!(t.read_return(), 11);
+        assert_eq!(read_return_cycles(&onfi_400mts()), 11);
     }
 
     #[test]

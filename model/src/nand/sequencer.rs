@@ -28,14 +28,18 @@
 //!   tWB + tR + tRR ≤ 3 × (command + data cycles)); within a class, round-robin order after the
 //!   unit granted last. The phase occupies cycles `[g, g + len)`; the next phase can start at
 //!   `g + len + BUS_GAP_CYCLES` (CE# switch / turnaround).
-//! - Completion: reads at the end of their last data cycle; programs and erases at the end of the
-//!   status read that follows ready (the status byte is where a failure would show).
+//! - Completion: reads once their last data byte is back at the controller; programs and
+//!   erases once the byte of the status read that follows ready is (the status byte is where a
+//!   failure would show). The byte of a data-out beat comes back the PHY's read return
+//!   ([`SeqTiming::rd_return`]) after it, which outlasts the RE# postamble: an op completes
+//!   [`SeqTiming::return_cycles`] after its last phase ends, while the bus and the unit have
+//!   already moved on.
 //! - Cache read: a read with `pages` = N > 1 is a sequential cache read (00h-addr-30h, 31h x
 //!   (N - 1), 3Fh; ONFI 4.1 section 5.6): after the first phase's tWB + tR the unit runs N + 1
 //!   cache steps ([`Phase::CacheStep`]); after each 31h/3Fh it waits for R/B# — tWB, the rest
 //!   of the array read started by the previous 31h, tRCBSY ([`SeqTiming::cache_ready`]) — then
 //!   tRR before the cache register's data out. Data out of page k overlaps the array read of
-//!   page k + 1. The op completes at the end of the last page's data out.
+//!   page k + 1. The op completes once the last page's last byte is back (see Completion).
 //! - Program/erase suspend (`sequencer/suspend.rs`, off unless `nand.suspend.policy` is set):
 //!   a read next in the unit's queue may suspend the program or erase the unit waits for, run,
 //!   and let it resume.
@@ -98,8 +102,9 @@ impl SeqOp {
     }
 }
 
-/// When an op was issued, when its first bus cycle happened, and when it completed
-/// (last data byte out for reads; ready after tPROG/tBERS for programs and erases).
+/// When an op was issued, when its first bus cycle happened, and when it completed (the byte of
+/// its last data-out beat back at the controller: a read's last data byte, a program's or
+/// erase's status byte after tPROG/tBERS).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeqCompletion {
     pub id: u64,
@@ -167,6 +172,9 @@ pub struct ChannelSequencer {
     max_queued: usize,
     suspend: SuspendRules,
     suspends: u64,
+    /// Completions whose last byte is still coming back through the PHY, with the cycle they
+    /// complete at (in order: their phases ended in bus order).
+    returning: VecDeque<(u64, SeqCompletion)>,
 }
 
 impl ChannelSequencer {
@@ -199,6 +207,7 @@ impl ChannelSequencer {
             data_cycles_granted: 0,
             trace: None,
             max_queued: 0,
+            returning: VecDeque::new(),
         }
     }
     /// The cycle counts this sequencer runs with.
@@ -322,17 +331,21 @@ impl ChannelSequencer {
             };
             next = Some(next.map_or(c, |n| n.min(c)));
         }
+        if let Some(&(at, _)) = self.returning.front() {
+            next = Some(next.map_or(at, |n| n.min(at)));
+        }
         next.map(|n| n.max(floor))
     }
 
-    /// Processes cycle `c`: phase ends, waits ending, then one arbitration.
+    /// Processes cycle `c`: phase ends, waits ending, one arbitration, then the completions
+    /// whose last byte is back.
     fn step(&mut self, c: u64, done: &mut Vec<SeqCompletion>) {
         let t = &self.timing;
         let r = &self.suspend;
         for u in self.units.iter_mut() {
             if let UnitState::OnBus { phase, end } = u.state {
                 if end == c {
-                    u.state = Self::phase_done(t, r, u, phase, c, done);
+                    u.state = Self::phase_done(t, r, u, phase, c, &mut self.returning);
                     if matches!(phase, Phase::First | Phase::Resume) {
                         suspend::plan_check(r, u);
                     }
@@ -355,18 +368,24 @@ impl ChannelSequencer {
         if self.bus_free_at <= c {
             self.arbitrate(c);
         }
+        while self.returning.front().is_some_and(|r| r.0 <= c) {
+            let (at, d) = self.returning.pop_front().expect("checked");
+            debug_assert_eq!(at, c, "a completion is emitted at its own cycle");
+            done.push(d);
+        }
         self.done_through = Some(self.done_through.map_or(c, |d| d.max(c)));
     }
 
     /// The unit's `phase` left the bus at cycle `c`: its next state (a wait for R/B#, or the
-    /// op's completion and the next op's request).
+    /// next op's request, the op's completion queued in `returning` for when its last byte is
+    /// back).
     fn phase_done(
         t: &SeqTiming,
         r: &SuspendRules,
         u: &mut Unit,
         phase: Phase,
         c: u64,
-        done: &mut Vec<SeqCompletion>,
+        returning: &mut VecDeque<(u64, SeqCompletion)>,
     ) -> UnitState {
         let (q, _) = u.current.expect("a unit on the bus has an op");
         let array = t.to_cycles_ceil(q.op.array_time);
@@ -401,12 +420,16 @@ impl ChannelSequencer {
             }
             Phase::Second | Phase::CacheStep(_) => {
                 let (q, started) = u.current.take().expect("checked above");
-                done.push(SeqCompletion {
-                    id: q.op.id,
-                    issued: q.issued,
-                    started: t.to_time(started),
-                    completed: t.to_time(c),
-                });
+                let at = c + t.return_cycles();
+                returning.push_back((
+                    at,
+                    SeqCompletion {
+                        id: q.op.id,
+                        issued: q.issued,
+                        started: t.to_time(started),
+                        completed: t.to_time(at),
+                    },
+                ));
                 if u.pe.suspended.is_some() {
                     return suspend::read_done(u, c);
                 }

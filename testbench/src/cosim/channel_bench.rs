@@ -151,8 +151,9 @@ struct Bench<'a> {
     /// Index of the next op to offer on the command port; ops completed.
     next: usize,
     done: usize,
-    /// (way, word) of the previous cycle's data-out beat, arriving through the PHY this cycle.
-    pending_read: Option<(u8, u32)>,
+    /// (cycle, way, word) of the data-out beats whose words are on their way back: each comes
+    /// `SeqTiming::rd_return` cycles after its beat, as through the PHY.
+    returning: VecDeque<(u64, u8, u32)>,
     /// (cycle, is_write) of the previous data beat.
     last_data: Option<(u64, bool)>,
     /// The PHY and the pin-level target, when the NAND is at the pins (`targets` is then empty:
@@ -178,7 +179,7 @@ impl<'a> Bench<'a> {
             res: BenchResult::default(),
             next: 0,
             done: 0,
-            pending_read: None,
+            returning: VecDeque::new(),
             last_data: None,
             pins: None,
         }
@@ -198,7 +199,13 @@ impl<'a> Bench<'a> {
         let mut inp = self.inputs(n);
         let beat_in = match &mut self.pins {
             Some(p) => p.read_port(&mut inp),
-            None => self.pending_read.take(),
+            None => match self.returning.front() {
+                Some(&(due, w, d)) if due == n => {
+                    self.returning.pop_front();
+                    Some((w, d))
+                }
+                _ => None,
+            },
         };
         if let Some((_, d)) = beat_in {
             inp.dq_in = d;
@@ -238,7 +245,6 @@ impl<'a> Bench<'a> {
             }
             p.phy.tick();
         }
-        self.check_deferred(n)?;
         for tg in &self.targets {
             if let Some(v) = tg.violations.first() {
                 return Err(format!("ONFI violation: {v}"));
@@ -312,9 +318,11 @@ impl<'a> Bench<'a> {
 
     /// The oldest op of way `w` completed: check its data and record the completion.
     fn complete(&mut self, n: u64, w: usize) -> Result<(), String> {
-        // While the target is suspended, the completion is a read of the suspension (the first
-        // read behind the suspended program or erase).
-        let at = if self.target(w).suspended() {
+        // If the target was suspended when the op's last phase ended (the read return ago), the
+        // completion is a read of the suspension (the first read behind the suspended program
+        // or erase).
+        let end = n.saturating_sub(self.t.return_cycles());
+        let at = if self.target(w).suspended_since(end) {
             let ops = self.ops;
             self.outstanding[w]
                 .iter()
@@ -330,14 +338,8 @@ impl<'a> Bench<'a> {
         ))?;
         self.prog_pos[w] = 0;
         self.res.completions.push((self.ops[i].op.id, n));
-        match &mut self.pins {
-            // Its last bytes are still on their way through the PHY.
-            Some(p) => p.deferred.push_back((n + p.check_delay, i, w)),
-            None => self
-                .check_data(i, w)
-                .map_err(|e| format!("cycle {n}: {e}"))?,
-        }
-        Ok(())
+        // The op completes once its last byte is back through the PHY: all its data is in.
+        self.check_data(i, w).map_err(|e| format!("cycle {n}: {e}"))
     }
 
     /// Checks op `i`'s data (read back on way `w` since its last check) and counts it done.

@@ -75,6 +75,8 @@ pub struct NandTarget {
     pe_open: bool,
     /// Suspended: the array cycles the operation had left.
     suspended: Option<u64>,
+    /// Cycle (at the pins) the last resume was latched at.
+    resumed_at: Option<u64>,
     pub violations: Vec<String>,
 }
 
@@ -114,6 +116,7 @@ impl NandTarget {
             sus: None,
             pe_open: false,
             suspended: None,
+            resumed_at: None,
             violations: Vec::new(),
         }
     }

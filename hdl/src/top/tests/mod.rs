@@ -2,6 +2,7 @@
 //! Verilog export (`datapath_is_synthesizable`).
 
 mod page_buffer;
+mod page_buffer_return;
 
 use super::*;
 

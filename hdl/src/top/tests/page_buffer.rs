@@ -2,7 +2,7 @@
 //! expectations: lane order (NAND word k = region bytes 4k..4k+3 = lane k mod 4 of row k / 4),
 //! DMA offsets (row = offset / 16), beat counts and cycle latencies (device-to-host beats from
 //! 2 cycles after the handshake, one per cycle; program words on `wr_data` from the cycle after
-//! the program is accepted), way tagging of read data with one cycle of PHY latency, region
+//! the program is accepted), way tagging of read data across the PHY's read return, region
 //! isolation, the independence of the regions' two ports, the `err` flag, and the packing of
 //! 1- and 2-byte NAND beats into the words. Both clocks rise together here (the page buffer as
 //! the datapath builds it without a clock crossing).
@@ -12,15 +12,20 @@ use rust_hdl::prelude::*;
 
 /// Bytes of a region of the page buffer under test: 2 banks of 16 KiB.
 const REGION: u64 = 32768;
+/// Cycles from a data-out beat to its word: the PHY's read return at 200 MHz with the
+/// `[onfi.pins]` defaults (pipe 4 + tDQSRE 4 + io 2 + capture 1; `SeqTiming::rd_return`).
+pub(super) const RETURN: u32 = 11;
 
 /// The block, stepped one clock cycle at a time (inputs set while the clock is low).
-struct Pb {
-    u: Box<PageBuffer>,
+pub(super) struct Pb {
+    pub(super) u: Box<PageBuffer>,
     cycle: u64,
+    /// The read return the buffer is built for (cycles from a beat to its word).
+    ret: u32,
 }
 
 /// Deterministic NAND word k of (channel, way): distinct across words and regions.
-fn word(c: usize, w: usize, k: u32) -> u32 {
+pub(super) fn word(c: usize, w: usize, k: u32) -> u32 {
     0x0100_0000 * (1 + c as u32 * 4 + w as u32) + k * 0x0001_0003
 }
 
@@ -29,34 +34,42 @@ fn settle(u: &mut PageBuffer) {
 }
 
 impl Pb {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self::with_beat(4)
     }
 
     /// A page buffer for NAND beats of `bytes` bytes.
     fn with_beat(bytes: u32) -> Self {
-        // 8 channels x 4 ways, regions of 2 banks (32 KiB).
-        let mut u = Box::new(PageBuffer::new(bytes, 8, 4, 2));
-        u.connect_all();
-        Pb { u, cycle: 0 }
+        Self::build(bytes, RETURN)
     }
 
-    /// A data-out phase on (c, w) whose beats carry `beats` (PHY latency 1 cycle).
+    /// A page buffer for NAND beats of `bytes` bytes whose words come back `ret` cycles after
+    /// their beats.
+    fn build(bytes: u32, ret: u32) -> Self {
+        // 8 channels x 4 ways, regions of 2 banks (32 KiB).
+        let mut u = Box::new(PageBuffer::new(bytes, ret, 8, 4, 2));
+        u.connect_all();
+        Pb { u, cycle: 0, ret }
+    }
+
+    /// A data-out phase on (c, w) whose beats carry `beats`, each word `ret` cycles after its
+    /// beat.
     fn read_beat_phase(&mut self, c: usize, w: usize, beats: &[u32]) {
-        for k in 0..=beats.len() {
+        let ret = self.ret as usize;
+        for k in 0..beats.len() + ret {
             self.idle();
             self.u.data_way[c].next = bits::<3>(w as u64);
             self.u.rd_beat[c].next = k < beats.len();
-            if k > 0 {
+            if k >= ret {
                 (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
-                    (true, bits::<32>(beats[k - 1] as u64));
+                    (true, bits::<32>(beats[k - ret] as u64));
             }
             self.clock();
         }
     }
 
     /// Idle inputs for the next cycle.
-    fn idle(&mut self) {
+    pub(super) fn idle(&mut self) {
         let u = &mut self.u;
         u.clock.next = Clock { clk: false };
         u.nand_clock.next = Clock { clk: false };
@@ -74,7 +87,7 @@ impl Pb {
     }
 
     /// Settles the inputs set since `idle`, then clocks.
-    fn clock(&mut self) {
+    pub(super) fn clock(&mut self) {
         settle(&mut self.u);
         // Both clocks rise together: the page buffer on one clock, as without a crossing.
         self.u.clock.next = Clock { clk: true };
@@ -85,7 +98,7 @@ impl Pb {
 
     /// `err` after three idle cycles: a NAND-side error crosses to the PCIe clock through a
     /// NAND-clock register and two synchronizer flip-flops.
-    fn err_after_sync(&mut self) -> bool {
+    pub(super) fn err_after_sync(&mut self) -> bool {
         for _ in 0..3 {
             self.idle();
             self.clock();
@@ -98,7 +111,7 @@ impl Pb {
         &self.u
     }
 
-    fn op(&mut self, c: usize, w: usize, kind: u64) {
+    pub(super) fn op(&mut self, c: usize, w: usize, kind: u64) {
         self.idle();
         (
             self.u.acc_valid[c].next,
@@ -108,23 +121,23 @@ impl Pb {
         self.clock();
     }
 
-    /// A data-out phase of `n` words on channel `c` for way `w`, PHY latency 1 cycle, then one
-    /// turnaround cycle carrying the last word while the bus already shows way `next` (worst
-    /// case: the next phase's way is on `data_way` as the last word arrives).
+    /// A data-out phase of `n` words on channel `c` for way `w`, each word `ret` cycles after
+    /// its beat; the cycles after the last beat carry the last words while the bus already
+    /// shows way `next` (worst case: the next phase's way is on `data_way` as they arrive).
     fn read_phase(&mut self, c: usize, w: usize, n: u32, next: usize) {
-        for k in 0..=n {
+        for k in 0..n + self.ret {
             self.idle();
             self.u.data_way[c].next = bits::<3>(if k < n { w } else { next } as u64);
             self.u.rd_beat[c].next = k < n;
-            if k > 0 {
+            if k >= self.ret {
                 (self.u.rd_valid[c].next, self.u.rd_data[c].next) =
-                    (true, bits::<32>(word(c, w, k - 1) as u64));
+                    (true, bits::<32>(word(c, w, k - self.ret) as u64));
             }
             self.clock();
         }
     }
 
-    fn take(&mut self, c: usize, w: usize, to_host: bool, offset: u64, len: u64) {
+    pub(super) fn take(&mut self, c: usize, w: usize, to_host: bool, offset: u64, len: u64) {
         self.idle();
         let u = &mut self.u;
         (u.take.next, u.channel.next, u.way.next, u.to_host.next) =
@@ -133,14 +146,14 @@ impl Pb {
         self.clock();
     }
 
-    fn done(&mut self) {
+    pub(super) fn done(&mut self) {
         self.idle();
         self.u.done.next = true;
         self.clock();
     }
 
     /// Reads beats with `bd_ready` high until `n` were taken; returns (cycle, beat) of each.
-    fn read_beats(&mut self, n: usize) -> Vec<(u64, u128)> {
+    pub(super) fn read_beats(&mut self, n: usize) -> Vec<(u64, u128)> {
         let mut got = Vec::new();
         for _ in 0..n + 8 {
             self.idle();
@@ -160,7 +173,7 @@ impl Pb {
 }
 
 /// Expected 16-byte beat: words 4r..4r+3 of (c, w), word 4r in bits 31:0.
-fn beat(c: usize, w: usize, r: u32) -> u128 {
+pub(super) fn beat(c: usize, w: usize, r: u32) -> u128 {
     (0..4).fold(0u128, |acc, l| {
         acc | (word(c, w, 4 * r + l) as u128) << (32 * l)
     })
@@ -326,8 +339,8 @@ fn regions_are_isolated_and_rule_violations_are_flagged() {
     pb.take(1, 1, false, REGION - 16, 32);
     assert!(pb.settled().err.val(), "offset + len = 32 784 > 32 768");
     // The two ports are independent: a NAND fill (row 0) and a DMA write (row 1) on one
-    // region in one cycle both land.
-    let mut pb = Pb::new();
+    // region in one cycle both land (a buffer whose words come back 1 cycle after their beats).
+    let mut pb = Pb::build(4, 1);
     pb.op(3, 2, 0);
     pb.take(3, 2, false, 16, 16);
     pb.idle();
@@ -348,7 +361,8 @@ fn regions_are_isolated_and_rule_violations_are_flagged() {
 
 #[test]
 fn status_byte_after_70h_is_not_stored() {
-    let mut pb = Pb::new();
+    // Words come back 1 cycle after their beats (the status beat below is cycled by hand).
+    let mut pb = Pb::build(4, 1);
     let (c, w) = (4usize, 0usize);
     pb.op(c, w, 0);
     pb.read_phase(c, w, 8, w); // words 0..7 at rows 0, 1
@@ -482,9 +496,10 @@ fn a_command_latch_inside_a_word_is_flagged() {
     (pb.u.cmd_we[0].next, pb.u.cmd_byte[0].next) = (true, bits::<8>(0x00));
     pb.clock();
     assert!(pb.err_after_sync(), "the data phase ended inside a word");
-    // PHY read latency 2: 4 beats at cycles t..t+3, bytes arriving t+2..t+5, the next phase's
-    // first command latch at t+5 (after one turnaround cycle) with the word's last byte.
-    let mut pb = Pb::with_beat(1);
+    // Read return 2: 4 beats at cycles t..t+3, bytes arriving t+2..t+5, the next phase's
+    // first command latch at t+5 (after one turnaround cycle) with the word's last byte: the
+    // word was whole at the beats.
+    let mut pb = Pb::build(1, 2);
     pb.op(0, 1, 0);
     for k in 0..6usize {
         pb.idle();
@@ -516,7 +531,8 @@ fn a_command_latch_inside_a_word_is_flagged() {
 #[test]
 fn a_data_beat_before_the_registered_restart_is_flagged() {
     for (gap, way, flagged) in [(0, 1, true), (1, 1, false), (0, 2, false)] {
-        let mut pb = Pb::new();
+        // Words come back 1 cycle after their beats.
+        let mut pb = Pb::build(4, 1);
         // Cycle a: a read is accepted on channel 4, way 1; `gap` cycles later the data-out beat
         // of `way`, its word in the cycle after.
         pb.idle();

@@ -80,9 +80,9 @@ fn single_4k_read_on_idle_drive_is_link_firmware_tr_bus_dram_link() {
     let front = wire(28) + wire(24) + SimTime::from_ns(800) + wire(84) + SimTime::from_ns(4_200);
     // NAND (ONFI 4.1 at 800 MT/s, 200 MHz sequencer): 00h + 5 addr + 30h = 7 × 25 ns latches,
     // tWB 100 ns, tR 50 us, tRR 20 ns, data out of one unit + its spare share
-    // (18592 / 4 = 4648 B at 800 MB/s = 5.81 us) inside the PHY's RE# preamble (tRPRE 15 ns)
-    // and postamble (tRPST 25 ns).
-    let nand = SimTime::from_ns(175 + 100 + 50_000 + 20 + 15 + 5_810 + 25);
+    // (18592 / 4 = 4648 B at 800 MB/s = 5.81 us) after the PHY's RE# preamble (tRPRE 15 ns),
+    // the last byte back 55 ns after its beat (the PHY's read return, 11 cycles).
+    let nand = SimTime::from_ns(175 + 100 + 50_000 + 20 + 15 + 5_810 + 55);
     // Mapping lookup: the cold SRAM cache misses, one 32 B line from DRAM: 5 + 60 ns = 65 ns.
     let nand = nand + SimTime::from_ns(65);
     // DRAM 4096 B at 6.4 GB/s + 60 ns = 700 ns; the page buffer's DMA port: first TLP 5 core

@@ -52,6 +52,11 @@ pub struct SeqTiming {
     /// Cycles the ONFI PHY adds to every R/B# wait: the NAND latches behind the beat port and
     /// its R/B# comes back through a register (`nand::phy::rb_lag_cycles`).
     pub rb_lag: u32,
+    /// Cycles from a data-out beat at the beat port to its bytes back at the controller: the
+    /// ONFI PHY's read return (`nand::phy::read_return_cycles`). Longer than the postamble, so
+    /// an op whose last phase ends in a data out (every op: a read's page, a program's or an
+    /// erase's status byte) completes [`SeqTiming::return_cycles`] after its phase ends.
+    pub rd_return: u32,
     /// Sequencer clock period in picoseconds.
     pub period_ps: u64,
 }
@@ -97,6 +102,7 @@ impl SeqTiming {
             rd_lead: onfi.cycles_ceil(onfi.pins.t_rpre_ns),
             rd_tail: onfi.cycles_ceil(onfi.pins.t_rpst_ns).max(1),
             rb_lag: crate::nand::phy::rb_lag_cycles(onfi),
+            rd_return: crate::nand::phy::read_return_cycles(onfi),
             period_ps: onfi.core_period().as_ps(),
         }
     }
@@ -104,6 +110,12 @@ impl SeqTiming {
     /// the postamble.
     pub fn data_out_cycles(&self, beats: u64) -> u64 {
         self.rd_lead as u64 + beats + self.rd_tail as u64
+    }
+    /// Cycles from the end of an op's last phase (its postamble's end) to its completion: its
+    /// last byte, on the bus `rd_tail` cycles before the phase ends, is at the controller
+    /// `rd_return` cycles after its beat (0 when the postamble is the longer).
+    pub fn return_cycles(&self) -> u64 {
+        self.rd_return.saturating_sub(self.rd_tail) as u64
     }
     /// A time in whole cycles, rounded up (issue times, array times).
     pub fn to_cycles_ceil(&self, t: SimTime) -> u64 {

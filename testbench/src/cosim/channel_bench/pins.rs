@@ -7,12 +7,10 @@
 //! stream, write data, shadow pages, the beat-port trace the model is compared with) is the
 //! beat-level bench's.
 //!
-//! A read's last bytes reach the channel `PhyTiming::read_return` cycles after its last beat,
-//! after the channel has completed it (its postamble is shorter; docs/hdl.md, "ONFI PHY",
-//! "What integration still needs"): the bench checks an op's data that many cycles after its
-//! completion, and records the completion at the channel's cycle.
+//! A read's bytes reach the channel `PhyTiming::read_return` cycles after their beats, which
+//! the channel's completion waits for (`SeqTiming::rd_return`): the bench checks an op's data
+//! at its completion, as with the beat-level targets.
 
-use super::Bench;
 use crate::cosim::channel_dut::{ChanIn, ChanOut};
 use crate::devices::onfi_pins::bench::Beat;
 use crate::devices::onfi_pins::dut::{PhyDut, PhyIn, PhyOut};
@@ -32,14 +30,10 @@ pub struct PinSide<'a> {
     dq_in: u32,
     /// The way of each read beat whose bytes have not come back yet.
     pub(super) rd_ways: VecDeque<u8>,
-    /// Cycles from a completion to the check of its data: the PHY's read return.
-    pub(super) check_delay: u64,
-    /// (cycle to check at, op index, way) of completions whose data is still coming.
-    pub(super) deferred: VecDeque<(u64, usize, usize)>,
 }
 
 impl<'a> PinSide<'a> {
-    pub fn new(phy: &'a mut dyn PhyDut, target: OnfiPinTarget, read_return: u32) -> Self {
+    pub fn new(phy: &'a mut dyn PhyDut, target: OnfiPinTarget) -> Self {
         PinSide {
             phy,
             target,
@@ -47,8 +41,6 @@ impl<'a> PinSide<'a> {
             back: (0..IO_ROUND_TRIP).map(|_| 0).collect(),
             dq_in: 0,
             rd_ways: VecDeque::new(),
-            check_delay: read_return as u64,
-            deferred: VecDeque::new(),
         }
     }
 
@@ -96,23 +88,5 @@ impl<'a> PinSide<'a> {
     pub(super) fn violation(&mut self) -> Option<String> {
         let r = self.target.report();
         (!r.is_empty()).then(|| r.lines().next().unwrap_or_default().to_string())
-    }
-}
-
-impl Bench<'_> {
-    /// Completions whose data has come back through the PHY by cycle `n`: checked now.
-    pub(super) fn check_deferred(&mut self, n: u64) -> Result<(), String> {
-        loop {
-            let Some(p) = self.pins.as_mut() else {
-                return Ok(());
-            };
-            let Some(&(due, i, w)) = p.deferred.front().filter(|d| d.0 <= n) else {
-                return Ok(());
-            };
-            let done_at = due - p.check_delay;
-            p.deferred.pop_front();
-            self.check_data(i, w)
-                .map_err(|e| format!("cycle {n} (completed at {done_at}): {e}"))?;
-        }
     }
 }

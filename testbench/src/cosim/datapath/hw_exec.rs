@@ -39,6 +39,9 @@ pub const DRAM: DramTiming = DramTiming {
 };
 /// Cycles the bench takes to move a translation page (not needed while the table fits).
 pub const TP_CYCLES: u64 = 2000;
+/// Sequencer cycles beyond the read return that a completion's crossing to the PCIe clock
+/// takes at most (a few cycles of each clock; generous).
+const SUSPEND_LOOKBACK: u64 = 64;
 
 pub struct HwExec<D: DatapathDut> {
     pub dut: D,
@@ -54,7 +57,13 @@ pub struct HwExec<D: DatapathDut> {
     targets: Vec<NandTarget>,
     /// Ways per channel (`geometry.ways_per_channel`).
     ways: usize,
+    /// Per channel: the read word on the PHY's `dq_in` in the coming sequencer cycle.
     pending_read: [Option<u32>; CHANNELS],
+    /// Per channel: (sequencer cycle, word) of the data-out beats on their way back, each
+    /// `SeqTiming::rd_return` cycles after its beat, as through the PHY.
+    returning: [VecDeque<(u64, u32)>; CHANNELS],
+    /// `SeqTiming::rd_return`.
+    rd_return: u64,
     dram: DramModel,
     tp: TpMover,
     tp_done_at: Option<Cycle>,
@@ -112,6 +121,8 @@ impl<D: DatapathDut> HwExec<D> {
             targets,
             ways,
             pending_read: [None; CHANNELS],
+            returning: std::array::from_fn(|_| VecDeque::new()),
+            rd_return: t.rd_return as u64,
             dram: DramModel::new(DRAM, line_entries),
             tp: TpMover::default(),
             tp_done_at: None,
@@ -201,14 +212,19 @@ impl<D: DatapathDut> HwExec<D> {
             });
         }
         map_events(d, ev);
+        // The op's last phase ended the read return and the up crossing before its completion
+        // shows here: if the target was suspended then, the op is a read of the suspension.
+        // Asked from `SUSPEND_LOOKBACK` sequencer cycles earlier than that, a bound on the
+        // crossing (a program completes the resume latency after the resume, far later).
+        let nc = self.nand_ps.map_or(c, |pn| c * CLOCK_PS / pn);
+        let end = nc.saturating_sub(self.rd_return + SUSPEND_LOOKBACK);
         for ch in 0..CHANNELS {
             if d.get(ChSig::DoneValid.at(ch)) != 0 {
                 let way = d.get(ChSig::DoneWay.at(ch)) as u8;
-                // While the target is suspended, the op done is a read of the suspension.
                 ev.push(HwEvent::NandDone {
                     channel: ch as u8,
                     way,
-                    overtook: self.targets[ch * self.ways + way as usize].suspended(),
+                    overtook: self.targets[ch * self.ways + way as usize].suspended_since(end),
                 });
             }
         }
@@ -282,6 +298,7 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
             || o.qc.is_some()
             || self.error.is_some()
             || self.pending_read.iter().any(Option::is_some)
+            || self.returning.iter().any(|r| !r.is_empty())
         {
             return from;
         }

@@ -25,6 +25,15 @@ impl NandTarget {
     pub fn suspended(&self) -> bool {
         self.suspended.is_some()
     }
+    /// A program or erase was suspended at some beat-port cycle from `n` on: it is now, or a
+    /// resume was latched after `n`. An op completes the PHY's read return after its last
+    /// phase (and a clock crossing later on the PCIe side), by when the resume that follows a
+    /// suspension's last read may be latched: a bench asks about the read's phase end (or
+    /// earlier), never the completion's cycle. Its program or erase completes at least the
+    /// resume latency after the resume.
+    pub fn suspended_since(&self, n: u64) -> bool {
+        self.suspended() || self.resumed_at.is_some_and(|r| r > self.at_pins(n))
+    }
     /// Suspend (legal while a program or erase is open, busy or just finished) or resume
     /// (legal only while suspended) latched at cycle `n`; false if `cmd` is neither.
     pub(super) fn suspend_command(&mut self, n: u64, cmd: u8) -> bool {
@@ -60,6 +69,7 @@ impl NandTarget {
             };
             self.busy_until = end + s.t_resume + left;
             self.array_free = self.busy_until;
+            self.resumed_at = Some(n);
             return true;
         }
         false

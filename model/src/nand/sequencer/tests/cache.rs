@@ -28,10 +28,12 @@ fn cache_read(id: u64, way: u8, pages: u8, t_r: SimTime) -> SeqOp {
 /// - the array still reads page 2 until 115 445 (> 82 800 + tWB): ready at 115 445 + 3 000 =
 ///   118 445 (array reads page 3 until 174 445); +50 -> data out of page 2 + 3Fh from 118 495
 ///   to 141 800;
-/// - ready at 174 445 + 3 000 = 177 445; +50 -> data out of page 3 from 177 495, done 200 775.
+/// - ready at 174 445 + 3 000 = 177 445; +50 -> data out of page 3 from 177 495, the postamble
+///   ends at 200 775 and the last byte is back 30 ns later (11 cycles after its beat): 200 805.
 ///
 /// Three separate reads on the way would take 3 x (175 + 100 + 56 000 + 50 + 23 280) + 15 +
-/// 2 x 5 = 238 840 ns: the cache read hides two data-outs behind tR.
+/// 2 x 5 + 30 = 238 870 ns (the next read's commands follow the postamble, not the return):
+/// the cache read hides two data-outs behind tR.
 #[test]
 fn three_page_cache_read_completion_time() {
     let t_r = SimTime::from_us(56);
@@ -39,7 +41,7 @@ fn three_page_cache_read_completion_time() {
         run_op_list_traced(&onfi(), 4, 1, &[(SimTime::ZERO, cache_read(9, 2, 3, t_r))]);
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].started, SimTime::from_ns(15));
-    assert_eq!(done[0].completed, SimTime::from_ns(200_775));
+    assert_eq!(done[0].completed, SimTime::from_ns(200_805));
     let cmds: Vec<u8> = trace
         .iter()
         .filter_map(|e| {
@@ -84,15 +86,15 @@ fn three_page_cache_read_completion_time() {
         .map(|c| c.completed)
         .max()
         .unwrap();
-    assert_eq!(last, SimTime::from_ns(238_840));
+    assert_eq!(last, SimTime::from_ns(238_870));
 }
 
 /// A two-page cache read is 30h, one 31h and 3Fh; with tR shorter than a page's data out
 /// (tR 10 us < 23.24 us) the array read of page 2 is over before 3Fh, so 3Fh waits only
 /// tWB + tRCBSY: 15 + 175 + 100 + 10 000 + 30 (R/B# through the PHY and synchronizer; 31h at
 /// 10 320) + 25 + 100 + 3 000 + 50 (tRR + R/B#; page 1 out at 13 495) + 15 + 23 240 + 25 + 25
-/// (3Fh ends 36 800) + 100 + 3 000 + 50 + 15 + 23 240 + 25 = 63 230 (each data out inside its
-/// 15 ns RE# preamble and 25 ns postamble).
+/// (3Fh ends 36 800) + 100 + 3 000 + 50 + 15 + 23 240 + 55 = 63 260 (each data out inside its
+/// 15 ns RE# preamble and 25 ns postamble; the last byte back 55 ns after its beat).
 #[test]
 fn two_page_cache_read_with_short_tr() {
     let (done, trace, _) = run_op_list_traced(
@@ -112,7 +114,7 @@ fn two_page_cache_read_with_short_tr() {
         })
         .collect();
     assert_eq!(cmds, vec![0x00, 0x30, 0x31, 0x3F]);
-    assert_eq!(done[0].completed, SimTime::from_ns(63_230));
+    assert_eq!(done[0].completed, SimTime::from_ns(63_260));
 }
 
 /// Four ways, each two 8-page cache reads at tR 56 us, all issued at once. Per way and page the

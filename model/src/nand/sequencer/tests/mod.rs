@@ -3,7 +3,9 @@
 //! tWB 100 ns = 20, tRR 20 ns = 4, tWHR 80 ns = 16, tADL 150 ns = 30, tCCS 300 ns = 60; the
 //! PHY's RE# preamble tRPRE 15 ns = 3 cycles and postamble tRPST 25 ns = 5 around every data
 //! out: 40 ns per burst; R/B# reaches a way 2 cycles later through the PHY (`rb_lag`) and
-//! 4 cycles through its synchronizer: 30 ns after the NAND's ready).
+//! 4 cycles through its synchronizer: 30 ns after the NAND's ready). An op completes when the
+//! byte of its last data-out beat is back: the PHY's read return, pipe 4 + tDQSRE 4 + io
+//! round trip 2 + capture 1 = 11 cycles (55 ns) after the beat, 30 ns after the postamble.
 
 mod cache;
 mod suspend;
@@ -51,8 +53,9 @@ fn single_read_is_commands_twb_tr_trr_and_data() {
     assert_eq!(done.len(), 1);
     // intake 3 cycles (15 ns); 00h + 5 address + 30h = 7 latches x 25 ns = 175 ns;
     // tWB 100 ns; tR 56 us; tRR 20 ns; R/B# through the PHY and synchronizer 6 cycles (30 ns);
-    // RE# preamble 15 ns, 18592 B at 800 MB/s = 23.24 us, postamble 25 ns.
-    let expect_ns = 15 + 175 + 100 + 56_000 + 20 + 30 + 15 + 23_240 + 25;
+    // RE# preamble 15 ns, 18592 B at 800 MB/s = 23.24 us, the last byte back 55 ns after its
+    // beat (the 25 ns postamble runs meanwhile).
+    let expect_ns = 15 + 175 + 100 + 56_000 + 20 + 30 + 15 + 23_240 + 55;
     assert_eq!(done[0].started, SimTime::from_ns(15));
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
 }
@@ -65,10 +68,10 @@ fn program_ends_with_status_read() {
     )];
     let (done, trace, busy) = run_op_list_traced(&onfi(), 4, 1, &ops);
     // 80h + 5 addr = 6 latches (150 ns), tADL 150 ns, data 23.24 us, 10h (25 ns);
-    // tWB 100 ns, tPROG 1900 us; 70h (25 ns), tWHR 80 ns, one status beat (5 ns) inside its
-    // RE# preamble (15 ns) and postamble (25 ns).
+    // tWB 100 ns, tPROG 1900 us; 70h (25 ns), tWHR 80 ns, one status beat (5 ns) after its
+    // RE# preamble (15 ns), the status byte back 55 ns after the beat.
     let first_ns = 150 + 150 + 23_240 + 25;
-    let expect_ns = 15 + first_ns + 100 + 1_900_000 + 30 + 25 + 80 + 15 + 5 + 25;
+    let expect_ns = 15 + first_ns + 100 + 1_900_000 + 30 + 25 + 80 + 15 + 5 + 55;
     assert_eq!(done[0].completed, SimTime::from_ns(expect_ns));
     assert_eq!(busy, (first_ns + 150) / 5);
     let cmds: Vec<u8> = trace
@@ -111,11 +114,11 @@ fn multiplane_erase_uses_d1_then_d0_and_row_address_only() {
             DataOut { cycles: 1 }
         ]
     );
-    // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, R/B# 30 ns, 70h + tWHR + 1 beat
-    // with its preamble and postamble = 25 + 80 + 15 + 5 + 25 = 150 ns.
+    // 2 x 5 latches = 250 ns, tWB 100 ns, tBERS 6 ms, R/B# 30 ns, 70h + tWHR + 1 beat after
+    // its preamble, its byte back 55 ns later = 25 + 80 + 15 + 5 + 55 = 180 ns.
     assert_eq!(
         done[0].completed,
-        SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 30 + 150)
+        SimTime::from_ns(15 + 250 + 100 + 6_000_000 + 30 + 180)
     );
 }
 
@@ -139,8 +142,8 @@ fn two_plane_read_changes_column_before_second_plane() {
     assert_eq!(cmds, vec![0x00, 0x32, 0x00, 0x30, 0x06, 0xE0, 0x06, 0xE0]);
     // first: 2 x 7 latches = 350 ns; tWB 100; tR 60 us; tRR 20; R/B# 30; then per plane
     // 06h + 5 addr + E0h = 175 ns, tCCS 300 ns, data 23.24 us with its 15 + 25 ns RE# pre-
-    // and postamble.
-    let expect = 15 + 350 + 100 + 60_000 + 20 + 30 + 2 * (175 + 300 + 15 + 23_240 + 25);
+    // and postamble; the last byte back 30 ns after the last postamble.
+    let expect = 15 + 350 + 100 + 60_000 + 20 + 30 + 2 * (175 + 300 + 15 + 23_240 + 25) + 30;
     assert_eq!(done[0].completed, SimTime::from_ns(expect));
 }
 
@@ -166,7 +169,7 @@ fn busy_way_does_not_block_others_and_bus_is_shared() {
     assert_eq!(read.started, SimTime::from_ns(start));
     assert_eq!(
         read.completed,
-        SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 30 + 15 + 23_240 + 25)
+        SimTime::from_ns(start + 175 + 100 + 56_000 + 20 + 30 + 15 + 23_240 + 55)
     );
     assert_eq!(done[0].id, 2, "the read finishes long before the program");
 }
@@ -244,10 +247,10 @@ fn four_way_back_to_back_reads_keep_bus_busy() {
     // Idle: the 3-cycle intake, then way 0's first command phase and its tWB + tR + tRR + the
     // R/B# delay (PHY 2, synchronizer 4).
     // Then every phase follows the previous one after the 1-cycle turnaround: 64 data and the
-    // remaining 60 command phases, 123 gaps.
+    // remaining 60 command phases, 123 gaps; the last byte back 6 cycles after the postamble.
     assert_eq!(
         t.to_cycles_ceil(end),
-        3 + c + (20 + 11200 + 4 + 2 + 4) + 64 * d + 60 * c + 123
+        3 + c + (20 + 11200 + 4 + 2 + 4) + 64 * d + 60 * c + 123 + 6
     );
     assert!(frac >= 0.95, "bus busy {frac}");
 }
@@ -354,8 +357,9 @@ fn page_type_sets_the_read_time_on_the_channel() {
     let msb = done.iter().find(|c| c.id == 1).unwrap().completed;
     let base = SimTime::from_ns(175 + 100 + 20 + 5_810);
     let us = SimTime::from_us;
+    // Beyond `base + tR`: intake 15, R/B# 30, RE# preamble 15, the last byte's return 55 ns.
     assert!(
-        lsb >= base + us(56) && lsb <= base + us(56) + SimTime::from_ns(100),
+        lsb >= base + us(56) && lsb <= base + us(56) + SimTime::from_ns(115),
         "{lsb}"
     );
     // The MSB read's commands went out right after the LSB read's (175 ns later at most).

@@ -1,6 +1,8 @@
 //! Program/erase suspend, by hand (SM2262 ONFI timing, 5 ns cycles; see `tests/mod.rs`):
 //! suspend latch 25 ns, tSUS 20 us, resume latch 25 ns, resume latency 10 us, R/B# synchronizer
-//! 20 ns after every busy period, one 5 ns cycle between a completion and the next latch.
+//! 20 ns after every busy period, one 5 ns cycle between an op's last phase and the next latch.
+//! Times below are when ops' last phases end; each op completes [`RETURN_NS`] later, when the
+//! byte of its last beat is back through the PHY.
 
 use super::{onfi, op, PAGE};
 use crate::config::{SuspendConfig, SuspendPolicyKind};
@@ -27,9 +29,14 @@ fn program() -> SeqOp {
     op(1, 0, NandOpKind::Program, 1, PAGE, SimTime::from_us(2000))
 }
 
+/// The PHY's read return outlasts the RE# postamble: 11 cycles after the last beat against 5
+/// (`tests/mod.rs`), 30 ns.
+const RETURN_NS: u64 = 30;
+
+/// When op `id`'s last phase ended: its completion less [`RETURN_NS`].
 fn done_ns(done: &[SeqCompletion], id: u64) -> u64 {
     let c = done.iter().find(|c| c.id == id).expect("op completed");
-    c.completed.as_ps() / 1000
+    c.completed.as_ps() / 1000 - RETURN_NS
 }
 
 fn ns(t: u64) -> SimTime {

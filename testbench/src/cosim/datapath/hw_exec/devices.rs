@@ -1,6 +1,6 @@
 //! The device models' side of a hardware-execution cycle: the DUT's inputs driven from the
-//! root complex (CQ and RC streams, RQ ready), the NAND targets (R/B#, read data one cycle
-//! after its beat), the DRAM model and the translation-page mover; then the DUT's outputs
+//! root complex (CQ and RC streams, RQ ready), the NAND targets (R/B#, read data the PHY's read
+//! return after its beat), the DRAM model and the translation-page mover; then the DUT's outputs
 //! observed by the same models (RQ beats, DRAM commands and write data, TP requests, NAND
 //! latches and beats).
 
@@ -99,11 +99,21 @@ impl<D: DatapathDut> HwExec<D> {
     }
 
     /// NAND pins of every channel in sequencer cycle `c`: latches and beats to the targets,
-    /// read data for the next sequencer cycle.
+    /// read data on its way back, and the word due in the next sequencer cycle.
     pub(super) fn nand_pins(&mut self, c: Cycle) {
         self.bus_ce = 0;
+        self.nand_beats(c);
         for ch in 0..CHANNELS {
             self.pending_read[ch] = None;
+            if self.returning[ch].front().is_some_and(|r| r.0 == c + 1) {
+                self.pending_read[ch] = self.returning[ch].pop_front().map(|r| r.1);
+            }
+        }
+    }
+
+    /// The latches and beats of every channel in sequencer cycle `c`.
+    fn nand_beats(&mut self, c: Cycle) {
+        for ch in 0..CHANNELS {
             let ce = self.dut.get(ChSig::Ce.at(ch)) as u8;
             if ce == 0 {
                 continue;
@@ -140,7 +150,7 @@ impl<D: DatapathDut> HwExec<D> {
             if rd {
                 let mut w = [0u8; 4];
                 w[..self.bpc].copy_from_slice(&t.data_out(c, self.bpc));
-                self.pending_read[ch] = Some(u32::from_le_bytes(w));
+                self.returning[ch].push_back((c + self.rd_return, u32::from_le_bytes(w)));
             }
             if let Some(v) = t.violations.first() {
                 let v = format!("cycle {c}: channel {ch}: ONFI violation: {v}");
