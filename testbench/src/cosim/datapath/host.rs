@@ -39,7 +39,7 @@ pub const SLOT_BYTES: u64 = 64 * 4096;
 pub const IO_ENTRIES: u32 = 64;
 /// Most clones of a job (`numjobs`), one I/O queue pair each: the front end's 8 pairs
 /// (`ssdlab_hdl::nvme::QUEUE_PAIRS` - 1, admin excluded).
-pub const MAX_JOBS: u32 = 8;
+pub const MAX_JOBS: u32 = (ssdlab_hdl::nvme::QUEUE_PAIRS - 1) as u32;
 
 /// The data of logical unit `lpn` as the host writes it (and a functional precondition
 /// stores it): byte j is `lpn * 31 ^ j ^ j >> 8`, so a unit read back from another unit's
@@ -171,12 +171,9 @@ impl HostDriver {
     /// Every command issued has completed and no more will be issued.
     pub fn done(&self) -> bool {
         self.ready
-            && (self.stopped || self.issued == self.limit || self.clones_finished())
+            // Every clone issues its `ios`: the total is the limit (or a lower cap).
+            && (self.stopped || self.issued == self.limit)
             && self.slots.iter().all(Option::is_none)
-    }
-
-    fn clones_finished(&self) -> bool {
-        self.clones.iter().all(|c| c.issued == self.pat.ios)
     }
 
     /// The slot clone `j` submits into next, if it may submit now.
