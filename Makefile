@@ -29,12 +29,12 @@ bench:
 	  --ssdlab $${CARGO_TARGET_DIR:-target}/release/ssdlab
 
 ## Integrable Verilog of each HDL block into $(OUT)/verilog (docs/hdl.md, "Integrable Verilog"):
-## `<block>.v` with `module ssdlab_<block>`. PRESET=NAME elaborates every block for that built-in
+## `<block>.v` with `module ssdlab_<block>`, and the ONFI PHY's io wrappers in $(OUT)/verilog/io. PRESET=NAME elaborates every block for that built-in
 ## preset, CONFIG=FILE for a complete drive config (e.g. `ssdlab presets show NAME --set K=V`'s
 ## output), and each exits 2 naming each block (field, reason) it cannot build; without them,
 ## the datapath is elaborated for the co-simulation geometry (what `make lint`/`make synth` check).
 verilog:
-	rm -f $(OUT)/verilog/*.v
+	rm -f $(OUT)/verilog/*.v $(OUT)/verilog/io/*.v
 	$(CARGO) run --release -p ssdlab-hdl --bin export-verilog -- $(if $(PRESET),--preset $(PRESET)) \
 	  $(if $(CONFIG),--config $(CONFIG)) $(OUT)/verilog
 

@@ -1,13 +1,15 @@
 # Board pins of the KCU105 (xcku040-ffva1156-2-e) for the SSD controller as a PCIe Gen3 x4
 # endpoint in the board's edge connector: PCIe reference clock, PERST#, the four lanes (through
-# the PCIe IP's GT location), a system clock for the core-clock MMCM, and the plan for the NAND
-# pins on the FMC connectors.
+# the PCIe IP's GT location), a system clock for the core-clock MMCM, and the NAND pins' names
+# and IO standards on the FMC connectors.
 # block: none (these are ports of a Vivado top-level wrapper around the UltraScale PCIe Gen3 IP
 #   (pcie3_ultrascale), a DDR4 controller and the datapath `ssdlab_datapath`; the wrapper and the IPs are
 #   Vivado-generated and not in this repository, so no generated Verilog here has these ports.
 #   The datapath's own ports are constrained in kcu105_datapath.xdc.)
-# checked here by: hdl/tests/synth_report.rs only checks that this header is present; nothing
-#   in this repository reads XDC, and the port names below are the wrapper's, not datapath.v's.
+# checked here by: hdl/tests/synth_report.rs checks that this header is present, and
+#   hdl/src/nand/phy/io/tests.rs that the NAND pin names are the io wrapper's; nothing in this
+#   repository reads XDC semantics, and the port names below are the Vivado top's, not
+#   datapath.v's.
 # checked only by: Vivado (read_xdc, then place_design and report_drc against the xcku040
 #   package: a pin that does not exist or cannot take its IO standard fails there).
 #
@@ -46,15 +48,29 @@ set_false_path -from [get_ports pcie_perst_n]
 # PCIE_3_1 site (X0Y0) the KCU105 edge connector pairs with is NOT confirmed from a source here;
 # Vivado's IP customization for the KCU105 board part selects it.
 
-# NAND pins. The datapath's NAND ports (`phy_i_*` of datapath.v) are the core-clock side of an ONFI
-# PHY: 32-bit DQ per core cycle, command/address strobes as one-cycle flags. The ONFI pins come
-# out of that PHY, which is not in this design, so no NAND pin is constrained here. Plan, for
-# when it exists: per channel DQ[7:0], DQS, RE#, WE#, CLE, ALE, WP#, CE#[3:0], R/B#[3:0] = 22
-# single-ended pins (24 with differential DQS/RE#), 176 for 8 channels, on the two FMC
-# connectors: HPC J22 (LA00-LA33 and HA00-HA23: 116 pins, per the taxi file) and LPC J2
-# (LA00-LA33: 68 pins) = 184. R/B# may be wired-OR per channel (open drain), which frees 24.
-# IO standard: the FMC banks run at VADJ, 1.8 V on the KCU105 (fpgadeveloper/fpga-drive-aximm-pcie,
-# Vivado/src/constraints/kcu105-hpc-dual.xdc: "VADJ which is fixed to 1.8V on KCU105"; not
-# confirmed from UG917 here), so LVCMOS18 for SDR / NV-DDR and SSTL18 for
-# NV-DDR2 (ONFI VccQ 1.8 V); NV-DDR3 (VccQ 1.2 V, SSTL12) would need VADJ = 1.2 V, which is not
-# confirmed possible on this board. Pin numbers per signal are left to the PHY's wrapper.
+# NAND pins. Each channel's ONFI PHY is `ssdlab_nand_phy` (out/verilog/nand_phy.v) behind the
+# UltraScale io wrapper `ssdlab_nand_phy_io_xcu_x2` (out/verilog/io/nand_phy_io_xcu_x2.v; X2:
+# OSERDESE3/ISERDESE3 4:1 on the 200 MHz core clock and a 400 MHz clk2x, for 800 MT/s). The
+# Vivado top brings channel c's wrapper pins `pin_<name>` out as `nand<c>_<name>`:
+#   nand<c>_ce_n[3:0] nand<c>_cle nand<c>_ale nand<c>_we_n nand<c>_wp_n   (SDR, out)
+#   nand<c>_re_t nand<c>_re_c                                             (RE#, out, differential)
+#   nand<c>_dqs_t nand<c>_dqs_c                                           (DQS, in/out, differential)
+#   nand<c>_dq[7:0]                                                       (DQ, in/out)
+#   nand<c>_rb_n[3:0]                                                     (R/B#, in, open drain)
+# 24 pins per channel, 192 for 8 channels, on the two FMC connectors: HPC J22 (LA00-LA33 and
+# HA00-HA23: 116 pins, per the taxi file) and LPC J2 (LA00-LA33: 68 pins) = 184, so R/B# is
+# wired-OR per channel on the board (one pin, the wrapper's four inputs tied), 168 pins. The
+# package pins per signal are not assigned here: they follow the NAND board's FMC pinout.
+# IO standards: the presets' 800 MT/s is NV-DDR3 (ONFI 4.1, VccQ 1.2 V): SSTL12, differential
+# for RE# and DQS, R/B# as 1.2 V CMOS with a pull-up. The FMC banks run at VADJ, 1.8 V on the
+# KCU105 (fpgadeveloper/fpga-drive-aximm-pcie, Vivado/src/constraints/kcu105-hpc-dual.xdc:
+# "VADJ which is fixed to 1.8V on KCU105"; not confirmed from UG917 here): at 1.8 V only
+# NV-DDR2 (SSTL18_I / DIFF_SSTL18_I, up to 533 MT/s; `onfi.transfer_mts`) applies, and these
+# lines would change accordingly. Checked here: every `nand*_` name below is a `pin_` port of
+# the io wrapper (hdl/src/nand/phy/io/tests.rs).
+set_property IOSTANDARD SSTL12 [get_ports {nand*_dq[*] nand*_ce_n[*] nand*_cle nand*_ale}]
+set_property IOSTANDARD SSTL12 [get_ports {nand*_we_n nand*_wp_n}]
+set_property IOSTANDARD DIFF_SSTL12 [get_ports {nand*_re_t nand*_re_c nand*_dqs_t nand*_dqs_c}]
+set_property -dict {IOSTANDARD LVCMOS12 PULLUP true} [get_ports {nand*_rb_n[*]}]
+# R/B# is asynchronous (the way FSMs synchronize it with two flip-flops).
+set_false_path -from [get_ports {nand*_rb_n[*]}]

@@ -3,8 +3,8 @@
 # 8: the ECP5 with the PCIe-capable SERDES) with open tools: `make pnr`.
 #   $1: the Verilog folder (default out/verilog, `make verilog`); $2: the output folder
 #   (default out/pnr).
-# Each block in SSDLAB_PNR_BLOCKS (default: the NAND channel, the mapping cache, the NVMe front
-# end, the page buffer and the whole datapath) goes into its four-pin harness (`pnr-harness`,
+# Each block in SSDLAB_PNR_BLOCKS (default: the NAND channel, the ONFI PHY, the mapping cache,
+# the NVMe front end, the page buffer and the whole datapath) goes into its four-pin harness (`pnr-harness`,
 # hdl/src/pnr/harness.rs), through yosys `synth_ecp5 -abc9`, then nextpnr-ecp5 once per
 # placement seed in SSDLAB_PNR_SEEDS (default "1 2 3"), with the pins of
 # constraints/ecp5_um5g85_pnr.lpf and the clock targets of the block's `// Clock:` header line
@@ -20,7 +20,7 @@ set -uo pipefail
 vdir="${1:-out/verilog}"
 out="${2:-out/pnr}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-blocks="${SSDLAB_PNR_BLOCKS:-nand_channel map_cache nvme_frontend page_buffer datapath}"
+blocks="${SSDLAB_PNR_BLOCKS:-nand_channel nand_phy map_cache nvme_frontend page_buffer datapath}"
 seeds="${SSDLAB_PNR_SEEDS:-1 2 3}"
 lpf="$root/constraints/ecp5_um5g85_pnr.lpf"
 cargo="${CARGO:-cargo}"

@@ -11,8 +11,8 @@
 # Per block and family it writes `<block>.<family>.stat` (yosys `stat`), `.log` and `.time`
 # (bash `time`: wall, user, sys seconds). The table and the comparison with the checked-in
 # hdl/synth-report.txt are made from these files by `synth-report` (`make synth` runs it).
-# Then it places and routes one NAND channel (in the harness scripts/nand_channel_pnr.v) on an
-# iCE40-HX8K (ct256) with nextpnr-ice40 and constraints/nand_channel_hx8k.pcf, and records the estimated Fmax per placement seed
+# Then it places and routes one NAND channel with its ONFI PHY (in the harness
+# scripts/nand_channel_pnr.v) on an iCE40-HX8K (ct256) with nextpnr-ice40 and constraints/nand_channel_hx8k.pcf, and records the estimated Fmax per placement seed
 # (SSDLAB_PNR_SEEDS, default "1 2 3 4 5"; empty = no place and route) in
 # nand_channel_ice40_fmax.txt.
 set -uo pipefail
@@ -61,13 +61,14 @@ for f in "${files[@]}"; do
     fi
   done
 done
-# Place and route of one channel on iCE40-HX8K, inside scripts/nand_channel_pnr.v: the channel's
-# ports are more than the ct256's user I/O, so the harness loads its on-chip `cmd_array` from one
-# pin through a shift register (see the file).
+# Place and route of one channel and its ONFI PHY on iCE40-HX8K, inside scripts/nand_channel_pnr.v:
+# the pins are the PHY's, and the channel's command ports are more than the ct256's user I/O
+# beside them, so the harness loads its on-chip `cmd_array` and part of `cmd_op` from one pin
+# through a shift register (see the file).
 json="$out/nand_channel_pnr.ice40.json"
 rm -f "$json"
-if [ -f "$vdir/nand_channel.v" ] && [ -n "${SSDLAB_PNR_SEEDS-1}" ]; then
-  if ! yosys -q -p "read_verilog $vdir/nand_channel.v $root/scripts/nand_channel_pnr.v; synth_ice40 -abc9 -top nand_channel_pnr -json $json" > "$out/nand_channel_pnr.ice40.log" 2>&1; then
+if [ -f "$vdir/nand_channel.v" ] && [ -f "$vdir/nand_phy.v" ] && [ -n "${SSDLAB_PNR_SEEDS-1}" ]; then
+  if ! yosys -q -p "read_verilog $vdir/nand_channel.v $vdir/nand_phy.v $root/scripts/nand_channel_pnr.v; synth_ice40 -abc9 -top nand_channel_pnr -json $json" > "$out/nand_channel_pnr.ice40.log" 2>&1; then
     echo "synth: yosys ice40 failed on the place-and-route harness (log: $out/nand_channel_pnr.ice40.log)" >&2
     fail=1
   fi
@@ -82,7 +83,7 @@ if [ -f "$json" ]; then
         --asc "$out/nand_channel.seed$seed.asc" --freq 100 --seed "$seed" > "$log" 2>&1 \
         || grep -q "Max frequency" "$log"; then
       fmax=$(grep -E "Max frequency for clock" "$log" | tail -1 | sed -E 's/.*: ([0-9.]+) MHz.*/\1/')
-      echo "nand_channel on iCE40-HX8K (nextpnr-ice40, seed $seed): Fmax ${fmax} MHz (target 100 MHz)" | tee -a "$out/nand_channel_ice40_fmax.txt"
+      echo "nand_channel + nand_phy on iCE40-HX8K (nextpnr-ice40, seed $seed): Fmax ${fmax} MHz (target 100 MHz)" | tee -a "$out/nand_channel_ice40_fmax.txt"
     else
       echo "synth: nextpnr-ice40 failed (log: $log)" >&2
       fail=1

@@ -22,6 +22,10 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
     for b in crate::export::NAND_STEMS {
         v.push((b, seq));
     }
+    // The ONFI PHY: the sequencer charges what it adds to the channel's timing (the strobes'
+    // bus time, the R/B# lag, the read return; `SeqTiming` from `nand::phy`), and its pin
+    // schedule (`nand::phy::PhyTiming`) is what the pin-level tests check.
+    v.push(("nand_phy", seq));
     v.push(("nvme_sq_arbiter", type_name::<RoundRobin>()));
     for b in [
         "nvme_rq_mux",
@@ -48,7 +52,6 @@ pub fn reference_models() -> Vec<(&'static str, &'static str)> {
 /// Blocks of hdl/ that are not exported blocks of their own (so not in the synthesis report),
 /// with their models: the clock-crossing FIFO, two per channel inside `nand_array` when a
 /// drive's sequencer clock is not the PCIe clock (every preset; the drive runs its model there).
-/// The ONFI PHY is not here: the drive cannot run its model yet (ARCHITECTURE.md).
 pub fn standalone_models() -> Vec<(&'static str, &'static str)> {
     vec![("clock_crossing", type_name::<ClockCrossing>())]
 }

@@ -229,3 +229,27 @@ fn current_build_matches_the_checked_in_report() {
         failures.join("\n")
     );
 }
+
+/// `make verilog` writes the ONFI PHY's io wrappers for the default drive's gearing (800 MT/s
+/// on 200 MHz: 4 bytes per cycle, X2) into `io/`, one per family, each file its module.
+#[test]
+fn the_phy_io_wrappers_are_written_beside_the_blocks() {
+    for stem in [
+        "nand_phy_io_x2",
+        "nand_phy_io_ecp5_x2",
+        "nand_phy_io_xcu_x2",
+    ] {
+        let path = verilog_dir().join("io").join(format!("{stem}.v"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            text.contains(&format!("module ssdlab_{stem} (")),
+            "{}: module ssdlab_{stem}",
+            path.display()
+        );
+    }
+    assert!(
+        !verilog_dir().join("io/nand_phy_io.v").exists(),
+        "only the preset's gearing"
+    );
+}

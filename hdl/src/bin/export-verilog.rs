@@ -8,7 +8,8 @@
 //! stderr with the config field and the reason, and the exit status is 2 (never a silently
 //! different geometry). `--config FILE` does the same for a complete drive config in TOML, such
 //! as `ssdlab presets show NAME --set KEY=VALUE ...` prints (a what-if drive: `make verilog
-//! CONFIG=FILE`); a file that does not parse or validate exits 2 naming it.
+//! CONFIG=FILE`); a file that does not parse or validate exits 2 naming it. Beside the blocks,
+//! `DIR/io/` gets the ONFI PHY's io wrappers for its gearing (generic, ECP5, UltraScale).
 use ssdlab_hdl::export::{blocks, Target};
 use ssdlab_model::config::{builtin_preset, BUILTIN_PRESETS};
 use ssdlab_model::DriveConfig;
@@ -133,7 +134,28 @@ fn main() {
             }
         }
     }
+    write_io_wrappers(&t, &dir);
     if refused > 0 {
         fail(format!("{refused} block(s) not written"));
+    }
+}
+
+/// The ONFI PHY's io wrappers (`ssdlab_hdl::nand::phy::io`) for the PHY's gearing, into
+/// `DIR/io/`: beside the blocks, not among them (vendor cells; `make lint`/`make synth` take
+/// the blocks only). Nothing when the PHY does not elaborate (its refusal is reported above).
+fn write_io_wrappers(t: &Target, dir: &std::path::Path) {
+    let Ok(phy) = ssdlab_model::nand::phy::PhyTiming::new(&t.cfg.onfi) else {
+        return;
+    };
+    let io = dir.join("io");
+    if let Err(e) = std::fs::create_dir_all(&io) {
+        fail(format!("cannot create {}: {e}", io.display()));
+    }
+    for (stem, v) in ssdlab_hdl::nand::phy::io::io_files(phy.bytes_per_cycle) {
+        let path = io.join(format!("{stem}.v"));
+        if let Err(e) = std::fs::write(&path, v) {
+            fail(format!("cannot write {}: {e}", path.display()));
+        }
+        println!("wrote {}", path.display());
     }
 }

@@ -45,8 +45,8 @@ enum Domain {
     Both,
 }
 
-/// Every block of `make verilog` for `t`, in its order (NAND, mapping cache, front end, PRP data
-/// path, page buffer, datapath). `command` is the generating command for the headers.
+/// Every block of `make verilog` for `t`, in its order (NAND, ONFI PHY, mapping cache, front
+/// end, PRP data path, page buffer, datapath). `command` is the generating command for the headers.
 pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
     let mut raw: Vec<(&'static str, Domain, &str, Result<String, String>)> = vec![];
     match crate::nand::verilog_blocks(&t.cfg) {
@@ -60,6 +60,14 @@ pub fn blocks(t: &Target, command: &str) -> Vec<Exported> {
             }
         }
     }
+    // The ONFI PHY refuses what it cannot serialize (3 bytes per cycle) apart from the
+    // sequencer's own limits.
+    raw.push((
+        "nand_phy",
+        Domain::Nand,
+        &t.label,
+        crate::nand::phy_verilog(&t.cfg),
+    ));
     let map_label = "the mapping-cache export instance (ssdlab_hdl::ftl::map_cache::export_config)";
     raw.push((
         "map_cache",

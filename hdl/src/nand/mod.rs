@@ -58,10 +58,9 @@ pub fn array_geometry(cfg: &DriveConfig) -> Result<(usize, usize), Vec<String>> 
     }
 }
 
-/// The ONFI PHY's rust-hdl Verilog for `cfg`, or the refusal naming the config field. Not in
-/// `make verilog`'s block list: every exported block needs figures in `hdl/synth-report.txt`
-/// and a behavioural model the `Drive` runs (`reference_models`), and the drive has no PHY;
-/// its lint runs in `nand::phy`'s tests.
+/// The ONFI PHY's rust-hdl Verilog for `cfg`, or the refusal naming the config field
+/// (`make verilog`'s `nand_phy`; its model in the drive is the sequencer's PHY terms,
+/// `reference_models`).
 pub fn phy_verilog(cfg: &DriveConfig) -> Result<String, String> {
     phy::OnfiPhy::new(&cfg.onfi).map(crate::verilog_of)
 }

@@ -176,6 +176,21 @@ pub fn io_verilog(family: IoFamily, gearing: Gearing) -> String {
     )
 }
 
+/// The io wrappers of every family for a PHY moving `bytes_per_cycle` bytes per core cycle
+/// (its gearing), as `make verilog` writes them beside the blocks: (file stem, Verilog), the
+/// stem the module name without `ssdlab_` (`nand_phy_io_xcu_x2`).
+pub fn io_files(bytes_per_cycle: u32) -> Vec<(String, String)> {
+    let gearing = Gearing::for_bytes_per_cycle(bytes_per_cycle);
+    [IoFamily::Generic, IoFamily::Ecp5, IoFamily::UltraScale]
+        .into_iter()
+        .map(|f| {
+            let module = format!("{}{}", f.module(), gearing.suffix());
+            let stem = module.trim_start_matches("ssdlab_").to_string();
+            (stem, io_verilog(f, gearing))
+        })
+        .collect()
+}
+
 /// The DQ input word of the X1 family wrappers from the input cells' halves `h0` (first) and
 /// `h1` (second): each half in both of its quarters.
 const X1_DQ_IN: &str = "{h1, h1, h0, h0}";

@@ -139,3 +139,43 @@ fn every_wrapper_has_the_generic_port_list() {
         }
     }
 }
+
+/// The KCU105 board file names channel c's pins `nand<c>_<name>` after the UltraScale
+/// wrapper's `pin_<name>` ports: every NAND name it constrains is a wrapper pin, and every
+/// wrapper pin gets an IO standard there.
+#[test]
+fn kcu105_nand_pin_names_are_the_xcu_wrappers_pins() {
+    let xdc = include_str!("../../../../../constraints/kcu105_board.xdc");
+    let v = io_verilog(IoFamily::UltraScale, Gearing::X2);
+    let head = &v[v.find("module ").unwrap()..v.find(");").unwrap()];
+    let pins: Vec<&str> = head
+        .lines()
+        .filter_map(|l| l.split("//").next())
+        .filter_map(|l| l.trim().trim_end_matches(',').split_whitespace().last())
+        .filter_map(|p| p.strip_prefix("pin_"))
+        .collect();
+    assert_eq!(pins.len(), 11, "the wrapper's pin ports: {pins:?}");
+    let mut named = std::collections::BTreeSet::new();
+    for line in xdc.lines().filter(|l| !l.starts_with('#')) {
+        let Some(rest) = line.split("get_ports {").nth(1) else {
+            continue;
+        };
+        for tok in rest.split('}').next().unwrap().split_whitespace() {
+            let name = tok.split('[').next().unwrap();
+            let pin = name
+                .strip_prefix("nand*_")
+                .unwrap_or_else(|| panic!("kcu105_board.xdc: `{tok}` is not a `nand*_` pin name"));
+            assert!(
+                pins.contains(&pin),
+                "kcu105_board.xdc: `{tok}` is no wrapper pin_{pin}"
+            );
+            named.insert(pin);
+        }
+    }
+    for p in &pins {
+        assert!(
+            named.contains(p),
+            "kcu105_board.xdc: pin_{p} has no IO standard"
+        );
+    }
+}
