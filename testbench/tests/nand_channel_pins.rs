@@ -29,8 +29,8 @@ fn onfi() -> OnfiConfig {
 
 /// Runs `ops` on the model and on the channel at the pins; asserts the same trace, completion
 /// cycles and bus occupancy, 0 violations and the data; returns the pin target's phases.
-fn at_the_pins(ops: &[BenchOp], page: usize, ctx: &str) -> Vec<PinPhase> {
-    let cfg = onfi();
+fn at_the_pins(cfg: &OnfiConfig, ops: &[BenchOp], page: usize, ctx: &str) -> Vec<PinPhase> {
+    let cfg = cfg.clone();
     let h = HdlTiming::new(&cfg, STRIDE).unwrap();
     let t: SeqTiming = h.seq;
     let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
@@ -108,7 +108,7 @@ fn directed_ops_run_clean_at_the_pins_and_match_the_model() {
         b(50, cache(8, 1, 3, 90), 0x0002),
         b(80, op(9, 1, NandOpKind::Program, 1, p, 200), 0x0004),
     ];
-    let phases = at_the_pins(&ops, p as usize, "directed");
+    let phases = at_the_pins(&onfi(), &ops, p as usize, "directed");
     // By hand at 200 MHz (PhyTiming): a 64-byte page out is 16 beats inside a 3-cycle RE#
     // preamble and a 5-cycle postamble = 24 cycles = 96 quarters with 64 RE# edges; a status
     // poll is 9 cycles = 36 quarters with 4 edges; a 64-byte program is DQS 3 + 16 + 2 = 21
@@ -148,5 +148,29 @@ fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
         partial_reads: true,
     };
     let ops = random_mix(0x91A5_0001, &p, &t, &onfi(), STRIDE);
-    at_the_pins(&ops, 512, "random mix seed 0x91a50001");
+    at_the_pins(&onfi(), &ops, 512, "random mix seed 0x91a50001");
+}
+
+/// The e12-960g preset's bus at the pins: 600 MT/s on a 150 MHz sequencer clock (4 bytes per
+/// cycle, 6.67 ns), where the 15 ns RE# preamble (3 cycles) outlasts the 2-cycle CLE hold
+/// after WE# (tWC 25 ns = 4 cycles, tWP 10 ns = 2): the preamble is in each burst's own
+/// lead-in, so tWHR and tCCS hold at the pins all the same.
+#[test]
+fn the_e12_preset_runs_clean_at_the_pins() {
+    let (file, text) = ssdlab_model::config::builtin_preset("e12-960g").unwrap();
+    let cfg = DriveConfig::from_toml_str(text, file).unwrap().onfi;
+    let pt = PhyTiming::new(&cfg).unwrap();
+    assert_eq!((pt.bytes_per_cycle, pt.rpre, pt.cl_hold), (4, 3, 2));
+    let t = SeqTiming::new(&cfg);
+    let p = MixParams {
+        ops: 120,
+        page_bytes: 512,
+        t_read: (150, 900),
+        t_prog: (800, 3000),
+        t_erase: (1500, 6000),
+        mean_gap: 120,
+        partial_reads: true,
+    };
+    let ops = random_mix(0xE12_0001, &p, &t, &cfg, STRIDE);
+    at_the_pins(&cfg, &ops, 512, "e12-960g random mix seed 0xe120001");
 }

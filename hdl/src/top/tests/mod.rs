@@ -123,6 +123,8 @@ fn the_presets_elaborate_with_a_clock_crossing() {
         );
         let d = Datapath::new_boxed(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(d.array.channels(), 8, "{name}");
+        // Its ONFI PHY elaborates too (`make verilog PRESET=NAME` writes every block).
+        crate::nand::phy_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: nand_phy: {e}"));
         assert_eq!(cfg.geometry.ways_per_channel, ways, "{name}");
         assert_eq!(
             region_banks(&cfg.geometry),
