@@ -102,7 +102,7 @@ impl PhyTiming {
     /// Cycles from a read beat at the beat port to its bytes on the beat port's `dq_in`:
     /// the pin pipeline, tDQSRE, the io wrapper's round trip and the capture register.
     pub fn read_return(&self) -> u32 {
-        self.pipe + self.dqsre + IO_ROUND_TRIP + 1
+        return_of(self.pipe, self.dqsre)
     }
 }
 
@@ -110,7 +110,13 @@ impl PhyTiming {
 /// PHY refuses still has a bus timing: the pin pipe, tDQSRE, the io wrapper's round trip and
 /// the capture register (11 cycles at 200 MHz with the `[onfi.pins]` defaults).
 pub fn read_return_cycles(onfi: &OnfiConfig) -> u32 {
-    pipe_cycles(onfi) + onfi.cycles_ceil(onfi.pins.t_dqsre_ns) + IO_ROUND_TRIP + 1
+    return_of(pipe_cycles(onfi), onfi.cycles_ceil(onfi.pins.t_dqsre_ns))
+}
+
+/// The read return of a PHY whose pins lag `pipe` cycles and whose capture waits `dqsre`: both,
+/// the io wrapper's round trip and the capture register.
+fn return_of(pipe: u32, dqsre: u32) -> u32 {
+    pipe + dqsre + IO_ROUND_TRIP + 1
 }
 
 /// Cycles the ONFI PHY delays what the controller sees of the NAND's R/B#, against a NAND on the
