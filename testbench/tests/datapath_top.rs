@@ -22,6 +22,7 @@ use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use ssdlab_testbench::devices::nand_target::NandTarget;
+use ssdlab_testbench::devices::read_return::ReadReturn;
 use ssdlab_testbench::devices::root_complex::host_init::{driver_init, Act, ACQ_BASE};
 use ssdlab_testbench::devices::root_complex::{PcieUserSide, RootComplex};
 use std::collections::VecDeque;
@@ -257,10 +258,8 @@ struct Bench {
     rc: RootComplex,
     fw: Firmware,
     targets: Vec<NandTarget>,
-    /// Data-out words on their way back, (cycle due, word): the PHY's read return
-    /// (`SeqTiming::rd_return`) after their beats.
-    returning: VecDeque<(u64, u32)>,
-    rd_return: u64,
+    /// Data-out words on their way back through the PHY.
+    returning: ReadReturn<u32>,
     n: u64,
     /// Data-in and data-out beat cycles on channel CH; cycles with a CE on any other channel.
     wr_beats: Vec<u64>,
@@ -288,8 +287,7 @@ impl Bench {
             rc: RootComplex::new(&cfg.pcie),
             fw: Firmware::default(),
             targets,
-            returning: VecDeque::new(),
-            rd_return: t.rd_return as u64,
+            returning: ReadReturn::new(t.rd_return),
             n: 0,
             wr_beats,
             rd_beats,
@@ -330,8 +328,7 @@ impl Bench {
             .enumerate()
             .fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
         u.phy[CH].rb.next = bits::<8>(rb);
-        if let Some(&(_, d)) = self.returning.front().filter(|r| r.0 == n) {
-            self.returning.pop_front();
+        if let Some(d) = self.returning.take(n) {
             (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
         }
         u.settle();
@@ -385,7 +382,7 @@ impl Bench {
         if p.rd_beat.val() {
             let b = self.targets[w].data_out(n, 4);
             let word = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            self.returning.push_back((n + self.rd_return, word));
+            self.returning.push(n, word);
             self.rd_beats.push(n);
         }
         for t in &self.targets {

@@ -17,6 +17,7 @@ pub use pins::PinSide;
 use super::channel_dut::{ChanIn, ChannelDut};
 use crate::devices::nand_target::NandTarget;
 pub use crate::devices::nand_target::TargetSuspend;
+use crate::devices::read_return::ReadReturn;
 use check::check_completion;
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_model::nand::sequencer::{BusEvent, SeqOp, SeqTiming};
@@ -151,9 +152,8 @@ struct Bench<'a> {
     /// Index of the next op to offer on the command port; ops completed.
     next: usize,
     done: usize,
-    /// (cycle, way, word) of the data-out beats whose words are on their way back: each comes
-    /// `SeqTiming::rd_return` cycles after its beat, as through the PHY.
-    returning: VecDeque<(u64, u8, u32)>,
+    /// (way, word) of the data-out beats whose words are on their way back through the PHY.
+    returning: ReadReturn<(u8, u32)>,
     /// (cycle, is_write) of the previous data beat.
     last_data: Option<(u64, bool)>,
     /// The PHY and the pin-level target, when the NAND is at the pins (`targets` is then empty:
@@ -179,7 +179,7 @@ impl<'a> Bench<'a> {
             res: BenchResult::default(),
             next: 0,
             done: 0,
-            returning: VecDeque::new(),
+            returning: ReadReturn::new(t.rd_return),
             last_data: None,
             pins: None,
         }
@@ -199,13 +199,7 @@ impl<'a> Bench<'a> {
         let mut inp = self.inputs(n);
         let beat_in = match &mut self.pins {
             Some(p) => p.read_port(&mut inp),
-            None => match self.returning.front() {
-                Some(&(due, w, d)) if due == n => {
-                    self.returning.pop_front();
-                    Some((w, d))
-                }
-                _ => None,
-            },
+            None => self.returning.take(n),
         };
         if let Some((_, d)) = beat_in {
             inp.dq_in = d;

@@ -92,8 +92,7 @@ impl Bench<'_> {
             let bytes = self.targets[way as usize].data_out(n, self.bpc);
             let mut w4 = [0u8; 4];
             w4[..self.bpc].copy_from_slice(&bytes);
-            let due = n + self.t.rd_return as u64;
-            self.returning.push_back((due, way, u32::from_le_bytes(w4)));
+            self.returning.push(n, (way, u32::from_le_bytes(w4)));
         }
     }
 }

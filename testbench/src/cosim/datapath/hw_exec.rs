@@ -23,6 +23,7 @@ use super::port::*;
 use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P};
 use crate::devices::map_dram::{DramModel, DramTiming, TpMover};
 use crate::devices::nand_target::{NandTarget, TargetSuspend};
+use crate::devices::read_return::ReadReturn;
 use crate::devices::root_complex::RootComplex;
 use ports::{map_events, taken};
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
@@ -59,9 +60,8 @@ pub struct HwExec<D: DatapathDut> {
     ways: usize,
     /// Per channel: the read word on the PHY's `dq_in` in the coming sequencer cycle.
     pending_read: [Option<u32>; CHANNELS],
-    /// Per channel: (sequencer cycle, word) of the data-out beats on their way back, each
-    /// `SeqTiming::rd_return` cycles after its beat, as through the PHY.
-    returning: [VecDeque<(u64, u32)>; CHANNELS],
+    /// Per channel: the words of data-out beats on their way back through the PHY.
+    returning: [ReadReturn<u32>; CHANNELS],
     /// `SeqTiming::rd_return`.
     rd_return: u64,
     dram: DramModel,
@@ -121,7 +121,7 @@ impl<D: DatapathDut> HwExec<D> {
             targets,
             ways,
             pending_read: [None; CHANNELS],
-            returning: std::array::from_fn(|_| VecDeque::new()),
+            returning: std::array::from_fn(|_| ReadReturn::new(t.rd_return)),
             rd_return: t.rd_return as u64,
             dram: DramModel::new(DRAM, line_entries),
             tp: TpMover::default(),

@@ -104,10 +104,7 @@ impl<D: DatapathDut> HwExec<D> {
         self.bus_ce = 0;
         self.nand_beats(c);
         for ch in 0..CHANNELS {
-            self.pending_read[ch] = None;
-            if self.returning[ch].front().is_some_and(|r| r.0 == c + 1) {
-                self.pending_read[ch] = self.returning[ch].pop_front().map(|r| r.1);
-            }
+            self.pending_read[ch] = self.returning[ch].take(c + 1);
         }
     }
 
@@ -150,7 +147,7 @@ impl<D: DatapathDut> HwExec<D> {
             if rd {
                 let mut w = [0u8; 4];
                 w[..self.bpc].copy_from_slice(&t.data_out(c, self.bpc));
-                self.returning[ch].push_back((c + self.rd_return, u32::from_le_bytes(w)));
+                self.returning[ch].push(c, u32::from_le_bytes(w));
             }
             if let Some(v) = t.violations.first() {
                 let v = format!("cycle {c}: channel {ch}: ONFI violation: {v}");

@@ -1,0 +1,45 @@
+//! The ONFI PHY's read return as the beat-level benches see it: the word of every data-out beat
+//! comes back a fixed number of sequencer cycles after the beat (`SeqTiming::rd_return`: the
+//! pin pipe, tDQSRE, the io wrapper's round trip and the capture register), in beat order. The
+//! channel bench, the datapath co-simulation and the datapath's closed-loop test return read
+//! data through it, so they exercise the overlap of a word's return with the next phase.
+
+use std::collections::VecDeque;
+
+/// Words on their way back, each with the cycle it arrives at.
+#[derive(Debug)]
+pub struct ReadReturn<T> {
+    delay: u64,
+    queue: VecDeque<(u64, T)>,
+}
+
+impl<T> ReadReturn<T> {
+    /// Words come back `delay` cycles (1 or more) after their beats.
+    pub fn new(delay: u32) -> Self {
+        assert!(delay >= 1, "a read word comes back after its beat");
+        ReadReturn {
+            delay: delay as u64,
+            queue: VecDeque::new(),
+        }
+    }
+    /// The word a beat at cycle `n` reads.
+    pub fn push(&mut self, n: u64, word: T) {
+        debug_assert!(self.queue.back().is_none_or(|b| b.0 < n + self.delay));
+        self.queue.push_back((n + self.delay, word));
+    }
+    /// The word arriving at cycle `n`, if any.
+    pub fn take(&mut self, n: u64) -> Option<T> {
+        debug_assert!(
+            self.queue.front().is_none_or(|f| f.0 >= n),
+            "a word was missed"
+        );
+        match self.queue.front() {
+            Some(&(at, _)) if at == n => self.queue.pop_front().map(|f| f.1),
+            _ => None,
+        }
+    }
+    /// No word is on its way.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+}
