@@ -52,11 +52,13 @@ set_false_path -from [get_ports pcie_perst_n]
 # UltraScale io wrapper `ssdlab_nand_phy_io_xcu_x2` (out/verilog/io/nand_phy_io_xcu_x2.v; X2:
 # OSERDESE3/ISERDESE3 4:1 on the 200 MHz core clock and a 400 MHz clk2x, for 800 MT/s). The
 # Vivado top brings channel c's wrapper pins `pin_<name>` out as `nand<c>_<name>`:
-#   nand<c>_ce_n[3:0] nand<c>_cle nand<c>_ale nand<c>_we_n nand<c>_wp_n   (SDR, out)
+#   nand<c>_ce_n[7:0] nand<c>_cle nand<c>_ale nand<c>_we_n nand<c>_wp_n   (SDR, out)
 #   nand<c>_re_t nand<c>_re_c                                             (RE#, out, differential)
 #   nand<c>_dqs_t nand<c>_dqs_c                                           (DQS, in/out, differential)
 #   nand<c>_dq[7:0]                                                       (DQ, in/out)
-#   nand<c>_rb_n[3:0]                                                     (R/B#, in, open drain)
+#   nand<c>_rb_n[7:0]                                                     (R/B#, in, open drain)
+# CE# and R/B# are one bit per way (the wrapper has 8, for up to 8 ways); a board brings out
+# the preset's ways, 4 for e12-960g and sm2262-1t: CE#[3:0], R/B#[3:0] (the others tied high).
 # 24 pins per channel, 192 for 8 channels, on the two FMC connectors: HPC J22 (LA00-LA33 and
 # HA00-HA23: 116 pins, per the taxi file) and LPC J2 (LA00-LA33: 68 pins) = 184, so R/B# is
 # wired-OR per channel on the board (one pin, the wrapper's four inputs tied), 168 pins. The

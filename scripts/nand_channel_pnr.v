@@ -9,9 +9,9 @@
 // bits, column and cache-read pages) are loaded here from one pin through a shift register,
 // and the `reset` of both blocks from one more bit of it, so every other port stays a pin.
 // On a board the command ports and the reset stay on chip; see constraints/nand_channel_hx8k.pcf.
-// Ways: the channel's way ids are 3 bits and its CE / R/B# vectors 8 (up to 8 ways), the PHY's
-// 4; the harness pins ways 0-3 (way-id bit 2 held 0, R/B# of ways 4-7 held ready, CE 7:4 and
-// way-id bit 2 of the outputs left open), which covers the exported channel of every built-in
+// Ways: the way ids are 3 bits and the CE# / R/B# vectors 8 (up to 8 ways); the harness pins
+// ways 0-3 (way-id bit 2 held 0, R/B# of ways 4-7 held ready, CE# 7:4 and way-id bit 2 of the
+// outputs left open), which covers the exported channel of every built-in
 // preset (2 or 4 ways) within the ct256's 206 user I/O.
 module nand_channel_pnr(
     input wire clock,
@@ -45,11 +45,11 @@ module nand_channel_pnr(
     always @(posedge clock) chain <= {chain[59:0], cmd_array_sin};
     wire [31:0] cmd_array = chain[31:0];
     wire [67:0] cmd_op = {chain[59:32], cmd_op_lo};
-    // Outputs of ways 4-7 (constant 0 for a channel of 4 ways or fewer), not pinned.
+    // Outputs of ways 4-7 (constant for a channel of 4 ways or fewer), not pinned.
     wire data_way_hi, done_way_hi;
-    wire [3:0] ce_hi;
+    wire [3:0] ce_n_hi;
     // The beat port between the channel and the PHY.
-    wire [3:0] b_ce, b_rb;
+    wire [7:0] b_ce, b_rb;
     wire b_cle, b_ale, b_we, b_wr, b_rd, b_dq_in_valid;
     wire [31:0] b_dq, b_dq_in;
     ssdlab_nand_channel channel(
@@ -62,14 +62,14 @@ module nand_channel_pnr(
         .cmd_ready(cmd_ready),
         .wr_data(wr_data),
         .data_way({data_way_hi, data_way}),
-        .phy_ce({ce_hi, b_ce}),
+        .phy_ce(b_ce),
         .phy_cle(b_cle),
         .phy_ale(b_ale),
         .phy_we(b_we),
         .phy_dq_out(b_dq),
         .phy_wr_beat(b_wr),
         .phy_rd_beat(b_rd),
-        .phy_rb({4'b1111, b_rb}),
+        .phy_rb(b_rb),
         .phy_dq_in(b_dq_in),
         .phy_dq_in_valid(b_dq_in_valid),
         .rd_data(rd_data),
@@ -90,7 +90,7 @@ module nand_channel_pnr(
         .beat_rb(b_rb),
         .beat_dq_in(b_dq_in),
         .beat_dq_in_valid(b_dq_in_valid),
-        .ce_n(ce_n),
+        .ce_n({ce_n_hi, ce_n}),
         .cle(cle),
         .ale(ale),
         .we_n(we_n),
@@ -100,7 +100,7 @@ module nand_channel_pnr(
         .dqs_oe(dqs_oe),
         .dq(dq),
         .dq_oe(dq_oe),
-        .rb_n(rb_n),
+        .rb_n({4'b1111, rb_n}),
         .dq_in(dq_in)
     );
 endmodule

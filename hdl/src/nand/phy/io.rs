@@ -108,7 +108,7 @@ const X2_CLOCKS: &str = r#"    input  wire        clk,        // core clock
 
 /// The ports every wrapper has after its clocks (between `module NAME (` and `);`).
 const IO_PORTS: &str = r#"    // PHY side (OnfiPhy ports; RE#, DQS, DQ per quarter of a core cycle)
-    input  wire [3:0]  ce_n,
+    input  wire [7:0]  ce_n,
     input  wire        cle,
     input  wire        ale,
     input  wire        we_n,
@@ -118,10 +118,10 @@ const IO_PORTS: &str = r#"    // PHY side (OnfiPhy ports; RE#, DQS, DQ per quart
     input  wire        dqs_oe,
     input  wire [31:0] dq,
     input  wire        dq_oe,
-    output reg  [3:0]  rb_n,
+    output reg  [7:0]  rb_n,
     output reg  [31:0] dq_in,
     // pins
-    output reg  [3:0]  pin_ce_n,
+    output reg  [7:0]  pin_ce_n,
     output reg         pin_cle,
     output reg         pin_ale,
     output reg         pin_we_n,
@@ -131,7 +131,7 @@ const IO_PORTS: &str = r#"    // PHY side (OnfiPhy ports; RE#, DQS, DQ per quart
     inout  wire        pin_dqs_t,
     inout  wire        pin_dqs_c,
     inout  wire [7:0]  pin_dq,
-    input  wire [3:0]  pin_rb_n
+    input  wire [7:0]  pin_rb_n
 "#;
 
 /// The io wrapper of `family` with `gearing` (module doc): its header comment, `module`, the

@@ -1,6 +1,7 @@
 //! ONFI PHY of one channel ([`OnfiPhy`]): takes the beat port the bus engine drives
-//! ([`super::NandPhy`], core clock) and drives the ONFI 4.x pins of a channel — CE#[3:0], CLE,
-//! ALE, WE#, WP#, RE_t/RE_c, DQS_t/DQS_c, DQ[7:0] with output enables; R/B#[3:0] and DQ in —
+//! ([`super::NandPhy`], core clock) and drives the ONFI 4.x pins of a channel — CE#[7:0], CLE,
+//! ALE, WE#, WP#, RE_t/RE_c, DQS_t/DQS_c, DQ[7:0] with output enables; R/B#[7:0] (one per way, up to
+//! `arbiter::MAX_WAYS`; bits of absent ways: CE# high, R/B# ignored) and DQ in —
 //! as per-quarter values on the core clock (RE#, DQS and DQ have one value per quarter of a
 //! cycle, bit or byte k = quarter k) that the `io` wrapper (`nand::phy::io`) maps onto DDR
 //! cells (1 or 2 bytes per cycle) or 4:1 serializers (4 bytes per cycle).
@@ -16,6 +17,7 @@
 //!
 //! Files: this one declares the ports and builds the block; `kernel.rs` is its logic.
 
+use crate::nand::arbiter::MAX_WAYS;
 use rust_hdl::prelude::*;
 use ssdlab_model::config::OnfiConfig;
 use ssdlab_model::nand::phy::{PhyTiming, IO_ROUND_TRIP};
@@ -28,7 +30,7 @@ pub struct OnfiPhy {
     /// Core clock: the beat port's clock and the pins' per-quarter clock (`onfi.core_clock_mhz`).
     pub clock: Signal<In, Clock>,
     /// Beat port: chip-enable mask, one bit per way, active high.
-    pub beat_ce: Signal<In, Bits<4>>,
+    pub beat_ce: Signal<In, Bits<MAX_WAYS>>,
     /// Beat port: command latch window (held for the tWC cycles of a latch).
     pub beat_cle: Signal<In, Bit>,
     /// Beat port: address latch window (held across consecutive address latches).
@@ -42,13 +44,13 @@ pub struct OnfiPhy {
     /// Beat port: data-out beat of bytes-per-cycle bytes this cycle.
     pub beat_rd: Signal<In, Bit>,
     /// Beat port: R/B# per way, 1 = ready (the pins' level, not synchronized here).
-    pub beat_rb: Signal<Out, Bits<4>>,
+    pub beat_rb: Signal<Out, Bits<MAX_WAYS>>,
     /// Beat port: bytes read (byte 0 in 7:0; bytes-per-cycle bytes), valid with `beat_dq_in_valid`.
     pub beat_dq_in: Signal<Out, Bits<32>>,
     /// Beat port: `beat_dq_in` holds one read beat, `PhyTiming::read_return` cycles after its `beat_rd`.
     pub beat_dq_in_valid: Signal<Out, Bit>,
-    /// Pins: CE# per way, active low.
-    pub ce_n: Signal<Out, Bits<4>>,
+    /// Pins: CE# per way, active low (high for ways the channel lacks).
+    pub ce_n: Signal<Out, Bits<MAX_WAYS>>,
     /// Pin CLE, active high (one value per core cycle).
     pub cle: Signal<Out, Bit>,
     /// Pin ALE, active high (one value per core cycle).
@@ -69,13 +71,13 @@ pub struct OnfiPhy {
     /// DQ[7:0] output enable (whole cycle): command/address windows and data-in cycles.
     pub dq_oe: Signal<Out, Bit>,
     /// Pins R/B# per way (open drain, 1 = ready).
-    pub rb_n: Signal<In, Bits<4>>,
+    pub rb_n: Signal<In, Bits<MAX_WAYS>>,
     /// Pins DQ[7:0] in per quarter of a cycle, quarter k in bits 8k+7:8k, from the io
     /// wrapper's input cells (which deliver them `IO_ROUND_TRIP - 1` cycles later; the PHY
     /// captures at a fixed latency).
     pub dq_in: Signal<In, Bits<32>>,
     pub(super) st: [DFF<Bits<32>>; STAGES],
-    pub(super) sc: [DFF<Bits<4>>; STAGES],
+    pub(super) sc: [DFF<Bits<MAX_WAYS>>; STAGES],
     pub(super) s_cle: DFF<Bits<8>>,
     pub(super) s_ale: DFF<Bits<8>>,
     pub(super) s_we: DFF<Bits<8>>,
@@ -90,7 +92,7 @@ pub struct OnfiPhy {
     pub(super) s_rv: DFF<Bits<32>>,
     pub(super) dqi: DFF<Bits<32>>,
     pub(super) dqv: DFF<Bit>,
-    pub(super) pst_ce: DFF<Bits<4>>,
+    pub(super) pst_ce: DFF<Bits<MAX_WAYS>>,
     pub(super) tap: Constant<Bits<3>>,
     pub(super) cap: Constant<Bits<5>>,
     pub(super) pre_w: Constant<Bits<8>>,
@@ -114,7 +116,7 @@ pub struct OnfiPhy {
     pub(super) q23_k: [Constant<Bits<32>>; 8],
     pub(super) zero32: Constant<Bits<32>>,
     pub(super) t_w: Signal<Local, Bits<32>>,
-    pub(super) t_c: Signal<Local, Bits<4>>,
+    pub(super) t_c: Signal<Local, Bits<MAX_WAYS>>,
     pub(super) lat_q: Signal<Local, Bits<32>>,
     pub(super) b0_q: Signal<Local, Bits<32>>,
     pub(super) b01_q: Signal<Local, Bits<32>>,
@@ -131,7 +133,7 @@ pub struct OnfiPhy {
     pub(super) in_w: Signal<Local, Bit>,
     pub(super) in_r: Signal<Local, Bit>,
     pub(super) cw: Signal<Local, Bits<32>>,
-    pub(super) ce_w: Signal<Local, Bits<4>>,
+    pub(super) ce_w: Signal<Local, Bits<MAX_WAYS>>,
 }
 
 impl OnfiPhy {

@@ -45,11 +45,11 @@ fn a_command_latch_shows_up_pipe_cycles_later_with_its_we_pulse() {
     let mut pins = Vec::new();
     for c in 0..12u32 {
         let lat = (2..7).contains(&c);
-        u.beat_ce.next = bits::<4>(if lat { 1 } else { 0 });
+        u.beat_ce.next = bits::<8>(if lat { 1 } else { 0 });
         u.beat_cle.next = lat;
         u.beat_we.next = c == 2;
         u.beat_dq.next = bits::<32>(if lat { 0x70 } else { 0 });
-        u.rb_n.next = bits::<4>(0xF);
+        u.rb_n.next = bits::<8>(0xFF);
         crate::settle(&mut u, 64, "onfi phy");
         pins.push((
             u.ce_n.val().to_u64(),
@@ -62,7 +62,7 @@ fn a_command_latch_shows_up_pipe_cycles_later_with_its_we_pulse() {
     // Beat cycles 2..7 appear at the pins in cycles 6..11; WE# low in 6 and 7.
     for (c, &(ce_n, cle, we_n, dq)) in pins.iter().enumerate() {
         let lat = (6..11).contains(&c);
-        assert_eq!(ce_n, if lat { 0xE } else { 0xF }, "CE# cycle {c}");
+        assert_eq!(ce_n, if lat { 0xFE } else { 0xFF }, "CE# cycle {c}");
         assert_eq!(cle, lat, "CLE cycle {c}");
         assert_eq!(we_n, !(c == 6 || c == 7), "WE# cycle {c}");
         if lat {

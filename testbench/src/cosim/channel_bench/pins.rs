@@ -37,7 +37,7 @@ impl<'a> PinSide<'a> {
         PinSide {
             phy,
             target,
-            rb: 0xF,
+            rb: 0xFF,
             back: (0..IO_ROUND_TRIP).map(|_| 0).collect(),
             dq_in: 0,
             rd_ways: VecDeque::new(),
