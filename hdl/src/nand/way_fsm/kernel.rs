@@ -326,14 +326,16 @@ impl Logic for WayFsm {
                 self.st_final_r.d.next = false;
                 if self.phase_end.val() {
                     // The array works again: resume latency + what was left; the next check
-                    // waits for the minimum progress.
+                    // waits for the minimum progress. R/B# falls only tWB after WE# rises (it
+                    // was high through the suspension): looked at after tWB, as after any
+                    // first phase.
                     self.sus.d.next = false;
                     self.rem.d.next = self.rem.q.val() + self.t_res.val();
                     self.nsus.d.next = self.nsus.q.val() + self.one16.val();
                     self.prog.d.next = self.guard_m2.val();
                     self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.two16.val();
-                    self.c1w.d.next = false;
+                    self.cnt.d.next = self.t_wb.val();
+                    self.c1w.d.next = self.t_wb_1.val();
                 }
             }
         }

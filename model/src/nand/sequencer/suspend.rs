@@ -161,16 +161,23 @@ pub(super) fn read_done(u: &mut Unit, c: u64) -> UnitState {
 }
 
 /// The resume latch left the bus at cycle `c`: the array works again after the resume latency
-/// for the time it had left.
-pub(super) fn resumed(r: &SuspendRules, u: &mut Unit, c: u64, rb_lag: u64) -> UnitState {
+/// for the time it had left. R/B#, high through the suspension, falls only tWB after the latch
+/// (ONFI 4.1 section 4: tWB), so the way looks at it from tWB on (the HDL's tWB count, then
+/// its busy state): a resume shorter than that is seen `RESUME_LOOK_CYCLES` after tWB.
+/// `t_wb`: `SeqTiming::t_wb`; `rb_lag`: the PHY's delay on R/B# (`SeqTiming::rb_lag`).
+pub(super) fn resumed(r: &SuspendRules, u: &mut Unit, c: u64, t_wb: u64, rb_lag: u64) -> UnitState {
     u.pe.end = c + r.t_resume + u.pe.left;
     u.pe.suspends += 1;
     u.pe.next_ok = c + r.t_resume + r.min_progress;
     UnitState::Wait {
-        until: u.pe.end + RB_SYNC_CYCLES + rb_lag,
+        until: (u.pe.end + RB_SYNC_CYCLES + rb_lag).max(c + t_wb + RESUME_LOOK_CYCLES),
         next: Phase::Second,
     }
 }
+
+/// Cycles after the resume latch's tWB count to the way's request when R/B# is already high:
+/// the busy state's first cycle, then the request register.
+const RESUME_LOOK_CYCLES: u64 = 2;
 
 impl ChannelSequencer {
     /// Sets the suspend rules (the default: never suspend).
