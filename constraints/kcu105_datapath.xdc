@@ -11,8 +11,9 @@
 # The pins of the board (PCIe reference clock, PERST#, lanes, the NAND connector plan) are in
 # kcu105_board.xdc: the ports of `ssdlab_datapath` are not pins. The PCIe ports (cq/cc/rq/rc AXI-S,
 # mps_code, mrrs_code) face the user side of the UltraScale PCIe Gen3 hard block's IP, the
-# dram_* ports a DDR4 controller's user side, the phy_i_* ports the core-clock side of an ONFI
-# PHY (serializers, DQS/RE# generation; not in this design), the firmware ports a soft CPU.
+# dram_* ports a DDR4 controller's user side, the phy_i_* ports (channel i's ONFI pins per quarter
+# of a core cycle, from the ONFI PHY inside) the core-clock side of that channel's io wrapper
+# (nand_phy_io_xcu_*: OSERDESE3/ISERDESE3, kcu105_board.xdc), the firmware ports a soft CPU.
 
 # The core clock: one clock for the front end and the NAND sequencers, 250 MHz
 # (top.rs CORE_CLOCK_MHZ; the PCIe IP's user clock for Gen3 x4 with a 128-bit interface,
@@ -20,7 +21,7 @@
 create_clock -name core_clk -period 4.000 [get_ports clock]
 
 # Out of context every other port connects to on-chip logic clocked by core_clk (the PCIe IP,
-# the DDR4 controller, the ONFI PHY, the firmware CPU). Budget: 1 ns of the 4 ns period for the
+# the DDR4 controller, the io wrappers, the firmware CPU). Budget: 1 ns of the 4 ns period for the
 # logic on the other side of each port (the IP cores register their AXI-S outputs). `reset` is
 # synchronous to core_clk and timed as any other input (drive it from a register, e.g. a reset
 # synchronizer on the PCIe IP's user_reset).
@@ -30,5 +31,5 @@ set_output_delay -clock core_clk 1.000 [all_outputs]
 # R/B# of each way is asynchronous to the core clock (open-drain from the NAND targets); the
 # way FSMs synchronize it with two flip-flops (nand/way_fsm.rs), so no path from these ports is
 # timed.
-set_false_path -from [get_ports {phy_0_rb[*] phy_1_rb[*] phy_2_rb[*] phy_3_rb[*]}]
-set_false_path -from [get_ports {phy_4_rb[*] phy_5_rb[*] phy_6_rb[*] phy_7_rb[*]}]
+set_false_path -from [get_ports {phy_0_rb_n[*] phy_1_rb_n[*] phy_2_rb_n[*] phy_3_rb_n[*]}]
+set_false_path -from [get_ports {phy_4_rb_n[*] phy_5_rb_n[*] phy_6_rb_n[*] phy_7_rb_n[*]}]

@@ -91,6 +91,7 @@ pub mod region;
 
 use crate::ftl::map_cache::{self, MapCacheExport};
 use crate::nand::array::NandArray;
+use crate::nand::phy::OnfiPhy;
 use crate::nand::timing::HdlTiming;
 use crate::nvme::arbiter::Arbitration;
 use crate::nvme::frontend::NvmeFrontEnd;
@@ -99,6 +100,7 @@ use region::{BANK_BYTES, MAX_BANKS};
 use rust_hdl::prelude::*;
 use ssdlab_model::config::{DriveConfig, MapCacheConfig};
 use ssdlab_model::ctrl::page_buffer::{one_shot_program_bytes, region_banks};
+use ssdlab_model::nand::phy::PhyTiming;
 
 /// Width of a region's row address (16-byte rows): regions up to 256 KiB, 16 banks (4 planes x
 /// 3 TLC pages of 18 592 B: 223 104 B).
@@ -163,11 +165,16 @@ impl Datapath {
         let g = &cfg.geometry;
         let cross = crosses_clocks(cfg);
         let array = NandArray::new(&t, g.channels as usize, g.ways_per_channel as usize, cross);
+        let phy = PhyTiming::new(&cfg.onfi).map_err(|e| e.to_string())?;
+        let onfi = (0..g.channels)
+            .map(|_| OnfiPhy::from_timing(&phy))
+            .collect();
         Ok(Datapath::assemble(
             fe,
             array,
             map,
             page_buffer_for(cfg)?,
+            onfi,
             cross,
         ))
     }
@@ -252,6 +259,9 @@ pub fn checked_timing(cfg: &DriveConfig) -> Result<HdlTiming, Vec<String>> {
         ));
     }
     why.extend(geometry_refusals(cfg));
+    if let Err(e) = PhyTiming::new(&cfg.onfi) {
+        why.push(e.to_string());
+    }
     match HdlTiming::new(&cfg.onfi, crate::nand::plane_stride(cfg))
         .and_then(|t| t.with_suspend(&cfg.nand.suspend))
     {
@@ -271,6 +281,7 @@ impl Datapath {
         array: NandArray,
         map: MapCacheExport,
         pb: PageBuffer,
+        onfi: Vec<OnfiPhy>,
         cross: bool,
     ) -> Self {
         let channels = array.channels();
@@ -283,6 +294,7 @@ impl Datapath {
             array,
             map,
             pb,
+            onfi,
         } defaults {
             clock, nand_clock, nclk, cq_tdata, cq_tvalid, cq_tlast, cq_tkeep, cq_tuser, cq_tready, cc_tdata, cc_tvalid, cc_tlast,
             cc_tkeep, cc_tuser, cc_tready, rq_tdata, rq_tvalid, rq_tlast, rq_tkeep, rq_tuser, rq_tready,

@@ -1,7 +1,7 @@
 //! Closed loop through the datapath top level (issue 9): the rust_hdl `Datapath` (front end +
 //! PRP data path + page buffer + 8-channel NAND array + mapping cache) between the root-complex
 //! model (host driver: controller init, I/O queue pair 1, one 4 KiB NVM Write, then an NVM Read
-//! of it to another buffer) and four NAND targets on channel 3. A bench "firmware" drives only
+//! of it to another buffer) and four NAND targets at the ONFI pins of channel 3. A bench "firmware" drives only
 //! the firmware port, never data: it takes fetched commands from `cmd_*`, applies queue creation
 //! on `qc_*`, moves host data into page-buffer region (3, 1) on `dma_*`, programs it with a NAND
 //! op on `nand_*`, records LPN -> row with a `map_*` update (a DRAM model serves the mapping
@@ -17,12 +17,13 @@ use ssdlab_hdl::top::{small_drive_config, Datapath};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::encoding::nvme::opc;
 use ssdlab_model::encoding::nvme_regs::*;
-use ssdlab_model::nand::sequencer::SeqTiming;
+use ssdlab_model::nand::phy::PhyTiming;
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
-use ssdlab_testbench::devices::nand_target::NandTarget;
-use ssdlab_testbench::devices::read_return::ReadReturn;
+use ssdlab_testbench::devices::onfi_pins::channel::PinChannel;
+use ssdlab_testbench::devices::onfi_pins::dut::PhyOut;
+use ssdlab_testbench::devices::onfi_pins::{OnfiPinTarget, PinPhase};
 use ssdlab_testbench::devices::root_complex::host_init::{driver_init, Act, ACQ_BASE};
 use ssdlab_testbench::devices::root_complex::{PcieUserSide, RootComplex};
 use std::collections::VecDeque;
@@ -257,13 +258,10 @@ struct Bench {
     u: Box<Datapath>,
     rc: RootComplex,
     fw: Firmware,
-    targets: Vec<NandTarget>,
-    /// Data-out words on their way back through the PHY.
-    returning: ReadReturn<u32>,
+    /// Channel CH's ONFI pins and its four targets (one per way).
+    ch: PinChannel,
     n: u64,
-    /// Data-in and data-out beat cycles on channel CH; cycles with a CE on any other channel.
-    wr_beats: Vec<u64>,
-    rd_beats: Vec<u64>,
+    /// Cycles with a CE# low on any other channel.
     other_ce: u64,
     /// Mapping-table DRAM: read beats (cycle, data) scheduled for the cache, commands seen.
     dram_beats: VecDeque<(u64, u32)>,
@@ -277,20 +275,13 @@ impl Bench {
     fn new(cfg: &DriveConfig) -> Self {
         let mut u = Datapath::new_boxed(cfg).expect("small drive fits the datapath");
         u.connect_all();
-        let t = SeqTiming::new(&cfg.onfi);
-        let targets = (0..4)
-            .map(|w| NandTarget::new(t, plane_stride(cfg), w as u8, 4096))
-            .collect();
-        let (wr_beats, rd_beats) = (Vec::new(), Vec::new());
+        let target = OnfiPinTarget::new(&cfg.onfi, 4, plane_stride(cfg), 4096);
         Bench {
             u,
             rc: RootComplex::new(&cfg.pcie),
             fw: Firmware::default(),
-            targets,
-            returning: ReadReturn::new(t.rd_return),
+            ch: PinChannel::new(target),
             n: 0,
-            wr_beats,
-            rd_beats,
             other_ce: 0,
             dram_beats: VecDeque::new(),
             dram_cmds: Vec::new(),
@@ -316,21 +307,10 @@ impl Bench {
         }
         self.fw.drive(u);
         for c in 0..8 {
-            (
-                u.phy[c].rb.next,
-                u.phy[c].dq_in_valid.next,
-                u.phy[c].dq_in.next,
-            ) = (bits::<8>(0xF), false, bits::<32>(0));
+            (u.phy[c].rb_n.next, u.phy[c].dq_in.next) = (bits::<8>(0xFF), bits::<32>(0));
         }
-        let rb = self
-            .targets
-            .iter()
-            .enumerate()
-            .fold(0u64, |acc, (w, t)| acc | (t.ready(n) as u64) << w);
-        u.phy[CH].rb.next = bits::<8>(rb);
-        if let Some(d) = self.returning.take(n) {
-            (u.phy[CH].dq_in_valid.next, u.phy[CH].dq_in.next) = (true, bits::<32>(d as u64));
-        }
+        u.phy[CH].rb_n.next = bits::<8>(self.ch.rb as u64);
+        u.phy[CH].dq_in.next = bits::<32>(self.ch.dq_in() as u64);
         u.settle();
         self.rc.observe_user(n, &u.pcie_out());
         if u.dram_cmd_valid.val() {
@@ -349,7 +329,7 @@ impl Bench {
             "cycle {n}: translation page 0 is resident at boot"
         );
         if let Some(array) = self.fw.observe(n, u) {
-            self.targets[WAY].push_array_cycles(array);
+            self.ch.target.ways[WAY].push_array_cycles(array);
         }
         self.nand_pins(n);
         let u = &mut *self.u;
@@ -358,40 +338,29 @@ impl Bench {
         self.n += 1;
     }
 
-    /// Plays the targets on channel CH's pins (as `cosim::channel_bench` does).
+    /// Plays the targets on channel CH's pins (as `cosim::channel_bench` at the pins does).
     fn nand_pins(&mut self, n: u64) {
         let u = &*self.u;
         self.other_ce += (0..8)
-            .filter(|&c| c != CH && u.phy[c].ce.val().to_u64() != 0)
+            .filter(|&c| c != CH && u.phy[c].ce_n.val().to_u64() != 0xFF)
             .count() as u64;
         let p = &u.phy[CH];
-        let ce = p.ce.val().to_u64() as u8;
-        assert!(ce.count_ones() <= 1, "cycle {n}: chip enables {ce:04b}");
-        let w = ce.trailing_zeros() as usize;
-        let dq = p.dq_out.val().to_u64() as u32;
-        if p.we.val() && p.cle.val() {
-            self.targets[w].command(n, dq as u8);
-        }
-        if p.we.val() && p.ale.val() {
-            self.targets[w].address(n, dq as u8);
-        }
-        if p.wr_beat.val() {
-            self.targets[w].data_in(n, &dq.to_le_bytes());
-            self.wr_beats.push(n);
-        }
-        if p.rd_beat.val() {
-            let b = self.targets[w].data_out(n, 4);
-            let word = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            self.returning.push(n, word);
-            self.rd_beats.push(n);
-        }
-        for t in &self.targets {
-            assert!(
-                t.violations.is_empty(),
-                "ONFI violation: {:?}",
-                t.violations
-            );
-        }
+        let v = |s: &Signal<Out, Bit>| s.val();
+        let pins = PhyOut {
+            ce_n: p.ce_n.val().to_u64() as u8,
+            cle: v(&p.cle),
+            ale: v(&p.ale),
+            we_n: v(&p.we_n),
+            re: p.re.val().to_u64() as u8,
+            dqs: p.dqs.val().to_u64() as u8,
+            dqs_oe: v(&p.dqs_oe),
+            dq: p.dq.val().to_u64() as u32,
+            dq_oe: v(&p.dq_oe),
+            ..Default::default()
+        };
+        self.ch.cycle(&pins);
+        let report = self.ch.target.report();
+        assert!(report.is_empty(), "cycle {n}: ONFI violation: {report}");
     }
 
     fn run_till(&mut self, limit: u64, what: &str, done: impl Fn(&Bench) -> bool) {
@@ -480,30 +449,42 @@ fn host_write_then_read_back_4k_through_page_buffer_and_nand() {
             "CQE slot {slot}"
         );
     }
-    // NAND: one program then one read on (3, 1). Data in: 4096 B = 1024 beats of 4 bytes, one
-    // contiguous burst (single plane). Data out: the program's status byte after 70h (1 beat),
-    // then the read's 1024 beats in one burst.
+    // NAND: one program then one read on (3, 1), at the pins. Data in: 4096 B on 4096 DQS
+    // edges in one burst of 1024 cycles (4 bytes per cycle) inside the PHY's DQS preamble and
+    // postamble. Data out: the program's status byte after 70h (one 4-edge cycle), then the
+    // read's 4096 B on 4096 RE# edges in one burst inside the RE# preamble and postamble.
     let kinds: Vec<NandOpKind> = b.fw.nand_acc.iter().map(|a| a.1).collect();
     assert_eq!(kinds, vec![NandOpKind::Program, NandOpKind::Read]);
     assert_eq!(b.fw.nand_done.len(), 2);
+    let t = PhyTiming::new(&cfg.onfi).expect("the PHY elaborates");
+    let (din, dout): (Vec<PinPhase>, Vec<PinPhase>) =
+        b.ch.target
+            .phases
+            .iter()
+            .filter(|p| matches!(p, PinPhase::DataIn { .. } | PinPhase::DataOut { .. }))
+            .partition(|p| matches!(p, PinPhase::DataIn { .. }));
+    let q = |cycles: u32| 4 * cycles as u64;
     assert_eq!(
-        (b.wr_beats.len(), b.rd_beats.len()),
-        (1024, 1 + 1024),
-        "data-in and data-out beats"
+        din,
+        vec![PinPhase::DataIn {
+            quarters: q(t.wpre + 1024 + t.wpst),
+            edges: 4096
+        }],
+        "data in: one contiguous burst"
     );
     assert_eq!(
-        b.wr_beats[1023] - b.wr_beats[0],
-        1023,
-        "data in: contiguous burst"
-    );
-    assert_eq!(
-        b.rd_beats[1024] - b.rd_beats[1],
-        1023,
-        "data out: contiguous burst"
-    );
-    assert!(
-        b.rd_beats[0] < b.fw.nand_done[0] && b.rd_beats[1] > b.fw.nand_acc[1].0,
-        "status beat in the program, data in the read"
+        dout,
+        vec![
+            PinPhase::DataOut {
+                quarters: q(t.rpre + 1 + t.rpst),
+                edges: 4
+            },
+            PinPhase::DataOut {
+                quarters: q(t.rpre + 1024 + t.rpst),
+                edges: 4096
+            }
+        ],
+        "data out: the program's status, then the page in one contiguous burst"
     );
     assert_eq!(b.other_ce, 0, "channels other than {CH} stay idle");
     // Mapping (64 sets x 4 ways x 8 entries; LPN 8 = line 1, set 1): the write's update misses

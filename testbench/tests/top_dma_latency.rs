@@ -48,7 +48,7 @@ fn run(to_host: bool, limit: u64) -> Run {
             u.dram_wdata_ready.next,
         ) = (false, true, true);
         for c in 0..8 {
-            (u.phy[c].rb.next, u.phy[c].dq_in_valid.next) = (bits::<8>(0xF), false);
+            (u.phy[c].rb_n.next, u.phy[c].dq_in.next) = (bits::<8>(0xFF), bits::<32>(0));
         }
         u.dma_valid.next = n >= 2 && take.is_none();
         (u.dma_to_host.next, u.dma_prp1.next, u.dma_prp2.next) =

@@ -13,8 +13,10 @@
 pub mod io;
 mod kernel;
 pub mod onfi;
+pub mod pins;
 
 pub use onfi::OnfiPhy;
+pub use pins::OnfiPins;
 
 use crate::nand::arbiter::MAX_WAYS;
 use rust_hdl::prelude::*;

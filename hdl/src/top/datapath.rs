@@ -7,11 +7,11 @@ use super::page_buffer::PageBuffer;
 use crate::ftl::map_cache::{MapCacheExport, TP_BITS};
 use crate::nand::array::NandArray;
 use crate::nand::op::OP_BITS;
-use crate::nand::phy::NandPhy;
+use crate::nand::phy::{OnfiPhy, OnfiPins};
 use crate::nvme::frontend::NvmeFrontEnd;
 use rust_hdl::prelude::*;
 
-/// The ports on `nand_clock`: the NAND PHY bundles (`phy_<channel>_<signal>` in the Verilog);
+/// The ports on `nand_clock`: the ONFI pins of each channel (`phy_<channel>_<pin>` in the Verilog);
 /// every other port is on `clock`. The place-and-route harness clocks their registers by it
 /// (`pnr::harness`).
 pub const NAND_CLOCK_PORTS: &[&str] = &["phy_"];
@@ -241,10 +241,13 @@ pub struct Datapath {
     pub nand_done_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: way of the completed op (ops of a way complete in order).
     pub nand_done_way: Vec<Signal<Out, Bits<3>>>,
-    /// Per channel: the NAND PHY boundary (`nand::phy::NandPhy`), `phy_<i>_ce`, ... in Verilog.
-    pub phy: Vec<NandPhy>,
+    /// Per channel: the ONFI pins (`nand::phy::OnfiPins`, per quarter of a `nand_clock` cycle
+    /// where DDR), `phy_<i>_ce_n`, ... in Verilog, for the channel's io wrapper.
+    pub phy: Vec<OnfiPins>,
     pub(super) fe: NvmeFrontEnd,
     pub(super) array: NandArray,
+    /// Per channel: the ONFI PHY between the sequencer's beat port and the pins.
+    pub(super) onfi: Vec<OnfiPhy>,
     pub(super) map: MapCacheExport,
     pub(super) pb: PageBuffer,
     /// The NAND side's clock: `nand_clock`, or `clock` when the sequencers run on it.
@@ -386,15 +389,38 @@ impl Logic for Datapath {
             self.pb.acc_valid[i].next = self.array.acc_valid[i].val();
             self.pb.acc_way[i].next = self.array.acc_way[i].val();
             self.pb.acc_kind[i].next = self.array.acc_kind[i].val();
-            NandPhy::link(&mut self.phy[i], &mut self.array.phy[i]);
             self.nand_done_valid[i].next = self.array.done_valid[i].val();
             self.nand_done_way[i].next = self.array.done_way[i].val();
             self.array.wr_data[i].next = self.pb.wr_data[i].val();
             self.pb.data_way[i].next = self.array.data_way[i].val();
-            self.pb.cmd_we[i].next = self.phy[i].we.val() & self.phy[i].cle.val();
-            self.pb.cmd_byte[i].next = self.phy[i].dq_out.val().get_bits::<8>(0);
-            self.pb.rd_beat[i].next = self.phy[i].rd_beat.val();
-            self.pb.wr_beat[i].next = self.phy[i].wr_beat.val();
+            self.pb.cmd_we[i].next = self.array.phy[i].we.val() & self.array.phy[i].cle.val();
+            self.pb.cmd_byte[i].next = self.array.phy[i].dq_out.val().get_bits::<8>(0);
+            self.pb.rd_beat[i].next = self.array.phy[i].rd_beat.val();
+            self.pb.wr_beat[i].next = self.array.phy[i].wr_beat.val();
+            // The sequencer's beat port drives the ONFI PHY, whose pins are the channel's ports.
+            self.onfi[i].clock.next = self.nclk.val();
+            self.onfi[i].beat_ce.next = self.array.phy[i].ce.val();
+            self.onfi[i].beat_cle.next = self.array.phy[i].cle.val();
+            self.onfi[i].beat_ale.next = self.array.phy[i].ale.val();
+            self.onfi[i].beat_we.next = self.array.phy[i].we.val();
+            self.onfi[i].beat_dq.next = self.array.phy[i].dq_out.val();
+            self.onfi[i].beat_wr.next = self.array.phy[i].wr_beat.val();
+            self.onfi[i].beat_rd.next = self.array.phy[i].rd_beat.val();
+            self.array.phy[i].rb.next = self.onfi[i].beat_rb.val();
+            self.array.phy[i].dq_in.next = self.onfi[i].beat_dq_in.val();
+            self.array.phy[i].dq_in_valid.next = self.onfi[i].beat_dq_in_valid.val();
+            self.phy[i].ce_n.next = self.onfi[i].ce_n.val();
+            self.phy[i].cle.next = self.onfi[i].cle.val();
+            self.phy[i].ale.next = self.onfi[i].ale.val();
+            self.phy[i].we_n.next = self.onfi[i].we_n.val();
+            self.phy[i].wp_n.next = self.onfi[i].wp_n.val();
+            self.phy[i].re.next = self.onfi[i].re.val();
+            self.phy[i].dqs.next = self.onfi[i].dqs.val();
+            self.phy[i].dqs_oe.next = self.onfi[i].dqs_oe.val();
+            self.phy[i].dq.next = self.onfi[i].dq.val();
+            self.phy[i].dq_oe.next = self.onfi[i].dq_oe.val();
+            self.onfi[i].rb_n.next = self.phy[i].rb_n.val();
+            self.onfi[i].dq_in.next = self.phy[i].dq_in.val();
             self.pb.rd_valid[i].next = self.array.rd_valid[i].val();
             self.pb.rd_data[i].next = self.array.rd_data[i].val();
         }

@@ -22,10 +22,12 @@
 //! DQS data-in and RE# data-out bursts; `bench.rs` and `dut.rs` run the PHY against it.
 
 pub mod bench;
+pub mod channel;
 mod data;
 pub mod dut;
 
 use super::nand_target::NandTarget;
+use ssdlab_hdl::nand::arbiter::MAX_WAYS;
 use ssdlab_model::config::OnfiConfig;
 use ssdlab_model::encoding::onfi::CHANGE_COL_2;
 use ssdlab_model::nand::sequencer::SeqTiming;
@@ -51,7 +53,7 @@ pub struct HostPins {
 impl Default for HostPins {
     fn default() -> Self {
         HostPins {
-            ce_n: 0xF,
+            ce_n: 0xFF,
             cle: false,
             ale: false,
             we_n: true,
@@ -124,12 +126,12 @@ pub struct OnfiPinTarget {
     /// Per way (target): quarter cycle of its last address latch's WE# rise (tADL), of its last
     /// command's (tWHR) and that command byte (tCCS after E0h). ONFI times these between a
     /// target's own cycles: another target's latch in between does not restart them.
-    pub(super) last_addr: [Option<u64>; 4],
-    pub(super) last_cmd: [Option<(u64, u8)>; 4],
+    pub(super) last_addr: [Option<u64>; MAX_WAYS],
+    pub(super) last_cmd: [Option<(u64, u8)>; MAX_WAYS],
     pub(super) din: data::DataIn,
     pub(super) dout: data::DataOut,
     /// Half cycle R/B# last rose, per way (tRR).
-    pub(super) rb_rise: [Option<u64>; 4],
+    pub(super) rb_rise: [Option<u64>; MAX_WAYS],
     pub(super) rb_prev: u8,
     pub(super) drive: TargetPins,
     pub(super) out_q: VecDeque<(u64, u8, bool)>,
@@ -159,12 +161,12 @@ impl OnfiPinTarget {
             cle_rise: 0,
             ale_rise: 0,
             ale_latches: 0,
-            last_addr: [None; 4],
-            last_cmd: [None; 4],
+            last_addr: [None; MAX_WAYS],
+            last_cmd: [None; MAX_WAYS],
             din: Default::default(),
             dout: Default::default(),
-            rb_rise: [None; 4],
-            rb_prev: 0xF,
+            rb_rise: [None; MAX_WAYS],
+            rb_prev: 0xFF,
             drive: TargetPins::default(),
             out_q: VecDeque::new(),
         }
@@ -311,7 +313,8 @@ impl OnfiPinTarget {
     /// R/B#, DQ and DQS the target drives this quarter, and R/B# rise times for tRR.
     fn outputs(&mut self) -> TargetPins {
         let n = self.cycle();
-        let mut rb = 0u8;
+        // Absent ways' R/B# pins float high (the board's pull-ups).
+        let mut rb = (0xFFu16 << self.ways.len()) as u8;
         for (w, t) in self.ways.iter().enumerate() {
             if t.ready(n) {
                 rb |= 1 << w;
@@ -367,6 +370,51 @@ impl OnfiPinTarget {
             dq |= (last.dq as u32) << (8 * k);
         }
         (dq, last.rb_n)
+    }
+
+    /// Whether the controller's pins are idle (every CE# high, CLE and ALE low, WE# and RE#
+    /// high, no DQ or DQS driven) and the target drives nothing more: [`OnfiPinTarget::skip_idle`] may
+    /// then stand for `step_cycle` with the same pins.
+    pub fn idle(&self) -> bool {
+        let p = &self.prev;
+        p.ce_n == 0xFF
+            && !p.cle
+            && !p.ale
+            && p.we_n
+            && p.re
+            && !p.dq_oe
+            && !p.dqs_oe
+            && !p.dqs
+            && self.out_q.is_empty()
+    }
+
+    /// The DQ word `step_cycle` returns while the target drives nothing new (the byte it holds
+    /// in all four quarters).
+    pub fn held_dq(&self) -> u32 {
+        u32::from_le_bytes([self.drive.dq; 4])
+    }
+
+    /// `cycles` core cycles with the idle pins of the last quarter ([`OnfiPinTarget::idle`]):
+    /// what as many `step_cycle` calls would do (no edges, so no latch and no check), in one
+    /// step; the R/B# rises inside are recorded for tRR. Returns R/B# after the last quarter.
+    pub fn skip_idle(&mut self, cycles: u64) -> u8 {
+        assert!(self.idle(), "skip_idle with the pins or the target busy");
+        let end = self.h + 4 * cycles;
+        let mut rb = (0xFFu16 << self.ways.len()) as u8;
+        for (w, t) in self.ways.iter().enumerate() {
+            // R/B# is sampled per quarter from its cycle: ready from quarter 4 x ready_at.
+            let rise = 4 * t.ready_at();
+            if t.ready((end - 1) / 4) {
+                rb |= 1 << w;
+                if self.rb_prev & (1 << w) == 0 {
+                    self.rb_rise[w] = Some(rise.max(self.h));
+                }
+            }
+        }
+        self.rb_prev = rb;
+        self.drive.rb_n = rb;
+        self.h = end;
+        rb
     }
 
     /// Every violation, one per line (empty when none).

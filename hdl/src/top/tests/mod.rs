@@ -123,7 +123,9 @@ fn the_presets_elaborate_with_a_clock_crossing() {
         );
         let d = Datapath::new_boxed(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(d.array.channels(), 8, "{name}");
-        // Its ONFI PHY elaborates too (`make verilog PRESET=NAME` writes every block).
+        // Its ONFI PHYs (one per channel, inside the datapath) elaborate too, and `make verilog
+        // PRESET=NAME` writes one as its own block.
+        assert_eq!(d.onfi.len(), 8, "{name}: a PHY per channel");
         crate::nand::phy_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: nand_phy: {e}"));
         assert_eq!(cfg.geometry.ways_per_channel, ways, "{name}");
         assert_eq!(
@@ -152,7 +154,9 @@ fn datapath_is_synthesizable() {
         "nand_cmd_op",
         "nand_done_way$7",
         "phy$7$dq_in",
-        "phy$7$ce",
+        "phy$7$ce_n",
+        "phy$7$re",
+        "phy$7$dqs_oe",
         "dram_rdata",
         "pb_err",
     ] {

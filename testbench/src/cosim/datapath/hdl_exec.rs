@@ -89,7 +89,7 @@ pub type HdlExec = HwExec<HdlSimDut>;
 
 /// Channel port `p` as (group, channel), if it is one.
 fn channel_port(p: P) -> Option<(usize, usize)> {
-    let first = ChSig::Rb.at(0).0;
+    let first = ChSig::RbN.at(0).0;
     (p.0 >= first).then(|| ((p.0 - first) / CHANNELS, (p.0 - first) % CHANNELS))
 }
 
@@ -107,9 +107,8 @@ impl DatapathDut for HdlSimDut {
         if let Some((g, ch)) = channel_port(p) {
             let phy = &mut u.phy[ch];
             match g {
-                x if x == ChSig::Rb as usize => phy.rb.put(v),
+                x if x == ChSig::RbN as usize => phy.rb_n.put(v),
                 x if x == ChSig::DqIn as usize => phy.dq_in.put(v),
-                x if x == ChSig::DqInValid as usize => phy.dq_in_valid.put(v),
                 _ => panic!("channel port group {g} is not an input"),
             }
             return;
@@ -139,13 +138,15 @@ impl DatapathDut for HdlSimDut {
             return match g {
                 x if x == ChSig::DoneValid as usize => u.nand_done_valid[ch].u(),
                 x if x == ChSig::DoneWay as usize => u.nand_done_way[ch].u(),
-                x if x == ChSig::Ce as usize => phy.ce.u(),
+                x if x == ChSig::CeN as usize => phy.ce_n.u(),
                 x if x == ChSig::Cle as usize => phy.cle.u(),
                 x if x == ChSig::Ale as usize => phy.ale.u(),
-                x if x == ChSig::We as usize => phy.we.u(),
-                x if x == ChSig::DqOut as usize => phy.dq_out.u(),
-                x if x == ChSig::WrBeat as usize => phy.wr_beat.u(),
-                x if x == ChSig::RdBeat as usize => phy.rd_beat.u(),
+                x if x == ChSig::WeN as usize => phy.we_n.u(),
+                x if x == ChSig::Re as usize => phy.re.u(),
+                x if x == ChSig::Dqs as usize => phy.dqs.u(),
+                x if x == ChSig::DqsOe as usize => phy.dqs_oe.u(),
+                x if x == ChSig::Dq as usize => phy.dq.u(),
+                x if x == ChSig::DqOe as usize => phy.dq_oe.u(),
                 _ => panic!("channel port group {g} is not read by the bench"),
             };
         }

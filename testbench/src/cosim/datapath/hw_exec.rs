@@ -1,18 +1,19 @@
 //! The hardware executions of the datapath: a [`DatapathDut`] — the Verilated Verilog of
 //! `ssdlab_hdl::top::Datapath` (`module top`) or its rust_hdl simulation — with the device models
 //! around it: the root complex (`crate::devices::root_complex`: host memory, link ceiling, read
-//! latency) on the PCIe streams, one [`NandTarget`] per (channel, way) on the NAND pins (one cycle
-//! of PHY read latency, as `channel_bench`), the DRAM model
+//! latency) on the PCIe streams, a pin-level target per channel on its ONFI pins (`pins.rs`:
+//! one `NandTarget` per way behind CE#, ONFI timing checked in ns), the DRAM model
 //! (`crate::devices::map_dram`) on the mapping cache's memory port, and the
 //! firmware port driven from the shared firmware's offers.
 //!
 //! Speed ([`Stepping`]): in a cycle where no output the bench watches is set (events,
-//! handshakes, NAND pin activity, RQ/DRAM/TP requests) and the device models' inputs to the
+//! handshakes, NAND pins away from idle, RQ/DRAM/TP requests) and the device models' inputs to the
 //! DUT are constant, nothing crosses to Rust: `idle_until` lets the DUT clock on in C++ up to
 //! the models' next scheduled change (NAND R/B#, RC beat, link free, CQ beat, TP done) or the
 //! host's next action, and the Verilated build fast-forwards a quiescent design.
 
 mod devices;
+mod pins;
 mod ports;
 mod stepping;
 
@@ -22,9 +23,11 @@ use super::exec::DatapathExec;
 use super::port::*;
 use super::sig::{ChSig, DatapathDut, Sig, VerilatorDut, CHANNELS, P};
 use crate::devices::map_dram::{DramModel, DramTiming, TpMover};
-use crate::devices::nand_target::{NandTarget, TargetSuspend};
-use crate::devices::read_return::ReadReturn;
+use crate::devices::nand_target::TargetSuspend;
+use crate::devices::onfi_pins::channel::{idle_pins, PinChannel};
+use crate::devices::onfi_pins::OnfiPinTarget;
 use crate::devices::root_complex::RootComplex;
+use pins::pins_of;
 use ports::{map_events, taken};
 use ssdlab_hdl::pcie::tlp::{CqReq, ReqDesc, REQ_MWR};
 use ssdlab_model::config::DriveConfig;
@@ -54,21 +57,14 @@ pub struct HwExec<D: DatapathDut> {
     watch: Vec<P>,
     rc: RootComplex,
     cq: VecDeque<(Cycle, u128, bool)>,
-    /// Target of (channel, way) at `channel * ways + way`.
-    targets: Vec<NandTarget>,
-    /// Ways per channel (`geometry.ways_per_channel`).
-    ways: usize,
-    /// Per channel: the read word on the PHY's `dq_in` in the coming sequencer cycle.
-    pending_read: [Option<u32>; CHANNELS],
-    /// Per channel: the words of data-out beats on their way back through the PHY.
-    returning: [ReadReturn<u32>; CHANNELS],
+    /// Per channel: its pins and pin-level target.
+    pins: Vec<PinChannel>,
     /// `SeqTiming::rd_return`.
     rd_return: u64,
     dram: DramModel,
     tp: TpMover,
     tp_done_at: Option<Cycle>,
     codes: (u64, u64),
-    bpc: usize,
     error: Option<String>,
     /// Channels (bit ch) whose bus a phase held in the last cycle run (a way's CE asserted):
     /// the bus-occupancy meter's input (`seqread`).
@@ -98,14 +94,16 @@ impl<D: DatapathDut> HwExec<D> {
             t_suspend: r.t_suspend,
             t_resume: r.t_resume,
         });
-        let ways = cfg.geometry.ways_per_channel as usize;
-        let targets = (0..CHANNELS * ways)
-            .map(|i| {
-                let mut tg = NandTarget::new(t, stride, (i % ways) as u8, page);
-                if let Some(s) = sus {
-                    tg.set_suspend(s);
+        let ways = cfg.geometry.ways_per_channel as u8;
+        let pins = (0..CHANNELS)
+            .map(|_| {
+                let mut tg = OnfiPinTarget::new(&cfg.onfi, ways, stride, page);
+                for w in tg.ways.iter_mut() {
+                    if let Some(s) = sus {
+                        w.set_suspend(s);
+                    }
                 }
-                tg
+                PinChannel::new(tg)
             })
             .collect();
         let code = |b: u32| (b / 128).trailing_zeros() as u64;
@@ -118,16 +116,12 @@ impl<D: DatapathDut> HwExec<D> {
             watch: Vec::with_capacity(64),
             rc: RootComplex::new(&cfg.pcie),
             cq: VecDeque::new(),
-            targets,
-            ways,
-            pending_read: [None; CHANNELS],
-            returning: std::array::from_fn(|_| ReadReturn::new(t.rd_return)),
+            pins,
             rd_return: t.rd_return as u64,
             dram: DramModel::new(DRAM, line_entries),
             tp: TpMover::default(),
             tp_done_at: None,
             codes: (code(cfg.pcie.mps_bytes), code(cfg.pcie.mrrs_bytes)),
-            bpc: t.bytes_per_cycle as usize,
             error: None,
             bus_ce: 0,
             sus_cmd: sus.map(|s| s.commands.suspend),
@@ -139,7 +133,7 @@ impl<D: DatapathDut> HwExec<D> {
     /// Stores `data` in the NAND target of (`channel`, `way`) at `row`, byte `column`
     /// ([`NandTarget::preload`]).
     pub fn preload(&mut self, channel: u8, way: u8, row: u32, column: usize, data: &[u8]) {
-        self.targets[channel as usize * self.ways + way as usize].preload(row, column, data);
+        self.pins[channel as usize].target.ways[way as usize].preload(row, column, data);
     }
 
     /// The outputs that need the bench in a cycle when non-zero, given the offers `o`.
@@ -160,9 +154,7 @@ impl<D: DatapathDut> HwExec<D> {
             ]
             .map(Sig::p),
         );
-        for s in [ChSig::DoneValid, ChSig::We, ChSig::WrBeat, ChSig::RdBeat] {
-            w.extend((0..CHANNELS).map(|ch| s.at(ch)));
-        }
+        w.extend((0..CHANNELS).map(|ch| ChSig::DoneValid.at(ch)));
         for (offered, s) in [
             (o.map.is_some(), Sig::MapReqReady),
             (o.nand.is_some(), Sig::NandCmdReady),
@@ -181,9 +173,10 @@ impl<D: DatapathDut> HwExec<D> {
         let mut h = self.rc.next_change(c).min(self.dram.next_change(c));
         h = h.min(self.cq.front().map_or(Cycle::MAX, |b| b.0));
         h = h.min(self.tp_done_at.unwrap_or(Cycle::MAX));
-        for t in &self.targets {
-            if t.ready_at() > c {
-                h = h.min(t.ready_at());
+        // A target's R/B# reaches the DUT's input the cycle after it rises (`PinChannel`).
+        for t in self.pins.iter().flat_map(|p| &p.target.ways) {
+            if t.ready_at() >= c {
+                h = h.min(t.ready_at() + 1);
             }
         }
         h
@@ -224,7 +217,7 @@ impl<D: DatapathDut> HwExec<D> {
                 ev.push(HwEvent::NandDone {
                     channel: ch as u8,
                     way,
-                    overtook: self.targets[ch * self.ways + way as usize].suspended_since(end),
+                    overtook: self.pins[ch].target.ways[way as usize].suspended_since(end),
                 });
             }
         }
@@ -239,7 +232,7 @@ impl<D: DatapathDut> HwExec<D> {
             ));
         }
         if let (true, Some(n)) = (t.nand, o.nand) {
-            self.targets[n.channel as usize * self.ways + n.way as usize]
+            self.pins[n.channel as usize].target.ways[n.way as usize]
                 .push_array_cycles(n.array_cycles);
         }
         t
@@ -297,8 +290,7 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
             || self.active
             || o.qc.is_some()
             || self.error.is_some()
-            || self.pending_read.iter().any(Option::is_some)
-            || self.returning.iter().any(|r| !r.is_empty())
+            || !self.pins.iter().all(PinChannel::settled)
         {
             return from;
         }
@@ -307,10 +299,22 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
             return from;
         }
         self.drive(from, o);
+        // The run stops when a pin leaves the level it has now: that must be its idle level.
+        if !(0..CHANNELS).all(|ch| idle_pins(&pins_of(&self.dut, ch))) {
+            return from;
+        }
         self.fill_watch(o);
-        let ce: [P; CHANNELS] = std::array::from_fn(|ch| ChSig::Ce.at(ch));
-        let n = self.dut.run_quiet(&self.watch, &ce, h - from);
+        // Any pin away from its idle level stops the run.
+        let idle_pins: Vec<P> = [ChSig::CeN, ChSig::Re, ChSig::WeN, ChSig::Dqs]
+            .into_iter()
+            .flat_map(|s| (0..CHANNELS).map(move |ch| s.at(ch)))
+            .collect();
+        for s in [ChSig::Cle, ChSig::Ale, ChSig::DqOe, ChSig::DqsOe] {
+            self.watch.extend((0..CHANNELS).map(|ch| s.at(ch)));
+        }
+        let n = self.dut.run_quiet(&self.watch, &idle_pins, h - from);
         assert!(n <= h - from, "ran past the horizon");
+        self.pins.iter_mut().for_each(|p| p.skip(n));
         self.ahead += n;
         from + n
     }

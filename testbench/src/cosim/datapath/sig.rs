@@ -1,5 +1,5 @@
 //! The datapath's ports as one enum ([`Sig`], Verilog names as in docs/hdl.md; rust-hdl arrays
-//! `name$i`, the NAND PHY bundle `phy$i$field`) and the cycle interface of a device under test
+//! `name$i`, the ONFI pins `phy$i$pin`) and the cycle interface of a device under test
 //! ([`DatapathDut`]) that the hardware bench (`hw_exec.rs`) drives: implemented by the Verilated
 //! Verilog ([`VerilatorDut`]) and by rust_hdl's own simulation (`hdl_exec.rs`).
 
@@ -45,39 +45,42 @@ sigs! {
     NandCmdOp = "nand_cmd_op", NandCmdReady = "nand_cmd_ready", NandCmdArray = "nand_cmd_array",
 }
 
-/// A per-channel port (NAND PHY bundle, completion port of the array).
+/// A per-channel port (the channel's ONFI pins, `nand::phy::OnfiPins`, and the array's
+/// completion port).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChSig {
-    Rb,
+    RbN,
     DqIn,
-    DqInValid,
     DoneValid,
     DoneWay,
-    Ce,
+    CeN,
     Cle,
     Ale,
-    We,
-    DqOut,
-    WrBeat,
-    RdBeat,
+    WeN,
+    Re,
+    Dqs,
+    DqsOe,
+    Dq,
+    DqOe,
 }
 
-const ARRAYS: [&str; 12] = [
-    "phy$#$rb",
+const ARRAYS: [&str; 13] = [
+    "phy$#$rb_n",
     "phy$#$dq_in",
-    "phy$#$dq_in_valid",
     "nand_done_valid$#",
     "nand_done_way$#",
-    "phy$#$ce",
+    "phy$#$ce_n",
     "phy$#$cle",
     "phy$#$ale",
-    "phy$#$we",
-    "phy$#$dq_out",
-    "phy$#$wr_beat",
-    "phy$#$rd_beat",
+    "phy$#$we_n",
+    "phy$#$re",
+    "phy$#$dqs",
+    "phy$#$dqs_oe",
+    "phy$#$dq",
+    "phy$#$dq_oe",
 ];
 
-/// A port by dense index: scalars first (by [`Sig`] discriminant), then 12 groups of `CHANNELS`.
+/// A port by dense index: scalars first (by [`Sig`] discriminant), then 13 groups of `CHANNELS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct P(pub usize);
 

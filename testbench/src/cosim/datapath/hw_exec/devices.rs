@@ -1,15 +1,15 @@
 //! The device models' side of a hardware-execution cycle: the DUT's inputs driven from the
-//! root complex (CQ and RC streams, RQ ready), the NAND targets (R/B#, read data the PHY's read
-//! return after its beat), the DRAM model and the translation-page mover; then the DUT's outputs
-//! observed by the same models (RQ beats, DRAM commands and write data, TP requests, NAND
-//! latches and beats).
+//! root complex (CQ and RC streams, RQ ready), the NAND targets (R/B# and DQ at the pins), the
+//! DRAM model and the translation-page mover; then the DUT's outputs observed by the same models
+//! (RQ beats, DRAM commands and write data, TP requests, the ONFI pins).
 
+use super::pins::pins_of;
 use super::ports::drive_offer;
 use super::{HwExec, TP_CYCLES};
 use crate::cosim::datapath::port::Offer;
 use crate::cosim::datapath::sig::{ChSig, DatapathDut, Sig, CHANNELS};
 use crate::devices::map_dram::{DramIn, TpReq};
-use ssdlab_model::nvme::frontend::tlp::{Cycle, CLOCK_PS};
+use ssdlab_model::nvme::frontend::tlp::Cycle;
 
 impl<D: DatapathDut> HwExec<D> {
     /// Sets every DUT input for cycle `c` from the device models and the offers `o`, then
@@ -30,21 +30,9 @@ impl<D: DatapathDut> HwExec<D> {
         d.set(Sig::MrrsCode.p(), self.codes.1);
         d.set(Sig::CmdStall.p(), 0);
         drive_offer(d, o);
-        // The targets count sequencer cycles: the one in progress at this PCIe cycle's start.
-        let nc = self.nand_ps.map_or(c, |pn| c * CLOCK_PS / pn);
-        for ch in 0..CHANNELS {
-            let rb = (0..self.ways).fold(0u64, |a, w| {
-                a | (self.targets[ch * self.ways + w].ready(nc) as u64) << w
-            });
-            d.set(ChSig::Rb.at(ch), rb);
-            d.set(
-                ChSig::DqIn.at(ch),
-                self.pending_read[ch].unwrap_or(0) as u64,
-            );
-            d.set(
-                ChSig::DqInValid.at(ch),
-                self.pending_read[ch].is_some() as u64,
-            );
+        for (ch, p) in self.pins.iter().enumerate() {
+            d.set(ChSig::RbN.at(ch), p.rb as u64);
+            d.set(ChSig::DqIn.at(ch), p.dq_in() as u64);
         }
         let m = self.dram.outputs(c);
         d.set(Sig::DramCmdReady.p(), m.cmd_ready as u64);
@@ -98,60 +86,24 @@ impl<D: DatapathDut> HwExec<D> {
         }
     }
 
-    /// NAND pins of every channel in sequencer cycle `c`: latches and beats to the targets,
-    /// read data on its way back, and the word due in the next sequencer cycle.
+    /// The ONFI pins of every channel in sequencer cycle `c` into its target (which checks
+    /// their timing), the target's DQ and R/B# on their way back.
     pub(super) fn nand_pins(&mut self, c: Cycle) {
         self.bus_ce = 0;
-        self.nand_beats(c);
         for ch in 0..CHANNELS {
-            self.pending_read[ch] = self.returning[ch].take(c + 1);
-        }
-    }
-
-    /// The latches and beats of every channel in sequencer cycle `c`.
-    fn nand_beats(&mut self, c: Cycle) {
-        for ch in 0..CHANNELS {
-            let ce = self.dut.get(ChSig::Ce.at(ch)) as u8;
-            if ce == 0 {
-                continue;
+            let u = pins_of(&self.dut, ch);
+            let p = &mut self.pins[ch];
+            if p.cycle(&u) {
+                self.bus_ce |= 1 << ch;
             }
-            self.bus_ce |= 1 << ch;
-            if ce.count_ones() > 1 || (ce as u32) >> self.ways != 0 {
+            self.suspends += p.take_commands(self.sus_cmd);
+            if !p.target.violations.is_empty()
+                || p.target.ways.iter().any(|w| !w.violations.is_empty())
+            {
+                let v = p.target.report();
                 return self.fail(format!(
-                    "cycle {c}: channel {ch}: chip enables {ce:08b} of {} ways",
-                    self.ways
+                    "sequencer cycle {c}: channel {ch}: ONFI violation: {v}"
                 ));
-            }
-            let d = &self.dut;
-            let (we, cle, ale) = (
-                d.get(ChSig::We.at(ch)) != 0,
-                d.get(ChSig::Cle.at(ch)) != 0,
-                d.get(ChSig::Ale.at(ch)) != 0,
-            );
-            let (wr, rd, dq) = (
-                d.get(ChSig::WrBeat.at(ch)) != 0,
-                d.get(ChSig::RdBeat.at(ch)) != 0,
-                d.get(ChSig::DqOut.at(ch)) as u32,
-            );
-            let t = &mut self.targets[ch * self.ways + ce.trailing_zeros() as usize];
-            if we && cle {
-                t.command(c, dq as u8);
-                self.suspends += (self.sus_cmd == Some(dq as u8)) as u64;
-            }
-            if we && ale {
-                t.address(c, dq as u8);
-            }
-            if wr {
-                t.data_in(c, &dq.to_le_bytes()[..self.bpc]);
-            }
-            if rd {
-                let mut w = [0u8; 4];
-                w[..self.bpc].copy_from_slice(&t.data_out(c, self.bpc));
-                self.returning[ch].push(c, u32::from_le_bytes(w));
-            }
-            if let Some(v) = t.violations.first() {
-                let v = format!("cycle {c}: channel {ch}: ONFI violation: {v}");
-                self.fail(v);
             }
         }
     }
