@@ -44,7 +44,10 @@ fn skipped_idle_cycles_give_the_rb_of_stepped_quarters() {
     assert!(idle_pins(&idle()));
     let (mut stepped, mut skipped) = (erasing(100), erasing(100));
     let ready = stepped.target.ways[1].ready_at();
-    assert!(ready >= 100, "the erase holds way 1 busy past its array time");
+    assert!(
+        ready >= 100,
+        "the erase holds way 1 busy past its array time"
+    );
     // Stepped: four quarters per cycle. Skipped: runs of 37, 1 and the rest, one cycle at a
     // time around the rise.
     let mut rb_stepped = Vec::new();

@@ -87,3 +87,50 @@ pub fn idle_pins(u: &PhyOut) -> bool {
         && u.re == 0xF
         && u.dqs == 0
 }
+
+impl OnfiPinTarget {
+    /// Whether the controller's pins are idle (every CE# high, CLE and ALE low, WE# and RE#
+    /// high, no DQ or DQS driven) and the target drives nothing more: [`OnfiPinTarget::skip_idle`] may
+    /// then stand for `step_cycle` with the same pins.
+    pub fn idle(&self) -> bool {
+        let p = &self.prev;
+        p.ce_n == 0xFF
+            && !p.cle
+            && !p.ale
+            && p.we_n
+            && p.re
+            && !p.dq_oe
+            && !p.dqs_oe
+            && !p.dqs
+            && self.out_q.is_empty()
+    }
+
+    /// The DQ word `step_cycle` returns while the target drives nothing new (the byte it holds
+    /// in all four quarters).
+    pub fn held_dq(&self) -> u32 {
+        u32::from_le_bytes([self.drive.dq; 4])
+    }
+
+    /// `cycles` core cycles with the idle pins of the last quarter ([`OnfiPinTarget::idle`]):
+    /// what as many `step_cycle` calls would do (no edges, so no latch and no check), in one
+    /// step; the R/B# rises inside are recorded for tRR. Returns R/B# after the last quarter.
+    pub fn skip_idle(&mut self, cycles: u64) -> u8 {
+        assert!(self.idle(), "skip_idle with the pins or the target busy");
+        let end = self.h + 4 * cycles;
+        let mut rb = (0xFFu16 << self.ways.len()) as u8;
+        for (w, t) in self.ways.iter().enumerate() {
+            // R/B# is sampled per quarter from its cycle: ready from quarter 4 x ready_at.
+            let rise = 4 * t.ready_at();
+            if t.ready((end - 1) / 4) {
+                rb |= 1 << w;
+                if self.rb_prev & (1 << w) == 0 {
+                    self.rb_rise[w] = Some(rise.max(self.h));
+                }
+            }
+        }
+        self.rb_prev = rb;
+        self.drive.rb_n = rb;
+        self.h = end;
+        rb
+    }
+}
