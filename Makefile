@@ -77,7 +77,8 @@ endif
 
 ## Randomized three-way co-simulation of the datapath (issue #9): builds the Verilator model of
 ## `module top` (rust-hdl's form of `ssdlab_datapath`), runs a seeded random fio job for >= 10^7 cycles checked event by event against
-## the behavioural model; prints cycles per wall-second, transactions checked, mismatches.
+## the behavioural model; prints cycles per wall-second, transactions checked, mismatches. Every
+## run drives a pin-level NAND target on each channel's ONFI pins: a timing violation fails it.
 ## SSDLAB_SEED=n replays a seed, SSDLAB_SIM_CYCLES=n sets the length, SSDLAB_WAVE=file.vcd
 ## writes a VCD waveform for GTKWave (use a short SSDLAB_SIM_CYCLES with it).
 ## Then sequential 128 KiB reads at QD32 on a NAND-bound drive (250 MT/s): NAND bus occupancy
