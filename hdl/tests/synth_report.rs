@@ -253,3 +253,35 @@ fn the_phy_io_wrappers_are_written_beside_the_blocks() {
         "only the preset's gearing"
     );
 }
+
+/// `testbench/cpp/raw_eval.cpp` (the last step of `make sim`) drives the exported datapath's
+/// ports by name in C++ (`m->name = ...`), which no Rust compiler checks: every name it sets
+/// must be a port of `datapath.v`.
+#[test]
+fn raw_eval_sets_only_ports_of_the_exported_datapath() {
+    let cpp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testbench/cpp/raw_eval.cpp");
+    let src = std::fs::read_to_string(&cpp).unwrap();
+    let text = std::fs::read_to_string(verilog_dir().join("datapath.v")).unwrap();
+    let ports = constraints::verilog_ports(&text);
+    let mut set = Vec::new();
+    for part in src.split("m->").skip(1) {
+        let name: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if part[name.len()..].trim_start().starts_with('=') {
+            set.push(name);
+        }
+    }
+    assert!(
+        set.len() >= 8,
+        "raw_eval.cpp sets its inputs with `m->port = `: {set:?}"
+    );
+    for p in &set {
+        assert!(
+            ports.contains(p),
+            "{}: `m->{p}` is not a port of datapath.v",
+            cpp.display()
+        );
+    }
+}

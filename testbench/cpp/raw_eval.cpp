@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
   VerilatedContext* c = new VerilatedContext;
   Vtop* m = new Vtop{c, "top"};
   m->cc_tready = 1; m->rq_tready = 1; m->mps_code = 1; m->mrrs_code = 2;
-  m->phy_0_rb = 0xff; m->phy_1_rb = 0xff; m->phy_2_rb = 0xff; m->phy_3_rb = 0xff;
-  m->phy_4_rb = 0xff; m->phy_5_rb = 0xff; m->phy_6_rb = 0xff; m->phy_7_rb = 0xff;
+  m->phy_0_rb_n = 0xff; m->phy_1_rb_n = 0xff; m->phy_2_rb_n = 0xff; m->phy_3_rb_n = 0xff;
+  m->phy_4_rb_n = 0xff; m->phy_5_rb_n = 0xff; m->phy_6_rb_n = 0xff; m->phy_7_rb_n = 0xff;
   m->dram_cmd_ready = 1; m->dram_wdata_ready = 1;
   m->clock = 0;
   m->eval();
