@@ -122,7 +122,7 @@ pub fn run_bench_pins<'a>(
         if bench.done == ops.len() {
             bench.res.cycles = bench.res.completions.last().map_or(n, |c| c.1) + 1;
             if let Some(p) = bench.pins.take() {
-                bench.res.pin_phases = p.target.phases;
+                bench.res.pin_phases = p.chan.target.phases;
             }
             return Ok(bench.res);
         }
@@ -188,7 +188,7 @@ impl<'a> Bench<'a> {
     /// The target of way `w` (the pin target's at the pins).
     fn target(&mut self, w: usize) -> &mut NandTarget {
         match &mut self.pins {
-            Some(p) => &mut p.target.ways[w],
+            Some(p) => &mut p.chan.target.ways[w],
             None => &mut self.targets[w],
         }
     }

@@ -1,8 +1,8 @@
 //! The ONFI PHY's read return as the beat-level benches see it: the word of every data-out beat
 //! comes back a fixed number of sequencer cycles after the beat (`SeqTiming::rd_return`: the
 //! pin pipe, tDQSRE, the io wrapper's round trip and the capture register), in beat order. The
-//! channel bench, the datapath co-simulation and the datapath's closed-loop test return read
-//! data through it, so they exercise the overlap of a word's return with the next phase.
+//! beat-level channel bench returns read data through it, so it exercises the overlap of a
+//! word's return with the next phase (the benches at the pins get it from the PHY itself).
 
 use std::collections::VecDeque;
 
@@ -37,9 +37,5 @@ impl<T> ReadReturn<T> {
             Some(&(at, _)) if at == n => self.queue.pop_front().map(|f| f.1),
             _ => None,
         }
-    }
-    /// No word is on its way.
-    pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
     }
 }

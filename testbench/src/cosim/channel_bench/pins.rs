@@ -2,8 +2,9 @@
 //! (`ssdlab_hdl::nand::phy::OnfiPhy`, rust_hdl or Verilated: [`PhyDut`]), whose per-quarter
 //! pins drive the pin-level target ([`OnfiPinTarget`]: ONFI timing checked in ns, one
 //! beat-level `NandTarget` per way behind CE#); the target's DQ comes back through the io
-//! wrapper's round trip (`IO_ROUND_TRIP`) and the PHY's fixed-latency capture into the
-//! channel's read port, and R/B# through the PHY into the way FSMs. The bench's own side (op
+//! wrapper's round trip ([`PinChannel`], as in the datapath benches) and the PHY's
+//! fixed-latency capture into the channel's read port, and R/B# through the PHY into the way
+//! FSMs. The bench's own side (op
 //! stream, write data, shadow pages, the beat-port trace the model is compared with) is the
 //! beat-level bench's.
 //!
@@ -13,20 +14,17 @@
 
 use crate::cosim::channel_dut::{ChanIn, ChanOut};
 use crate::devices::onfi_pins::bench::Beat;
+use crate::devices::onfi_pins::channel::PinChannel;
 use crate::devices::onfi_pins::dut::{PhyDut, PhyIn, PhyOut};
 use crate::devices::onfi_pins::OnfiPinTarget;
-use ssdlab_model::nand::phy::IO_ROUND_TRIP;
 use std::collections::VecDeque;
 
 /// The PHY and the pin-level target in a channel bench.
 pub struct PinSide<'a> {
     pub phy: &'a mut dyn PhyDut,
-    pub target: OnfiPinTarget,
-    /// R/B# pins as the target drove them in the last quarter.
-    rb: u8,
-    /// Target DQ per quarter on its way back through the io wrapper.
-    back: VecDeque<u32>,
-    /// This cycle's DQ input of the PHY (taken from `back` at the cycle's start).
+    /// The target on the PHY's pins, its DQ and R/B# on their way back.
+    pub chan: PinChannel,
+    /// This cycle's DQ input of the PHY (`chan`'s at the cycle's start).
     dq_in: u32,
     /// The way of each read beat whose bytes have not come back yet.
     pub(super) rd_ways: VecDeque<u8>,
@@ -36,9 +34,7 @@ impl<'a> PinSide<'a> {
     pub fn new(phy: &'a mut dyn PhyDut, target: OnfiPinTarget) -> Self {
         PinSide {
             phy,
-            target,
-            rb: 0xFF,
-            back: (0..IO_ROUND_TRIP).map(|_| 0).collect(),
+            chan: PinChannel::new(target),
             dq_in: 0,
             rd_ways: VecDeque::new(),
         }
@@ -46,7 +42,7 @@ impl<'a> PinSide<'a> {
 
     /// The cycle's start: the PHY's registered read port and R/B# for the channel's inputs.
     pub(super) fn read_port(&mut self, inp: &mut ChanIn) -> Option<(u8, u32)> {
-        self.dq_in = self.back.pop_front().unwrap_or_default();
+        self.dq_in = self.chan.dq_in();
         let o = self.eval(&Beat::default());
         inp.rb = o.beat_rb;
         if !o.beat_dq_in_valid {
@@ -71,22 +67,20 @@ impl<'a> PinSide<'a> {
             rd: o.rd_beat,
         };
         let u = self.eval(&beat);
-        let (back, rb) = self.target.step_cycle(&u);
-        self.back.push_back(back);
-        self.rb = rb;
+        self.chan.cycle(&u);
     }
 
     fn eval(&mut self, beat: &Beat) -> PhyOut {
         self.phy.eval(&PhyIn {
             beat: *beat,
-            rb_n: self.rb,
+            rb_n: self.chan.rb,
             dq_in: self.dq_in,
         })
     }
 
     /// The target's first violation (pin timing or command sequence), if any.
     pub(super) fn violation(&mut self) -> Option<String> {
-        let r = self.target.report();
+        let r = self.chan.target.report();
         (!r.is_empty()).then(|| r.lines().next().unwrap_or_default().to_string())
     }
 }

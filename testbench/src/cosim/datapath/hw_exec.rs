@@ -1,8 +1,9 @@
 //! The hardware executions of the datapath: a [`DatapathDut`] — the Verilated Verilog of
 //! `ssdlab_hdl::top::Datapath` (`module top`) or its rust_hdl simulation — with the device models
 //! around it: the root complex (`crate::devices::root_complex`: host memory, link ceiling, read
-//! latency) on the PCIe streams, a pin-level target per channel on its ONFI pins (`pins.rs`:
-//! one `NandTarget` per way behind CE#, ONFI timing checked in ns), the DRAM model
+//! latency) on the PCIe streams, a pin-level target per channel on its ONFI pins
+//! (`devices::onfi_pins::channel::PinChannel`: one `NandTarget` per way behind CE#, ONFI timing
+//! checked in ns; `pins.rs` reads the pins from the DUT), the DRAM model
 //! (`crate::devices::map_dram`) on the mapping cache's memory port, and the
 //! firmware port driven from the shared firmware's offers.
 //!
@@ -55,6 +56,10 @@ pub struct HwExec<D: DatapathDut> {
     /// The last cycle set a watched output (so the next one is unlikely to be quiet).
     active: bool,
     watch: Vec<P>,
+    /// Every channel's pins whose level a run-ahead must keep (CE#, RE#, WE#, DQS: idle not 0),
+    /// and those that must stay 0 (CLE, ALE, the output enables).
+    pin_levels: Vec<P>,
+    pin_zeros: Vec<P>,
     rc: RootComplex,
     cq: VecDeque<(Cycle, u128, bool)>,
     /// Per channel: its pins and pin-level target.
@@ -114,6 +119,8 @@ impl<D: DatapathDut> HwExec<D> {
             ahead: 0,
             active: true,
             watch: Vec::with_capacity(64),
+            pin_levels: per_channel(&[ChSig::CeN, ChSig::Re, ChSig::WeN, ChSig::Dqs]),
+            pin_zeros: per_channel(&[ChSig::Cle, ChSig::Ale, ChSig::DqOe, ChSig::DqsOe]),
             rc: RootComplex::new(&cfg.pcie),
             cq: VecDeque::new(),
             pins,
@@ -305,14 +312,8 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
         }
         self.fill_watch(o);
         // Any pin away from its idle level stops the run.
-        let idle_pins: Vec<P> = [ChSig::CeN, ChSig::Re, ChSig::WeN, ChSig::Dqs]
-            .into_iter()
-            .flat_map(|s| (0..CHANNELS).map(move |ch| s.at(ch)))
-            .collect();
-        for s in [ChSig::Cle, ChSig::Ale, ChSig::DqOe, ChSig::DqsOe] {
-            self.watch.extend((0..CHANNELS).map(|ch| s.at(ch)));
-        }
-        let n = self.dut.run_quiet(&self.watch, &idle_pins, h - from);
+        self.watch.extend_from_slice(&self.pin_zeros);
+        let n = self.dut.run_quiet(&self.watch, &self.pin_levels, h - from);
         assert!(n <= h - from, "ran past the horizon");
         self.pins.iter_mut().for_each(|p| p.skip(n));
         self.ahead += n;
@@ -324,4 +325,11 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
     fn suspends(&self) -> u64 {
         self.suspends
     }
+}
+
+/// The ports `sigs` of every channel.
+fn per_channel(sigs: &[ChSig]) -> Vec<P> {
+    sigs.iter()
+        .flat_map(|&s| (0..CHANNELS).map(move |ch| s.at(ch)))
+        .collect()
 }
