@@ -290,11 +290,12 @@ fn phase_flips_on_wrap_and_full_cq_holds_until_head_doorbell() {
             .iter()
             .find(|s| s.addr == cq_base(1) + 48)
             .expect("slot 3 posted");
-    // Doorbell data beat in `db`, strobe db+1, head updated for db+2, CQE header db+3.
+    // Doorbell data beat in `db`, strobe db+1, head updated for db+2, the engine's registered
+    // full flag clears for db+3 (the CQE is offered), CQE header db+4.
     assert_eq!(
         slot3.cycle,
-        db + 3,
-        "held CQE leaves 3 cycles after the head doorbell"
+        db + 4,
+        "held CQE leaves 4 cycles after the head doorbell"
     );
     let last = cqe_at(&h, cq_base(1));
     assert_eq!((last.cid, last.phase), (5, false));

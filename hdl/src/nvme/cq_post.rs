@@ -11,8 +11,13 @@
 //! A CQ head doorbell beyond the queue size or for a CQ that does not exist is ignored and
 //! reported on `evt_*`.
 //!
-//! Timing: a completion request taken in cycle `c` offers its CQE MWr to the requester mux in
-//! `c + 1` (header on RQ in `c + 2`); the MSI-X MWr is offered the cycle after the CQE is taken.
+//! Timing: a completion request taken in cycle `c` registers its CQ id; `c + 1` (`Look`) looks
+//! up that CQ's state and registers whether it is full; the CQE MWr is offered to the requester
+//! mux in `c + 2` (header on RQ in `c + 3`), so the mux's inputs come from registers (the
+//! completion engine was the front end's critical path into the mux, `make pnr`). A held CQE
+//! sees a doorbell that frees a slot one cycle after the head register changes. A pending MSI-X
+//! vector taken in `c` is offered in `c + 2` as well; the MSI-X MWr after a CQE is offered the
+//! cycle after the CQE is taken.
 //!
 //! Files: this one declares the ports and registers; `cq_post/elaborate.rs` builds the block
 //! (reset values, constants), `cq_post/kernel.rs` is its logic.
@@ -27,6 +32,8 @@ mod kernel;
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum CplState {
     Idle,
+    /// The CQ's state is read and registered before the offer.
+    Look,
     Post,
     Msix,
 }
@@ -137,6 +144,18 @@ pub struct CompletionPath {
     wstat: DFF<Bits<11>>,
     wdw0: DFF<Bits<32>>,
     wvec: DFF<Bits<4>>,
+    /// CQ of the working completion (looked up from its SQ when taken).
+    wcq: DFF<Bits<4>>,
+    /// The working completion's CQ was full in the cycle before.
+    wfull: DFF<Bit>,
+    /// The working job is a pending MSI-X vector (`wvec`), not a completion.
+    wmsi: DFF<Bit>,
+    /// Address of the working CQE (its CQ's tail slot), registered a cycle before the offer.
+    waddr: DFF<Bits<64>>,
+    /// SQ of the completion the idle engine would take.
+    insq: Signal<Local, Bits<4>>,
+    /// Its CQ.
+    incq: Signal<Local, Bits<4>>,
     cqid: Signal<Local, Bits<4>>,
     qbase: Signal<Local, Bits<64>>,
     qsize: Signal<Local, Bits<16>>,

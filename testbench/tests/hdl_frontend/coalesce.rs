@@ -64,10 +64,10 @@ fn aggregation_time_fires_the_interrupt_the_threshold_did_not() {
         "vector-1 interrupts at {msi1:?}, CQEs at {cqes:?}"
     );
     // Deadline = cycle after the mux took the first CQE (its header cycle) + 500; the expiry
-    // sets the pending bit (+1), the idle engine takes it (+1), the mux takes the MSI and its
-    // header follows (+1): header = first CQE header + 503.
-    assert_eq!(msi1[0], cqes[0] + 503);
-    assert_eq!(msi1[2], cqes[7] + 503);
+    // sets the pending bit (+1), the idle engine takes it (+1), looks up the vector (+1), the
+    // mux takes the MSI and its header follows (+1): header = first CQE header + 504.
+    assert_eq!(msi1[0], cqes[0] + 504);
+    assert_eq!(msi1[2], cqes[7] + 504);
     // Threshold interrupt: right behind the 7th CQE (its 2 beats, then the MSI-X MWr).
     assert!(
         msi1[1] > cqes[6] && msi1[1] <= cqes[6] + 4,

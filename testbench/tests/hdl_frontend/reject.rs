@@ -84,11 +84,12 @@ fn rejections_behind_a_full_cq_neither_stall_fetching_nor_get_lost() {
         cqes[2].1 < db && cqes[3].1 > db,
         "CQ1 full until the doorbell"
     );
-    // Doorbell data beat at db: strobe db + 1, head updated for db + 2, CQE header db + 3.
+    // Doorbell data beat at db: strobe db + 1, head updated for db + 2, the registered full
+    // flag clears for db + 3 (offered), CQE header db + 4.
     assert_eq!(
         cqes[3].1,
-        db + 3,
-        "held rejection leaves 3 cycles after the head doorbell"
+        db + 4,
+        "held rejection leaves 4 cycles after the head doorbell"
     );
     let s3 = cqe_at(&h, c1 + 48);
     assert_eq!(

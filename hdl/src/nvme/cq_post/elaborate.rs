@@ -48,7 +48,8 @@ impl CompletionPath {
             qc_qid, qc_base, qc_size, qc_cqid, qc_vec, qc_ien, mx_valid, mx_off, mx_data, cpl_valid, cpl_sqid,
             cpl_cid, cpl_status, cpl_dw0, cpl_ready, rej_valid, rej_sqid, rej_cid, rej_status, rej_ready,
             hd_sel, hd_val, rq_valid, rq_desc, rq_data, rq_ready, evt_bad_val, evt_bad_q, now, st, wsq, wcid,
-            wstat, wdw0, wvec, cqid, qbase, qsize, qhead, qtail, qnext, qphase, qvec, qien, qcount, fire, full,
+            wstat, wdw0, wvec, wcq, wfull, wmsi, waddr, insq, incq, cqid, qbase, qsize, qhead, qtail,
+            qnext, qphase, qvec, qien, qcount, fire, full,
             caddr, tidx, toff, desc, cqe, beat, vq, vsel, vaddr, vdata, vunmask, pend_any, pend_v,
         } arrays {
             cbase, csize, chead, ctail, cphase, clive, cvec, cien, ccount, cdl, carm, sq2cq, maddr_lo, maddr_hi,

@@ -10,7 +10,7 @@ use super::*;
 impl Logic for CompletionPath {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, st, wsq, wcid, wstat, wdw0, wvec, now);
+        dff_setup!(self, clock, st, wsq, wcid, wstat, wdw0, wvec, wcq, wfull, wmsi, waddr, now);
         for i in 0..9 {
             self.cbase[i].clock.next = self.clock.val();
             self.csize[i].clock.next = self.clock.val();
@@ -47,13 +47,20 @@ impl Logic for CompletionPath {
             self.munmask[i].d.next = self.munmask[i].q.val();
             self.mpend[i].d.next = self.mpend[i].q.val();
         }
-        // The CQ of the working completion and its state.
-        self.cqid.next = self.kq[0].val();
+        // The CQ of the completion the idle engine takes (a rejection before a request),
+        // registered in `wcq` with it: the CQ lookups below start from a register.
+        self.insq.next = self.cpl_sqid.val();
+        if self.rej_valid.val() {
+            self.insq.next = self.rej_sqid.val();
+        }
+        self.incq.next = self.sq2cq[0].q.val();
         for i in 0..9 {
-            if self.wsq.q.val() == self.kq[i].val() {
-                self.cqid.next = self.sq2cq[i].q.val();
+            if self.insq.val() == self.kq[i].val() {
+                self.incq.next = self.sq2cq[i].q.val();
             }
         }
+        // The CQ of the working completion and its state.
+        self.cqid.next = self.wcq.q.val();
         self.qbase.next = self.cbase[0].q.val();
         self.qsize.next = self.csize[0].q.val();
         self.qhead.next = self.chead[0].q.val();
@@ -80,10 +87,16 @@ impl Logic for CompletionPath {
             self.qnext.next = self.qtail.val() + self.one16.val();
         }
         self.full.next = self.qnext.val() == self.qhead.val();
+        // Registered: the request offered in `Post` starts from registers only. A doorbell
+        // that frees a slot reaches the offer one cycle after the head register changes.
+        self.wfull.d.next = self.full.val();
         self.tidx.next = self.idx_zero.val();
         self.tidx.next.idx = self.qtail.val();
         self.toff.next = self.tidx.val().into();
         self.caddr.next = self.qbase.val() + (self.toff.val() << 4);
+        // Registered as `wfull` is: the CQE's address is the CQ's tail slot, which only the
+        // engine's own post moves.
+        self.waddr.d.next = self.caddr.val();
         // Coalescing decision for the working completion (admin CQ never coalesced).
         self.fire.next = false;
         if self.qien.val()
@@ -133,7 +146,7 @@ impl Logic for CompletionPath {
         self.beat.next = self.beat_zero.val();
         self.beat.next.lo = self.vdata.val();
         self.desc.next = self.desc_cqe.val();
-        self.desc.next.addr = self.caddr.val();
+        self.desc.next.addr = self.waddr.q.val();
         if self.st.q.val() == CplState::Msix {
             self.desc.next = self.desc_msi.val();
             self.desc.next.addr = self.vaddr.val();
@@ -146,27 +159,37 @@ impl Logic for CompletionPath {
         self.rq_data.next = self.cqe.val().into();
         match self.st.q.val() {
             CplState::Idle => {
+                self.wcq.d.next = self.incq.val();
+                self.wmsi.d.next = false;
                 if self.rej_valid.val() {
                     self.rej_ready.next = true;
                     self.wsq.d.next = self.rej_sqid.val();
                     self.wcid.d.next = self.rej_cid.val();
                     self.wstat.d.next = self.rej_status.val();
                     self.wdw0.d.next = self.zero32.val();
-                    self.st.d.next = CplState::Post;
+                    self.st.d.next = CplState::Look;
                 } else if self.cpl_valid.val() {
                     self.cpl_ready.next = true;
                     self.wsq.d.next = self.cpl_sqid.val();
                     self.wcid.d.next = self.cpl_cid.val();
                     self.wstat.d.next = self.cpl_status.val();
                     self.wdw0.d.next = self.cpl_dw0.val();
-                    self.st.d.next = CplState::Post;
+                    self.st.d.next = CplState::Look;
                 } else if self.pend_any.val() {
                     self.wvec.d.next = self.pend_v.val();
+                    self.wmsi.d.next = true;
+                    self.st.d.next = CplState::Look;
+                }
+            }
+            CplState::Look => {
+                // The CQ's state is looked up (and `wfull` registered) before the offer.
+                self.st.d.next = CplState::Post;
+                if self.wmsi.q.val() {
                     self.st.d.next = CplState::Msix;
                 }
             }
             CplState::Post => {
-                if !self.full.val() {
+                if !self.wfull.q.val() {
                     self.rq_valid.next = true;
                     if self.rq_ready.val() {
                         self.st.d.next = CplState::Idle;

@@ -241,10 +241,13 @@ fn phase_flips_on_wrap_and_full_cq_holds_completions() {
         .copied()
         .collect();
     assert_eq!(io.len(), 4);
+    // Doorbell data beat at 5000; the register file strobes it in 5001, the CQ head register
+    // holds it from 5002, the engine's registered full flag clears for 5003 and offers the
+    // CQE then; its header is on the requester stream in 5004.
     assert_eq!(
         io[3].cycle,
-        t + 5_003,
-        "posted 3 cycles after the head doorbell freed the CQ"
+        t + 5_004,
+        "posted 4 cycles after the head doorbell freed the CQ"
     );
     // Slot 3 is the last of the first pass: phase 1; the next wrap would carry 0.
     let phases: Vec<bool> = io.iter().map(|p| p.cqe.phase).collect();
