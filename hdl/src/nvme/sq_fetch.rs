@@ -14,6 +14,12 @@
 //! per tag. A doorbell value beyond the queue size
 //! or for a queue that does not exist is ignored and reported on `evt_*` (section 4.1, 5.2).
 //!
+//! Arbitration starts from registers: each SQ's "has an entry" flag (`nonempty`, head register
+//! against the tail as written in the cycle before) and its head entry's address (`faddr` =
+//! base + 64 x head, moved with the head), so the path from the SQ state through the arbiter
+//! into the MRd address has no comparator before the arbiter and no adder after it (the front
+//! end's critical path on the ECP5, `make pnr`). Neither changes a cycle of the timing below.
+//!
 //! Timing (mirrored by `FrontEndTiming::HDL` of the model): a doorbell strobe in cycle `c`
 //! is seen by the arbiter in `c + 1`; arbitration in `t` offers the MRd to the requester mux in
 //! `t + 1` (header on the RQ stream in `t + 2`) and the arbiter is free again the cycle after
@@ -24,7 +30,7 @@
 //! Files: this one declares the ports and registers; `sq_fetch/elaborate.rs` builds the block
 //! (reset values, constants), `sq_fetch/kernel.rs` is its logic.
 
-use crate::pcie::words::{Index64, ReqDescWord};
+use crate::pcie::words::ReqDescWord;
 use rust_hdl::prelude::*;
 
 mod elaborate;
@@ -133,6 +139,10 @@ pub struct SubmissionPath {
     head: [DFF<Bits<16>>; 9],
     tail: [DFF<Bits<16>>; 9],
     live: [DFF<Bit>; 9],
+    /// Address of each SQ's head entry: base + 64 x head, moved with the head.
+    faddr: [DFF<Bits<64>>; 9],
+    /// Each SQ's head differed from its tail in the cycle before (see the kernel).
+    nonempty: [DFF<Bit>; 9],
     busy: [DFF<Bit>; 4],
     /// A discontinued completion arrived for the tag's fetch.
     tdsc: [DFF<Bit>; 4],
@@ -166,12 +176,10 @@ pub struct SubmissionPath {
     rbad: Signal<Local, Bit>,
     rpop: Signal<Local, Bit>,
     pick: Signal<Local, Bits<4>>,
-    pbase: Signal<Local, Bits<64>>,
-    phead: Signal<Local, Bits<16>>,
+    /// Head entry address of the picked SQ.
+    paddr: Signal<Local, Bits<64>>,
     found: Signal<Local, Bit>,
     ftag: Signal<Local, Bits<8>>,
-    hidx: Signal<Local, Index64>,
-    hoff: Signal<Local, Bits<64>>,
     desc: Signal<Local, ReqDescWord>,
     tag_ok: Signal<Local, Bit>,
     done_t: Signal<Local, Bits<8>>,
@@ -189,7 +197,8 @@ pub struct SubmissionPath {
     three2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
     desc_mrd64: Constant<ReqDescWord>,
-    idx_zero: Constant<Index64>,
+    /// Bytes of one SQ entry.
+    sqe64: Constant<Bits<64>>,
     op00: Constant<Bits<8>>,
     op01: Constant<Bits<8>>,
     op02: Constant<Bits<8>>,

@@ -30,7 +30,7 @@ impl Default for SubmissionPath {
             three2: Constant::new(bits::<2>(3)),
             zero2: Constant::new(bits::<2>(0)),
             desc_mrd64: Constant::new(desc),
-            idx_zero: Constant::new(Index64::default()),
+            sqe64: Constant::new(bits::<64>(64)),
             op00: k8(opc::ADMIN_DELETE_IO_SQ),
             op01: k8(opc::ADMIN_CREATE_IO_SQ),
             op02: k8(opc::NVM_READ),
@@ -47,10 +47,10 @@ impl Default for SubmissionPath {
             rq_desc, rq_ready, rc_tdata, rc_tvalid, rc_tlast, rc_discontinue, cmd_valid, cmd_sqid, cmd_w0, cmd_w1, cmd_w2,
             cmd_w3, rej_valid, rej_ready, rej_sqid, rej_cid, rej_status, evt_bad_val, evt_bad_q, hd_sel, hd_val,
             st, rdy9, req_addr, req_tag, rx_in, rx_tag, cv, cq, c0, c1, c2, c3, rrd, rwr, rcnt, rhead, rfield,
-            rbad, rpop, pick, pbase, phead, found, ftag, hidx, hoff, desc, tag_ok, done_t, done, opc, known,
+            rbad, rpop, pick, paddr, found, ftag, desc, tag_ok, done_t, done, opc, known,
             dropc,
         } arrays {
-            base, size, head, tail, live, busy, tdsc, tqid, beat, buf, trej, tcode, rfifo,
+            base, size, head, tail, live, faddr, nonempty, busy, tdsc, tqid, beat, buf, trej, tcode, rfifo,
         })
     }
 }

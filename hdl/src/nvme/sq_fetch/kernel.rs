@@ -21,6 +21,9 @@ impl Logic for SubmissionPath {
             self.head[i].clock.next = self.clock.val();
             self.tail[i].clock.next = self.clock.val();
             self.live[i].clock.next = self.clock.val();
+            self.faddr[i].clock.next = self.clock.val();
+            self.nonempty[i].clock.next = self.clock.val();
+            self.faddr[i].d.next = self.faddr[i].q.val();
             self.base[i].d.next = self.base[i].q.val();
             self.size[i].d.next = self.size[i].q.val();
             self.head[i].d.next = self.head[i].q.val();
@@ -49,26 +52,27 @@ impl Logic for SubmissionPath {
         }
         // Arbitration (round robin or weighted round robin: `crate::nvme::arbiter::SqArbiter`, a
         // sibling block in the front end).
+        // Ready SQs from registers: `nonempty` compares the head register with the tail as
+        // written this cycle (`tail.d`: a doorbell is seen when it would have been). Its head
+        // is a cycle old only in the cycle after an arbitration moved it, an `Issue` cycle,
+        // in which nothing arbitrates; queue configuration clears it (head = tail = 0).
         self.rdy9.next = self.zero9.val();
         for i in 0..9 {
-            if self.live[i].q.val() & (self.head[i].q.val() != self.tail[i].q.val()) {
+            if self.live[i].q.val() & self.nonempty[i].q.val() {
                 self.rdy9.next = self.rdy9.val() | self.kbit[i].val();
             }
         }
         self.arb_ready.next = self.rdy9.val();
         self.found.next = self.arb_found.val();
         self.pick.next = self.arb_pick.val();
-        self.pbase.next = self.base[0].q.val();
-        self.phead.next = self.head[0].q.val();
+        // The picked SQ's head entry address, kept per SQ as base + 64 x head (`faddr`), so
+        // no adder follows the arbitration.
+        self.paddr.next = self.faddr[0].q.val();
         for i in 0..9 {
             if self.pick.val() == self.kq[i].val() {
-                self.pbase.next = self.base[i].q.val();
-                self.phead.next = self.head[i].q.val();
+                self.paddr.next = self.faddr[i].q.val();
             }
         }
-        self.hidx.next = self.idx_zero.val();
-        self.hidx.next.idx = self.phead.val();
-        self.hoff.next = self.hidx.val().into();
         self.tag_ok.next = false;
         self.ftag.next = self.kt[0].val();
         for j in 0..4 {
@@ -93,13 +97,15 @@ impl Logic for SubmissionPath {
                 if self.rdy.val() & !self.stall.val() & self.found.val() & self.tag_ok.val() {
                     self.st.d.next = FetchState::Issue;
                     self.req_tag.d.next = self.ftag.val();
-                    self.req_addr.d.next = self.pbase.val() + (self.hoff.val() << 6);
+                    self.req_addr.d.next = self.paddr.val();
                     for i in 0..9 {
                         if self.pick.val() == self.kq[i].val() {
                             if self.head[i].q.val() == self.size[i].q.val() {
                                 self.head[i].d.next = self.zero16.val();
+                                self.faddr[i].d.next = self.base[i].q.val();
                             } else {
                                 self.head[i].d.next = self.head[i].q.val() + self.one16.val();
+                                self.faddr[i].d.next = self.faddr[i].q.val() + self.sqe64.val();
                             }
                         }
                     }
@@ -271,6 +277,7 @@ impl Logic for SubmissionPath {
                     self.size[i].d.next = self.qc_size.val();
                     self.head[i].d.next = self.zero16.val();
                     self.tail[i].d.next = self.zero16.val();
+                    self.faddr[i].d.next = self.qc_base.val();
                 }
             }
         }
@@ -280,6 +287,17 @@ impl Logic for SubmissionPath {
             self.size[0].d.next = self.asqs.val();
             self.head[0].d.next = self.zero16.val();
             self.tail[0].d.next = self.zero16.val();
+            self.faddr[0].d.next = self.asq.val();
+        }
+        // After every writer of `tail.d`: whether each SQ has an entry (see `rdy9` above).
+        for i in 0..9 {
+            self.nonempty[i].d.next = self.head[i].q.val() != self.tail[i].d.val();
+            if self.qc_valid.val() & self.qc_sq.val() & (self.qc_qid.val() == self.kq[i].val()) {
+                self.nonempty[i].d.next = false;
+            }
+        }
+        if self.en_pulse.val() {
+            self.nonempty[0].d.next = false;
         }
         if self.rst_pulse.val() {
             for i in 0..9 {
