@@ -163,7 +163,10 @@ pub struct MapCache<
     s2_id: DFF<Bits<8>>,
     s2_way_oh: DFF<Bits<W>>,
     fwd_valid: DFF<bool>,
-    fwd_set: DFF<Bits<SB>>,
+    /// The request behind the one that wrote the bypass registers is in the same set.
+    fwd_set_eq: DFF<bool>,
+    /// ... and has the tag those registers hold (compared while it was being accepted).
+    fwd_tag_eq: DFF<bool>,
     fwd_vbits: DFF<Bits<W>>,
     fwd_dbits: DFF<Bits<W>>,
     fwd_plru: DFF<Bits<PB>>,
@@ -206,6 +209,7 @@ pub struct MapCache<
     c_path_val: [Constant<Bits<PB>>; W],
 
     in_set: Signal<Local, Bits<SB>>,
+    in_tagw: Signal<Local, Bits<32>>,
     s1_set: Signal<Local, Bits<SB>>,
     s1_tagw: Signal<Local, Bits<32>>,
     s1_idx: Signal<Local, Bits<IB>>,
@@ -214,6 +218,9 @@ pub struct MapCache<
     eff_dirty: Signal<Local, Bits<W>>,
     eff_plru: Signal<Local, Bits<PB>>,
     eff_tag: [Signal<Local, Bits<32>>; W],
+    tag_eq: [Signal<Local, bool>; W],
+    m_set_hit: [Signal<Local, bool>; MSHRS],
+    pend_way: Signal<Local, Bits<W>>,
     hit_oh: Signal<Local, Bits<W>>,
     hit: Signal<Local, bool>,
     inv_oh: Signal<Local, Bits<W>>,

@@ -35,8 +35,8 @@ impl<
         self.slot_dirty_ram.write_clock.next = self.clock.val();
         dff_setup!(
             self, clock, s1_valid, s1_lpn, s1_upd, s1_value, s1_id, s2_valid, s2_upd, s2_value,
-            s2_id, s2_way_oh, fwd_valid, fwd_set, fwd_vbits, fwd_dbits, fwd_plru, fwd_tag_we,
-            fwd_tag, m_head, m_tail, state, eng_wb, eng_lpn, ev_tp, ev_dirty, eng_data
+            s2_id, s2_way_oh, fwd_valid, fwd_set_eq, fwd_tag_eq, fwd_vbits, fwd_dbits, fwd_plru,
+            fwd_tag_we, fwd_tag, m_head, m_tail, state, eng_wb, eng_lpn, ev_tp, ev_dirty, eng_data
         );
         for m in 0..MSHRS {
             self.m_valid[m].clock.next = self.clock.val();
@@ -95,7 +95,10 @@ impl<
         self.s1_set.next = self.s1_lpn.q.val().get_bits::<SB>(self.c_ob.val().index());
         self.s1_tagw.next = self.s1_lpn.q.val() & self.c_tag_mask.val();
         self.s1_idx.next = self.s1_lpn.q.val().get_bits::<IB>(0);
-        self.fwd_hit.next = self.fwd_valid.q.val() && (self.fwd_set.q.val() == self.s1_set.val());
+        // The bypass registers hold the previous request's writes, and S1 holds the request
+        // accepted in the cycle that request went (go implies ready): their set and tag compares
+        // were made then, from the input port, and registered.
+        self.fwd_hit.next = self.fwd_valid.q.val() && self.fwd_set_eq.q.val();
         self.eff_valid.next = self.valid_ram.read_data.val();
         self.eff_dirty.next = self.dirty_ram.read_data.val();
         self.eff_plru.next = self.plru_ram.read_data.val();
@@ -112,7 +115,12 @@ impl<
             if self.fwd_hit.val() && self.fwd_tag_we.q.val().get_bit(w) {
                 self.eff_tag[w].next = self.fwd_tag.q.val();
             }
-            if self.eff_valid.val().get_bit(w) && (self.eff_tag[w].val() == self.s1_tagw.val()) {
+            // Compare first, then pick the bypass, so no mux sits before the 32-bit compare.
+            self.tag_eq[w].next = self.tag_ram[w].read_data.val() == self.s1_tagw.val();
+            if self.fwd_hit.val() && self.fwd_tag_we.q.val().get_bit(w) {
+                self.tag_eq[w].next = self.fwd_tag_eq.q.val();
+            }
+            if self.eff_valid.val().get_bit(w) && self.tag_eq[w].val() {
                 self.hit_oh.next = self.hit_oh.val() | self.c_oh[w].val();
             }
             if !self.inv_found.val() && !self.eff_valid.val().get_bit(w) {
@@ -154,19 +162,23 @@ impl<
             self.upd_oh.next = self.way_oh.val();
         }
         // A decided way whose fill is still pending makes the request wait (decision unchanged).
-        self.pend.next = false;
+        // The ways of this set with a pending MSHR are found from registers, beside the tag
+        // compare; the decided way only selects among them.
+        self.pend_way.next = self.c_zero_w.val();
         for m in 0..MSHRS {
-            if self.m_valid[m].q.val()
+            self.m_set_hit[m].next = self.m_valid[m].q.val()
                 && (self.m_lpn[m]
                     .q
                     .val()
                     .get_bits::<SB>(self.c_ob.val().index())
-                    == self.s1_set.val())
-                && (self.m_way[m].q.val() == self.way_idx.val())
-            {
-                self.pend.next = true;
+                    == self.s1_set.val());
+            for w in 0..W {
+                if self.m_set_hit[m].val() && (self.m_way[m].q.val() == self.c_idx[w].val()) {
+                    self.pend_way.next = self.pend_way.val() | self.c_oh[w].val();
+                }
             }
         }
+        self.pend.next = (self.pend_way.val() & self.way_oh.val()).any();
         self.go.next = self.s1_valid.q.val()
             && !self.pend.val()
             && !self.eng_owns.val()
@@ -183,6 +195,7 @@ impl<
 
         // Meta/tag RAM writes and their one-deep bypass.
         self.in_set.next = self.req_lpn.val().get_bits::<SB>(self.c_ob.val().index());
+        self.in_tagw.next = self.req_lpn.val() & self.c_tag_mask.val();
         self.req_ready.next = !self.s1_valid.q.val() || self.go.val();
         self.valid_ram.write_address.next = self.s1_set.val();
         self.dirty_ram.write_address.next = self.s1_set.val();
@@ -198,7 +211,8 @@ impl<
         self.dirty_ram.write_enable.next = self.go.val();
         self.plru_ram.write_enable.next = self.go.val();
         self.fwd_valid.d.next = self.go.val();
-        self.fwd_set.d.next = self.s1_set.val();
+        self.fwd_set_eq.d.next = self.in_set.val() == self.s1_set.val();
+        self.fwd_tag_eq.d.next = self.in_tagw.val() == self.s1_tagw.val();
         self.fwd_vbits.d.next = self.valid_ram.write_data.val();
         self.fwd_dbits.d.next = self.dirty_ram.write_data.val();
         self.fwd_plru.d.next = self.new_plru.val();
@@ -247,17 +261,23 @@ impl<
         self.s2_value.d.next = self.s1_value.q.val();
         self.s2_id.d.next = self.s1_id.q.val();
         self.s2_way_oh.d.next = self.way_oh.val();
+        // The free tail MSHR takes S1's fields every cycle (nothing reads a free entry); only its
+        // valid bit and the tail pointer wait for the decision.
+        for m in 0..MSHRS {
+            if (self.m_tail.q.val() == self.c_midx[m].val()) && !self.m_valid[m].q.val() {
+                self.m_lpn[m].d.next = self.s1_lpn.q.val();
+                self.m_way[m].d.next = self.way_idx.val();
+                self.m_vlpn[m].d.next = self.vlpn.val();
+                self.m_vdirty[m].d.next = self.vdirty.val();
+                self.m_upd[m].d.next = self.s1_upd.q.val();
+                self.m_value[m].d.next = self.s1_value.q.val();
+                self.m_id[m].d.next = self.s1_id.q.val();
+            }
+        }
         if self.go.val() && !self.hit.val() {
             for m in 0..MSHRS {
                 if self.m_tail.q.val() == self.c_midx[m].val() {
                     self.m_valid[m].d.next = true;
-                    self.m_lpn[m].d.next = self.s1_lpn.q.val();
-                    self.m_way[m].d.next = self.way_idx.val();
-                    self.m_vlpn[m].d.next = self.vlpn.val();
-                    self.m_vdirty[m].d.next = self.vdirty.val();
-                    self.m_upd[m].d.next = self.s1_upd.q.val();
-                    self.m_value[m].d.next = self.s1_value.q.val();
-                    self.m_id[m].d.next = self.s1_id.q.val();
                 }
             }
             self.m_tail.d.next = self.m_tail.q.val() + self.c_one2.val();
