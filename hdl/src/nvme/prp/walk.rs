@@ -86,6 +86,9 @@ pub struct PrpWalk {
     first11: Signal<Local, Bits<11>>,
     first16: Signal<Local, Ext16>,
     rest: Signal<Local, Bits<16>>,
+    off16: Signal<Local, Ext16>,
+    off16b: Signal<Local, Bits<16>>,
+    span: Signal<Local, Bits<16>>,
     pages: Signal<Local, Bits<6>>,
     qoff: Signal<Local, Ext10>,
     in_page: Signal<Local, Bits<10>>,
@@ -102,6 +105,7 @@ pub struct PrpWalk {
     need10b: Signal<Local, Bits<10>>,
     slen16b: Signal<Local, Bits<16>>,
     one6: Constant<Bits<6>>,
+    one16: Constant<Bits<16>>,
     zero6: Constant<Bits<6>>,
     max_lpages: Constant<Bits<6>>,
     k1024_11: Constant<Bits<11>>,
@@ -123,6 +127,7 @@ impl Default for PrpWalk {
         let k11 = |v: u64| Constant::new(bits::<11>(v));
         crate::elab::with_defaults!(PrpWalk {
             one6: Constant::new(bits::<6>(1)),
+            one16: Constant::new(bits::<16>(1)),
             zero6: Constant::new(bits::<6>(0)),
             max_lpages: Constant::new(bits::<6>(31)),
             k1024_11: k11(1024),
@@ -141,7 +146,7 @@ impl Default for PrpWalk {
             clock, mrrs_code, cmd_valid, cmd_ready, cmd_prp1, cmd_prp2, cmd_len, lr, rc, seg_valid, seg_addr,
             seg_len, seg_last, seg_ready, fail, fail_status, list, st, prp1, prp2, len, first, srem, needed,
             base, ndata, chained, ptr, lpages, sk, seg0, fstat, len_bad, len_dw, off1, room, room16, first11,
-            first16, rest, pages, qoff, in_page, need10, chain_now, count, saddr, slen, slen16, off1b, room16b,
+            first16, rest, off16, off16b, span, pages, qoff, in_page, need10, chain_now, count, saddr, slen, slen16, off1b, room16b,
             first16b, qoffb, need10b, slen16b,
         })
     }
@@ -184,10 +189,15 @@ impl Logic for PrpWalk {
         self.first16.next.v = self.first11.val();
         self.first16b.next = self.first16.val().into();
         self.rest.next = self.len_dw.val() - self.first16b.val();
-        self.pages.next = self.rest.val().get_bits::<6>(10);
-        if self.rest.val().get_bits::<10>(0).any() {
-            self.pages.next = self.rest.val().get_bits::<6>(10) + self.one6.val();
-        }
+        // Pages after the first, ceil(rest / 1024), computed beside `first` and `rest` rather
+        // than from them: with t = len_dw + off (t >= 1 for a valid length), rest is
+        // max(t - 1024, 0) and ceil(rest / 1024) = floor((t - 1) / 1024). t - 1 <= 32768 + 1022
+        // fits 16 bits, the quotient (<= 32) 6 bits. Invalid lengths fail before it is used.
+        self.off16.next = self.zero16.val();
+        self.off16.next.v = self.off1b.val();
+        self.off16b.next = self.off16.val().into();
+        self.span.next = self.len_dw.val() + self.off16b.val() - self.one16.val();
+        self.pages.next = self.span.val().get_bits::<6>(10);
         // List page (ListStart): entries from the pointer to the end of its page.
         self.qoff.next = self.zero10.val();
         self.qoff.next.v = self.ptr.q.val().get_bits::<9>(3);
@@ -254,7 +264,7 @@ impl Logic for PrpWalk {
                 } else if self.prp1.q.val().get_bits::<2>(0).any() {
                     self.fstat.d.next = self.st_offset.val();
                     self.st.d.next = WalkState::Fail;
-                } else if !self.rest.val().any() {
+                } else if !self.pages.val().any() {
                     self.st.d.next = WalkState::Segs;
                 } else if self.pages.val() == self.one6.val() {
                     if self.prp2.q.val().get_bits::<12>(0).any() {
