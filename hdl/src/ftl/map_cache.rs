@@ -107,7 +107,7 @@ pub struct MapCache<
     pub dec_way: Signal<Out, Bits<WB>>,
     /// A valid line is evicted.
     pub dec_evict: Signal<Out, bool>,
-    /// First LPN of the evicted line.
+    /// First LPN of the evicted line (meaningful with `dec_evict`).
     pub dec_evict_lpn: Signal<Out, Bits<32>>,
     /// The evicted line is dirty (written back to DRAM).
     pub dec_evict_dirty: Signal<Out, bool>,
@@ -172,6 +172,13 @@ pub struct MapCache<
     fwd_plru: DFF<Bits<PB>>,
     fwd_tag_we: DFF<Bits<W>>,
     fwd_tag: DFF<Bits<32>>,
+    /// S1 kept its request last cycle: the hold registers below are its set's state.
+    held: DFF<bool>,
+    hold_valid: DFF<Bits<W>>,
+    hold_dirty: DFF<Bits<W>>,
+    hold_plru: DFF<Bits<PB>>,
+    hold_tag: [DFF<Bits<32>>; W],
+    hold_tag_eq: [DFF<bool>; W],
 
     m_valid: [DFF<bool>; MSHRS],
     m_lpn: [DFF<Bits<32>>; MSHRS],

@@ -61,13 +61,13 @@ impl<
             dram_rdata_valid, dram_rdata, tp_req_valid, tp_req_tp, tp_req_slot, tp_req_evict_tp,
             tp_req_evict_dirty, tp_done, busy, valid_ram, dirty_ram, plru_ram, slot_dirty_ram, s1_valid, s1_lpn,
             s1_upd, s1_value, s1_id, s2_valid, s2_upd, s2_value, s2_id, s2_way_oh, fwd_valid, fwd_set_eq, fwd_tag_eq,
-            fwd_vbits, fwd_dbits, fwd_plru, fwd_tag_we, fwd_tag, m_head, m_tail, state, eng_wb, eng_lpn, ev_tp,
+            fwd_vbits, fwd_dbits, fwd_plru, fwd_tag_we, fwd_tag, held, hold_valid, hold_dirty, hold_plru, m_head, m_tail, state, eng_wb, eng_lpn, ev_tp,
             ev_dirty, eng_data, in_set, in_tagw, pend_way, s1_set, s1_tagw, s1_idx, fwd_hit, eff_valid, eff_dirty, eff_plru,
             hit_oh, hit, inv_oh, inv_found, plru_oh, way_oh, way_idx, new_plru, upd_oh, evict, vtag, vlpn,
             vdirty, pend, mshr_full, eng_owns, go, h_valid, h_lpn, h_way, h_vlpn, h_vdirty, h_upd, h_value,
             h_id, eng_next, eng_tp, eng_slot,
         } arrays {
-            tag_ram, data_ram, m_valid, m_lpn, m_way, m_vlpn, m_vdirty, m_upd, m_value, m_id, eff_tag, tag_eq, m_set_hit,
+            tag_ram, data_ram, m_valid, m_lpn, m_way, m_vlpn, m_vdirty, m_upd, m_value, m_id, eff_tag, tag_eq, m_set_hit, hold_tag, hold_tag_eq,
         }))
     }
 }

@@ -36,8 +36,15 @@ impl<
         dff_setup!(
             self, clock, s1_valid, s1_lpn, s1_upd, s1_value, s1_id, s2_valid, s2_upd, s2_value,
             s2_id, s2_way_oh, fwd_valid, fwd_set_eq, fwd_tag_eq, fwd_vbits, fwd_dbits, fwd_plru,
-            fwd_tag_we, fwd_tag, m_head, m_tail, state, eng_wb, eng_lpn, ev_tp, ev_dirty, eng_data
+            fwd_tag_we, fwd_tag, held, hold_valid, hold_dirty, hold_plru, m_head, m_tail, state,
+            eng_wb, eng_lpn, ev_tp, ev_dirty, eng_data
         );
+        for w in 0..W {
+            self.hold_tag[w].clock.next = self.clock.val();
+            self.hold_tag[w].d.next = self.hold_tag[w].q.val();
+            self.hold_tag_eq[w].clock.next = self.clock.val();
+            self.hold_tag_eq[w].d.next = self.hold_tag_eq[w].q.val();
+        }
         for m in 0..MSHRS {
             self.m_valid[m].clock.next = self.clock.val();
             self.m_valid[m].d.next = self.m_valid[m].q.val();
@@ -107,6 +114,17 @@ impl<
             self.eff_dirty.next = self.fwd_dbits.q.val();
             self.eff_plru.next = self.fwd_plru.q.val();
         }
+        // A request kept in S1 sees last cycle's state of its set again: nothing was written in a
+        // cycle without a decision, so the RAMs need no second read at S1's set (their read
+        // address is always the input's).
+        if self.held.q.val() {
+            self.eff_valid.next = self.hold_valid.q.val();
+            self.eff_dirty.next = self.hold_dirty.q.val();
+            self.eff_plru.next = self.hold_plru.q.val();
+        }
+        self.hold_valid.d.next = self.eff_valid.val();
+        self.hold_dirty.d.next = self.eff_dirty.val();
+        self.hold_plru.d.next = self.eff_plru.val();
         self.hit_oh.next = self.c_zero_w.val();
         self.inv_oh.next = self.c_zero_w.val();
         self.inv_found.next = false;
@@ -115,11 +133,19 @@ impl<
             if self.fwd_hit.val() && self.fwd_tag_we.q.val().get_bit(w) {
                 self.eff_tag[w].next = self.fwd_tag.q.val();
             }
+            if self.held.q.val() {
+                self.eff_tag[w].next = self.hold_tag[w].q.val();
+            }
+            self.hold_tag[w].d.next = self.eff_tag[w].val();
             // Compare first, then pick the bypass, so no mux sits before the 32-bit compare.
             self.tag_eq[w].next = self.tag_ram[w].read_data.val() == self.s1_tagw.val();
             if self.fwd_hit.val() && self.fwd_tag_we.q.val().get_bit(w) {
                 self.tag_eq[w].next = self.fwd_tag_eq.q.val();
             }
+            if self.held.q.val() {
+                self.tag_eq[w].next = self.hold_tag_eq[w].q.val();
+            }
+            self.hold_tag_eq[w].d.next = self.tag_eq[w].val();
             if self.eff_valid.val().get_bit(w) && self.tag_eq[w].val() {
                 self.hit_oh.next = self.hit_oh.val() | self.c_oh[w].val();
             }
@@ -145,17 +171,23 @@ impl<
         }
         self.way_idx.next = self.c_idx[0].val();
         self.new_plru.next = self.eff_plru.val();
-        self.vtag.next = self.eff_tag[0].val();
         for w in 0..W {
             if self.way_oh.val().get_bit(w) {
                 self.way_idx.next = self.c_idx[w].val();
                 self.new_plru.next =
                     (self.eff_plru.val() & self.c_plru_keep[w].val()) | self.c_plru_set[w].val();
+            }
+        }
+        // A miss evicts only when no way is invalid, and then its way is the PLRU victim: the
+        // victim's tag and dirty bit come from the PLRU way, off the tag compare's path.
+        self.vtag.next = self.eff_tag[0].val();
+        for w in 0..W {
+            if self.plru_oh.val().get_bit(w) {
                 self.vtag.next = self.eff_tag[w].val();
             }
         }
-        self.evict.next = !self.hit.val() && (self.eff_valid.val() & self.way_oh.val()).any();
-        self.vdirty.next = self.evict.val() && (self.eff_dirty.val() & self.way_oh.val()).any();
+        self.evict.next = !self.hit.val() && !self.inv_found.val();
+        self.vdirty.next = self.evict.val() && (self.eff_dirty.val() & self.plru_oh.val()).any();
         self.vlpn.next = self.vtag.val() | (self.s1_lpn.q.val() & self.c_set_mask.val());
         self.upd_oh.next = self.c_zero_w.val();
         if self.s1_upd.q.val() {
@@ -221,19 +253,12 @@ impl<
         if !self.hit.val() {
             self.fwd_tag_we.d.next = self.way_oh.val();
         }
-        self.valid_ram.read_address.next = self.s1_set.val();
-        self.dirty_ram.read_address.next = self.s1_set.val();
-        self.plru_ram.read_address.next = self.s1_set.val();
-        if self.req_ready.val() {
-            self.valid_ram.read_address.next = self.in_set.val();
-            self.dirty_ram.read_address.next = self.in_set.val();
-            self.plru_ram.read_address.next = self.in_set.val();
-        }
+        self.held.d.next = !self.req_ready.val();
+        self.valid_ram.read_address.next = self.in_set.val();
+        self.dirty_ram.read_address.next = self.in_set.val();
+        self.plru_ram.read_address.next = self.in_set.val();
         for w in 0..W {
-            self.tag_ram[w].read_address.next = self.s1_set.val();
-            if self.req_ready.val() {
-                self.tag_ram[w].read_address.next = self.in_set.val();
-            }
+            self.tag_ram[w].read_address.next = self.in_set.val();
             self.tag_ram[w].write_address.next = self.s1_set.val();
             self.tag_ram[w].write_data.next = self.s1_tagw.val();
             self.tag_ram[w].write_enable.next =
