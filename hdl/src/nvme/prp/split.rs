@@ -39,7 +39,11 @@ pub struct PrpSplit {
     lo: DFF<Bits<11>>,
     seg_end: DFF<Bits<11>>,
     last: DFF<Bit>,
-    maxd: Signal<Local, Bits<11>>,
+    /// Request size in dwords, registered from `max_code` (a cycle behind it).
+    maxd: DFF<Bits<11>>,
+    /// `!(maxd - 1)`: clears a dword offset's bits below the request size.
+    maxm: DFF<Bits<11>>,
+    maxd_in: Signal<Local, Bits<11>>,
     bound: Signal<Local, Bits<11>>,
     stop: Signal<Local, Bits<11>>,
     seg_lo: Signal<Local, Off11>,
@@ -65,7 +69,7 @@ impl Default for PrpSplit {
             zero_addr: Constant::new(DwPageAddr::default()),
         } defaults {
             clock, max_code, seg_valid, seg_addr, seg_len, seg_last, seg_ready, req_valid, req_addr, req_dwords,
-            req_last, req_ready, active, pfn, lo, seg_end, last, maxd, bound, stop, seg_lo, lo11, addr, fin,
+            req_last, req_ready, active, pfn, lo, seg_end, last, maxd, maxm, maxd_in, bound, stop, seg_lo, lo11, addr, fin,
         })
     }
 }
@@ -73,20 +77,26 @@ impl Default for PrpSplit {
 impl Logic for PrpSplit {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, active, pfn, lo, seg_end, last);
+        dff_setup!(self, clock, active, pfn, lo, seg_end, last, maxd, maxm);
         // Request size in dwords; codes 6 and 7 are reserved (PCIe Device Control): 4096 B.
-        self.maxd.next = self.k32.val() << self.max_code.val();
+        // Registered: `max_code` follows the command's direction, which is set when the command
+        // is taken, and the first segment of it comes at least two cycles later (the walker's
+        // Check), so every request of a command is cut at its own size.
+        self.maxd_in.next = self.k32.val() << self.max_code.val();
         if self.max_code.val() > self.five3.val() {
-            self.maxd.next = self.k1024.val();
+            self.maxd_in.next = self.k1024.val();
         }
+        self.maxd.d.next = self.maxd_in.val();
+        self.maxm.d.next = !(self.maxd_in.val() - self.one11.val());
         // Next aligned boundary above `lo`: clear the low bits, add one request size.
-        self.bound.next =
-            (self.lo.q.val() & !(self.maxd.val() - self.one11.val())) + self.maxd.val();
+        self.bound.next = (self.lo.q.val() & self.maxm.q.val()) + self.maxd.q.val();
         self.stop.next = self.seg_end.q.val();
         if self.bound.val() < self.seg_end.q.val() {
             self.stop.next = self.bound.val();
         }
-        self.fin.next = self.stop.val() == self.seg_end.q.val();
+        // The request reaches the segment's end: stop == seg_end, i.e. bound >= seg_end (one
+        // compare, not the compare, the mux and an equality after it).
+        self.fin.next = !(self.bound.val() < self.seg_end.q.val());
         self.addr.next = self.zero_addr.val();
         self.addr.next.pfn = self.pfn.q.val();
         self.addr.next.off = self.lo.q.val().get_bits::<10>(0);
