@@ -16,9 +16,11 @@
 //!
 //! Arbitration starts from registers: each SQ's "has an entry" flag (`nonempty`, head register
 //! against the tail as written in the cycle before) and its head entry's address (`faddr` =
-//! base + 64 x head, moved with the head), so the path from the SQ state through the arbiter
-//! into the MRd address has no comparator before the arbiter and no adder after it (the front
-//! end's critical path on the ECP5, `make pnr`). Neither changes a cycle of the timing below.
+//! base + 64 x head), so the path from the SQ state through the arbiter into the MRd address has
+//! no comparator before the arbiter and no adder after it (the front end's critical path on the
+//! ECP5, `make pnr`). The address moves in the cycle after the pick (`fadv`), which is an `Issue`
+//! cycle, so only nine flags, not nine 64-bit registers, wait for the arbiter's decision. None of
+//! this changes a cycle of the timing below.
 //!
 //! Timing (mirrored by `FrontEndTiming::HDL` of the model): a doorbell strobe in cycle `c`
 //! is seen by the arbiter in `c + 1`; arbitration in `t` offers the MRd to the requester mux in
@@ -139,8 +141,12 @@ pub struct SubmissionPath {
     head: [DFF<Bits<16>>; 9],
     tail: [DFF<Bits<16>>; 9],
     live: [DFF<Bit>; 9],
-    /// Address of each SQ's head entry: base + 64 x head, moved with the head.
+    /// Address of each SQ's head entry: base + 64 x head, moved the cycle after the head.
     faddr: [DFF<Bits<64>>; 9],
+    /// The SQ was picked last cycle: its `faddr` moves this cycle.
+    fadv: [DFF<Bit>; 9],
+    /// The SQ's head was at its last entry last cycle (so `faddr` wraps to the base).
+    fwrap: [DFF<Bit>; 9],
     /// Each SQ's head differed from its tail in the cycle before (see the kernel).
     nonempty: [DFF<Bit>; 9],
     busy: [DFF<Bit>; 4],

@@ -50,7 +50,7 @@ impl Default for SubmissionPath {
             rbad, rpop, pick, paddr, found, ftag, desc, tag_ok, done_t, done, opc, known,
             dropc,
         } arrays {
-            base, size, head, tail, live, faddr, nonempty, busy, tdsc, tqid, beat, buf, trej, tcode, rfifo,
+            base, size, head, tail, live, faddr, fadv, fwrap, nonempty, busy, tdsc, tqid, beat, buf, trej, tcode, rfifo,
         })
     }
 }

@@ -23,7 +23,20 @@ impl Logic for SubmissionPath {
             self.live[i].clock.next = self.clock.val();
             self.faddr[i].clock.next = self.clock.val();
             self.nonempty[i].clock.next = self.clock.val();
+            self.fadv[i].clock.next = self.clock.val();
+            self.fwrap[i].clock.next = self.clock.val();
+            // The pick of last cycle moves the SQ's entry address now (an `Issue` cycle: no
+            // pick reads it); a queue configuration below overrides it.
+            self.fadv[i].d.next = false;
+            self.fwrap[i].d.next = self.head[i].q.val() == self.size[i].q.val();
             self.faddr[i].d.next = self.faddr[i].q.val();
+            if self.fadv[i].q.val() {
+                if self.fwrap[i].q.val() {
+                    self.faddr[i].d.next = self.base[i].q.val();
+                } else {
+                    self.faddr[i].d.next = self.faddr[i].q.val() + self.sqe64.val();
+                }
+            }
             self.base[i].d.next = self.base[i].q.val();
             self.size[i].d.next = self.size[i].q.val();
             self.head[i].d.next = self.head[i].q.val();
@@ -100,12 +113,11 @@ impl Logic for SubmissionPath {
                     self.req_addr.d.next = self.paddr.val();
                     for i in 0..9 {
                         if self.pick.val() == self.kq[i].val() {
+                            self.fadv[i].d.next = true;
                             if self.head[i].q.val() == self.size[i].q.val() {
                                 self.head[i].d.next = self.zero16.val();
-                                self.faddr[i].d.next = self.base[i].q.val();
                             } else {
                                 self.head[i].d.next = self.head[i].q.val() + self.one16.val();
-                                self.faddr[i].d.next = self.faddr[i].q.val() + self.sqe64.val();
                             }
                         }
                     }
@@ -278,6 +290,7 @@ impl Logic for SubmissionPath {
                     self.head[i].d.next = self.zero16.val();
                     self.tail[i].d.next = self.zero16.val();
                     self.faddr[i].d.next = self.qc_base.val();
+                    self.fadv[i].d.next = false;
                 }
             }
         }
@@ -288,6 +301,7 @@ impl Logic for SubmissionPath {
             self.head[0].d.next = self.zero16.val();
             self.tail[0].d.next = self.zero16.val();
             self.faddr[0].d.next = self.asq.val();
+            self.fadv[0].d.next = false;
         }
         // After every writer of `tail.d`: whether each SQ has an entry (see `rdy9` above).
         for i in 0..9 {
