@@ -96,7 +96,7 @@ impl Logic for PrpSplit {
         }
         // The request reaches the segment's end: stop == seg_end, i.e. bound >= seg_end (one
         // compare, not the compare, the mux and an equality after it).
-        self.fin.next = !(self.bound.val() < self.seg_end.q.val());
+        self.fin.next = self.bound.val() >= self.seg_end.q.val();
         self.addr.next = self.zero_addr.val();
         self.addr.next.pfn = self.pfn.q.val();
         self.addr.next.off = self.lo.q.val().get_bits::<10>(0);
