@@ -7,6 +7,12 @@
 //!   bypass of the write made by the previous request), meta (valid, dirty, PLRU) and tag written
 //!   back, a miss allocates an MSHR, a hit reads/writes the data RAM. Cycle 2 (S2): hit response.
 //!   Hits sustain one request per cycle.
+//! - **Timing structure** (no cycle depends on it). The tag and meta RAMs are read at the input's
+//!   set every cycle; a request kept in S1 sees its set's state of the last cycle from hold
+//!   registers (no cycle without a decision writes those RAMs). The bypass's set and tag
+//!   compares are made while the next request is accepted, the ways with a pending MSHR are
+//!   found from registers and the victim's tag comes from the PLRU way, so only the tag compare,
+//!   the hit and the stall decision lie between the RAMs and the registers.
 //! - **Decision order.** Decisions are made in request order at tag-check time, exactly as the
 //!   model's `MapCache::access` makes them one access after another: a miss installs its tag,
 //!   marks dirty (if an update) and touches the PLRU *at tag check*, although the data arrives
