@@ -11,8 +11,9 @@
 //!   set every cycle; a request kept in S1 sees its set's state of the last cycle from hold
 //!   registers (no cycle without a decision writes those RAMs). The bypass's set and tag
 //!   compares are made while the next request is accepted, the ways with a pending MSHR are
-//!   found from registers and the victim's tag comes from the PLRU way, so only the tag compare,
-//!   the hit and the stall decision lie between the RAMs and the registers.
+//!   found from registers and the victim's tag comes from the PLRU way, so between the RAMs and
+//!   the registers lie only the tag compare, the hit and what depends on them: the chosen way's
+//!   PLRU, valid and dirty updates and the stall decision.
 //! - **Decision order.** Decisions are made in request order at tag-check time, exactly as the
 //!   model's `MapCache::access` makes them one access after another: a miss installs its tag,
 //!   marks dirty (if an update) and touches the PLRU *at tag check*, although the data arrives
