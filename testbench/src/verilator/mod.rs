@@ -84,7 +84,25 @@ type RunFn = unsafe extern "C" fn(
     u64,
     u64,
     i32,
+    i32,
+    u64,
+    u64,
+    u64,
 ) -> u64;
+
+/// A second clock that [`VerilatorModel::run_quiet`] clocks beside the main one, never faster:
+/// main-clock cycle c spans (c x `main_period_ps`, (c + 1) x `main_period_ps`] ps and port `port`
+/// rises at every multiple of `period_ps` — inside a cycle on its own, before the cycle's main
+/// edge; at its end together with it (as a bench that clocks both in Rust does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecondClock {
+    pub port: PortId,
+    /// Its period, at least the main clock's.
+    pub period_ps: u64,
+    pub main_period_ps: u64,
+    /// The number, on that timeline, of the first cycle `run_quiet` runs.
+    pub first_cycle: u64,
+}
 
 /// A Verilated block, loaded and instantiated.
 pub struct VerilatorModel {
@@ -388,13 +406,51 @@ impl VerilatorModel {
     /// A quiescent design is fast-forwarded when `ff` (the VCD of a traced build then has no
     /// time stamps for the skipped cycles) and the design has no [`Self::fast_forward_hazard`]
     /// (else every cycle is clocked: callers report the hazard, see `hw_exec::Stepping`).
-    pub fn run_quiet(&mut self, clock: PortId, nz: &[u32], chg: &[u32], max: u64, ff: bool) -> u64 {
+    /// With `second`, that clock's edges are clocked too, and the fast-forward waits until the
+    /// state holds over edges of both clocks (`shim_run.cpp`).
+    pub fn run_quiet(
+        &mut self,
+        clock: PortId,
+        nz: &[u32],
+        chg: &[u32],
+        max: u64,
+        ff: bool,
+        second: Option<SecondClock>,
+    ) -> u64 {
         assert!(
             nz.len() == self.outp.len() && chg.len() == self.outp.len(),
             "{}: masks of {} words",
             self.name,
             self.outp.len()
         );
+        let (nclk, c0, per, nper) = match second {
+            None => (-1, 0, 0, 0),
+            Some(s) => {
+                assert!(
+                    s.main_period_ps > 0 && s.period_ps >= s.main_period_ps,
+                    "{}: second clock of {} ps beside a main clock of {} ps",
+                    self.name,
+                    s.period_ps,
+                    s.main_period_ps
+                );
+                let end = s
+                    .first_cycle
+                    .checked_add(max)
+                    .and_then(|c| c.checked_mul(s.main_period_ps));
+                assert!(
+                    end.is_some(),
+                    "{}: cycle {} + {max} overflows in ps",
+                    self.name,
+                    s.first_cycle
+                );
+                (
+                    s.port.0 as i32,
+                    s.first_cycle,
+                    s.main_period_ps,
+                    s.period_ps,
+                )
+            }
+        };
         // SAFETY: buffers and masks have the shim's word counts.
         let n = unsafe {
             (self.f_run)(
@@ -407,6 +463,10 @@ impl VerilatorModel {
                 max,
                 self.cycles,
                 (ff && self.ff_hazard.is_none()) as i32,
+                nclk,
+                c0,
+                per,
+                nper,
             )
         };
         assert!(n <= max, "{}: vr_run ran {n} > {max} cycles", self.name);

@@ -11,6 +11,16 @@
 //! from then on and the design is at a fixed point: the remaining cycles only advance the
 //! counters, which `vr_run` adds directly. A counter is only excluded while its guard members
 //! are all zero (the bench states which state reads it, see [`Quiesce`]).
+//!
+//! A design with a second, slower clock (`super::SecondClock`: a preset's NAND sequencers) has
+//! edges of either clock alone and of both together. `vr_run` clocks them where the bench would
+//! and compares the state after every edge evaluation: the design is at a fixed point once,
+//! since its last change, each clock has had an edge that changed nothing, and then each clock
+//! again. Two rounds for the reason above (the second sees the first's memory writes, also
+//! those of a memory written on one clock and read on the other, as in a clock-crossing FIFO);
+//! every clock in each, because between two edges of the slow clock the fast one alone finds
+//! nothing to do while the slow domain is still counting. Coincident edges then change nothing
+//! either: each domain's next state is the one it took alone.
 //! The state table (`vr_state.h`) is written between `verilator --cc` and the C++ compile,
 //! from the generated root header ([`state_header`]).
 

@@ -11,7 +11,9 @@
 //! handshakes, NAND pins away from idle, RQ/DRAM/TP requests) and the device models' inputs to the
 //! DUT are constant, nothing crosses to Rust: `idle_until` lets the DUT clock on in C++ up to
 //! the models' next scheduled change (NAND R/B#, RC beat, link free, CQ beat, TP done) or the
-//! host's next action, and the Verilated build fast-forwards a quiescent design.
+//! host's next action, and the Verilated build fast-forwards a quiescent design. With the
+//! sequencers on a clock of their own, the DUT clocks their edges in those stretches too
+//! (`verilator::SecondClock`), and the targets skip the sequencer cycles run.
 
 mod devices;
 mod pins;
@@ -181,12 +183,27 @@ impl<D: DatapathDut> HwExec<D> {
         h = h.min(self.cq.front().map_or(Cycle::MAX, |b| b.0));
         h = h.min(self.tp_done_at.unwrap_or(Cycle::MAX));
         // A target's R/B# reaches the DUT's input the cycle after it rises (`PinChannel`).
+        let now = self.nand_cycle_at(c);
         for t in self.pins.iter().flat_map(|p| &p.target.ways) {
-            if t.ready_at() >= c {
-                h = h.min(t.ready_at() + 1);
+            if t.ready_at() >= now {
+                h = h.min(self.pcie_cycle_after(t.ready_at()));
             }
         }
         h
+    }
+
+    /// The first sequencer cycle the bench steps in PCIe cycle `c` or later (`c` itself on one
+    /// clock): sequencer cycle k ends at the edge (k + 1) x `nand_ps`, stepped in the PCIe cycle
+    /// whose span (c x 4 ns, (c + 1) x 4 ns] holds that edge.
+    fn nand_cycle_at(&self, c: Cycle) -> u64 {
+        self.nand_ps.map_or(c, |pn| c * CLOCK_PS / pn)
+    }
+
+    /// The PCIe cycle after the one in which the bench steps sequencer cycle `k`.
+    fn pcie_cycle_after(&self, k: u64) -> Cycle {
+        self.nand_ps.map_or(k.saturating_add(1), |pn| {
+            k.saturating_add(1).saturating_mul(pn).div_ceil(CLOCK_PS)
+        })
     }
 
     fn fail(&mut self, e: String) {
@@ -216,8 +233,9 @@ impl<D: DatapathDut> HwExec<D> {
         // shows here: if the target was suspended then, the op is a read of the suspension.
         // Asked from `SUSPEND_LOOKBACK` sequencer cycles earlier than that, a bound on the
         // crossing (a program completes the resume latency after the resume, far later).
-        let nc = self.nand_ps.map_or(c, |pn| c * CLOCK_PS / pn);
-        let end = nc.saturating_sub(self.rd_return + SUSPEND_LOOKBACK);
+        let end = self
+            .nand_cycle_at(c)
+            .saturating_sub(self.rd_return + SUSPEND_LOOKBACK);
         for ch in 0..CHANNELS {
             if d.get(ChSig::DoneValid.at(ch)) != 0 {
                 let way = d.get(ChSig::DoneWay.at(ch)) as u8;
@@ -293,7 +311,6 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
     }
     fn idle_until(&mut self, from: Cycle, until: Cycle, o: &Offer) -> Cycle {
         if self.stepping == Stepping::PerCycle
-            || self.nand_ps.is_some()
             || self.active
             || o.qc.is_some()
             || self.error.is_some()
@@ -313,9 +330,13 @@ impl<D: DatapathDut> DatapathExec for HwExec<D> {
         self.fill_watch(o);
         // Any pin away from its idle level stops the run.
         self.watch.extend_from_slice(&self.pin_zeros);
-        let n = self.dut.run_quiet(&self.watch, &self.pin_levels, h - from);
+        let n = self
+            .dut
+            .run_quiet(&self.watch, &self.pin_levels, h - from, from, self.nand_ps);
         assert!(n <= h - from, "ran past the horizon");
-        self.pins.iter_mut().for_each(|p| p.skip(n));
+        // The sequencer cycles in the PCIe cycles run, each idle at the pins.
+        let k = self.nand_cycle_at(from + n) - self.nand_cycle_at(from);
+        self.pins.iter_mut().for_each(|p| p.skip(k));
         self.ahead += n;
         from + n
     }

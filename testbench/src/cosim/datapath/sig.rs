@@ -3,7 +3,8 @@
 //! ([`DatapathDut`]) that the hardware bench (`hw_exec.rs`) drives: implemented by the Verilated
 //! Verilog ([`VerilatorDut`]) and by rust_hdl's own simulation (`hdl_exec.rs`).
 
-use crate::verilator::{PortId, Quiesce, RunnerError, VerilatorModel};
+use crate::verilator::{PortId, Quiesce, RunnerError, SecondClock, VerilatorModel};
+use ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
 
 /// Channels of the co-simulated drives (`setup::cosim_config`; their ways per channel vary).
 pub const CHANNELS: usize = 8;
@@ -131,8 +132,18 @@ pub trait DatapathDut {
     /// Clocks up to `max` cycles with the inputs of the last `eval` (after which it must be
     /// called), stopping before the first cycle in which a `watch` port is non-zero or a
     /// `change` port differs from its value at entry; returns the cycles clocked (0: this
-    /// execution cannot run ahead). Afterwards outputs are current (no `eval` needed).
-    fn run_quiet(&mut self, _watch: &[P], _change: &[P], _max: u64) -> u64 {
+    /// execution cannot run ahead). Afterwards outputs are current (no `eval` needed). With
+    /// `nand_ps` (the sequencer clock's period when it is not the PCIe clock), `nand_clock`
+    /// rises as in the bench's own cycles (`nand_edge`, `nand_with_tick`), the first cycle run
+    /// being PCIe cycle `from`.
+    fn run_quiet(
+        &mut self,
+        _watch: &[P],
+        _change: &[P],
+        _max: u64,
+        _from: u64,
+        _nand_ps: Option<u64>,
+    ) -> u64 {
         0
     }
 }
@@ -222,7 +233,14 @@ impl DatapathDut for VerilatorDut {
         assert!(!self.edge, "VerilatorDut: two ticks without eval");
         self.edge = true;
     }
-    fn run_quiet(&mut self, watch: &[P], change: &[P], max: u64) -> u64 {
+    fn run_quiet(
+        &mut self,
+        watch: &[P],
+        change: &[P],
+        max: u64,
+        from: u64,
+        nand_ps: Option<u64>,
+    ) -> u64 {
         assert!(
             !self.edge,
             "VerilatorDut: run_quiet after tick without eval"
@@ -234,8 +252,14 @@ impl DatapathDut for VerilatorDut {
                 self.m.mask_port(mask, self.ids[p.0]);
             }
         }
+        let second = nand_ps.map(|period_ps| SecondClock {
+            port: self.ids[Sig::NandClock as usize],
+            period_ps,
+            main_period_ps: CLOCK_PS,
+            first_cycle: from,
+        });
         self.m
-            .run_quiet(self.ids[Sig::Clock as usize], nz, chg, max, self.ff)
+            .run_quiet(self.ids[Sig::Clock as usize], nz, chg, max, self.ff, second)
     }
     fn name(&self) -> &'static str {
         "verilator"

@@ -43,7 +43,7 @@ fn a_memory_counting_in_place_is_clocked_not_fast_forwarded() {
     m.io(clk, false);
     let (nz, chg) = (m.out_mask(), m.out_mask());
     // Asked to fast-forward; q and load never move, so a skip would leave mem[0] near 2.
-    assert_eq!(m.run_quiet(clk, &nz, &chg, 1000, true), 1000);
+    assert_eq!(m.run_quiet(clk, &nz, &chg, 1000, true, None), 1000);
     m.put(load, 1);
     m.io(clk, false); // load applied with the clock low
     m.io(clk, true);
