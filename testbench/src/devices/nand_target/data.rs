@@ -55,15 +55,18 @@ impl NandTarget {
             return vec![0; nbytes];
         };
         let p = self.plane_of(row);
-        let reg = self.page_reg.get(&p).cloned().unwrap_or_default();
-        let out: Vec<u8> = (0..nbytes)
-            .map(|k| reg.get(self.out_col + k).copied().unwrap_or(0))
-            .collect();
-        if self.out_col + nbytes > reg.len() {
-            self.violation(
-                n,
-                format!("data out past the page register ({} bytes)", reg.len()),
-            );
+        let col = self.out_col;
+        let (out, len): (Vec<u8>, usize) = match self.page_reg.get(&p) {
+            Some(reg) => (
+                (0..nbytes)
+                    .map(|k| reg.get(col + k).copied().unwrap_or(0))
+                    .collect(),
+                reg.len(),
+            ),
+            None => (vec![0; nbytes], 0),
+        };
+        if col + nbytes > len {
+            self.violation(n, format!("data out past the page register ({len} bytes)"));
         }
         self.out_col += nbytes;
         out
