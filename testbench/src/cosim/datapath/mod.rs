@@ -5,6 +5,7 @@
 //! behavioural model blocks ([`model_exec`]), the rust_hdl `Datapath` (short runs) and its
 //! Verilated Verilog (long runs). [`scoreboard`] compares their transaction streams.
 
+pub mod drive_figures;
 pub mod exec;
 pub mod firmware;
 pub mod hdl_exec;
