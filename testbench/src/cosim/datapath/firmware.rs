@@ -23,6 +23,7 @@
 //! never depends on which die finished first, so executions with slightly different timing
 //! move data in the same order.
 
+mod cores;
 mod intake;
 
 use super::jobs::{HostUnit, Job, Planner, UNIT};
@@ -96,12 +97,23 @@ pub struct Firmware {
     staged_since: Option<Cycle>,
     /// The cycle of the last [`Firmware::pump`].
     now: Cycle,
+    /// Fetched commands waiting for their firmware CPU time ([`cores`]).
+    cores: cores::Cores,
+    due: Vec<(u16, ssdlab_model::nvme::frontend::entry::Sqe)>,
     /// Errors found (bad host command, broken rule); the run stops on the first.
     pub error: Option<String>,
 }
 
 impl Firmware {
-    pub fn new(ftl: Ftl, planner: Planner, channels: usize, ways_per_channel: usize) -> Self {
+    /// The firmware of a drive with `channels` x `ways_per_channel` ways, charging command
+    /// processing on the cores of `controller` ([`cores`]).
+    pub fn new(
+        ftl: Ftl,
+        planner: Planner,
+        channels: usize,
+        ways_per_channel: usize,
+        controller: &ssdlab_model::config::ControllerConfig,
+    ) -> Self {
         Firmware {
             ftl,
             planner,
@@ -127,6 +139,8 @@ impl Firmware {
             staged: HashMap::new(),
             staged_since: None,
             now: 0,
+            cores: cores::Cores::new(controller),
+            due: Vec::new(),
             error: None,
         }
     }
@@ -168,6 +182,7 @@ impl Firmware {
     /// Nothing queued or in flight.
     pub fn idle(&self) -> bool {
         self.cmds.is_empty()
+            && self.cores.is_empty()
             && self.qc_q.is_empty()
             && self.cpl_q.is_empty()
             && self.dma_fly.is_empty()
@@ -176,10 +191,12 @@ impl Firmware {
             && self.staged.is_empty()
     }
 
-    /// The cycle at which the firmware acts with no event: the staged units' flush.
+    /// The cycle at which the firmware acts with no event: the staged units' flush, or the end
+    /// of a command's CPU time.
     pub fn next_action(&self) -> Cycle {
         self.staged_since
             .map_or(Cycle::MAX, |t| t + STAGE_FLUSH_CYCLES)
+            .min(self.cores.next())
     }
 
     /// The head of each request queue.
@@ -232,7 +249,11 @@ impl Firmware {
     /// Handles one hardware event.
     pub fn event(&mut self, e: &HwEvent) {
         match *e {
-            HwEvent::Cmd { sqid, sqe } => self.command(sqid, &sqe),
+            HwEvent::Cmd { sqid, sqe } => {
+                if let Some((q, s)) = self.cores.arrive(self.now, sqid, sqe) {
+                    self.command(q, &s);
+                }
+            }
             HwEvent::MapDec(_) => {
                 let cmd = self
                     .map_wait
@@ -267,7 +288,16 @@ impl Firmware {
     /// host data that waited [`STAGE_FLUSH_CYCLES`]).
     pub fn pump(&mut self, now: Cycle) {
         self.now = now;
-        if self.next_action() <= now {
+        let mut due = std::mem::take(&mut self.due);
+        self.cores.due(now, &mut due);
+        for (q, s) in due.drain(..) {
+            self.command(q, &s);
+        }
+        self.due = due;
+        if self
+            .staged_since
+            .is_some_and(|t| t + STAGE_FLUSH_CYCLES <= now)
+        {
             self.flush_staged();
         }
         for w in 0..self.ways.len() {

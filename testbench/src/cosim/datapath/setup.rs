@@ -3,7 +3,8 @@
 //! 4 KiB unit — the page-buffer rule of `jobs.rs`), the core clock at the front end's 250 MHz
 //! (`onfi.core_clock_mhz` = 250, 1000 MT/s = 4 bytes per cycle: one clock for the whole top),
 //! array times scaled down so a run covers many ops (tR 8 us, tPROG 40 us, tBERS 200 us), no
-//! read-ahead, a mapping table that fits the DRAM. Everything else is the default preset.
+//! read-ahead, a mapping table that fits the DRAM, no firmware CPU time. Everything else is the
+//! default preset.
 //! [`with_suspend`] turns program/erase suspend on with its times scaled down alike.
 //! [`preset_config`] is a built-in preset as the co-simulation runs it (no
 //! read-ahead), and [`preload_precondition`] loads its precondition's data into the NAND
@@ -66,6 +67,10 @@ pub fn cosim_config() -> DriveConfig {
     f.slc_cache.fold_when_full = false;
     // Relocation paced by each die's own host programs, whatever the preset calibrates.
     cfg.controller.relocation_while_writes_wait = false;
+    // No firmware CPU time: the short forms' commands reach the datapath as they are fetched
+    // (a preset's co-simulation charges its own, `firmware::cores`).
+    let c = &mut cfg.controller;
+    (c.cpu_ns_per_cmd, c.cpu_ns_per_unit, c.cpu_ns_per_write_cmd) = (0.0, 0.0, 0.0);
     cfg
 }
 
@@ -167,6 +172,7 @@ pub fn stimulus(
             planner,
             g.channels as usize,
             g.ways_per_channel as usize,
+            &cfg.controller,
         )
         .with_reads_beside(cfg.nand.suspend.policy != SuspendPolicyKind::Never),
         HostDriver::new(pat, &seeds),
