@@ -1,8 +1,9 @@
 //! The firmware of the co-simulation: the behavioural model's FTL plus NVMe queue handling,
 //! driving the datapath only through its firmware port (docs/hdl.md). It takes fetched
-//! commands ([`intake`]), plans them ([`super::jobs`]), and keeps one bounded request queue per
-//! port (map, NAND, DMA, completion, queue config), each offered head-first and held until
-//! taken.
+//! commands once their firmware CPU time has run ([`cores`]: the drive's cores and costs),
+//! turns them into FTL calls ([`intake`]), plans them ([`super::jobs`]), and keeps one bounded
+//! request queue per port (map, NAND, DMA, completion, queue config), each offered head-first
+//! and held until taken.
 //!
 //! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs
 //! one job at a time, in FTL order. A written unit waits in its host buffer (staged) until the
