@@ -75,6 +75,10 @@ impl Cores {
         if at <= now && w.units_after == 0 {
             return Some((w.sqid, w.sqe));
         }
+        assert!(
+            self.waiting.len() < super::QUEUE_BOUND,
+            "commands waiting for the cores bounded"
+        );
         self.waiting.insert((at, self.arrivals), w);
         self.arrivals += 1;
         None
