@@ -32,7 +32,7 @@ pub fn drive_figures(
     seed: u64,
     runtime_us: u64,
 ) -> Result<HostFigures, String> {
-    let text = timed(job, runtime_us);
+    let text = timed_job(job, runtime_us);
     let jobs = parse_job_file(&text, "co-simulated job").map_err(|e| e.to_string())?;
     let seeds = SeedTree::new(seed);
     let mut dev = open_drive(cfg, seed, "co-simulated drive").map_err(|e| e.to_string())?;
@@ -51,8 +51,10 @@ pub fn drive_figures(
     })
 }
 
-/// `job` with the timing options after every section header.
-fn timed(job: &str, runtime_us: u64) -> String {
+/// `job` with the timing options [`drive_figures`] runs it with (`time_based=1`, `runtime` of
+/// `runtime_us`, `group_reporting=1`) after every section header: the job file to give
+/// `ssdlab run` for the same figures.
+pub fn timed_job(job: &str, runtime_us: u64) -> String {
     let opts = format!("time_based=1\nruntime={runtime_us}us\ngroup_reporting=1\n");
     job.lines()
         .flat_map(|l| {
@@ -71,7 +73,7 @@ mod tests {
 
     #[test]
     fn timing_options_follow_each_section_header() {
-        let j = timed("[a]\nrw=read\n[b]\nrw=write\n", 5000);
+        let j = timed_job("[a]\nrw=read\n[b]\nrw=write\n", 5000);
         assert_eq!(
             j,
             "[a]\ntime_based=1\nruntime=5000us\ngroup_reporting=1\nrw=read\n[b]\ntime_based=1\nruntime=5000us\ngroup_reporting=1\nrw=write\n"

@@ -100,7 +100,6 @@ pub struct Firmware {
     now: Cycle,
     /// Fetched commands waiting for their firmware CPU time ([`cores`]).
     cores: cores::Cores,
-    due: Vec<(u16, ssdlab_model::nvme::frontend::entry::Sqe)>,
     /// Errors found (bad host command, broken rule); the run stops on the first.
     pub error: Option<String>,
 }
@@ -141,7 +140,6 @@ impl Firmware {
             staged_since: None,
             now: 0,
             cores: cores::Cores::new(controller),
-            due: Vec::new(),
             error: None,
         }
     }
@@ -289,12 +287,9 @@ impl Firmware {
     /// host data that waited [`STAGE_FLUSH_CYCLES`]).
     pub fn pump(&mut self, now: Cycle) {
         self.now = now;
-        let mut due = std::mem::take(&mut self.due);
-        self.cores.due(now, &mut due);
-        for (q, s) in due.drain(..) {
+        while let Some((q, s)) = self.cores.pop_due(now) {
             self.command(q, &s);
         }
-        self.due = due;
         if self
             .staged_since
             .is_some_and(|t| t + STAGE_FLUSH_CYCLES <= now)

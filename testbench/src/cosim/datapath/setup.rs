@@ -67,8 +67,14 @@ pub fn cosim_config() -> DriveConfig {
     f.slc_cache.fold_when_full = false;
     // Relocation paced by each die's own host programs, whatever the preset calibrates.
     cfg.controller.relocation_while_writes_wait = false;
-    // No firmware CPU time: the short forms' commands reach the datapath as they are fetched
-    // (a preset's co-simulation charges its own, `firmware::cores`).
+    // The short forms' commands reach the datapath as they are fetched (a preset's
+    // co-simulation charges its own CPU time, `firmware::cores`).
+    without_firmware_time(cfg)
+}
+
+/// `cfg` with no firmware CPU time (`controller.cpu_ns_per_*` = 0): the co-simulation's
+/// firmware acts on each command in the cycle it is fetched.
+pub fn without_firmware_time(mut cfg: DriveConfig) -> DriveConfig {
     let c = &mut cfg.controller;
     (c.cpu_ns_per_cmd, c.cpu_ns_per_unit, c.cpu_ns_per_write_cmd) = (0.0, 0.0, 0.0);
     cfg

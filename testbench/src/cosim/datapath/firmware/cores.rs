@@ -84,8 +84,9 @@ impl Cores {
         None
     }
 
-    /// The commands whose work has ended by cycle `now`, in the order it ended (then arrival).
-    pub fn due(&mut self, now: Cycle, out: &mut Vec<(u16, Sqe)>) {
+    /// The next command whose work has ended by cycle `now`, in the order the work ended (then
+    /// arrival); `None` when none has.
+    pub fn pop_due(&mut self, now: Cycle) -> Option<(u16, Sqe)> {
         while let Some(e) = self.waiting.first_entry() {
             if e.key().0 > now {
                 break;
@@ -95,8 +96,11 @@ impl Cores {
                 w.end = self.cores.process_units(w.end, w.units_after);
                 w.units_after = 0;
             }
-            out.extend(self.wait(now, w));
+            if let Some(cmd) = self.wait(now, w) {
+                return Some(cmd);
+            }
         }
+        None
     }
 
     /// The first cycle a waiting command's work ends (`Cycle::MAX`: none waits).
@@ -154,17 +158,13 @@ mod tests {
         assert!(c.arrive(0, 1, sqe(opc::NVM_READ, 16)).is_none());
         assert_eq!(c.arrive(0, 0, sqe(0x06, 1)).map(|a| a.0), Some(0), "admin");
         assert_eq!(c.next(), 750);
-        let mut out = Vec::new();
-        c.due(749, &mut out);
-        assert!(out.is_empty());
-        let ends: Vec<(Cycle, u8)> = [750, 1250, 1750]
-            .into_iter()
-            .flat_map(|at| {
-                let mut o = Vec::new();
-                c.due(at, &mut o);
-                o.into_iter().map(move |(_, s)| (at, s.opc))
-            })
-            .collect();
+        assert!(c.pop_due(749).is_none());
+        let mut ends: Vec<(Cycle, u8)> = Vec::new();
+        for at in [750, 1250, 1750] {
+            while let Some((_, s)) = c.pop_due(at) {
+                ends.push((at, s.opc));
+            }
+        }
         assert_eq!(
             ends,
             [
@@ -183,12 +183,11 @@ mod tests {
         let cfg = controller(1, 2000.0, 1000.0, 0.0, true);
         let mut c = Cores::new(&cfg);
         assert!(c.arrive(0, 1, sqe(opc::NVM_READ, 32)).is_none());
-        let mut out = Vec::new();
-        c.due(500, &mut out);
-        assert!(out.is_empty(), "the lookups are queued at 2 us");
+        assert!(c.pop_due(500).is_none(), "the lookups are queued at 2 us");
         assert_eq!(c.next(), 1500);
-        c.due(1500, &mut out);
-        assert_eq!(out.len(), 1);
+        assert!(c.pop_due(1499).is_none());
+        assert!(c.pop_due(1500).is_some());
+        assert!(c.is_empty());
     }
 
     /// No cost: the command is the firmware's at once, as without cores.
