@@ -25,11 +25,11 @@ use rust_hdl::prelude::*;
 
 /// The most channels an array has (`cmd_channel` is 4 bits).
 pub const MAX_CHANNELS: usize = 16;
-/// An op in a channel's down FIFO: way [2:0], op word [70:3], array cycles [102:71].
+/// An op in a channel's down FIFO: way [2:0], op word [71:3], array cycles [103:72].
 pub const XOP_BITS: usize = 3 + OP_BITS + 32;
 const _: () = assert!(
-    XOP_BITS == 103,
-    "the kernel's part-select offsets assume 68-bit ops"
+    XOP_BITS == 104,
+    "the kernel's part-select offsets assume 69-bit ops"
 );
 
 /// The fields of an op as the down FIFO holds them (first field in the low bits).
@@ -76,6 +76,8 @@ pub struct NandArray {
     pub acc_way: Vec<Signal<Out, Bits<3>>>,
     /// Per channel: kind of the entering op (op word bits 1:0).
     pub acc_kind: Vec<Signal<Out, Bits<2>>>,
+    /// Per channel: the accepted op's region half (op word bit 68, `nand::op::HALF_LSB`).
+    pub acc_half: Vec<Signal<Out, Bit>>,
     /// Per channel: an op completed this cycle (PCIe clock with a crossing).
     pub done_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: way of the completed op.
@@ -113,6 +115,7 @@ impl NandArray {
             acc_valid: crate::elab::vec_of(channels),
             acc_way: crate::elab::vec_of(channels),
             acc_kind: crate::elab::vec_of(channels),
+            acc_half: crate::elab::vec_of(channels),
             done_valid: crate::elab::vec_of(channels),
             done_way: crate::elab::vec_of(channels),
             c_valid: crate::elab::vec_of(channels),
@@ -165,7 +168,7 @@ impl Logic for NandArray {
                 self.c_valid[i].next = !self.down[i].empty.val() & !self.up[i].full.val();
                 self.c_way[i].next = self.down[i].data_out.val().get_bits::<3>(0);
                 self.c_op[i].next = self.down[i].data_out.val().get_bits::<OP_BITS>(3);
-                self.channels[i].cmd_array.next = self.down[i].data_out.val().get_bits::<32>(71);
+                self.channels[i].cmd_array.next = self.down[i].data_out.val().get_bits::<32>(72);
                 self.up[i].push.next = self.channels[i].done_next.val();
                 self.done_valid[i].next = !self.up[i].empty.val();
                 self.done_way[i].next = self.up[i].data_out.val();
@@ -181,6 +184,7 @@ impl Logic for NandArray {
             self.acc_valid[i].next = self.c_valid[i].val() & self.channels[i].cmd_ready.val();
             self.acc_way[i].next = self.c_way[i].val();
             self.acc_kind[i].next = self.c_op[i].val().get_bits::<2>(0);
+            self.acc_half[i].next = self.c_op[i].val().get_bit(68);
             self.channels[i].wr_data.next = self.wr_data[i].val();
             self.data_way[i].next = self.channels[i].data_way.val();
             self.rd_data[i].next = self.channels[i].rd_data.val();

@@ -10,7 +10,7 @@
 use ssdlab_model::nand::NandOpKind;
 
 /// Width of the packed op word.
-pub const OP_BITS: usize = 68;
+pub const OP_BITS: usize = 69;
 /// `[1:0]` kind: 0 read, 1 program, 2 erase, 3 sequential cache read.
 pub const KIND_LSB: usize = 0;
 /// `[3:2]` planes minus one (1..=4 planes).
@@ -26,6 +26,11 @@ pub const COL_LSB: usize = 44;
 pub const ENGINE_OP_BITS: usize = 60;
 /// `[67:60]` cache read: pages minus one (2..=255 pages); 0 for every other op.
 pub const PAGES_LSB: usize = 60;
+/// `[68]` region half: the op's data starts at the upper half of its way's page-buffer region
+/// (`ssdlab_model::ctrl::page_buffer::half_region_bytes`) instead of at byte 0, so a way can
+/// read into one half while the other half's data still moves to the host. Only the page
+/// buffer reads it (`top::channel_buffer`); the sequencer ignores it.
+pub const HALF_LSB: usize = 68;
 
 pub const KIND_READ: u128 = 0;
 pub const KIND_PROGRAM: u128 = 1;
@@ -87,6 +92,11 @@ pub fn pack_op(op: &HdlOp) -> u128 {
         | ((op.pages as u128 - 1) << PAGES_LSB)
 }
 
+/// Op word `w` with its data in the upper half of the way's region ([`HALF_LSB`]).
+pub fn in_upper_half(w: u128) -> u128 {
+    w | 1 << HALF_LSB
+}
+
 /// A packed op word as the command port's signal value.
 pub fn op_bits(w: u128) -> rust_hdl::prelude::Bits<OP_BITS> {
     use rust_hdl::prelude::ToBits;
@@ -122,6 +132,8 @@ mod tests {
         assert_eq!(((p >> 44) & 0xFFFF, p >> 60), (13944, 0));
         assert_eq!(op_bits(p).get_bits::<16>(44).index(), 13944);
         assert!(op_bits(1 << 67).get_bit(67));
+        assert_eq!(in_upper_half(p) ^ p, 1 << 68, "the half is bit 68 alone");
+        assert!(in_upper_half(p) < 1 << OP_BITS);
         let c = pack_op(&HdlOp {
             kind: NandOpKind::Read,
             planes: 1,
@@ -146,9 +158,10 @@ mod offsets {
                 super::ROW_LSB,
                 super::DCYC_LSB,
                 super::COL_LSB,
-                super::PAGES_LSB
+                super::PAGES_LSB,
+                super::HALF_LSB
             ),
-            (0, 2, 4, 28, 44, 60)
+            (0, 2, 4, 28, 44, 60, 68)
         );
         assert_eq!(
             super::ENGINE_OP_BITS,

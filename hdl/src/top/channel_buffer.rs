@@ -9,7 +9,8 @@
 //! ordered the two.
 //!
 //! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): a read or cache
-//! read accepted on way w restarts w's fill pointer at word 0 (acceptance is registered first:
+//! read accepted on way w restarts w's fill pointer at word 0, or at the region's upper half
+//! (`half_ptr`, the op's `acc_half`: `nand::op::HALF_LSB`) (acceptance is registered first:
 //! the pointer restarts one NAND cycle after the op entered its way queue, which keeps the
 //! crossing FIFO's and the way queue's logic off the region's address path; an op's first data
 //! beat comes no earlier than its command latch, five address latches and tADL after that, or
@@ -23,7 +24,7 @@
 //! way (its data-out beats after a 70h command latch on that way, seen on the PHY's `we`/`cle`/
 //! `dq_out`, until its next command latch) are not stored; the flag is per way, as each
 //! target's status mode is its own. A program accepted on
-//! way w restarts w's drain pointer; the region's read port is addressed with the pointer's next
+//! way w restarts w's drain pointer, at word 0 or the upper half as a read; the region's read port is addressed with the pointer's next
 //! value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
 //! the bus engine requires). Erase ops touch neither pointer.
 //!
@@ -65,6 +66,8 @@ pub struct ChannelBuffer {
     pub acc_way: Signal<In, Bits<3>>,
     /// Kind of the accepted op (op word bits 1:0: 0 read, 1 program, 2 erase, 3 cache read).
     pub acc_kind: Signal<In, Bits<2>>,
+    /// The accepted op's data starts at the region's upper half (op word bit 68).
+    pub acc_half: Signal<In, Bit>,
     /// Way owning the channel's bus (`NandChannel::data_way`).
     pub data_way: Signal<In, Bits<3>>,
     /// A command latch starts this cycle (`phy.we & phy.cle`).
@@ -99,10 +102,13 @@ pub struct ChannelBuffer {
     /// Sticky: a firmware-rule violation on one of this channel's regions (NAND clock).
     pub err: Signal<Out, Bit>,
     regions: Vec<Region>,
-    /// `acc_valid`, `acc_way`, `acc_kind` one NAND cycle later (module doc).
+    /// `acc_valid`, `acc_way`, `acc_kind`, `acc_half` one NAND cycle later (module doc).
     acc_v: DFF<Bit>,
     acc_w: DFF<Bits<3>>,
     acc_k: DFF<Bits<2>>,
+    acc_h: DFF<Bit>,
+    /// Where the registered acceptance restarts a pointer: word 0 or `half_ptr`.
+    rst_ptr: Signal<Local, Bits<PTR_BITS>>,
     fill: Vec<DFF<Bits<PTR_BITS>>>,
     drain: Vec<DFF<Bits<PTR_BITS>>>,
     /// The read-return delay line, one stage per cycle of `SeqTiming::rd_return`: per stage,
@@ -151,6 +157,8 @@ pub struct ChannelBuffer {
     zero_ptr: Constant<Bits<PTR_BITS>>,
     /// Words per region: a pointer at or past it is outside the region.
     end_ptr: Constant<Bits<PTR_BITS>>,
+    /// First word of the region's upper half (half the region's banks x 4096 words).
+    half_ptr: Constant<Bits<PTR_BITS>>,
     k_read: Constant<Bits<2>>,
     k_prog: Constant<Bits<2>>,
     k_cache: Constant<Bits<2>>,
@@ -198,6 +206,7 @@ impl ChannelBuffer {
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
             end_ptr: Constant::new(bits::<PTR_BITS>((banks as u64 * BANK_BYTES) / 4)),
+            half_ptr: Constant::new(bits::<PTR_BITS>((banks as u64 * BANK_BYTES) / 8)),
             k_read: Constant::new(bits::<2>(0)),
             k_prog: Constant::new(bits::<2>(1)),
             k_cache: Constant::new(bits::<2>(3)),
@@ -211,9 +220,9 @@ impl ChannelBuffer {
             rkeep: array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF))),
             sh8: array_init::array_init(|p| Constant::new(bits::<5>(8 * p as u64))),
         } defaults {
-            nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
+            nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, acc_half, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
             wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rrow, dma_rdata, err,
-            acc_v, acc_w, acc_k, rv_t, rw_t, rs_t, beat_stat, rbpos, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
+            acc_v, acc_w, acc_k, acc_h, rst_ptr, rv_t, rw_t, rs_t, beat_stat, rbpos, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
             drain_rst, rword_end,
             wword_end, rword, wsel,
             wlane, wword,
@@ -224,10 +233,15 @@ impl ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, nand_clock, acc_v, acc_w, acc_k, rbpos, err_r, rpos, rasm, wpos);
+        dff_setup!(self, nand_clock, acc_v, acc_w, acc_k, acc_h, rbpos, err_r, rpos, rasm, wpos);
         self.acc_v.d.next = self.acc_valid.val();
         self.acc_w.d.next = self.acc_way.val();
         self.acc_k.d.next = self.acc_kind.val();
+        self.acc_h.d.next = self.acc_half.val();
+        self.rst_ptr.next = self.zero_ptr.val();
+        if self.acc_h.q.val() {
+            self.rst_ptr.next = self.half_ptr.val();
+        }
         self.beat_stat.next = false;
         for w in 0..self.regions.len() {
             self.st70[w].clock.next = self.nand_clock.val();
@@ -320,7 +334,7 @@ impl Logic for ChannelBuffer {
                 self.fill[w].d.next = self.fill[w].q.val() + self.one_ptr.val();
             }
             if self.fill_rst.val() & (self.acc_w.q.val().index() == w) {
-                self.fill[w].d.next = self.zero_ptr.val();
+                self.fill[w].d.next = self.rst_ptr.val();
             }
             // Drain pointer: +1 per program beat, restarted by an accepted program.
             self.drain[w].d.next = self.drain[w].q.val();
@@ -328,7 +342,7 @@ impl Logic for ChannelBuffer {
                 self.drain[w].d.next = self.drain[w].q.val() + self.one_ptr.val();
             }
             if self.drain_rst.val() & (self.acc_w.q.val().index() == w) {
-                self.drain[w].d.next = self.zero_ptr.val();
+                self.drain[w].d.next = self.rst_ptr.val();
             }
             // Port A: the DMA beat's row (written with its lanes), else the DMA read's row.
             self.regions[w].a_row.next = self.dma_rrow.val();

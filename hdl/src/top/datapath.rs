@@ -389,6 +389,7 @@ impl Logic for Datapath {
             self.pb.acc_valid[i].next = self.array.acc_valid[i].val();
             self.pb.acc_way[i].next = self.array.acc_way[i].val();
             self.pb.acc_kind[i].next = self.array.acc_kind[i].val();
+            self.pb.acc_half[i].next = self.array.acc_half[i].val();
             self.nand_done_valid[i].next = self.array.done_valid[i].val();
             self.nand_done_way[i].next = self.array.done_way[i].val();
             self.array.wr_data[i].next = self.pb.wr_data[i].val();

@@ -29,6 +29,7 @@ pub const NAND_CLOCK_PORTS: &[&str] = &[
     "acc_valid",
     "acc_way",
     "acc_kind",
+    "acc_half",
     "data_way",
     "cmd_we",
     "cmd_byte",
@@ -51,6 +52,8 @@ pub struct PageBuffer {
     pub acc_way: Vec<Signal<In, Bits<3>>>,
     /// Per channel: kind of the entering op (op word bits 1:0).
     pub acc_kind: Vec<Signal<In, Bits<2>>>,
+    /// Per channel: the entering op's data starts at its region's upper half (op word bit 68).
+    pub acc_half: Vec<Signal<In, Bit>>,
     /// Per channel: way owning the bus.
     pub data_way: Vec<Signal<In, Bits<3>>>,
     /// Per channel: a command latch starts this cycle (`phy.we & phy.cle`).
@@ -151,6 +154,7 @@ impl PageBuffer {
             acc_valid: crate::elab::vec_of(channels),
             acc_way: crate::elab::vec_of(channels),
             acc_kind: crate::elab::vec_of(channels),
+            acc_half: crate::elab::vec_of(channels),
             data_way: crate::elab::vec_of(channels),
             cmd_we: crate::elab::vec_of(channels),
             cmd_byte: crate::elab::vec_of(channels),
@@ -236,6 +240,7 @@ impl Logic for PageBuffer {
             self.chans[c].acc_valid.next = self.acc_valid[c].val();
             self.chans[c].acc_way.next = self.acc_way[c].val();
             self.chans[c].acc_kind.next = self.acc_kind[c].val();
+            self.chans[c].acc_half.next = self.acc_half[c].val();
             self.chans[c].data_way.next = self.data_way[c].val();
             self.chans[c].cmd_we.next = self.cmd_we[c].val();
             self.chans[c].cmd_byte.next = self.cmd_byte[c].val();

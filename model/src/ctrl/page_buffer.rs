@@ -38,6 +38,14 @@ pub fn region_bytes(g: &GeometryConfig) -> u64 {
     region_banks(g) * BANK_BYTES
 }
 
+/// Byte offset of a region's upper half for geometry `g`: half its banks, where an op whose
+/// word sets the region-half bit (`ssdlab_hdl::nand::op::HALF_LSB`) starts its data, so a way
+/// reads into one half while the other half's data moves to the host. A region of 1 bank has
+/// its upper half at 8 KiB, sm2262-512g's 7 banks at 56 KiB.
+pub fn half_region_bytes(g: &GeometryConfig) -> u64 {
+    region_bytes(g) / 2
+}
+
 /// Banks of one region for geometry `g` (see [`region_bytes`]).
 pub fn region_banks(g: &GeometryConfig) -> u64 {
     one_shot_program_bytes(g).div_ceil(BANK_BYTES).max(1)
@@ -206,6 +214,7 @@ mod tests {
         // TLC: 2 x 3 x 18 592 = 111 552 B = 6.8 banks of 16 384 B.
         g.bits_per_cell = 3;
         assert_eq!((region_banks(&g), region_bytes(&g)), (7, 114688));
+        assert_eq!(half_region_bytes(&g), 57344, "3.5 banks: row 3584");
         // SLC-native: 37 184 B = 2.27 banks.
         g.bits_per_cell = 1;
         assert_eq!((region_banks(&g), region_bytes(&g)), (3, 49152));

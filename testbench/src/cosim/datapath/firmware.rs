@@ -19,17 +19,19 @@
 //! programming die; the next other job waits for both. A command's jobs wait for the mapping
 //! decisions of its FTL call (decisions come in request order, one cycle after the handshake).
 //! Completions: a write when its data is in the page buffer (the model drive completes it
-//! earlier, once in DRAM), a read when its data reached the host. Data moves go to the DMA port in plan order
-//! (command arrival, then FTL op order), each once its data is ready: the order of host data
-//! never depends on which die finished first, so executions with slightly different timing
-//! move data in the same order.
+//! earlier, once in DRAM), a read when its data reached the host. Data moves go to the DMA
+//! port in the order their data is ready (a read's when its NAND op completes, a program's
+//! when its way starts it), as the drive moves each die's data as soon as it has it: a way
+//! that finished first does not wait for an earlier command's read on a slower die. The
+//! executions agree cycle for cycle, so they order the moves alike.
 
 mod cores;
 mod intake;
+mod region;
 
 use super::jobs::{HostUnit, Job, Planner, UNIT};
 use super::port::*;
-use ssdlab_hdl::nand::op::ROW_LSB;
+use ssdlab_hdl::nand::op::{HALF_LSB, ROW_LSB};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::{NandOpKind, PhysPage};
 use ssdlab_model::nvme::frontend::tlp::Cycle;
@@ -43,15 +45,14 @@ pub const MAP_OUTSTANDING: usize = 64;
 /// programs the unit (`Ftl::flush`): 20 us at 250 MHz, so a lone write completes.
 pub const STAGE_FLUSH_CYCLES: Cycle = 5000;
 
-/// Where a way is in its current job.
+/// Where a way is in its current job (a host read's data leaving for the host is tracked
+/// per region half, [`region`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Busy {
     /// Host data moving into the region (moves still in flight); the program follows.
     Fill(Job, usize),
     /// The NAND op is in the array's queue or running.
     Nand(Job),
-    /// Read data moving region -> host (moves still in flight).
-    Drain(Job, usize),
 }
 
 #[derive(Debug)]
@@ -67,6 +68,8 @@ struct Cmd {
 struct DmaTag {
     way: usize,
     cmd: u64,
+    /// The region half a read's data leaves from; `None`: a program's fill.
+    half: Option<u8>,
 }
 
 pub struct Firmware {
@@ -76,6 +79,8 @@ pub struct Firmware {
     ways: Vec<(VecDeque<Job>, Option<Busy>)>,
     /// Per way: a program or erase still in the array beside the read in `ways[w].1`.
     bg: Vec<Option<Job>>,
+    /// Per way: the region halves host reads' data leaves from.
+    regions: region::Regions,
     reads_beside: bool,
     /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
     no_relocation: bool,
@@ -85,9 +90,6 @@ pub struct Firmware {
     map_wait: VecDeque<u64>,
     nand_q: VecDeque<NandReq>,
     dma_q: VecDeque<(DmaReq, DmaTag)>,
-    /// Data moves planned and not yet offered, in plan order (job seq); ready ones carry the move.
-    dma_plan: VecDeque<(u64, Option<(DmaReq, DmaTag)>)>,
-    next_seq: u64,
     dma_fly: VecDeque<DmaTag>,
     cpl_q: VecDeque<CplReq>,
     qc_q: VecDeque<(QcReq, CplReq)>,
@@ -114,6 +116,7 @@ impl Firmware {
         ways_per_channel: usize,
         controller: &ssdlab_model::config::ControllerConfig,
     ) -> Self {
+        let half_region = planner.half_region;
         Firmware {
             ftl,
             planner,
@@ -122,6 +125,7 @@ impl Firmware {
                 .map(|_| (VecDeque::new(), None))
                 .collect(),
             bg: vec![None; channels * ways_per_channel],
+            regions: region::Regions::new(channels * ways_per_channel, half_region),
             reads_beside: false,
             no_relocation: false,
             cmds: HashMap::new(),
@@ -130,8 +134,6 @@ impl Firmware {
             map_wait: VecDeque::new(),
             nand_q: VecDeque::new(),
             dma_q: VecDeque::new(),
-            dma_plan: VecDeque::new(),
-            next_seq: 0,
             dma_fly: VecDeque::new(),
             cpl_q: VecDeque::new(),
             qc_q: VecDeque::new(),
@@ -186,6 +188,7 @@ impl Firmware {
             && self.cpl_q.is_empty()
             && self.dma_fly.is_empty()
             && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
+            && self.regions.is_empty()
             && self.bg.iter().all(Option::is_none)
             && self.staged.is_empty()
     }
@@ -306,12 +309,12 @@ impl Firmware {
                     (None, Some(p)) | (Some(Busy::Nand(p)), None) => self.beside(p, j),
                     _ => false,
                 };
-            if ready {
+            if let Some(u) = ready.then(|| self.regions.claim(w, j)).flatten() {
                 if let Some(Busy::Nand(p)) = self.ways[w].1.take() {
                     self.bg[w] = Some(p);
                 }
                 let j = self.ways[w].0.pop_front().expect("checked");
-                self.start(w, j);
+                self.start(w, self.regions.place(j, u));
             }
         }
     }
@@ -319,7 +322,7 @@ impl Firmware {
     fn start(&mut self, w: usize, j: Job) {
         let busy = match j.kind {
             NandOpKind::Program if !j.moves.is_empty() => {
-                self.dma(w, j, false);
+                self.dma(w, j, None);
                 Busy::Fill(j, j.moves.len())
             }
             _ => {
@@ -335,10 +338,11 @@ impl Firmware {
         self.ways[w].1 = Some(busy);
     }
 
-    /// Job `j`'s data moves are ready; moves go to the DMA port in plan order.
-    fn dma(&mut self, w: usize, j: Job, to_host: bool) {
-        let first = self.dma_plan.front().expect("a ready move was planned").0;
-        for (k, (offset, host, cmd)) in j.moves.iter().enumerate() {
+    /// Job `j`'s data moves are ready: they join the DMA port's queue, in region order (a
+    /// read's from region half `half`).
+    fn dma(&mut self, w: usize, j: Job, half: Option<u8>) {
+        let to_host = half.is_some();
+        for (offset, host, cmd) in j.moves.iter() {
             let req = DmaReq {
                 to_host,
                 prp1: host,
@@ -348,14 +352,7 @@ impl Firmware {
                 way: j.way,
                 offset,
             };
-            let seq = j.seq + k as u64;
-            let slot = &mut self.dma_plan[(seq - first) as usize];
-            assert_eq!(slot.0, seq, "DMA plan in seq order");
-            slot.1 = Some((req, DmaTag { way: w, cmd }));
-        }
-        while let Some((_, Some(m))) = self.dma_plan.front() {
-            self.dma_q.push_back(*m);
-            self.dma_plan.pop_front();
+            self.dma_q.push_back((req, DmaTag { way: w, cmd, half }));
         }
     }
 
@@ -375,8 +372,9 @@ impl Firmware {
         match self.ways[w].1.take() {
             Some(Busy::Nand(j)) => {
                 if j.kind == NandOpKind::Read && !j.moves.is_empty() {
-                    self.dma(w, j, true);
-                    self.ways[w].1 = Some(Busy::Drain(j, j.moves.len()));
+                    let half = (j.op >> HALF_LSB & 1) as u8;
+                    self.regions.drain(w, half, j);
+                    self.dma(w, j, Some(half));
                 }
             }
             other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
@@ -393,9 +391,27 @@ impl Firmware {
                 tag.cmd
             ));
         }
-        match self.ways[tag.way].1.take() {
+        if let Some(h) = tag.half {
+            if !self.regions.drained(tag.way, h) {
+                return self.fail(format!(
+                    "DMA done on way {} half {h}: no read drains",
+                    tag.way
+                ));
+            }
+        } else {
+            self.fill_done(tag.way);
+        }
+        if let Some(c) = self.cmds.get_mut(&tag.cmd) {
+            c.dma_left -= 1;
+        }
+        self.finish(tag.cmd);
+    }
+
+    /// A move of host data into way `w`'s region is done; the program follows the last.
+    fn fill_done(&mut self, w: usize) {
+        match self.ways[w].1.take() {
             Some(Busy::Fill(j, left)) if left > 1 => {
-                self.ways[tag.way].1 = Some(Busy::Fill(j, left - 1));
+                self.ways[w].1 = Some(Busy::Fill(j, left - 1));
             }
             Some(Busy::Fill(j, _)) => {
                 self.nand_q.push_back(NandReq {
@@ -404,18 +420,10 @@ impl Firmware {
                     op: j.op,
                     array_cycles: j.array_cycles,
                 });
-                self.ways[tag.way].1 = Some(Busy::Nand(j));
+                self.ways[w].1 = Some(Busy::Nand(j));
             }
-            Some(Busy::Drain(j, left)) if left > 1 => {
-                self.ways[tag.way].1 = Some(Busy::Drain(j, left - 1));
-            }
-            Some(Busy::Drain(..)) => {}
-            other => return self.fail(format!("DMA done on way {} in state {other:?}", tag.way)),
+            other => self.fail(format!("DMA done on way {w} in state {other:?}")),
         }
-        if let Some(c) = self.cmds.get_mut(&tag.cmd) {
-            c.dma_left -= 1;
-        }
-        self.finish(tag.cmd);
     }
 
     /// Posts a command's completion once its decisions and data moves are all done.

@@ -3,8 +3,9 @@
 //! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ pairs through the admin queue) and then
 //! runs one fio job closed-loop as `numjobs` clones (fio's numjobs: each clone its own I/O
 //! queue pair, j + 1, and its own random stream over the same region, as a driver with one
-//! queue per CPU): up to `iodepth` commands outstanding per clone (clone j's command k in slot
-//! j x iodepth + k mod iodepth, reused in order; the slot is the command's cid), sequential
+//! queue per CPU): up to `iodepth` commands outstanding per clone (clone j's slots are
+//! j x iodepth .. (j + 1) x iodepth; a command takes the lowest free one, which is its cid
+//! and its data buffer, so a completion frees its slot at once as fio's does), sequential
 //! or uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by
 //! `rwmixread`, one SQ doorbell per command, one CQ head doorbell per consumed CQE.
 //! Completions are taken from the CQE MWr TLPs the root complex logged (sqid, cid, status at
@@ -179,13 +180,11 @@ impl HostDriver {
     /// The slot clone `j` submits into next, if it may submit now.
     fn next_slot(&self, j: usize) -> Option<usize> {
         let c = &self.clones[j];
-        let slot = j * self.pat.iodepth as usize + (c.issued % self.pat.iodepth as u64) as usize;
-        (self.ready
-            && !self.stopped
-            && self.issued < self.limit
-            && c.issued < self.pat.ios
-            && self.slots[slot].is_none())
-        .then_some(slot)
+        let qd = self.pat.iodepth as usize;
+        if !self.ready || self.stopped || self.issued >= self.limit || c.issued >= self.pat.ios {
+            return None;
+        }
+        (j * qd..(j + 1) * qd).find(|&s| self.slots[s].is_none())
     }
 
     /// One cycle of host activity at `now`.
@@ -198,9 +197,9 @@ impl HostDriver {
             self.init_next += 1;
         }
         self.scan(now, x)?;
-        // Clone j's command k uses slot (cid) j x iodepth + k mod iodepth and waits for it:
-        // which buffer a command uses does not depend on completion timing, so executions can
-        // be compared per buffer page. Clones submit in order within a cycle.
+        // Clone j submits into its lowest free slot: completions come out of order (dies
+        // finish reads in any order), and a clone waiting for its oldest slot would run below
+        // its iodepth. Clones submit in order within a cycle.
         for j in 0..self.clones.len() {
             if let Some(slot) = self.next_slot(j) {
                 self.submit(now, j, slot, x);

@@ -57,6 +57,24 @@ impl Moves {
     pub fn iter(&self) -> impl Iterator<Item = (u32, u64, u64)> + '_ {
         self.at[..self.len()].iter().copied()
     }
+    /// One move: `offset` in the region, `host` address, command `cmd`.
+    #[cfg(test)]
+    pub fn one(offset: u32, host: u64, cmd: u64) -> Moves {
+        let mut m = Moves {
+            n: 1,
+            ..Moves::default()
+        };
+        m.at[0] = (offset, host, cmd);
+        m
+    }
+
+    /// The same moves `by` bytes further into the region.
+    pub fn shifted(mut self, by: u32) -> Moves {
+        for m in &mut self.at[..self.n as usize] {
+            m.0 += by;
+        }
+        self
+    }
 }
 
 /// One NAND op of a way's job list, with the data it moves.
@@ -73,9 +91,8 @@ pub struct Job {
     /// The host units whose data this op moves: host -> region before a program, region ->
     /// host after a read. Empty: data stays in the region (relocation) or none.
     pub moves: Moves,
-    /// Place of this job's first data move in the firmware's DMA order (plan order); its other
-    /// moves follow it.
-    pub seq: u64,
+    /// Bytes of the region the op's data occupies (its bus bytes; 0 for an erase).
+    pub bytes: u32,
 }
 
 /// What one command asks of the datapath.
@@ -98,6 +115,8 @@ pub struct Planner {
     pub unit_bus: u32,
     /// 4 KiB units per page.
     pub units_per_page: u32,
+    /// Byte offset of a region's upper half (`ctrl::page_buffer::half_region_bytes`).
+    pub half_region: u32,
 }
 
 impl Planner {
@@ -175,7 +194,11 @@ impl Planner {
                 kind: op.kind,
                 array_cycles,
                 moves,
-                seq: 0,
+                bytes: if op.kind == NandOpKind::Erase {
+                    0
+                } else {
+                    op.bus_bytes
+                },
             });
         }
         debug_assert!(out[first..].iter().all(|j| j.cmd == cmd));

@@ -170,6 +170,7 @@ pub fn stimulus(
         planes: cfg.geometry.planes_per_die,
         unit_bus: ftl.layout().unit_bus_bytes(),
         units_per_page: cfg.geometry.page_bytes / 4096,
+        half_region: ssdlab_model::ctrl::page_buffer::half_region_bytes(&cfg.geometry) as u32,
     };
     let g = &cfg.geometry;
     Ok((

@@ -112,7 +112,7 @@ pub fn names() -> Vec<String> {
 pub trait DatapathDut {
     /// Sets an input of up to 64 bits.
     fn set(&mut self, p: P, v: u64);
-    /// Sets an input of 65 to 128 bits (the PCIe data beats, the 68-bit NAND op word).
+    /// Sets an input of 65 to 128 bits (the PCIe data beats, the 69-bit NAND op word).
     fn set128(&mut self, p: P, v: u128);
     /// Reads an output (or input) of up to 64 bits as of the last `eval`.
     fn get(&self, p: P) -> u64;

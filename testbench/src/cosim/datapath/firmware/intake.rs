@@ -170,14 +170,9 @@ impl Firmware {
         self.queue_jobs(jobs);
     }
 
-    /// Puts `jobs` on their ways' queues, their data moves in the DMA plan.
+    /// Puts `jobs` on their ways' queues.
     fn queue_jobs(&mut self, jobs: Vec<Job>) {
-        for mut j in jobs {
-            j.seq = self.next_seq;
-            for _ in 0..j.moves.len() {
-                self.dma_plan.push_back((self.next_seq, None));
-                self.next_seq += 1;
-            }
+        for j in jobs {
             self.ways[j.channel as usize * self.ways_per_channel + j.way as usize]
                 .0
                 .push_back(j);

@@ -1,0 +1,135 @@
+//! The firmware's share-out of each way's page-buffer region (docs/hdl.md, "Page buffer";
+//! `ssdlab_hdl::top::channel_buffer`): a region has two halves, the upper one from
+//! `ssdlab_model::ctrl::page_buffer::half_region_bytes`. A host read whose data fits half a
+//! region reads into a free half, and its data leaves for the host from there while the way's
+//! next read fills the other half, as a drive frees a die once the data is out of it (the
+//! drive's data goes on to DRAM; the datapath's waits in the page buffer). Every other data op
+//! (a host program and its fill, a relocation read and program, a read larger than half) uses
+//! the whole region from byte 0 and waits until neither half is draining. An erase moves no
+//! data and waits for nothing here.
+
+use super::super::jobs::Job;
+use ssdlab_hdl::nand::op::in_upper_half;
+use ssdlab_model::nand::NandOpKind;
+
+/// The part of its way's region a job's data takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    /// No data (an erase).
+    Nothing,
+    /// The whole region, from byte 0.
+    Whole,
+    /// Half `h` (0: from byte 0, 1: from the upper half).
+    Half(u8),
+}
+
+/// Per way, the host reads whose data is still leaving each half: the job and its moves left.
+pub struct Regions {
+    half_bytes: u32,
+    drains: Vec<[Option<(Job, usize)>; 2]>,
+}
+
+impl Regions {
+    /// `ways` regions whose upper halves start at byte `half_bytes`.
+    pub fn new(ways: usize, half_bytes: u32) -> Regions {
+        Regions {
+            half_bytes,
+            drains: vec![[None, None]; ways],
+        }
+    }
+
+    /// Where job `j` of way `w` may put its data now; `None`: it must wait for a drain.
+    pub fn claim(&self, w: usize, j: &Job) -> Option<Use> {
+        let d = &self.drains[w];
+        match j.kind {
+            NandOpKind::Erase => Some(Use::Nothing),
+            NandOpKind::Read if !j.moves.is_empty() && j.bytes <= self.half_bytes => {
+                (0..2u8).find(|&h| d[h as usize].is_none()).map(Use::Half)
+            }
+            _ => d.iter().all(Option::is_none).then_some(Use::Whole),
+        }
+    }
+
+    /// Job `j` placed as `u`: its op word and data moves in that part of the region.
+    pub fn place(&self, j: Job, u: Use) -> Job {
+        match u {
+            Use::Half(1) => Job {
+                op: in_upper_half(j.op),
+                moves: j.moves.shifted(self.half_bytes),
+                ..j
+            },
+            _ => j,
+        }
+    }
+
+    /// Host read `j`, in half `h` of way `w`, starts moving its data to the host.
+    pub fn drain(&mut self, w: usize, h: u8, j: Job) {
+        let slot = &mut self.drains[w][h as usize];
+        assert!(slot.is_none(), "way {w} half {h} drains one read at a time");
+        *slot = Some((j, j.moves.len()));
+    }
+
+    /// One move of half `h` of way `w` is done; false if none was draining there.
+    pub fn drained(&mut self, w: usize, h: u8) -> bool {
+        let slot = &mut self.drains[w][h as usize];
+        match slot {
+            Some((_, left)) if *left > 1 => *left -= 1,
+            Some(_) => *slot = None,
+            None => return false,
+        }
+        true
+    }
+
+    /// No half of any way is draining.
+    pub fn is_empty(&self) -> bool {
+        self.drains.iter().flatten().all(Option::is_none)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cosim::datapath::jobs::Moves;
+
+    fn job(kind: NandOpKind, bytes: u32, moves: Moves) -> Job {
+        Job {
+            cmd: 0,
+            channel: 0,
+            way: 0,
+            op: 0,
+            kind,
+            array_cycles: 0,
+            moves,
+            bytes,
+        }
+    }
+
+    /// A read of one 4 KiB unit (4096 + 552 B of spare share on the bus) in a region of 16 KiB:
+    /// half 0, then half 1 while half 0 drains, then nothing free; a program (whole region) and
+    /// a read of 9 KiB (over the 8 KiB half) wait for both drains; an erase waits for none.
+    #[test]
+    fn reads_take_a_free_half_and_whole_region_ops_wait_for_both() {
+        let mut r = Regions::new(1, 8192);
+        let one = Moves::one(0, 0x1000, 7);
+        let read = job(NandOpKind::Read, 4648, one);
+        assert_eq!(r.claim(0, &read), Some(Use::Half(0)));
+        r.drain(0, 0, read);
+        assert_eq!(r.claim(0, &read), Some(Use::Half(1)));
+        let up = r.place(read, Use::Half(1));
+        assert_eq!(up.op, 1 << ssdlab_hdl::nand::op::HALF_LSB);
+        assert_eq!(up.moves.iter().next(), Some((8192, 0x1000, 7)));
+        r.drain(0, 1, up);
+        assert_eq!(r.claim(0, &read), None, "both halves drain");
+        let big = job(NandOpKind::Read, 9216, one);
+        let prog = job(NandOpKind::Program, 4648, one);
+        let erase = job(NandOpKind::Erase, 0, Moves::default());
+        assert_eq!(r.claim(0, &erase), Some(Use::Nothing));
+        assert!(r.drained(0, 0));
+        assert_eq!(r.claim(0, &read), Some(Use::Half(0)));
+        assert_eq!((r.claim(0, &prog), r.claim(0, &big)), (None, None));
+        assert!(r.drained(0, 1) && !r.drained(0, 1), "one move each");
+        assert!(r.is_empty());
+        assert_eq!(r.claim(0, &prog), Some(Use::Whole));
+        assert_eq!(r.claim(0, &big), Some(Use::Whole));
+    }
+}
