@@ -8,7 +8,7 @@
 //! else on `clock`, the sequencer clock. When the two differ (`new`'s `cross`), each channel
 //! has two asynchronous FIFOs (`top::clock_crossing`, 4 entries each): its ops (way, op word,
 //! array cycles) go down through one, which offers its head to the channel and pops it when the
-//! addressed way queue takes it (`acc_valid`), one op per sequencer cycle; `cmd_ready` is the
+//! addressed way queue takes it, one op per sequencer cycle; `cmd_ready` is the
 //! addressed channel's FIFO not full. The channel's completions go up through the other,
 //! pushed at the sequencer edge the op completes at (`done_next`) and popped at once on the
 //! PCIe side, one `done_valid` cycle each. Its model, edge for edge, is
@@ -16,6 +16,7 @@
 //! `cross` both sides are one clock: `pcie_clock` is unused and ops and completions pass
 //! straight through, as in the model without a crossing.
 
+use crate::nand::arbiter::MAX_WAYS;
 use crate::nand::op::OP_BITS;
 use crate::nand::phy::NandPhy;
 use crate::nand::sequencer::NandChannel;
@@ -69,15 +70,13 @@ pub struct NandArray {
     pub rd_data: Vec<Signal<Out, Bits<32>>>,
     /// Per channel: `rd_data` valid.
     pub rd_valid: Vec<Signal<Out, Bit>>,
-    /// Per channel: an op enters a way queue this sequencer cycle (the page buffer restarts
-    /// the way's fill or drain pointer).
-    pub acc_valid: Vec<Signal<Out, Bit>>,
-    /// Per channel: way of the entering op.
-    pub acc_way: Vec<Signal<Out, Bits<3>>>,
-    /// Per channel: kind of the entering op (op word bits 1:0).
-    pub acc_kind: Vec<Signal<Out, Bits<2>>>,
-    /// Per channel: the accepted op's region half (op word bit 68, `nand::op::HALF_LSB`).
-    pub acc_half: Vec<Signal<Out, Bit>>,
+    /// Per channel: bit w, way w takes a read or cache read from its queue at the coming
+    /// sequencer edge (`NandChannel::start_fill`).
+    pub start_fill: Vec<Signal<Out, Bits<MAX_WAYS>>>,
+    /// Per channel: bit w, way w takes a program (`NandChannel::start_drain`).
+    pub start_drain: Vec<Signal<Out, Bits<MAX_WAYS>>>,
+    /// Per channel: bit w, the op way w takes is in its region's upper half (op word bit 68).
+    pub start_half: Vec<Signal<Out, Bits<MAX_WAYS>>>,
     /// Per channel: an op completed this cycle (PCIe clock with a crossing).
     pub done_valid: Vec<Signal<Out, Bit>>,
     /// Per channel: way of the completed op.
@@ -112,10 +111,9 @@ impl NandArray {
             phy: crate::elab::vec_of(channels),
             rd_data: crate::elab::vec_of(channels),
             rd_valid: crate::elab::vec_of(channels),
-            acc_valid: crate::elab::vec_of(channels),
-            acc_way: crate::elab::vec_of(channels),
-            acc_kind: crate::elab::vec_of(channels),
-            acc_half: crate::elab::vec_of(channels),
+            start_fill: crate::elab::vec_of(channels),
+            start_drain: crate::elab::vec_of(channels),
+            start_half: crate::elab::vec_of(channels),
             done_valid: crate::elab::vec_of(channels),
             done_way: crate::elab::vec_of(channels),
             c_valid: crate::elab::vec_of(channels),
@@ -181,10 +179,9 @@ impl Logic for NandArray {
             self.channels[i].cmd_valid.next = self.c_valid[i].val();
             self.channels[i].cmd_way.next = self.c_way[i].val();
             self.channels[i].cmd_op.next = self.c_op[i].val();
-            self.acc_valid[i].next = self.c_valid[i].val() & self.channels[i].cmd_ready.val();
-            self.acc_way[i].next = self.c_way[i].val();
-            self.acc_kind[i].next = self.c_op[i].val().get_bits::<2>(0);
-            self.acc_half[i].next = self.c_op[i].val().get_bit(68);
+            self.start_fill[i].next = self.channels[i].start_fill.val();
+            self.start_drain[i].next = self.channels[i].start_drain.val();
+            self.start_half[i].next = self.channels[i].start_half.val();
             self.channels[i].wr_data.next = self.wr_data[i].val();
             self.data_way[i].next = self.channels[i].data_way.val();
             self.rd_data[i].next = self.channels[i].rd_data.val();

@@ -56,6 +56,13 @@ pub struct NandChannel {
     pub done_next: Signal<Out, Bit>,
     /// Way of the op completing at the coming edge.
     pub done_next_way: Signal<Out, Bits<3>>,
+    /// Bit w: way w takes a read or cache read from its queue at the coming edge (the page
+    /// buffer restarts the way's fill pointer: the way's earlier ops have all moved their data).
+    pub start_fill: Signal<Out, Bits<MAX_WAYS>>,
+    /// Bit w: way w takes a program from its queue at the coming edge (drain pointer restart).
+    pub start_drain: Signal<Out, Bits<MAX_WAYS>>,
+    /// Bit w: the op way w takes has its data in the region's upper half (op word bit 68).
+    pub start_half: Signal<Out, Bits<MAX_WAYS>>,
     queues: Vec<WayQueue>,
     ways: Vec<WayFsm>,
     arbiter: Arbiter,
@@ -82,6 +89,17 @@ pub struct NandChannel {
     /// The ways' next-cycle requests gathered into vectors: entry i + 1 holds ways 0..=i.
     acc_f: Vec<Signal<Local, Bits<MAX_WAYS>>>,
     acc_s: Vec<Signal<Local, Bits<MAX_WAYS>>>,
+    /// `start_fill`, `start_drain`, `start_half` gathered the same way.
+    acc_sf: Vec<Signal<Local, Bits<MAX_WAYS>>>,
+    acc_sd: Vec<Signal<Local, Bits<MAX_WAYS>>>,
+    acc_sh: Vec<Signal<Local, Bits<MAX_WAYS>>>,
+    /// Per way: it takes its queue's head at the coming edge.
+    takes: Vec<Signal<Local, Bit>>,
+    /// Per way: the kind of its queue's head (op word bits 1:0).
+    head_kind: Vec<Signal<Local, Bits<2>>>,
+    k_read: Constant<Bits<2>>,
+    k_prog: Constant<Bits<2>>,
+    k_cache: Constant<Bits<2>>,
     /// Per way: its index, and its bit.
     wid: Vec<Constant<Bits<3>>>,
     oh: Vec<Constant<Bits<MAX_WAYS>>>,
@@ -108,6 +126,14 @@ impl NandChannel {
             engine: BusEngine::new(t),
             acc_f: (0..=ways).map(|_| Signal::default()).collect(),
             acc_s: (0..=ways).map(|_| Signal::default()).collect(),
+            acc_sf: (0..=ways).map(|_| Signal::default()).collect(),
+            acc_sd: (0..=ways).map(|_| Signal::default()).collect(),
+            acc_sh: (0..=ways).map(|_| Signal::default()).collect(),
+            takes: (0..ways).map(|_| Signal::default()).collect(),
+            head_kind: (0..ways).map(|_| Signal::default()).collect(),
+            k_read: Constant::new(bits::<2>(0)),
+            k_prog: Constant::new(bits::<2>(1)),
+            k_cache: Constant::new(bits::<2>(3)),
             ret_v: (0..=t.seq.return_cycles()).map(|_| DFF::default()).collect(),
             ret_w: (0..=t.seq.return_cycles()).map(|_| DFF::default()).collect(),
             wid: (0..ways).map(|w| Constant::new(bits::<3>(w as u64))).collect(),
@@ -116,7 +142,7 @@ impl NandChannel {
             none: Constant::new(bits::<MAX_WAYS>(0)),
         } defaults {
             clock, cmd_valid, cmd_way, cmd_op, cmd_array, cmd_ready, wr_data, data_way, phy, rd_data, rd_valid, done_valid,
-            done_way, done_next, done_next_way, arbiter, last_x, grant_r, g_r, psec_r, own, pick_q, busy_next, grant, unused_rb,
+            done_way, done_next, done_next_way, start_fill, start_drain, start_half, arbiter, last_x, grant_r, g_r, psec_r, own, pick_q, busy_next, grant, unused_rb,
         })
     }
 
@@ -136,6 +162,9 @@ impl Logic for NandChannel {
         self.unused_rb.next = self.engine.rb.val() != self.none.val();
         self.acc_f[0].next = self.none.val();
         self.acc_s[0].next = self.none.val();
+        self.acc_sf[0].next = self.none.val();
+        self.acc_sd[0].next = self.none.val();
+        self.acc_sh[0].next = self.none.val();
         for i in 0..self.ways.len() {
             self.queues[i].clock.next = self.clock.val();
             self.ways[i].clock.next = self.clock.val();
@@ -163,6 +192,27 @@ impl Logic for NandChannel {
             }
             self.arbiter.rf.next = self.acc_f[i + 1].val();
             self.arbiter.rs.next = self.acc_s[i + 1].val();
+            // The op the way takes at the coming edge, for the page buffer.
+            self.takes[i].next = self.ways[i].q_pop.val() & !self.queues[i].empty.val();
+            self.head_kind[i].next = self.queues[i].data_out.val().get_bits::<2>(0);
+            self.acc_sf[i + 1].next = self.acc_sf[i].val();
+            if self.takes[i].val()
+                & ((self.head_kind[i].val() == self.k_read.val())
+                    | (self.head_kind[i].val() == self.k_cache.val()))
+            {
+                self.acc_sf[i + 1].next = self.acc_sf[i].val() | self.oh[i].val();
+            }
+            self.acc_sd[i + 1].next = self.acc_sd[i].val();
+            if self.takes[i].val() & (self.head_kind[i].val() == self.k_prog.val()) {
+                self.acc_sd[i + 1].next = self.acc_sd[i].val() | self.oh[i].val();
+            }
+            self.acc_sh[i + 1].next = self.acc_sh[i].val();
+            if self.queues[i].data_out.val().get_bit(68) {
+                self.acc_sh[i + 1].next = self.acc_sh[i].val() | self.oh[i].val();
+            }
+            self.start_fill.next = self.acc_sf[i + 1].val();
+            self.start_drain.next = self.acc_sd[i + 1].val();
+            self.start_half.next = self.acc_sh[i + 1].val();
         }
         // Next cycle's arbitration: next requests (all ways: the loop's last entry), next
         // pointer, engine busy next cycle (busy and not in its last cycle, or starting now).

@@ -8,13 +8,15 @@
 //! word written on one port is read on the other after the op's crossing (`nand::array`) has
 //! ordered the two.
 //!
-//! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): a read or cache
-//! read accepted on way w restarts w's fill pointer at word 0, or at the region's upper half
-//! (`half_ptr`, the op's `acc_half`: `nand::op::HALF_LSB`) (acceptance is registered first:
-//! the pointer restarts one NAND cycle after the op entered its way queue, which keeps the
-//! crossing FIFO's and the way queue's logic off the region's address path; an op's first data
-//! beat comes no earlier than its command latch, five address latches and tADL after that, or
-//! tR for a read); each `rd_valid` word is written
+//! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): when way w
+//! takes a read or cache read from its way queue (`start_fill`; the way FSM takes an op only
+//! once the way's previous op has moved all its data), w's fill pointer restarts at word 0, or
+//! at the region's upper half (`half_ptr`, the op's `start_half`: `nand::op::HALF_LSB`). Ops
+//! may therefore wait in a way queue behind a running op of the same way: the page buffer acts
+//! on an op when it starts, not when it is queued. The start is registered first: the pointer
+//! restarts one NAND cycle after the way took the op, which keeps the way queue's logic off the
+//! region's address path; an op's first data beat comes no earlier than its command latch,
+//! five address latches and tADL after that, or tR for a read. Each `rd_valid` word is written
 //! at the fill pointer of the way whose data-out beat it answers. The word comes back the PHY's
 //! read return (`SeqTiming::rd_return`, 11 cycles at 200 MHz) after its `rd_beat`, by when the
 //! bus may carry another way's phase (the RE# postamble is shorter): every beat's tag (way,
@@ -23,9 +25,9 @@
 //! its word, is an error (the PHY's latency is fixed). The status bytes of a
 //! way (its data-out beats after a 70h command latch on that way, seen on the PHY's `we`/`cle`/
 //! `dq_out`, until its next command latch) are not stored; the flag is per way, as each
-//! target's status mode is its own. A program accepted on
-//! way w restarts w's drain pointer, at word 0 or the upper half as a read; the region's read port is addressed with the pointer's next
-//! value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
+//! target's status mode is its own. A program way w takes
+//! (`start_drain`) restarts w's drain pointer, at word 0 or the upper half as a read; the
+//! region's read port is addressed with the pointer's next value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
 //! the bus engine requires). Erase ops touch neither pointer.
 //!
 //! **NAND beat width.** The ONFI bus moves `bytes_per_beat` = 1, 2 or 4 bytes per core cycle
@@ -43,7 +45,7 @@
 //! `err` (sticky, NAND clock) records a firmware-rule violation seen here: a NAND word beyond
 //! the region, a command latch while a word is half moved (a data phase that ended inside a
 //! word, counted at the beats), a data beat of a way in the cycle its pointer restarts (an op's
-//! data before its registered acceptance, or an op accepted while the way's previous one still
+//! data before its registered start, or an op started while the way's previous one still
 //! moves data), and a read word out of step with the tags.
 
 use super::region::{Region, BANK_BYTES};
@@ -60,14 +62,13 @@ pub struct ChannelBuffer {
     pub nand_clock: Signal<In, Clock>,
     /// PCIe user clock: the DMA port (the regions' port A).
     pub pcie_clock: Signal<In, Clock>,
-    /// A NAND op of this channel enters its way queue this cycle.
-    pub acc_valid: Signal<In, Bit>,
-    /// Way of the accepted op.
-    pub acc_way: Signal<In, Bits<3>>,
-    /// Kind of the accepted op (op word bits 1:0: 0 read, 1 program, 2 erase, 3 cache read).
-    pub acc_kind: Signal<In, Bits<2>>,
-    /// The accepted op's data starts at the region's upper half (op word bit 68).
-    pub acc_half: Signal<In, Bit>,
+    /// Bit w: way w takes a read or cache read from its way queue at the coming edge
+    /// (`NandChannel::start_fill`).
+    pub start_fill: Signal<In, Bits<MAX_WAYS>>,
+    /// Bit w: way w takes a program from its way queue at the coming edge.
+    pub start_drain: Signal<In, Bits<MAX_WAYS>>,
+    /// Bit w: the op way w takes has its data in the region's upper half (op word bit 68).
+    pub start_half: Signal<In, Bits<MAX_WAYS>>,
     /// Way owning the channel's bus (`NandChannel::data_way`).
     pub data_way: Signal<In, Bits<3>>,
     /// A command latch starts this cycle (`phy.we & phy.cle`).
@@ -102,13 +103,34 @@ pub struct ChannelBuffer {
     /// Sticky: a firmware-rule violation on one of this channel's regions (NAND clock).
     pub err: Signal<Out, Bit>,
     regions: Vec<Region>,
-    /// `acc_valid`, `acc_way`, `acc_kind`, `acc_half` one NAND cycle later (module doc).
-    acc_v: DFF<Bit>,
-    acc_w: DFF<Bits<3>>,
-    acc_k: DFF<Bits<2>>,
-    acc_h: DFF<Bit>,
-    /// Where the registered acceptance restarts a pointer: word 0 or `half_ptr`.
-    rst_ptr: Signal<Local, Bits<PTR_BITS>>,
+    /// `start_fill`, `start_drain`, `start_half` one NAND cycle later (module doc): bit w of
+    /// `st_d` restarts way w's drain pointer, at word 0 or at `half_ptr`; bit w of `st_f` makes
+    /// way w's next data-out beat the first of a read (`pend`).
+    st_f: DFF<Bits<MAX_WAYS>>,
+    st_d: DFF<Bits<MAX_WAYS>>,
+    st_h: DFF<Bits<MAX_WAYS>>,
+    /// Bit w: way w took a read whose first data-out beat has not come yet, and (`pend_h`) the
+    /// read's data goes to the upper half. The way FSM takes its next op while the current one
+    /// still moves data (its prefetch), so the take only arms the restart: `armed` bit w is set
+    /// by the read's own first command latch (00h) on way w, after every beat of the op before.
+    pend: DFF<Bits<MAX_WAYS>>,
+    pend_h: DFF<Bits<MAX_WAYS>>,
+    /// Bit w: the 00h latch of way w's taken read came (moving `pend` here, so the way may take
+    /// its next read before this one's first beat); `armed_h`, that read's half.
+    armed: DFF<Bits<MAX_WAYS>>,
+    armed_h: DFF<Bits<MAX_WAYS>>,
+    /// The `pend` bit a 00h command latch moves to `armed`.
+    arm_set: Signal<Local, Bits<MAX_WAYS>>,
+    /// This cycle's beat is the first of its way's read (`pend`), and that read's half.
+    beat_first: Signal<Local, Bit>,
+    beat_half: Signal<Local, Bit>,
+    beat_pend: Signal<Local, Bit>,
+    /// The `pend` bit the first beat clears.
+    pend_clr: Signal<Local, Bits<MAX_WAYS>>,
+    /// The tag of the word arriving at the next cycle: the first of a read, its half, its way.
+    pre_f: Signal<Local, Bit>,
+    pre_h: Signal<Local, Bit>,
+    pre_w: Signal<Local, Bits<3>>,
     fill: Vec<DFF<Bits<PTR_BITS>>>,
     drain: Vec<DFF<Bits<PTR_BITS>>>,
     /// The read-return delay line, one stage per cycle of `SeqTiming::rd_return`: per stage,
@@ -116,6 +138,9 @@ pub struct ChannelBuffer {
     tag_v: Vec<DFF<Bit>>,
     tag_w: Vec<DFF<Bits<3>>>,
     tag_s: Vec<DFF<Bit>>,
+    /// Per stage: the beat is the first of a read, and the read's half.
+    tag_f: Vec<DFF<Bit>>,
+    tag_h: Vec<DFF<Bit>>,
     /// The tag of the word arriving this cycle (the line's last stage).
     rv_t: Signal<Local, Bit>,
     rw_t: Signal<Local, Bits<3>>,
@@ -138,10 +163,6 @@ pub struct ChannelBuffer {
     wpos: DFF<Bits<2>>,
     /// A stored read beat arrives this cycle (not a status byte).
     fill_beat: Signal<Local, Bit>,
-    /// The registered acceptance restarts way `acc_w`'s fill pointer (a read or cache read).
-    fill_rst: Signal<Local, Bit>,
-    /// The registered acceptance restarts way `acc_w`'s drain pointer (a program).
-    drain_rst: Signal<Local, Bit>,
     /// The read beat completes its word (`rpos` at the word's last beat).
     rword_end: Signal<Local, Bit>,
     /// The program beat completes its word.
@@ -159,13 +180,14 @@ pub struct ChannelBuffer {
     end_ptr: Constant<Bits<PTR_BITS>>,
     /// First word of the region's upper half (half the region's banks x 4096 words).
     half_ptr: Constant<Bits<PTR_BITS>>,
-    k_read: Constant<Bits<2>>,
-    k_prog: Constant<Bits<2>>,
-    k_cache: Constant<Bits<2>>,
     lane: [Constant<Bits<2>>; 4],
     lane_oh: [Constant<Bits<4>>; 4],
+    /// Per way: its bit; no way.
+    way_oh: Vec<Constant<Bits<MAX_WAYS>>>,
+    no_way: Constant<Bits<MAX_WAYS>>,
     zero4: Constant<Bits<4>>,
     c70: Constant<Bits<8>>,
+    c00: Constant<Bits<8>>,
     /// Bytes per beat mod 4 (the byte-position step; 0 at 4 bytes per beat).
     bstep: Constant<Bits<2>>,
     /// Byte position of a word's last beat: 4 - bytes per beat.
@@ -202,28 +224,31 @@ impl ChannelBuffer {
             tag_v: crate::elab::vec_of(read_return as usize),
             tag_w: crate::elab::vec_of(read_return as usize),
             tag_s: crate::elab::vec_of(read_return as usize),
+            tag_f: crate::elab::vec_of(read_return as usize),
+            tag_h: crate::elab::vec_of(read_return as usize),
+            way_oh: (0..MAX_WAYS).map(|w| Constant::new(bits::<MAX_WAYS>(1 << w))).collect(),
+            no_way: Constant::new(bits::<MAX_WAYS>(0)),
             fill_now: crate::elab::vec_of(ways),
             one_ptr: Constant::new(bits::<PTR_BITS>(1)),
             zero_ptr: Constant::new(bits::<PTR_BITS>(0)),
             end_ptr: Constant::new(bits::<PTR_BITS>((banks as u64 * BANK_BYTES) / 4)),
             half_ptr: Constant::new(bits::<PTR_BITS>((banks as u64 * BANK_BYTES) / 8)),
-            k_read: Constant::new(bits::<2>(0)),
-            k_prog: Constant::new(bits::<2>(1)),
-            k_cache: Constant::new(bits::<2>(3)),
             lane: array_init::array_init(|l| Constant::new(bits::<2>(l as u64))),
             lane_oh: array_init::array_init(|l| Constant::new(bits::<4>(1 << l))),
             zero4: Constant::new(bits::<4>(0)),
             c70: Constant::new(bits::<8>(0x70)),
+            c00: Constant::new(bits::<8>(0x00)),
             bstep: Constant::new(bits::<2>(bytes_per_beat as u64 % 4)),
             blast: Constant::new(bits::<2>(4 - bytes_per_beat as u64)),
             rmask: array_init::array_init(|p| Constant::new(bits::<32>(mask(p)))),
             rkeep: array_init::array_init(|p| Constant::new(bits::<32>(!mask(p) & 0xFFFF_FFFF))),
             sh8: array_init::array_init(|p| Constant::new(bits::<5>(8 * p as u64))),
         } defaults {
-            nand_clock, pcie_clock, acc_valid, acc_way, acc_kind, acc_half, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
+            nand_clock, pcie_clock, start_fill, start_drain, start_half, data_way, cmd_we, cmd_byte, rd_beat, rd_valid, rd_data,
             wr_beat, wr_data, dma_way, dma_we, dma_wrow, dma_lanes, dma_wdata, dma_rrow, dma_rdata, err,
-            acc_v, acc_w, acc_k, acc_h, rst_ptr, rv_t, rw_t, rs_t, beat_stat, rbpos, err_r, rpos, rasm, wpos, fill_beat, fill_rst,
-            drain_rst, rword_end,
+            st_f, st_d, st_h, pend, pend_h, armed, armed_h, arm_set, beat_first, beat_half, beat_pend, pend_clr, pre_f, pre_h,
+            pre_w, rv_t, rw_t, rs_t, beat_stat, rbpos, err_r, rpos, rasm, wpos, fill_beat,
+            rword_end,
             wword_end, rword, wsel,
             wlane, wword,
         })
@@ -233,16 +258,16 @@ impl ChannelBuffer {
 impl Logic for ChannelBuffer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, nand_clock, acc_v, acc_w, acc_k, acc_h, rbpos, err_r, rpos, rasm, wpos);
-        self.acc_v.d.next = self.acc_valid.val();
-        self.acc_w.d.next = self.acc_way.val();
-        self.acc_k.d.next = self.acc_kind.val();
-        self.acc_h.d.next = self.acc_half.val();
-        self.rst_ptr.next = self.zero_ptr.val();
-        if self.acc_h.q.val() {
-            self.rst_ptr.next = self.half_ptr.val();
-        }
+        dff_setup!(
+            self, nand_clock, st_f, st_d, st_h, pend, pend_h, armed, armed_h, rbpos, err_r, rpos,
+            rasm, wpos
+        );
+        self.st_f.d.next = self.start_fill.val();
+        self.st_d.d.next = self.start_drain.val();
+        self.st_h.d.next = self.start_half.val();
         self.beat_stat.next = false;
+        self.beat_pend.next = false;
+        self.beat_half.next = false;
         for w in 0..self.regions.len() {
             self.st70[w].clock.next = self.nand_clock.val();
             self.st70[w].d.next = self.st70[w].q.val();
@@ -251,22 +276,62 @@ impl Logic for ChannelBuffer {
             }
             if self.data_way.val().index() == w {
                 self.beat_stat.next = self.st70[w].q.val();
+                self.beat_pend.next = self.armed.q.val().get_bit(w);
+                self.beat_half.next = self.armed_h.q.val().get_bit(w);
             }
         }
+        self.arm_set.next = self.no_way.val();
+        for w in 0..self.regions.len() {
+            if self.cmd_we.val()
+                & (self.cmd_byte.val() == self.c00.val())
+                & (self.data_way.val().index() == w)
+            {
+                self.arm_set.next = self.way_oh[w].val() & self.pend.q.val();
+            }
+        }
+        // A read's first data beat: the way's pending read restarts its fill pointer when this
+        // beat's word arrives (`pre_f`), after every word of the way's previous op.
+        self.beat_first.next = self.rd_beat.val() & !self.beat_stat.val() & self.beat_pend.val();
+        self.pend_clr.next = self.no_way.val();
+        for w in 0..self.regions.len() {
+            if self.beat_first.val() & (self.data_way.val().index() == w) {
+                self.pend_clr.next = self.way_oh[w].val();
+            }
+        }
+        self.pend.d.next = (self.pend.q.val() & !self.arm_set.val()) | self.st_f.q.val();
+        self.pend_h.d.next =
+            (self.pend_h.q.val() & !self.st_f.q.val()) | (self.st_h.q.val() & self.st_f.q.val());
+        self.armed.d.next = (self.armed.q.val() & !self.pend_clr.val()) | self.arm_set.val();
+        self.armed_h.d.next = (self.armed_h.q.val() & !self.arm_set.val())
+            | (self.pend_h.q.val() & self.arm_set.val());
         // The read-return line: this cycle's beat in, the tag of the word arriving now out
         // (each loop's last pass wins: the last stage's).
         self.tag_v[0].d.next = self.rd_beat.val();
         self.tag_w[0].d.next = self.data_way.val();
         self.tag_s[0].d.next = self.beat_stat.val();
+        self.tag_f[0].d.next = self.beat_first.val();
+        self.tag_h[0].d.next = self.beat_half.val();
+        // The word arriving next cycle: this beat's (a return of one cycle), else the
+        // second-last stage's (each loop's last pass wins).
+        self.pre_f.next = self.beat_first.val();
+        self.pre_h.next = self.beat_half.val();
+        self.pre_w.next = self.data_way.val();
         for i in 1..self.tag_v.len() {
             self.tag_v[i].d.next = self.tag_v[i - 1].q.val();
             self.tag_w[i].d.next = self.tag_w[i - 1].q.val();
             self.tag_s[i].d.next = self.tag_s[i - 1].q.val();
+            self.tag_f[i].d.next = self.tag_f[i - 1].q.val();
+            self.tag_h[i].d.next = self.tag_h[i - 1].q.val();
+            self.pre_f.next = self.tag_f[i - 1].q.val();
+            self.pre_h.next = self.tag_h[i - 1].q.val();
+            self.pre_w.next = self.tag_w[i - 1].q.val();
         }
         for i in 0..self.tag_v.len() {
             self.tag_v[i].clock.next = self.nand_clock.val();
             self.tag_w[i].clock.next = self.nand_clock.val();
             self.tag_s[i].clock.next = self.nand_clock.val();
+            self.tag_f[i].clock.next = self.nand_clock.val();
+            self.tag_h[i].clock.next = self.nand_clock.val();
             self.rv_t.next = self.tag_v[i].q.val();
             self.rw_t.next = self.tag_w[i].q.val();
             self.rs_t.next = self.tag_s[i].q.val();
@@ -296,22 +361,6 @@ impl Logic for ChannelBuffer {
         if self.wr_beat.val() {
             self.wpos.d.next = self.wpos.q.val() + self.bstep.val();
         }
-        // A data beat of the way whose pointer restarts this cycle, into that pointer (a read's
-        // word into the fill pointer, a program's into the drain pointer): its op's data came
-        // before the acceptance was registered (module doc), or an earlier op's still flows.
-        // (A read accepted beside a program, with suspend, restarts the fill pointer while the
-        // program drains: allowed.)
-        self.fill_rst.next = self.acc_v.q.val()
-            & ((self.acc_k.q.val() == self.k_read.val())
-                | (self.acc_k.q.val() == self.k_cache.val()));
-        self.drain_rst.next = self.acc_v.q.val() & (self.acc_k.q.val() == self.k_prog.val());
-        if (self.fill_rst.val() & self.fill_beat.val() & (self.rw_t.val() == self.acc_w.q.val()))
-            | (self.drain_rst.val()
-                & self.wr_beat.val()
-                & (self.data_way.val() == self.acc_w.q.val()))
-        {
-            self.err_r.d.next = true;
-        }
         // (Counted at the beats: a word's last bytes may come back during the next phase.)
         if self.cmd_we.val()
             & ((self.rbpos.q.val() != self.lane[0].val())
@@ -328,21 +377,37 @@ impl Logic for ChannelBuffer {
             self.fill[w].clock.next = self.nand_clock.val();
             self.drain[w].clock.next = self.nand_clock.val();
             self.fill_now[w].next = self.fill_beat.val() & (self.rw_t.val().index() == w);
-            // Fill pointer: +1 per word, restarted by an accepted read or cache read.
+            // Fill pointer: +1 per word, restarted for the first word of a read the way took
+            // (at the edge before that word arrives).
             self.fill[w].d.next = self.fill[w].q.val();
             if self.fill_now[w].val() & self.rword_end.val() {
                 self.fill[w].d.next = self.fill[w].q.val() + self.one_ptr.val();
             }
-            if self.fill_rst.val() & (self.acc_w.q.val().index() == w) {
-                self.fill[w].d.next = self.rst_ptr.val();
+            if self.pre_f.val() & (self.pre_w.val().index() == w) {
+                self.fill[w].d.next = self.zero_ptr.val();
+                if self.pre_h.val() {
+                    self.fill[w].d.next = self.half_ptr.val();
+                }
             }
-            // Drain pointer: +1 per program beat, restarted by an accepted program.
+            // Drain pointer: +1 per program beat, restarted by a program the way takes.
             self.drain[w].d.next = self.drain[w].q.val();
             if self.wr_beat.val() & self.wword_end.val() & (self.data_way.val().index() == w) {
                 self.drain[w].d.next = self.drain[w].q.val() + self.one_ptr.val();
             }
-            if self.drain_rst.val() & (self.acc_w.q.val().index() == w) {
-                self.drain[w].d.next = self.rst_ptr.val();
+            if self.st_d.q.val().get_bit(w) {
+                self.drain[w].d.next = self.zero_ptr.val();
+                if self.st_h.q.val().get_bit(w) {
+                    self.drain[w].d.next = self.half_ptr.val();
+                }
+            }
+            // A program beat of way w in the cycle its registered start restarts the drain
+            // pointer: the op's data came before its start (module doc), or the way's previous
+            // op still moves data.
+            if self.st_d.q.val().get_bit(w)
+                & self.wr_beat.val()
+                & (self.data_way.val().index() == w)
+            {
+                self.err_r.d.next = true;
             }
             // Port A: the DMA beat's row (written with its lanes), else the DMA read's row.
             self.regions[w].a_row.next = self.dma_rrow.val();

@@ -386,10 +386,9 @@ impl Logic for Datapath {
         self.pb.bd_ready.next = self.fe.dma_bd_ready.val();
         for i in 0..self.phy.len() {
             // An op enters a way queue: the page buffer restarts the way's fill or drain pointer.
-            self.pb.acc_valid[i].next = self.array.acc_valid[i].val();
-            self.pb.acc_way[i].next = self.array.acc_way[i].val();
-            self.pb.acc_kind[i].next = self.array.acc_kind[i].val();
-            self.pb.acc_half[i].next = self.array.acc_half[i].val();
+            self.pb.start_fill[i].next = self.array.start_fill[i].val();
+            self.pb.start_drain[i].next = self.array.start_drain[i].val();
+            self.pb.start_half[i].next = self.array.start_half[i].val();
             self.nand_done_valid[i].next = self.array.done_valid[i].val();
             self.nand_done_way[i].next = self.array.done_way[i].val();
             self.array.wr_data[i].next = self.pb.wr_data[i].val();

@@ -21,15 +21,15 @@
 use super::channel_buffer::ChannelBuffer;
 use super::region::BANK_BYTES;
 use super::ROW_BITS;
+use crate::nand::arbiter::MAX_WAYS;
 use rust_hdl::prelude::*;
 
 /// The ports on `nand_clock` (per channel, `_<channel>` in the Verilog); every other port is on
 /// `clock`. The place-and-route harness clocks their registers by it (`pnr::harness`).
 pub const NAND_CLOCK_PORTS: &[&str] = &[
-    "acc_valid",
-    "acc_way",
-    "acc_kind",
-    "acc_half",
+    "start_fill",
+    "start_drain",
+    "start_half",
     "data_way",
     "cmd_we",
     "cmd_byte",
@@ -46,14 +46,13 @@ pub struct PageBuffer {
     pub clock: Signal<In, Clock>,
     /// NAND sequencer clock: the channels' NAND side.
     pub nand_clock: Signal<In, Clock>,
-    /// Per channel: a NAND op enters a way queue this NAND cycle (`NandArray::acc_valid`).
-    pub acc_valid: Vec<Signal<In, Bit>>,
-    /// Per channel: way of the entering op.
-    pub acc_way: Vec<Signal<In, Bits<3>>>,
-    /// Per channel: kind of the entering op (op word bits 1:0).
-    pub acc_kind: Vec<Signal<In, Bits<2>>>,
-    /// Per channel: the entering op's data starts at its region's upper half (op word bit 68).
-    pub acc_half: Vec<Signal<In, Bit>>,
+    /// Per channel: bit w, way w takes a read or cache read from its queue at the coming NAND
+    /// edge (`NandArray::start_fill`).
+    pub start_fill: Vec<Signal<In, Bits<MAX_WAYS>>>,
+    /// Per channel: bit w, way w takes a program (`NandArray::start_drain`).
+    pub start_drain: Vec<Signal<In, Bits<MAX_WAYS>>>,
+    /// Per channel: bit w, the op way w takes has its data in the region's upper half.
+    pub start_half: Vec<Signal<In, Bits<MAX_WAYS>>>,
     /// Per channel: way owning the bus.
     pub data_way: Vec<Signal<In, Bits<3>>>,
     /// Per channel: a command latch starts this cycle (`phy.we & phy.cle`).
@@ -151,10 +150,9 @@ impl PageBuffer {
             chans: (0..channels)
                 .map(|_| ChannelBuffer::new(bytes_per_beat, read_return, ways, banks))
                 .collect(),
-            acc_valid: crate::elab::vec_of(channels),
-            acc_way: crate::elab::vec_of(channels),
-            acc_kind: crate::elab::vec_of(channels),
-            acc_half: crate::elab::vec_of(channels),
+            start_fill: crate::elab::vec_of(channels),
+            start_drain: crate::elab::vec_of(channels),
+            start_half: crate::elab::vec_of(channels),
             data_way: crate::elab::vec_of(channels),
             cmd_we: crate::elab::vec_of(channels),
             cmd_byte: crate::elab::vec_of(channels),
@@ -237,10 +235,9 @@ impl Logic for PageBuffer {
         for c in 0..self.chans.len() {
             self.chans[c].pcie_clock.next = self.clock.val();
             self.chans[c].nand_clock.next = self.nand_clock.val();
-            self.chans[c].acc_valid.next = self.acc_valid[c].val();
-            self.chans[c].acc_way.next = self.acc_way[c].val();
-            self.chans[c].acc_kind.next = self.acc_kind[c].val();
-            self.chans[c].acc_half.next = self.acc_half[c].val();
+            self.chans[c].start_fill.next = self.start_fill[c].val();
+            self.chans[c].start_drain.next = self.start_drain[c].val();
+            self.chans[c].start_half.next = self.start_half[c].val();
             self.chans[c].data_way.next = self.data_way[c].val();
             self.chans[c].cmd_we.next = self.cmd_we[c].val();
             self.chans[c].cmd_byte.next = self.cmd_byte[c].val();

@@ -5,7 +5,7 @@
 //! the other's pre-edge values, the model's "strictly after").
 //!
 //! The crossing run offers ops on the PCIe side and records the sequencer cycle each enters
-//! its way queue (`acc_valid`) and the PCIe cycle of each completion (`done_valid`). The same
+//! its way queue (the channel's `cmd_ready` with the FIFO's head offered) and the PCIe cycle of each completion (`done_valid`). The same
 //! ops are then run on an array without a crossing, clocked by the sequencer clock alone, each
 //! offered in the cycle the crossing run took it in: its completions give the sequencer edges
 //! the crossing run's completions were pushed at. Checked: every op is taken at
@@ -87,7 +87,7 @@ impl Bench {
         let nand = self.next_nand == t;
         crate::settle(&mut *self.u, 64, "nand array");
         // Before the edge: what the ending cycles show.
-        if nand && self.u.acc_valid[0].val() {
+        if nand && self.u.c_valid[0].val() && self.u.channels[0].cmd_ready.val() {
             seen.entered.push(t / self.nand_ps - 1);
         }
         let done_clock = if self.cross { pcie } else { nand };

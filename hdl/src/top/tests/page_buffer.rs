@@ -2,7 +2,7 @@
 //! expectations: lane order (NAND word k = region bytes 4k..4k+3 = lane k mod 4 of row k / 4),
 //! DMA offsets (row = offset / 16), beat counts and cycle latencies (device-to-host beats from
 //! 2 cycles after the handshake, one per cycle; program words on `wr_data` from the cycle after
-//! the program is accepted), way tagging of read data across the PHY's read return, region
+//! the way takes the program), way tagging of read data across the PHY's read return, region
 //! isolation, the independence of the regions' two ports, the `err` flag, and the packing of
 //! 1- and 2-byte NAND beats into the words. Both clocks rise together here (the page buffer as
 //! the datapath builds it without a clock crossing).
@@ -81,7 +81,9 @@ impl Pb {
             u.bd_ready.next,
         ) = (false, false, false, false, false);
         for c in 0..8 {
-            (u.acc_valid[c].next, u.acc_half[c].next) = (false, false);
+            u.start_fill[c].next = bits::<8>(0);
+            u.start_drain[c].next = bits::<8>(0);
+            u.start_half[c].next = bits::<8>(0);
             (u.rd_beat[c].next, u.rd_valid[c].next, u.wr_beat[c].next) = (false, false, false);
         }
     }
@@ -115,16 +117,36 @@ impl Pb {
         self.op_in(c, w, kind, false);
     }
 
-    /// An op of `kind` accepted on (c, w), its data in the region's upper half when `half`.
+    /// Way (c, w) takes an op of `kind` (0 read, 1 program, 2 erase, 3 cache read) from its
+    /// queue, its data in the region's upper half when `half`.
     pub(super) fn op_in(&mut self, c: usize, w: usize, kind: u64, half: bool) {
         self.idle();
-        (
-            self.u.acc_valid[c].next,
-            self.u.acc_way[c].next,
-            self.u.acc_kind[c].next,
-            self.u.acc_half[c].next,
-        ) = (true, bits::<3>(w as u64), bits::<2>(kind), half);
+        let bit = bits::<8>(1 << w);
+        if matches!(kind, 0 | 3) {
+            self.u.start_fill[c].next = bit;
+        }
+        if kind == 1 {
+            self.u.start_drain[c].next = bit;
+        }
+        if half {
+            self.u.start_half[c].next = bit;
+        }
         self.clock();
+        if matches!(kind, 0 | 3) {
+            self.latch_00(c, w);
+        }
+    }
+
+    /// The 00h command latch of a read's first phase on (c, w): it arms the fill pointer's
+    /// restart for the read's first data word (the way took the read a cycle or more before).
+    pub(super) fn latch_00(&mut self, c: usize, w: usize) {
+        self.idle();
+        self.clock();
+        self.idle();
+        (self.u.cmd_we[c].next, self.u.cmd_byte[c].next) = (true, bits::<8>(0));
+        self.u.data_way[c].next = bits::<3>(w as u64);
+        self.clock();
+        self.u.cmd_we[c].next = false;
     }
 
     /// A data-out phase of `n` words on channel `c` for way `w`, each word `ret` cycles after
@@ -188,7 +210,7 @@ pub(super) fn beat(c: usize, w: usize, r: u32) -> u128 {
 #[test]
 fn nand_read_fills_region_in_lane_order_and_dma_streams_one_beat_per_cycle() {
     let mut pb = Pb::new();
-    pb.op(2, 1, 0); // read accepted on channel 2, way 1
+    pb.op(2, 1, 0); // way 1 of channel 2 takes a read
     pb.read_phase(2, 1, 64, 0); // 64 words = 256 bytes = 16 rows
     pb.take(2, 1, true, 0, 256);
     let t_take = pb.cycle - 1;
@@ -247,7 +269,7 @@ fn a_read_fills_across_the_bank_boundary_and_dma_reads_across_it() {
     assert!(!pb.err_after_sync());
 }
 
-/// A region of 2 banks has its upper half at byte 16 384 (row 1024). A read accepted with the
+/// A region of 2 banks has its upper half at byte 16 384 (row 1024). A read started with the
 /// half bit fills from there, leaving the lower half's data in place: a way reads into one half
 /// while the other half's data still leaves for the host. A program with the half bit drains
 /// from row 1024 too: its first beat carries word 4096 (of the upper-half read).
@@ -277,7 +299,7 @@ fn a_read_in_the_upper_half_leaves_the_lower_half_alone() {
     );
     pb.done();
     pb.op_in(3, 1, 1, true);
-    // As from word 0 (the program test below): the word waits on wr_data from acceptance + 2.
+    // As from word 0 (the program test below): the word waits on wr_data from its start + 2.
     pb.idle();
     pb.clock();
     pb.idle();
@@ -287,6 +309,60 @@ fn a_read_in_the_upper_half_leaves_the_lower_half_alone() {
         first, upper[0],
         "a program in the upper half drains word 4096 first"
     );
+    assert!(!pb.err_after_sync(), "no error in a rule-abiding run");
+}
+
+/// A way takes its next read (into the upper half) in its current read's second phase before
+/// that read's first data beat (the way FSM's prefetch), and the current read's last 11 words
+/// come back through the PHY after its last beat: all 16 land in the lower half (the half its
+/// own 00h latch armed), and the next read's words from row 1024, because the fill pointer
+/// restarts for the first word of a read, in the half taken with the read whose 00h latch
+/// armed it.
+#[test]
+fn words_still_returning_at_the_next_take_land_with_their_read() {
+    let mut pb = Pb::new();
+    pb.op(2, 1, 0);
+    // The way FSM's prefetch: the next read (upper half) is taken in this one's second phase,
+    // before its first data beat.
+    pb.idle();
+    pb.u.start_fill[2].next = bits::<8>(1 << 1);
+    pb.u.start_half[2].next = bits::<8>(1 << 1);
+    pb.clock();
+    for _ in 0..3 {
+        pb.idle();
+        pb.clock();
+    }
+    let n = 16u32;
+    for k in 0..n + RETURN {
+        pb.idle();
+        pb.u.data_way[2].next = bits::<3>(1);
+        pb.u.rd_beat[2].next = k < n;
+        if k >= RETURN {
+            (pb.u.rd_valid[2].next, pb.u.rd_data[2].next) =
+                (true, bits::<32>(word(2, 1, k - RETURN) as u64));
+        }
+        pb.clock();
+    }
+    pb.latch_00(2, 1);
+    let upper: Vec<u32> = (0..8).map(|k| 0x5A00_0000 + k).collect();
+    pb.read_beat_phase(2, 1, &upper);
+    pb.take(2, 1, true, 0, 64);
+    let got: Vec<u128> = pb.read_beats(4).iter().map(|g| g.1).collect();
+    assert_eq!(
+        got,
+        (0..4).map(|r| beat(2, 1, r)).collect::<Vec<_>>(),
+        "lower half"
+    );
+    pb.done();
+    pb.take(2, 1, true, 16384, 32);
+    let got: Vec<u128> = pb.read_beats(2).iter().map(|g| g.1).collect();
+    let row = |w: &[u32]| (0..4).fold(0u128, |a, l| a | (w[l] as u128) << (32 * l));
+    assert_eq!(
+        got,
+        vec![row(&upper[0..4]), row(&upper[4..8])],
+        "upper half"
+    );
+    pb.done();
     assert!(!pb.err_after_sync(), "no error in a rule-abiding run");
 }
 
@@ -327,9 +403,9 @@ fn dma_write_then_program_drains_words_in_order_with_gaps() {
         pb.clock();
     }
     pb.done();
-    pb.op(c, w, 1); // program accepted at cycle a
+    pb.op(c, w, 1); // the way takes a program at cycle a
     let a = pb.cycle - 1;
-    // The acceptance is registered (cycle a + 1), the drain pointer restarts and its word is
+    // The start is registered (cycle a + 1), the drain pointer restarts and its word is
     // read at that edge: from cycle a + 2 the first word waits on wr_data (before any beat).
     pb.idle();
     pb.clock();
@@ -507,7 +583,7 @@ fn program_drains_one_and_two_byte_beats_in_transfer_order() {
         }
         pb.done();
         pb.op(c, w, 1);
-        // The registered acceptance restarts the drain pointer in the next cycle.
+        // The registered start restarts the drain pointer in the next cycle.
         pb.idle();
         pb.clock();
         // 32 / bytes program beats, a gap cycle after every 3rd: the low `bytes` bytes of
@@ -575,35 +651,14 @@ fn a_command_latch_inside_a_word_is_flagged() {
     );
 }
 
-/// The acceptance is registered: a read word of the way in the next cycle (before its pointer
-/// restarted) is flagged; one a cycle later, or of another way, is not.
+/// The start is registered: a program beat of the way in the cycle after the program's take
+/// (when its drain pointer restarts) is flagged; after a read's take it is not (a read restarts
+/// only the fill pointer, for its first word).
 #[test]
-fn a_data_beat_before_the_registered_restart_is_flagged() {
-    for (gap, way, flagged) in [(0, 1, true), (1, 1, false), (0, 2, false)] {
-        // Words come back 1 cycle after their beats.
-        let mut pb = Pb::build(4, 1);
-        // Cycle a: a read is accepted on channel 4, way 1; `gap` cycles later the data-out beat
-        // of `way`, its word in the cycle after.
-        pb.idle();
-        (
-            pb.u.acc_valid[4].next,
-            pb.u.acc_way[4].next,
-            pb.u.acc_kind[4].next,
-        ) = (true, bits::<3>(1), bits::<2>(0));
-        for k in 0..=gap {
-            if k == gap {
-                (pb.u.rd_beat[4].next, pb.u.data_way[4].next) = (true, bits::<3>(way));
-            }
-            pb.clock();
-            pb.idle();
-        }
-        (pb.u.rd_valid[4].next, pb.u.rd_data[4].next) = (true, bits::<32>(7));
-        pb.clock();
-        assert_eq!(pb.err_after_sync(), flagged, "gap {gap}, way {way}");
-    }
-    // A program beat of way 1 in the cycle after: flagged after a program's acceptance (its
-    // drain pointer restarts), not after a read's (a read accepted beside a program, with
-    // suspend, restarts only the fill pointer).
+fn a_program_beat_before_the_registered_restart_is_flagged() {
+    // A program beat of way 1 in the cycle after: flagged after a program's start (its drain
+    // pointer restarts), not after a read's (a read started beside a suspended program
+    // restarts only the fill pointer).
     for (kind, flagged) in [(1, true), (0, false)] {
         let mut pb = Pb::new();
         pb.op(4, 1, kind);
