@@ -5,13 +5,15 @@
 //! request queue per port (map, NAND, DMA, completion, queue config), each offered head-first
 //! and held until taken.
 //!
-//! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs
-//! one job at a time, in FTL order. A written unit waits in its host buffer (staged) until the
-//! FTL emits the program of its unit, which may be a later command's; that program first moves
+//! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs its
+//! jobs in FTL order, one at a time but for a host read queued behind the way's running host
+//! read, each read in its own half of the region ([`region`]; the scheduling is [`ways`]), so
+//! the way starts the second the moment the first one's data is out. A written unit waits in
+//! its host buffer (staged) until the FTL emits the program of its unit, which may be a later command's; that program first moves
 //! its staged units host -> region (DMA), then is issued; the region is free again when the
 //! program completes. Staged units that wait [`STAGE_FLUSH_CYCLES`], or that a read asks
 //! for, are padded and programmed (`Ftl::flush`). A host
-//! read issues the read, then moves the region -> host; free when that DMA ends. Relocation
+//! read issues the read, then moves its half of the region -> host; free when that DMA ends. Relocation
 //! reads and programs keep their data in the region. With program/erase suspend on
 //! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
 //! way's program or erase is still in the array (the read's data reaches the region only after
@@ -28,6 +30,7 @@
 mod cores;
 mod intake;
 mod region;
+mod ways;
 
 use super::jobs::{HostUnit, Job, Planner, UNIT};
 use super::port::*;
@@ -79,8 +82,12 @@ pub struct Firmware {
     ways: Vec<(VecDeque<Job>, Option<Busy>)>,
     /// Per way: a program or erase still in the array beside the read in `ways[w].1`.
     bg: Vec<Option<Job>>,
-    /// Per way: the region halves host reads' data leaves from.
+    /// Per way: the region halves host reads hold until their data has left.
     regions: region::Regions,
+    /// Per way: a host read waiting in the way's queue behind the host read in `ways[w].1`,
+    /// so the way starts it the moment the first one's data is out, as the drive's sequencer
+    /// does with the die's queued reads.
+    behind: Vec<Option<Job>>,
     reads_beside: bool,
     /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
     no_relocation: bool,
@@ -126,6 +133,7 @@ impl Firmware {
                 .collect(),
             bg: vec![None; channels * ways_per_channel],
             regions: region::Regions::new(channels * ways_per_channel, half_region),
+            behind: vec![None; channels * ways_per_channel],
             reads_beside: false,
             no_relocation: false,
             cmds: HashMap::new(),
@@ -160,18 +168,6 @@ impl Firmware {
         self
     }
 
-    /// Whether read `j` may run beside program or erase `p` of its way: a host read of another
-    /// block (the row's block address over the plane bits, `Planner::row`).
-    fn beside(&self, p: &Job, j: &Job) -> bool {
-        let pl = &self.planner;
-        let block = |op: u128| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / pl.plane_stride / pl.planes;
-        self.reads_beside
-            && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
-            && j.kind == NandOpKind::Read
-            && !j.moves.is_empty()
-            && block(p.op) != block(j.op)
-    }
-
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
     }
@@ -189,6 +185,7 @@ impl Firmware {
             && self.dma_fly.is_empty()
             && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
             && self.regions.is_empty()
+            && self.behind.iter().all(Option::is_none)
             && self.bg.iter().all(Option::is_none)
             && self.staged.is_empty()
     }
@@ -299,43 +296,7 @@ impl Firmware {
         {
             self.flush_staged();
         }
-        for w in 0..self.ways.len() {
-            let Some(j) = self.ways[w].0.front() else {
-                continue;
-            };
-            let ready = self.cmds.get(&j.cmd).is_none_or(|c| c.map_left == 0)
-                && match (&self.ways[w].1, &self.bg[w]) {
-                    (None, None) => true,
-                    (None, Some(p)) | (Some(Busy::Nand(p)), None) => self.beside(p, j),
-                    _ => false,
-                };
-            if let Some(u) = ready.then(|| self.regions.claim(w, j)).flatten() {
-                if let Some(Busy::Nand(p)) = self.ways[w].1.take() {
-                    self.bg[w] = Some(p);
-                }
-                let j = self.ways[w].0.pop_front().expect("checked");
-                self.start(w, self.regions.place(j, u));
-            }
-        }
-    }
-
-    fn start(&mut self, w: usize, j: Job) {
-        let busy = match j.kind {
-            NandOpKind::Program if !j.moves.is_empty() => {
-                self.dma(w, j, None);
-                Busy::Fill(j, j.moves.len())
-            }
-            _ => {
-                self.nand_q.push_back(NandReq {
-                    channel: j.channel,
-                    way: j.way,
-                    op: j.op,
-                    array_cycles: j.array_cycles,
-                });
-                Busy::Nand(j)
-            }
-        };
-        self.ways[w].1 = Some(busy);
+        self.start_ways();
     }
 
     /// Job `j`'s data moves are ready: they join the DMA port's queue, in region order (a
@@ -353,31 +314,6 @@ impl Firmware {
                 offset,
             };
             self.dma_q.push_back((req, DmaTag { way: w, cmd, half }));
-        }
-    }
-
-    /// A NAND op of way `w` completed: the read of a suspension when `overtook`, else the
-    /// way's oldest op (the program or erase beside a read, if there is one).
-    fn nand_done(&mut self, w: usize, overtook: bool) {
-        match (self.bg[w].is_some(), overtook) {
-            (true, false) => {
-                self.bg[w] = None;
-                return;
-            }
-            (false, true) => {
-                return self.fail(format!("a read on way {w} overtook no program or erase"))
-            }
-            _ => {}
-        }
-        match self.ways[w].1.take() {
-            Some(Busy::Nand(j)) => {
-                if j.kind == NandOpKind::Read && !j.moves.is_empty() {
-                    let half = (j.op >> HALF_LSB & 1) as u8;
-                    self.regions.drain(w, half, j);
-                    self.dma(w, j, Some(half));
-                }
-            }
-            other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
         }
     }
 
@@ -405,25 +341,6 @@ impl Firmware {
             c.dma_left -= 1;
         }
         self.finish(tag.cmd);
-    }
-
-    /// A move of host data into way `w`'s region is done; the program follows the last.
-    fn fill_done(&mut self, w: usize) {
-        match self.ways[w].1.take() {
-            Some(Busy::Fill(j, left)) if left > 1 => {
-                self.ways[w].1 = Some(Busy::Fill(j, left - 1));
-            }
-            Some(Busy::Fill(j, _)) => {
-                self.nand_q.push_back(NandReq {
-                    channel: j.channel,
-                    way: j.way,
-                    op: j.op,
-                    array_cycles: j.array_cycles,
-                });
-                self.ways[w].1 = Some(Busy::Nand(j));
-            }
-            other => self.fail(format!("DMA done on way {w} in state {other:?}")),
-        }
     }
 
     /// Posts a command's completion once its decisions and data moves are all done.

@@ -7,7 +7,9 @@
 //! j x iodepth .. (j + 1) x iodepth; a command takes the lowest free one, which is its cid
 //! and its data buffer, so a completion frees its slot at once as fio's does), sequential
 //! or uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by
-//! `rwmixread`, one SQ doorbell per command, one CQ head doorbell per consumed CQE.
+//! `rwmixread`, one SQ doorbell per command, one CQ head doorbell per consumed CQE; with a
+//! `runtime`, submissions stop that long after the job's first command (`time_based`: the
+//! job runs until then).
 //! Completions are taken from the CQE MWr TLPs the root complex logged (sqid, cid, status at
 //! the TLP's cycle).
 //!
@@ -97,6 +99,8 @@ pub struct HostDriver {
     limit: u64,
     issued: u64,
     stopped: bool,
+    /// The cycle of the first I/O command (the start of the job's `runtime`).
+    first_io: Option<Cycle>,
     pub completions: Vec<CplRec>,
     /// Per slot: the first unit and unit count of its read command, when reads are checked.
     reads: Vec<Option<(u64, u64)>>,
@@ -135,6 +139,7 @@ impl HostDriver {
             limit: pat.ios * jobs as u64,
             issued: 0,
             stopped: false,
+            first_io: None,
             completions: Vec::new(),
             reads: vec![None; slots],
             check_reads: false,
@@ -159,9 +164,12 @@ impl HostDriver {
         self.issued
     }
 
-    /// Submit at most `n` commands in all (all clones).
+    /// Submit at most `n` commands in all (all clones), and no longer stop at the job's
+    /// `runtime`: a run that repeats another's commands issues exactly its count, whatever its
+    /// own timing.
     pub fn limit_ios(&mut self, n: u64) {
         self.limit = self.limit.min(n);
+        self.pat.runtime_cycles = None;
     }
 
     /// Stop submitting (outstanding commands still complete).
@@ -177,11 +185,22 @@ impl HostDriver {
             && self.slots.iter().all(Option::is_none)
     }
 
-    /// The slot clone `j` submits into next, if it may submit now.
-    fn next_slot(&self, j: usize) -> Option<usize> {
+    /// The job's runtime is over at `now` (fio stops submitting then).
+    fn timed_out(&self, now: Cycle) -> bool {
+        let end = |t: Cycle| self.pat.runtime_cycles.map(|r| t.saturating_add(r));
+        self.first_io.and_then(end).is_some_and(|e| now >= e)
+    }
+
+    /// The slot clone `j` submits into at `now`, if it may submit then.
+    fn next_slot(&self, j: usize, now: Cycle) -> Option<usize> {
         let c = &self.clones[j];
         let qd = self.pat.iodepth as usize;
-        if !self.ready || self.stopped || self.issued >= self.limit || c.issued >= self.pat.ios {
+        if !self.ready
+            || self.stopped
+            || self.timed_out(now)
+            || self.issued >= self.limit
+            || c.issued >= self.pat.ios
+        {
             return None;
         }
         (j * qd..(j + 1) * qd).find(|&s| self.slots[s].is_none())
@@ -197,11 +216,14 @@ impl HostDriver {
             self.init_next += 1;
         }
         self.scan(now, x)?;
+        if self.timed_out(now) {
+            self.stopped = true;
+        }
         // Clone j submits into its lowest free slot: completions come out of order (dies
         // finish reads in any order), and a clone waiting for its oldest slot would run below
         // its iodepth. Clones submit in order within a cycle.
         for j in 0..self.clones.len() {
-            if let Some(slot) = self.next_slot(j) {
+            if let Some(slot) = self.next_slot(j, now) {
                 self.submit(now, j, slot, x);
             }
         }
@@ -217,7 +239,7 @@ impl HostDriver {
             .seen
             .get(self.seen)
             .map_or(Cycle::MAX, |t| t.cycle + 1 + t.len.div_ceil(16) as u64);
-        if (0..self.clones.len()).any(|j| self.next_slot(j).is_some()) {
+        if (0..self.clones.len()).any(|j| self.next_slot(j, now).is_some()) {
             now
         } else {
             init.min(seen)
@@ -345,5 +367,6 @@ impl HostDriver {
         x.mmio_write(now, sq_doorbell(q), cl.sq_tail);
         self.slots[slot] = Some(now);
         self.issued += 1;
+        self.first_io.get_or_insert(now);
     }
 }

@@ -1,12 +1,12 @@
 //! The firmware's share-out of each way's page-buffer region (docs/hdl.md, "Page buffer";
 //! `ssdlab_hdl::top::channel_buffer`): a region has two halves, the upper one from
 //! `ssdlab_model::ctrl::page_buffer::half_region_bytes`. A host read whose data fits half a
-//! region reads into a free half, and its data leaves for the host from there while the way's
-//! next read fills the other half, as a drive frees a die once the data is out of it (the
-//! drive's data goes on to DRAM; the datapath's waits in the page buffer). Every other data op
-//! (a host program and its fill, a relocation read and program, a read larger than half) uses
-//! the whole region from byte 0 and waits until neither half is draining. An erase moves no
-//! data and waits for nothing here.
+//! region takes a free half from its start until its data has left for the host, so a way reads
+//! into one half while the other half's data still leaves, as a drive frees a die once the
+//! data is out of it (the drive's data goes on to DRAM; the datapath's waits in the page
+//! buffer). Every other data op (a host program and its fill, a relocation read and program, a
+//! read larger than half) uses the whole region from byte 0 and waits until neither half is
+//! held. An erase moves no data and waits for nothing here.
 
 use super::super::jobs::Job;
 use ssdlab_hdl::nand::op::in_upper_half;
@@ -23,10 +23,11 @@ pub enum Use {
     Half(u8),
 }
 
-/// Per way, the host reads whose data is still leaving each half: the job and its moves left.
+/// Per way, the host read each half holds, from its start until its data has left: the job
+/// and its moves left.
 pub struct Regions {
     half_bytes: u32,
-    drains: Vec<[Option<(Job, usize)>; 2]>,
+    held: Vec<[Option<(Job, usize)>; 2]>,
 }
 
 impl Regions {
@@ -34,13 +35,13 @@ impl Regions {
     pub fn new(ways: usize, half_bytes: u32) -> Regions {
         Regions {
             half_bytes,
-            drains: vec![[None, None]; ways],
+            held: vec![[None, None]; ways],
         }
     }
 
-    /// Where job `j` of way `w` may put its data now; `None`: it must wait for a drain.
+    /// Where job `j` of way `w` may put its data now; `None`: it must wait for a half.
     pub fn claim(&self, w: usize, j: &Job) -> Option<Use> {
-        let d = &self.drains[w];
+        let d = &self.held[w];
         match j.kind {
             NandOpKind::Erase => Some(Use::Nothing),
             NandOpKind::Read if !j.moves.is_empty() && j.bytes <= self.half_bytes => {
@@ -50,28 +51,29 @@ impl Regions {
         }
     }
 
-    /// Job `j` placed as `u`: its op word and data moves in that part of the region.
-    pub fn place(&self, j: Job, u: Use) -> Job {
-        match u {
+    /// Job `j` of way `w` placed as `u`: its op word and data moves in that part of the
+    /// region, and a half it takes held until its moves are done ([`Regions::drained`]).
+    pub fn place(&mut self, w: usize, j: Job, u: Use) -> Job {
+        let j = match u {
             Use::Half(1) => Job {
                 op: in_upper_half(j.op),
                 moves: j.moves.shifted(self.half_bytes),
                 ..j
             },
             _ => j,
+        };
+        if let Use::Half(h) = u {
+            let slot = &mut self.held[w][h as usize];
+            assert!(slot.is_none(), "way {w} half {h} holds one read at a time");
+            *slot = Some((j, j.moves.len()));
         }
+        j
     }
 
-    /// Host read `j`, in half `h` of way `w`, starts moving its data to the host.
-    pub fn drain(&mut self, w: usize, h: u8, j: Job) {
-        let slot = &mut self.drains[w][h as usize];
-        assert!(slot.is_none(), "way {w} half {h} drains one read at a time");
-        *slot = Some((j, j.moves.len()));
-    }
-
-    /// One move of half `h` of way `w` is done; false if none was draining there.
+    /// One move of half `h` of way `w` is done (the last frees the half); false if the half
+    /// held no read.
     pub fn drained(&mut self, w: usize, h: u8) -> bool {
-        let slot = &mut self.drains[w][h as usize];
+        let slot = &mut self.held[w][h as usize];
         match slot {
             Some((_, left)) if *left > 1 => *left -= 1,
             Some(_) => *slot = None,
@@ -80,9 +82,9 @@ impl Regions {
         true
     }
 
-    /// No half of any way is draining.
+    /// No half of any way is held.
     pub fn is_empty(&self) -> bool {
-        self.drains.iter().flatten().all(Option::is_none)
+        self.held.iter().flatten().all(Option::is_none)
     }
 }
 
@@ -105,21 +107,21 @@ mod tests {
     }
 
     /// A read of one 4 KiB unit (4096 + 552 B of spare share on the bus) in a region of 16 KiB:
-    /// half 0, then half 1 while half 0 drains, then nothing free; a program (whole region) and
-    /// a read of 9 KiB (over the 8 KiB half) wait for both drains; an erase waits for none.
+    /// half 0, then half 1 while half 0 is held, then nothing free; a program (whole region)
+    /// and a read of 9 KiB (over the 8 KiB half) wait until both halves are free; an erase
+    /// waits for none.
     #[test]
     fn reads_take_a_free_half_and_whole_region_ops_wait_for_both() {
         let mut r = Regions::new(1, 8192);
         let one = Moves::one(0, 0x1000, 7);
         let read = job(NandOpKind::Read, 4648, one);
         assert_eq!(r.claim(0, &read), Some(Use::Half(0)));
-        r.drain(0, 0, read);
+        assert_eq!(r.place(0, read, Use::Half(0)), read, "half 0: as planned");
         assert_eq!(r.claim(0, &read), Some(Use::Half(1)));
-        let up = r.place(read, Use::Half(1));
+        let up = r.place(0, read, Use::Half(1));
         assert_eq!(up.op, 1 << ssdlab_hdl::nand::op::HALF_LSB);
         assert_eq!(up.moves.iter().next(), Some((8192, 0x1000, 7)));
-        r.drain(0, 1, up);
-        assert_eq!(r.claim(0, &read), None, "both halves drain");
+        assert_eq!(r.claim(0, &read), None, "both halves held");
         let big = job(NandOpKind::Read, 9216, one);
         let prog = job(NandOpKind::Program, 4648, one);
         let erase = job(NandOpKind::Erase, 0, Moves::default());

@@ -19,6 +19,11 @@ pub struct IoPattern {
     pub numjobs: u32,
     /// Commands each clone issues (the run stops submitting earlier if `stop` is called).
     pub ios: u64,
+    /// fio's `runtime`, in PCIe cycles (`CLOCK_PS`): the clones stop submitting this long after
+    /// the job's first command, as fio stops a job at its runtime; with `time_based` (which the
+    /// parser accepts only with a runtime) the job runs until then whatever its size (`ios`
+    /// unbounded).
+    pub runtime_cycles: Option<u64>,
 }
 
 impl IoPattern {
@@ -54,7 +59,12 @@ impl IoPattern {
         if off % 4096 != 0 || size % 4096 != 0 {
             return Err(at(format!("region offset {off} size {size} must be whole 4 KiB units on the co-simulation drive")));
         }
-        let ios = j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs);
+        let ios = match j.time_based {
+            true => u64::MAX / 2,
+            false => j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs),
+        };
+        let clock_ps = ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
+        let runtime_cycles = j.runtime.map(|t| t.as_ps() / clock_ps);
         Ok(IoPattern {
             read_pct: j.rw.read_pct(j.rwmixread),
             random: j.rw.is_random(),
@@ -64,6 +74,7 @@ impl IoPattern {
             iodepth: j.iodepth,
             numjobs: j.numjobs,
             ios,
+            runtime_cycles,
         })
     }
 }
@@ -105,6 +116,21 @@ mod tests {
         );
         let e = pattern("[a]\nrw=read\nnumjobs=9\n", 1000).unwrap_err();
         assert!(e.contains("numjobs 1..=8"), "{e}");
+    }
+
+    #[test]
+    fn runtime_is_counted_in_pcie_cycles_from_the_first_command() {
+        // 5000 us at 4 ns per cycle = 1 250 000 cycles; time_based runs until then whatever
+        // the size (no command count bounds it); runtime alone keeps the size's count.
+        let p = pattern(
+            "[a]\nrw=randread\nsize=400k\ntime_based=1\nruntime=5000us\n",
+            1000,
+        )
+        .unwrap();
+        assert_eq!(p.runtime_cycles, Some(1_250_000));
+        assert!(p.ios > 1 << 40, "time_based: {}", p.ios);
+        let p = pattern("[a]\nrw=randread\nsize=400k\nruntime=2ms\n", 1000).unwrap();
+        assert_eq!((p.runtime_cycles, p.ios), (Some(500_000), 100));
     }
 
     #[test]

@@ -1,0 +1,140 @@
+//! The firmware's per-way scheduling (the page-buffer rule of [`super`]): which of a way's
+//! queued jobs starts when (alone, beside a program or erase with suspend, or behind the way's
+//! running host read), what it asks of the datapath, and what its completion and its fill
+//! moves lead to.
+
+use super::*;
+
+/// How a job starts on its way ([`Firmware::how_to_start`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    Alone,
+    Beside,
+    Behind,
+}
+
+impl Firmware {
+    /// Starts every way's next job that may run now.
+    pub(super) fn start_ways(&mut self) {
+        for w in 0..self.ways.len() {
+            let Some(j) = self.ways[w].0.front() else {
+                continue;
+            };
+            let Some(how) = self.how_to_start(w, j) else {
+                continue;
+            };
+            let Some(u) = self.regions.claim(w, j) else {
+                continue;
+            };
+            let j = self.ways[w].0.pop_front().expect("checked");
+            let j = self.regions.place(w, j, u);
+            match how {
+                Start::Alone => self.start(w, j),
+                Start::Beside => {
+                    if let Some(Busy::Nand(p)) = self.ways[w].1.take() {
+                        self.bg[w] = Some(p);
+                    }
+                    self.start(w, j);
+                }
+                Start::Behind => {
+                    self.issue(&j);
+                    self.behind[w] = Some(j);
+                }
+            }
+        }
+    }
+
+    /// Whether read `j` may run beside program or erase `p` of its way: a host read of another
+    /// block (the row's block address over the plane bits, `Planner::row`).
+    fn beside(&self, p: &Job, j: &Job) -> bool {
+        let pl = &self.planner;
+        let block = |op: u128| ((op >> ROW_LSB) & 0xFF_FFFF) as u32 / pl.plane_stride / pl.planes;
+        self.reads_beside
+            && matches!(p.kind, NandOpKind::Program | NandOpKind::Erase)
+            && j.kind == NandOpKind::Read
+            && !j.moves.is_empty()
+            && block(p.op) != block(j.op)
+    }
+
+    /// How way `w`'s next job `j` may start now, if it may: alone (the way is free), beside
+    /// the way's program or erase (suspend), or behind the way's running host read.
+    fn how_to_start(&self, w: usize, j: &Job) -> Option<Start> {
+        if self.cmds.get(&j.cmd).is_some_and(|c| c.map_left > 0) {
+            return None;
+        }
+        let host_read = |j: &Job| j.kind == NandOpKind::Read && !j.moves.is_empty();
+        match (&self.ways[w].1, &self.bg[w]) {
+            (None, None) => Some(Start::Alone),
+            (None, Some(p)) => self.beside(p, j).then_some(Start::Alone),
+            (Some(Busy::Nand(p)), None) if self.beside(p, j) => Some(Start::Beside),
+            (Some(Busy::Nand(p)), None) => {
+                (self.behind[w].is_none() && host_read(p) && host_read(j)).then_some(Start::Behind)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn start(&mut self, w: usize, j: Job) {
+        let busy = match j.kind {
+            NandOpKind::Program if !j.moves.is_empty() => {
+                self.dma(w, j, None);
+                Busy::Fill(j, j.moves.len())
+            }
+            _ => {
+                self.issue(&j);
+                Busy::Nand(j)
+            }
+        };
+        self.ways[w].1 = Some(busy);
+    }
+
+    /// Offers job `j`'s NAND op to the datapath.
+    pub(super) fn issue(&mut self, j: &Job) {
+        self.nand_q.push_back(NandReq {
+            channel: j.channel,
+            way: j.way,
+            op: j.op,
+            array_cycles: j.array_cycles,
+        });
+    }
+
+    /// A NAND op of way `w` completed: the read of a suspension when `overtook`, else the
+    /// way's oldest op (the program or erase beside a read, if there is one).
+    pub(super) fn nand_done(&mut self, w: usize, overtook: bool) {
+        match (self.bg[w].is_some(), overtook) {
+            (true, false) => {
+                self.bg[w] = None;
+                return;
+            }
+            (false, true) => {
+                return self.fail(format!("a read on way {w} overtook no program or erase"))
+            }
+            _ => {}
+        }
+        match self.ways[w].1.take() {
+            Some(Busy::Nand(j)) => {
+                if j.kind == NandOpKind::Read && !j.moves.is_empty() {
+                    self.dma(w, j, Some((j.op >> HALF_LSB & 1) as u8));
+                }
+            }
+            other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
+        }
+        if let Some(j) = self.behind[w].take() {
+            self.ways[w].1 = Some(Busy::Nand(j));
+        }
+    }
+
+    /// A move of host data into way `w`'s region is done; the program follows the last.
+    pub(super) fn fill_done(&mut self, w: usize) {
+        match self.ways[w].1.take() {
+            Some(Busy::Fill(j, left)) if left > 1 => {
+                self.ways[w].1 = Some(Busy::Fill(j, left - 1));
+            }
+            Some(Busy::Fill(j, _)) => {
+                self.issue(&j);
+                self.ways[w].1 = Some(Busy::Nand(j));
+            }
+            other => self.fail(format!("DMA done on way {w} in state {other:?}")),
+        }
+    }
+}
