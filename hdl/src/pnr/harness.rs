@@ -121,7 +121,7 @@ pub struct SecondClock {
     /// The clock input's name (`nand_clock`).
     pub clock: &'static str,
     /// Ports on that clock, by name: a port is on it when its name is one of these, or one of
-    /// these followed by `_<index>` (the per-channel copies, `acc_valid_3`), or starts with one
+    /// these followed by `_<index>` (the per-channel copies, `start_fill_3`), or starts with one
     /// that ends in `_` (`phy_` for the PHY bundles, `phy_0_ce`).
     pub ports: &'static [&'static str],
 }
