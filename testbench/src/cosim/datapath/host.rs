@@ -136,7 +136,7 @@ impl HostDriver {
             ready: false,
             seen: 0,
             slots: vec![None; slots],
-            limit: pat.ios * jobs as u64,
+            limit: pat.ios.saturating_mul(jobs as u64),
             issued: 0,
             stopped: false,
             first_io: None,

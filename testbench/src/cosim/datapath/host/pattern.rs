@@ -60,7 +60,7 @@ impl IoPattern {
             return Err(at(format!("region offset {off} size {size} must be whole 4 KiB units on the co-simulation drive")));
         }
         let ios = match j.time_based {
-            true => u64::MAX / 2,
+            true => u64::MAX,
             false => j.number_ios.unwrap_or(j.io_size.unwrap_or(size) / bs),
         };
         let clock_ps = ssdlab_model::nvme::frontend::tlp::CLOCK_PS;

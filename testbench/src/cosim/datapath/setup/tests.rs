@@ -278,3 +278,34 @@ fn a_completed_command_slot_is_reused_at_once() {
         "seed {seed}: every slot but the last 16 reused"
     );
 }
+
+/// fio's `time_based` with `runtime=100us` (25 000 cycles at 4 ns): 4 clones submit without a
+/// command count until 25 000 cycles after the job's first command, and not after it.
+#[test]
+fn a_time_based_job_of_clones_submits_until_its_runtime() {
+    let seed = 6;
+    let job =
+        "[r]\nrw=randread\nbs=4k\niodepth=4\nnumjobs=4\nsize=4m\ntime_based=1\nruntime=100us\n";
+    let s = run_model(&cosim_config(), job, lim(seed), true).expect("runs");
+    let first = s
+        .cpl
+        .iter()
+        .map(|c| c.submitted)
+        .min()
+        .expect("commands ran");
+    let last = s
+        .cpl
+        .iter()
+        .map(|c| c.submitted)
+        .max()
+        .expect("commands ran");
+    assert!(
+        last < first + 25_000,
+        "seed {seed}: submitted at {last}, first {first}"
+    );
+    assert!(
+        last >= first + 20_000,
+        "seed {seed}: still submitting near the runtime's end (last at {last}, first {first})"
+    );
+    assert!(s.cpl.iter().all(|c| c.status == 0), "seed {seed}");
+}
