@@ -57,7 +57,8 @@ pub struct NandChannel {
     /// Way of the op completing at the coming edge.
     pub done_next_way: Signal<Out, Bits<3>>,
     /// Bit w: way w takes a read or cache read from its queue at the coming edge (the page
-    /// buffer restarts the way's fill pointer: the way's earlier ops have all moved their data).
+    /// buffer restarts the way's fill pointer for that read's first data word; the take can
+    /// come during the way's previous op's data out, the way FSM's prefetch).
     pub start_fill: Signal<Out, Bits<MAX_WAYS>>,
     /// Bit w: way w takes a program from its queue at the coming edge (drain pointer restart).
     pub start_drain: Signal<Out, Bits<MAX_WAYS>>,

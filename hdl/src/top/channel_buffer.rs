@@ -8,15 +8,21 @@
 //! word written on one port is read on the other after the op's crossing (`nand::array`) has
 //! ordered the two.
 //!
-//! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): when way w
-//! takes a read or cache read from its way queue (`start_fill`; the way FSM takes an op only
-//! once the way's previous op has moved all its data), w's fill pointer restarts at word 0, or
-//! at the region's upper half (`half_ptr`, the op's `start_half`: `nand::op::HALF_LSB`). Ops
-//! may therefore wait in a way queue behind a running op of the same way: the page buffer acts
-//! on an op when it starts, not when it is queued. The start is registered first: the pointer
-//! restarts one NAND cycle after the way took the op, which keeps the way queue's logic off the
-//! region's address path; an op's first data beat comes no earlier than its command latch,
-//! five address latches and tADL after that, or tR for a read. Each `rd_valid` word is written
+//! NAND side (the channel's `NandChannel` data ports, see `nand::sequencer`): the page buffer
+//! acts on an op when its way takes it from the way queue, not when it is queued, so ops may
+//! wait in a way queue behind a running op of the same way. The take is registered first
+//! (`st_f`/`st_d`/`st_h`, one NAND cycle later), which keeps the way queue's logic off the
+//! region's address path. A program way w takes (`start_drain`) restarts w's drain pointer
+//! then. A read or cache read (`start_fill`) restarts w's fill pointer only for its own first
+//! data word: the way FSM takes its next op during the current op's second phase (its
+//! prefetch), before that op's data beats, and a read's last words come back after its last
+//! beat. So the take is held per way (`pend`, with its half), the read's own 00h command latch
+//! on way w moves it to `armed` (the way may then take a further op), the read's first data
+//! beat carries the restart down the read-return line, and the fill pointer restarts at word 0,
+//! or at the region's upper half (`half_ptr`, the op's `start_half`: `nand::op::HALF_LSB`), at
+//! the edge before that beat's word arrives. An op's first data beat comes no earlier than its
+//! command latch, five address latches and tADL after its take, or tR for a read. Each
+//! `rd_valid` word is written
 //! at the fill pointer of the way whose data-out beat it answers. The word comes back the PHY's
 //! read return (`SeqTiming::rd_return`, 11 cycles at 200 MHz) after its `rd_beat`, by when the
 //! bus may carry another way's phase (the RE# postamble is shorter): every beat's tag (way,
@@ -25,10 +31,10 @@
 //! its word, is an error (the PHY's latency is fixed). The status bytes of a
 //! way (its data-out beats after a 70h command latch on that way, seen on the PHY's `we`/`cle`/
 //! `dq_out`, until its next command latch) are not stored; the flag is per way, as each
-//! target's status mode is its own. A program way w takes
-//! (`start_drain`) restarts w's drain pointer, at word 0 or the upper half as a read; the
-//! region's read port is addressed with the pointer's next value, so the word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as
-//! the bus engine requires). Erase ops touch neither pointer.
+//! target's status mode is its own. A program's drain pointer restarts at word 0 or the upper
+//! half as a read's; the region's read port is addressed with the pointer's next value, so the
+//! word a `wr_beat` consumes is on `wr_data` in that cycle (combinationally, as the bus engine
+//! requires). Erase ops touch neither pointer.
 //!
 //! **NAND beat width.** The ONFI bus moves `bytes_per_beat` = 1, 2 or 4 bytes per core cycle
 //! (`onfi.transfer_mts` 250, 500 or 1000 at 250 MHz; `HdlTiming`'s bytes per cycle), in the low
@@ -44,9 +50,9 @@
 //!
 //! `err` (sticky, NAND clock) records a firmware-rule violation seen here: a NAND word beyond
 //! the region, a command latch while a word is half moved (a data phase that ended inside a
-//! word, counted at the beats), a data beat of a way in the cycle its pointer restarts (an op's
-//! data before its registered start, or an op started while the way's previous one still
-//! moves data), and a read word out of step with the tags.
+//! word, counted at the beats), a program beat of a way in the cycle its drain pointer restarts
+//! (an op's data before its registered take, or a program taken while the way's previous one
+//! still moves data), and a read word out of step with the tags.
 
 use super::region::{Region, BANK_BYTES};
 use super::ROW_BITS;
@@ -121,11 +127,11 @@ pub struct ChannelBuffer {
     armed_h: DFF<Bits<MAX_WAYS>>,
     /// The `pend` bit a 00h command latch moves to `armed`.
     arm_set: Signal<Local, Bits<MAX_WAYS>>,
-    /// This cycle's beat is the first of its way's read (`pend`), and that read's half.
+    /// This cycle's beat is the first of its way's armed read (`armed`), and that read's half.
     beat_first: Signal<Local, Bit>,
     beat_half: Signal<Local, Bit>,
     beat_pend: Signal<Local, Bit>,
-    /// The `pend` bit the first beat clears.
+    /// The `armed` bit the first beat clears.
     pend_clr: Signal<Local, Bits<MAX_WAYS>>,
     /// The tag of the word arriving at the next cycle: the first of a read, its half, its way.
     pre_f: Signal<Local, Bit>,
@@ -289,7 +295,7 @@ impl Logic for ChannelBuffer {
                 self.arm_set.next = self.way_oh[w].val() & self.pend.q.val();
             }
         }
-        // A read's first data beat: the way's pending read restarts its fill pointer when this
+        // A read's first data beat: the way's armed read restarts its fill pointer when this
         // beat's word arrives (`pre_f`), after every word of the way's previous op.
         self.beat_first.next = self.rd_beat.val() & !self.beat_stat.val() & self.beat_pend.val();
         self.pend_clr.next = self.no_way.val();

@@ -9,12 +9,12 @@
 //! jobs in FTL order, one at a time but for a host read queued behind the way's running host
 //! read, each read in its own half of the region ([`region`]; the scheduling is [`ways`]), so
 //! the way starts the second the moment the first one's data is out. A written unit waits in
-//! its host buffer (staged) until the FTL emits the program of its unit, which may be a later command's; that program first moves
-//! its staged units host -> region (DMA), then is issued; the region is free again when the
-//! program completes. Staged units that wait [`STAGE_FLUSH_CYCLES`], or that a read asks
-//! for, are padded and programmed (`Ftl::flush`). A host
-//! read issues the read, then moves its half of the region -> host; free when that DMA ends. Relocation
-//! reads and programs keep their data in the region. With program/erase suspend on
+//! its host buffer (staged) until the FTL emits the program of its unit, which may be a later
+//! command's; that program first moves its staged units host -> region (DMA), then is issued;
+//! the region is free again when the program completes. Staged units that wait
+//! [`STAGE_FLUSH_CYCLES`], or that a read asks for, are padded and programmed (`Ftl::flush`).
+//! A host read issues the read, then moves its half of the region -> host; free when that DMA
+//! ends. Relocation reads and programs keep their data in the region. With program/erase suspend on
 //! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
 //! way's program or erase is still in the array (the read's data reaches the region only after
 //! the program's data left it: a way's first phases run in order), so a read can land on a
