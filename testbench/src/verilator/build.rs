@@ -1,22 +1,27 @@
 //! Builds the shared library of a Verilated block: writes `block.v` and the C++ shim
 //! ([`super::shim`]), runs `verilator --cc --exe` (C++ generation), writes the shim's state
 //! table from the generated root header, then compiles with the generated makefile (`-fPIC
-//! -shared`), and caches the result by content hash. A traced build (`--trace`) adds a VCD
+//! -shared`), and caches the result by content hash; a lock file per library makes concurrent
+//! callers wait for one build instead of each building it. A traced build (`--trace`) adds a VCD
 //! waveform (GTKWave) through vr_trace_open/vr_trace_dump. The block is the file's first module,
 //! whatever its name (`top` from rust_hdl, `ssdlab_<block>` exported); `--prefix Vtop` keeps the
 //! C++ class `Vtop` the shim is written against.
 //!
 //! Compiler flags: Verilator's makefile compiles the model with `OPT_FAST` (default `-Os`,
-//! which overrides any `-CFLAGS -O`); we pass `OPT_FAST=-O2`, measured faster on the datapath
-//! (README, "Co-simulation"), at the cost of a longer first build.
+//! which overrides any `-CFLAGS -O`); we pass [`OPT_FAST`]: `-O2`, measured faster on the
+//! datapath (docs/performance.md, "Verilator co-simulation"), at the cost of a longer first
+//! build, except in debug builds (`make test`), whose short runs gain more from `-O1`'s shorter
+//! build. The flag is part of the cache key.
 
 use super::shim::{shim, state_header, Quiesce};
 use super::{cache_dir, Port, RunnerError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Optimisation of the model's C++ (Verilator's `OPT_FAST`).
-const OPT_FAST: &str = "-O2";
+/// Optimisation of the model's C++ (Verilator's `OPT_FAST`): `-O2` in release builds (`make sim`,
+/// `make test-slow`: long runs), `-O1` in debug builds (`make test`: short runs, mostly from a
+/// cold cache, where the compile dominates; docs/performance.md, "`make test`").
+const OPT_FAST: &str = if cfg!(debug_assertions) { "-O1" } else { "-O2" };
 
 const WAIVERS: &str = include_str!("../../../hdl/verilator-waivers.vlt");
 
@@ -58,6 +63,14 @@ pub fn build_cached(
         RunnerError::Io(format!("{what} {}: {e}", p.display()))
     };
     std::fs::create_dir_all(&root).map_err(|e| io("creating", &root, e))?;
+    // One build per library at a time: tests of one binary (and test binaries of a parallel
+    // cargo) that want the same model wait for the first build instead of repeating it.
+    let lock_path = root.join(format!("{name}-{key:016x}.lock"));
+    let lock = std::fs::File::create(&lock_path).map_err(|e| io("creating", &lock_path, e))?;
+    lock.lock().map_err(|e| io("locking", &lock_path, e))?;
+    if lib.exists() {
+        return Ok(lib);
+    }
     let tmp = root.join(format!(
         "{name}-{key:016x}.tmp-{}-{:?}",
         std::process::id(),
