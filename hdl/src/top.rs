@@ -42,10 +42,11 @@
 //! (`channel_buffer::ChannelBuffer`, "NAND beat width"); every data phase then moves whole words
 //! (page and spare sizes multiples of 4, checked). A read op accepted on
 //! (c, w) fills region (c, w) from offset 0 in data order; a program op on (c, w) takes its data
-//! from region (c, w) from offset 0. Firmware rule: a region holds one data
-//! op's data at a time — a program is issued only after the DMA into its region completed, and
-//! the next data op on a way only after the previous one's data has been moved (DMA done for
-//! reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
+//! from region (c, w) from offset 0; with op bit 68 (`nand::op::HALF_LSB`) either starts at
+//! the region's upper half instead. Firmware rule: each half (or the whole region) holds one
+//! data op's data at a time — a program is issued only after the DMA into its data completed,
+//! and the next data op into the same bytes only after the previous one's data has been moved
+//! (DMA done for reads; op done for programs). Byte order: transfer order, byte 0 in bits 7:0.
 //! Cost: channels x ways x banks x 4 RAMB36 (the co-simulation geometry: 8 x 4 x 1 x 4 = 128
 //! RAMB36, 512 KiB; sm2262-512g: 8 x 2 x 7 x 4 = 448, 1.75 MiB); `hdl/synth-report.txt` has the
 //! LUTs of the write and read muxes. It does not fit iCE40, whose block RAM has no second

@@ -8,10 +8,12 @@
 //! Page-buffer rule (docs/hdl.md, "Page buffer"), enforced by construction: a way runs its
 //! jobs in FTL order, one at a time but for a host read queued behind the way's running host
 //! read, each read in its own half of the region ([`region`]; the scheduling is [`ways`]), so
-//! the way starts the second the moment the first one's data is out. A written unit waits in
+//! the way starts the second the moment the first one's data is out, and a host program whose
+//! data moves into the other half while the way's host program runs, queued behind it once
+//! there. A written unit waits in
 //! its host buffer (staged) until the FTL emits the program of its unit, which may be a later
 //! command's; that program first moves its staged units host -> region (DMA), then is issued;
-//! the region is free again when the program completes. Staged units that wait
+//! its half (or the region) is free again when the program completes. Staged units that wait
 //! [`STAGE_FLUSH_CYCLES`], or that a read asks for, are padded and programmed (`Ftl::flush`).
 //! A host read issues the read, then moves its half of the region -> host; free when that DMA
 //! ends. Relocation reads and programs keep their data in the region. With program/erase suspend on
@@ -86,8 +88,11 @@ pub struct Firmware {
     regions: region::Regions,
     /// Per way: a host read waiting in the way's queue behind the host read in `ways[w].1`,
     /// so the way starts it the moment the first one's data is out, as the drive's sequencer
-    /// does with the die's queued reads.
+    /// does with the die's queued reads; or a host program behind the way's host program.
     behind: Vec<Option<Job>>,
+    /// Per way: a host program whose data moves into its half of the region while the way's
+    /// host program in `ways[w].1` runs (moves still in flight); queued behind it once filled.
+    filling: Vec<Option<(Job, usize)>>,
     reads_beside: bool,
     /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
     no_relocation: bool,
@@ -134,6 +139,7 @@ impl Firmware {
             bg: vec![None; channels * ways_per_channel],
             regions: region::Regions::new(channels * ways_per_channel, half_region),
             behind: vec![None; channels * ways_per_channel],
+            filling: vec![None; channels * ways_per_channel],
             reads_beside: false,
             no_relocation: false,
             cmds: HashMap::new(),
@@ -186,6 +192,7 @@ impl Firmware {
             && self.ways.iter().all(|w| w.0.is_empty() && w.1.is_none())
             && self.regions.is_empty()
             && self.behind.iter().all(Option::is_none)
+            && self.filling.iter().all(Option::is_none)
             && self.bg.iter().all(Option::is_none)
             && self.staged.is_empty()
     }

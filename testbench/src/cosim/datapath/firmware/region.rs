@@ -4,9 +4,11 @@
 //! region takes a free half from its start until its data has left for the host, so a way reads
 //! into one half while the other half's data still leaves, as a drive frees a die once the
 //! data is out of it (the drive's data goes on to DRAM; the datapath's waits in the page
-//! buffer). Every other data op (a host program and its fill, a relocation read and program, a
-//! read larger than half) uses the whole region from byte 0 and waits until neither half is
-//! held. An erase moves no data and waits for nothing here.
+//! buffer). A host program whose data fits half a region takes a free half from its fill until
+//! it completes, so the next program's data moves into the other half while the way programs
+//! (the drive's DRAM write buffer does the same for its dies). Every other data op (a
+//! relocation read or program, an op larger than half) uses the whole region from byte 0 and
+//! waits until neither half is held. An erase moves no data and waits for nothing here.
 
 use super::super::jobs::Job;
 use ssdlab_hdl::nand::op::in_upper_half;
@@ -42,9 +44,10 @@ impl Regions {
     /// Where job `j` of way `w` may put its data now; `None`: it must wait for a half.
     pub fn claim(&self, w: usize, j: &Job) -> Option<Use> {
         let d = &self.held[w];
+        let host_data = !j.moves.is_empty() && j.bytes <= self.half_bytes;
         match j.kind {
             NandOpKind::Erase => Some(Use::Nothing),
-            NandOpKind::Read if !j.moves.is_empty() && j.bytes <= self.half_bytes => {
+            NandOpKind::Read | NandOpKind::Program if host_data => {
                 (0..2u8).find(|&h| d[h as usize].is_none()).map(Use::Half)
             }
             _ => d.iter().all(Option::is_none).then_some(Use::Whole),
@@ -52,7 +55,8 @@ impl Regions {
     }
 
     /// Job `j` of way `w` placed as `u`: its op word and data moves in that part of the
-    /// region, and a half it takes held until its moves are done ([`Regions::drained`]).
+    /// region, and a half it takes held: a read's until its moves are done
+    /// ([`Regions::drained`]), a program's until it completes ([`Regions::programmed`]).
     pub fn place(&mut self, w: usize, j: Job, u: Use) -> Job {
         let j = match u {
             Use::Half(1) => Job {
@@ -64,10 +68,39 @@ impl Regions {
         };
         if let Use::Half(h) = u {
             let slot = &mut self.held[w][h as usize];
-            assert!(slot.is_none(), "way {w} half {h} holds one read at a time");
-            *slot = Some((j, j.moves.len()));
+            assert!(slot.is_none(), "way {w} half {h} holds one op at a time");
+            let left = match j.kind {
+                NandOpKind::Read => j.moves.len(),
+                _ => 1,
+            };
+            *slot = Some((j, left));
         }
         j
+    }
+
+    /// Job `j` of way `w` holds a half (a whole-region job holds none: nothing may join it).
+    pub fn in_half(&self, w: usize, j: &Job) -> bool {
+        self.held[w]
+            .iter()
+            .any(|s| s.is_some_and(|(h, _)| h.kind == j.kind && h.op == j.op && h.cmd == j.cmd))
+    }
+
+    /// Program `j` of way `w` completed: frees the half it holds; false if it holds none (a
+    /// whole-region program).
+    pub fn programmed(&mut self, w: usize, j: &Job) -> bool {
+        let held = |s: &Option<(Job, usize)>| {
+            s.is_some_and(|(p, _)| p.kind == NandOpKind::Program && p.op == j.op && p.cmd == j.cmd)
+        };
+        if j.kind != NandOpKind::Program {
+            return false;
+        }
+        match self.held[w].iter_mut().find(|s| held(s)) {
+            Some(slot) => {
+                *slot = None;
+                true
+            }
+            None => false,
+        }
     }
 
     /// One move of half `h` of way `w` is done (the last frees the half); false if the half
@@ -75,6 +108,7 @@ impl Regions {
     pub fn drained(&mut self, w: usize, h: u8) -> bool {
         let slot = &mut self.held[w][h as usize];
         match slot {
+            Some((j, _)) if j.kind != NandOpKind::Read => return false,
             Some((_, left)) if *left > 1 => *left -= 1,
             Some(_) => *slot = None,
             None => return false,
@@ -107,8 +141,8 @@ mod tests {
     }
 
     /// A read of one 4 KiB unit (4096 + 552 B of spare share on the bus) in a region of 16 KiB:
-    /// half 0, then half 1 while half 0 is held, then nothing free; a program (whole region)
-    /// and a read of 9 KiB (over the 8 KiB half) wait until both halves are free; an erase
+    /// half 0, then half 1 while half 0 is held, then nothing free; a program and a read of
+    /// 9 KiB (over the 8 KiB half: whole region) wait until both halves are free; an erase
     /// waits for none.
     #[test]
     fn reads_take_a_free_half_and_whole_region_ops_wait_for_both() {
@@ -123,7 +157,7 @@ mod tests {
         assert_eq!(up.moves.iter().next(), Some((8192, 0x1000, 7)));
         assert_eq!(r.claim(0, &read), None, "both halves held");
         let big = job(NandOpKind::Read, 9216, one);
-        let prog = job(NandOpKind::Program, 4648, one);
+        let prog = job(NandOpKind::Program, 9216, one);
         let erase = job(NandOpKind::Erase, 0, Moves::default());
         assert_eq!(r.claim(0, &erase), Some(Use::Nothing));
         assert!(r.drained(0, 0));
@@ -133,5 +167,37 @@ mod tests {
         assert!(r.is_empty());
         assert_eq!(r.claim(0, &prog), Some(Use::Whole));
         assert_eq!(r.claim(0, &big), Some(Use::Whole));
+    }
+
+    /// A host program of 4 KiB + spare in a region of 16 KiB takes a free half and holds it
+    /// until it completes, whatever its moves: the next program takes the other half (its data
+    /// shifted there), a third waits; a read's drain cannot free a program's half, and the
+    /// completion frees exactly the half of the program that completed.
+    #[test]
+    fn programs_hold_a_half_until_they_complete() {
+        let mut r = Regions::new(1, 8192);
+        let p1 = job(NandOpKind::Program, 4648, Moves::one(0, 0x1000, 1));
+        let p2 = Job {
+            cmd: 2,
+            ..job(NandOpKind::Program, 4648, Moves::one(0, 0x2000, 2))
+        };
+        assert_eq!(r.claim(0, &p1), Some(Use::Half(0)));
+        let p1 = r.place(0, p1, Use::Half(0));
+        assert!(!r.drained(0, 0), "a program's half is not drained by moves");
+        assert_eq!(r.claim(0, &p2), Some(Use::Half(1)));
+        let p2 = r.place(0, p2, Use::Half(1));
+        assert_eq!(p2.op, 1 << ssdlab_hdl::nand::op::HALF_LSB);
+        assert_eq!(p2.moves.iter().next(), Some((8192, 0x2000, 2)));
+        assert_eq!(r.claim(0, &p1), None, "both halves held");
+        assert!(r.in_half(0, &p1) && r.in_half(0, &p2));
+        assert!(r.programmed(0, &p1) && !r.programmed(0, &p1));
+        assert!(!r.in_half(0, &p1));
+        assert_eq!(
+            r.claim(0, &p1),
+            Some(Use::Half(0)),
+            "the first program's half"
+        );
+        assert!(!r.is_empty(), "the second still holds its half");
+        assert!(r.programmed(0, &p2) && r.is_empty());
     }
 }

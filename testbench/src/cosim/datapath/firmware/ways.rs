@@ -1,7 +1,7 @@
 //! The firmware's per-way scheduling (the page-buffer rule of [`super`]): which of a way's
-//! queued jobs starts when (alone, beside a program or erase with suspend, or behind the way's
-//! running host read), what it asks of the datapath, and what its completion and its fill
-//! moves lead to.
+//! queued jobs starts when (alone, beside a program or erase with suspend, behind the way's
+//! running host read, or a host program filling behind the way's running host program), what
+//! it asks of the datapath, and what its completion and its fill moves lead to.
 
 use super::*;
 
@@ -11,6 +11,7 @@ enum Start {
     Alone,
     Beside,
     Behind,
+    FillBehind,
 }
 
 impl Firmware {
@@ -40,6 +41,10 @@ impl Firmware {
                     self.issue(&j);
                     self.behind[w] = Some(j);
                 }
+                Start::FillBehind => {
+                    self.dma(w, j, None);
+                    self.filling[w] = Some((j, j.moves.len()));
+                }
             }
         }
     }
@@ -57,18 +62,25 @@ impl Firmware {
     }
 
     /// How way `w`'s next job `j` may start now, if it may: alone (the way is free), beside
-    /// the way's program or erase (suspend), or behind the way's running host read.
+    /// the way's program or erase (suspend), behind the way's running host read, or filling
+    /// behind the way's running host program.
     fn how_to_start(&self, w: usize, j: &Job) -> Option<Start> {
         if self.cmds.get(&j.cmd).is_some_and(|c| c.map_left > 0) {
             return None;
         }
-        let host_read = |j: &Job| j.kind == NandOpKind::Read && !j.moves.is_empty();
+        let host = |j: &Job, k: NandOpKind| j.kind == k && !j.moves.is_empty();
+        let second = self.behind[w].is_some() || self.filling[w].is_some();
         match (&self.ways[w].1, &self.bg[w]) {
             (None, None) => Some(Start::Alone),
             (None, Some(p)) => self.beside(p, j).then_some(Start::Alone),
-            (Some(Busy::Nand(p)), None) if self.beside(p, j) => Some(Start::Beside),
-            (Some(Busy::Nand(p)), None) => {
-                (self.behind[w].is_none() && host_read(p) && host_read(j)).then_some(Start::Behind)
+            (Some(Busy::Nand(p)), None) if self.beside(p, j) && !second => Some(Start::Beside),
+            // One op behind another at most, and only behind one in its own half.
+            (Some(Busy::Nand(p)), None) if second || !self.regions.in_half(w, p) => None,
+            (Some(Busy::Nand(p)), None) if host(p, NandOpKind::Read) => {
+                host(j, NandOpKind::Read).then_some(Start::Behind)
+            }
+            (Some(Busy::Nand(p)), None) if host(p, NandOpKind::Program) => {
+                host(j, NandOpKind::Program).then_some(Start::FillBehind)
             }
             _ => None,
         }
@@ -103,7 +115,9 @@ impl Firmware {
     pub(super) fn nand_done(&mut self, w: usize, overtook: bool) {
         match (self.bg[w].is_some(), overtook) {
             (true, false) => {
-                self.bg[w] = None;
+                if let Some(p) = self.bg[w].take() {
+                    self.regions.programmed(w, &p);
+                }
                 return;
             }
             (false, true) => {
@@ -116,16 +130,31 @@ impl Firmware {
                 if j.kind == NandOpKind::Read && !j.moves.is_empty() {
                     self.dma(w, j, Some((j.op >> HALF_LSB & 1) as u8));
                 }
+                if j.kind == NandOpKind::Program {
+                    self.regions.programmed(w, &j);
+                }
             }
             other => self.fail(format!("NAND completion on way {w} in state {other:?}")),
         }
         if let Some(j) = self.behind[w].take() {
             self.ways[w].1 = Some(Busy::Nand(j));
+        } else if let Some((j, left)) = self.filling[w].take() {
+            self.ways[w].1 = Some(Busy::Fill(j, left));
         }
     }
 
-    /// A move of host data into way `w`'s region is done; the program follows the last.
+    /// A move of host data into way `w`'s region is done; the program follows the last
+    /// (queued behind the way's running program when it fills behind one).
     pub(super) fn fill_done(&mut self, w: usize) {
+        if let Some((j, left)) = self.filling[w].take() {
+            if left > 1 {
+                self.filling[w] = Some((j, left - 1));
+            } else {
+                self.issue(&j);
+                self.behind[w] = Some(j);
+            }
+            return;
+        }
         match self.ways[w].1.take() {
             Some(Busy::Fill(j, left)) if left > 1 => {
                 self.ways[w].1 = Some(Busy::Fill(j, left - 1));

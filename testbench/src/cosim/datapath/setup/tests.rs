@@ -26,16 +26,17 @@ fn data_cycles(op: u128) -> u128 {
 }
 
 /// Per (channel, way), the page-buffer rule: an op is issued no earlier than the previous op's
-/// completion, except a read behind a read (each in its own half of the region), and never
-/// more than two ops in flight.
+/// completion, except a read behind a read and a program behind a program (each in its own
+/// half of the region), and never more than two ops in flight.
 fn one_op_per_way(s: &Streams, seed: u64) {
     let mut last: BTreeMap<(u8, u8), (&NandRec, Option<&NandRec>)> = BTreeMap::new();
     for r in &s.nand {
         let key = (r.channel, r.way);
         if let Some(&(p, pp)) = last.get(&key) {
-            let reads = kind(r.op) == KIND_READ && kind(p.op) == KIND_READ;
+            let pair = |k| kind(r.op) == k && kind(p.op) == k;
+            let halves = pair(KIND_READ) || pair(KIND_PROGRAM);
             assert!(
-                r.issue >= p.done || reads,
+                r.issue >= p.done || halves,
                 "seed {seed}: way {key:?} op at {} before the previous op's done {}",
                 r.issue,
                 p.done
@@ -240,6 +241,32 @@ fn reads_leave_for_the_host_in_the_order_their_dies_finish() {
         queued += prev.is_some_and(|p| r.issue < p.done) as usize;
     }
     assert!(queued > 0, "seed {seed}: no read queued behind another");
+    one_op_per_way(&s, seed);
+}
+
+/// Sequential 4 KiB writes, 2 clones at QD 32, over the 32 ways (one unit per program, tPROG
+/// 400 us, far longer than 32 writes take to arrive): a
+/// write completes once its data is in its way's region, so the host's next writes reach ways
+/// whose program still runs. Their data moves into the other half of the region and their
+/// program is queued behind the running one (issued before it is done) instead of waiting for
+/// it; never a third.
+#[test]
+fn a_program_fills_the_other_half_while_its_way_programs() {
+    let seed = 5;
+    let job = "[w]\nrw=write\nbs=4k\niodepth=32\nnumjobs=2\nnumber_ios=256\n";
+    let mut cfg = cosim_config();
+    (cfg.nand.slc.t_prog_us, cfg.nand.tlc.t_prog_us) = (400.0, 400.0);
+    let s = run_model(&cfg, job, lim(seed), false).expect("runs");
+    assert_eq!(s.cpl.len(), 512, "seed {seed}: every write completed");
+    let mut queued = 0;
+    for (i, r) in s.nand.iter().enumerate() {
+        let prev = s.nand[..i]
+            .iter()
+            .rev()
+            .find(|p| (p.channel, p.way) == (r.channel, r.way));
+        queued += prev.is_some_and(|p| kind(p.op) == KIND_PROGRAM && r.issue < p.done) as usize;
+    }
+    assert!(queued > 0, "seed {seed}: no program queued behind another");
     one_op_per_way(&s, seed);
 }
 
