@@ -54,6 +54,21 @@ fn one_op_per_way(s: &Streams, seed: u64) {
     }
 }
 
+/// Ops of kind `k` issued while the previous op of their way, also of kind `k`, was not done
+/// (queued behind it in the way queue).
+fn queued_behind(s: &Streams, k: u128) -> usize {
+    let mut queued = 0;
+    for (i, r) in s.nand.iter().enumerate() {
+        let prev = s.nand[..i]
+            .iter()
+            .rev()
+            .find(|p| (p.channel, p.way) == (r.channel, r.way));
+        let pair = kind(r.op) == k && prev.is_some_and(|p| kind(p.op) == k);
+        queued += (pair && prev.is_some_and(|p| r.issue < p.done)) as usize;
+    }
+    queued
+}
+
 fn data_tlps(s: &Streams) -> Vec<(TlpKind, u32)> {
     s.tlps
         .iter()
@@ -232,15 +247,10 @@ fn reads_leave_for_the_host_in_the_order_their_dies_finish() {
     );
     // 16 reads over 32 ways: some way gets a second read while its first runs, and queues it
     // (the other half of its region) rather than waiting for the first read's data to leave.
-    let mut queued = 0;
-    for (i, r) in s.nand.iter().enumerate() {
-        let prev = s.nand[..i]
-            .iter()
-            .rev()
-            .find(|p| (p.channel, p.way) == (r.channel, r.way));
-        queued += prev.is_some_and(|p| r.issue < p.done) as usize;
-    }
-    assert!(queued > 0, "seed {seed}: no read queued behind another");
+    assert!(
+        queued_behind(&s, KIND_READ) > 0,
+        "seed {seed}: no read queued behind another"
+    );
     one_op_per_way(&s, seed);
 }
 
@@ -258,15 +268,10 @@ fn a_program_fills_the_other_half_while_its_way_programs() {
     (cfg.nand.slc.t_prog_us, cfg.nand.tlc.t_prog_us) = (400.0, 400.0);
     let s = run_model(&cfg, job, lim(seed), false).expect("runs");
     assert_eq!(s.cpl.len(), 512, "seed {seed}: every write completed");
-    let mut queued = 0;
-    for (i, r) in s.nand.iter().enumerate() {
-        let prev = s.nand[..i]
-            .iter()
-            .rev()
-            .find(|p| (p.channel, p.way) == (r.channel, r.way));
-        queued += prev.is_some_and(|p| kind(p.op) == KIND_PROGRAM && r.issue < p.done) as usize;
-    }
-    assert!(queued > 0, "seed {seed}: no program queued behind another");
+    assert!(
+        queued_behind(&s, KIND_PROGRAM) > 0,
+        "seed {seed}: no program queued behind another"
+    );
     one_op_per_way(&s, seed);
 }
 
