@@ -149,7 +149,9 @@ pub fn build_cached(
             tail: tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
         });
     }
-    // Another test may have finished the same build first; either copy is complete.
+    // Under the lock no caller of this code builds the same library at once; a process built
+    // without the lock (an older test binary on a shared cache) may still have finished it
+    // first, and either copy is complete.
     if std::fs::rename(&tmp, &dir).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }

@@ -78,29 +78,26 @@ impl Regions {
         j
     }
 
+    /// The half job `j` of way `w` holds, if it holds one (a whole-region job holds none).
+    fn half_of(&self, w: usize, j: &Job) -> Option<usize> {
+        self.held[w].iter().position(|s| {
+            s.is_some_and(|(h, _)| h.kind == j.kind && h.op == j.op && h.cmd == j.cmd)
+        })
+    }
+
     /// Job `j` of way `w` holds a half (a whole-region job holds none: nothing may join it).
     pub fn in_half(&self, w: usize, j: &Job) -> bool {
-        self.held[w]
-            .iter()
-            .any(|s| s.is_some_and(|(h, _)| h.kind == j.kind && h.op == j.op && h.cmd == j.cmd))
+        self.half_of(w, j).is_some()
     }
 
     /// Program `j` of way `w` completed: frees the half it holds; false if it holds none (a
-    /// whole-region program).
+    /// whole-region program) or `j` is no program.
     pub fn programmed(&mut self, w: usize, j: &Job) -> bool {
-        let held = |s: &Option<(Job, usize)>| {
-            s.is_some_and(|(p, _)| p.kind == NandOpKind::Program && p.op == j.op && p.cmd == j.cmd)
-        };
-        if j.kind != NandOpKind::Program {
-            return false;
+        let half = self.half_of(w, j).filter(|_| j.kind == NandOpKind::Program);
+        if let Some(h) = half {
+            self.held[w][h] = None;
         }
-        match self.held[w].iter_mut().find(|s| held(s)) {
-            Some(slot) => {
-                *slot = None;
-                true
-            }
-            None => false,
-        }
+        half.is_some()
     }
 
     /// One move of half `h` of way `w` is done (the last frees the half); false if the half

@@ -63,8 +63,8 @@ fn queued_behind(s: &Streams, k: u128) -> usize {
             .iter()
             .rev()
             .find(|p| (p.channel, p.way) == (r.channel, r.way));
-        let pair = kind(r.op) == k && prev.is_some_and(|p| kind(p.op) == k);
-        queued += (pair && prev.is_some_and(|p| r.issue < p.done)) as usize;
+        queued +=
+            prev.is_some_and(|p| kind(r.op) == k && kind(p.op) == k && r.issue < p.done) as usize;
     }
     queued
 }
