@@ -8,10 +8,12 @@
 
 use ssdlab_hdl::nand::op::{COL_LSB, DCYC_LSB, KIND_LSB, KIND_PROGRAM, KIND_READ, PLANES_LSB};
 use ssdlab_model::config::DriveConfig;
+use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use ssdlab_testbench::cosim::datapath::drive_figures::{drive_figures, timed_job};
 use ssdlab_testbench::cosim::datapath::exec::{run, RunLimits};
 use ssdlab_testbench::cosim::datapath::hdl_exec::{HdlExec, HdlSimDut};
 use ssdlab_testbench::cosim::datapath::model_exec::map_cache_config;
+use ssdlab_testbench::cosim::datapath::port::{TlpClass, TlpRec};
 use ssdlab_testbench::cosim::datapath::scoreboard::compare;
 use ssdlab_testbench::cosim::datapath::setup::{
     preset_config, run_model, stimulus, without_firmware_time,
@@ -67,8 +69,9 @@ fn verilator_matches_model_on_sm2262_512g_random_reads() {
 
 /// 128 KiB reads of data written in order: a page row (2 planes x 4 units) holds 32 KiB, so
 /// each read is four two-plane ops of 4 units per plane, 4 x 4648 / 4 = 4648 beats per plane
-/// from column 0, whose 8 units go to the host from region bytes 0, 4096, 8192, 12288 (plane
-/// 0) and 18 592 + the same (plane 1). 64 reads move 2048 units, each compared.
+/// from column 0, whose 8 units go to the host two at a time (8 KiB moves) from region bytes
+/// 0 and 8192 (plane 0) and 18 592 + the same (plane 1). 64 reads move 2048 units, each
+/// compared.
 #[test]
 fn verilator_matches_model_on_sm2262_512g_sequential_reads() {
     let cfg = preset_config(PRESET).expect("preset");
@@ -80,6 +83,42 @@ fn verilator_matches_model_on_sm2262_512g_sequential_reads() {
     }
     let r = checked(&cfg, &job, &verilog(&cfg));
     assert_eq!((r.completions, r.units_checked), (64, 2048), "{r}");
+}
+
+/// 128 KiB writes in order: each command's 32 units fill 4 SLC program units of 2 planes x 4
+/// units in host order, so the firmware moves them host -> region two at a time: 8 KiB moves
+/// (PRP2 the second page, no list) of 16 MRd of MRRS 512 B each, sent back to back (32 tags),
+/// and a move starts only after the previous one's completions are in (the DMA port takes one
+/// move at a time; a host read takes 800 ns = 200 cycles). So the data reads come in bursts
+/// 100 cycles or more apart, each 16 MRd over 8 KiB of consecutive host addresses from a page
+/// boundary: 32 x 16 bursts.
+#[test]
+fn verilator_matches_model_on_sm2262_512g_sequential_writes() {
+    let cfg = preset_config(PRESET).expect("preset");
+    let job = reads("write", 128, 32, 32);
+    let model = run_model(&cfg, &job, LIM, true).expect("the model runs");
+    let mrd: Vec<_> = model
+        .tlps
+        .iter()
+        .filter(|t| matches!(t.0, TlpClass::Data(_)) && t.1.kind == TlpKind::MemRead)
+        .map(|t| t.1)
+        .collect();
+    let mut bursts: Vec<Vec<TlpRec>> = Vec::new();
+    for (i, t) in mrd.iter().enumerate() {
+        match bursts.last_mut() {
+            Some(b) if t.cycle - mrd[i - 1].cycle < 100 => b.push(*t),
+            _ => bursts.push(vec![*t]),
+        }
+    }
+    assert_eq!(bursts.len(), 32 * 16);
+    for b in &bursts {
+        assert_eq!(b[0].addr % 4096, 0, "{b:?}");
+        let addrs: Vec<u64> = b.iter().map(|t| t.addr).collect();
+        let want: Vec<u64> = (0..16).map(|k| b[0].addr + 512 * k).collect();
+        assert_eq!(addrs, want, "16 MRd of 512 B over 8 KiB");
+        assert!(b.iter().all(|t| t.len == 512), "{b:?}");
+    }
+    assert_eq!(checked(&cfg, &job, &verilog(&cfg)).completions, 32);
 }
 
 fn verilog(cfg: &DriveConfig) -> String {

@@ -75,6 +75,8 @@ struct DmaTag {
     cmd: u64,
     /// The region half a read's data leaves from; `None`: a program's fill.
     half: Option<u8>,
+    /// The command's units the move carries.
+    units: u32,
 }
 
 pub struct Firmware {
@@ -307,20 +309,27 @@ impl Firmware {
     }
 
     /// Job `j`'s data moves are ready: they join the DMA port's queue, in region order (a
-    /// read's from region half `half`).
+    /// read's from region half `half`), a run of a command's units as one move
+    /// ([`Moves::runs`](super::jobs::Moves::runs): PRP2 is a run's second page).
     fn dma(&mut self, w: usize, j: Job, half: Option<u8>) {
         let to_host = half.is_some();
-        for (offset, host, cmd) in j.moves.iter() {
+        for (offset, host, cmd, units) in j.moves.runs() {
             let req = DmaReq {
                 to_host,
                 prp1: host,
-                prp2: 0,
-                len: UNIT,
+                prp2: if units > 1 { host + UNIT as u64 } else { 0 },
+                len: units * UNIT,
                 channel: j.channel,
                 way: j.way,
                 offset,
             };
-            self.dma_q.push_back((req, DmaTag { way: w, cmd, half }));
+            let tag = DmaTag {
+                way: w,
+                cmd,
+                half,
+                units,
+            };
+            self.dma_q.push_back((req, tag));
         }
     }
 
@@ -345,7 +354,7 @@ impl Firmware {
             self.fill_done(tag.way);
         }
         if let Some(c) = self.cmds.get_mut(&tag.cmd) {
-            c.dma_left -= 1;
+            c.dma_left -= tag.units;
         }
         self.finish(tag.cmd);
     }

@@ -14,8 +14,9 @@
 //! SLC-native (one unit per program unit; a larger program unit needs host data staged until
 //! it is full, which the datapath has no DRAM path for). Host buffers follow the host driver's
 //! convention (`host.rs`): a command's data is physically contiguous
-//! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k and moves as one
-//! 4 KiB DMA with PRP2 = 0.
+//! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k. Units of one
+//! command that follow each other in the region move together, two at a time, as one 8 KiB
+//! DMA with PRP2 = PRP1 + 4096 ([`Moves::runs`]); a lone unit moves as 4 KiB with PRP2 = 0.
 
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_model::ftl::map_cache::MapAccess;
@@ -30,6 +31,11 @@ pub const UNIT: u32 = 4096;
 
 /// Most host units one op moves: 4 planes of a 16 KiB page's 4 units.
 pub const MAX_MOVES: usize = 16;
+
+/// Most units one DMA move takes ([`Moves::runs`]). Two need no PRP list: PRP2 is the second
+/// page. A longer move needs a list, and reading it costs a host round trip
+/// (`pcie.host_read_latency_ns`) before the data's reads, about what the merge saves.
+pub const RUN_UNITS: u32 = 2;
 
 /// A host unit at its place in a page: its slot, host address and command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,6 +72,27 @@ impl Moves {
         };
         m.at[0] = (offset, host, cmd);
         m
+    }
+
+    /// The moves as the firmware hands them to the DMA port: runs of up to [`RUN_UNITS`]
+    /// units of one command that follow each other both in the region and in host memory,
+    /// as (region offset, host address, command, units).
+    pub fn runs(&self) -> impl Iterator<Item = (u32, u64, u64, u32)> + '_ {
+        let mut at = self.at[..self.len()].iter().copied().peekable();
+        std::iter::from_fn(move || {
+            let (off, host, cmd) = at.next()?;
+            let mut units = 1;
+            while units < RUN_UNITS
+                && at
+                    .next_if(|&(o, h, c)| {
+                        c == cmd && o == off + units * UNIT && h == host + (units * UNIT) as u64
+                    })
+                    .is_some()
+            {
+                units += 1;
+            }
+            Some((off, host, cmd, units))
+        })
     }
 
     /// The same moves `by` bytes further into the region.
@@ -293,5 +320,49 @@ pub fn host_units(
                 cmd,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(at: &[(u32, u64, u64)]) -> Moves {
+        let mut m = Moves {
+            n: at.len() as u8,
+            ..Moves::default()
+        };
+        m.at[..at.len()].copy_from_slice(at);
+        m
+    }
+
+    /// Two planes of 18 592 B pages (4 units and their spare each), region order. Command 1's
+    /// units 0..=2 at host 0x10000.. fill plane 0's slots 0..=2; command 2's unit sits in slot
+    /// 3; command 1's unit 3 starts plane 1 (byte 18 592: not after slot 2's 4 KiB); then two
+    /// units of command 3 whose host pages are not consecutive.
+    #[test]
+    fn runs_pair_units_contiguous_in_region_and_host() {
+        let m = moves(&[
+            (0, 0x10000, 1),
+            (4096, 0x11000, 1),
+            (8192, 0x12000, 1),
+            (12288, 0x20000, 2),
+            (18592, 0x13000, 1),
+            (22688, 0x30000, 3),
+            (26784, 0x32000, 3),
+        ]);
+        let runs: Vec<_> = m.runs().collect();
+        assert_eq!(
+            runs,
+            [
+                (0, 0x10000, 1, 2),
+                (8192, 0x12000, 1, 1),
+                (12288, 0x20000, 2, 1),
+                (18592, 0x13000, 1, 1),
+                (22688, 0x30000, 3, 1),
+                (26784, 0x32000, 3, 1),
+            ]
+        );
+        assert_eq!(runs.iter().map(|r| r.3).sum::<u32>() as usize, m.len());
     }
 }

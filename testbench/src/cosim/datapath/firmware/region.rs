@@ -70,7 +70,7 @@ impl Regions {
             let slot = &mut self.held[w][h as usize];
             assert!(slot.is_none(), "way {w} half {h} holds one op at a time");
             let left = match j.kind {
-                NandOpKind::Read => j.moves.len(),
+                NandOpKind::Read => j.moves.runs().count(),
                 _ => 1,
             };
             *slot = Some((j, left));

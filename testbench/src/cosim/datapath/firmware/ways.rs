@@ -43,7 +43,7 @@ impl Firmware {
                 }
                 Start::FillBehind => {
                     self.dma(w, j, None);
-                    self.filling[w] = Some((j, j.moves.len()));
+                    self.filling[w] = Some((j, j.moves.runs().count()));
                 }
             }
         }
@@ -90,7 +90,7 @@ impl Firmware {
         let busy = match j.kind {
             NandOpKind::Program if !j.moves.is_empty() => {
                 self.dma(w, j, None);
-                Busy::Fill(j, j.moves.len())
+                Busy::Fill(j, j.moves.runs().count())
             }
             _ => {
                 self.issue(&j);
