@@ -14,6 +14,8 @@ pub mod nvme;
 pub mod pcie;
 pub mod pnr;
 pub mod reference_models;
+#[cfg(test)]
+mod test_support;
 pub mod top;
 
 use rust_hdl::prelude::{generate_verilog, Block};

@@ -1,8 +1,8 @@
 //! `export-verilog --config FILE` (`make verilog CONFIG=FILE`): every block elaborated for a drive
 //! config the user wrote, and a file that does not parse refused with exit 2 naming it.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn export(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_export-verilog"))
@@ -11,13 +11,12 @@ fn export(args: &[&str]) -> Output {
         .expect("export-verilog runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "ssdlab-export-config-{}-{name}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the returned guard drops.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ssdlab-export-config-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The default preset with 4 channels on one 250 MHz clock (1000 MT/s): the datapath has
@@ -40,7 +39,8 @@ fn a_what_if_config_file_elaborates_its_geometry() {
         edited.push('\n');
     }
     assert_ne!(edited, text, "the preset's lines were found");
-    let dir = scratch("ok");
+    let tmp = scratch("ok");
+    let dir = tmp.path();
     let file = dir.join("four-channels.toml");
     std::fs::write(&file, edited).unwrap();
     let out_dir = dir.join("v");
@@ -68,7 +68,8 @@ fn a_what_if_config_file_elaborates_its_geometry() {
 
 #[test]
 fn a_bad_config_file_exits_2_naming_it() {
-    let dir = scratch("bad");
+    let tmp = scratch("bad");
+    let dir = tmp.path();
     let file = dir.join("bad.toml");
     std::fs::write(&file, "[geometry]\nchannels = \"eight\"\n").unwrap();
     let o = export(&[

@@ -67,19 +67,22 @@ pub fn strip_bom(line: &str) -> &str {
 mod tests {
     use super::*;
 
-    fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("ssdlab-input-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(name);
+    /// `bytes` in a file `name` of `dir`; its path.
+    fn temp(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let p = dir.path().join(name);
         std::fs::write(&p, bytes).unwrap();
         p
     }
 
     #[test]
     fn bom_is_dropped_and_bad_utf8_names_its_line() {
-        let p = temp("bom.txt", b"\xEF\xBB\xBF[j]\n");
+        let dir = tempfile::Builder::new()
+            .prefix("ssdlab-input-")
+            .tempdir()
+            .unwrap();
+        let p = temp(&dir, "bom.txt", b"\xEF\xBB\xBF[j]\n");
         assert_eq!(read_text(&p, "bom.txt").unwrap(), "[j]\n");
-        let p = temp("latin1.txt", b"a\nb\n\xB5\n");
+        let p = temp(&dir, "latin1.txt", b"a\nb\n\xB5\n");
         assert_eq!(
             read_text(&p, "latin1.txt").unwrap_err().to_string(),
             "latin1.txt:3: not UTF-8 text"

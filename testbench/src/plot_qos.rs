@@ -173,7 +173,11 @@ mod tests {
             assert!((pt.0 - want).abs() < 0.01, "{} vs {want}", pt.0);
             assert_eq!(pt.1, [100.0; 3]);
         }
-        let path = std::env::temp_dir().join(format!("ssdlab-qos-{}.svg", std::process::id()));
+        let dir = tempfile::Builder::new()
+            .prefix("ssdlab-qos-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("qos.svg");
         let meta = PlotMeta {
             drive: "d".into(),
             config_hash: "0123456789abcdef".into(),
@@ -181,7 +185,6 @@ mod tests {
         };
         assert!(latency_vs_load(&path, "t", &meta, &o).unwrap());
         let svg = std::fs::read_to_string(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
         assert!(svg.contains("read p99.99"));
         crate::plot_frame::svg_check::assert_legend_clear(&svg);
     }

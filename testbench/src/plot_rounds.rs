@@ -117,7 +117,11 @@ mod tests {
             (fa - 100.6).abs() < 1e-9 && (fb - 99.4).abs() < 1e-9,
             "{fa} {fb}"
         );
-        let path = std::env::temp_dir().join(format!("ssdlab-rounds-{}.svg", std::process::id()));
+        let dir = tempfile::Builder::new()
+            .prefix("ssdlab-rounds-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("rounds.svg");
         let meta = PlotMeta {
             drive: "d".into(),
             config_hash: "0123456789abcdef".into(),
@@ -125,7 +129,6 @@ mod tests {
         };
         convergence(&path, "t", &meta, &o).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
         assert!(svg.contains("iops of bs=4k") && svg.contains("best-fit line"));
         // Seven round markers.
         assert_eq!(svg.matches("<circle").count(), 7);

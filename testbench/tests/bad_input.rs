@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 const SMALL: &str = "tests/corpus/small-drive.toml";
 
@@ -138,11 +139,12 @@ fn unknown_preset_and_protocol_are_exit_code_2() {
     }
 }
 
-/// A scratch directory of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ssdlab-bad-input-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the returned guard drops.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ssdlab-bad-input-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn ssdlab(args: &[&str]) -> std::process::Output {
@@ -184,7 +186,8 @@ fn speed_that_overflows_simulated_time_is_refused() {
 
 #[test]
 fn plot_into_a_regular_file_is_refused_before_anything_runs() {
-    let f = scratch("plot").join("not-a-dir");
+    let dir = scratch("plot");
+    let f = dir.path().join("not-a-dir");
     std::fs::write(&f, "x").unwrap();
     let f = f.display().to_string();
     let args = [
@@ -200,7 +203,8 @@ fn plot_into_a_regular_file_is_refused_before_anything_runs() {
 
 #[test]
 fn timed_precondition_beyond_the_queue_names_the_protocol_line_before_any_step_runs() {
-    let d = scratch("qd");
+    let dir = scratch("qd");
+    let d = dir.path();
     let cfg = std::fs::read_to_string(SMALL)
         .unwrap()
         .replace("queue_entries = 1024", "queue_entries = 64");
@@ -225,7 +229,8 @@ fn timed_precondition_beyond_the_queue_names_the_protocol_line_before_any_step_r
 
 #[test]
 fn fifo_and_device_files_are_refused_without_blocking() {
-    let d = scratch("fifo");
+    let dir = scratch("fifo");
+    let d = dir.path();
     let fifo = d.join("input");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
@@ -244,7 +249,8 @@ fn fifo_and_device_files_are_refused_without_blocking() {
 
 #[test]
 fn a_one_megabyte_key_gives_a_bounded_error_line() {
-    let f = scratch("long").join("long.fio");
+    let dir = scratch("long");
+    let f = dir.path().join("long.fio");
     std::fs::write(&f, format!("[j]\n{}=1\n", "k".repeat(1 << 20))).unwrap();
     let f = f.display().to_string();
     let out = ssdlab(&["run", &f, "--config", SMALL]);
@@ -266,7 +272,8 @@ fn a_one_megabyte_key_gives_a_bounded_error_line() {
 
 #[test]
 fn utf8_byte_order_marks_are_accepted() {
-    let d = scratch("bom");
+    let dir = scratch("bom");
+    let d = dir.path();
     let bom = "\u{feff}";
     let write = |name: &str, text: String| {
         let p = d.join(name);
@@ -303,7 +310,8 @@ fn utf8_byte_order_marks_are_accepted() {
 
 #[test]
 fn blkparse_discards_are_reported() {
-    let f = scratch("discard").join("d.txt");
+    let dir = scratch("discard");
+    let f = dir.path().join("d.txt");
     std::fs::write(
         &f,
         "  8,0    1        1     0.000000000  10  Q   D 8 + 8 [fio]\n  8,0    1        2     0.000001000  10  Q   D 64 + 16 [fio]\n",
@@ -326,7 +334,8 @@ fn blkparse_discards_are_reported() {
 
 #[test]
 fn buffered_io_runs_with_a_warning_naming_its_line() {
-    let f = scratch("buffered").join("b.fio");
+    let dir = scratch("buffered");
+    let f = dir.path().join("b.fio");
     std::fs::write(&f, "[j]\nrw=read\nsize=64k\ndirect=0\n").unwrap();
     let f = f.display().to_string();
     let out = ssdlab(&["run", &f, "--config", SMALL]);

@@ -5,9 +5,11 @@
 use std::process::Command;
 
 fn run(job: &str, sets: &[&str]) -> String {
-    let dir = std::env::temp_dir().join(format!("ssdlab-bottleneck-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.fio", sets.len()));
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-bottleneck-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(format!("{}.fio", sets.len()));
     std::fs::write(&path, job).unwrap();
     let mut c = Command::new(env!("CARGO_BIN_EXE_ssdlab"));
     c.arg("run")

@@ -66,8 +66,11 @@ fn step_power_w(s: &serde_json::Value) -> Option<f64> {
 /// 24 MiB 128 KiB fio job `rw`; returns that step's JSON object.
 fn tiny_after_random_fill(pattern: &str, rw: &str, ftl_extra: &str) -> serde_json::Value {
     let tag = format!("{pattern}-{rw}-{}", ftl_extra.len());
-    let dir = std::env::temp_dir().join(format!("ssdlab-calib-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("ssdlab-calib-{tag}-"))
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path();
     let proto = dir.join("p.toml");
     let text = format!(
         "name = \"tiny\"\ndescription = \"steady-state mechanism\"\n\
@@ -105,7 +108,6 @@ fn tiny_after_random_fill(pattern: &str, rw: &str, ftl_extra: &str) -> serde_jso
         "seed 1: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     v["steps"][2].clone()
 }

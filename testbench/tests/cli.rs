@@ -17,6 +17,14 @@ fn ssdlab(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A scratch directory `ssdlab-<tag>-*`, removed when the returned guard drops.
+fn scratch(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ssdlab-{tag}-"))
+        .tempdir()
+        .unwrap()
+}
+
 #[test]
 fn presets_lists_the_three_drives() {
     let (code, out, _) = ssdlab(&["presets"]);
@@ -84,7 +92,8 @@ fn run_text_output_is_fio_like() {
 
 #[test]
 fn protocol_with_every_step_kind_and_plots() {
-    let dir = std::env::temp_dir().join(format!("ssdlab-cli-plots-{}", std::process::id()));
+    let tmp = scratch("cli-plots");
+    let dir = tmp.path().join("plots");
     let d = dir.display().to_string();
     let (code, out, err) = ssdlab(&[
         "protocol",
@@ -113,7 +122,6 @@ fn protocol_with_every_step_kind_and_plots() {
         "{svgs:?}"
     );
     assert!(svgs.iter().any(|f| f.ends_with("latency.svg")), "{svgs:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -161,7 +169,8 @@ fn validate_exit_status_follows_the_tolerance() {
 
 #[test]
 fn output_option_writes_the_report_to_a_file_only_on_success() {
-    let path = std::env::temp_dir().join(format!("ssdlab-cli-output-{}.json", std::process::id()));
+    let tmp = scratch("cli-output");
+    let path = tmp.path().join("report.json");
     let p = path.display().to_string();
     let args = [
         "run",
@@ -406,7 +415,8 @@ fn bad_precondition_value_is_refused() {
 fn replay_reports_never_written_reads() {
     // One 64 KiB write at 0, then 4 KiB reads at 0 (written) and at 1 MiB (never written):
     // 1 of 2 units, 50 %.
-    let path = std::env::temp_dir().join(format!("ssdlab-unwritten-{}.csv", std::process::id()));
+    let tmp = scratch("unwritten");
+    let path = tmp.path().join("unwritten.csv");
     std::fs::write(
         &path,
         "128166372003061629,h,0,Write,0,65536,1\n128166372003161629,h,0,Read,0,4096,1\n\
@@ -415,7 +425,6 @@ fn replay_reports_never_written_reads() {
     .unwrap();
     let p = path.to_str().unwrap();
     let (code, out, err) = ssdlab(&["replay", p, "--config", SMALL]);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("reads of never-written or trimmed LBAs=50.0% (1 of 2 4 KiB units)"),

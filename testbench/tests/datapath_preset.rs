@@ -217,9 +217,11 @@ fn drive_figures_are_what_ssdlab_run_reports() {
     let cfg = preset_config(PRESET).expect("preset");
     let job = clones("randread", 4, 32, 4, 1 << 20);
     let d = drive_figures(&cfg, &job, 1, 1_000).expect("the drive runs");
-    let dir = std::env::temp_dir().join(format!("ssdlab-drive-figures-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("randread.fio");
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-drive-figures-")
+        .tempdir()
+        .expect("temp dir");
+    let file = dir.path().join("randread.fio");
     std::fs::write(&file, timed_job(&job, 1_000)).expect("job file");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ssdlab"))
         .args([
@@ -246,7 +248,6 @@ fn drive_figures_are_what_ssdlab_run_reports() {
         .args(["--set", "ftl.stream_read_page_cache=false"])
         .output()
         .expect("run ssdlab");
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),
         "{}",

@@ -131,14 +131,16 @@ fn mutate(text: &[u8], rng: &mut ChaCha8Rng) -> Vec<u8> {
     t
 }
 
-fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ssdlab-fuzz-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory for the mutated inputs, removed when the returned guard drops.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("ssdlab-fuzz-")
+        .tempdir()
+        .unwrap()
 }
 
-/// The mutated input of `seed`, written to a file, and the command line that checks it.
-fn case(seed: u64) -> (PathBuf, Vec<String>) {
+/// The mutated input of `seed`, written to a file in `dir`, and the command line that checks it.
+fn case(dir: &Path, seed: u64) -> (PathBuf, Vec<String>) {
     let all = bases();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Half the mutations start from the four good inputs (the first bases), half from anywhere.
@@ -146,7 +148,7 @@ fn case(seed: u64) -> (PathBuf, Vec<String>) {
     let (cat, base) = &all[rng.gen_range(0..pick)];
     let text = mutate(&std::fs::read(base).unwrap(), &mut rng);
     let name = base.file_name().unwrap().to_string_lossy();
-    let file = scratch().join(format!("{seed}-{name}"));
+    let file = dir.join(format!("{seed}-{name}"));
     std::fs::write(&file, text).unwrap();
     let f = file.display().to_string();
     let args: Vec<&str> = match *cat {
@@ -160,10 +162,10 @@ fn case(seed: u64) -> (PathBuf, Vec<String>) {
     (file, argv)
 }
 
-/// Runs one seed in-process: whether the inputs were accepted; Err describes a panic (or an
-/// unusable command line).
-fn run_seed(seed: u64) -> Result<bool, String> {
-    let (file, argv) = case(seed);
+/// Runs one seed in-process, its input written in `dir`: whether the inputs were accepted; Err
+/// describes a panic (or an unusable command line).
+fn run_seed(dir: &Path, seed: u64) -> Result<bool, String> {
+    let (file, argv) = case(dir, seed);
     let cli = match <Cli as clap::Parser>::try_parse_from(&argv) {
         Ok(c) => c,
         Err(e) => return Err(format!("seed {seed}: command line {argv:?}: {e}")),
@@ -188,8 +190,9 @@ fn run_seeds(seeds: impl Iterator<Item = u64>) -> (usize, usize) {
     // The memory check compares with a fixed limit, not the machine's free memory.
     std::env::set_var("SSDLAB_MEMORY_LIMIT_MIB", "512");
     let (mut accepted, mut refused, mut failures) = (0, 0, Vec::new());
+    let dir = scratch();
     for s in seeds {
-        match run_seed(s) {
+        match run_seed(dir.path(), s) {
             Ok(true) => accepted += 1,
             Ok(false) => refused += 1,
             Err(e) => failures.push(e),
@@ -233,8 +236,9 @@ fn many_mutated_inputs_never_panic() {
 
 #[test]
 fn mutated_inputs_through_the_binary_exit_0_1_or_2() {
+    let dir = scratch();
     for seed in 0..16 {
-        let (file, argv) = case(seed);
+        let (file, argv) = case(dir.path(), seed);
         let out = Command::new(env!("CARGO_BIN_EXE_ssdlab"))
             .args(&argv[1..])
             .env("SSDLAB_MEMORY_LIMIT_MIB", "512")

@@ -9,7 +9,7 @@ use ssdlab_testbench::cli::{execute, Cli};
 use ssdlab_testbench::workload::drive_adapter::open_drive;
 use ssdlab_testbench::workload::Device;
 use ssdlab_testbench::InputError;
-use std::path::PathBuf;
+use tempfile::TempDir;
 
 const SMALL: &str = "tests/corpus/small-drive.toml";
 
@@ -68,12 +68,16 @@ fn a_dropped_mapping_update_of_an_overwrite_reads_as_stale() {
     );
 }
 
-fn scratch(name: &str, text: &str) -> String {
-    let d: PathBuf = std::env::temp_dir().join(format!("ssdlab-integrity-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(name);
+/// `text` in a file `name` of a scratch directory, and its path; the directory is removed when
+/// the returned guard drops.
+fn scratch(name: &str, text: &str) -> (TempDir, String) {
+    let d = tempfile::Builder::new()
+        .prefix("ssdlab-integrity-")
+        .tempdir()
+        .unwrap();
+    let p = d.path().join(name);
     std::fs::write(&p, text).unwrap();
-    p.display().to_string()
+    (d, p.display().to_string())
 }
 
 /// Runs the command line in-process on the model drive, with write number `fault` (0: none)
@@ -101,7 +105,7 @@ const WRITE_THEN_READ: &str =
 
 #[test]
 fn run_exits_1_on_a_lost_write_and_0_without() {
-    let job = scratch("wr.fio", WRITE_THEN_READ);
+    let (_dir, job) = scratch("wr.fio", WRITE_THEN_READ);
     let (code, doc) = run_cli(&["run", &job], 0);
     assert_eq!(code, 0);
     assert_eq!(
@@ -120,7 +124,7 @@ fn run_exits_1_on_a_lost_write_and_0_without() {
 fn verify_reads_back_the_writes_and_a_lost_one_fails_the_run() {
     // One write job with verify: its 16 units are read back after the pass, so the checker
     // sees 16 units with no read job; a lost mapping update then fails it with exit 1.
-    let job = scratch(
+    let (_dir, job) = scratch(
         "v.fio",
         "[w]\nrw=randwrite\nbs=4k\nsize=64k\niodepth=4\nverify=crc32c\n",
     );
@@ -139,7 +143,7 @@ fn verify_reads_back_the_writes_and_a_lost_one_fails_the_run() {
 #[test]
 fn replay_exits_1_on_a_lost_write() {
     // Write lpn 0..3 at t = 0, read them 1 ms later.
-    let trace = scratch(
+    let (_dir, trace) = scratch(
         "wr.csv",
         "0,h,0,Write,0,16384,1\n10000,h,0,Read,0,16384,1\n",
     );
@@ -154,7 +158,7 @@ fn replay_exits_1_on_a_lost_write() {
 
 #[test]
 fn protocol_and_validate_exit_1_on_a_lost_write() {
-    let proto = scratch(
+    let (_dir, proto) = scratch(
         "p.toml",
         &format!(
             "name = \"wr\"\ndescription = \"write then read\"\n[[step]]\nkind = \"fio\"\nid = \"wr\"\n\

@@ -32,15 +32,23 @@ fn scaled(text: &str, edits: &[(&str, &str)]) -> String {
     t
 }
 
+/// A scratch directory `ssdlab-<name>-*`, removed when the returned guard drops.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ssdlab-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
 /// Writes `text` to a file of its own and runs it on `drive_args` with JSON output.
 fn run_json(name: &str, text: &str, drive_args: &[&str]) -> (Value, String) {
-    let path = std::env::temp_dir().join(format!("ssdlab-{name}-{}.toml", std::process::id()));
+    let dir = scratch(name);
+    let path = dir.path().join(format!("{name}.toml"));
     std::fs::write(&path, text).unwrap();
     let p = path.to_str().unwrap();
     let mut args = vec!["protocol", p, "--output-format", "json"];
     args.extend_from_slice(drive_args);
     let (code, out, err) = ssdlab(&args);
-    std::fs::remove_file(&path).ok();
     assert_eq!(code, 0, "{err}");
     (serde_json::from_str(&out).expect("stdout is JSON"), out)
 }
@@ -169,10 +177,10 @@ fn scaled_pts_throughput_runs_both_block_sizes() {
 
 #[test]
 fn scaled_pts_text_report_names_the_verdict_and_the_grid() {
-    let path = std::env::temp_dir().join(format!("ssdlab-pts-text-{}.toml", std::process::id()));
+    let dir = scratch("pts-text");
+    let path = dir.path().join("pts-text.toml");
     std::fs::write(&path, iops_small()).unwrap();
     let (code, out, err) = ssdlab(&["protocol", path.to_str().unwrap(), "--config", SMALL]);
-    std::fs::remove_file(&path).ok();
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("IOPS test rounds (56 cells): "), "{out}");
     assert!(

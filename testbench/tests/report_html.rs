@@ -4,17 +4,23 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+use tempfile::TempDir;
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ssdlab-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A path `name` that does not exist yet, in a scratch directory removed when the returned
+/// guard drops.
+fn tmp(name: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("ssdlab-report-{name}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 #[test]
 fn report_loads_in_headless_chromium_without_errors() {
     let bin = env!("CARGO_BIN_EXE_ssdlab");
-    let out = tmp("sweep");
+    let (_out_dir, out) = tmp("sweep");
     let o = Command::new(bin)
         .args(["sweep", "--job", "../examples/sweep/randread-seqwrite.fio"])
         .args(["--config", "tests/corpus/small-drive.toml"])
@@ -59,7 +65,7 @@ fn report_loads_in_headless_chromium_without_errors() {
                 .is_ok_and(|o| o.status.success())
         })
         .expect("chromium is not installed: run scripts/ensure-tools.sh (make test does)");
-    let profile = tmp("profile");
+    let (_profile_dir, profile) = tmp("profile");
     std::fs::create_dir_all(&profile).unwrap();
     let shot = out.join("report.png");
     let o = Command::new(chromium)

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 const DRIVE: &str = "tests/corpus/small-drive.toml";
 const JOB: &str = "../examples/sweep/randread-seqwrite.fio";
@@ -11,10 +12,15 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_ssdlab")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ssdlab-sweep-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A path `name` that does not exist yet, in a scratch directory removed when the returned
+/// guard drops.
+fn tmp(name: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("ssdlab-sweep-{name}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 fn sweep(out: &Path, extra: &[&str]) -> std::process::Output {
@@ -47,7 +53,7 @@ fn bad_grids_exit_2_naming_key_and_point_before_running() {
         ),
     ];
     for (args, want) in cases {
-        let out = tmp("bad");
+        let (_out_dir, out) = tmp("bad");
         let o = sweep(&out, args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
@@ -60,7 +66,7 @@ fn bad_grids_exit_2_naming_key_and_point_before_running() {
 #[test]
 fn the_sensitivity_spec_checks_every_point_without_running() {
     // 31 points of the full-size preset: --check plans and validates them all, writes nothing.
-    let out = tmp("spec-check");
+    let (_out_dir, out) = tmp("spec-check");
     let o = Command::new(bin())
         .args([
             "sweep",
@@ -101,7 +107,7 @@ fn the_sensitivity_spec_checks_every_point_without_running() {
 
 #[test]
 fn sweep_writes_rows_and_resume_skips_them() {
-    let out = tmp("resume");
+    let (_out_dir, out) = tmp("resume");
     let o = sweep(&out, &["--grid", "geometry.channels=2,4", "--jobs", "2"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
@@ -149,7 +155,7 @@ fn sweep_writes_rows_and_resume_skips_them() {
 fn a_point_failing_at_run_time_is_its_row_and_exit_1() {
     // One channel of the tiny drive holds 322 MB, less than the job's 128 MiB offset + 128 MiB:
     // that point fails when its job is checked against the drive, the other runs.
-    let out = tmp("fail");
+    let (_out_dir, out) = tmp("fail");
     let o = sweep(
         &out,
         &[
@@ -184,7 +190,7 @@ fn slurm_array_shards_merge_to_the_unsharded_sweep() {
         "--grid",
         "onfi.transfer_mts=400,800",
     ];
-    let whole = tmp("whole");
+    let (_whole_dir, whole) = tmp("whole");
     let o = sweep(&whole, &grid);
     assert_eq!(
         o.status.code(),
@@ -192,7 +198,7 @@ fn slurm_array_shards_merge_to_the_unsharded_sweep() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let arr = tmp("array");
+    let (_arr_dir, arr) = tmp("array");
     let n = 3;
     for i in 0..n {
         let o = Command::new("bash")
@@ -239,7 +245,7 @@ fn slurm_array_shards_merge_to_the_unsharded_sweep() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("refusing to merge duplicate points"));
-    let other = tmp("other");
+    let (_other_dir, other) = tmp("other");
     assert_eq!(
         sweep(&other, &["--grid", "geometry.channels=1"])
             .status

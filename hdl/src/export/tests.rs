@@ -59,9 +59,11 @@ fn nand_blocks_state_the_sequencer_clock_and_combinational_ones_none() {
 
 #[test]
 fn the_exported_form_passes_verilator_lint() {
-    let dir = std::env::temp_dir().join(format!("ssdlab-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("nvme_prp_split.v");
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-export-")
+        .tempdir()
+        .unwrap();
+    let file = dir.path().join("nvme_prp_split.v");
     std::fs::write(&file, split_file()).unwrap();
     let waivers = concat!(env!("CARGO_MANIFEST_DIR"), "/verilator-waivers.vlt");
     let out = std::process::Command::new("verilator")
@@ -75,7 +77,6 @@ fn the_exported_form_passes_verilator_lint() {
         .arg(&file)
         .output()
         .expect("verilator installed (scripts/ensure-tools.sh)");
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),
         "{}",

@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn arbiter_is_synthesizable() {
         let vlog = crate::verilog_of(Arbiter::default());
-        yosys_validate("ssdlab_arbiter", &vlog).unwrap();
+        crate::test_support::yosys_validate("ssdlab_arbiter", &vlog).unwrap();
     }
 
     /// The grant of one evaluation, by rust_hdl's simulation of the kernel.

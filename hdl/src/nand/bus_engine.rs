@@ -210,6 +210,6 @@ mod tests {
     fn bus_engine_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
         let vlog = crate::verilog_of(BusEngine::new(&t));
-        yosys_validate("ssdlab_bus_engine", &vlog).unwrap();
+        crate::test_support::yosys_validate("ssdlab_bus_engine", &vlog).unwrap();
     }
 }

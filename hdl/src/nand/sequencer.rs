@@ -301,6 +301,6 @@ mod tests {
     fn nand_channel_is_synthesizable() {
         let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
         let vlog = crate::verilog_of(NandChannel::new(&t, 4));
-        yosys_validate("ssdlab_nand_channel", &vlog).unwrap();
+        crate::test_support::yosys_validate("ssdlab_nand_channel", &vlog).unwrap();
     }
 }

@@ -209,6 +209,6 @@ mod tests {
             .and_then(|t| t.with_suspend(&s))
             .unwrap();
         let vlog = crate::verilog_of(WayFsm::new(&t));
-        yosys_validate("ssdlab_way_fsm", &vlog).unwrap();
+        crate::test_support::yosys_validate("ssdlab_way_fsm", &vlog).unwrap();
     }
 }

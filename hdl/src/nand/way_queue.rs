@@ -193,6 +193,6 @@ mod tests {
     #[test]
     fn way_queue_is_synthesizable() {
         let vlog = crate::verilog_of(WayQueue::default());
-        yosys_validate("ssdlab_way_queue", &vlog).unwrap();
+        crate::test_support::yosys_validate("ssdlab_way_queue", &vlog).unwrap();
     }
 }

@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn sq_arbiter_is_synthesizable() {
-        yosys_validate(
+        crate::test_support::yosys_validate(
             "ssdlab_sq_arbiter",
             &export_verilog(Arbitration::Weighted([3, 2, 1])),
         )

@@ -213,6 +213,6 @@ mod tests {
 
     #[test]
     fn completion_path_is_synthesizable() {
-        yosys_validate("ssdlab_cq_post", &export_verilog(4, 25_000)).unwrap();
+        crate::test_support::yosys_validate("ssdlab_cq_post", &export_verilog(4, 25_000)).unwrap();
     }
 }

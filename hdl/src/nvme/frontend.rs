@@ -385,7 +385,7 @@ mod tests {
 
     #[test]
     fn nvme_frontend_is_synthesizable() {
-        yosys_validate(
+        crate::test_support::yosys_validate(
             "ssdlab_nvme_frontend",
             &export_verilog(1024, 1, 0, Arbitration::RoundRobin),
         )

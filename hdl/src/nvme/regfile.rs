@@ -212,6 +212,6 @@ mod tests {
 
     #[test]
     fn nvme_regs_is_synthesizable() {
-        yosys_validate("ssdlab_nvme_regs", &export_verilog(1024)).unwrap();
+        crate::test_support::yosys_validate("ssdlab_nvme_regs", &export_verilog(1024)).unwrap();
     }
 }

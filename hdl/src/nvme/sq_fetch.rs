@@ -228,6 +228,6 @@ mod tests {
 
     #[test]
     fn submission_path_is_synthesizable() {
-        yosys_validate("ssdlab_sq_fetch", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_sq_fetch", &export_verilog()).unwrap();
     }
 }

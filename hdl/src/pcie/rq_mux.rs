@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn rq_mux_is_synthesizable() {
-        yosys_validate("ssdlab_rq_mux", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_rq_mux", &export_verilog()).unwrap();
     }
 
     /// One cycle with the hard block always ready: source 0 (descriptor 0xA0, one payload beat

@@ -214,20 +214,22 @@ mod tests {
 
     #[test]
     fn collect_reads_stat_time_and_skip_files() {
-        let dir = std::env::temp_dir().join(format!("ssdlab-collect-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("ssdlab-collect-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path();
         let stat = "=== top ===\n Number of cells: 2\n LUT6 10\n FDRE 4\n";
         std::fs::write(dir.join("a.xcu.stat"), stat).unwrap();
         std::fs::write(dir.join("a.xcu.time"), "2.0 1.5 0.25\n").unwrap();
         std::fs::write(dir.join("a.ice40.skip"), "not run: too big\n").unwrap();
         let (rep, problems) = collect(
             &["a".to_string(), "b".to_string()],
-            &dir,
+            dir,
             "d".into(),
             "y".into(),
         )
         .unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
         let a = rep.row("a", Family::Xcu).unwrap();
         assert_eq!(
             (a.counts.unwrap().lut, a.counts.unwrap().ff, a.cpu_s),

@@ -477,12 +477,12 @@ mod tests {
 
     #[test]
     fn channel_buffer_is_synthesizable() {
-        yosys_validate(
+        crate::test_support::yosys_validate(
             "ssdlab_top_channel_buffer",
             &crate::verilog_of(ChannelBuffer::new(4, 11, 4, 2)),
         )
         .unwrap();
-        yosys_validate(
+        crate::test_support::yosys_validate(
             "ssdlab_top_channel_buffer_1b",
             &crate::verilog_of(ChannelBuffer::new(1, 1, 2, 5)),
         )

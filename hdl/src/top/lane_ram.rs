@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn lane_ram_is_synthesizable() {
-        yosys_validate(
+        crate::test_support::yosys_validate(
             "ssdlab_top_lane_ram",
             &crate::verilog_of(LaneRam::default()),
         )

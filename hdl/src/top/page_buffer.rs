@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn page_buffer_is_synthesizable() {
-        yosys_validate(
+        crate::test_support::yosys_validate(
             "ssdlab_top_page_buffer",
             &crate::verilog_of(PageBuffer::new(4, 11, 8, 4, 2)),
         )

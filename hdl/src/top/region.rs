@@ -146,7 +146,15 @@ mod tests {
 
     #[test]
     fn region_is_synthesizable() {
-        yosys_validate("ssdlab_top_region", &crate::verilog_of(Region::new(2))).unwrap();
-        yosys_validate("ssdlab_top_region_7", &crate::verilog_of(Region::new(7))).unwrap();
+        crate::test_support::yosys_validate(
+            "ssdlab_top_region",
+            &crate::verilog_of(Region::new(2)),
+        )
+        .unwrap();
+        crate::test_support::yosys_validate(
+            "ssdlab_top_region_7",
+            &crate::verilog_of(Region::new(7)),
+        )
+        .unwrap();
     }
 }

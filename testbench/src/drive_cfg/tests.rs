@@ -4,10 +4,17 @@ fn sets(s: &[&str]) -> Vec<String> {
     s.iter().map(|x| x.to_string()).collect()
 }
 
-fn tmp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ssdlab-drive-cfg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// A scratch directory of one test, removed when it drops.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("ssdlab-drive-cfg-")
+        .tempdir()
+        .unwrap()
+}
+
+/// `text` in a file `name` of `dir`; its path.
+fn tmp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
     p.display().to_string()
 }
@@ -59,7 +66,9 @@ fn bad_value_names_key_and_type_or_range() {
 
 #[test]
 fn base_file_gives_only_its_changes() {
+    let dir = scratch();
     let p = tmp(
+        &dir,
         "four.toml",
         "base = \"sm2262-512g\"\n[geometry]\nchannels = 4\n",
     );
@@ -68,6 +77,7 @@ fn base_file_gives_only_its_changes() {
     assert_eq!(r.marks["geometry.channels"], format!("from {p}"));
     // A base that is itself a partial file, relative to the file naming it.
     let q = tmp(
+        &dir,
         "four-slc-off.toml",
         "base = \"four.toml\"\n[ftl.slc_cache]\nenabled = false\n",
     );
@@ -84,7 +94,9 @@ fn base_file_gives_only_its_changes() {
 
 #[test]
 fn base_file_with_unknown_key_is_named() {
+    let dir = scratch();
     let p = tmp(
+        &dir,
         "typo.toml",
         "base = \"sm2262-512g\"\n[onfi]\ntransfer_mt = 400\n",
     );
@@ -97,7 +109,12 @@ fn base_file_with_unknown_key_is_named() {
 
 #[test]
 fn partial_file_without_base_suggests_one() {
-    let p = tmp("partial.toml", "name = \"x\"\n[geometry]\nchannels = 4\n");
+    let dir = scratch();
+    let p = tmp(
+        &dir,
+        "partial.toml",
+        "name = \"x\"\n[geometry]\nchannels = 4\n",
+    );
     let e = resolve(None, Some(&p), &[]).unwrap_err().to_string();
     assert!(
         e.contains("missing field") && e.contains("base = \"sm2262-512g\""),
@@ -182,7 +199,9 @@ fn table_larger_than_dram_names_both() {
 #[test]
 fn hash_follows_the_config_not_the_route() {
     let a = resolve(None, None, &sets(&["geometry.channels=4"])).unwrap();
+    let dir = scratch();
     let p = tmp(
+        &dir,
         "four-hash.toml",
         "base = \"sm2262-512g\"\ngeometry.channels = 4\n",
     );

@@ -242,15 +242,18 @@ mod tests {
 mod include_tests {
     use super::*;
 
-    fn dir(tag: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("ssdlab-include-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A scratch directory, removed when the returned guard drops.
+    fn dir(tag: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ssdlab-include-{tag}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn include_inserts_the_file_and_errors_name_it() {
-        let d = dir("ok");
+        let tmp = dir("ok");
+        let d = tmp.path();
         std::fs::write(
             d.join("common.fio"),
             "[global]\nbs=128k\n# line 3\nexec_prerun=ls\n",
@@ -277,12 +280,12 @@ mod include_tests {
             e.starts_with(&format!("{inc}:4: unsupported option `exec_prerun`")),
             "{e}"
         );
-        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]
     fn include_cycle_and_missing_file_are_errors() {
-        let d = dir("cycle");
+        let tmp = dir("cycle");
+        let d = tmp.path();
         let a = d.join("a.fio");
         std::fs::write(&a, "include a.fio\n").unwrap();
         let e = parse_sections("include a.fio\n", &a.display().to_string())
@@ -296,6 +299,5 @@ mod include_tests {
             e.starts_with("t.fio:2: include nope.fio: nope.fio: cannot read: "),
             "{e}"
         );
-        let _ = std::fs::remove_dir_all(&d);
     }
 }

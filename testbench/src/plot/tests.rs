@@ -14,8 +14,18 @@ fn meta() -> PlotMeta {
     }
 }
 
-fn tmp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("ssdlab-plot-{name}-{}", std::process::id()))
+/// A scratch directory, removed when the returned guard drops unless `SSDLAB_KEEP_PLOTS` is
+/// set: then it stays, pass or fail, and its path is printed for a look at the plots.
+fn tmp(name: &str) -> tempfile::TempDir {
+    let mut dir = tempfile::Builder::new()
+        .prefix(&format!("ssdlab-plot-{name}-"))
+        .tempdir()
+        .unwrap();
+    if std::env::var_os("SSDLAB_KEEP_PLOTS").is_some() {
+        dir.disable_cleanup(true);
+        eprintln!("plots kept in {}", dir.path().display());
+    }
+    dir
 }
 
 fn demo_groups(reports_flash: bool) -> Vec<GroupResult> {
@@ -34,7 +44,7 @@ fn demo_groups(reports_flash: bool) -> Vec<GroupResult> {
 fn run_plots_are_svg_with_their_series_titles_and_clear_legends() {
     let g = demo_groups(true);
     let dir = tmp("run");
-    let files = plot_run(&dir, "demo run", &meta(), &g).unwrap();
+    let files = plot_run(dir.path(), "demo run", &meta(), &g).unwrap();
     assert_eq!(files.len(), 2);
     let tp = std::fs::read_to_string(&files[0]).unwrap();
     assert!(tp.starts_with("<svg"), "{}", &tp[..200.min(tp.len())]);
@@ -58,11 +68,6 @@ fn run_plots_are_svg_with_their_series_titles_and_clear_legends() {
             ticks.contains(&label),
             "latency plot lacks the {label} tick"
         );
-    }
-    if std::env::var_os("SSDLAB_KEEP_PLOTS").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    } else {
-        eprintln!("plots kept in {}", dir.display());
     }
 }
 

@@ -4,10 +4,16 @@ use super::*;
 use crate::workload::testdev::FixedLatencyDevice;
 use crate::workload::Quiet;
 
-fn write_tmp(name: &str, text: &str) -> String {
-    let p = std::env::temp_dir().join(format!("ssdlab-trace-{}-{name}", std::process::id()));
+/// `text` in a file `name` of a scratch directory, and its path; the directory is removed when
+/// the returned guard drops.
+fn write_tmp(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-trace-")
+        .tempdir()
+        .unwrap();
+    let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
-    p.display().to_string()
+    (dir, p.display().to_string())
 }
 
 #[test]
@@ -15,7 +21,7 @@ fn msr_replay_open_loop() {
     // Arrivals at 0, 1 ms, 1 ms (10 000 ticks of 100 ns = 1 ms); 100 us service each.
     let text =
         "100,wdev,0,Read,0,4096,5\n10100,wdev,0,Write,8192,8192,5\n10100,wdev,1,Read,4096,4096,5\n";
-    let path = write_tmp("a.csv", text);
+    let (_dir, path) = write_tmp("a.csv", text);
     let ios = load(&path, None).unwrap();
     assert_eq!(ios.len(), 3);
     assert_eq!(ios[1].t, SimTime::from_ms(1));
@@ -55,7 +61,7 @@ fn msr_replay_open_loop() {
 #[test]
 fn blkparse_file_with_summary() {
     let text = "  8,0    1        1     0.000000000  10  Q   R 8 + 8 [fio]\n  8,0    1        2     0.000001000  10  G   R 8 + 8 [fio]\n  8,0    1        3     0.000200000  10  Q   W 16 + 16 [fio]\nCPU1 (8,0):\n Reads Queued: 1\n";
-    let path = write_tmp("b.txt", text);
+    let (_dir, path) = write_tmp("b.txt", text);
     let ios = load(&path, Some(Format::Blkparse)).unwrap();
     assert_eq!(ios.len(), 2);
     assert_eq!(
@@ -66,7 +72,7 @@ fn blkparse_file_with_summary() {
 
 #[test]
 fn beyond_the_drive_is_an_error_unless_wrapped() {
-    let path = write_tmp("c.csv", "1,h,0,Read,2147483648,4096,1\n");
+    let (_dir, path) = write_tmp("c.csv", "1,h,0,Read,2147483648,4096,1\n");
     let ios = load(&path, None).unwrap();
     let mut dev = FixedLatencyDevice::new(1 << 30, SimTime::from_us(10));
     let e = replay(
@@ -98,7 +104,7 @@ fn beyond_the_drive_is_an_error_unless_wrapped() {
 
 #[test]
 fn malformed_line_is_named() {
-    let path = write_tmp("d.csv", "1,h,0,Read,0,4096,1\n2,h,0,Read,zero,4096,1\n");
+    let (_dir, path) = write_tmp("d.csv", "1,h,0,Read,0,4096,1\n2,h,0,Read,zero,4096,1\n");
     let e = load(&path, None).unwrap_err().to_string();
     assert!(e.ends_with(":2: Offset `zero` is not an integer"), "{e}");
 }
@@ -108,7 +114,8 @@ fn msr_records_out_of_order_are_replayed_in_time_order_from_the_earliest() {
     // The second record is 1 ms (10 000 ticks) earlier than the first: it arrives at 0, the
     // first at 1 ms, the third 2 ms after the earliest.
     let text = "20000,wdev,0,Read,0,4096,5\n10000,wdev,0,Write,8192,4096,5\n30000,wdev,0,Read,4096,4096,5\n";
-    let ios = load(&write_tmp("order.csv", text), None).unwrap();
+    let (_dir, path) = write_tmp("order.csv", text);
+    let ios = load(&path, None).unwrap();
     let got: Vec<(usize, SimTime, Op)> = ios.iter().map(|io| (io.line, io.t, io.op)).collect();
     assert_eq!(
         got,

@@ -7,7 +7,7 @@ use super::*;
 #[test]
 fn map_cache_is_synthesizable() {
     let vlog = export_verilog();
-    yosys_validate("ssdlab_map_cache", &vlog).unwrap();
+    crate::test_support::yosys_validate("ssdlab_map_cache", &vlog).unwrap();
 }
 
 #[test]

@@ -24,7 +24,7 @@ const PCIE_PS: u64 = 4_000;
 fn nand_array_is_synthesizable() {
     let t = HdlTiming::new(&DriveConfig::default_drive().onfi, 1 << 10).unwrap();
     let vlog = crate::verilog_of(NandArray::new(&t, 8, 4, true));
-    yosys_validate("ssdlab_nand_array", &vlog).unwrap();
+    crate::test_support::yosys_validate("ssdlab_nand_array", &vlog).unwrap();
 }
 
 /// A one-channel, two-way array between a host that offers ops and two NAND targets that are

@@ -15,7 +15,7 @@ fn onfi() -> ssdlab_model::config::OnfiConfig {
 #[test]
 fn onfi_phy_is_synthesizable() {
     let vlog = crate::verilog_of(OnfiPhy::new(&onfi()).unwrap());
-    yosys_validate("ssdlab_nand_phy", &vlog).unwrap();
+    crate::test_support::yosys_validate("ssdlab_nand_phy", &vlog).unwrap();
 }
 
 #[test]
@@ -82,13 +82,15 @@ fn onfi_phy_passes_verilator_lint() {
     two_bytes.onfi.transfer_mts = 400;
     let mut one_byte = base.clone();
     one_byte.onfi.transfer_mts = 200;
-    let dir = std::env::temp_dir().join(format!("ssdlab-phy-lint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-phy-lint-")
+        .tempdir()
+        .unwrap();
     let waivers = concat!(env!("CARGO_MANIFEST_DIR"), "/verilator-waivers.vlt");
     for (i, cfg) in [base, two_bytes, one_byte].iter().enumerate() {
         let raw = crate::nand::phy_verilog(cfg).unwrap();
         let v = crate::export::names::integrable("nand_phy", &raw).unwrap();
-        let file = dir.join(format!("nand_phy_{i}.v"));
+        let file = dir.path().join(format!("nand_phy_{i}.v"));
         std::fs::write(&file, v).unwrap();
         let out = std::process::Command::new("verilator")
             .args([
@@ -107,5 +109,4 @@ fn onfi_phy_passes_verilator_lint() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

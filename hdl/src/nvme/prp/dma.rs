@@ -162,6 +162,6 @@ mod tests {
 
     #[test]
     fn prp_dma_is_synthesizable() {
-        yosys_validate("ssdlab_prp_dma", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_prp_dma", &export_verilog()).unwrap();
     }
 }

@@ -329,6 +329,6 @@ mod tests {
 
     #[test]
     fn prp_list_is_synthesizable() {
-        yosys_validate("ssdlab_prp_list", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_prp_list", &export_verilog()).unwrap();
     }
 }

@@ -242,6 +242,6 @@ mod tests {
 
     #[test]
     fn prp_read_data_is_synthesizable() {
-        yosys_validate("ssdlab_prp_read_data", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_prp_read_data", &export_verilog()).unwrap();
     }
 }

@@ -204,6 +204,6 @@ mod tests {
 
     #[test]
     fn prp_split_is_synthesizable() {
-        yosys_validate("ssdlab_prp_split", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_prp_split", &export_verilog()).unwrap();
     }
 }

@@ -345,6 +345,6 @@ mod tests {
 
     #[test]
     fn prp_walk_is_synthesizable() {
-        yosys_validate("ssdlab_prp_walk", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_prp_walk", &export_verilog()).unwrap();
     }
 }

@@ -335,6 +335,6 @@ mod tests {
 
     #[test]
     fn prp_read_is_synthesizable() {
-        yosys_validate("ssdlab_prp_write_data", &export_verilog()).unwrap();
+        crate::test_support::yosys_validate("ssdlab_prp_write_data", &export_verilog()).unwrap();
     }
 }

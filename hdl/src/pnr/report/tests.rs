@@ -52,8 +52,11 @@ fn the_section_is_replaced_or_appended_and_kept_by_its_prefix() {
 
 #[test]
 fn a_block_section_from_its_files() {
-    let dir = std::env::temp_dir().join(format!("ssdlab-pnr-report-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix("ssdlab-pnr-report-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     std::fs::write(dir.join("tools.txt"), "device: LFE5UM5G-85F\n").unwrap();
     std::fs::write(dir.join("x.target"), "clock 200\n").unwrap();
     std::fs::write(dir.join("x.harness"), "156 80\n").unwrap();
@@ -66,7 +69,7 @@ fn a_block_section_from_its_files() {
         "nextpnr-ecp5: 400 DP16KD, the part has 208\n",
     )
     .unwrap();
-    let s = section(&dir, &["x", "y"], None).unwrap();
+    let s = section(dir, &["x", "y"], None).unwrap();
     // Min / median / max of 199.44, 170.5 and 180.25; 156 + 80 harness bits.
     assert!(
         s.contains("Fmax  170.5 /  180.2 /  199.4 MHz (min / median / max, seeds 1 2 3)"),
@@ -85,17 +88,17 @@ fn a_block_section_from_its_files() {
         "{s}"
     );
     assert!(s.lines().all(|l| l.starts_with("# pnr")));
-    assert!(section(&dir, &["z"], None)
-        .unwrap_err()
-        .contains("z.target"));
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(section(dir, &["z"], None).unwrap_err().contains("z.target"));
 }
 
 /// A two-clock block: a line per clock, each named; the second with its own critical path.
 #[test]
 fn a_two_clock_block_has_a_line_per_clock() {
-    let dir = std::env::temp_dir().join(format!("ssdlab-pnr-report2-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix("ssdlab-pnr-report2-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     std::fs::write(dir.join("tools.txt"), "device: LFE5UM5G-85F\n").unwrap();
     std::fs::write(dir.join("d.target"), "clock 250\nnand_clock 200\n").unwrap();
     std::fs::write(dir.join("d.harness"), "10 20\n").unwrap();
@@ -103,7 +106,7 @@ fn a_two_clock_block_has_a_line_per_clock() {
         let r = REPORT.replace("150.5", f);
         std::fs::write(dir.join(format!("d.seed{seed}.json")), r).unwrap();
     }
-    let s = section(&dir, &["d"], Some("sm2262-512g")).unwrap();
+    let s = section(dir, &["d"], Some("sm2262-512g")).unwrap();
     let lines: Vec<&str> = s
         .lines()
         .filter(|l| l.contains("MHz  Fmax") || l.contains("LUT4"))
@@ -126,12 +129,11 @@ fn a_two_clock_block_has_a_line_per_clock() {
         "{s}"
     );
     std::fs::write(dir.join("d.target"), "clock 250\nother 200\n").unwrap();
-    assert!(section(&dir, &["d"], Some("sm2262-512g"))
+    assert!(section(dir, &["d"], Some("sm2262-512g"))
         .unwrap_err()
         .contains("no clock `other`"));
     std::fs::write(dir.join("d.target"), "250\n").unwrap();
-    assert!(section(&dir, &["d"], Some("sm2262-512g"))
+    assert!(section(dir, &["d"], Some("sm2262-512g"))
         .unwrap_err()
         .contains("bad target line"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -7,9 +7,9 @@ use super::*;
 #[test]
 fn clock_crossing_fifo_is_synthesizable() {
     let vlog = crate::verilog_of(CrossingFifo4::<16>::default());
-    yosys_validate("ssdlab_clock_crossing", &vlog).unwrap();
+    crate::test_support::yosys_validate("ssdlab_clock_crossing", &vlog).unwrap();
     let vlog = crate::verilog_of(CrossingFifo8::<32>::default());
-    yosys_validate("ssdlab_clock_crossing8", &vlog).unwrap();
+    crate::test_support::yosys_validate("ssdlab_clock_crossing8", &vlog).unwrap();
 }
 
 /// One word, written by a 4 ns clock (edges at 0, 4, 8, ... ns) and read by a 5 ns clock (edges

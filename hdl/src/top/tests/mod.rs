@@ -162,5 +162,5 @@ fn datapath_is_synthesizable() {
     ] {
         assert!(v.contains(port), "port {port} in the Verilog");
     }
-    yosys_validate("ssdlab_top_datapath", &v).unwrap();
+    crate::test_support::yosys_validate("ssdlab_top_datapath", &v).unwrap();
 }

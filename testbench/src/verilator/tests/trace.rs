@@ -6,9 +6,11 @@ const COUNTER: &str = "module top(clock,q);\n    input wire clock;\n    output r
 
 #[test]
 fn traced_build_counts_and_writes_a_vcd() {
-    let dir = std::env::temp_dir().join(format!("ssdlab-vcd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let vcd = dir.join("counter.vcd");
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-vcd-")
+        .tempdir()
+        .expect("temp dir");
+    let vcd = dir.path().join("counter.vcd");
     {
         let mut m = VerilatorModel::build_traced("counter", COUNTER, &vcd)
             .expect("verilator builds the counter");
@@ -29,5 +31,4 @@ fn traced_build_counts_and_writes_a_vcd() {
         text.contains("\n#9\n") && text.contains("\n#10\n"),
         "time stamps 9 and 10 present"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

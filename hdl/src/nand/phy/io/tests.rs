@@ -13,15 +13,13 @@ fn generic_io_lints_clean_when_verilator_is_present() {
 fn lint_generic(g: Gearing) {
     let v = io_verilog(IoFamily::Generic, g);
     assert!(v.contains(&format!("module {GENERIC_IO_MODULE}{} (", g.suffix())));
-    let Ok(dir) = std::env::var("CARGO_TARGET_TMPDIR").or_else(|_| {
-        std::env::temp_dir()
-            .to_str()
-            .map(str::to_owned)
-            .ok_or(std::env::VarError::NotPresent)
-    }) else {
-        return;
-    };
-    let path = std::path::Path::new(&dir).join(format!("ssdlab_nand_phy_io{}.v", g.suffix()));
+    let dir = tempfile::Builder::new()
+        .prefix("ssdlab-phy-io-lint-")
+        .tempdir()
+        .unwrap();
+    let path = dir
+        .path()
+        .join(format!("ssdlab_nand_phy_io{}.v", g.suffix()));
     std::fs::write(&path, &v).unwrap();
     let Ok(out) = std::process::Command::new("verilator")
         .args(["--lint-only", "-Wall"])
@@ -36,14 +34,11 @@ fn lint_generic(g: Gearing) {
 
 /// The cells of `family`'s wrapper after its family's yosys flow, from `stat`.
 fn cells(family: IoFamily, g: Gearing, synth: &str) -> Option<String> {
-    let dir = std::env::temp_dir().join(format!(
-        "ssdlab-phy-io-{}{}-{}",
-        family.module(),
-        g.suffix(),
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (path, stat) = (dir.join("io.v"), dir.join("stat.txt"));
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("ssdlab-phy-io-{}{}-", family.module(), g.suffix()))
+        .tempdir()
+        .unwrap();
+    let (path, stat) = (dir.path().join("io.v"), dir.path().join("stat.txt"));
     std::fs::write(&path, io_verilog(family, g)).unwrap();
     let script = format!(
         "read_verilog {}; {synth} -top {}{}; tee -q -o {} stat",
@@ -61,9 +56,7 @@ fn cells(family: IoFamily, g: Gearing, synth: &str) -> Option<String> {
         "{synth}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = std::fs::read_to_string(&stat).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    Some(text)
+    Some(std::fs::read_to_string(&stat).unwrap())
 }
 
 /// The number of `cell` instances in a yosys `stat` listing.
