@@ -10,11 +10,13 @@
 //! read, each read in its own half of the region ([`region`]; the scheduling is [`ways`]), so
 //! the way starts the second the moment the first one's data is out, and a host program whose
 //! data moves into the other half while the way's host program runs, queued behind it once
-//! there. A written unit waits in
-//! its host buffer (staged) until the FTL emits the program of its unit, which may be a later
-//! command's; that program first moves its staged units host -> region (DMA), then is issued;
+//! there. A written unit moves into the half of its way's region reserved for the program
+//! unit the FTL is filling ([`open_unit`]), or, with no half free, waits in its host buffer
+//! (staged) until the FTL emits the program of its unit, which may be a later command's; that
+//! program first moves the units not yet in the region host -> region (DMA), then is issued;
 //! its half (or the region) is free again when the program completes. Staged units that wait
-//! [`STAGE_FLUSH_CYCLES`], or that a read asks for, are padded and programmed (`Ftl::flush`).
+//! [`STAGE_FLUSH_CYCLES`], or that a read asks for (in the open unit too), are padded and
+//! programmed (`Ftl::flush`).
 //! A host read issues the read, then moves its half of the region -> host; free when that DMA
 //! ends. Relocation reads and programs keep their data in the region. With program/erase suspend on
 //! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
@@ -31,10 +33,11 @@
 
 mod cores;
 mod intake;
+mod open_unit;
 mod region;
 mod ways;
 
-use super::jobs::{HostUnit, Job, Planner, UNIT};
+use super::jobs::{HostUnit, Job, Moves, Planner, UNIT};
 use super::port::*;
 use ssdlab_hdl::nand::op::{HALF_LSB, ROW_LSB};
 use ssdlab_model::ftl::Ftl;
@@ -77,6 +80,8 @@ struct DmaTag {
     half: Option<u8>,
     /// The command's units the move carries.
     units: u32,
+    /// A move into the open unit's half ([`open_unit`]).
+    early: bool,
 }
 
 pub struct Firmware {
@@ -95,6 +100,9 @@ pub struct Firmware {
     /// Per way: a host program whose data moves into its half of the region while the way's
     /// host program in `ways[w].1` runs (moves still in flight); queued behind it once filled.
     filling: Vec<Option<(Job, usize)>>,
+    /// The host program unit being filled, its units moving into a reserved half of its way's
+    /// region as they come ([`open_unit`]).
+    open: Option<open_unit::OpenUnit>,
     reads_beside: bool,
     /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
     no_relocation: bool,
@@ -142,6 +150,7 @@ impl Firmware {
             regions: region::Regions::new(channels * ways_per_channel, half_region),
             behind: vec![None; channels * ways_per_channel],
             filling: vec![None; channels * ways_per_channel],
+            open: None,
             reads_beside: false,
             no_relocation: false,
             cmds: HashMap::new(),
@@ -197,6 +206,7 @@ impl Firmware {
             && self.filling.iter().all(Option::is_none)
             && self.bg.iter().all(Option::is_none)
             && self.staged.is_empty()
+            && self.open.as_ref().is_none_or(|o| o.in_flight == 0)
     }
 
     /// The cycle at which the firmware acts with no event: the staged units' flush, or the end
@@ -306,6 +316,7 @@ impl Firmware {
             self.flush_staged();
         }
         self.start_ways();
+        self.move_open();
     }
 
     /// Job `j`'s data moves are ready: they join the DMA port's queue, in region order (a
@@ -328,6 +339,7 @@ impl Firmware {
                 cmd,
                 half,
                 units,
+                early: false,
             };
             self.dma_q.push_back((req, tag));
         }
@@ -343,7 +355,14 @@ impl Firmware {
                 tag.cmd
             ));
         }
-        if let Some(h) = tag.half {
+        if tag.early {
+            match self.open.as_mut() {
+                Some(o) if o.in_flight > 0 => o.in_flight -= 1,
+                _ => {
+                    return self.fail("a move into the open unit ended with none in flight".into())
+                }
+            }
+        } else if let Some(h) = tag.half {
             if !self.regions.drained(tag.way, h) {
                 return self.fail(format!(
                     "DMA done on way {} half {h}: no read drains",

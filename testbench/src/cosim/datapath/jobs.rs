@@ -11,8 +11,9 @@
 //! the co-simulation has no ECC, so which bytes those are does not matter). The region holds
 //! the op's planes one after another; every unit must start on a 16-byte row of the DMA port.
 //! A host-data program is one unit: with writes in the job, one plane, 4 KiB pages and
-//! SLC-native (one unit per program unit; a larger program unit needs host data staged until
-//! it is full, which the datapath has no DRAM path for). Host buffers follow the host driver's
+//! SLC-native (one unit per program unit), or, on a preset, one page per plane of an SLC program
+//! unit whose units wait in the region's open unit or in host memory until it is full (the
+//! datapath has no DRAM path). Host buffers follow the host driver's
 //! convention (`host.rs`): a command's data is physically contiguous
 //! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k. Units of one
 //! command that follow each other in the region move together, two at a time, as one 8 KiB
@@ -93,6 +94,24 @@ impl Moves {
             }
             Some((off, host, cmd, units))
         })
+    }
+
+    /// Adds a move, keeping region order.
+    pub fn push(&mut self, offset: u32, host: u64, cmd: u64) {
+        assert!(self.len() < MAX_MOVES, "at most {MAX_MOVES} moves");
+        self.at[self.len()] = (offset, host, cmd);
+        self.n += 1;
+        let n = self.len();
+        self.at[..n].sort_unstable();
+    }
+
+    /// These moves but those `drop` picks.
+    pub fn without(&self, drop: impl Fn(&(u32, u64, u64)) -> bool) -> Moves {
+        let mut m = Moves::default();
+        for x in self.iter().filter(|x| !drop(x)) {
+            m.push(x.0, x.1, x.2);
+        }
+        m
     }
 
     /// The same moves `by` bytes further into the region.

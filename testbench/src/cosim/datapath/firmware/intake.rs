@@ -63,29 +63,32 @@ impl Firmware {
         let mut ops = Vec::new();
         let write = s.opc == opc::NVM_WRITE;
         let mut reads = HashMap::new();
-        let hosts = if write {
+        if write {
             self.ftl.host_write(lpn, count, &mut ops);
             let before = self.staged.len();
             host_units(&self.ftl, (lpn, count), s.prp1, cmd, &mut self.staged);
             if before == 0 {
                 self.staged_since = Some(self.now);
             }
-            &mut self.staged
         } else {
-            if self.reads_staged(lpn, count) {
+            if self.reads_staged(lpn, count) || self.reads_open(lpn, count) {
                 self.flush_staged();
             }
             self.ftl.host_read(lpn, count, &mut ops);
             host_units(&self.ftl, (lpn, count), s.prp1, cmd, &mut reads);
-            &mut reads
-        };
+        }
         let map = self.ftl.take_map_trace();
         if self.no_relocation && ops.iter().any(|o| relocation(o.purpose)) {
             self.fail(format!("command sqid {sqid} cid {}: relocation, in a run whose read data is checked (its data is not carried)", s.cid));
             return Ok(());
         }
         let mut jobs = Vec::new();
-        if let Err(e) = self.planner.jobs(cmd, &ops, hosts, &mut jobs) {
+        let planned = if write {
+            self.plan_staged(cmd, &ops, &mut jobs)
+        } else {
+            self.planner.jobs(cmd, &ops, &mut reads, &mut jobs)
+        };
+        if let Err(e) = planned {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
             return Ok(());
         }
@@ -127,6 +130,7 @@ impl Firmware {
             ));
         }
         self.queue_jobs(jobs);
+        self.move_open();
         self.finish(cmd);
         Ok(())
     }
@@ -158,7 +162,7 @@ impl Firmware {
         let cmd = self.next_cmd;
         self.next_cmd += 1;
         let mut jobs = Vec::new();
-        if let Err(e) = self.planner.jobs(cmd, &ops, &mut self.staged, &mut jobs) {
+        if let Err(e) = self.plan_staged(cmd, &ops, &mut jobs) {
             return self.fail(format!("flush of staged units: {e}"));
         }
         if !self.staged.is_empty() {
@@ -170,8 +174,10 @@ impl Firmware {
         self.queue_jobs(jobs);
     }
 
-    /// Puts `jobs` on their ways' queues.
+    /// Puts `jobs` on their ways' queues (after the open unit's program, when one of them
+    /// needs its way's whole region).
     fn queue_jobs(&mut self, jobs: Vec<Job>) {
+        self.close_open_before(&jobs);
         for j in jobs {
             self.ways[j.channel as usize * self.ways_per_channel + j.way as usize]
                 .0

@@ -6,7 +6,8 @@
 //! data is out of it (the drive's data goes on to DRAM; the datapath's waits in the page
 //! buffer). A host program whose data fits half a region takes a free half from its fill until
 //! it completes, so the next program's data moves into the other half while the way programs
-//! (the drive's DRAM write buffer does the same for its dies). Every other data op (a
+//! (the drive's DRAM write buffer does the same for its dies). A free half may be reserved for
+//! the open program unit (`super::open_unit`) until its program takes it. Every other data op (a
 //! relocation read or program, an op larger than half) uses the whole region from byte 0 and
 //! waits until neither half is held. An erase moves no data and waits for nothing here.
 
@@ -30,6 +31,9 @@ pub enum Use {
 pub struct Regions {
     half_bytes: u32,
     held: Vec<[Option<(Job, usize)>; 2]>,
+    /// Per way, the half reserved for the open program unit (`super::open_unit`): host data
+    /// moves into it before its program is planned.
+    reserved: Vec<Option<u8>>,
 }
 
 impl Regions {
@@ -38,19 +42,43 @@ impl Regions {
         Regions {
             half_bytes,
             held: vec![[None, None]; ways],
+            reserved: vec![None; ways],
         }
+    }
+
+    /// Reserves a free half of way `w`'s region for its open program unit, if one is free.
+    pub fn reserve(&mut self, w: usize) -> Option<u8> {
+        let h = (0..2u8).find(|&h| self.free(w, h))?;
+        self.reserved[w] = Some(h);
+        Some(h)
+    }
+
+    /// The open unit's program `j` of way `w` takes the half reserved for it.
+    pub fn place_reserved(&mut self, w: usize, j: Job) -> Job {
+        let h = self.reserved[w]
+            .take()
+            .expect("the open unit's program has its half reserved");
+        self.place(w, j, Use::Half(h))
+    }
+
+    fn free(&self, w: usize, h: u8) -> bool {
+        self.held[w][h as usize].is_none() && self.reserved[w] != Some(h)
+    }
+
+    /// Job `j` uses the whole region (not an erase, and no host data that fits half).
+    pub fn needs_whole(&self, j: &Job) -> bool {
+        j.kind != NandOpKind::Erase && (j.moves.is_empty() || j.bytes > self.half_bytes)
     }
 
     /// Where job `j` of way `w` may put its data now; `None`: it must wait for a half.
     pub fn claim(&self, w: usize, j: &Job) -> Option<Use> {
-        let d = &self.held[w];
         let host_data = !j.moves.is_empty() && j.bytes <= self.half_bytes;
         match j.kind {
             NandOpKind::Erase => Some(Use::Nothing),
             NandOpKind::Read | NandOpKind::Program if host_data => {
-                (0..2u8).find(|&h| d[h as usize].is_none()).map(Use::Half)
+                (0..2u8).find(|&h| self.free(w, h)).map(Use::Half)
             }
-            _ => d.iter().all(Option::is_none).then_some(Use::Whole),
+            _ => (self.free(w, 0) && self.free(w, 1)).then_some(Use::Whole),
         }
     }
 
@@ -113,9 +141,14 @@ impl Regions {
         true
     }
 
-    /// No half of any way is held.
+    /// No half of any way is held (a reservation with no op yet holds none).
     pub fn is_empty(&self) -> bool {
         self.held.iter().flatten().all(Option::is_none)
+    }
+
+    /// Bytes from a region's start to its upper half.
+    pub fn half_bytes(&self) -> u32 {
+        self.half_bytes
     }
 }
 
@@ -164,6 +197,28 @@ mod tests {
         assert!(r.is_empty());
         assert_eq!(r.claim(0, &prog), Some(Use::Whole));
         assert_eq!(r.claim(0, &big), Some(Use::Whole));
+    }
+
+    /// A half reserved for the open unit is no op's: a read takes the other half, a whole-region
+    /// op waits, nothing else is reserved while both halves are taken, and the open unit's
+    /// program takes the reserved half (its moves shifted there) and holds it until it completes.
+    #[test]
+    fn the_open_units_half_is_reserved_for_its_program() {
+        let mut r = Regions::new(1, 8192);
+        assert_eq!(r.reserve(0), Some(0));
+        let read = job(NandOpKind::Read, 4648, Moves::one(0, 0x1000, 7));
+        assert_eq!(r.claim(0, &read), Some(Use::Half(1)));
+        let relocation = job(NandOpKind::Read, 4648, Moves::default());
+        assert!(r.needs_whole(&relocation) && !r.needs_whole(&read));
+        assert_eq!(r.claim(0, &relocation), None);
+        r.place(0, read, Use::Half(1));
+        assert!(!r.is_empty() && r.claim(0, &read).is_none());
+        let prog = job(NandOpKind::Program, 4648, Moves::one(4096, 0x2000, 8));
+        let prog = r.place_reserved(0, prog);
+        assert_eq!(prog.op, 0, "half 0: not shifted");
+        assert!(r.drained(0, 1) && r.in_half(0, &prog));
+        assert_eq!(r.reserve(0), Some(1), "the read's half is free again");
+        assert!(r.programmed(0, &prog) && r.is_empty());
     }
 
     /// A host program of 4 KiB + spare in a region of 16 KiB takes a free half and holds it

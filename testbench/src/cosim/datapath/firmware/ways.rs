@@ -24,11 +24,19 @@ impl Firmware {
             let Some(how) = self.how_to_start(w, j) else {
                 continue;
             };
-            let Some(u) = self.regions.claim(w, j) else {
+            let open = self.is_open_program(w, j);
+            let u = if open { None } else { self.regions.claim(w, j) };
+            if !open && u.is_none() {
                 continue;
-            };
+            }
             let j = self.ways[w].0.pop_front().expect("checked");
-            let j = self.regions.place(w, j, u);
+            let j = match u {
+                Some(u) => self.regions.place(w, j, u),
+                None => {
+                    self.started_open();
+                    self.regions.place_reserved(w, j)
+                }
+            };
             match how {
                 Start::Alone => self.start(w, j),
                 Start::Beside => {
@@ -38,6 +46,10 @@ impl Firmware {
                     self.start(w, j);
                 }
                 Start::Behind => {
+                    self.issue(&j);
+                    self.behind[w] = Some(j);
+                }
+                Start::FillBehind if j.moves.is_empty() => {
                     self.issue(&j);
                     self.behind[w] = Some(j);
                 }
@@ -68,7 +80,13 @@ impl Firmware {
         if self.cmds.get(&j.cmd).is_some_and(|c| c.map_left > 0) {
             return None;
         }
-        let host = |j: &Job, k: NandOpKind| j.kind == k && !j.moves.is_empty();
+        // The open unit's program waits for the moves of its units already sent.
+        let open = self.is_open_program(w, j);
+        if open && self.open.as_ref().is_some_and(|o| o.in_flight > 0) {
+            return None;
+        }
+        let host =
+            |x: &Job, k: NandOpKind| x.kind == k && (!x.moves.is_empty() || (x == j && open));
         let second = self.behind[w].is_some() || self.filling[w].is_some();
         match (&self.ways[w].1, &self.bg[w]) {
             (None, None) => Some(Start::Alone),

@@ -5,8 +5,9 @@
 //! channel-first, host program units round-robin over dies; map cache: `line = lpn / 8`).
 
 use super::*;
+use crate::cosim::datapath::firmware::STAGE_FLUSH_CYCLES;
 use crate::cosim::datapath::port::{NandRec, Streams, TlpClass};
-use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, ROW_LSB};
+use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PLANES_LSB, ROW_LSB};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use std::collections::BTreeMap;
 
@@ -273,6 +274,36 @@ fn a_program_fills_the_other_half_while_its_way_programs() {
         "seed {seed}: no program queued behind another"
     );
     one_op_per_way(&s, seed);
+}
+
+/// sm2262-512g's SLC program unit holds 8 units: 2 planes x 4 of a 16 384 + 2208 B page.
+/// Eight sequential 4 KiB writes at QD1 (no firmware time): each moves into the half of its
+/// way's region reserved for the open unit as it comes and completes once there, sooner than
+/// the 5000 cycles after which staged units are padded; the eighth fills the unit, whose
+/// program is the run's only one (no padding): 2 planes of 4 x 4648 / 4 = 4648 beats, issued
+/// after the seventh write completed (at QD1 the eighth is sent after that).
+#[test]
+fn writes_complete_in_the_open_unit_and_fill_one_program() {
+    let cfg = without_firmware_time(preset_config("sm2262-512g").expect("preset"));
+    let job = "[w]\nrw=write\nbs=4k\niodepth=1\nnumber_ios=8\n";
+    let s = run_model(&cfg, job, lim(1), false).expect("runs");
+    let io: Vec<_> = s.cpl.iter().filter(|c| c.sqid == 1).collect();
+    assert_eq!(io.len(), 8);
+    for c in &io {
+        assert!(
+            c.status == 0 && c.cycle - c.submitted < STAGE_FLUSH_CYCLES,
+            "{c:?}"
+        );
+    }
+    let progs: Vec<_> = s
+        .nand
+        .iter()
+        .filter(|r| kind(r.op) == KIND_PROGRAM)
+        .collect();
+    assert_eq!(progs.len(), 1, "one program, not padded: {progs:?}");
+    let planes = (progs[0].op >> PLANES_LSB) & 3;
+    assert_eq!((planes + 1, data_cycles(progs[0].op)), (2, 4648));
+    assert!(progs[0].issue > io[6].cycle, "{progs:?} {io:?}");
 }
 
 /// The host reuses a command slot as soon as its completion arrives (fio keeps `iodepth`

@@ -1,0 +1,232 @@
+//! The open program unit (docs/hdl.md, "Page buffer"): the host program unit the FTL is
+//! filling. Its units move into a half of its way's region reserved for it as their writes
+//! come, so a write completes once its data is in the page buffer without waiting for seven
+//! more writes to fill its unit, and the unit is programmed when full rather than padded after
+//! [`STAGE_FLUSH_CYCLES`]. The drive parks the same data in its DRAM write buffer; a
+//! controller without DRAM keeps the open unit in its SRAM page buffer.
+//!
+//! Rules: one unit is open at a time, on a way that runs no whole-region op and has none
+//! queued; a half is reserved only when free (queued jobs take halves first). The unit's
+//! program, once the FTL emits it, moves only the units not yet in the region and starts in
+//! the reserved half once the early moves are done. A whole-region job queued to the way, or a
+//! read of a unit in the region, first pads and plans the open unit (`Ftl::flush`).
+
+use super::*;
+use ssdlab_model::ftl::{NandOp, OpPurpose};
+
+/// The open unit: where its data goes and what is there.
+#[derive(Debug)]
+pub(super) struct OpenUnit {
+    way: usize,
+    half: u8,
+    /// The unit's page on plane 0 (its die, block and page).
+    key: PhysPage,
+    /// Units in the region or moving there, by the page that holds them.
+    moved: HashMap<PhysPage, Vec<HostUnit>>,
+    /// Their moves, offsets from the half's start.
+    offsets: Vec<(u32, u64, u64)>,
+    /// Early moves in flight.
+    pub(super) in_flight: usize,
+    /// The op word of the unit's program once planned (the job waits in the way queue).
+    planned: Option<u128>,
+}
+
+fn key(p: &PhysPage) -> PhysPage {
+    PhysPage { plane: 0, ..*p }
+}
+
+impl Firmware {
+    /// Opens the staged units' program unit if none is open and it may be, then moves the
+    /// open unit's staged units into its half (a run of a command's units as one move).
+    pub(super) fn move_open(&mut self) {
+        if self.staged.is_empty() || (self.open.is_none() && !self.open_staged()) {
+            return;
+        }
+        let pl = &self.planner;
+        let o = self.open.as_mut().expect("open");
+        if o.planned.is_some() {
+            return;
+        }
+        let pages: Vec<PhysPage> = self
+            .staged
+            .keys()
+            .filter(|p| key(p) == o.key)
+            .copied()
+            .collect();
+        let mut m = Moves::default();
+        for p in pages {
+            let units = self.staged.remove(&p).expect("listed");
+            for u in &units {
+                let off = p.plane as u32 * pl.units_per_page * pl.unit_bus + u.slot * UNIT;
+                m.push(off, u.host, u.cmd);
+                o.offsets.push((off, u.host, u.cmd));
+            }
+            o.moved.entry(p).or_default().extend(units);
+        }
+        let (w, half_off) = (o.way, o.half as u32 * self.regions.half_bytes());
+        let (channel, way) = (
+            (w / self.ways_per_channel) as u8,
+            (w % self.ways_per_channel) as u8,
+        );
+        for (offset, host, cmd, units) in m.runs() {
+            let req = DmaReq {
+                to_host: false,
+                prp1: host,
+                prp2: if units > 1 { host + UNIT as u64 } else { 0 },
+                len: units * UNIT,
+                channel,
+                way,
+                offset: offset + half_off,
+            };
+            let tag = DmaTag {
+                way: w,
+                cmd,
+                half: None,
+                units,
+                early: true,
+            };
+            self.dma_q.push_back((req, tag));
+            o.in_flight += 1;
+        }
+        if self.staged.is_empty() {
+            self.staged_since = None;
+        }
+    }
+
+    /// Opens the unit of the staged units if they are of one unit that fits half a region,
+    /// on a way free of whole-region ops, with a free half.
+    fn open_staged(&mut self) -> bool {
+        let mut keys = self.staged.keys().map(key);
+        let k = keys.next().expect("staged units");
+        let pl = &self.planner;
+        let bytes = pl.planes * pl.units_per_page * pl.unit_bus;
+        if keys.any(|o| o != k)
+            || k.die.die != 0
+            || bytes > self.regions.half_bytes()
+            || !(pl.units_per_page * pl.unit_bus).is_multiple_of(16)
+        {
+            return false;
+        }
+        let w = k.die.channel as usize * self.ways_per_channel + k.die.way as usize;
+        if self.whole_region_on(w) {
+            return false;
+        }
+        let Some(half) = self.regions.reserve(w) else {
+            return false;
+        };
+        self.open = Some(OpenUnit {
+            way: w,
+            half,
+            key: k,
+            moved: HashMap::new(),
+            offsets: Vec::new(),
+            in_flight: 0,
+            planned: None,
+        });
+        true
+    }
+
+    /// Way `w` runs or has queued an op that uses the whole region.
+    fn whole_region_on(&self, w: usize) -> bool {
+        let r = &self.regions;
+        let running = |j: &Job| j.kind != NandOpKind::Erase && !r.in_half(w, j);
+        let busy = match &self.ways[w].1 {
+            Some(Busy::Nand(j)) | Some(Busy::Fill(j, _)) => Some(j),
+            None => None,
+        };
+        busy.into_iter().chain(&self.bg[w]).any(running)
+            || self.ways[w].0.iter().any(|j| r.needs_whole(j))
+    }
+
+    /// Plans `ops` with the staged units (`Planner::jobs`); the open unit's program, if among
+    /// them, also gets the units already in the region and moves only the others.
+    pub(super) fn plan_staged(
+        &mut self,
+        cmd: u64,
+        ops: &[NandOp],
+        jobs: &mut Vec<Job>,
+    ) -> Result<(), String> {
+        let first = jobs.len();
+        let at = self
+            .open
+            .as_ref()
+            .filter(|o| o.planned.is_none())
+            .and_then(|o| {
+                ops.iter().position(|op| {
+                    op.kind == NandOpKind::Program
+                        && op.purpose == OpPurpose::HostWrite
+                        && key(&op.addr) == o.key
+                })
+            });
+        let Some(i) = at else {
+            return self.planner.jobs(cmd, ops, &mut self.staged, jobs);
+        };
+        let o = self.open.as_mut().expect("checked");
+        for (p, v) in o.moved.drain() {
+            self.staged.entry(p).or_default().extend(v);
+        }
+        self.planner.jobs(cmd, ops, &mut self.staged, jobs)?;
+        let j = &mut jobs[first + i];
+        let early = |x: &(u32, u64, u64)| o.offsets.contains(x);
+        if j.moves.iter().filter(early).count() != o.offsets.len() {
+            return Err(format!(
+                "the open unit's {} units moved to other region bytes than its program's ({:?})",
+                o.offsets.len(),
+                j.moves
+            ));
+        }
+        j.moves = j.moves.without(early);
+        o.planned = Some(j.op);
+        Ok(())
+    }
+
+    /// Job `j` of way `w` is the open unit's program.
+    pub(super) fn is_open_program(&self, w: usize, j: &Job) -> bool {
+        self.open
+            .as_ref()
+            .is_some_and(|o| o.way == w && o.planned == Some(j.op) && j.kind == NandOpKind::Program)
+    }
+
+    /// A unit of `lpn..lpn + count` is in the open unit's half (not yet programmed).
+    pub(super) fn reads_open(&self, lpn: u64, count: u32) -> bool {
+        let Some(o) = self.open.as_ref().filter(|o| o.planned.is_none()) else {
+            return false;
+        };
+        let l = self.ftl.layout();
+        (lpn..lpn + count as u64).any(|u| {
+            self.ftl.lookup(u).is_some_and(|ppa| {
+                let (page, slot) = l.page_and_slot(ppa);
+                o.moved
+                    .get(&page)
+                    .is_some_and(|v| v.iter().any(|h| h.slot == slot))
+            })
+        })
+    }
+
+    /// Jobs `jobs` are about to be queued: if one needs the whole region of the open unit's
+    /// way, the open unit is padded and planned first, so its program goes ahead of it.
+    pub(super) fn close_open_before(&mut self, jobs: &[Job]) {
+        let Some(w) = self
+            .open
+            .as_ref()
+            .filter(|o| o.planned.is_none())
+            .map(|o| o.way)
+        else {
+            return;
+        };
+        let on_w = |j: &&Job| j.channel as usize * self.ways_per_channel + j.way as usize == w;
+        if jobs
+            .iter()
+            .filter(on_w)
+            .any(|j| self.regions.needs_whole(j))
+        {
+            self.flush_staged();
+        }
+    }
+
+    /// The open unit's program starts in its reserved half: the unit is closed.
+    pub(super) fn started_open(&mut self) {
+        let o = self.open.take().expect("an open unit");
+        debug_assert!(o.in_flight == 0 && o.planned.is_some(), "{o:?}");
+    }
+}
