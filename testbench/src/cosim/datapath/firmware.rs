@@ -102,7 +102,7 @@ pub struct Firmware {
     filling: Vec<Option<(Job, usize)>>,
     /// The host program unit being filled, its units moving into a reserved half of its way's
     /// region as they come ([`open_unit`]).
-    open: Option<open_unit::OpenUnit>,
+    open: open_unit::OpenUnits,
     reads_beside: bool,
     /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
     no_relocation: bool,
@@ -150,7 +150,7 @@ impl Firmware {
             regions: region::Regions::new(channels * ways_per_channel, half_region),
             behind: vec![None; channels * ways_per_channel],
             filling: vec![None; channels * ways_per_channel],
-            open: None,
+            open: open_unit::OpenUnits::default(),
             reads_beside: false,
             no_relocation: false,
             cmds: HashMap::new(),
@@ -206,7 +206,7 @@ impl Firmware {
             && self.filling.iter().all(Option::is_none)
             && self.bg.iter().all(Option::is_none)
             && self.staged.is_empty()
-            && self.open.as_ref().is_none_or(|o| o.in_flight == 0)
+            && self.open.idle()
     }
 
     /// The cycle at which the firmware acts with no event: the staged units' flush, or the end
@@ -356,11 +356,8 @@ impl Firmware {
             ));
         }
         if tag.early {
-            match self.open.as_mut() {
-                Some(o) if o.in_flight > 0 => o.in_flight -= 1,
-                _ => {
-                    return self.fail("a move into the open unit ended with none in flight".into())
-                }
+            if !self.open.moved(tag.way) {
+                return self.fail("a move into an open unit ended with none in flight".into());
             }
         } else if let Some(h) = tag.half {
             if !self.regions.drained(tag.way, h) {

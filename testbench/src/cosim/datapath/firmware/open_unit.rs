@@ -5,18 +5,71 @@
 //! [`STAGE_FLUSH_CYCLES`]. The drive parks the same data in its DRAM write buffer; a
 //! controller without DRAM keeps the open unit in its SRAM page buffer.
 //!
-//! Rules: one unit is open at a time, on a way that runs no whole-region op and has none
-//! queued; a half is reserved only when free (queued jobs take halves first). The unit's
-//! program, once the FTL emits it, moves only the units not yet in the region and starts in
-//! the reserved half once the early moves are done. A whole-region job queued to the way, or a
-//! read of a unit in the region, first pads and plans the open unit (`Ftl::flush`).
+//! Rules: one unit is filling at a time, on a way that runs no whole-region op, has none
+//! queued and has no other unit's half reserved; a half is reserved only when free (queued
+//! jobs take halves first). When the FTL emits the unit's program, the units that filled it
+//! move early too (each write then completes once its own data is in, none waits for the
+//! program to start), so the program moves nothing of its own; it starts in the reserved half
+//! once the early moves are done. Meanwhile the next unit may open on another way. A
+//! whole-region job queued to the way, or a read of a unit in the region, first pads and plans
+//! the open unit (`Ftl::flush`).
 
 use super::*;
 use ssdlab_model::ftl::{NandOp, OpPurpose};
 
-/// The open unit: where its data goes and what is there.
+/// The unit filling and the units whose program is planned but not started.
+#[derive(Debug, Default)]
+pub(super) struct OpenUnits {
+    filling: Option<OpenUnit>,
+    /// At most one per way (a way has one reserved half).
+    planned: Vec<OpenUnit>,
+}
+
+impl OpenUnits {
+    /// No early move in flight and no planned unit waiting to start.
+    pub(super) fn idle(&self) -> bool {
+        self.filling.as_ref().is_none_or(|o| o.in_flight == 0) && self.planned.is_empty()
+    }
+
+    fn on_way(&mut self, w: usize) -> Option<&mut OpenUnit> {
+        self.filling
+            .iter_mut()
+            .chain(self.planned.iter_mut())
+            .find(|o| o.way == w)
+    }
+
+    /// An early move into way `w`'s reserved half is done; false if none was in flight.
+    pub(super) fn moved(&mut self, w: usize) -> bool {
+        match self.on_way(w) {
+            Some(o) if o.in_flight > 0 => {
+                o.in_flight -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Early moves into way `w`'s reserved half are in flight.
+    pub(super) fn moving(&self, w: usize) -> bool {
+        let mut all = self.filling.iter().chain(&self.planned);
+        all.any(|o| o.way == w && o.in_flight > 0)
+    }
+
+    /// The program of way `w`'s planned unit starts in its reserved half.
+    pub(super) fn started(&mut self, w: usize) {
+        let i = self
+            .planned
+            .iter()
+            .position(|o| o.way == w)
+            .expect("a planned unit on the way");
+        let o = self.planned.swap_remove(i);
+        debug_assert!(o.in_flight == 0, "{o:?}");
+    }
+}
+
+/// An open unit: where its data goes and what is there.
 #[derive(Debug)]
-pub(super) struct OpenUnit {
+struct OpenUnit {
     way: usize,
     half: u8,
     /// The unit's page on plane 0 (its die, block and page).
@@ -26,7 +79,7 @@ pub(super) struct OpenUnit {
     /// Their moves, offsets from the half's start.
     offsets: Vec<(u32, u64, u64)>,
     /// Early moves in flight.
-    pub(super) in_flight: usize,
+    in_flight: usize,
     /// The op word of the unit's program once planned (the job waits in the way queue).
     planned: Option<u128>,
 }
@@ -39,14 +92,11 @@ impl Firmware {
     /// Opens the staged units' program unit if none is open and it may be, then moves the
     /// open unit's staged units into its half (a run of a command's units as one move).
     pub(super) fn move_open(&mut self) {
-        if self.staged.is_empty() || (self.open.is_none() && !self.open_staged()) {
+        if self.staged.is_empty() || (self.open.filling.is_none() && !self.open_staged()) {
             return;
         }
         let pl = &self.planner;
-        let o = self.open.as_mut().expect("open");
-        if o.planned.is_some() {
-            return;
-        }
+        let o = self.open.filling.as_mut().expect("open");
         let pages: Vec<PhysPage> = self
             .staged
             .keys()
@@ -114,7 +164,7 @@ impl Firmware {
         let Some(half) = self.regions.reserve(w) else {
             return false;
         };
-        self.open = Some(OpenUnit {
+        self.open.filling = Some(OpenUnit {
             way: w,
             half,
             key: k,
@@ -147,21 +197,19 @@ impl Firmware {
         jobs: &mut Vec<Job>,
     ) -> Result<(), String> {
         let first = jobs.len();
-        let at = self
-            .open
-            .as_ref()
-            .filter(|o| o.planned.is_none())
-            .and_then(|o| {
-                ops.iter().position(|op| {
-                    op.kind == NandOpKind::Program
-                        && op.purpose == OpPurpose::HostWrite
-                        && key(&op.addr) == o.key
-                })
-            });
+        let at = self.open.filling.as_ref().and_then(|o| {
+            ops.iter().position(|op| {
+                op.kind == NandOpKind::Program
+                    && op.purpose == OpPurpose::HostWrite
+                    && key(&op.addr) == o.key
+            })
+        });
         let Some(i) = at else {
             return self.planner.jobs(cmd, ops, &mut self.staged, jobs);
         };
-        let o = self.open.as_mut().expect("checked");
+        // The unit's last units move early too, so their writes complete as the others did.
+        self.move_open();
+        let mut o = self.open.filling.take().expect("checked");
         for (p, v) in o.moved.drain() {
             self.staged.entry(p).or_default().extend(v);
         }
@@ -177,19 +225,22 @@ impl Firmware {
         }
         j.moves = j.moves.without(early);
         o.planned = Some(j.op);
+        self.open.planned.push(o);
         Ok(())
     }
 
     /// Job `j` of way `w` is the open unit's program.
     pub(super) fn is_open_program(&self, w: usize, j: &Job) -> bool {
-        self.open
-            .as_ref()
-            .is_some_and(|o| o.way == w && o.planned == Some(j.op) && j.kind == NandOpKind::Program)
+        let planned = &self.open.planned;
+        j.kind == NandOpKind::Program
+            && planned
+                .iter()
+                .any(|o| o.way == w && o.planned == Some(j.op))
     }
 
     /// A unit of `lpn..lpn + count` is in the open unit's half (not yet programmed).
     pub(super) fn reads_open(&self, lpn: u64, count: u32) -> bool {
-        let Some(o) = self.open.as_ref().filter(|o| o.planned.is_none()) else {
+        let Some(o) = self.open.filling.as_ref() else {
             return false;
         };
         let l = self.ftl.layout();
@@ -206,12 +257,7 @@ impl Firmware {
     /// Jobs `jobs` are about to be queued: if one needs the whole region of the open unit's
     /// way, the open unit is padded and planned first, so its program goes ahead of it.
     pub(super) fn close_open_before(&mut self, jobs: &[Job]) {
-        let Some(w) = self
-            .open
-            .as_ref()
-            .filter(|o| o.planned.is_none())
-            .map(|o| o.way)
-        else {
+        let Some(w) = self.open.filling.as_ref().map(|o| o.way) else {
             return;
         };
         let on_w = |j: &&Job| j.channel as usize * self.ways_per_channel + j.way as usize == w;
@@ -222,11 +268,5 @@ impl Firmware {
         {
             self.flush_staged();
         }
-    }
-
-    /// The open unit's program starts in its reserved half: the unit is closed.
-    pub(super) fn started_open(&mut self) {
-        let o = self.open.take().expect("an open unit");
-        debug_assert!(o.in_flight == 0 && o.planned.is_some(), "{o:?}");
     }
 }

@@ -46,8 +46,12 @@ impl Regions {
         }
     }
 
-    /// Reserves a free half of way `w`'s region for its open program unit, if one is free.
+    /// Reserves a free half of way `w`'s region for its open program unit, if one is free and
+    /// the way has no half reserved yet.
     pub fn reserve(&mut self, w: usize) -> Option<u8> {
+        if self.reserved[w].is_some() {
+            return None;
+        }
         let h = (0..2u8).find(|&h| self.free(w, h))?;
         self.reserved[w] = Some(h);
         Some(h)
@@ -206,6 +210,7 @@ mod tests {
     fn the_open_units_half_is_reserved_for_its_program() {
         let mut r = Regions::new(1, 8192);
         assert_eq!(r.reserve(0), Some(0));
+        assert_eq!(r.reserve(0), None, "one reservation per way");
         let read = job(NandOpKind::Read, 4648, Moves::one(0, 0x1000, 7));
         assert_eq!(r.claim(0, &read), Some(Use::Half(1)));
         let relocation = job(NandOpKind::Read, 4648, Moves::default());

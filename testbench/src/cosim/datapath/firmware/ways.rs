@@ -33,7 +33,7 @@ impl Firmware {
             let j = match u {
                 Some(u) => self.regions.place(w, j, u),
                 None => {
-                    self.started_open();
+                    self.open.started(w);
                     self.regions.place_reserved(w, j)
                 }
             };
@@ -82,7 +82,7 @@ impl Firmware {
         }
         // The open unit's program waits for the moves of its units already sent.
         let open = self.is_open_program(w, j);
-        if open && self.open.as_ref().is_some_and(|o| o.in_flight > 0) {
+        if open && self.open.moving(w) {
             return None;
         }
         let host =
