@@ -205,6 +205,41 @@ fn random_writes_past_the_free_pool_run_gc_deterministically() {
     );
 }
 
+/// With 8 KiB pages (a program unit of 2 units, 8 KiB, fits the 8 KiB half of the 16 KiB
+/// region) writes fill open units in the region. 24 of 32 blocks per die hold data after the
+/// precondition: GC starts below 3 free blocks, after 5 blocks x 32 pages x 2 units = 320 writes
+/// per die, 10 240 in all, so 12 000 random writes relocate and erase. Relocation ops use the
+/// whole region, so no unit opens on a way that runs or has queued one (with such a unit open,
+/// the relocation would wait for its half and its program behind the relocation: the run
+/// hangs at 10 304 completions). Every write completes; no way ever has a third op in flight.
+/// GC with 2-unit pages is slow: up to 200 M cycles.
+#[test]
+fn open_units_give_way_to_relocation() {
+    let mut cfg = cosim_config();
+    cfg.geometry.page_bytes = 8192;
+    cfg.ftl.stream_read_page_cache = false;
+    let job = "[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=12000\n";
+    let a = run_model(
+        &cfg,
+        job,
+        RunLimits {
+            max_cycles: 200_000_000,
+            ..lim(9)
+        },
+        true,
+    )
+    .expect("runs");
+    let erases = a.nand.iter().filter(|r| kind(r.op) == KIND_ERASE).count();
+    let reads = a.nand.iter().filter(|r| kind(r.op) == KIND_READ).count();
+    assert!(
+        erases > 0 && reads > 0,
+        "GC: {erases} erases, {reads} reads"
+    );
+    assert_eq!(a.cpl.len(), 12_000);
+    assert!(a.cpl.iter().all(|c| c.status == 0));
+    one_op_per_way(&a, 9);
+}
+
 /// Random reads over many dies finish out of order (tR 2000 + data out 1024 cycles each, dies
 /// queue differently). The firmware moves each read's 4 KiB to the host once its NAND op is
 /// done, in the order the ops finished: the DMA engine never idles while a finished read waits
