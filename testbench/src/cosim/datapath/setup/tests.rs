@@ -175,6 +175,20 @@ fn random_reads_qd4_move_each_unit_back_in_mps_writes() {
     );
 }
 
+/// A write-only run of `writes` commands relocated (reads) and erased, completed every write
+/// with success and kept the page-buffer rule.
+fn writes_ran_gc(s: &Streams, writes: usize, seed: u64) {
+    let erases = s.nand.iter().filter(|r| kind(r.op) == KIND_ERASE).count();
+    let reads = s.nand.iter().filter(|r| kind(r.op) == KIND_READ).count();
+    assert!(
+        erases > 0 && reads > 0,
+        "seed {seed}: GC erased {erases} blocks after {reads} relocation reads"
+    );
+    assert_eq!(s.cpl.len(), writes, "seed {seed}");
+    assert!(s.cpl.iter().all(|c| c.status == 0), "seed {seed}");
+    one_op_per_way(s, seed);
+}
+
 #[test]
 fn random_writes_past_the_free_pool_run_gc_deterministically() {
     // 24 of 32 blocks per die hold data after the precondition (OP 25 %): 8 free. GC starts below
@@ -183,15 +197,7 @@ fn random_writes_past_the_free_pool_run_gc_deterministically() {
     let job = "[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=6000\n";
     let cfg = cosim_config();
     let a = run_model(&cfg, job, lim(9), true).expect("runs");
-    let erases = a.nand.iter().filter(|r| kind(r.op) == KIND_ERASE).count();
-    let reads = a.nand.iter().filter(|r| kind(r.op) == KIND_READ).count();
-    assert!(
-        erases > 0 && reads > 0,
-        "seed 9: GC erased {erases} blocks after {reads} relocation reads"
-    );
-    assert_eq!(a.cpl.len(), 6000);
-    assert!(a.cpl.iter().all(|c| c.status == 0));
-    one_op_per_way(&a, 9);
+    writes_ran_gc(&a, 6000, 9);
     let short = job.replace("6000", "300");
     let b = run_model(&cfg, &short, lim(9), true).expect("runs");
     assert!(
@@ -229,15 +235,7 @@ fn open_units_give_way_to_relocation() {
         true,
     )
     .expect("runs");
-    let erases = a.nand.iter().filter(|r| kind(r.op) == KIND_ERASE).count();
-    let reads = a.nand.iter().filter(|r| kind(r.op) == KIND_READ).count();
-    assert!(
-        erases > 0 && reads > 0,
-        "GC: {erases} erases, {reads} reads"
-    );
-    assert_eq!(a.cpl.len(), 12_000);
-    assert!(a.cpl.iter().all(|c| c.status == 0));
-    one_op_per_way(&a, 9);
+    writes_ran_gc(&a, 12_000, 9);
 }
 
 /// Random reads over many dies finish out of order (tR 2000 + data out 1024 cycles each, dies
