@@ -188,8 +188,9 @@ impl Firmware {
             || self.ways[w].0.iter().any(|j| r.needs_whole(j))
     }
 
-    /// Plans `ops` with the staged units (`Planner::jobs`); the open unit's program, if among
-    /// them, also gets the units already in the region and moves only the others.
+    /// Plans `ops` with the staged units (`Planner::jobs`). If the open unit's program is among
+    /// them, the unit's staged units move early first, and the program is planned with every
+    /// unit already in the region (its places checked against the early moves), moving none.
     pub(super) fn plan_staged(
         &mut self,
         cmd: u64,
