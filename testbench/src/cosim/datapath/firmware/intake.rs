@@ -2,11 +2,11 @@
 //! and Write) turned into FTL calls, per-way jobs and mapping requests ([`super::jobs`]).
 
 use super::{Cmd, Firmware};
-use crate::cosim::datapath::jobs::{host_units, Job, UNIT};
+use crate::cosim::datapath::jobs::{host_units, HostUnit, Job, UNIT};
 use crate::cosim::datapath::port::*;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::ftl::OpPurpose;
-use ssdlab_model::nand::NandOpKind;
+use ssdlab_model::nand::{NandOpKind, PhysPage};
 use ssdlab_model::nvme::frontend::entry::Sqe;
 use std::collections::HashMap;
 
@@ -137,12 +137,23 @@ impl Firmware {
 
     /// Whether a unit of `lpn..lpn + count` is staged (its data still in a host buffer).
     fn reads_staged(&self, lpn: u64, count: u32) -> bool {
+        self.holds_any(&self.staged, lpn, count)
+    }
+
+    /// Whether `units` (host units by the page that holds them) has a unit of
+    /// `lpn..lpn + count`, where the FTL maps it.
+    pub(super) fn holds_any(
+        &self,
+        units: &HashMap<PhysPage, Vec<HostUnit>>,
+        lpn: u64,
+        count: u32,
+    ) -> bool {
         let l = self.ftl.layout();
-        !self.staged.is_empty()
+        !units.is_empty()
             && (lpn..lpn + count as u64).any(|u| {
                 self.ftl.lookup(u).is_some_and(|ppa| {
                     let (page, slot) = l.page_and_slot(ppa);
-                    self.staged
+                    units
                         .get(&page)
                         .is_some_and(|v| v.iter().any(|h| h.slot == slot))
                 })

@@ -76,8 +76,6 @@ struct OpenUnit {
     key: PhysPage,
     /// Units in the region or moving there, by the page that holds them.
     moved: HashMap<PhysPage, Vec<HostUnit>>,
-    /// Their moves, offsets from the half's start.
-    offsets: Vec<(u32, u64, u64)>,
     /// Early moves in flight.
     in_flight: usize,
     /// The op word of the unit's program once planned (the job waits in the way queue).
@@ -88,6 +86,12 @@ fn key(p: &PhysPage) -> PhysPage {
     PhysPage { plane: 0, ..*p }
 }
 
+/// Where host unit `u` of page `p` goes from its half's start: a program's pages follow one
+/// another, slot k of each 4096 k bytes in (checked against the planner's, `plan_staged`).
+fn early_offset(pl: &Planner, p: &PhysPage, u: &HostUnit) -> u32 {
+    p.plane as u32 * pl.units_per_page * pl.unit_bus + u.slot * UNIT
+}
+
 impl Firmware {
     /// Opens the staged units' program unit if none is open and it may be, then moves the
     /// open unit's staged units into its half (a run of a command's units as one move).
@@ -95,7 +99,6 @@ impl Firmware {
         if self.staged.is_empty() || (self.open.filling.is_none() && !self.open_staged()) {
             return;
         }
-        let pl = &self.planner;
         let o = self.open.filling.as_mut().expect("open");
         let pages: Vec<PhysPage> = self
             .staged
@@ -107,37 +110,13 @@ impl Firmware {
         for p in pages {
             let units = self.staged.remove(&p).expect("listed");
             for u in &units {
-                let off = p.plane as u32 * pl.units_per_page * pl.unit_bus + u.slot * UNIT;
-                m.push(off, u.host, u.cmd);
-                o.offsets.push((off, u.host, u.cmd));
+                m.push(early_offset(&self.planner, &p, u), u.host, u.cmd);
             }
             o.moved.entry(p).or_default().extend(units);
         }
         let (w, half_off) = (o.way, o.half as u32 * self.regions.half_bytes());
-        let (channel, way) = (
-            (w / self.ways_per_channel) as u8,
-            (w % self.ways_per_channel) as u8,
-        );
-        for (offset, host, cmd, units) in m.runs() {
-            let req = DmaReq {
-                to_host: false,
-                prp1: host,
-                prp2: if units > 1 { host + UNIT as u64 } else { 0 },
-                len: units * UNIT,
-                channel,
-                way,
-                offset: offset + half_off,
-            };
-            let tag = DmaTag {
-                way: w,
-                cmd,
-                half: None,
-                units,
-                early: true,
-            };
-            self.dma_q.push_back((req, tag));
-            o.in_flight += 1;
-        }
+        let queued = self.queue_moves(w, &m.shifted(half_off), None, true);
+        self.open.filling.as_mut().expect("open").in_flight += queued;
         if self.staged.is_empty() {
             self.staged_since = None;
         }
@@ -169,7 +148,6 @@ impl Firmware {
             half,
             key: k,
             moved: HashMap::new(),
-            offsets: Vec::new(),
             in_flight: 0,
             planned: None,
         });
@@ -211,16 +189,21 @@ impl Firmware {
         // The unit's last units move early too, so their writes complete as the others did.
         self.move_open();
         let mut o = self.open.filling.take().expect("checked");
+        let mut moved = Vec::new();
         for (p, v) in o.moved.drain() {
+            moved.extend(
+                v.iter()
+                    .map(|u| (early_offset(&self.planner, &p, u), u.host, u.cmd)),
+            );
             self.staged.entry(p).or_default().extend(v);
         }
         self.planner.jobs(cmd, ops, &mut self.staged, jobs)?;
         let j = &mut jobs[first + i];
-        let early = |x: &(u32, u64, u64)| o.offsets.contains(x);
-        if j.moves.iter().filter(early).count() != o.offsets.len() {
+        let early = |x: &(u32, u64, u64)| moved.contains(x);
+        if j.moves.iter().filter(early).count() != moved.len() {
             return Err(format!(
                 "the open unit's {} units moved to other region bytes than its program's ({:?})",
-                o.offsets.len(),
+                moved.len(),
                 j.moves
             ));
         }
@@ -241,18 +224,8 @@ impl Firmware {
 
     /// A unit of `lpn..lpn + count` is in the open unit's half (not yet programmed).
     pub(super) fn reads_open(&self, lpn: u64, count: u32) -> bool {
-        let Some(o) = self.open.filling.as_ref() else {
-            return false;
-        };
-        let l = self.ftl.layout();
-        (lpn..lpn + count as u64).any(|u| {
-            self.ftl.lookup(u).is_some_and(|ppa| {
-                let (page, slot) = l.page_and_slot(ppa);
-                o.moved
-                    .get(&page)
-                    .is_some_and(|v| v.iter().any(|h| h.slot == slot))
-            })
-        })
+        let filling = self.open.filling.as_ref();
+        filling.is_some_and(|o| self.holds_any(&o.moved, lpn, count))
     }
 
     /// Jobs `jobs` are about to be queued: if one needs the whole region of the open unit's

@@ -76,13 +76,12 @@ impl Regions {
 
     /// Where job `j` of way `w` may put its data now; `None`: it must wait for a half.
     pub fn claim(&self, w: usize, j: &Job) -> Option<Use> {
-        let host_data = !j.moves.is_empty() && j.bytes <= self.half_bytes;
-        match j.kind {
-            NandOpKind::Erase => Some(Use::Nothing),
-            NandOpKind::Read | NandOpKind::Program if host_data => {
-                (0..2u8).find(|&h| self.free(w, h)).map(Use::Half)
-            }
-            _ => (self.free(w, 0) && self.free(w, 1)).then_some(Use::Whole),
+        if j.kind == NandOpKind::Erase {
+            Some(Use::Nothing)
+        } else if self.needs_whole(j) {
+            (self.free(w, 0) && self.free(w, 1)).then_some(Use::Whole)
+        } else {
+            (0..2u8).find(|&h| self.free(w, h)).map(Use::Half)
         }
     }
 

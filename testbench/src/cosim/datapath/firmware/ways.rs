@@ -54,8 +54,8 @@ impl Firmware {
                     self.behind[w] = Some(j);
                 }
                 Start::FillBehind => {
-                    self.dma(w, j, None);
-                    self.filling[w] = Some((j, j.moves.runs().count()));
+                    let moves = self.dma(w, j, None);
+                    self.filling[w] = Some((j, moves));
                 }
             }
         }
@@ -106,10 +106,7 @@ impl Firmware {
 
     pub(super) fn start(&mut self, w: usize, j: Job) {
         let busy = match j.kind {
-            NandOpKind::Program if !j.moves.is_empty() => {
-                self.dma(w, j, None);
-                Busy::Fill(j, j.moves.runs().count())
-            }
+            NandOpKind::Program if !j.moves.is_empty() => Busy::Fill(j, self.dma(w, j, None)),
             _ => {
                 self.issue(&j);
                 Busy::Nand(j)
