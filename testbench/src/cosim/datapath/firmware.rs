@@ -320,18 +320,25 @@ impl Firmware {
     }
 
     /// Job `j`'s data moves are ready: they join the DMA port's queue, in region order (a
-    /// read's from region half `half`), a run of a command's units as one move
-    /// ([`Moves::runs`](super::jobs::Moves::runs): PRP2 is a run's second page).
-    fn dma(&mut self, w: usize, j: Job, half: Option<u8>) {
-        let to_host = half.is_some();
-        for (offset, host, cmd, units) in j.moves.runs() {
+    /// read's from region half `half`). Returns how many moves that is.
+    fn dma(&mut self, w: usize, j: Job, half: Option<u8>) -> usize {
+        self.queue_moves(w, &j.moves, half, false)
+    }
+
+    /// Queues `moves` of way `w` on the DMA port, a run of a command's units as one move
+    /// ([`Moves::runs`]: PRP2 is a run's second page): to the host from region half `half`,
+    /// else host -> region (`early`: into the open unit's half). Returns the moves queued.
+    fn queue_moves(&mut self, w: usize, moves: &Moves, half: Option<u8>, early: bool) -> usize {
+        let (channel, way) = (w / self.ways_per_channel, w % self.ways_per_channel);
+        let mut queued = 0;
+        for (offset, host, cmd, units) in moves.runs() {
             let req = DmaReq {
-                to_host,
+                to_host: half.is_some(),
                 prp1: host,
                 prp2: if units > 1 { host + UNIT as u64 } else { 0 },
                 len: units * UNIT,
-                channel: j.channel,
-                way: j.way,
+                channel: channel as u8,
+                way: way as u8,
                 offset,
             };
             let tag = DmaTag {
@@ -339,10 +346,12 @@ impl Firmware {
                 cmd,
                 half,
                 units,
-                early: false,
+                early,
             };
             self.dma_q.push_back((req, tag));
+            queued += 1;
         }
+        queued
     }
 
     fn dma_done(&mut self, status: u16) {
