@@ -32,6 +32,7 @@
 //! executions agree cycle for cycle, so they order the moves alike.
 
 mod cores;
+mod dma;
 mod intake;
 mod open_unit;
 mod region;
@@ -39,6 +40,7 @@ mod ways;
 
 use super::jobs::{HostUnit, Job, Moves, Planner, UNIT};
 use super::port::*;
+use dma::DmaTag;
 use ssdlab_hdl::nand::op::{HALF_LSB, ROW_LSB};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::{NandOpKind, PhysPage};
@@ -69,19 +71,6 @@ struct Cmd {
     cid: u16,
     map_left: u32,
     dma_left: u32,
-}
-
-/// What a DMA in flight is for.
-#[derive(Clone, Copy, Debug)]
-struct DmaTag {
-    way: usize,
-    cmd: u64,
-    /// The region half a read's data leaves from; `None`: a program's fill.
-    half: Option<u8>,
-    /// The command's units the move carries.
-    units: u32,
-    /// A move into the open unit's half ([`open_unit`]).
-    early: bool,
 }
 
 pub struct Firmware {
@@ -317,71 +306,6 @@ impl Firmware {
         }
         self.start_ways();
         self.move_open();
-    }
-
-    /// Job `j`'s data moves are ready: they join the DMA port's queue, in region order (a
-    /// read's from region half `half`). Returns how many moves that is.
-    fn dma(&mut self, w: usize, j: Job, half: Option<u8>) -> usize {
-        self.queue_moves(w, &j.moves, half, false)
-    }
-
-    /// Queues `moves` of way `w` on the DMA port, a run of a command's units as one move
-    /// ([`Moves::runs`]: PRP2 is a run's second page): to the host from region half `half`,
-    /// else host -> region (`early`: into the open unit's half). Returns the moves queued.
-    fn queue_moves(&mut self, w: usize, moves: &Moves, half: Option<u8>, early: bool) -> usize {
-        let (channel, way) = (w / self.ways_per_channel, w % self.ways_per_channel);
-        let mut queued = 0;
-        for (offset, host, cmd, units) in moves.runs() {
-            let req = DmaReq {
-                to_host: half.is_some(),
-                prp1: host,
-                prp2: if units > 1 { host + UNIT as u64 } else { 0 },
-                len: units * UNIT,
-                channel: channel as u8,
-                way: way as u8,
-                offset,
-            };
-            let tag = DmaTag {
-                way: w,
-                cmd,
-                half,
-                units,
-                early,
-            };
-            self.dma_q.push_back((req, tag));
-            queued += 1;
-        }
-        queued
-    }
-
-    fn dma_done(&mut self, status: u16) {
-        let Some(tag) = self.dma_fly.pop_front() else {
-            return self.fail("DMA done with no DMA in flight".into());
-        };
-        if status != 0 {
-            return self.fail(format!(
-                "DMA for command {} ended with status {status:#x}",
-                tag.cmd
-            ));
-        }
-        if tag.early {
-            if !self.open.moved(tag.way) {
-                return self.fail("a move into an open unit ended with none in flight".into());
-            }
-        } else if let Some(h) = tag.half {
-            if !self.regions.drained(tag.way, h) {
-                return self.fail(format!(
-                    "DMA done on way {} half {h}: no read drains",
-                    tag.way
-                ));
-            }
-        } else {
-            self.fill_done(tag.way);
-        }
-        if let Some(c) = self.cmds.get_mut(&tag.cmd) {
-            c.dma_left -= tag.units;
-        }
-        self.finish(tag.cmd);
     }
 
     /// Posts a command's completion once its decisions and data moves are all done.

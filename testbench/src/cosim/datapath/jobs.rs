@@ -15,9 +15,10 @@
 //! unit whose units wait in the region's open unit or in host memory until it is full (the
 //! datapath has no DRAM path). Host buffers follow the host driver's
 //! convention (`host.rs`): a command's data is physically contiguous
-//! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k. Units of one
-//! command that follow each other in the region move together, two at a time, as one 8 KiB
-//! DMA with PRP2 = PRP1 + 4096 ([`Moves::runs`]); a lone unit moves as 4 KiB with PRP2 = 0.
+//! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k. Units that follow
+//! each other in the region move together, two at a time, as one 8 KiB DMA whose PRP1 and
+//! PRP2 are the two units' host pages, of one command or of two ([`Moves::runs`]); a lone unit
+//! moves as 4 KiB with PRP2 = 0.
 
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
 use ssdlab_model::ftl::map_cache::MapAccess;
@@ -33,9 +34,11 @@ pub const UNIT: u32 = 4096;
 /// Most host units one op moves: 4 planes of a 16 KiB page's 4 units.
 pub const MAX_MOVES: usize = 16;
 
-/// Most units one DMA move takes ([`Moves::runs`]). Two need no PRP list: PRP2 is the second
-/// page. A longer move needs a list, and reading it costs a host round trip
-/// (`pcie.host_read_latency_ns`) before the data's reads, about what the merge saves.
+/// Most units one DMA move takes ([`Moves::runs`]). Two need no PRP list: PRP1 is the first
+/// unit's host page and PRP2 the second's, wherever it is (NVMe's PRP2 is any page-aligned
+/// address), so two units of different commands move together too. A longer move needs a list,
+/// and reading it costs a host round trip (`pcie.host_read_latency_ns`) before the data's
+/// reads, about what the merge saves.
 pub const RUN_UNITS: u32 = 2;
 
 /// A host unit at its place in a page: its slot, host address and command.
@@ -76,23 +79,27 @@ impl Moves {
     }
 
     /// The moves as the firmware hands them to the DMA port: runs of up to [`RUN_UNITS`]
-    /// units of one command that follow each other both in the region and in host memory,
-    /// as (region offset, host address, command, units).
-    pub fn runs(&self) -> impl Iterator<Item = (u32, u64, u64, u32)> + '_ {
+    /// units that follow each other in the region, each unit from its own host page (PRP1
+    /// and PRP2 of the move), of one command or of two.
+    pub fn runs(&self) -> impl Iterator<Item = Run> + '_ {
         let mut at = self.at[..self.len()].iter().copied().peekable();
         std::iter::from_fn(move || {
-            let (off, host, cmd) = at.next()?;
-            let mut units = 1;
-            while units < RUN_UNITS
-                && at
-                    .next_if(|&(o, h, c)| {
-                        c == cmd && o == off + units * UNIT && h == host + (units * UNIT) as u64
-                    })
-                    .is_some()
-            {
-                units += 1;
+            let (offset, host, cmd) = at.next()?;
+            let mut run = Run {
+                offset,
+                units: 1,
+                host: [host; RUN_UNITS as usize],
+                cmd: [cmd; RUN_UNITS as usize],
+            };
+            while run.units < RUN_UNITS {
+                let Some((_, h, c)) = at.next_if(|&(o, _, _)| o == run.end()) else {
+                    break;
+                };
+                let k = run.units as usize;
+                (run.host[k], run.cmd[k]) = (h, c);
+                run.units += 1;
             }
-            Some((off, host, cmd, units))
+            Some(run)
         })
     }
 
@@ -120,6 +127,31 @@ impl Moves {
             m.0 += by;
         }
         self
+    }
+}
+
+/// One DMA move of [`Moves::runs`]: `units` 4 KiB units from region byte `offset` on, unit k
+/// at host page `host[k]` (PRP1, then PRP2), of command `cmd[k]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub offset: u32,
+    pub units: u32,
+    pub host: [u64; RUN_UNITS as usize],
+    pub cmd: [u64; RUN_UNITS as usize],
+}
+
+impl Run {
+    /// The region byte after the run.
+    pub fn end(&self) -> u32 {
+        self.offset + self.units * UNIT
+    }
+    /// The move's PRP2: the second unit's host page, 0 for a lone unit.
+    pub fn prp2(&self) -> u64 {
+        if self.units > 1 {
+            self.host[1]
+        } else {
+            0
+        }
     }
 }
 
@@ -356,32 +388,43 @@ mod tests {
     }
 
     /// Two planes of 18 592 B pages (4 units and their spare each), region order. Command 1's
-    /// units 0..=2 at host 0x10000.. fill plane 0's slots 0..=2; command 2's unit sits in slot
-    /// 3; command 1's unit 3 starts plane 1 (byte 18 592: not after slot 2's 4 KiB); then two
-    /// units of command 3 whose host pages are not consecutive.
+    /// units 0 and 1 at host 0x10000 and 0x11000 fill plane 0's slots 0 and 1: one 8 KiB
+    /// move. Command 2's unit in slot 3 (byte 12 288) ends its plane's data; command 1's next
+    /// unit starts plane 1 (byte 18 592, not 12 288 + 4096): two moves. Plane 1's slot 1 is
+    /// empty, so that unit moves alone too. Slots 2 and 3 (bytes 26 784 and 30 880) hold
+    /// units of commands 3 and 4 from unrelated host pages: one move, PRP1 and PRP2 their
+    /// pages.
     #[test]
-    fn runs_pair_units_contiguous_in_region_and_host() {
+    fn runs_pair_units_that_follow_each_other_in_the_region() {
         let m = moves(&[
             (0, 0x10000, 1),
             (4096, 0x11000, 1),
-            (8192, 0x12000, 1),
             (12288, 0x20000, 2),
             (18592, 0x13000, 1),
-            (22688, 0x30000, 3),
             (26784, 0x32000, 3),
+            (30880, 0x40000, 4),
         ]);
-        let runs: Vec<_> = m.runs().collect();
+        let runs: Vec<_> = m
+            .runs()
+            .map(|r| {
+                (
+                    r.offset,
+                    r.units,
+                    r.host[0],
+                    r.prp2(),
+                    r.cmd[r.units as usize - 1],
+                )
+            })
+            .collect();
         assert_eq!(
             runs,
             [
-                (0, 0x10000, 1, 2),
-                (8192, 0x12000, 1, 1),
-                (12288, 0x20000, 2, 1),
-                (18592, 0x13000, 1, 1),
-                (22688, 0x30000, 3, 1),
-                (26784, 0x32000, 3, 1),
+                (0, 2, 0x10000, 0x11000, 1),
+                (12288, 1, 0x20000, 0, 2),
+                (18592, 1, 0x13000, 0, 1),
+                (26784, 2, 0x32000, 0x40000, 4),
             ]
         );
-        assert_eq!(runs.iter().map(|r| r.3).sum::<u32>() as usize, m.len());
+        assert_eq!(m.runs().nth(3).map(|r| r.cmd), Some([3, 4]));
     }
 }

@@ -405,3 +405,45 @@ fn a_time_based_job_of_clones_submits_until_its_runtime() {
     );
     assert!(s.cpl.iter().all(|c| c.status == 0), "seed {seed}");
 }
+
+/// sm2262-512g without firmware time: 8 sequential 4 KiB writes at QD8. The host's 8 SQEs are
+/// fetched one by one, all before the first write completes, so writes 2..=8 reach the
+/// firmware while the DMA port moves write 1's unit (a host read round trip alone is 200
+/// cycles). Write 2's move waits at the head of the DMA queue (offered, so never changed);
+/// write 3's queues behind it, write 4's joins it as its PRP2 (slots 2 and 3 of plane 0: next
+/// to each other in the open unit's half), and so on: moves of 1, 1, 2, 2 and 2 units, each
+/// pair from two commands' host pages. A move's 512 B reads leave back to back and the next
+/// move's only after its completions, so a gap above 100 cycles separates two moves.
+#[test]
+fn writes_queued_behind_a_busy_dma_port_move_in_pairs() {
+    let cfg = without_firmware_time(preset_config("sm2262-512g").expect("preset"));
+    let job = "[w]\nrw=write\nbs=4k\niodepth=8\nnumber_ios=8\n";
+    let s = run_model(&cfg, job, lim(1), false).expect("runs");
+    let first_done = s.cpl.iter().filter(|c| c.sqid == 1).map(|c| c.cycle).min();
+    let fetches: Vec<u64> = s
+        .tlps
+        .iter()
+        .filter(|t| t.0 == TlpClass::Fetch)
+        .map(|t| t.1.cycle)
+        .collect();
+    assert!(fetches.iter().all(|&f| Some(f) < first_done), "{fetches:?}");
+    let mut moves: Vec<Vec<u32>> = Vec::new();
+    let mut last = 0;
+    for t in &s.tlps {
+        let TlpClass::Data(page) = t.0 else { continue };
+        if moves.is_empty() || t.1.cycle > last + 100 {
+            moves.push(Vec::new());
+        }
+        let m = moves.last_mut().expect("pushed");
+        if m.last() != Some(&page) {
+            m.push(page);
+        }
+        last = t.1.cycle;
+    }
+    let units: Vec<usize> = moves.iter().map(Vec::len).collect();
+    assert_eq!(units, [1, 1, 2, 2, 2], "{moves:?}");
+    for m in moves.iter().filter(|m| m.len() == 2) {
+        assert_ne!(m[1], m[0] + 1, "a pair of host pages apart: {moves:?}");
+    }
+    assert_eq!(s.cpl.iter().filter(|c| c.sqid == 1).count(), 8);
+}
