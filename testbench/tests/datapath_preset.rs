@@ -280,6 +280,22 @@ fn env_in(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64
     }
 }
 
+/// The jobs of `all` that `SSDLAB_SIM_JOBS` names (comma-separated fio `rw` values), all when
+/// unset; a name not in `all` stops the run naming it.
+fn picked_jobs<'a>(all: &[&'a str]) -> Vec<&'a str> {
+    let Ok(s) = std::env::var("SSDLAB_SIM_JOBS") else {
+        return all.to_vec();
+    };
+    s.split(',')
+        .map(|n| {
+            let n = n.trim();
+            *all.iter()
+                .find(|&&a| a == n)
+                .unwrap_or_else(|| panic!("SSDLAB_SIM_JOBS: no job `{n}` (jobs: {all:?})"))
+        })
+        .collect()
+}
+
 /// `make sim`: on the preset (`SSDLAB_SIM_PRESET`, default sm2262-512g), random 4 KiB and
 /// sequential 128 KiB reads and writes at QD32 and a random 4 KiB mix, each with fio's
 /// `time_based` and `runtime` of `SSDLAB_SIM_RUNTIME_US` (default 20 000 us: submitting for
@@ -287,7 +303,7 @@ fn env_in(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64
 /// start), read data compared: a table of the host's IO/s and latencies, cycles per
 /// wall-second and mismatches; then the same job file's figures from the drive
 /// (`drive_figures`) beside the datapath's, with the error. `SSDLAB_SEED` (default 1) seeds
-/// both.
+/// both; `SSDLAB_SIM_JOBS` runs some of the jobs (e.g. `write,randrw`).
 ///
 /// Why 20 ms: fio's IO/s divide by the time to the last completion, so the drain of the 128
 /// commands outstanding when submission stops (up to a p99 latency, 0.7 ms on the random
@@ -322,9 +338,10 @@ fn sim_preset() {
         ("write", 128, 1),
         ("randrw", 4, 1),
     ];
+    let picked = picked_jobs(&jobs.map(|j| j.0));
     let mut against = Vec::new();
     let us = |c: f64| c * 4e-3;
-    for (rw, bs_kib, numjobs) in jobs {
+    for (rw, bs_kib, numjobs) in jobs.into_iter().filter(|j| picked.contains(&j.0)) {
         let job = clones(rw, bs_kib, 32, numjobs, 1 << 20);
         let timed = timed_job(&job, runtime_us);
         let r = three_way_reading_data(&cfg, &timed, lim, &v).unwrap_or_else(|e| panic!("{e}"));
