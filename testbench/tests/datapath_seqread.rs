@@ -16,11 +16,9 @@ use ssdlab_testbench::cosim::datapath::sig::CHANNELS;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+/// `name` from the environment, `default` when unset; a bad value stops the run naming it.
+fn env_or(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
+    ssdlab_testbench::cosim::knob::knob(name, default, range).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The datapath's Verilog for the drive at `mts` MT/s, elaborated once per rate.
@@ -98,7 +96,7 @@ fn one_byte_nand_beats_match_the_model_and_hold_the_bus_as_derived() {
         100.0 * a.worst_latency
     );
     // Sequential 128 KiB reads at QD1: 32 units each, one per (channel, way) of the drive.
-    let seed = env_or("SSDLAB_SEED", 5);
+    let seed = env_or("SSDLAB_SEED", 5, 0..=u64::MAX);
     let [(ms, _, _), (vs, _, _)] = both(SEQREAD_MTS, &seqread_job(128, 1, 3, 4), seed, 2_000_000);
     assert_eq!(
         (ms.cpl.len(), vs.cpl.len()),
@@ -127,11 +125,11 @@ fn one_byte_nand_beats_match_the_model_and_hold_the_bus_as_derived() {
 #[ignore]
 fn seqread_figures() {
     let (seed, ios, qd) = (
-        env_or("SSDLAB_SEED", 2026),
-        env_or("SSDLAB_SEQ_IOS", 128),
+        env_or("SSDLAB_SEED", 2026, 0..=u64::MAX),
+        env_or("SSDLAB_SEQ_IOS", 128, 1..=1 << 20),
         32u32,
     );
-    let mts = env_or("SSDLAB_SEQ_MTS", SEQREAD_MTS as u64) as u32;
+    let mts = env_or("SSDLAB_SEQ_MTS", SEQREAD_MTS as u64, 1..=u32::MAX as u64) as u32;
     let job = seqread_job(128, qd, ios, (ios * 128 / 1024).max(1) as u32);
     let runs = both(mts, &job, seed, 40_000 * ios + 2_000_000);
     // Per 4 KiB page a channel's bus carries 49 cycles of read command + 4096 / B data cycles

@@ -27,11 +27,9 @@ fn big_stack(f: impl FnOnce() + Send + 'static) {
     h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
+/// `SSDLAB_SEED`, `default` when unset; a bad value stops the run naming it.
 fn seed_or(default: u64) -> u64 {
-    std::env::var("SSDLAB_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+    ssdlab_testbench::cosim::knob::seed_or(default).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

@@ -13,11 +13,9 @@ use ssdlab_testbench::cosim::datapath::scoreboard::compare;
 use ssdlab_testbench::cosim::datapath::setup::{cosim_config, run_model, stimulus, with_suspend};
 use ssdlab_testbench::cosim::datapath::sim::{random_job_at, three_way};
 
+/// `SSDLAB_SEED`, `default` when unset; a bad value stops the run naming it.
 fn seed_or(default: u64) -> u64 {
-    std::env::var("SSDLAB_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+    ssdlab_testbench::cosim::knob::seed_or(default).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

@@ -5,3 +5,4 @@ pub mod channel_bench;
 pub mod channel_dut;
 pub mod clock_crossing;
 pub mod datapath;
+pub mod knob;
