@@ -100,7 +100,7 @@ pub struct Firmware {
     map_q: VecDeque<(MapReq, u64)>,
     map_wait: VecDeque<u64>,
     nand_q: VecDeque<NandReq>,
-    dma_q: VecDeque<(DmaReq, DmaTag)>,
+    dma_q: VecDeque<DmaTag>,
     dma_fly: VecDeque<DmaTag>,
     cpl_q: VecDeque<CplReq>,
     qc_q: VecDeque<(QcReq, CplReq)>,
@@ -215,7 +215,7 @@ impl Firmware {
                 .filter(|_| self.map_wait.len() < MAP_OUTSTANDING)
                 .map(|m| m.0),
             nand: self.nand_q.front().copied(),
-            dma: self.dma_q.front().map(|d| d.0),
+            dma: self.dma_q.front().map(|t| t.req(self.ways_per_channel)),
             cpl: self.cpl_q.front().copied(),
             qc: self.qc_q.front().map(|q| q.0),
         }
@@ -236,7 +236,7 @@ impl Firmware {
                 .expect("a taken NAND op was offered");
         }
         if t.dma {
-            let (_, tag) = self.dma_q.pop_front().expect("a taken DMA was offered");
+            let tag = self.dma_q.pop_front().expect("a taken DMA was offered");
             self.dma_fly.push_back(tag);
         }
         if t.cpl {

@@ -5,21 +5,34 @@
 //! The port takes one move at a time (`nvme::prp::dma::PrpDma`), so each move costs a host
 //! read round trip before its data; pairing units halves that count.
 
-use super::super::jobs::{Run, RUN_UNITS};
+use super::super::jobs::Run;
 use super::*;
 
-/// What a DMA in flight is for.
+/// A DMA move queued or in flight, and what it is for.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DmaTag {
     way: usize,
-    /// The command of each unit the move carries (`units` of them).
-    cmd: [u64; RUN_UNITS as usize],
-    /// The region half a read's data leaves from; `None`: a program's fill.
+    /// The units moved: region bytes, host pages (PRP1, PRP2) and their commands.
+    run: Run,
+    /// The region half a read's data leaves from; `None`: host -> region.
     half: Option<u8>,
-    /// Units the move carries.
-    units: u32,
     /// A move into the open unit's half ([`open_unit`]).
     early: bool,
+}
+
+impl DmaTag {
+    /// The request the DMA port takes for this move, on a datapath of `ways_per_channel`.
+    pub(super) fn req(&self, ways_per_channel: usize) -> DmaReq {
+        DmaReq {
+            to_host: self.half.is_some(),
+            prp1: self.run.host[0],
+            prp2: self.run.prp2(),
+            len: self.run.units * UNIT,
+            channel: (self.way / ways_per_channel) as u8,
+            way: (self.way % ways_per_channel) as u8,
+            offset: self.run.offset,
+        }
+    }
 }
 
 impl Firmware {
@@ -41,29 +54,17 @@ impl Firmware {
         half: Option<u8>,
         early: bool,
     ) -> usize {
-        let (channel, way) = (w / self.ways_per_channel, w % self.ways_per_channel);
         let mut queued = 0;
         for run in moves.runs() {
             if early && self.join_queued(w, &run) {
                 continue;
             }
-            let req = DmaReq {
-                to_host: half.is_some(),
-                prp1: run.host[0],
-                prp2: run.prp2(),
-                len: run.units * UNIT,
-                channel: channel as u8,
-                way: way as u8,
-                offset: run.offset,
-            };
-            let tag = DmaTag {
+            self.dma_q.push_back(DmaTag {
                 way: w,
-                cmd: run.cmd,
+                run,
                 half,
-                units: run.units,
                 early,
-            };
-            self.dma_q.push_back((req, tag));
+            });
             queued += 1;
         }
         queued
@@ -71,26 +72,30 @@ impl Firmware {
 
     /// Writes come one unit at a time, so while the DMA port is busy their moves into the
     /// open unit queue up one by one. A lone unit `run` next to the lone unit of the last
-    /// queued move into the same way's open unit joins it as its second page, so the two
-    /// cost one host read round trip. The offered move (the queue's head) is never changed.
+    /// queued move into the same way's open unit joins it as a two-unit run (in region order),
+    /// so the two cost one host read round trip. The offered move (the queue's head) is never
+    /// changed.
     fn join_queued(&mut self, w: usize, run: &Run) -> bool {
         if run.units != 1 || self.dma_q.len() < 2 {
             return false;
         }
         let half = self.regions.half_bytes();
-        let (req, tag) = self.dma_q.back_mut().expect("two queued");
-        let same_half = req.offset / half == run.offset / half;
-        let fits = tag.early && tag.way == w && tag.units == 1 && same_half;
-        if fits && req.offset + UNIT == run.offset {
-            (req.prp2, tag.cmd[1]) = (run.host[0], run.cmd[0]);
-        } else if fits && run.offset + UNIT == req.offset {
-            (req.prp1, req.prp2, req.offset) = (run.host[0], req.prp1, run.offset);
-            tag.cmd = [run.cmd[0], tag.cmd[0]];
-        } else {
+        let tag = self.dma_q.back_mut().expect("two queued");
+        let q = tag.run;
+        if !(tag.early && tag.way == w && q.units == 1 && q.offset / half == run.offset / half) {
             return false;
         }
-        req.len = 2 * UNIT;
-        tag.units = 2;
+        let (a, b) = match () {
+            _ if q.end() == run.offset => (q, *run),
+            _ if run.end() == q.offset => (*run, q),
+            _ => return false,
+        };
+        tag.run = Run {
+            offset: a.offset,
+            units: 2,
+            host: [a.host[0], b.host[0]],
+            cmd: [a.cmd[0], b.cmd[0]],
+        };
         true
     }
 
@@ -101,7 +106,7 @@ impl Firmware {
         if status != 0 {
             return self.fail(format!(
                 "DMA for command {} ended with status {status:#x}",
-                tag.cmd[0]
+                tag.run.cmd[0]
             ));
         }
         if tag.early {
@@ -118,12 +123,11 @@ impl Firmware {
         } else {
             self.fill_done(tag.way);
         }
-        for &cmd in &tag.cmd[..tag.units as usize] {
+        // A command completes once the last of its units has moved.
+        for &cmd in &tag.run.cmd[..tag.run.units as usize] {
             if let Some(c) = self.cmds.get_mut(&cmd) {
                 c.dma_left -= 1;
             }
-        }
-        for &cmd in &tag.cmd[..tag.units as usize] {
             self.finish(cmd);
         }
     }
