@@ -20,6 +20,7 @@ use ssdlab_testbench::cosim::datapath::setup::{
     preset_config, run_model, stimulus, without_firmware_time,
 };
 use ssdlab_testbench::cosim::datapath::sim::{three_way_reading_data, Report};
+use ssdlab_testbench::cosim::knob::knob;
 use std::collections::BTreeSet;
 
 const PRESET: &str = "sm2262-512g";
@@ -216,14 +217,14 @@ fn tlc_host_programs_are_refused_naming_them() {
 #[test]
 fn drive_figures_are_what_ssdlab_run_reports() {
     let cfg = preset_config(PRESET).expect("preset");
-    let job = clones("randread", 4, 32, 4, 1 << 20);
-    let d = drive_figures(&cfg, &job, 1, 1_000).expect("the drive runs");
+    let job = timed_job(&clones("randread", 4, 32, 4, 1 << 20), 200, 1_000);
+    let d = drive_figures(&cfg, &job, 1).expect("the drive runs");
     let dir = tempfile::Builder::new()
         .prefix("ssdlab-drive-figures-")
         .tempdir()
         .expect("temp dir");
     let file = dir.path().join("randread.fio");
-    std::fs::write(&file, timed_job(&job, 1_000)).expect("job file");
+    std::fs::write(&file, &job).expect("job file");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ssdlab"))
         .args([
             "run",
@@ -268,16 +269,10 @@ fn drive_figures_are_what_ssdlab_run_reports() {
     );
 }
 
-/// The value of environment variable `name`, `default` when unset; a value that is not a whole
-/// number in `range` stops the run naming the variable.
+/// `name` from the environment (`cosim::knob`), `default` when unset; a value that is not a
+/// whole number in `range` stops the run naming the variable.
 fn env_in(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
-    let Ok(s) = std::env::var(name) else {
-        return default;
-    };
-    match s.parse() {
-        Ok(v) if range.contains(&v) => v,
-        _ => panic!("{name}={s}: not a whole number in {range:?}"),
-    }
+    knob(name, default, range).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The jobs of `all` that `SSDLAB_SIM_JOBS` names (comma-separated fio `rw` values), all when
@@ -298,37 +293,42 @@ fn picked_jobs<'a>(all: &[&'a str]) -> Vec<&'a str> {
 
 /// `make sim`: on the preset (`SSDLAB_SIM_PRESET`, default sm2262-512g), random 4 KiB and
 /// sequential 128 KiB reads and writes at QD32 and a random 4 KiB mix, each with fio's
-/// `time_based` and `runtime` of `SSDLAB_SIM_RUNTIME_US` (default 20 000 us: submitting for
-/// 20 ms = 5 000 000 PCIe cycles from the job's first command, as `ssdlab run` does from its
-/// start), read data compared: a table of the host's IO/s and latencies, cycles per
-/// wall-second and mismatches; then the same job file's figures from the drive
-/// (`drive_figures`) beside the datapath's, with the error. `SSDLAB_SEED` (default 1) seeds
-/// both; `SSDLAB_SIM_JOBS` runs some of the jobs (e.g. `write,randrw`).
+/// `time_based`, `ramp_time` of `SSDLAB_SIM_RAMP_US` (default 10 000 us) and `runtime` of
+/// `SSDLAB_SIM_RUNTIME_US` (default 10 000 us): submitting for 20 ms = 5 000 000 PCIe cycles
+/// from the job's first command, as `ssdlab run` does from its start, and counting the
+/// completions of the last 10 ms on. Read data compared: a table of the host's IO/s and
+/// latencies, cycles per wall-second and mismatches; then the same job file's figures from the
+/// drive (`drive_figures`) beside the datapath's, with the error. `SSDLAB_SEED` (default 1)
+/// seeds both; `SSDLAB_SIM_JOBS` runs some of the jobs (e.g. `write,randrw`).
 ///
-/// Why 20 ms: fio's IO/s divide by the time to the last completion, so the drain of the 128
-/// commands outstanding when submission stops (up to a p99 latency, 0.7 ms on the random
-/// reads) weighs on a short run, and which die holds the longest queue then differs between
-/// two models whose events differ in order. docs/hdl.md gives the spread over seeds.
+/// Why a ramp: the drive takes its first 128 KiB writes into its DRAM write buffer (8 MiB on
+/// the sm2262 presets) at the link's rate, faster than its dies drain them, for about 6 ms;
+/// the datapath has no DRAM data path. After the ramp both run at the rate of their dies.
+/// Why 10 ms counted: fio's IO/s divide by the time to the last completion, so the drain of
+/// the 128 commands outstanding when submission stops (up to a p99 latency, 0.7 ms on the
+/// random reads) weighs on a short run, and which die holds the longest queue then differs
+/// between two models whose events differ in order. docs/hdl.md gives the spread over seeds.
 #[test]
 #[ignore]
 fn sim_preset() {
     let name = std::env::var("SSDLAB_SIM_PRESET").unwrap_or_else(|_| PRESET.to_string());
-    let runtime_us = env_in("SSDLAB_SIM_RUNTIME_US", 20_000, 1..=1_000_000);
+    let ramp_us = env_in("SSDLAB_SIM_RAMP_US", 10_000, 0..=1_000_000);
+    let runtime_us = env_in("SSDLAB_SIM_RUNTIME_US", 10_000, 1..=1_000_000);
     let cfg = preset_config(&name).unwrap_or_else(|e| panic!("{e}"));
     let v = ssdlab_hdl::top::export_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
     // Submission cycles at the 250 MHz PCIe clock; the drain of a 128 KiB write backlog on the
     // slowest preset fits in as many again.
-    let submit_cycles = runtime_us * 250;
+    let submit_cycles = (ramp_us + runtime_us) * 250;
     let lim = RunLimits {
         submit_until: u64::MAX,
         max_cycles: 3 * submit_cycles + 2_000_000,
         seed: env_in("SSDLAB_SEED", 1, 0..=u64::MAX),
     };
     println!(
-        "preset {name}, seed {}, {runtime_us} us per job: Verilator against the model blocks, read data compared",
+        "preset {name}, seed {}, {ramp_us} us ramp + {runtime_us} us per job: Verilator against the model blocks, read data compared",
         lim.seed
     );
-    println!("| job | cycles | I/Os | units compared | IO/s | MB/s | mean / p99 latency | cycles/s | mismatches |");
+    println!("| job | cycles | I/Os counted | units compared | IO/s | MB/s | mean / p99 latency | cycles/s | mismatches |");
     println!("|---|---|---|---|---|---|---|---|---|");
     // The four jobs (random ones as 4 clones, each on its own queue pair), and a mix.
     let jobs = [
@@ -343,9 +343,9 @@ fn sim_preset() {
     let us = |c: f64| c * 4e-3;
     for (rw, bs_kib, numjobs) in jobs.into_iter().filter(|j| picked.contains(&j.0)) {
         let job = clones(rw, bs_kib, 32, numjobs, 1 << 20);
-        let timed = timed_job(&job, runtime_us);
+        let timed = timed_job(&job, ramp_us, runtime_us);
         let r = three_way_reading_data(&cfg, &timed, lim, &v).unwrap_or_else(|e| panic!("{e}"));
-        let d = drive_figures(&cfg, &job, lim.seed, runtime_us).unwrap_or_else(|e| panic!("{e}"));
+        let d = drive_figures(&cfg, &timed, lim.seed).unwrap_or_else(|e| panic!("{e}"));
         let name = format!("{rw} {bs_kib} KiB QD32 x {numjobs}");
         println!(
             "| {name} | {} | {} | {} | {:.0} | {:.0} | {:.1} / {:.1} us | {:.0} | {} |",
@@ -365,7 +365,7 @@ fn sim_preset() {
     }
     // The target is agreement within 2 %; printed, not asserted while the datapath has
     // no DRAM data path (docs/hdl.md).
-    println!("\nthe drive (`ssdlab run --precondition sequential`, {runtime_us} us, same config and seed) against the datapath:");
+    println!("\nthe drive (`ssdlab run --precondition sequential`, {ramp_us} us ramp + {runtime_us} us, same config and seed) against the datapath:");
     println!("| job | drive IO/s | datapath IO/s | error | drive mean / p99 | datapath mean / p99 | error mean / p99 |");
     println!("|---|---|---|---|---|---|---|");
     let err = |got: f64, want: f64| 100.0 * (got - want) / want.max(1e-9);

@@ -1,7 +1,8 @@
 //! The drive's own host figures for a co-simulated job, to set beside the Verilated datapath's
 //! (`make sim PRESET=NAME`): what `ssdlab run --precondition sequential` reports for the same
-//! fio job on the same drive config and seed, run for a fixed span of simulated time (fio
-//! `time_based`, `runtime`, `group_reporting`: all clones as one). The drive is the calibrated
+//! fio job file on the same drive config and seed, typically run for a fixed span of simulated
+//! time after a ramp ([`timed_job`]: fio `time_based`, `ramp_time`, `runtime`,
+//! `group_reporting`: all clones as one). The drive is the calibrated
 //! `Drive` (DRAM data path, firmware cores); the datapath's co-simulation has neither yet, so
 //! the two differ (docs/hdl.md, "A preset's datapath").
 
@@ -23,17 +24,11 @@ pub struct HostFigures {
     pub p99_us: f64,
 }
 
-/// `job` (a fio job file) with `time_based=1`, `runtime` of `runtime_us` and `group_reporting=1`
-/// added to every job, run on a drive of `cfg` from `seed` after a sequential functional fill
-/// of its region: the group's reads and writes together.
-pub fn drive_figures(
-    cfg: &DriveConfig,
-    job: &str,
-    seed: u64,
-    runtime_us: u64,
-) -> Result<HostFigures, String> {
-    let text = timed_job(job, runtime_us);
-    let jobs = parse_job_file(&text, "co-simulated job").map_err(|e| e.to_string())?;
+/// The fio job file `job` run on a drive of `cfg` from `seed` after a sequential functional
+/// fill of its region: the first group's reads and writes together, over its measurement
+/// window (from the end of `ramp_time` to the last completion).
+pub fn drive_figures(cfg: &DriveConfig, job: &str, seed: u64) -> Result<HostFigures, String> {
+    let jobs = parse_job_file(job, "co-simulated job").map_err(|e| e.to_string())?;
     let seeds = SeedTree::new(seed);
     let mut dev = open_drive(cfg, seed, "co-simulated drive").map_err(|e| e.to_string())?;
     precondition_jobs(&mut dev, &jobs, Pattern::Sequential, &seeds, &mut Quiet)
@@ -51,11 +46,16 @@ pub fn drive_figures(
     })
 }
 
-/// `job` with the timing options [`drive_figures`] runs it with (`time_based=1`, `runtime` of
-/// `runtime_us`, `group_reporting=1`) after every section header: the job file to give
-/// `ssdlab run` for the same figures.
-pub fn timed_job(job: &str, runtime_us: u64) -> String {
-    let opts = format!("time_based=1\nruntime={runtime_us}us\ngroup_reporting=1\n");
+/// `job` with timing options after every section header: `time_based=1`, `ramp_time` of
+/// `ramp_us` (when not 0: fio counts nothing before its end, and the runtime starts there),
+/// `runtime` of `runtime_us` and `group_reporting=1`. The job file `make sim` gives both the
+/// co-simulation and [`drive_figures`], and `ssdlab run` for the same figures.
+pub fn timed_job(job: &str, ramp_us: u64, runtime_us: u64) -> String {
+    let ramp = match ramp_us {
+        0 => String::new(),
+        r => format!("ramp_time={r}us\n"),
+    };
+    let opts = format!("time_based=1\n{ramp}runtime={runtime_us}us\ngroup_reporting=1\n");
     job.lines()
         .flat_map(|l| {
             let header = l.trim_start().starts_with('[');
@@ -73,10 +73,15 @@ mod tests {
 
     #[test]
     fn timing_options_follow_each_section_header() {
-        let j = timed_job("[a]\nrw=read\n[b]\nrw=write\n", 5000);
+        let j = timed_job("[a]\nrw=read\n[b]\nrw=write\n", 0, 5000);
         assert_eq!(
             j,
             "[a]\ntime_based=1\nruntime=5000us\ngroup_reporting=1\nrw=read\n[b]\ntime_based=1\nruntime=5000us\ngroup_reporting=1\nrw=write\n"
+        );
+        let j = timed_job("[a]\nrw=read\n", 300, 5000);
+        assert_eq!(
+            j,
+            "[a]\ntime_based=1\nramp_time=300us\nruntime=5000us\ngroup_reporting=1\nrw=read\n"
         );
     }
 }

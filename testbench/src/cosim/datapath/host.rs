@@ -185,9 +185,16 @@ impl HostDriver {
             && self.slots.iter().all(Option::is_none)
     }
 
-    /// The job's runtime is over at `now` (fio stops submitting then).
+    /// The job's ramp (fio `ramp_time`) in cycles from its first command: the completions
+    /// before its end are not counted in the host's figures.
+    pub fn ramp_cycles(&self) -> u64 {
+        self.pat.ramp_cycles
+    }
+
+    /// The job's ramp and runtime are over at `now` (fio stops submitting then).
     fn timed_out(&self, now: Cycle) -> bool {
-        let end = |t: Cycle| self.pat.runtime_cycles.map(|r| t.saturating_add(r));
+        let lead = self.pat.ramp_cycles;
+        let end = |t: Cycle| self.pat.runtime_cycles.map(|r| t.saturating_add(lead + r));
         self.first_io.and_then(end).is_some_and(|e| now >= e)
     }
 

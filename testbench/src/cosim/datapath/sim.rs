@@ -61,25 +61,39 @@ pub struct Report {
     pub units_checked: u64,
 }
 
-/// I/O commands (queues other than the admin queue) as the host saw them complete.
+/// I/O commands (queues other than the admin queue) as the host saw them complete, counted
+/// as fio counts them: from the end of the job's `ramp_time` on.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct IoFigures {
+    /// Commands completed inside the window.
     pub ios: usize,
-    /// From the first I/O submission to the last I/O completion, cycles.
+    /// From the start of the window (the first I/O submission plus the ramp) to the last I/O
+    /// completion, cycles.
     pub span_cycles: u64,
-    /// Completion latency (submission to completion), mean and 99th percentile
-    /// (nearest rank), cycles.
+    /// Completion latency (submission to completion) of the commands counted, mean and 99th
+    /// percentile (nearest rank), cycles.
     pub mean_cycles: f64,
     pub p99_cycles: u64,
 }
 
 impl IoFigures {
-    pub fn of(cpl: &[CplRec]) -> IoFigures {
-        let io: Vec<&CplRec> = cpl.iter().filter(|c| c.sqid != 0).collect();
-        let (Some(first), Some(last)) = (
-            io.iter().map(|c| c.submitted).min(),
-            io.iter().map(|c| c.cycle).max(),
-        ) else {
+    /// The figures of the I/O completions in `cpl` at or after `ramp_cycles` past the first
+    /// I/O submission (fio resets its statistics at the end of `ramp_time`).
+    pub fn of(cpl: &[CplRec], ramp_cycles: u64) -> IoFigures {
+        let Some(first) = cpl
+            .iter()
+            .filter(|c| c.sqid != 0)
+            .map(|c| c.submitted)
+            .min()
+        else {
+            return IoFigures::default();
+        };
+        let start = first.saturating_add(ramp_cycles);
+        let io: Vec<&CplRec> = cpl
+            .iter()
+            .filter(|c| c.sqid != 0 && c.cycle >= start)
+            .collect();
+        let Some(last) = io.iter().map(|c| c.cycle).max() else {
             return IoFigures::default();
         };
         let mut lat: Vec<u64> = io.iter().map(|c| c.cycle - c.submitted).collect();
@@ -87,7 +101,7 @@ impl IoFigures {
         let rank = (lat.len() * 99).div_ceil(100).max(1);
         IoFigures {
             ios: io.len(),
-            span_cycles: last - first,
+            span_cycles: last - start,
             mean_cycles: lat.iter().sum::<u64>() as f64 / lat.len() as f64,
             p99_cycles: lat[rank - 1],
         }
@@ -226,7 +240,42 @@ fn three_way_inner(
         worst_nand,
         suspends: want.suspends,
         divergence,
-        io: IoFigures::of(&got.cpl),
+        io: IoFigures::of(&got.cpl, host.ramp_cycles()),
         units_checked: host.units_checked,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cpl(sqid: u16, submitted: u64, cycle: u64) -> CplRec {
+        CplRec {
+            sqid,
+            cid: 0,
+            status: 0,
+            submitted,
+            cycle,
+        }
+    }
+
+    /// First I/O submitted at cycle 100; with a ramp of 1000 cycles the window starts at 1100:
+    /// the completion at 900 is not counted, those at 1100 and 2100 are (latencies 1000 and
+    /// 1500), over 2100 - 1100 = 1000 cycles = 4 us at 4 ns, so 2 / 4 us = 500 000 IO/s. The
+    /// admin command (queue 0) counts in neither.
+    #[test]
+    fn completions_before_the_ramp_ends_are_not_counted() {
+        let c = [
+            cpl(0, 0, 50),
+            cpl(1, 100, 900),
+            cpl(1, 100, 1100),
+            cpl(2, 600, 2100),
+        ];
+        let f = IoFigures::of(&c, 1000);
+        assert_eq!((f.ios, f.span_cycles, f.p99_cycles), (2, 1000, 1500));
+        assert_eq!(f.mean_cycles, 1250.0);
+        assert!((f.iops() - 500_000.0).abs() < 1e-6, "{f:?}");
+        let all = IoFigures::of(&c, 0);
+        assert_eq!((all.ios, all.span_cycles, all.p99_cycles), (3, 2000, 1500));
+    }
 }

@@ -20,10 +20,13 @@ pub struct IoPattern {
     /// Commands each clone issues (the run stops submitting earlier if `stop` is called).
     pub ios: u64,
     /// fio's `runtime`, in PCIe cycles (`CLOCK_PS`): the clones stop submitting this long after
-    /// the job's first command, as fio stops a job at its runtime; with `time_based` (which the
-    /// parser accepts only with a runtime) the job runs until then whatever its size (`ios`
-    /// unbounded).
+    /// the end of the ramp ([`IoPattern::ramp_cycles`]), as fio stops a job at its runtime; with
+    /// `time_based` (which the parser accepts only with a runtime) the job runs until then
+    /// whatever its size (`ios` unbounded).
     pub runtime_cycles: Option<u64>,
+    /// fio's `ramp_time`, in PCIe cycles from the job's first command: completions before its
+    /// end are not counted (`IoFigures::of`), and it adds to the runtime (fio: "lead in time").
+    pub ramp_cycles: u64,
 }
 
 impl IoPattern {
@@ -65,6 +68,7 @@ impl IoPattern {
         };
         let clock_ps = ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
         let runtime_cycles = j.runtime.map(|t| t.as_ps() / clock_ps);
+        let ramp_cycles = j.ramp_time.as_ps() / clock_ps;
         Ok(IoPattern {
             read_pct: j.rw.read_pct(j.rwmixread),
             random: j.rw.is_random(),
@@ -75,6 +79,7 @@ impl IoPattern {
             numjobs: j.numjobs,
             ios,
             runtime_cycles,
+            ramp_cycles,
         })
     }
 }
@@ -131,6 +136,18 @@ mod tests {
         assert!(p.ios > 1 << 40, "time_based: {}", p.ios);
         let p = pattern("[a]\nrw=randread\nsize=400k\nruntime=2ms\n", 1000).unwrap();
         assert_eq!((p.runtime_cycles, p.ios), (Some(500_000), 100));
+    }
+
+    #[test]
+    fn ramp_time_is_counted_in_pcie_cycles() {
+        // 3 ms at 4 ns per cycle = 750 000 cycles; none when absent.
+        let p = pattern(
+            "[a]\nrw=write\ntime_based=1\nruntime=5ms\nramp_time=3ms\n",
+            1000,
+        );
+        assert_eq!(p.unwrap().ramp_cycles, 750_000);
+        let p = pattern("[a]\nrw=write\ntime_based=1\nruntime=5ms\n", 1000);
+        assert_eq!(p.unwrap().ramp_cycles, 0);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use super::*;
 use crate::cosim::datapath::firmware::STAGE_FLUSH_CYCLES;
 use crate::cosim::datapath::port::{NandRec, Streams, TlpClass};
+use crate::cosim::datapath::sim::IoFigures;
 use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PLANES_LSB, ROW_LSB};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use std::collections::BTreeMap;
@@ -404,6 +405,33 @@ fn a_time_based_job_of_clones_submits_until_its_runtime() {
         "seed {seed}: still submitting near the runtime's end (last at {last}, first {first})"
     );
     assert!(s.cpl.iter().all(|c| c.status == 0), "seed {seed}");
+}
+
+/// fio's `ramp_time=60us` (15 000 cycles) before `runtime=40us` (10 000): submissions stop
+/// 25 000 cycles after the first command, as without the ramp at `runtime=100us`, and the
+/// host's figures count only completions from 15 000 cycles after the first submission on.
+#[test]
+fn a_ramp_adds_to_the_runtime_and_is_not_counted() {
+    let seed = 6;
+    let job = "[r]\nrw=randread\nbs=4k\niodepth=4\nnumjobs=4\nsize=4m\ntime_based=1\nruntime=40us\nramp_time=60us\n";
+    let s = run_model(&cosim_config(), job, lim(seed), true).expect("runs");
+    let io: Vec<_> = s.cpl.iter().filter(|c| c.sqid != 0).collect();
+    let sub = |f: fn(u64, u64) -> u64| io.iter().map(|c| c.submitted).reduce(f);
+    let (first, last) = (sub(u64::min).expect("ran"), sub(u64::max).expect("ran"));
+    assert!(
+        (first + 20_000..first + 25_000).contains(&last),
+        "seed {seed}: last submission at {last}, first {first}"
+    );
+    let f = IoFigures::of(&s.cpl, 15_000);
+    let late = io.iter().filter(|c| c.cycle >= first + 15_000).count();
+    assert!(
+        late > 0 && late < io.len(),
+        "seed {seed}: {late} of {}",
+        io.len()
+    );
+    assert_eq!(f.ios, late, "seed {seed}");
+    let end = io.iter().map(|c| c.cycle).max().expect("ran");
+    assert_eq!(f.span_cycles, end - (first + 15_000), "seed {seed}");
 }
 
 /// sm2262-512g without firmware time: 8 sequential 4 KiB writes at QD8. The host's 8 SQEs are
