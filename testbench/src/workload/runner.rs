@@ -10,25 +10,24 @@
 //! one group; the next group starts when every command of the previous one has completed.
 
 use super::device::{Completion, Device, Io, Op};
-use super::offsets::OffsetGen;
 use super::rate::{MinRate, RateLimiter};
 
 use super::stats::DirStats;
 use crate::error::InputError;
 use crate::fio::JobSpec;
-use rand::Rng;
-use ssdlab_model::rng::ModelRng;
 use ssdlab_model::SimTime;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 mod build;
 mod closed_loop;
+mod draws;
 mod group;
 mod latency;
 mod reap;
 mod regions;
 mod verify;
+pub use draws::Draws;
 pub use group::run_jobs;
 pub use regions::{check_jobs, clone_region, file_regions, groups, job_region, region};
 pub use verify::VERIFY_TYPES;
@@ -52,13 +51,8 @@ struct Clone {
     job: usize,
     idx: u32,
     queue: u16,
-    /// One generator per file (`nrfiles`) and direction; `file` is the next IO's file (fio's
-    /// default `file_service_type=roundrobin`: one IO per file in turn).
-    read_gen: Vec<DirGen>,
-    write_gen: Vec<DirGen>,
-    file: usize,
-    mix: ModelRng,
-    read_pct: u32,
+    /// The clone's I/O sequence: direction, offset and size of each command in turn.
+    draws: Draws,
     limit_bytes: Option<u64>,
     number_ios: Option<u64>,
     deadline: Option<SimTime>,
@@ -73,7 +67,7 @@ struct Clone {
     /// reseeds them per loop with its default `randrepeat=1`, so every pass repeats the first),
     /// and whether this pass ended and waits for its commands to complete.
     loops_left: u32,
-    fresh: Option<Box<PassStart>>,
+    fresh: Option<Box<Draws>>,
     draining: bool,
     /// Completed commands not yet reaped (by completion time), the batch options, and whether
     /// the clone reaps down to `iodepth_low` before issuing again (`runner/reap.rs`).
@@ -102,75 +96,6 @@ struct Clone {
     failed: Option<String>,
 }
 
-/// The generators a pass starts from: reads and writes per file, the read/write mix.
-type PassStart = (Vec<DirGen>, Vec<DirGen>, ModelRng);
-
-/// Offsets and sizes of one direction of a clone: one block size, or a `bssplit` or `bsrange`
-/// drawn per IO from its own stream (offsets then on the smallest size).
-#[derive(Clone)]
-struct DirGen {
-    offsets: OffsetGen,
-    bs: u64,
-    split: Vec<(u64, u32)>,
-    range: Option<(u64, u64)>,
-    unaligned: bool,
-    pick: ModelRng,
-}
-
-impl DirGen {
-    fn new(
-        j: &JobSpec,
-        region: (u64, u64),
-        read: bool,
-        stream: impl Fn(&str) -> ModelRng,
-    ) -> DirGen {
-        let (bs, split, range, name) = if read {
-            (j.bs_read, &j.bssplit_read, j.bsrange_read, "read")
-        } else {
-            (j.bs_write, &j.bssplit_write, j.bsrange_write, "write")
-        };
-        let granule = split.iter().map(|e| e.0).min().unwrap_or(bs);
-        let offsets = OffsetGen::new(
-            region.0,
-            region.1,
-            granule,
-            j.rw.is_random(),
-            j.norandommap,
-            stream(name),
-        );
-        let offsets = if j.rw.is_random() {
-            offsets.skewed(&j.distribution)
-        } else {
-            offsets
-        };
-        DirGen {
-            offsets,
-            bs,
-            split: split.clone(),
-            range,
-            unaligned: j.bs_unaligned,
-            pick: stream(&format!("{name}/bssplit")),
-        }
-    }
-    fn next(&mut self) -> (u64, u64) {
-        let len = if let Some(r) = self.range {
-            crate::fio::bs::range_len(r, self.unaligned, self.pick.gen::<f64>())
-        } else if self.split.is_empty() {
-            self.bs
-        } else {
-            let mut x = self.pick.gen_range(0..100u32);
-            let e = self.split.iter().find(|e| {
-                x < e.1 || {
-                    x -= e.1;
-                    false
-                }
-            });
-            e.map_or(self.split[self.split.len() - 1].0, |e| e.0)
-        };
-        (self.offsets.next_offset_len(len), len)
-    }
-}
-
 impl Clone {
     /// The latency-target search holds the depth below `iodepth` or quiesces.
     fn lat_blocks(&self) -> bool {
@@ -191,11 +116,10 @@ impl Clone {
     /// `do_io` drains, then `clear_io_state` restarts the offsets; counters start again).
     fn next_pass(&mut self) {
         if self.draining && self.outstanding == 0 {
-            let (r, w, m) = *self
+            self.draws = *self
                 .fresh
                 .clone()
                 .expect("loops > 1 keeps the first generators");
-            (self.read_gen, self.write_gen, self.mix, self.file) = (r, w, m, 0);
             (self.issued_ios, self.issued_bytes) = (0, 0);
             self.verify_next_pass();
             self.loops_left -= 1;
@@ -256,19 +180,6 @@ impl Clone {
             self.free_slots += 1;
         }
         Ok(())
-    }
-    /// The next IO: its direction by `rwmixread`, then offset and size.
-    fn draw(&mut self) -> (Op, u64, u64) {
-        let read = self.read_pct == 100
-            || (self.read_pct > 0 && self.mix.gen_range(0..100) < self.read_pct);
-        let f = self.file;
-        self.file = (f + 1) % self.read_gen.len();
-        let (op, (offset, len)) = if read {
-            (Op::Read, self.read_gen[f].next())
-        } else {
-            (Op::Write, self.write_gen[f].next())
-        };
-        (op, offset, len)
     }
     /// Issues into free slots; an IO whose rate schedule starts it later is held, with a
     /// wake-up timer at its start time.
@@ -337,7 +248,7 @@ impl Clone {
         if let Some(h) = self.held.take() {
             return h;
         }
-        let (op, offset, len) = self.draw();
+        let (op, offset, len) = self.draws.next_io();
         let due = self
             .rate
             .as_mut()

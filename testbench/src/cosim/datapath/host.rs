@@ -2,14 +2,15 @@
 //! (`crate::devices::root_complex`) that initialises the controller (NVM Express 1.4, 7.6.1:
 //! AQA/ASQ/ACQ, MSI-X vectors, CC.EN, Create I/O CQ/SQ pairs through the admin queue) and then
 //! runs one fio job closed-loop as `numjobs` clones (fio's numjobs: each clone its own I/O
-//! queue pair, j + 1, and its own random stream over the same region, as a driver with one
-//! queue per CPU): up to `iodepth` commands outstanding per clone (clone j's slots are
-//! j x iodepth .. (j + 1) x iodepth; a command takes the lowest free one, which is its cid
-//! and its data buffer, so a completion frees its slot at once as fio's does), sequential
-//! or uniformly random 4 KiB-aligned offsets in the job's region, reads/writes by
-//! `rwmixread`, one SQ doorbell per command, one CQ head doorbell per consumed CQE; with a
-//! `runtime`, submissions stop that long after the job's first command (`time_based`: the
-//! job runs until then).
+//! queue pair, j + 1, as a driver with one queue per CPU): up to `iodepth` commands
+//! outstanding per clone (clone j's slots are j x iodepth .. (j + 1) x iodepth; a command takes
+//! the lowest free one, which is its cid and its data buffer, so a completion frees its slot
+//! at once as fio's does). Each clone issues the command sequence `ssdlab run` issues for the
+//! same job file and seed (`workload::runner::Draws`: direction by `rwmixread`, offsets
+//! sequential or random with fio's random map), one SQ doorbell per command, one CQ head
+//! doorbell per consumed CQE; with a `runtime`, submissions stop that long after the end of
+//! the `ramp_time` that follows the job's first command (`time_based`: the job runs until
+//! then).
 //! Completions are taken from the CQE MWr TLPs the root complex logged (sqid, cid, status at
 //! the TLP's cycle).
 //!
@@ -22,12 +23,12 @@
 use super::exec::DatapathExec;
 use super::port::{CplRec, TlpClass};
 use crate::devices::root_complex::RootComplex;
-use rand::Rng;
+use crate::workload::device::Op;
+use crate::workload::runner::Draws;
 use ssdlab_model::encoding::nvme::opc;
 use ssdlab_model::encoding::nvme_regs::*;
 use ssdlab_model::nvme::frontend::entry::{Cqe, Sqe};
 use ssdlab_model::nvme::frontend::tlp::{Cycle, TlpKind};
-use ssdlab_model::rng::{ModelRng, SeedTree};
 
 mod pattern;
 
@@ -75,12 +76,11 @@ pub fn classify(kind: TlpKind, addr: u64) -> TlpClass {
     }
 }
 
-/// One clone of the job: its queue pair (`q` = clone + 1) and its stream.
+/// One clone of the job: its queue pair (`q` = clone + 1) and its command sequence.
 struct Clone {
-    rng: ModelRng,
+    draws: Draws,
     sq_tail: u32,
     cq_head: u32,
-    seq_unit: u64,
     issued: u64,
 }
 
@@ -102,6 +102,8 @@ pub struct HostDriver {
     /// The cycle of the first I/O command (the start of the job's `runtime`).
     first_io: Option<Cycle>,
     pub completions: Vec<CplRec>,
+    /// Every command submitted, in order: (I/O queue, direction, first 4 KiB unit).
+    pub commands: Vec<(u16, Op, u64)>,
     /// Per slot: the first unit and unit count of its read command, when reads are checked.
     reads: Vec<Option<(u64, u64)>>,
     check_reads: bool,
@@ -110,17 +112,19 @@ pub struct HostDriver {
 }
 
 impl HostDriver {
-    pub fn new(pat: IoPattern, seeds: &SeedTree) -> Self {
+    /// The host running `pat`, clone j issuing `draws[j]` (one per clone).
+    pub fn new(pat: IoPattern, draws: Vec<Draws>) -> Self {
         let jobs = pat.numjobs as usize;
+        assert_eq!(draws.len(), jobs, "one command sequence per clone");
         let slots = jobs * pat.iodepth as usize;
         HostDriver {
             pat,
-            clones: (0..jobs)
-                .map(|j| Clone {
-                    rng: seeds.stream("cosim_host", j as u64),
+            clones: draws
+                .into_iter()
+                .map(|draws| Clone {
+                    draws,
                     sq_tail: 0,
                     cq_head: 0,
-                    seq_unit: 0,
                     issued: 0,
                 })
                 .collect(),
@@ -141,6 +145,7 @@ impl HostDriver {
             stopped: false,
             first_io: None,
             completions: Vec::new(),
+            commands: Vec::new(),
             reads: vec![None; slots],
             check_reads: false,
             units_checked: 0,
@@ -324,17 +329,15 @@ impl HostDriver {
     fn submit(&mut self, now: Cycle, j: usize, slot: usize, x: &mut dyn DatapathExec) {
         let p = self.pat;
         let units = (p.bs / 4096) as u64;
-        let starts = p.units / units;
         let cl = &mut self.clones[j];
-        let start = if p.random {
-            cl.rng.gen_range(0..starts)
-        } else {
-            let s = cl.seq_unit;
-            cl.seq_unit = (s + 1) % starts;
-            s
-        };
-        let lpn = p.first_unit + start * units;
-        let read = cl.rng.gen_range(0..100) < p.read_pct;
+        let (op, offset, len) = cl.draws.next_io();
+        // `IoPattern::from_job` admits one block size and 4 KiB-aligned files only.
+        assert!(
+            offset % 4096 == 0 && len == p.bs as u64,
+            "{op:?} {offset} {len}"
+        );
+        let lpn = offset / 4096;
+        let read = op == Op::Read;
         let buf = DATA_BASE + slot as u64 * SLOT_BYTES;
         let prp2 = match units {
             1 => 0,
@@ -374,6 +377,7 @@ impl HostDriver {
         x.mmio_write(now, sq_doorbell(q), cl.sq_tail);
         self.slots[slot] = Some(now);
         self.issued += 1;
+        self.commands.push((q, op, lpn));
         self.first_io.get_or_insert(now);
     }
 }

@@ -19,6 +19,7 @@ use super::model_exec::ModelExec;
 use super::port::Streams;
 use super::sig::DatapathDut;
 use crate::fio::parse_job_file;
+use crate::workload::runner::Draws;
 use ssdlab_model::config::{DriveConfig, SuspendConfig, SuspendPolicyKind};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::die::NandTiming;
@@ -145,6 +146,10 @@ pub fn stimulus(
     let seeds = SeedTree::new(seed);
     let mut ftl = Ftl::new(cfg, &seeds).map_err(|e| e.to_string())?;
     let pat = IoPattern::from_job(j, ftl.logical_units())?;
+    let capacity = ftl.logical_units() * 4096;
+    let draws = (0..pat.numjobs)
+        .map(|k| Draws::for_clone(j, (0, k), capacity, &seeds))
+        .collect::<Result<Vec<_>, _>>()?;
     check_geometry(cfg)?;
     if precondition {
         let mut ops = Vec::new();
@@ -182,7 +187,7 @@ pub fn stimulus(
             &cfg.controller,
         )
         .with_reads_beside(cfg.nand.suspend.policy != SuspendPolicyKind::Never),
-        HostDriver::new(pat, &seeds),
+        HostDriver::new(pat, draws),
     ))
 }
 

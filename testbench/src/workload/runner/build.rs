@@ -1,14 +1,14 @@
 //! Builds a stonewall group's clones (`numjobs` per job): each clone's region, files, random
 //! streams (from the job's `randseed` or the run's seed tree), limits and rate schedule.
 
+use super::draws::{clone_stream, Draws};
 use super::regions::{clone_region, file_regions};
-use super::{latency, time_overflow, verify, Clone, DirGen};
+use super::{latency, time_overflow, verify, Clone};
 use crate::error::InputError;
 use crate::fio::{JobSpec, SizeSpec};
 use crate::workload::device::Device;
 use crate::workload::rate::{MinRate, RateLimiter};
 use crate::workload::stats::DirStats;
-use ssdlab_model::rng::ModelRng;
 use ssdlab_model::{SeedTree, SimTime};
 
 pub(super) fn make_clones(
@@ -40,21 +40,13 @@ fn make_clone(
     let (start, len) = clone_region(j, k, dev.capacity_bytes()).expect("checked in run_jobs");
     let stream = clone_stream(j, (ji, k), seeds);
     let files = file_regions(j, (start, len)).expect("checked in run_jobs");
-    let (read_gen, write_gen, mix) = (
-        clone_gens(j, &files, true, &stream),
-        clone_gens(j, &files, false, &stream),
-        stream("mix"),
-    );
-    let fresh = (j.loops > 1 && !j.time_based)
-        .then(|| Box::new((read_gen.clone(), write_gen.clone(), mix.clone())));
+    let draws = Draws::new(j, &files, &stream);
+    let fresh = (j.loops > 1 && !j.time_based).then(|| Box::new(draws.clone()));
     Ok(Clone {
         job: ji,
         idx: k,
         queue,
-        read_gen,
-        write_gen,
-        file: 0,
-        mix,
+        draws,
         outstanding: 0,
         loops_left: if fresh.is_some() { j.loops - 1 } else { 0 },
         fresh,
@@ -68,7 +60,6 @@ fn make_clone(
         stats_from: SimTime::ZERO,
         batch: j.batch,
         low_drain: false,
-        read_pct: j.rw.read_pct(j.rwmixread),
         limit_bytes: (!j.time_based).then_some(j.io_size.unwrap_or(match (j.filesize, j.size) {
             (Some(_), Some(SizeSpec::Bytes(b))) if b > 0 => b,
             _ => len,
@@ -92,35 +83,4 @@ fn make_clone(
         min_rate: MinRate::new(&j.rate, t0),
         failed: None,
     })
-}
-
-/// The random streams of clone `k` of job `ji`, named by purpose: from the job's `randseed`, or
-/// the run's seed tree.
-fn clone_stream(j: &JobSpec, (ji, k): (usize, u32), seeds: &SeedTree) -> impl Fn(&str) -> ModelRng {
-    let tree = match j.randseed {
-        Some(s) => SeedTree::new(s),
-        None => *seeds,
-    };
-    let name = j.name.clone();
-    move |what: &str| tree.stream(&format!("fio/{name}/{what}"), ji as u64 * 4096 + k as u64)
-}
-
-/// One direction's generators of a clone, one per file; file 0 keeps the job's stream names.
-fn clone_gens(
-    j: &JobSpec,
-    files: &[(u64, u64)],
-    read: bool,
-    stream: &impl Fn(&str) -> ModelRng,
-) -> Vec<DirGen> {
-    files
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let s = move |what: &str| match i {
-                0 => stream(what),
-                _ => stream(&format!("{what}/file{i}")),
-            };
-            DirGen::new(j, *r, read, s)
-        })
-        .collect()
 }

@@ -42,6 +42,11 @@ impl IoPattern {
                 "co-simulation runs one block size: bssplit is not supported".to_string(),
             ));
         }
+        if j.bsrange_read.is_some() || j.bsrange_write.is_some() {
+            return Err(at(
+                "co-simulation runs one block size: bsrange is not supported".to_string(),
+            ));
+        }
         if !(1..=MAX_JOBS).contains(&j.numjobs) || j.iodepth == 0 || j.iodepth >= IO_ENTRIES {
             return Err(at(format!(
                 "co-simulation runs numjobs 1..={MAX_JOBS} and iodepth 1..{} (got {} x {})",
@@ -61,6 +66,12 @@ impl IoPattern {
         let (first_unit, units) = (off / 4096, size / 4096);
         if off % 4096 != 0 || size % 4096 != 0 {
             return Err(at(format!("region offset {off} size {size} must be whole 4 KiB units on the co-simulation drive")));
+        }
+        let files = crate::workload::runner::file_regions(j, (off, size)).map_err(at)?;
+        if let Some((o, n)) = files.iter().find(|f| f.0 % 4096 != 0 || f.1 % 4096 != 0) {
+            return Err(at(format!(
+                "file at byte {o} of {n} bytes (nrfiles, filesize) must be whole 4 KiB units on the co-simulation drive"
+            )));
         }
         let ios = match j.time_based {
             true => u64::MAX,

@@ -8,6 +8,9 @@ use super::*;
 use crate::cosim::datapath::firmware::STAGE_FLUSH_CYCLES;
 use crate::cosim::datapath::port::{NandRec, Streams, TlpClass};
 use crate::cosim::datapath::sim::IoFigures;
+use crate::workload::device::Op;
+use crate::workload::testdev::FixedLatencyDevice;
+use crate::workload::Quiet;
 use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PLANES_LSB, ROW_LSB};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use std::collections::BTreeMap;
@@ -432,6 +435,61 @@ fn a_ramp_adds_to_the_runtime_and_is_not_counted() {
     assert_eq!(f.ios, late, "seed {seed}");
     let end = io.iter().map(|c| c.cycle).max().expect("ran");
     assert_eq!(f.span_cycles, end - (first + 15_000), "seed {seed}");
+}
+
+/// The host's commands of `job` run on the model blocks (seed `seed`).
+fn host_commands(job: &str, seed: u64) -> Vec<(u16, Op, u64)> {
+    let cfg = cosim_config();
+    let (mut fw, mut host) = stimulus(&cfg, job, seed, true).expect("stimulus");
+    let mut x = ModelExec::new(&cfg).expect("model");
+    run(&mut x, &mut fw, &mut host, lim(seed)).expect("runs");
+    host.commands
+}
+
+/// fio's random map (its default, `norandommap=0`): a random job touches every block of its
+/// region once before any twice. 64 random 4 KiB reads over 256 KiB = 64 units read each
+/// unit exactly once (uniform draws with replacement would repeat about 23 of them).
+#[test]
+fn a_random_pass_reads_each_unit_of_its_region_once() {
+    let job = "[r]\nrw=randread\nbs=4k\niodepth=8\nsize=256k\nnumber_ios=64\n";
+    let mut lpns: Vec<u64> = host_commands(job, 3).iter().map(|c| c.2).collect();
+    assert_eq!(lpns.len(), 64);
+    lpns.sort_unstable();
+    assert_eq!(lpns, (0..64).collect::<Vec<u64>>());
+}
+
+/// Each clone issues the commands `ssdlab run`'s runner issues for the same job file and seed
+/// (`run_jobs` on a fixed-latency device of the same capacity: clone k on its queue k there,
+/// on I/O queue k + 1 here): a random 70/30 mix of 8 KiB commands, 3 clones.
+#[test]
+fn clones_issue_the_runners_command_sequence() {
+    let job = "[m]\nrw=randrw\nrwmixread=70\nbs=8k\niodepth=4\nnumjobs=3\nsize=1m\nnumber_ios=40\n";
+    let seed = 9;
+    let got = host_commands(job, seed);
+    let cap = Ftl::new(&cosim_config(), &SeedTree::new(seed))
+        .expect("ftl")
+        .logical_units()
+        * 4096;
+    let mut dev = FixedLatencyDevice::new(cap, ssdlab_model::SimTime::from_us(10));
+    let jobs = parse_job_file(job, "t.fio").expect("parses");
+    crate::workload::run_jobs(&mut dev, &jobs, "t", &SeedTree::new(seed), &mut Quiet)
+        .expect("runs");
+    for k in 0..3u16 {
+        let mine: Vec<(Op, u64)> = got
+            .iter()
+            .filter(|c| c.0 == k + 1)
+            .map(|c| (c.1, c.2))
+            .collect();
+        let runner: Vec<(Op, u64)> = dev
+            .log
+            .iter()
+            .filter(|(_, io)| io.queue == k)
+            .map(|(_, io)| (io.op, io.offset / 4096))
+            .collect();
+        assert_eq!(mine.len(), 40, "clone {k}");
+        assert!(mine.iter().any(|c| c.0 == Op::Write), "clone {k}: a mix");
+        assert_eq!(mine, runner, "clone {k}");
+    }
 }
 
 /// sm2262-512g without firmware time: 8 sequential 4 KiB writes at QD8. The host's 8 SQEs are
