@@ -355,7 +355,7 @@ fn sim_preset() {
             r.io.iops(),
             r.io.iops() * bs_kib as f64 * 1024.0 / 1e6,
             us(r.io.mean_cycles),
-            us(r.io.p99_cycles as f64),
+            r.io.p99_ns as f64 / 1e3,
             r.cycles_per_s(),
             r.mismatches()
         );
@@ -370,7 +370,7 @@ fn sim_preset() {
     println!("|---|---|---|---|---|---|---|");
     let err = |got: f64, want: f64| 100.0 * (got - want) / want.max(1e-9);
     for (name, d, io) in against {
-        let (mean, p99) = (us(io.mean_cycles), us(io.p99_cycles as f64));
+        let (mean, p99) = (us(io.mean_cycles), io.p99_ns as f64 / 1e3);
         println!(
             "| {name} | {:.0} | {:.0} | {:+.1} % | {:.1} / {:.1} us | {mean:.1} / {p99:.1} us | {:+.1} / {:+.1} % |",
             d.iops,

@@ -9,6 +9,7 @@ use super::model_exec::{map_cache_config, ModelExec};
 use super::port::CplRec;
 use super::scoreboard::{compare, Divergence};
 use super::setup::{preload_precondition, stimulus};
+use crate::workload::stats::LatencyHist;
 use rand::Rng;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
@@ -70,10 +71,11 @@ pub struct IoFigures {
     /// From the start of the window (the first I/O submission plus the ramp) to the last I/O
     /// completion, cycles.
     pub span_cycles: u64,
-    /// Completion latency (submission to completion) of the commands counted, mean and 99th
-    /// percentile (nearest rank), cycles.
+    /// Completion latency (submission to completion) of the commands counted: the mean, cycles,
+    /// and the 99th percentile, ns, as `ssdlab run` and fio report it (nearest rank in a
+    /// histogram of 64 buckets per power of two, its bucket's midpoint: `workload::stats`).
     pub mean_cycles: f64,
-    pub p99_cycles: u64,
+    pub p99_ns: u64,
 }
 
 impl IoFigures {
@@ -96,14 +98,18 @@ impl IoFigures {
         let Some(last) = io.iter().map(|c| c.cycle).max() else {
             return IoFigures::default();
         };
-        let mut lat: Vec<u64> = io.iter().map(|c| c.cycle - c.submitted).collect();
-        lat.sort_unstable();
-        let rank = (lat.len() * 99).div_ceil(100).max(1);
+        let mut hist = LatencyHist::default();
+        let mut sum = 0u64;
+        for c in &io {
+            let lat = c.cycle - c.submitted;
+            sum += lat;
+            hist.record(lat * CLOCK_PS / 1000);
+        }
         IoFigures {
             ios: io.len(),
             span_cycles: last - start,
-            mean_cycles: lat.iter().sum::<u64>() as f64 / lat.len() as f64,
-            p99_cycles: lat[rank - 1],
+            mean_cycles: sum as f64 / io.len() as f64,
+            p99_ns: hist.percentile_ns(99.0),
         }
     }
 
@@ -148,7 +154,7 @@ impl fmt::Display for Report {
             self.io.ios,
             self.io.iops(),
             us(self.io.mean_cycles),
-            us(self.io.p99_cycles as f64)
+            self.io.p99_ns as f64 / 1e3
         )?;
         if self.units_checked > 0 {
             writeln!(
@@ -261,8 +267,10 @@ mod tests {
 
     /// First I/O submitted at cycle 100; with a ramp of 1000 cycles the window starts at 1100:
     /// the completion at 900 is not counted, those at 1100 and 2100 are (latencies 1000 and
-    /// 1500), over 2100 - 1100 = 1000 cycles = 4 us at 4 ns, so 2 / 4 us = 500 000 IO/s. The
-    /// admin command (queue 0) counts in neither.
+    /// 1500 cycles, 4000 and 6000 ns), over 2100 - 1100 = 1000 cycles = 4 us at 4 ns, so
+    /// 2 / 4 us = 500 000 IO/s. The p99 is the second latency's histogram bucket: 6000 ns lies
+    /// in 4096..8192, buckets of 64 ns, 93 x 64 = 5952 .. 6015, midpoint 5952 + 31 = 5983 ns.
+    /// The admin command (queue 0) counts in neither.
     #[test]
     fn completions_before_the_ramp_ends_are_not_counted() {
         let c = [
@@ -272,10 +280,10 @@ mod tests {
             cpl(2, 600, 2100),
         ];
         let f = IoFigures::of(&c, 1000);
-        assert_eq!((f.ios, f.span_cycles, f.p99_cycles), (2, 1000, 1500));
+        assert_eq!((f.ios, f.span_cycles, f.p99_ns), (2, 1000, 5983));
         assert_eq!(f.mean_cycles, 1250.0);
         assert!((f.iops() - 500_000.0).abs() < 1e-6, "{f:?}");
         let all = IoFigures::of(&c, 0);
-        assert_eq!((all.ios, all.span_cycles, all.p99_cycles), (3, 2000, 1500));
+        assert_eq!((all.ios, all.span_cycles, all.p99_ns), (3, 2000, 5983));
     }
 }
