@@ -85,11 +85,12 @@ endif
 ## and PCIe payload throughput of the model blocks and of Verilator (SSDLAB_SEQ_IOS=n commands).
 ## Then a randomized run with program/erase suspend on (2 x 10^6 cycles unless SSDLAB_SIM_CYCLES).
 ## Then the datapath elaborated for a preset (PRESET=NAME, default sm2262-512g), its FTL as the
-## firmware's: 4 KiB and 128 KiB reads and writes and a 4 KiB mix at QD32, 20 ms of simulated
-## time each (SSDLAB_SIM_RUNTIME_US; SSDLAB_SEED, default 1; SSDLAB_SIM_JOBS=write,randrw picks
-## jobs), checked event by event and every read's data compared; then the drive's own figures
-## for each job (`ssdlab run --precondition sequential`, same config and seed) beside the
-## datapath's, with the error.
+## firmware's: 4 KiB and 128 KiB reads and writes and a 4 KiB mix at QD32, each a fio job with
+## a 10 ms ramp_time and 10 ms counted (SSDLAB_SIM_RAMP_US, SSDLAB_SIM_RUNTIME_US; SSDLAB_SEED,
+## default 1; SSDLAB_SIM_JOBS=write,randrw picks jobs), checked event by event and every read's
+## data compared; then the drive's own figures for the same job file (`ssdlab run
+## --precondition sequential`, same config and seed: the same commands) beside the datapath's,
+## with the error.
 ## Last, the raw Verilator rate of the sm2262-512g datapath (PCIe 250 MHz, NAND 200 MHz) in a
 ## C++ loop (testbench/cpp/raw_eval.sh), no Rust in the loop.
 ## The blocks' own long co-simulations run in `make test-slow`.
