@@ -144,7 +144,8 @@ pub struct ChannelBuffer {
     tag_v: Vec<DFF<Bit>>,
     tag_w: Vec<DFF<Bits<3>>>,
     tag_s: Vec<DFF<Bit>>,
-    /// Per stage: the beat is the first of a read, and the read's half.
+    /// Per stage: the beat is the first of a read, and the read's half (one stage fewer than
+    /// the line: only the word arriving next cycle needs them, `pre_f` and `pre_h`).
     tag_f: Vec<DFF<Bit>>,
     tag_h: Vec<DFF<Bit>>,
     /// The tag of the word arriving this cycle (the line's last stage).
@@ -230,8 +231,8 @@ impl ChannelBuffer {
             tag_v: crate::elab::vec_of(read_return as usize),
             tag_w: crate::elab::vec_of(read_return as usize),
             tag_s: crate::elab::vec_of(read_return as usize),
-            tag_f: crate::elab::vec_of(read_return as usize),
-            tag_h: crate::elab::vec_of(read_return as usize),
+            tag_f: crate::elab::vec_of(read_return as usize - 1),
+            tag_h: crate::elab::vec_of(read_return as usize - 1),
             way_oh: (0..MAX_WAYS).map(|w| Constant::new(bits::<MAX_WAYS>(1 << w))).collect(),
             no_way: Constant::new(bits::<MAX_WAYS>(0)),
             fill_now: crate::elab::vec_of(ways),
@@ -315,8 +316,12 @@ impl Logic for ChannelBuffer {
         self.tag_v[0].d.next = self.rd_beat.val();
         self.tag_w[0].d.next = self.data_way.val();
         self.tag_s[0].d.next = self.beat_stat.val();
-        self.tag_f[0].d.next = self.beat_first.val();
-        self.tag_h[0].d.next = self.beat_half.val();
+        // The first/half tags are needed only a cycle ahead (`pre_f`, `pre_h`), so their lines
+        // are one stage shorter (none for a return of one cycle).
+        for i in 0..self.tag_f.len().min(1) {
+            self.tag_f[i].d.next = self.beat_first.val();
+            self.tag_h[i].d.next = self.beat_half.val();
+        }
         // The word arriving next cycle: this beat's (a return of one cycle), else the
         // second-last stage's (each loop's last pass wins).
         self.pre_f.next = self.beat_first.val();
@@ -326,18 +331,22 @@ impl Logic for ChannelBuffer {
             self.tag_v[i].d.next = self.tag_v[i - 1].q.val();
             self.tag_w[i].d.next = self.tag_w[i - 1].q.val();
             self.tag_s[i].d.next = self.tag_s[i - 1].q.val();
+            self.pre_w.next = self.tag_w[i - 1].q.val();
+        }
+        for i in 1..self.tag_f.len() {
             self.tag_f[i].d.next = self.tag_f[i - 1].q.val();
             self.tag_h[i].d.next = self.tag_h[i - 1].q.val();
-            self.pre_f.next = self.tag_f[i - 1].q.val();
-            self.pre_h.next = self.tag_h[i - 1].q.val();
-            self.pre_w.next = self.tag_w[i - 1].q.val();
+        }
+        for i in 0..self.tag_f.len() {
+            self.tag_f[i].clock.next = self.nand_clock.val();
+            self.tag_h[i].clock.next = self.nand_clock.val();
+            self.pre_f.next = self.tag_f[i].q.val();
+            self.pre_h.next = self.tag_h[i].q.val();
         }
         for i in 0..self.tag_v.len() {
             self.tag_v[i].clock.next = self.nand_clock.val();
             self.tag_w[i].clock.next = self.nand_clock.val();
             self.tag_s[i].clock.next = self.nand_clock.val();
-            self.tag_f[i].clock.next = self.nand_clock.val();
-            self.tag_h[i].clock.next = self.nand_clock.val();
             self.rv_t.next = self.tag_v[i].q.val();
             self.rw_t.next = self.tag_w[i].q.val();
             self.rs_t.next = self.tag_s[i].q.val();

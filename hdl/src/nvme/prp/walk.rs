@@ -88,7 +88,10 @@ pub struct PrpWalk {
     rest: Signal<Local, Bits<16>>,
     off16: Signal<Local, Ext16>,
     off16b: Signal<Local, Bits<16>>,
-    span: Signal<Local, Bits<16>>,
+    /// t - 1 = len + offset - 1, dwords; only its quotient by 1024 (bits 15:10) is used: the
+    /// name ends in `unused` so that Verilator's `--unused-regexp` (default `*unused*`) takes
+    /// the discarded remainder bits as intended.
+    span_low_unused: Signal<Local, Bits<16>>,
     pages: Signal<Local, Bits<6>>,
     qoff: Signal<Local, Ext10>,
     in_page: Signal<Local, Bits<10>>,
@@ -146,7 +149,7 @@ impl Default for PrpWalk {
             clock, mrrs_code, cmd_valid, cmd_ready, cmd_prp1, cmd_prp2, cmd_len, lr, rc, seg_valid, seg_addr,
             seg_len, seg_last, seg_ready, fail, fail_status, list, st, prp1, prp2, len, first, srem, needed,
             base, ndata, chained, ptr, lpages, sk, seg0, fstat, len_bad, len_dw, off1, room, room16, first11,
-            first16, rest, off16, off16b, span, pages, qoff, in_page, need10, chain_now, count, saddr, slen, slen16, off1b, room16b,
+            first16, rest, off16, off16b, span_low_unused, pages, qoff, in_page, need10, chain_now, count, saddr, slen, slen16, off1b, room16b,
             first16b, qoffb, need10b, slen16b,
         })
     }
@@ -196,8 +199,8 @@ impl Logic for PrpWalk {
         self.off16.next = self.zero16.val();
         self.off16.next.v = self.off1b.val();
         self.off16b.next = self.off16.val().into();
-        self.span.next = self.len_dw.val() + self.off16b.val() - self.one16.val();
-        self.pages.next = self.span.val().get_bits::<6>(10);
+        self.span_low_unused.next = self.len_dw.val() + self.off16b.val() - self.one16.val();
+        self.pages.next = self.span_low_unused.val().get_bits::<6>(10);
         // List page (ListStart): entries from the pointer to the end of its page.
         self.qoff.next = self.zero10.val();
         self.qoff.next.v = self.ptr.q.val().get_bits::<9>(3);
