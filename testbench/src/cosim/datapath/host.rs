@@ -199,7 +199,10 @@ impl HostDriver {
     /// The job's ramp and runtime are over at `now` (fio stops submitting then).
     fn timed_out(&self, now: Cycle) -> bool {
         let lead = self.pat.ramp_cycles;
-        let end = |t: Cycle| self.pat.runtime_cycles.map(|r| t.saturating_add(lead + r));
+        let end = |t: Cycle| {
+            let r = self.pat.runtime_cycles?;
+            Some(t.saturating_add(lead).saturating_add(r))
+        };
         self.first_io.and_then(end).is_some_and(|e| now >= e)
     }
 

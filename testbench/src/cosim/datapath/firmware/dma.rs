@@ -85,10 +85,12 @@ impl Firmware {
         if !(tag.early && tag.way == w && q.units == 1 && q.offset / half == run.offset / half) {
             return false;
         }
-        let (a, b) = match () {
-            _ if q.end() == run.offset => (q, *run),
-            _ if run.end() == q.offset => (*run, q),
-            _ => return false,
+        let (a, b) = if q.end() == run.offset {
+            (q, *run)
+        } else if run.end() == q.offset {
+            (*run, q)
+        } else {
+            return false;
         };
         tag.run = Run {
             offset: a.offset,

@@ -8,8 +8,7 @@ use crate::fio::job::JobSpec;
 /// The I/O pattern of one fio job, as the host driver runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IoPattern {
-    pub read_pct: u32,
-    pub random: bool,
+    /// The block size, bytes (the commands themselves come from `workload::runner::Draws`).
     pub bs: u32,
     /// Region start and length, 4 KiB units.
     pub first_unit: u64,
@@ -81,8 +80,6 @@ impl IoPattern {
         let runtime_cycles = j.runtime.map(|t| t.as_ps() / clock_ps);
         let ramp_cycles = j.ramp_time.as_ps() / clock_ps;
         Ok(IoPattern {
-            read_pct: j.rw.read_pct(j.rwmixread),
-            random: j.rw.is_random(),
             bs: bs as u32,
             first_unit,
             units,
