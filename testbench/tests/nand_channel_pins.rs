@@ -4,18 +4,24 @@
 //! the decoded latches and bytes go to one NAND target per way). The channel's bus trace and
 //! completion cycles must equal the behavioural model's (`run_op_list_traced`), with 0 timing
 //! violations at the pins and every read returning what was programmed, through the PHY's read
-//! capture, by the op's completion (which waits for the PHY's read return). Timing: the default preset's `[onfi]` (800 MT/s on the 200 MHz sequencer clock,
-//! 4 bytes per cycle, the PHY's X2 gearing) and `[onfi.pins]` defaults.
+//! capture, by the op's completion (which waits for the PHY's read return); with program/erase
+//! suspend too, where R/B# at the pins is what tells the way tSUS is over. Timing: the default
+//! preset's `[onfi]` (800 MT/s on the 200 MHz sequencer clock, 4 bytes per cycle, the PHY's X2
+//! gearing) and `[onfi.pins]` defaults.
 
 use ssdlab_hdl::nand::phy::OnfiPhy;
 use ssdlab_hdl::nand::timing::HdlTiming;
 use ssdlab_model::config::OnfiConfig;
+use ssdlab_model::config::{SuspendConfig, SuspendPolicyKind};
 use ssdlab_model::nand::phy::PhyTiming;
-use ssdlab_model::nand::sequencer::{run_op_list_traced, SeqOp, SeqTiming};
+use ssdlab_model::nand::sequencer::{
+    run_op_list_suspend, run_op_list_traced, BusKind, SeqOp, SeqTiming, SuspendRules,
+};
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::{DriveConfig, SimTime};
 use ssdlab_testbench::cosim::channel_bench::{
-    compare_with_model, random_mix, run_bench_pins, BenchOp, MixParams, PinSide, WAYS,
+    compare_with_model, random_mix, run_bench_pins, BenchOp, MixParams, PinSide, TargetSuspend,
+    WAYS,
 };
 use ssdlab_testbench::cosim::channel_dut::VerilatedChannel;
 use ssdlab_testbench::devices::onfi_pins::dut::VerilatedPhy;
@@ -30,15 +36,42 @@ fn onfi() -> OnfiConfig {
 /// Runs `ops` on the model and on the channel at the pins; asserts the same trace, completion
 /// cycles and bus occupancy, 0 violations and the data; returns the pin target's phases.
 fn at_the_pins(cfg: &OnfiConfig, ops: &[BenchOp], page: usize, ctx: &str) -> Vec<PinPhase> {
+    at_the_pins_suspend(cfg, None, ops, page, ctx)
+}
+
+/// [`at_the_pins`] with program/erase suspend (`sus`) on the model, the channel and the targets.
+fn at_the_pins_suspend(
+    cfg: &OnfiConfig,
+    sus: Option<&SuspendConfig>,
+    ops: &[BenchOp],
+    page: usize,
+    ctx: &str,
+) -> Vec<PinPhase> {
     let cfg = cfg.clone();
-    let h = HdlTiming::new(&cfg, STRIDE).unwrap();
+    let mut h = HdlTiming::new(&cfg, STRIDE).unwrap();
     let t: SeqTiming = h.seq;
     let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
-    let (model_done, model_trace, model_busy) = run_op_list_traced(&cfg, 4, 1, &list);
+    let (model_done, model_trace, model_busy) = match sus {
+        Some(s) => {
+            h = h.with_suspend(s).unwrap();
+            run_op_list_suspend(&cfg, 4, 1, s, &list)
+        }
+        None => run_op_list_traced(&cfg, 4, 1, &list),
+    };
     let mut dut = VerilatedChannel::new(&h).expect("verilator builds the channel");
     let mut phy = VerilatedPhy::new(OnfiPhy::new(&cfg).unwrap()).expect("verilator builds the PHY");
     let pt = PhyTiming::new(&cfg).unwrap();
-    let target = OnfiPinTarget::new(&cfg, WAYS as u8, STRIDE, page);
+    let mut target = OnfiPinTarget::new(&cfg, WAYS as u8, STRIDE, page);
+    if let Some(s) = sus {
+        let r = SuspendRules::new(s, &t);
+        for w in target.ways.iter_mut() {
+            w.set_suspend(TargetSuspend {
+                commands: r.commands,
+                t_suspend: r.t_suspend,
+                t_resume: r.t_resume,
+            });
+        }
+    }
     // The model's completions wait for the read return this PHY has.
     assert_eq!(
         t.rd_return,
@@ -173,4 +206,61 @@ fn the_e12_preset_runs_clean_at_the_pins() {
     };
     let ops = random_mix(0xE12_0001, &p, &t, &cfg, STRIDE);
     at_the_pins(&cfg, &ops, 512, "e12-960g random mix seed 0xe120001");
+}
+
+/// A suspend latch that waits for the bus past the end of the program it suspends (`always`,
+/// tSUS 1 us = 200 cycles, resume 0.5 us): way 0's 2 KiB program has 100 cycles of array
+/// time; way 1's 2 KiB program takes the bus for its data in (about 520 cycles) right after way
+/// 0's, and the read that arrives on way 0 meanwhile decides the suspend, whose latch waits for
+/// way 1's data in. R/B# was high when the suspend reached the pins and falls only after it:
+/// the way must not look at it before tWB, and the read's 00h waits for tSUS.
+#[test]
+fn a_suspend_latched_after_the_program_ended_waits_tsus_at_the_pins() {
+    let t = SeqTiming::new(&onfi());
+    let p = 2048;
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp {
+        issue: t.to_time(issue),
+        op: o,
+        row,
+        column: 0,
+    };
+    let ops = vec![
+        b(0, op(1, 0, NandOpKind::Program, 1, p, 100), 0x0005),
+        b(10, op(2, 1, NandOpKind::Program, 1, p, 3000), 0x0006),
+        b(600, op(3, 0, NandOpKind::Read, 1, p, 100), 0x0009),
+    ];
+    let s = SuspendConfig {
+        policy: SuspendPolicyKind::Always,
+        t_suspend_us: 1.0,
+        t_resume_us: 0.5,
+        min_progress_us: 0.5,
+        ..SuspendConfig::default()
+    };
+    let (_, trace, _) = run_op_list_suspend(
+        &onfi(),
+        4,
+        1,
+        &s,
+        &ops.iter().map(|b| (b.issue, b.op)).collect::<Vec<_>>(),
+    );
+    let first = |way: u8, k: BusKind| {
+        trace
+            .iter()
+            .find(|e| e.way == way && e.kind == k)
+            .map(|e| e.cycle)
+            .expect("latched")
+    };
+    // Way 0's array ends tWB + 100 cycles after its 10h latch, before its suspend latch.
+    let array_end = first(0, BusKind::Cmd(0x10)) + t.latch as u64 + t.t_wb as u64 + 100;
+    let sus = first(0, BusKind::Cmd(0xB0));
+    assert!(sus > array_end, "suspend at {sus}, array end {array_end}");
+    // The read's 00h comes no earlier than tSUS (200 cycles at 200 MHz) after the latch.
+    assert!(first(0, BusKind::Cmd(0x00)) >= sus + t.latch as u64 + 200);
+    at_the_pins_suspend(
+        &onfi(),
+        Some(&s),
+        &ops,
+        p as usize,
+        "suspend after the program's end",
+    );
 }

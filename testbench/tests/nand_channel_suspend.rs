@@ -178,6 +178,50 @@ fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
     assert!(pos(10) < pos(9), "{order:?}");
 }
 
+/// A suspend latch that waits for the bus past the end of the program it suspends: way 0's
+/// program has 100 cycles of array time; a program on way 1 takes the bus for its data in just
+/// after way 0's, and the read that arrives meanwhile decides the suspend, whose latch then
+/// waits for way 1's data in. The target still holds R/B# low for tSUS from tWB after the
+/// latch (the suspension's read must not start before), and the model and the sequencer agree.
+#[test]
+fn rust_hdl_suspend_latched_after_the_program_ended_waits_tsus() {
+    let t = seq_timing();
+    let at = |c: u64| t.to_time(c);
+    let b = |issue: u64, op: SeqOp, row: u32| BenchOp {
+        issue: at(issue),
+        op,
+        row,
+        column: 0,
+    };
+    let mut other = op(3, NandOpKind::Program, 2000, &t);
+    other.way = 1;
+    let ops = [
+        b(0, op(1, NandOpKind::Program, 100, &t), 5),
+        b(10, other, 6),
+        b(160, op(2, NandOpKind::Read, 100, &t), 9),
+    ];
+    let s = suspend(SuspendPolicyKind::Always, 0.0);
+    let onfi = DriveConfig::default_drive().onfi;
+    let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
+    let (_, trace, _) = run_op_list_suspend(&onfi, 4, 1, &s, &list);
+    let start = |way: u8, k: BusKind| {
+        trace
+            .iter()
+            .find(|e| e.way == way && e.kind == k)
+            .map(|e| e.cycle)
+            .expect("latched")
+    };
+    // Way 0's array ends tWB + 100 cycles after its 10h latch, before the suspend latch.
+    let array_end = start(0, BusKind::Cmd(0x10)) + t.latch as u64 + t.t_wb as u64 + 100;
+    let sus = start(0, BusKind::Cmd(0xB0));
+    assert!(sus > array_end, "suspend at {sus}, array end {array_end}");
+    // The read's 00h comes no earlier than tSUS after the suspend latch.
+    let t_sus = t.to_cycles_ceil(s.t_suspend());
+    assert!(start(0, BusKind::Cmd(0x00)) >= sus + t.latch as u64 + t_sus);
+    let done = run(&s, &ops);
+    assert_eq!(completion_order(&done), vec![2, 1, 3]);
+}
+
 /// A seeded stream on four ways: programs (1500..2500 cycles), erases (3000..4000) and reads
 /// (80..150) of never-programmed rows, one op per way every 2400 cycles on average.
 fn random_stream(n: u64, seed: u64, t: &SeqTiming) -> Vec<BenchOp> {

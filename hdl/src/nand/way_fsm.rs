@@ -14,7 +14,8 @@
 //! (`rem`, from the op's array time). While it waits for R/B#, a plain read at the head of the
 //! way queue asks for the bus for the suspend latch when the cap and the minimum progress allow
 //! and the cycles left at the grant's earliest cycle exceed the policy's threshold (0: `always`;
-//! `wait_over_us` in cycles). After the latch it waits for R/B# (tSUS is the target's), runs the
+//! `wait_over_us` in cycles). After the latch and tWB (the operation may have ended while the
+//! latch waited for the bus) it waits for R/B# (tSUS is the target's), runs the
 //! reads that were at the queue's head at the decision, latches resume, and, after tWB (R/B#
 //! was high through the suspension and falls only tWB after WE#'s rise), waits for R/B#
 //! (resume latency + the array time left) before the status read. Decisions are taken two

@@ -409,7 +409,7 @@ impl ChannelSequencer {
                 }
                 wait(until, Phase::Second)
             }
-            Phase::Suspend => suspend::suspend_latched(r, u, c, t.rb_lag as u64),
+            Phase::Suspend => suspend::suspend_latched(r, u, c, t.t_wb as u64, t.rb_lag as u64),
             Phase::Resume => suspend::resumed(r, u, c, t.t_wb as u64, t.rb_lag as u64),
             Phase::CacheStep(k) if (k as u32) < q.op.pages as u32 => {
                 let ready = t.cache_ready(c, u.array_free);

@@ -300,7 +300,8 @@ impl Logic for WayFsm {
                 self.st_sus_r.d.next = false;
                 if self.phase_end.val() {
                     // The array stops (`rem` keeps what is left); the first read waits for
-                    // R/B# (tSUS), looked at from two cycles on (the synchronizer's depth).
+                    // R/B# (tSUS), looked at after tWB: the program may have ended while the
+                    // latch waited for the bus, and then R/B# was high until tWB after it.
                     self.sus.d.next = true;
                     self.sop.d.next = self.cur.q.val();
                     self.rl.d.next = self.rl.q.val() - self.one3.val();
@@ -310,8 +311,8 @@ impl Logic for WayFsm {
                     self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
                     self.st_final_r.d.next = false;
                     self.state.d.next = WayState::Twb;
-                    self.cnt.d.next = self.two16.val();
-                    self.c1w.d.next = false;
+                    self.cnt.d.next = self.t_wb.val();
+                    self.c1w.d.next = self.t_wb_1.val();
                     self.tofirst.d.next = true;
                 }
             }

@@ -127,16 +127,24 @@ pub(super) fn check(r: &SuspendRules, u: &mut Unit, c: u64, period_ps: u64) -> b
 }
 
 /// The suspend latch left the bus at cycle `c`: the array stops; the first read of the
-/// suspension waits tSUS (R/B# busy) for its first phase.
-/// `rb_lag`: the PHY's delay on R/B# (`SeqTiming::rb_lag`).
-pub(super) fn suspend_latched(r: &SuspendRules, u: &mut Unit, c: u64, rb_lag: u64) -> UnitState {
+/// suspension waits tSUS (R/B# busy) for its first phase. The operation may have ended while
+/// the latch waited for the bus (`left` is then 0): R/B# was high and falls only tWB after the
+/// latch, so the way looks at it from tWB on, as after a resume.
+/// `t_wb`: `SeqTiming::t_wb`; `rb_lag`: the PHY's delay on R/B# (`SeqTiming::rb_lag`).
+pub(super) fn suspend_latched(
+    r: &SuspendRules,
+    u: &mut Unit,
+    c: u64,
+    t_wb: u64,
+    rb_lag: u64,
+) -> UnitState {
     u.pe.left = u.pe.end.saturating_sub(c);
     u.pe.suspended = u.current.take();
     let read = u.queue.pop_front().expect("a suspend has a read to run");
     u.pe.reads_left -= 1;
     u.current = Some((read, 0));
     UnitState::Wait {
-        until: c + r.t_suspend + RB_SYNC_CYCLES + rb_lag,
+        until: (c + r.t_suspend + RB_SYNC_CYCLES + rb_lag).max(c + t_wb + RESUME_LOOK_CYCLES),
         next: Phase::First,
     }
 }
@@ -175,7 +183,8 @@ pub(super) fn resumed(r: &SuspendRules, u: &mut Unit, c: u64, t_wb: u64, rb_lag:
     }
 }
 
-/// Cycles after the resume latch's tWB count to the way's request when R/B# is already high:
+/// Cycles after a suspend or resume latch's tWB count to the way's request when R/B# is
+/// already high:
 /// the busy state's first cycle, then the request register.
 const RESUME_LOOK_CYCLES: u64 = 2;
 
