@@ -194,3 +194,19 @@ fn never_policy_runs_as_without_suspend() {
         PROG_ARRAY_END_NS + STATUS_NS + 5 + READ_NS
     );
 }
+
+#[test]
+fn a_suspend_shorter_than_twb_waits_twb_before_r_b() {
+    // tSUS 5 ns (1 cycle): R/B# falls only tWB (100 ns) after the suspend latch, so the way
+    // looks at it then (20 cycles), plus 2 cycles to its request; with the R/B# delay (30 ns)
+    // after tSUS alone the read would start 35 ns after the latch.
+    let t_read = PROG_ARRAY_START_NS + 500_000;
+    let ops = [(SimTime::ZERO, program()), (ns(t_read), read(2))];
+    let s = SuspendConfig {
+        t_suspend_us: 0.005,
+        ..cfg(SuspendPolicyKind::Always, 5, 50.0)
+    };
+    let (done, _, _) = run_op_list_suspend(&onfi(), 1, 1, &s, &ops);
+    let suspend_end = t_read + 15 + 25;
+    assert_eq!(done_ns(&done, 2), suspend_end + 100 + 10 + READ_NS);
+}
