@@ -162,6 +162,10 @@ fn array_dispatches_to_its_channel() {
 }
 
 fn random_mixes(seeds: &[u64], ops: usize, partial_reads: bool) {
+    random_mixes_with(seeds, ops, partial_reads, false)
+}
+
+fn random_mixes_with(seeds: &[u64], ops: usize, partial_reads: bool, one_shot: bool) {
     let (h, t) = timing();
     for &seed in seeds {
         let p = MixParams {
@@ -172,6 +176,7 @@ fn random_mixes(seeds: &[u64], ops: usize, partial_reads: bool) {
             t_erase: (2000, 8000),
             mean_gap: 150,
             partial_reads,
+            one_shot,
         };
         let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
         // A fresh DUT per seed: the channel has no reset port.
@@ -193,6 +198,14 @@ fn verilator_matches_model_on_random_mixes_with_column_reads() {
     random_mixes(&[0x5EC0_0C01], 300, true);
 }
 
+/// One-shot TLC programs (3 pages per plane, 80h-data-11h per plane, 1Ah after a page's last
+/// plane, 10h after the last page's) among the mix: the target programs every page at the 10h,
+/// and the reads of those rows return each page's own data.
+#[test]
+fn verilator_matches_model_on_random_mixes_with_one_shot_programs() {
+    random_mixes_with(&[0x5EC0_0501], 300, false, true);
+}
+
 /// The long tier (`make test-slow`): 20 seeds x 2000 ops.
 #[test]
 #[ignore]
@@ -204,8 +217,17 @@ fn verilator_matches_model_on_long_random_mixes() {
 /// rust_hdl's simulator on a short random mix (small pages), the same bench as Verilator's.
 #[test]
 fn rust_hdl_sim_matches_model_on_short_random_mix() {
+    short_rust_hdl_mix(0x5EC0_0003, false);
+}
+
+/// The same with one-shot TLC programs among the ops.
+#[test]
+fn rust_hdl_sim_matches_model_on_short_random_mix_with_one_shot_programs() {
+    short_rust_hdl_mix(0x5EC0_0503, true);
+}
+
+fn short_rust_hdl_mix(seed: u64, one_shot: bool) {
     let (h, t) = timing();
-    let seed = 0x5EC0_0003;
     let p = MixParams {
         ops: 80,
         page_bytes: 64,
@@ -214,6 +236,7 @@ fn rust_hdl_sim_matches_model_on_short_random_mix() {
         t_erase: (300, 800),
         mean_gap: 40,
         partial_reads: false,
+        one_shot,
     };
     let ops = random_mix(seed, &p, &t, &onfi(), STRIDE);
     let mut dut = HdlSimChannel::new(&h);
@@ -263,25 +286,18 @@ fn one_cycle_segments_match_model() {
         t_erase: (20, 80),
         mean_gap: 6,
         partial_reads: false,
+        one_shot: false,
     };
-    let seed = 0x5EC0_0004;
-    let ops = random_mix(seed, &p, &t, &cfg, STRIDE);
-    let mut sim = HdlSimChannel::new(&h);
-    check_with(
-        &cfg,
-        &mut sim,
-        &ops,
-        4,
-        &format!("1-cycle segments seed {seed:#x}"),
-    );
-    let mut dut = VerilatedChannel::new(&h).expect("verilator build");
-    check_with(
-        &cfg,
-        &mut dut,
-        &ops,
-        4,
-        &format!("1-cycle segments seed {seed:#x}"),
-    );
+    // The second mix has one-shot programs: the page wrap on 1-cycle segments too.
+    for (seed, one_shot) in [(0x5EC0_0004, false), (0x5EC0_0504, true)] {
+        let p = MixParams { one_shot, ..p };
+        let ops = random_mix(seed, &p, &t, &cfg, STRIDE);
+        let ctx = format!("1-cycle segments seed {seed:#x}");
+        let mut sim = HdlSimChannel::new(&h);
+        check_with(&cfg, &mut sim, &ops, 4, &ctx);
+        let mut dut = VerilatedChannel::new(&h).expect("verilator build");
+        check_with(&cfg, &mut dut, &ops, 4, &ctx);
+    }
 }
 
 /// Bus saturation on 4 ways of back-to-back full-page reads: each read holds the bus for

@@ -179,9 +179,50 @@ fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
         t_erase: (2000, 8000),
         mean_gap: 150,
         partial_reads: true,
+        one_shot: false,
     };
     let ops = random_mix(0x91A5_0001, &p, &t, &onfi(), STRIDE);
     at_the_pins(&onfi(), &ops, 512, "random mix seed 0x91a50001");
+}
+
+/// One-shot TLC programs at the pins (3 pages per plane, 1Ah between pages): 0 violations, the
+/// model's trace and completions, each page's data read back.
+#[test]
+fn a_random_mix_with_one_shot_programs_runs_clean_at_the_pins() {
+    let t = SeqTiming::new(&onfi());
+    let p = MixParams {
+        ops: 200,
+        page_bytes: 512,
+        t_read: (200, 1200),
+        t_prog: (1000, 4000),
+        t_erase: (2000, 8000),
+        mean_gap: 150,
+        partial_reads: true,
+        one_shot: true,
+    };
+    let ops = random_mix(0x91A5_0501, &p, &t, &onfi(), STRIDE);
+    assert!(
+        ops.iter().any(|b| b.op.is_one_shot()),
+        "the mix has one-shot programs"
+    );
+    let phases = at_the_pins(&onfi(), &ops, 512, "one-shot mix seed 0x91a50501");
+    // A 512-byte page load is DQS 3 + 128 + 2 = 133 cycles = 532 quarters with 512 edges (as
+    // the 64-byte load of the directed test): a one-shot program has 3 per plane.
+    let loads = phases
+        .iter()
+        .filter(|&&x| {
+            x == PinPhase::DataIn {
+                quarters: 532,
+                edges: 512,
+            }
+        })
+        .count();
+    let want: usize = ops
+        .iter()
+        .filter(|b| b.op.kind == NandOpKind::Program)
+        .map(|b| b.op.planes as usize * b.op.pages as usize)
+        .sum();
+    assert_eq!(loads, want);
 }
 
 /// The e12-960g preset's bus at the pins: 600 MT/s on a 150 MHz sequencer clock (4 bytes per
@@ -203,6 +244,7 @@ fn the_e12_preset_runs_clean_at_the_pins() {
         t_erase: (1500, 6000),
         mean_gap: 120,
         partial_reads: true,
+        one_shot: false,
     };
     let ops = random_mix(0xE12_0001, &p, &t, &cfg, STRIDE);
     at_the_pins(&cfg, &ops, 512, "e12-960g random mix seed 0xe120001");

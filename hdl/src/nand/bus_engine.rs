@@ -1,7 +1,9 @@
 //! Bus engine of one channel: executes one bus phase of a page operation for the way the arbiter
 //! granted, as a sequence of ONFI bus primitives — command latch (CLE), address latch (ALE),
 //! held wait (tADL/tCCS/tWHR), data in, data out — and drives the PHY-facing signals.
-//! Every phase follows one template per plane: `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
+//! Every phase follows one template per plane (a one-shot program's: per page and plane, the
+//! page's planes first, CMD c = 11h / 1Ah at its last plane / 10h at the op's last):
+//! `[CMD a] [ADDR k] [CMD b] [HOLD h] [DATA d] [CMD c]`
 //! with absent parts skipped (a data-out DATA is the ONFI PHY's RE# preamble, d beats and its
 //! postamble: `SeqTiming::rd_lead` + d + `rd_tail` cycles); a single-plane read's data out is the template's DATA alone; a
 //! cache read's steps (op kind 3, second half) are `[CMD c = 31h]`, `[DATA d][CMD c = 31h/3Fh]`
@@ -97,6 +99,8 @@ pub struct BusEngine {
     col_n: Constant<Bits<3>>,
     plane_stride: Constant<Bits<32>>,
     row_mask: Constant<Bits<32>>,
+    /// The column field's 16 bits (op bits 59:44) of a 32-bit part-select from bit 28.
+    col_mask: Constant<Bits<32>>,
     byte_mask: Constant<Bits<32>>,
     has_adl: Constant<Bit>,
     has_ccs: Constant<Bit>,
@@ -130,6 +134,9 @@ pub struct BusEngine {
     op_06: Constant<Bits<32>>,
     op_10: Constant<Bits<32>>,
     op_11: Constant<Bits<32>>,
+    op_1a: Constant<Bits<32>>,
+    zero2: Constant<Bits<2>>,
+    one32: Constant<Bits<32>>,
     op_30: Constant<Bits<32>>,
     op_32: Constant<Bits<32>>,
     op_60: Constant<Bits<32>>,
@@ -163,8 +170,15 @@ pub struct BusEngine {
     rtop: DFF<Bits<16>>,
     /// Registered `cnt == 1`: the current segment's last cycle (keeps compares off the paths).
     c1: DFF<Bit>,
-    /// Registered "the current plane is the op's last".
+    /// Registered "the current plane is the op's last" (of its last page).
     lastp: DFF<Bit>,
+    /// Registered "the current plane is its page's last" (a one-shot program's 1Ah).
+    plast: DFF<Bit>,
+    /// One-shot program: the page being loaded, the op's pages minus one, and the row of the
+    /// page's first plane (page k of plane 0 is at the op's row + k).
+    pg: DFF<Bits<2>>,
+    pages_m1: DFF<Bits<2>>,
+    row0: DFF<Bits<32>>,
     /// Registered `phase_end`: set one cycle early from the segment state (lookahead), so the
     /// way FSMs' enables start at a flip-flop instead of behind the segment decode.
     pe: DFF<Bit>,

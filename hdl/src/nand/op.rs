@@ -5,8 +5,10 @@
 //! `row + i * plane_stride`) and the column (byte) address of its data in each plane's page: a
 //! read's data out starts there (the column cycles of 00h-30h and of 06h-E0h), a program's data
 //! in too (80h). A sequential cache read (kind 3) reads pages `row .. row + pages` (one plane)
-//! with 31h/3Fh, each from column 0.
+//! with 31h/3Fh, each from column 0. A one-shot program (kind 1, 2-3 pages) loads pages
+//! `row + k` of every plane, page by page (1Ah between pages, 10h after the last).
 
+use ssdlab_model::nand::sequencer::MAX_ONE_SHOT_PAGES;
 use ssdlab_model::nand::NandOpKind;
 
 /// Width of the packed op word.
@@ -22,9 +24,12 @@ pub const DCYC_LSB: usize = 28;
 /// `[59:44]` column: byte address of the data in each plane's page (the two column address
 /// cycles, low byte first); 0 for an erase and a cache read.
 pub const COL_LSB: usize = 44;
-/// Bits of the op word the bus engine takes (the page count stays in the way FSM).
-pub const ENGINE_OP_BITS: usize = 60;
-/// `[67:60]` cache read: pages minus one (2..=255 pages); 0 for every other op.
+/// Bits of the op word the bus engine takes: every field below the page count, and the page
+/// count's low two bits (a one-shot program's pages; a cache read's count stays in the way FSM).
+pub const ENGINE_OP_BITS: usize = 62;
+/// `[67:60]` pages minus one: a cache read's (2..=255 pages), a one-shot program's pages per
+/// plane (2..=3, TLC: lower, middle, upper, each at its own row, the first's + k); 0 for every
+/// other op.
 pub const PAGES_LSB: usize = 60;
 /// `[68]` region half: the op's data starts at the upper half of its way's page-buffer region
 /// (`ssdlab_model::ctrl::page_buffer::half_region_bytes`) instead of at byte 0, so a way can
@@ -47,7 +52,8 @@ pub struct HdlOp {
     pub row: u32,
     /// Data cycles per plane (cache read: per page), 1..=65535 (erase: ignored).
     pub data_cycles: u16,
-    /// Pages: 1, or 2..=255 for a sequential cache read (a single-plane read).
+    /// Pages: 1, 2..=255 for a sequential cache read (a single-plane read), or 2..=3 per plane
+    /// for a one-shot program (data cycles are then per page and plane).
     pub pages: u8,
     /// Column (byte address in each plane's page) of the data; 0 for erases and cache reads.
     pub column: u16,
@@ -75,8 +81,11 @@ pub fn pack_op(op: &HdlOp) -> u128 {
         "erases and cache reads start at column 0"
     );
     assert!(
-        op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1),
-        "only single-plane reads have more than one page"
+        op.pages == 1
+            || (op.kind == NandOpKind::Read && op.planes == 1)
+            || (op.kind == NandOpKind::Program && op.pages <= MAX_ONE_SHOT_PAGES),
+        "only single-plane reads and one-shot programs (up to {MAX_ONE_SHOT_PAGES} pages) have \
+         more than one page"
     );
     let kind = match op.kind {
         NandOpKind::Read if op.pages > 1 => KIND_CACHE_READ,
@@ -165,8 +174,8 @@ mod offsets {
         );
         assert_eq!(
             super::ENGINE_OP_BITS,
-            super::PAGES_LSB,
-            "the engine takes every field below the page count"
+            super::PAGES_LSB + 2,
+            "the engine takes every field below the page count and its low two bits"
         );
     }
 }

@@ -124,6 +124,9 @@ pub struct WayFsm {
     st_res_r: DFF<Bit>,
     /// The current op is a program or erase.
     arr_op: Signal<Local, Bit>,
+    /// The queue head's first phase is one plane of one page (not a multi-plane op, nor a
+    /// one-shot program): the engine's start value `st_lastp`.
+    q_lastp: Signal<Local, Bit>,
     /// A suspend may be requested now (state permitting); `go_pe` at the first phase's end.
     go: Signal<Local, Bit>,
     go_pe: Signal<Local, Bit>,

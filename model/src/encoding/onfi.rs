@@ -1,5 +1,6 @@
 //! ONFI command bytes (ONFI 4.1, section 5: Read, Read Cache Sequential/End, Change Read
-//! Column, Page Program, Block Erase, Read Status and their multi-plane forms): the bytes the
+//! Column, Page Program, Block Erase, Read Status and their multi-plane forms; the one-pass TLC
+//! program's 1Ah, a vendor extension): the bytes the
 //! behavioural sequencer (`nand::sequencer`) puts on the bus and the HDL bus engine
 //! (`ssdlab_hdl::nand::bus_engine`) drives, from one definition.
 
@@ -19,6 +20,11 @@ pub const PROGRAM_1: u8 = 0x80;
 pub const PROGRAM_2: u8 = 0x10;
 /// Multi-plane program: queue this plane, more follow.
 pub const PROGRAM_MULTIPLANE: u8 = 0x11;
+/// One-shot (one-pass) multi-bit program: this page is loaded (every plane of it), the next page
+/// of the word line follows; the last page's 10h programs them all (TLC: lower 1Ah, middle 1Ah,
+/// upper 10h; vendor extension as ONFI 4.1 defines no multi-bit program, Micron and Kioxia
+/// one-pass program order).
+pub const PROGRAM_NEXT_PAGE: u8 = 0x1A;
 /// Block erase, first cycle (then row address).
 pub const ERASE_1: u8 = 0x60;
 /// Block erase, confirm.

@@ -91,15 +91,24 @@ pub struct SeqOp {
     /// Array time of the op (tR for the page type, tPROG, tBERS), chosen by the caller; for a
     /// cache read, the tR of every page.
     pub array_time: SimTime,
-    /// Pages read: 1 for every op but a sequential cache read (a single-plane read of `pages`
-    /// consecutive pages with 31h/3Fh, `bus_bytes / pages` per page).
+    /// Pages of the op: a sequential cache read's pages (a single-plane read of `pages`
+    /// consecutive pages with 31h/3Fh, `bus_bytes / pages` per page), a one-shot program's pages
+    /// per plane (TLC: 3, loaded page by page, every plane of a page before the next, each page
+    /// at its own row: the first's + k; `bus_bytes / pages` per page); 1 otherwise.
     pub pages: u8,
 }
+
+/// Pages per plane of a one-shot program at most (TLC: 3 bits per cell).
+pub const MAX_ONE_SHOT_PAGES: u8 = 3;
 
 impl SeqOp {
     /// A sequential cache read (31h/3Fh) of more than one page.
     pub fn is_cache_read(&self) -> bool {
         self.kind == NandOpKind::Read && self.pages > 1
+    }
+    /// A one-shot program of more than one page per plane (TLC: lower, middle, upper).
+    pub fn is_one_shot(&self) -> bool {
+        self.kind == NandOpKind::Program && self.pages > 1
     }
 }
 
@@ -237,10 +246,13 @@ impl ChannelSequencer {
             op.die
         );
         assert!(op.planes >= 1, "op {} addresses no plane", op.id);
-        assert!(op.pages >= 1, "op {} reads no page", op.id);
+        assert!(op.pages >= 1, "op {} moves no page", op.id);
         assert!(
-            op.pages == 1 || (op.kind == NandOpKind::Read && op.planes == 1),
-            "op {}: only single-plane reads have more than one page (cache read)",
+            op.pages == 1
+                || (op.kind == NandOpKind::Read && op.planes == 1)
+                || (op.kind == NandOpKind::Program && op.pages <= MAX_ONE_SHOT_PAGES),
+            "op {}: only single-plane reads (cache read) and programs of up to {MAX_ONE_SHOT_PAGES} \
+             pages (one-shot) have more than one page",
             op.id
         );
         let mut accept = self.timing.to_cycles_ceil(now);

@@ -287,10 +287,12 @@ impl<'a> Bench<'a> {
             .front()
             .ok_or(format!("cycle {n}: data in on idle way {w}"))?];
         let (k, pb) = (self.prog_pos[w], self.page_bytes);
+        let planes = b.op.planes as usize;
         Ok((0..4).fold(0u32, |acc, j| {
-            let (plane, col) = ((k + j) / pb, (k + j) % pb);
-            acc | (page_byte(b.op.way, b.row + plane as u32 * self.plane_stride, col) as u32)
-                << (8 * j)
+            // Page loads in bus order: every plane of a one-shot program's page before the next.
+            let (load, col) = ((k + j) / pb, (k + j) % pb);
+            let row = b.row + (load % planes) as u32 * self.plane_stride + (load / planes) as u32;
+            acc | (page_byte(b.op.way, row, col) as u32) << (8 * j)
         }))
     }
 

@@ -8,8 +8,10 @@
 //! array read of the next page; R/B# (RDY) is low for tWB, the rest of any array read in
 //! progress and tRCBSY; 3Fh moves the last page without a new read. Rejected: 31h/3Fh with no
 //! read before it, 31h past the block's last page, other commands while the array still reads
-//! (ARDY = 0), data out before RDY + tRR. Any illegal sequence or timing is recorded as a
-//! violation; the bench fails the test on the first one.
+//! (ARDY = 0), data out before RDY + tRR. One-shot (TLC) program: each page's planes loaded
+//! as a multi-plane program closed by 1Ah instead of 10h, the last page's by 10h, which programs
+//! every page loaded. Any illegal sequence or timing is recorded as a violation; the bench fails
+//! the test on the first one.
 //!
 //! Row address layout (bench convention): `row = block * plane_stride + page`, the plane is the
 //! lowest block bit (`(row / plane_stride) % 4`).
@@ -50,6 +52,8 @@ pub struct NandTarget {
     array_cycles: VecDeque<u64>,
     /// Rows addressed since the last confirm (multi-plane).
     planes_addressed: Vec<u32>,
+    /// Pages of a one-shot program loaded so far (closed by 1Ah), programmed at its 10h.
+    one_shot: Vec<(u32, Vec<u8>)>,
     /// Page registers by plane: data read from the array or loaded by data in.
     page_reg: HashMap<u8, Vec<u8>>,
     /// Row whose register data out reads, and the column (byte) pointer.
@@ -101,6 +105,7 @@ impl NandTarget {
             busy_until: 0,
             array_cycles: VecDeque::new(),
             planes_addressed: Vec::new(),
+            one_shot: Vec::new(),
             page_reg: HashMap::new(),
             out_row: None,
             out_col: 0,
@@ -219,6 +224,12 @@ impl NandTarget {
         if !cache_cmd {
             self.data_row = None;
         }
+        if !self.one_shot.is_empty() && self.expect == Expect::Command && cmd != PROGRAM_1 {
+            self.violation(
+                n,
+                format!("command {cmd:02X}h inside a one-shot program (after 1Ah, 80h next)"),
+            );
+        }
         match (self.expect, cmd) {
             (Expect::Command, READ_CACHE_SEQ | READ_CACHE_END) => self.cache_command(n, cmd),
             (Expect::Command, READ_1 | PROGRAM_1 | CHANGE_COL_1) => {
@@ -238,9 +249,10 @@ impl NandTarget {
                 self.out_ok_from = n + self.t.latch as u64 + self.t.t_ccs as u64;
                 self.expect = Expect::Command;
             }
-            (Expect::Confirm { cmd: PROGRAM_1 }, PROGRAM_MULTIPLANE | PROGRAM_2) => {
-                self.program_confirm(n, cmd)
-            }
+            (
+                Expect::Confirm { cmd: PROGRAM_1 },
+                PROGRAM_MULTIPLANE | PROGRAM_NEXT_PAGE | PROGRAM_2,
+            ) => self.program_confirm(n, cmd),
             (Expect::Confirm { cmd: ERASE_1 }, ERASE_MULTIPLANE | ERASE_2) => {
                 self.erase_confirm(n, cmd)
             }

@@ -1,6 +1,7 @@
 //! Elaboration of the bus engine [`BusEngine`]: the reset value of every port and register,
 //! and the constants its kernel counts against — ONFI command bytes (00h/30h, 80h/10h,
-//! 60h/D0h, 32h/11h/D1h, 06h/E0h, 31h/3Fh, 70h; ONFI 4.1 section 5; the suspend and resume
+//! 60h/D0h, 32h/11h/D1h, 06h/E0h, 31h/3Fh, 70h; ONFI 4.1 section 5; the one-shot program's
+//! 1Ah; the suspend and resume
 //! bytes of `nand.suspend.commands`, `SuspendCommands`; all from the model's
 //! `ssdlab_model::encoding::onfi`, the bytes the behavioural sequencer sends), the latch, tADL, tCCS and
 //! tWHR lengths in bus cycles, the address and row cycle counts and the plane row stride (these
@@ -23,6 +24,7 @@ impl BusEngine {
             col_n: Constant::new(bits::<3>(2u64)),
             plane_stride: Constant::new(bits::<32>(t.plane_stride as u64)),
             row_mask: Constant::new(bits::<32>(0x00FF_FFFF)),
+            col_mask: Constant::new(bits::<32>(0xFFFF)),
             byte_mask: Constant::new(bits::<32>(0xFF)),
             has_adl: Constant::new(t.seq.t_adl != 0),
             has_ccs: Constant::new(t.seq.t_ccs != 0),
@@ -53,6 +55,9 @@ impl BusEngine {
             op_06: c8(onfi::CHANGE_COL_1),
             op_10: c8(onfi::PROGRAM_2),
             op_11: c8(onfi::PROGRAM_MULTIPLANE),
+            op_1a: c8(onfi::PROGRAM_NEXT_PAGE),
+            zero2: Constant::new(bits::<2>(0u64)),
+            one32: Constant::new(bits::<32>(1u64)),
             op_30: c8(onfi::READ_2),
             op_32: c8(onfi::READ_MULTIPLANE),
             op_60: c8(onfi::ERASE_1),
@@ -67,7 +72,7 @@ impl BusEngine {
             clock, start, start_way, start_second, start_op, start_data, start_cnt, start_c1, start_lastp,
             start_cc, start_3f, start_final, start_sus, start_res, wr_data, busy, phase_end, way, phase_second, phase_more, phy, rb,
             rd_data, rd_valid, sus_r, res_r, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col, csr, rsr, dcyc, rtop, c1,
-            lastp, pe, ccmd, f3, is_cs, is_rf, is_rs, is_pg, is_er, is_st, last_plane, hold_len, data_len, rd_win,
+            lastp, plast, pg, pages_m1, row0, pe, ccmd, f3, is_cs, is_rf, is_rs, is_pg, is_er, is_st, last_plane, hold_len, data_len, rd_win,
             addr_len, after_plane, after_data, after_hold, after_b, after_addr, after_a, nxt, seg_done,
             is_final, fin, fin_next, pe_next, hold_is_1, cmd_byte, addr_byte,
         })

@@ -1,6 +1,7 @@
 //! Kernel of the bus engine [`BusEngine`]: phase decode (read first/second half, cache-read
 //! steps, program, erase, status; a suspend/resume latch is a lone CMD c), the segment template `[CMD a] [ADDR k] [CMD b] [HOLD h]
-//! [DATA d] [CMD c]` per plane with absent parts skipped, segment and plane counting, the
+//! [DATA d] [CMD c]` per plane with absent parts skipped, segment, plane and (one-shot program)
+//! page counting, the
 //! registered phase-end flag, the command byte of each latch and the PHY-facing signals (ONFI
 //! 4.1 section 5 command sequences, as `ssdlab_model::nand::sequencer::SeqTiming::trace_phase`).
 //! rust_hdl turns one `#[hdl_gen]` function into one always block, so the kernel stays one
@@ -13,7 +14,8 @@ impl Logic for BusEngine {
     fn update(&mut self) {
         dff_setup!(
             self, clock, seg, cnt, acnt, aidx, plane, way_r, second, kind, planes_m1, row, col,
-            csr, rsr, dcyc, rtop, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r
+            csr, rsr, dcyc, rtop, c1, lastp, pe, ccmd, f3, fin, sus_r, res_r, plast, pg, pages_m1,
+            row0
         );
         // Decode the phase being run.
         // A cache read's first phase is a read's (00h-addr-30h); its second-half steps are `is_cs`.
@@ -205,10 +207,23 @@ impl Logic for BusEngine {
         }
         // Next plane: the plane's final segment ends and it is not the op's last plane (same as
         // `seg_done & nxt == CmdA`, without the segment-order muxes on the 34 enables).
+        // A one-shot program's page ends at its last plane: the next page, from plane 0 at
+        // the next row.
         if self.c1.q.val() & self.is_final.val() & !self.lastp.q.val() & !self.is_st.val() {
-            self.lastp.d.next = (self.plane.q.val() + self.one2.val()) == self.planes_m1.q.val();
+            self.lastp.d.next = ((self.plane.q.val() + self.one2.val()) == self.planes_m1.q.val())
+                & (self.pg.q.val() == self.pages_m1.q.val());
+            self.plast.d.next = (self.plane.q.val() + self.one2.val()) == self.planes_m1.q.val();
             self.plane.d.next = self.plane.q.val() + self.one2.val();
             self.row.d.next = self.row.q.val() + self.plane_stride.val();
+            if self.plast.q.val() {
+                self.lastp.d.next = (self.planes_m1.q.val() == self.zero2.val())
+                    & ((self.pg.q.val() + self.one2.val()) == self.pages_m1.q.val());
+                self.plast.d.next = self.planes_m1.q.val() == self.zero2.val();
+                self.plane.d.next = self.zero2.val();
+                self.pg.d.next = self.pg.q.val() + self.one2.val();
+                self.row0.d.next = self.row0.q.val() + self.one32.val();
+                self.row.d.next = self.row0.q.val() + self.one32.val();
+            }
         }
         // Loading a new phase.
         if self.start.val() & (self.seg.q.val() == Seg::Idle) {
@@ -217,10 +232,17 @@ impl Logic for BusEngine {
             self.kind.d.next = self.start_op.val().get_bits::<2>(0);
             self.planes_m1.d.next = self.start_op.val().get_bits::<2>(2);
             self.row.d.next = self.start_op.val().get_bits::<32>(4) & self.row_mask.val();
+            self.row0.d.next = self.start_op.val().get_bits::<32>(4) & self.row_mask.val();
+            self.pg.d.next = self.zero2.val();
+            self.pages_m1.d.next = self.zero2.val();
+            if self.start_op.val().get_bits::<2>(0) == self.k_prog.val() {
+                self.pages_m1.d.next = self.start_op.val().get_bits::<2>(60);
+            }
+            self.plast.d.next = self.start_op.val().get_bits::<2>(2) == self.zero2.val();
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
             self.rtop.d.next = self.start_op.val().get_bits::<16>(28) + self.rd_tail.val();
-            // Op bits 59:44 (the part-select ends at the op's top bit: 28 + 32 = 60).
-            self.col.d.next = self.start_op.val().get_bits::<32>(28) >> 16;
+            // Op bits 59:44 (a 32-bit part-select from 28, the page bits 61:60 masked off).
+            self.col.d.next = (self.start_op.val().get_bits::<32>(28) >> 16) & self.col_mask.val();
             self.plane.d.next = self.k_read.val();
             self.ccmd.d.next = self.start_cc.val();
             self.f3.d.next = self.start_3f.val();
@@ -271,6 +293,9 @@ impl Logic for BusEngine {
         }
         if self.seg.q.val() == Seg::CmdC {
             self.cmd_byte.next = self.op_11.val();
+            if self.plast.q.val() {
+                self.cmd_byte.next = self.op_1a.val();
+            }
             if self.last_plane.val() {
                 self.cmd_byte.next = self.op_10.val();
             }

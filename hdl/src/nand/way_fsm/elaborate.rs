@@ -41,7 +41,7 @@ impl WayFsm {
             st_c1, st_lastp, have_next, st_data_r, st_cnt_r, st_c1_r, st_lastp_r, rq_f, rq_s, st_cc, st_3f,
             st_final, st_cc_r, st_3f_r, st_final_r, cc, more, state, cur, cnt, c1w, rb1, rb2,
             st_sus, st_res, q_arr, q_lead, q_lead_any, cur_arr, rem, prog, nsus, sus, sop, rl, tofirst, qv1, lead1,
-            st_sus_r, st_res_r, arr_op, go, go_pe, pop_now, pop_pe, res_pe, ld_pe, n_idle, s_on2, s_onsus, rl_nz,
+            st_sus_r, st_res_r, arr_op, q_lastp, go, go_pe, pop_now, pop_pe, res_pe, ld_pe, n_idle, s_on2, s_onsus, rl_nz,
         })
     }
 }

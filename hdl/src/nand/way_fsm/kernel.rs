@@ -19,7 +19,10 @@ impl Logic for WayFsm {
         );
         self.rb1.d.next = self.rb.val();
         self.rb2.d.next = self.rb1.q.val();
-        self.op.next = self.cur.q.val().get_bits::<60>(0);
+        self.op.next = self.cur.q.val().get_bits::<62>(0);
+        self.q_lastp.next = (self.q_op.val().get_bits::<2>(2) == self.zero2.val())
+            & !((self.q_op.val().get_bits::<2>(0) == self.k_prog.val())
+                & (self.q_op.val().get_bits::<2>(60) != self.zero2.val()));
         self.st_data.next = self.st_data_r.q.val();
         self.st_cnt.next = self.st_cnt_r.q.val();
         self.st_c1.next = self.st_c1_r.q.val();
@@ -104,7 +107,7 @@ impl Logic for WayFsm {
                     self.st_data_r.d.next = false;
                     self.st_cnt_r.d.next = self.latch.val();
                     self.st_c1_r.d.next = self.latch_1.val();
-                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                    self.st_lastp_r.d.next = self.q_lastp.val();
                     self.st_cc_r.d.next = false;
                     self.st_3f_r.d.next = false;
                     self.st_final_r.d.next = false;
@@ -243,7 +246,7 @@ impl Logic for WayFsm {
                     self.st_data_r.d.next = false;
                     self.st_cnt_r.d.next = self.latch.val();
                     self.st_c1_r.d.next = self.latch_1.val();
-                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                    self.st_lastp_r.d.next = self.q_lastp.val();
                     self.st_cc_r.d.next = false;
                     self.st_3f_r.d.next = false;
                     self.st_final_r.d.next = false;
@@ -273,8 +276,7 @@ impl Logic for WayFsm {
                         self.st_data_r.d.next = false;
                         self.st_cnt_r.d.next = self.latch.val();
                         self.st_c1_r.d.next = self.latch_1.val();
-                        self.st_lastp_r.d.next =
-                            self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                        self.st_lastp_r.d.next = self.q_lastp.val();
                         self.st_cc_r.d.next = false;
                         self.st_3f_r.d.next = false;
                         self.st_final_r.d.next = false;
@@ -308,7 +310,7 @@ impl Logic for WayFsm {
                     self.st_data_r.d.next = false;
                     self.st_cnt_r.d.next = self.latch.val();
                     self.st_c1_r.d.next = self.latch_1.val();
-                    self.st_lastp_r.d.next = self.q_op.val().get_bits::<2>(2) == self.zero2.val();
+                    self.st_lastp_r.d.next = self.q_lastp.val();
                     self.st_final_r.d.next = false;
                     self.state.d.next = WayState::Twb;
                     self.cnt.d.next = self.t_wb.val();

@@ -2,7 +2,9 @@
 //! puts on the channel, and the cycle counts of every ONFI timing parameter at the sequencer
 //! clock. Source: ONFI 4.1 section 5 (command set: 00h-30h read, 00h-32h multi-plane read,
 //! 06h-E0h change read column enhanced, 80h-10h/11h program, 60h-D0h/D1h erase, 70h status) and
-//! section 4 timing parameters. After a multi-plane read every plane's data is selected with
+//! section 4 timing parameters. A one-shot TLC program loads its pages one after the other,
+//! every plane of a page (80h-addr-data-11h) before the next, the page's last plane closed by
+//! 1Ah and the last page's by 10h (the vendors' one-pass program). After a multi-plane read every plane's data is selected with
 //! 06h-E0h (change read column enhanced); a single-plane read streams data right after tRR.
 //! A sequential cache read of N pages (ONFI 4.1 section 5.6, Read Cache Sequential 31h / Read
 //! Cache End 3Fh) is 00h-addr-30h, then N + 1 cache steps: `[31h]`, `[data 31h]` x (N - 2),
@@ -12,7 +14,7 @@
 //! The rust_hdl sequencer (`ssdlab_hdl::nand`) elaborates its counters from [`SeqTiming`] and
 //! emits exactly these programs; the behavioural sequencer uses [`SeqTiming::phase_cycles`] for
 //! the length of each bus phase. Known simplification (both sides): the short busy tDBSY after a
-//! 32h/11h/D1h multi-plane command is not modelled (not in `OnfiConfig`); the target model does
+//! 32h/11h/D1h multi-plane command or a 1Ah is not modelled (not in `OnfiConfig`); the target model does
 //! not require it either.
 
 use super::SeqOp;
@@ -159,9 +161,9 @@ impl SeqTiming {
             (NandOpKind::Read, Phase::CacheStep(0)) => latch,
             (NandOpKind::Read, Phase::CacheStep(k)) if (k as u64) < op.pages as u64 => out + latch,
             (NandOpKind::Read, Phase::CacheStep(_)) => out,
-            // per plane: 80h, address, tADL, data in, 11h/10h
+            // per page, per plane: 80h, address, tADL, data in, 11h/1Ah/10h
             (NandOpKind::Program, Phase::First) => {
-                p * (2 * latch + full_addr + self.t_adl as u64 + data)
+                op.pages as u64 * p * (2 * latch + full_addr + self.t_adl as u64 + data)
             }
             // per plane: 60h, row address, D1h/D0h
             (NandOpKind::Erase, Phase::First) => p * (2 * latch + self.row_cycles as u64 * latch),
@@ -179,6 +181,7 @@ impl SeqTiming {
             (NandOpKind::Program | NandOpKind::Erase, Phase::Second) => 1,
             (NandOpKind::Read, Phase::CacheStep(0)) => 0,
             (NandOpKind::Read, Phase::CacheStep(_)) => data,
+            (NandOpKind::Program, Phase::First) => data * op.planes as u64 * op.pages as u64,
             _ => data * op.planes as u64,
         }
     }
@@ -311,15 +314,17 @@ impl SeqTiming {
                 }
             }
             (NandOpKind::Program, Phase::First) => {
-                for i in 0..planes {
-                    c.cmd_addr(PROGRAM_1, self.addr_cycles);
-                    c.wait(self.t_adl);
-                    c.data_in(data);
-                    c.cmd(if i == last {
-                        PROGRAM_2
-                    } else {
-                        PROGRAM_MULTIPLANE
-                    });
+                for k in 0..op.pages {
+                    for i in 0..planes {
+                        c.cmd_addr(PROGRAM_1, self.addr_cycles);
+                        c.wait(self.t_adl);
+                        c.data_in(data);
+                        c.cmd(match (i == last, k + 1 == op.pages) {
+                            (false, _) => PROGRAM_MULTIPLANE,
+                            (true, false) => PROGRAM_NEXT_PAGE,
+                            (true, true) => PROGRAM_2,
+                        });
+                    }
                 }
             }
             (NandOpKind::Erase, Phase::First) => {

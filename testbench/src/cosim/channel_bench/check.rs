@@ -16,14 +16,11 @@ pub(super) fn check_completion(
     page: usize,
     stride: u32,
 ) -> Result<(), String> {
-    // Multi-plane: the same page of each plane; cache read: consecutive pages of one plane.
-    let rows: Vec<u32> = if b.op.pages > 1 {
-        (0..b.op.pages as u32).map(|k| b.row + k).collect()
-    } else {
-        (0..b.op.planes as u32)
-            .map(|p| b.row + p * stride)
-            .collect()
-    };
+    // In bus order: multi-plane, the same page of each plane; cache read, consecutive pages of
+    // one plane; one-shot program, pages row + k, every plane of a page before the next.
+    let rows: Vec<u32> = (0..b.op.pages as u32)
+        .flat_map(|k| (0..b.op.planes as u32).map(move |p| b.row + p * stride + k))
+        .collect();
     match b.op.kind {
         NandOpKind::Read => {
             // Each row's bytes from the op's column: a page, or the part the op moves.

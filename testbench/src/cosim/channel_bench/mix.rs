@@ -1,5 +1,6 @@
 //! Randomized op mixes for the NAND channel bench: reads, 2-4-page sequential cache reads
-//! (ONFI 4.1 section 5.6), programs to fresh pages and erases over the bench's four ways, from
+//! (ONFI 4.1 section 5.6), programs to fresh pages (one-shot TLC programs of 3 pages per plane
+//! optionally) and erases over the bench's four ways, from
 //! one seed, with issue times paced by the behavioural sequencer
 //! (`ssdlab_model::nand::sequencer::ChannelSequencer`) so the HDL's 4-deep way queues never
 //! overflow.
@@ -25,6 +26,9 @@ pub struct MixParams {
     /// About a third of the plain reads move half a page per plane, from column 0 or from the
     /// middle of the page (drawn from a stream of their own, so a mix without them is unchanged).
     pub partial_reads: bool,
+    /// About half of the programs are one-shot TLC programs: 3 pages per plane at 3 fresh
+    /// consecutive rows (drawn from a stream of their own, so a mix without them is unchanged).
+    pub one_shot: bool,
 }
 
 /// A random mix of reads, sequential cache reads of 2-4 pages (about 20 % of the ops), programs
@@ -41,6 +45,7 @@ pub fn random_mix(
 ) -> Vec<BenchOp> {
     let mut rng = SeedTree::new(seed).stream("nand_channel_mix", 0);
     let mut col_rng = SeedTree::new(seed).stream("nand_channel_mix_column", 0);
+    let mut os_rng = SeedTree::new(seed).stream("nand_channel_mix_one_shot", 0);
     let mut seq = ChannelSequencer::new(onfi, WAYS as u8, 1);
     let mut done = Vec::new();
     let mut per_way: Vec<Vec<u64>> = vec![Vec::new(); WAYS];
@@ -65,10 +70,13 @@ pub fn random_mix(
                 rng.gen_range(p.t_erase.0..=p.t_erase.1),
             )
         } else if roll < 45 && *np < stride {
-            *np += 1;
+            if p.one_shot && *np + 3 <= stride && os_rng.gen_bool(0.5) {
+                pages = 3;
+            }
+            *np += pages as u32;
             (
                 NandOpKind::Program,
-                *np - 1,
+                *np - pages as u32,
                 rng.gen_range(p.t_prog.0..=p.t_prog.1),
             )
         } else if roll < 65 {

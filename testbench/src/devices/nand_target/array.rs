@@ -1,5 +1,5 @@
 //! The array side of the NAND target: the confirm commands that start an array operation
-//! (30h/32h read, 10h/11h program, D0h/D1h erase, multi-plane), the page registers moved to or
+//! (30h/32h read, 10h/11h/1Ah program, D0h/D1h erase, multi-plane), the page registers moved to or
 //! from the flash array, R/B# low for tWB plus the bench's array time, and the sequential cache
 //! read (31h/3Fh: the data register moves to the cache register, tRCBSY, the next page's read
 //! running behind it).
@@ -84,14 +84,26 @@ impl NandTarget {
         self.expect = Expect::Command;
     }
 
-    /// 11h (one plane's data loaded) or 10h: every addressed plane's page register is written to
-    /// its page (a whole page, never twice without an erase) and tPROG starts.
+    /// 11h (one plane's data loaded), 1Ah (a one-shot program's page loaded on every addressed
+    /// plane, the next page follows) or 10h: every page loaded (the addressed planes' page
+    /// registers, and a one-shot program's earlier pages) is written to its row (a whole page,
+    /// never twice without an erase) and tPROG starts.
     pub(super) fn program_confirm(&mut self, n: u64, cmd: u8) {
         self.in_row = None;
-        if cmd == PROGRAM_2 {
+        if cmd == PROGRAM_NEXT_PAGE {
             for r in std::mem::take(&mut self.planes_addressed) {
                 let p = self.plane_of(r);
                 let data = self.page_reg.remove(&p).unwrap_or_default();
+                self.one_shot.push((r, data));
+            }
+        }
+        if cmd == PROGRAM_2 {
+            let mut loaded = std::mem::take(&mut self.one_shot);
+            for r in std::mem::take(&mut self.planes_addressed) {
+                let p = self.plane_of(r);
+                loaded.push((r, self.page_reg.remove(&p).unwrap_or_default()));
+            }
+            for (r, data) in loaded {
                 if data.len() != self.page_bytes {
                     self.violation(
                         n,

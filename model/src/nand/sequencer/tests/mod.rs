@@ -8,6 +8,7 @@
 //! round trip 2 + capture 1 = 11 cycles (55 ns) after the beat, 30 ns after the postamble.
 
 mod cache;
+mod one_shot;
 mod suspend;
 
 use super::*;
