@@ -99,8 +99,6 @@ pub struct BusEngine {
     col_n: Constant<Bits<3>>,
     plane_stride: Constant<Bits<32>>,
     row_mask: Constant<Bits<32>>,
-    /// The column field's 16 bits (op bits 59:44) of a 32-bit part-select from bit 28.
-    col_mask: Constant<Bits<32>>,
     byte_mask: Constant<Bits<32>>,
     has_adl: Constant<Bit>,
     has_ccs: Constant<Bit>,

@@ -24,7 +24,6 @@ impl BusEngine {
             col_n: Constant::new(bits::<3>(2u64)),
             plane_stride: Constant::new(bits::<32>(t.plane_stride as u64)),
             row_mask: Constant::new(bits::<32>(0x00FF_FFFF)),
-            col_mask: Constant::new(bits::<32>(0xFFFF)),
             byte_mask: Constant::new(bits::<32>(0xFF)),
             has_adl: Constant::new(t.seq.t_adl != 0),
             has_ccs: Constant::new(t.seq.t_ccs != 0),

@@ -241,8 +241,8 @@ impl Logic for BusEngine {
             self.plast.d.next = self.start_op.val().get_bits::<2>(2) == self.zero2.val();
             self.dcyc.d.next = self.start_op.val().get_bits::<16>(28);
             self.rtop.d.next = self.start_op.val().get_bits::<16>(28) + self.rd_tail.val();
-            // Op bits 59:44 (a 32-bit part-select from 28, the page bits 61:60 masked off).
-            self.col.d.next = (self.start_op.val().get_bits::<32>(28) >> 16) & self.col_mask.val();
+            // Op bits 59:44 (the 32-bit part-select from bit 28 ends below the page bits).
+            self.col.d.next = self.start_op.val().get_bits::<32>(28) >> 16;
             self.plane.d.next = self.k_read.val();
             self.ccmd.d.next = self.start_cc.val();
             self.f3.d.next = self.start_3f.val();
