@@ -20,8 +20,8 @@ use ssdlab_model::nand::sequencer::{
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::{DriveConfig, SimTime};
 use ssdlab_testbench::cosim::channel_bench::{
-    compare_with_model, random_mix, run_bench_pins, BenchOp, MixParams, PinSide, TargetSuspend,
-    WAYS,
+    compare_with_model, first_event, random_mix, run_bench_pins, BenchOp, MixParams, PinSide,
+    TargetSuspend, WAYS,
 };
 use ssdlab_testbench::cosim::channel_dut::VerilatedChannel;
 use ssdlab_testbench::devices::onfi_pins::dut::VerilatedPhy;
@@ -167,11 +167,9 @@ fn directed_ops_run_clean_at_the_pins_and_match_the_model() {
     assert_eq!(count(page_in), 4, "{phases:?}");
 }
 
-/// A random mix (reads, cache reads, programs, erases on four ways, 512-byte pages) at the pins.
-#[test]
-fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
-    let t = SeqTiming::new(&onfi());
-    let p = MixParams {
+/// 200 ops of 512-byte pages, a third of the plain reads partial, one-shot programs or not.
+fn mix(one_shot: bool) -> MixParams {
+    MixParams {
         ops: 200,
         page_bytes: 512,
         t_read: (200, 1200),
@@ -179,9 +177,15 @@ fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
         t_erase: (2000, 8000),
         mean_gap: 150,
         partial_reads: true,
-        one_shot: false,
-    };
-    let ops = random_mix(0x91A5_0001, &p, &t, &onfi(), STRIDE);
+        one_shot,
+    }
+}
+
+/// A random mix (reads, cache reads, programs, erases on four ways, 512-byte pages) at the pins.
+#[test]
+fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
+    let t = SeqTiming::new(&onfi());
+    let ops = random_mix(0x91A5_0001, &mix(false), &t, &onfi(), STRIDE);
     at_the_pins(&onfi(), &ops, 512, "random mix seed 0x91a50001");
 }
 
@@ -190,17 +194,7 @@ fn a_random_mix_runs_clean_at_the_pins_and_matches_the_model() {
 #[test]
 fn a_random_mix_with_one_shot_programs_runs_clean_at_the_pins() {
     let t = SeqTiming::new(&onfi());
-    let p = MixParams {
-        ops: 200,
-        page_bytes: 512,
-        t_read: (200, 1200),
-        t_prog: (1000, 4000),
-        t_erase: (2000, 8000),
-        mean_gap: 150,
-        partial_reads: true,
-        one_shot: true,
-    };
-    let ops = random_mix(0x91A5_0501, &p, &t, &onfi(), STRIDE);
+    let ops = random_mix(0x91A5_0501, &mix(true), &t, &onfi(), STRIDE);
     assert!(
         ops.iter().any(|b| b.op.is_one_shot()),
         "the mix has one-shot programs"
@@ -285,13 +279,7 @@ fn a_suspend_latched_after_the_program_ended_waits_tsus_at_the_pins() {
         &s,
         &ops.iter().map(|b| (b.issue, b.op)).collect::<Vec<_>>(),
     );
-    let first = |way: u8, k: BusKind| {
-        trace
-            .iter()
-            .find(|e| e.way == way && e.kind == k)
-            .map(|e| e.cycle)
-            .expect("latched")
-    };
+    let first = |way: u8, k: BusKind| first_event(&trace, way, k).expect("latched");
     // Way 0's array ends tWB + 100 cycles after its 10h latch, before its suspend latch.
     let array_end = first(0, BusKind::Cmd(0x10)) + t.latch as u64 + t.t_wb as u64 + 100;
     let sus = first(0, BusKind::Cmd(0xB0));

@@ -10,7 +10,7 @@ use ssdlab_model::nand::sequencer::{run_op_list_suspend, BusKind, SeqOp, SeqTimi
 use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::{DriveConfig, SimTime};
 use ssdlab_testbench::cosim::channel_bench::{
-    compare_with_model, run_bench_suspend, BenchOp, TargetSuspend,
+    compare_with_model, first_event, run_bench_suspend, BenchOp, TargetSuspend,
 };
 use ssdlab_testbench::cosim::channel_dut::{ChannelDut, HdlSimChannel, VerilatedChannel};
 
@@ -204,13 +204,7 @@ fn rust_hdl_suspend_latched_after_the_program_ended_waits_tsus() {
     let onfi = DriveConfig::default_drive().onfi;
     let list: Vec<(SimTime, SeqOp)> = ops.iter().map(|b| (b.issue, b.op)).collect();
     let (_, trace, _) = run_op_list_suspend(&onfi, 4, 1, &s, &list);
-    let start = |way: u8, k: BusKind| {
-        trace
-            .iter()
-            .find(|e| e.way == way && e.kind == k)
-            .map(|e| e.cycle)
-            .expect("latched")
-    };
+    let start = |way: u8, k: BusKind| first_event(&trace, way, k).expect("latched");
     // Way 0's array ends tWB + 100 cycles after its 10h latch, before the suspend latch.
     let array_end = start(0, BusKind::Cmd(0x10)) + t.latch as u64 + t.t_wb as u64 + 100;
     let sus = start(0, BusKind::Cmd(0xB0));

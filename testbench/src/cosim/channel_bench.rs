@@ -10,7 +10,7 @@ mod check;
 mod mix;
 mod pins;
 
-pub use check::compare_with_model;
+pub use check::{compare_with_model, first_event};
 pub use mix::{random_mix, MixParams};
 pub use pins::PinSide;
 

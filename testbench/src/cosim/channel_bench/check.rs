@@ -4,7 +4,7 @@
 //! cycles.
 
 use super::{page_byte, BenchOp, BenchResult};
-use ssdlab_model::nand::sequencer::{BusEvent, SeqTiming};
+use ssdlab_model::nand::sequencer::{BusEvent, BusKind, SeqTiming};
 use ssdlab_model::nand::NandOpKind;
 use std::collections::HashMap;
 
@@ -100,4 +100,12 @@ pub fn compare_with_model(
         worst = worst.max((*hc as f64 - mc as f64).abs() / span as f64);
     }
     Ok(worst)
+}
+
+/// The cycle the first bus event `kind` of `way` starts at in a trace, if any.
+pub fn first_event(trace: &[BusEvent], way: u8, kind: BusKind) -> Option<u64> {
+    trace
+        .iter()
+        .find(|e| e.way == way && e.kind == kind)
+        .map(|e| e.cycle)
 }
