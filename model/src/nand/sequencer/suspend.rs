@@ -144,7 +144,7 @@ pub(super) fn suspend_latched(
     u.pe.reads_left -= 1;
     u.current = Some((read, 0));
     UnitState::Wait {
-        until: (c + r.t_suspend + RB_SYNC_CYCLES + rb_lag).max(c + t_wb + RESUME_LOOK_CYCLES),
+        until: r_b_seen(c, c + r.t_suspend, t_wb, rb_lag),
         next: Phase::First,
     }
 }
@@ -178,9 +178,16 @@ pub(super) fn resumed(r: &SuspendRules, u: &mut Unit, c: u64, t_wb: u64, rb_lag:
     u.pe.suspends += 1;
     u.pe.next_ok = c + r.t_resume + r.min_progress;
     UnitState::Wait {
-        until: (u.pe.end + RB_SYNC_CYCLES + rb_lag).max(c + t_wb + RESUME_LOOK_CYCLES),
+        until: r_b_seen(c, u.pe.end, t_wb, rb_lag),
         next: Phase::Second,
     }
+}
+
+/// When a way whose suspend or resume latch ended at cycle `c` asks for the bus again: R/B#,
+/// ready at `ready`, reaches it through the PHY and its synchronizer, but it looks only from
+/// tWB after the latch on (R/B# falls only then).
+fn r_b_seen(c: u64, ready: u64, t_wb: u64, rb_lag: u64) -> u64 {
+    (ready + RB_SYNC_CYCLES + rb_lag).max(c + t_wb + RESUME_LOOK_CYCLES)
 }
 
 /// Cycles after a suspend or resume latch's tWB count to the way's request when R/B# is
