@@ -106,13 +106,7 @@ fn cache(id: u64, way: u8, pages: u8, page: u32, array_cycles: u64, t: &SeqTimin
 /// (64 B = 16 cycles) and array times so rust_hdl's simulation is quick.
 fn directed_ops(t: &SeqTiming) -> Vec<BenchOp> {
     let p = 64;
-    let at = |c: u64| t.to_time(c);
-    let b = |issue: u64, o: SeqOp, row: u32| BenchOp {
-        issue: at(issue),
-        op: o,
-        row,
-        column: 0,
-    };
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp::at_cycle(t, issue, o, row);
     vec![
         b(0, op(0, 0, NandOpKind::Program, 2, p, 400, t), 0x0005),
         b(0, op(1, 1, NandOpKind::Program, 1, p, 300, t), 0x0003),

@@ -118,12 +118,7 @@ fn op(id: u64, way: u8, kind: NandOpKind, planes: u8, page: u32, array: u64) -> 
 fn directed_ops_run_clean_at_the_pins_and_match_the_model() {
     let t = SeqTiming::new(&onfi());
     let p = 64;
-    let b = |issue: u64, o: SeqOp, row: u32| BenchOp {
-        issue: t.to_time(issue),
-        op: o,
-        row,
-        column: 0,
-    };
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp::at_cycle(&t, issue, o, row);
     let cache = |id, way, pages: u8, array| SeqOp {
         bus_bytes: p * pages as u32,
         pages,
@@ -254,12 +249,7 @@ fn the_e12_preset_runs_clean_at_the_pins() {
 fn a_suspend_latched_after_the_program_ended_waits_tsus_at_the_pins() {
     let t = SeqTiming::new(&onfi());
     let p = 2048;
-    let b = |issue: u64, o: SeqOp, row: u32| BenchOp {
-        issue: t.to_time(issue),
-        op: o,
-        row,
-        column: 0,
-    };
+    let b = |issue: u64, o: SeqOp, row: u32| BenchOp::at_cycle(&t, issue, o, row);
     let ops = vec![
         b(0, op(1, 0, NandOpKind::Program, 1, p, 100), 0x0005),
         b(10, op(2, 1, NandOpKind::Program, 1, p, 3000), 0x0006),

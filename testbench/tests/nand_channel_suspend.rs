@@ -146,13 +146,7 @@ fn rust_hdl_wait_over_suspends_only_for_a_long_wait() {
 #[test]
 fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
     let t = seq_timing();
-    let at = |c: u64| t.to_time(c);
-    let b = |issue: u64, op: SeqOp, row: u32| BenchOp {
-        issue: at(issue),
-        op,
-        row,
-        column: 0,
-    };
+    let b = |issue: u64, op: SeqOp, row: u32| BenchOp::at_cycle(&t, issue, op, row);
     let mut s = suspend(SuspendPolicyKind::Always, 0.0);
     s.max_suspends_per_op = 2;
     // Two reads together (one suspension runs both), an erase suspended on another way, two
@@ -186,13 +180,7 @@ fn rust_hdl_matches_the_model_with_several_reads_and_two_ways() {
 #[test]
 fn rust_hdl_suspend_latched_after_the_program_ended_waits_tsus() {
     let t = seq_timing();
-    let at = |c: u64| t.to_time(c);
-    let b = |issue: u64, op: SeqOp, row: u32| BenchOp {
-        issue: at(issue),
-        op,
-        row,
-        column: 0,
-    };
+    let b = |issue: u64, op: SeqOp, row: u32| BenchOp::at_cycle(&t, issue, op, row);
     let mut other = op(3, NandOpKind::Program, 2000, &t);
     other.way = 1;
     let ops = [

@@ -37,6 +37,24 @@ pub struct BenchOp {
     pub column: u16,
 }
 
+impl BenchOp {
+    /// `op` at `row`, column 0, issued at sequencer cycle `cycle`.
+    pub fn at_cycle(t: &SeqTiming, cycle: u64, op: SeqOp, row: u32) -> Self {
+        BenchOp {
+            issue: t.to_time(cycle),
+            op,
+            row,
+            column: 0,
+        }
+    }
+    /// The row of the op's `load`-th page on the bus: every plane of a page (the same page at
+    /// `row + plane * stride`) before the next page (`+ k`: a one-shot program's, a cache read's).
+    pub fn load_row(&self, load: u32, stride: u32) -> u32 {
+        let planes = self.op.planes as u32;
+        self.row + (load % planes) * stride + load / planes
+    }
+}
+
 /// What a run produced.
 #[derive(Debug, Default)]
 pub struct BenchResult {
@@ -287,11 +305,9 @@ impl<'a> Bench<'a> {
             .front()
             .ok_or(format!("cycle {n}: data in on idle way {w}"))?];
         let (k, pb) = (self.prog_pos[w], self.page_bytes);
-        let planes = b.op.planes as usize;
         Ok((0..4).fold(0u32, |acc, j| {
-            // Page loads in bus order: every plane of a one-shot program's page before the next.
             let (load, col) = ((k + j) / pb, (k + j) % pb);
-            let row = b.row + (load % planes) as u32 * self.plane_stride + (load / planes) as u32;
+            let row = b.load_row(load as u32, self.plane_stride);
             acc | (page_byte(b.op.way, row, col) as u32) << (8 * j)
         }))
     }

@@ -16,11 +16,9 @@ pub(super) fn check_completion(
     page: usize,
     stride: u32,
 ) -> Result<(), String> {
-    // In bus order: multi-plane, the same page of each plane; cache read, consecutive pages of
-    // one plane; one-shot program, pages row + k, every plane of a page before the next.
-    let rows: Vec<u32> = (0..b.op.pages as u32)
-        .flat_map(|k| (0..b.op.planes as u32).map(move |p| b.row + p * stride + k))
-        .collect();
+    // In bus order (`BenchOp::load_row`).
+    let loads = b.op.pages as u32 * b.op.planes as u32;
+    let rows: Vec<u32> = (0..loads).map(|l| b.load_row(l, stride)).collect();
     match b.op.kind {
         NandOpKind::Read => {
             // Each row's bytes from the op's column: a page, or the part the op moves.
