@@ -174,6 +174,49 @@ fn verilator_matches_model_at_queue_depth_above_one() {
     }
 }
 
+/// A TLC-native drive (3 bits per cell, no SLC cache): every host program is a one-shot
+/// program of pages `page`, `page + 1` and `page + 2` (one plane of 4 KiB pages: 12 KiB, more
+/// than half of the way's 16 KiB region, so it takes the whole region and its units wait in
+/// host memory until the FTL emits it). Sequential 4 KiB writes, then a random 4 KiB mix at QD 8
+/// whose reads find units still staged (padded and programmed first) or on NAND: every command
+/// completes, the streams match event by event, every read's data is what was written, and
+/// every program is one-shot (the pin-level targets take each page's 80h load, 1Ah, then
+/// 10h).
+#[test]
+fn verilator_reads_back_one_shot_tlc_programs() {
+    let mut cfg = cosim_config();
+    cfg.geometry.bits_per_cell = 3;
+    let v = ssdlab_hdl::top::export_verilog(&cfg).expect("elaborates");
+    let jobs = [
+        (
+            "[w]\nrw=write\nbs=4k\niodepth=4\nsize=1m\nnumber_ios=48\n",
+            48,
+            41,
+        ),
+        (
+            "[m]\nrw=randrw\nbs=4k\niodepth=8\nsize=1m\nnumber_ios=160\n",
+            160,
+            42,
+        ),
+    ];
+    for (job, ios, seed) in jobs {
+        let seed = seed_or(seed);
+        let lim = RunLimits {
+            submit_until: u64::MAX,
+            max_cycles: 4_000_000,
+            seed,
+        };
+        let r = three_way_reading_data(&cfg, job, lim, &v)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        println!("{r}");
+        assert_eq!(r.mismatches(), 0, "{r}");
+        assert_eq!(r.completions, ios, "every command completed: {r}");
+        let (programs, one_shot) = r.programs;
+        assert!(programs > 0, "the job programs: {r}");
+        assert_eq!(one_shot, programs, "every program is one-shot: {r}");
+    }
+}
+
 /// fio `numjobs`: each clone of the job on its own I/O queue pair (created one per clone, with an
 /// MSI-X vector each), so the front end's SQ arbiter round-robins between them and CQEs go to
 /// several CQs. 4 clones of a random 4 KiB mix at QD 8, and 8 clones at QD 2 (16 queue creates:

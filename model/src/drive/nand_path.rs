@@ -5,7 +5,6 @@
 use super::{stats, Drive, Ev, OpRec, BG_INFLIGHT_PER_DIE, NONE};
 use crate::ftl::{NandOp, NandOpKind, OpPurpose};
 use crate::nand::sequencer::SeqOp;
-use crate::nand::CellMode;
 use crate::pcie::Dir;
 use crate::time::SimTime;
 
@@ -294,7 +293,7 @@ impl Drive {
                 planes: op.planes.max(1),
                 bus_bytes: op.bus_bytes,
                 array_time,
-                pages: one_shot_pages(&op, self.cfg.geometry.bits_per_cell),
+                pages: op.one_shot_pages(self.cfg.geometry.bits_per_cell),
             };
             let ch = slot.channel as usize;
             let at = self.page_buf.nand_accept(ch, now, op.kind, op.bus_bytes);
@@ -570,13 +569,4 @@ pub(super) fn bg_block_count(blocks: &mut Vec<(u32, u32)>, block: u32, delta: i3
         }
     }
     debug_assert!(blocks.len() <= 1 << 16);
-}
-
-/// Pages per plane the sequencer loads for `op`: a program of a native (TLC) block is one-shot,
-/// `bits_per_cell` pages (lower, middle, upper) one after the other; every other op moves one.
-fn one_shot_pages(op: &NandOp, bits_per_cell: u32) -> u8 {
-    match (op.kind, op.mode) {
-        (NandOpKind::Program, CellMode::Tlc) => bits_per_cell as u8,
-        _ => 1,
-    }
 }

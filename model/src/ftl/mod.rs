@@ -116,6 +116,18 @@ pub struct NandOp {
     pub after: Option<u32>,
 }
 
+impl NandOp {
+    /// Pages per plane the sequencer loads for this op: a program of a native (TLC) block is
+    /// one-shot, `bits_per_cell` pages (lower, middle, upper) one after the other, each at the
+    /// op's page + k; every other op moves one.
+    pub fn one_shot_pages(&self, bits_per_cell: u32) -> u8 {
+        match (self.kind, self.mode) {
+            (NandOpKind::Program, CellMode::Tlc) => bits_per_cell as u8,
+            _ => 1,
+        }
+    }
+}
+
 /// How a host read was served, in 4 KiB units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadOutcome {
@@ -297,6 +309,10 @@ impl Ftl {
     pub fn lookup(&self, lpn: u64) -> Option<u32> {
         let p = self.l2p[lpn as usize].ppa();
         (p != NONE).then_some(p)
+    }
+    /// The cell mode of the block holding physical unit `ppa` (SLC-mode or native).
+    pub fn mode_of(&self, ppa: u32) -> CellMode {
+        self.blocks.info[self.l.dbid_of_ppa(ppa) as usize].mode
     }
     /// A digest of the mapping and block state (mapping, spare-area lpns, block table, open
     /// blocks): equal digests mean the same FTL state. For functional-vs-timed comparisons.

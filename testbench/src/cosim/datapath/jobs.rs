@@ -10,10 +10,11 @@
 //! share of the spare (`Layout::unit_bus_bytes`: the bytes and bus time the model charges;
 //! the co-simulation has no ECC, so which bytes those are does not matter). The region holds
 //! the op's planes one after another; every unit must start on a 16-byte row of the DMA port.
-//! A host-data program is one unit: with writes in the job, one plane, 4 KiB pages and
-//! SLC-native (one unit per program unit), or, on a preset, one page per plane of an SLC program
-//! unit whose units wait in the region's open unit or in host memory until it is full (the
-//! datapath has no DRAM path). Host buffers follow the host driver's
+//! A host-data program is one program unit: on the small drive one 4 KiB page (SLC-native) or
+//! a one-shot program of 3 (TLC-native); on a preset one page per plane of an SLC program unit
+//! whose units wait in the region's open unit or in host memory until it is full (the datapath
+//! has no DRAM path), or a one-shot TLC program of 3 pages per plane in load order, whose units
+//! wait in host memory. Host buffers follow the host driver's
 //! convention (`host.rs`): a command's data is physically contiguous
 //! from PRP1 (page aligned), so unit k of a command lives at PRP1 + 4096 k. Units that follow
 //! each other in the region move together, two at a time, as one 8 KiB DMA whose PRP1 and
@@ -31,8 +32,9 @@ use std::collections::HashMap;
 /// Bytes per mapping unit and per page-buffer move.
 pub const UNIT: u32 = 4096;
 
-/// Most host units one op moves: 4 planes of a 16 KiB page's 4 units.
-pub const MAX_MOVES: usize = 16;
+/// Most host units one op moves: a one-shot program of 3 pages on 4 planes, 16 KiB pages of 4
+/// units each.
+pub const MAX_MOVES: usize = 48;
 
 /// Most units one DMA move takes ([`Moves::runs`]). Two need no PRP list: PRP1 is the first
 /// unit's host page and PRP2 the second's, wherever it is (NVMe's PRP2 is any page-aligned
@@ -47,14 +49,25 @@ pub struct HostUnit {
     pub slot: u32,
     pub host: u64,
     pub cmd: u64,
+    /// Pages per plane of its block's program unit: 1, or a native TLC block's one-shot pages.
+    pub unit_pages: u32,
 }
 
 /// The host data moves of a job, 4 KiB each: (byte offset in the way's region, host address,
 /// command the unit belongs to), in region order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Moves {
     n: u8,
     at: [(u32, u64, u64); MAX_MOVES],
+}
+
+impl Default for Moves {
+    fn default() -> Moves {
+        Moves {
+            n: 0,
+            at: [(0, 0, 0); MAX_MOVES],
+        }
+    }
 }
 
 impl Moves {
@@ -195,6 +208,9 @@ pub struct Planner {
     pub units_per_page: u32,
     /// Byte offset of a region's upper half (`ctrl::page_buffer::half_region_bytes`).
     pub half_region: u32,
+    /// Bits per cell of a native block: the pages per plane of its one-shot programs
+    /// (`NandOp::one_shot_pages`).
+    pub bits_per_cell: u32,
 }
 
 impl Planner {
@@ -206,18 +222,20 @@ impl Planner {
     }
 
     /// The op word and array time of an FTL op whose data starts at byte `column` of each
-    /// plane's page.
+    /// plane's page. A one-shot program's data cycles are per page and plane.
     pub fn word(&self, op: &NandOp, column: u16) -> (u128, u64) {
+        let pages = op.one_shot_pages(self.bits_per_cell);
+        let per_load = op.bus_bytes / (op.planes as u32 * pages as u32);
         let data_cycles = match op.kind {
             NandOpKind::Erase => 0,
-            _ => (op.bus_bytes / op.planes as u32).div_ceil(self.t.bytes_per_cycle) as u16,
+            _ => per_load.div_ceil(self.t.bytes_per_cycle) as u16,
         };
         let w = pack_op(&HdlOp {
             kind: op.kind,
             planes: op.planes,
             row: self.row(&op.addr),
             data_cycles,
-            pages: 1,
+            pages,
             column,
         });
         (w, self.t.to_cycles_ceil(self.nt.array_time(op)))
@@ -287,22 +305,29 @@ impl Planner {
     /// A read moves the same slots `s0..=s1` of each of its planes (one column range, as the
     /// op word addresses it): from column `s0 x 4096`, the units' data and then as many bytes
     /// again as their spare share, the bus bytes the model charges. A program writes whole
-    /// pages, one per plane, from column 0: the units the host staged for it (the rest of the
-    /// program unit is the FTL's padding). Each plane's bytes land in the region after the
-    /// plane before, each unit 4096 B after the slot before.
+    /// pages from column 0, one per plane, or, one-shot (TLC), pages `page + k` of every plane
+    /// (`NandOp::one_shot_pages`): the units the host staged for it (the rest of the program
+    /// unit is the FTL's padding). The region holds the program's pages in the order the
+    /// sequencer loads them (page by page, each page's planes in order; docs/hdl.md, "Op
+    /// word"), each load after the one before, each unit 4096 B after the slot before.
     fn moves(
         &self,
         op: &NandOp,
         host_of: &mut HashMap<PhysPage, Vec<HostUnit>>,
     ) -> Result<(Moves, u16), String> {
+        let pages = op.one_shot_pages(self.bits_per_cell) as u32;
         let mut units = Vec::new();
-        for i in 0..op.planes {
-            let page = PhysPage {
-                plane: op.addr.plane + i,
-                ..op.addr
-            };
-            let on = host_of.remove(&page).unwrap_or_default();
-            units.extend(on.into_iter().map(|u| (i as u32, u)));
+        for k in 0..pages {
+            for i in 0..op.planes {
+                let page = PhysPage {
+                    plane: op.addr.plane + i,
+                    page: op.addr.page + k,
+                    ..op.addr
+                };
+                let on = host_of.remove(&page).unwrap_or_default();
+                let load = k * op.planes as u32 + i as u32;
+                units.extend(on.into_iter().map(|u| (load, u)));
+            }
         }
         let (Some(s0), Some(s1)) = (
             units.iter().map(|u| u.1.slot).min(),
@@ -312,10 +337,10 @@ impl Planner {
         };
         let (s0, span, whole) = if op.kind == NandOpKind::Program {
             let page = self.units_per_page;
-            let one_page = op.bus_bytes == op.planes as u32 * page * self.unit_bus;
-            if !one_page {
+            let loads = op.planes as u32 * pages;
+            if op.bus_bytes != loads * page * self.unit_bus {
                 return Err(format!(
-                    "a host program of {} B on {} planes is not one page per plane (a TLC one-shot program of host data is not co-simulated)",
+                    "a host program of {} B on {} planes is not {pages} whole page(s) per plane",
                     op.bus_bytes, op.planes
                 ));
             }
@@ -337,11 +362,11 @@ impl Planner {
             n: units.len() as u8,
             ..Moves::default()
         };
-        for (k, (plane, u)) in units.into_iter().enumerate() {
-            let off = plane * span * self.unit_bus + (u.slot - s0) * UNIT;
+        for (k, (load, u)) in units.into_iter().enumerate() {
+            let off = load * span * self.unit_bus + (u.slot - s0) * UNIT;
             if !off.is_multiple_of(16) {
                 return Err(format!(
-                    "plane {plane}'s data lands at region byte {off}, not on a 16-byte row of the DMA port ({span} units per plane)"
+                    "load {load}'s data (a plane's page) lands at region byte {off}, not on a 16-byte row of the DMA port ({span} units per plane)"
                 ));
             }
             m.at[k] = (off, u.host, u.cmd);
@@ -367,6 +392,7 @@ pub fn host_units(
             let (page, slot) = l.page_and_slot(ppa);
             into.entry(page).or_default().push(HostUnit {
                 slot,
+                unit_pages: l.program_units(ftl.mode_of(ppa)) / l.row_units(),
                 host: prp1 + UNIT as u64 * k,
                 cmd,
             });

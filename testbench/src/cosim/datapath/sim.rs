@@ -6,11 +6,12 @@
 use super::exec::{run, RunLimits};
 use super::hw_exec::VerilatorExec;
 use super::model_exec::{map_cache_config, ModelExec};
-use super::port::CplRec;
+use super::port::{CplRec, Streams};
 use super::scoreboard::{compare, Divergence};
 use super::setup::{preload_precondition, stimulus};
 use crate::workload::stats::LatencyHist;
 use rand::Rng;
+use ssdlab_hdl::nand::op::{KIND_LSB, KIND_PROGRAM, PAGES_LSB};
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
 use ssdlab_model::rng::SeedTree;
@@ -60,6 +61,9 @@ pub struct Report {
     pub io: IoFigures,
     /// 4 KiB units of read data compared end to end ([`three_way_reading_data`]).
     pub units_checked: u64,
+    /// NAND programs of the hardware execution: all, and those one-shot (a TLC program's
+    /// pages, the op word's page field above 1).
+    pub programs: (usize, usize),
 }
 
 /// I/O commands (queues other than the admin queue) as the host saw them complete, counted
@@ -156,6 +160,13 @@ impl fmt::Display for Report {
             us(self.io.mean_cycles),
             self.io.p99_ns as f64 / 1e3
         )?;
+        if self.programs.1 > 0 {
+            writeln!(
+                f,
+                "NAND programs: {}, of them one-shot: {}",
+                self.programs.0, self.programs.1
+            )?;
+        }
         if self.units_checked > 0 {
             writeln!(
                 f,
@@ -248,7 +259,16 @@ fn three_way_inner(
         divergence,
         io: IoFigures::of(&got.cpl, host.ramp_cycles()),
         units_checked: host.units_checked,
+        programs: programs(&got),
     })
+}
+
+/// NAND programs of `s`, all and one-shot ([`Report::programs`]).
+fn programs(s: &Streams) -> (usize, usize) {
+    let kind = |w: u128| (w >> KIND_LSB) & 3;
+    let progs = s.nand.iter().filter(|n| kind(n.op) == KIND_PROGRAM);
+    let one_shot = progs.clone().filter(|n| (n.op >> PAGES_LSB) & 0xFF > 0);
+    (progs.count(), one_shot.count())
 }
 
 #[cfg(test)]

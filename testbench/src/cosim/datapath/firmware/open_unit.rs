@@ -122,14 +122,17 @@ impl Firmware {
         }
     }
 
-    /// Opens the unit of the staged units if they are of one unit that fits half a region,
-    /// on a way free of whole-region ops, with a free half.
+    /// Opens the unit of the staged units if they are of one unit of one page per plane (not
+    /// a one-shot program's) that fits half a region, on a way free of whole-region ops, with
+    /// a free half.
     fn open_staged(&mut self) -> bool {
         let mut keys = self.staged.keys().map(key);
         let k = keys.next().expect("staged units");
         let pl = &self.planner;
         let bytes = pl.planes * pl.units_per_page * pl.unit_bus;
+        let one_page = self.staged.values().flatten().all(|u| u.unit_pages == 1);
         if keys.any(|o| o != k)
+            || !one_page
             || k.die.die != 0
             || bytes > self.regions.half_bytes()
             || !(pl.units_per_page * pl.unit_bus).is_multiple_of(16)
