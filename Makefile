@@ -87,7 +87,8 @@ endif
 ## Then the datapath elaborated for a preset (PRESET=NAME, default sm2262-512g), its FTL as the
 ## firmware's: 4 KiB and 128 KiB reads and writes and a 4 KiB mix at QD32, each a fio job with
 ## a 10 ms ramp_time and 10 ms counted (SSDLAB_SIM_RAMP_US, SSDLAB_SIM_RUNTIME_US; SSDLAB_SEED,
-## default 1; SSDLAB_SIM_JOBS=write,randrw picks jobs), checked event by event and every read's
+## default 1; SSDLAB_SIM_JOBS=write,randrw picks jobs; SET='KEY=VALUE ...' overrides keys of
+## the preset as `ssdlab run --set` does, e.g. SET='ftl.slc_cache.enabled=false'), checked event by event and every read's
 ## data compared; then the drive's own figures for the same job file (`ssdlab run
 ## --precondition sequential`, same config and seed: the same commands) beside the datapath's,
 ## with the error.
@@ -98,7 +99,7 @@ sim: tools
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_sim -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_seqread -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_suspend -- --ignored --nocapture
-	SSDLAB_SIM_PRESET=$(or $(PRESET),sm2262-512g) \
+	SSDLAB_SIM_PRESET=$(or $(PRESET),sm2262-512g) SSDLAB_SIM_SET="$(SET)" \
 	  $(CARGO) test --release -p ssdlab-testbench --test datapath_preset -- --ignored --nocapture
 	$(MAKE) verilog OUT=$(OUT)/sm2262-512g PRESET=sm2262-512g
 	RAW_EVAL_DIR=$(OUT)/raw_eval_sm2262-512g bash testbench/cpp/raw_eval.sh \

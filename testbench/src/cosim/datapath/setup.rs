@@ -102,9 +102,25 @@ pub fn with_suspend(mut cfg: DriveConfig, policy: SuspendPolicyKind) -> DriveCon
 /// NAND data in DRAM, and the datapath has no DRAM data path). Everything else is the preset:
 /// its geometry, NAND and ONFI timing, sequencer clock (with the clock crossing), SLC cache.
 pub fn preset_config(name: &str) -> Result<DriveConfig, String> {
-    let (file, text) = ssdlab_model::config::builtin_preset(name)
-        .ok_or_else(|| format!("no built-in preset `{name}`"))?;
-    let mut cfg = DriveConfig::from_toml_str(text, file).map_err(|e| e.to_string())?;
+    preset_config_with(name, &[])
+}
+
+/// [`preset_config`] after `--set` overrides (`KEY=VALUE`, as `ssdlab run --preset NAME --set`
+/// resolves them, derived keys included): a what-if on the datapath, `make sim PRESET=NAME
+/// SET='ftl.slc_cache.enabled=false'`. An override the co-simulation then turns off again
+/// (read-ahead) is refused, naming it.
+pub fn preset_config_with(name: &str, sets: &[String]) -> Result<DriveConfig, String> {
+    let mut cfg = crate::drive_cfg::resolve(Some(name), None, sets)
+        .map_err(|e| e.to_string())?
+        .cfg;
+    if let Some(s) = sets
+        .iter()
+        .find(|s| s.starts_with("ftl.read_ahead") || s.starts_with("ftl.stream_read_page_cache"))
+    {
+        return Err(format!(
+            "--set {s}: the co-simulation runs with read-ahead and the stream page cache off (the datapath has no DRAM data path)"
+        ));
+    }
     let f = &mut cfg.ftl;
     (
         f.read_ahead_kib,
@@ -176,6 +192,7 @@ pub fn stimulus(
         unit_bus: ftl.layout().unit_bus_bytes(),
         units_per_page: cfg.geometry.page_bytes / 4096,
         half_region: ssdlab_model::ctrl::page_buffer::half_region_bytes(&cfg.geometry) as u32,
+        bits_per_cell: cfg.geometry.bits_per_cell,
     };
     let g = &cfg.geometry;
     Ok((

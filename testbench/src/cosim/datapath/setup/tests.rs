@@ -533,3 +533,27 @@ fn writes_queued_behind_a_busy_dma_port_move_in_pairs() {
     }
     assert_eq!(s.cpl.iter().filter(|c| c.sqid == 1).count(), 8);
 }
+
+/// The preset as `ssdlab run --preset NAME` resolves it (derived keys too) is the preset file's
+/// own config, so the co-simulation's preset is the drive `ssdlab run` reports on; a `--set`
+/// changes the key named, and read-ahead, which the datapath cannot run, is refused naming it.
+#[test]
+fn a_preset_with_overrides_is_the_resolved_preset() {
+    for (name, _, _) in ssdlab_model::config::BUILTIN_PRESETS {
+        let (file, text) = ssdlab_model::config::builtin_preset(name).expect("built in");
+        let mut want = DriveConfig::from_toml_str(text, file).expect("parses");
+        (want.ftl.read_ahead_kib, want.ftl.read_ahead_inflight_kib) = (0, 0);
+        want.ftl.read_ahead_queue_kib = 0;
+        want.ftl.stream_read_page_cache = false;
+        assert_eq!(preset_config(name).expect("resolves"), want, "{name}");
+    }
+    let off = ["ftl.slc_cache.enabled=false".to_string()];
+    let cfg = preset_config_with("sm2262-512g", &off).expect("resolves");
+    assert!(!cfg.ftl.slc_cache.enabled);
+    let e = preset_config_with("sm2262-512g", &["ftl.read_ahead_kib=64".to_string()])
+        .expect_err("refused");
+    assert!(e.contains("ftl.read_ahead_kib=64"), "{e}");
+    let e =
+        preset_config_with("sm2262-512g", &["ftl.no_such_key=1".to_string()]).expect_err("refused");
+    assert!(e.contains("no_such_key"), "{e}");
+}
