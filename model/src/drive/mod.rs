@@ -45,6 +45,7 @@ mod reference_blocks;
 mod reloc_queue;
 mod slots;
 pub mod stats;
+mod window;
 
 pub use integrity::{IntegrityVerdict, Violation};
 pub use map_lookup::{MapHierarchyStats, MapLevelStats};
