@@ -81,6 +81,7 @@ endif
 ## run drives a pin-level NAND target on each channel's ONFI pins: a timing violation fails it.
 ## SSDLAB_SEED=n replays a seed, SSDLAB_SIM_CYCLES=n sets the length, SSDLAB_WAVE=file.vcd
 ## writes a VCD waveform for GTKWave (use a short SSDLAB_SIM_CYCLES with it).
+## Then GC with one-shot TLC programs on the small drive made TLC-native (5000 random writes).
 ## Then sequential 128 KiB reads at QD32 on a NAND-bound drive (250 MT/s): NAND bus occupancy
 ## and PCIe payload throughput of the model blocks and of Verilator (SSDLAB_SEQ_IOS=n commands).
 ## Then a randomized run with program/erase suspend on (2 x 10^6 cycles unless SSDLAB_SIM_CYCLES).

@@ -11,7 +11,9 @@ use crate::cosim::datapath::sim::IoFigures;
 use crate::workload::device::Op;
 use crate::workload::testdev::FixedLatencyDevice;
 use crate::workload::Quiet;
-use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PLANES_LSB, ROW_LSB};
+use ssdlab_hdl::nand::op::{
+    DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PAGES_LSB, PLANES_LSB, ROW_LSB,
+};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use std::collections::BTreeMap;
 
@@ -556,4 +558,29 @@ fn a_preset_with_overrides_is_the_resolved_preset() {
     let e =
         preset_config_with("sm2262-512g", &["ftl.no_such_key=1".to_string()]).expect_err("refused");
     assert!(e.contains("no_such_key"), "{e}");
+}
+
+/// GC on a TLC-native drive (3 bits per cell, 8 word lines: 24 pages per block): 24 of 32
+/// blocks per die hold data after the precondition, GC starts below 3 free blocks, after 5
+/// blocks x 24 pages = 120 writes per die, 3840 in all, so 5000 random writes relocate and
+/// erase. Every program, the host's and GC's alike, is one-shot: 3 pages (the page field 2),
+/// 1024 data cycles per page (4096 B at 4 B per cycle).
+#[test]
+fn gc_on_a_tlc_native_drive_programs_one_shot() {
+    let mut cfg = cosim_config();
+    (cfg.geometry.bits_per_cell, cfg.geometry.wordlines_per_block) = (3, 8);
+    let job = "[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=5000\n";
+    let s = run_model(&cfg, job, lim(11), true).expect("runs");
+    writes_ran_gc(&s, 5000, 11);
+    let programs: Vec<u128> = s
+        .nand
+        .iter()
+        .map(|r| r.op)
+        .filter(|&op| kind(op) == KIND_PROGRAM)
+        .collect();
+    assert!(programs.len() > 5000 / 3, "{} programs", programs.len());
+    for op in programs {
+        assert_eq!((op >> PAGES_LSB) & 0xFF, 2, "3 pages: {op:#x}");
+        assert_eq!(data_cycles(op), 1024, "{op:#x}");
+    }
 }
