@@ -174,19 +174,24 @@ fn verilator_matches_model_at_queue_depth_above_one() {
     }
 }
 
-/// A TLC-native drive (3 bits per cell, no SLC cache): every host program is a one-shot
-/// program of pages `page`, `page + 1` and `page + 2` (one plane of 4 KiB pages: 12 KiB, more
-/// than half of the way's 16 KiB region, so it takes the whole region and its units wait in
-/// host memory until the FTL emits it). Sequential 4 KiB writes, then a random 4 KiB mix at QD 8
-/// whose reads find units still staged (padded and programmed first) or on NAND: every command
-/// completes, the streams match event by event, every read's data is what was written, and
-/// every program is one-shot (the pin-level targets take each page's 80h load, 1Ah, then
-/// 10h).
+/// A TLC-native drive (3 bits per cell, 8 word lines: 24 pages per block, no SLC cache; the
+/// same Verilog as the SLC-native drive): every host program is a one-shot program of pages
+/// `page`, `page + 1` and `page + 2` (one plane of 4 KiB pages: 12 KiB, more than half of the
+/// way's 16 KiB region, so it takes the whole region and its units wait in host memory until
+/// the FTL emits it). Sequential 4 KiB writes, then a random 4 KiB mix at QD 8 whose reads find
+/// units still staged (padded and programmed first) or on NAND: every command completes, the
+/// streams match event by event, every read's data is what was written, and every program is
+/// one-shot (the pin-level targets take each page's 80h load, 1Ah, then 10h).
 #[test]
 fn verilator_reads_back_one_shot_tlc_programs() {
     let mut cfg = cosim_config();
-    cfg.geometry.bits_per_cell = 3;
+    (cfg.geometry.bits_per_cell, cfg.geometry.wordlines_per_block) = (3, 8);
     let v = ssdlab_hdl::top::export_verilog(&cfg).expect("elaborates");
+    assert_eq!(
+        v,
+        verilog(),
+        "24 pages per block: the row stride (32) and the region (1 bank) of the SLC-native drive"
+    );
     let jobs = [
         (
             "[w]\nrw=write\nbs=4k\niodepth=4\nsize=1m\nnumber_ios=48\n",
@@ -333,8 +338,8 @@ fn sim_long() {
     assert_eq!(r.mismatches(), 0, "{r}");
 }
 
-/// GC on the TLC-native drive of [`verilator_reads_back_one_shot_tlc_programs`] with 8 word
-/// lines per block (24 pages): after the precondition 24 of 32 blocks per die hold data and
+/// GC on the TLC-native drive of [`verilator_reads_back_one_shot_tlc_programs`] (24 pages per
+/// block): after the precondition 24 of 32 blocks per die hold data and
 /// GC starts below 3 free, after 5 x 24 = 120 writes per die, 3840 in all; 5000 random writes
 /// relocate and erase. Its relocation reads and one-shot programs keep their data in the
 /// way's region, the program taking it whole: every write completes and the streams match
