@@ -57,8 +57,9 @@ synth: tools verilog
 ## and clock (SSDLAB_PNR_SEEDS, default 1-3; SSDLAB_PNR_BLOCKS picks blocks), resources, critical
 ## path; UPDATE_EXPECT=1 writes the figures into the pnr section of hdl/synth-report.txt.
 ## PRESET=NAME: the blocks elaborated for that preset (into hdl/synth-report.NAME.txt), and
-## beside them `datapath_<N>ch`, the preset's datapath with PNR_CHANNELS=N channels (default 1:
-## the most whose page buffer fits the part's block RAM, docs/hdl.md "Place and route").
+## beside them `datapath_<N>ch` and `page_buffer_<N>ch`, the preset's datapath and page buffer
+## with PNR_CHANNELS=N channels (default 1: the most whose page buffer fits the part's block
+## RAM, docs/hdl.md "Place and route"). SSDLAB_PNR_ROUTER=router2 picks nextpnr's router2.
 PNR_CHANNELS ?= 1
 pnr: tools verilog
 ifeq ($(PRESET),)
@@ -69,9 +70,10 @@ else
 	$(CARGO) run --release -q -p ssdlab-hdl --bin export-verilog -- \
 	  --config $(OUT)/$(PRESET)-$(PNR_CHANNELS)ch.toml $(OUT)/verilog-$(PNR_CHANNELS)ch
 	cp $(OUT)/verilog-$(PNR_CHANNELS)ch/datapath.v $(OUT)/verilog/datapath_$(PNR_CHANNELS)ch.v
+	cp $(OUT)/verilog-$(PNR_CHANNELS)ch/page_buffer.v $(OUT)/verilog/page_buffer_$(PNR_CHANNELS)ch.v
 	SSDLAB_PNR_PRESET=$(PRESET) \
-	  SSDLAB_PNR_BLOCKS="$${SSDLAB_PNR_BLOCKS:-nand_channel map_cache nvme_frontend page_buffer datapath datapath_$(PNR_CHANNELS)ch}" \
-	  SSDLAB_PNR_NOTE="derived: datapath_$(PNR_CHANNELS)ch is the datapath of $(PRESET) with geometry.channels = $(PNR_CHANNELS)" \
+	  SSDLAB_PNR_BLOCKS="$${SSDLAB_PNR_BLOCKS:-nand_channel map_cache nvme_frontend page_buffer datapath page_buffer_$(PNR_CHANNELS)ch datapath_$(PNR_CHANNELS)ch}" \
+	  SSDLAB_PNR_NOTE="derived: datapath_$(PNR_CHANNELS)ch and page_buffer_$(PNR_CHANNELS)ch are the datapath and page buffer of $(PRESET) with geometry.channels = $(PNR_CHANNELS)" \
 	  bash scripts/pnr.sh $(OUT)/verilog $(OUT)/pnr
 endif
 
