@@ -9,7 +9,7 @@
 //! `make sim` runs the long form (`sim_preset`).
 
 use ssdlab_hdl::nand::op::{
-    COL_LSB, DCYC_LSB, KIND_LSB, KIND_PROGRAM, KIND_READ, PAGES_LSB, PLANES_LSB,
+    unpack_op, COL_LSB, DCYC_LSB, KIND_LSB, KIND_PROGRAM, KIND_READ, PLANES_LSB,
 };
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
@@ -219,7 +219,7 @@ fn verilator_matches_model_on_sm2262_512g_one_shot_tlc_writes() {
     assert!((2..=16).contains(&model.nand.len()), "{:?}", model.nand);
     for n in &model.nand {
         assert_eq!(fields(n.op), (KIND_PROGRAM as u32, 1, 4648, 0), "{n:?}");
-        assert_eq!((n.op >> PAGES_LSB) & 0xFF, 2, "3 pages: {n:?}");
+        assert_eq!(unpack_op(n.op).pages, 3, "{n:?}");
     }
     let v = verilog(&cfg);
     for job in [writes, reads("randrw", 4, 32, 64)] {

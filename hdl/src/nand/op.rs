@@ -101,6 +101,25 @@ pub fn pack_op(op: &HdlOp) -> u128 {
         | ((op.pages as u128 - 1) << PAGES_LSB)
 }
 
+/// The op of a packed word, the inverse of [`pack_op`] (the region-half bit, which only the
+/// page buffer reads, is not part of [`HdlOp`]).
+pub fn unpack_op(w: u128) -> HdlOp {
+    let field = |lsb: usize, bits: u32| ((w >> lsb) & ((1 << bits) - 1)) as u32;
+    let kind = match field(KIND_LSB, 2) as u128 {
+        KIND_PROGRAM => NandOpKind::Program,
+        KIND_ERASE => NandOpKind::Erase,
+        _ => NandOpKind::Read,
+    };
+    HdlOp {
+        kind,
+        planes: field(PLANES_LSB, 2) as u8 + 1,
+        row: field(ROW_LSB, 24),
+        data_cycles: field(DCYC_LSB, 16) as u16,
+        pages: field(PAGES_LSB, 8) as u8 + 1,
+        column: field(COL_LSB, 16) as u16,
+    }
+}
+
 /// Op word `w` with its data in the upper half of the way's region ([`HALF_LSB`]).
 pub fn in_upper_half(w: u128) -> u128 {
     w | 1 << HALF_LSB
@@ -152,6 +171,28 @@ mod tests {
             column: 0,
         });
         assert_eq!((c & 3, c >> 60), (3, 199));
+    }
+
+    #[test]
+    fn unpack_inverts_pack() {
+        let ops = [
+            (NandOpKind::Erase, 2, 0xABCDEF, 0, 1, 0),
+            (NandOpKind::Read, 1, 1, 1162, 1, 13944),
+            (NandOpKind::Read, 1, 7, 16, 200, 0),
+            (NandOpKind::Program, 4, 0x80_0001, 4648, 3, 0),
+        ];
+        for (kind, planes, row, data_cycles, pages, column) in ops {
+            let op = HdlOp {
+                kind,
+                planes,
+                row,
+                data_cycles,
+                pages,
+                column,
+            };
+            assert_eq!(unpack_op(pack_op(&op)), op);
+            assert_eq!(unpack_op(in_upper_half(pack_op(&op))), op);
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 use super::exec::DatapathExec;
 use super::port::*;
 use crate::devices::root_complex::RootComplex;
-use ssdlab_hdl::nand::op::{DCYC_LSB, KIND_ERASE, KIND_LSB, KIND_PROGRAM, PAGES_LSB, PLANES_LSB};
+use ssdlab_hdl::nand::op::unpack_op;
 use ssdlab_model::config::DriveConfig;
 use ssdlab_model::ctrl::nand_crossing::{DownFifo, NandCrossing};
 use ssdlab_model::ctrl::PageBuffer;
@@ -104,35 +104,24 @@ impl ModelExec {
         self.due.insert(i, (at, e));
     }
 
-    /// The model's op for a packed op word (reads of one page: the firmware issues no cache
-    /// reads; programs of one page per plane, or one-shot).
+    /// The model's op for a packed op word: its data cycles are per plane, and per page of a
+    /// one-shot program (the firmware issues no cache reads).
     fn seq_op(&self, id: u64, n: &NandReq) -> SeqOp {
-        let kind = match (n.op >> KIND_LSB) & 3 {
-            KIND_PROGRAM => NandOpKind::Program,
-            KIND_ERASE => NandOpKind::Erase,
-            _ => NandOpKind::Read,
-        };
-        let planes = ((n.op >> PLANES_LSB) & 3) as u8 + 1;
-        let dcyc = ((n.op >> DCYC_LSB) & 0xFFFF) as u32;
-        // A one-shot program's data cycles are per page and plane.
-        let pages = match kind {
-            NandOpKind::Program => ((n.op >> PAGES_LSB) & 0xFF) as u8 + 1,
-            _ => 1,
-        };
-        let bus_bytes = if kind == NandOpKind::Erase {
+        let o = unpack_op(n.op);
+        let bus_bytes = if o.kind == NandOpKind::Erase {
             0
         } else {
-            dcyc * self.st.bytes_per_cycle * planes as u32 * pages as u32
+            o.data_cycles as u32 * self.st.bytes_per_cycle * o.planes as u32 * o.pages as u32
         };
         SeqOp {
             id,
             way: n.way,
             die: 0,
-            kind,
-            planes,
+            kind: o.kind,
+            planes: o.planes,
             bus_bytes,
             array_time: self.st.to_time(n.array_cycles),
-            pages,
+            pages: o.pages,
         }
     }
 

@@ -11,8 +11,9 @@ use super::scoreboard::{compare, Divergence};
 use super::setup::{preload_precondition, stimulus};
 use crate::workload::stats::LatencyHist;
 use rand::Rng;
-use ssdlab_hdl::nand::op::{KIND_LSB, KIND_PROGRAM, PAGES_LSB};
+use ssdlab_hdl::nand::op::{unpack_op, HdlOp};
 use ssdlab_model::config::DriveConfig;
+use ssdlab_model::nand::NandOpKind;
 use ssdlab_model::nvme::frontend::tlp::CLOCK_PS;
 use ssdlab_model::rng::SeedTree;
 use std::fmt;
@@ -265,10 +266,13 @@ fn three_way_inner(
 
 /// NAND programs of `s`, all and one-shot ([`Report::programs`]).
 fn programs(s: &Streams) -> (usize, usize) {
-    let kind = |w: u128| (w >> KIND_LSB) & 3;
-    let progs = s.nand.iter().filter(|n| kind(n.op) == KIND_PROGRAM);
-    let one_shot = progs.clone().filter(|n| (n.op >> PAGES_LSB) & 0xFF > 0);
-    (progs.count(), one_shot.count())
+    let progs: Vec<HdlOp> = s
+        .nand
+        .iter()
+        .map(|n| unpack_op(n.op))
+        .filter(|o| o.kind == NandOpKind::Program)
+        .collect();
+    (progs.len(), progs.iter().filter(|o| o.pages > 1).count())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::workload::device::Op;
 use crate::workload::testdev::FixedLatencyDevice;
 use crate::workload::Quiet;
 use ssdlab_hdl::nand::op::{
-    DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PAGES_LSB, PLANES_LSB, ROW_LSB,
+    unpack_op, DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PLANES_LSB, ROW_LSB,
 };
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use std::collections::BTreeMap;
@@ -563,7 +563,7 @@ fn a_preset_with_overrides_is_the_resolved_preset() {
 /// GC on a TLC-native drive (3 bits per cell, 8 word lines: 24 pages per block): 24 of 32
 /// blocks per die hold data after the precondition, GC starts below 3 free blocks, after 5
 /// blocks x 24 pages = 120 writes per die, 3840 in all, so 5000 random writes relocate and
-/// erase. Every program, the host's and GC's alike, is one-shot: 3 pages (the page field 2),
+/// erase. Every program, the host's and GC's alike, is one-shot: 3 pages,
 /// 1024 data cycles per page (4096 B at 4 B per cycle).
 #[test]
 fn gc_on_a_tlc_native_drive_programs_one_shot() {
@@ -580,7 +580,7 @@ fn gc_on_a_tlc_native_drive_programs_one_shot() {
         .collect();
     assert!(programs.len() > 5000 / 3, "{} programs", programs.len());
     for op in programs {
-        assert_eq!((op >> PAGES_LSB) & 0xFF, 2, "3 pages: {op:#x}");
+        assert_eq!(unpack_op(op).pages, 3, "{op:#x}");
         assert_eq!(data_cycles(op), 1024, "{op:#x}");
     }
 }
