@@ -16,7 +16,7 @@
 # SSDLAB_PNR_NOTE adds a line to the section's header, e.g. what a derived block is).
 # SSDLAB_PNR_ROUTER picks nextpnr's router (router1, its default, or router2, which resolves
 # congestion better on the block-RAM-heavy datapath); SSDLAB_PNR_ARGS adds nextpnr-ecp5 options
-# (e.g. "--placer-heap-beta 0.5", a lower placement density). A block that does not fit the part, or that a tool
+# (e.g. "--placer static", the placer `make pnr PRESET=NAME` uses). A block that does not fit the part, or that a tool
 # refuses, gets a "no figures" line with the reason; the script exits 1 when a tool failed for
 # another reason.
 set -uo pipefail
