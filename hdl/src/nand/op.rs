@@ -105,7 +105,7 @@ pub fn pack_op(op: &HdlOp) -> u128 {
 /// page buffer reads, is not part of [`HdlOp`]).
 pub fn unpack_op(w: u128) -> HdlOp {
     let field = |lsb: usize, bits: u32| ((w >> lsb) & ((1 << bits) - 1)) as u32;
-    let kind = match field(KIND_LSB, 2) as u128 {
+    let kind = match kind_code(w) {
         KIND_PROGRAM => NandOpKind::Program,
         KIND_ERASE => NandOpKind::Erase,
         _ => NandOpKind::Read,
@@ -118,6 +118,12 @@ pub fn unpack_op(w: u128) -> HdlOp {
         pages: field(PAGES_LSB, 8) as u8 + 1,
         column: field(COL_LSB, 16) as u16,
     }
+}
+
+/// The kind field of a packed word: [`KIND_READ`], [`KIND_PROGRAM`], [`KIND_ERASE`] or
+/// [`KIND_CACHE_READ`] ([`unpack_op`] makes a cache read a read of several pages).
+pub fn kind_code(w: u128) -> u128 {
+    (w >> KIND_LSB) & 3
 }
 
 /// Op word `w` with its data in the upper half of the way's region ([`HALF_LSB`]).

@@ -7,7 +7,7 @@ use super::firmware::Firmware;
 use super::host::{classify, HostDriver};
 use super::port::*;
 use crate::devices::root_complex::RootComplex;
-use ssdlab_hdl::nand::op::{KIND_LSB, KIND_READ};
+use ssdlab_hdl::nand::op::{kind_code, KIND_READ};
 use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::VecDeque;
 
@@ -98,7 +98,7 @@ pub fn run(
                     let at = if overtook {
                         q.iter()
                             .skip(1)
-                            .position(|&i| (s.nand[i].op >> KIND_LSB) & 3 == KIND_READ)
+                            .position(|&i| kind_code(s.nand[i].op) == KIND_READ)
                             .map(|k| k + 1)
                     } else {
                         Some(0)
