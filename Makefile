@@ -96,7 +96,8 @@ endif
 ## the preset as `ssdlab run --set` does, e.g. SET='ftl.slc_cache.enabled=false'), checked event by event and every read's
 ## data compared; then the drive's own figures for the same job file (`ssdlab run
 ## --precondition sequential`, same config and seed: the same commands) beside the datapath's,
-## with the error.
+## with the error; and those of the preset as it ships (read-ahead as configured; the
+## co-simulation runs without it) beside them again.
 ## Last, the raw Verilator rate of the sm2262-512g datapath (PCIe 250 MHz, NAND 200 MHz) in a
 ## C++ loop (testbench/cpp/raw_eval.sh), no Rust in the loop.
 ## The blocks' own long co-simulations run in `make test-slow`.

@@ -4,7 +4,8 @@
 //! page-buffer region — plus the mapping accesses the FTL made (`Ftl::take_map_trace`).
 //!
 //! Co-simulation geometry rule (checked in [`super::check_geometry`] and per op here): an op
-//! moves the host units of one column range, the same slots of each of its planes. A page
+//! moves the host units of one column range, the same slots of each of its planes, or reads
+//! whole pages and moves the host's units among them (the stream page cache). A page
 //! holds its units' data first (slot k from byte 4096 k) and then the spare area; a read of
 //! units `s0..=s1` moves, from column 4096 `s0`, their data and as many bytes again as their
 //! share of the spare (`Layout::unit_bus_bytes`: the bytes and bus time the model charges;
@@ -304,7 +305,9 @@ impl Planner {
     /// The data moves of a host-data op and its column, its units taken out of `host_of`.
     /// A read moves the same slots `s0..=s1` of each of its planes (one column range, as the
     /// op word addresses it): from column `s0 x 4096`, the units' data and then as many bytes
-    /// again as their spare share, the bus bytes the model charges. A program writes whole
+    /// again as their spare share, the bus bytes the model charges; or it reads whole pages
+    /// (a stream's read with `ftl.stream_read_page_cache`): every plane's page from column 0,
+    /// of which only the host's units move on. A program writes whole
     /// pages from column 0, one per plane, or, one-shot (TLC), pages `page + k` of every plane
     /// (`NandOp::one_shot_pages`): the units the host staged for it (the rest of the program
     /// unit is the FTL's padding). The region holds the program's pages in the order the
@@ -345,6 +348,10 @@ impl Planner {
                 ));
             }
             (0, page, true)
+        } else if op.bus_bytes == op.planes as u32 * self.units_per_page * self.unit_bus {
+            // Whole pages (`ftl.stream_read_page_cache` on a stream): every plane from column
+            // 0, whichever of its units the host asked for.
+            (0, self.units_per_page, true)
         } else {
             let span = s1 - s0 + 1;
             let whole = units.len() as u32 == op.planes as u32 * span

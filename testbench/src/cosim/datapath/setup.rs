@@ -97,10 +97,11 @@ pub fn with_suspend(mut cfg: DriveConfig, policy: SuspendPolicyKind) -> DriveCon
     cfg
 }
 
-/// A built-in preset as the co-simulation runs it: the preset with its read-ahead and its
-/// stream page cache off (`ftl.read_ahead_kib` with its queue and in-flight bounds, `ftl.stream_read_page_cache`: both keep
-/// NAND data in DRAM, and the datapath has no DRAM data path). Everything else is the preset:
-/// its geometry, NAND and ONFI timing, sequencer clock (with the clock crossing), SLC cache.
+/// A built-in preset as the co-simulation runs it: the preset with its read-ahead off
+/// (`ftl.read_ahead_kib` with its queue and in-flight bounds: prefetched data waits in DRAM
+/// for its host read, and the datapath has no DRAM data path). Everything else is the preset:
+/// its geometry, NAND and ONFI timing, sequencer clock (with the clock crossing), SLC cache,
+/// stream page cache (a stream's reads read whole pages, `jobs`).
 pub fn preset_config(name: &str) -> Result<DriveConfig, String> {
     preset_config_with(name, &[])
 }
@@ -110,15 +111,10 @@ pub fn preset_config(name: &str) -> Result<DriveConfig, String> {
 /// SET='ftl.slc_cache.enabled=false'`. An override the co-simulation then turns off again
 /// (read-ahead) is refused, naming it.
 pub fn preset_config_with(name: &str, sets: &[String]) -> Result<DriveConfig, String> {
-    let mut cfg = crate::drive_cfg::resolve(Some(name), None, sets)
-        .map_err(|e| e.to_string())?
-        .cfg;
-    if let Some(s) = sets
-        .iter()
-        .find(|s| s.starts_with("ftl.read_ahead") || s.starts_with("ftl.stream_read_page_cache"))
-    {
+    let mut cfg = shipped_config_with(name, sets)?;
+    if let Some(s) = sets.iter().find(|s| s.starts_with("ftl.read_ahead")) {
         return Err(format!(
-            "--set {s}: the co-simulation runs with read-ahead and the stream page cache off (the datapath has no DRAM data path)"
+            "--set {s}: the co-simulation runs with read-ahead off (the datapath has no DRAM data path)"
         ));
     }
     let f = &mut cfg.ftl;
@@ -127,22 +123,28 @@ pub fn preset_config_with(name: &str, sets: &[String]) -> Result<DriveConfig, St
         f.read_ahead_inflight_kib,
         f.read_ahead_queue_kib,
     ) = (0, 0, 0);
-    f.stream_read_page_cache = false;
     cfg.validate()
         .map_err(|e| format!("{name} for the co-simulation: {e}"))?;
     Ok(cfg)
 }
 
-/// Checks the geometry rule the firmware relies on (`jobs`): one die per way, no read-ahead,
-/// and no stream page cache on pages of more than one unit (it reads whole pages). What an op
-/// may move beyond that is checked per op (`jobs::Planner::jobs`).
+/// The built-in preset `name` as it ships, after `--set` overrides: what `ssdlab run --preset
+/// NAME --set ...` runs, read-ahead and the stream page cache as configured (the drive beside
+/// [`preset_config_with`]'s in `make sim`).
+pub fn shipped_config_with(name: &str, sets: &[String]) -> Result<DriveConfig, String> {
+    Ok(crate::drive_cfg::resolve(Some(name), None, sets)
+        .map_err(|e| e.to_string())?
+        .cfg)
+}
+
+/// Checks the geometry rule the firmware relies on (`jobs`): one die per way and no
+/// read-ahead. What an op may move beyond that is checked per op (`jobs::Planner::jobs`).
 pub fn check_geometry(cfg: &DriveConfig) -> Result<(), String> {
     let g = &cfg.geometry;
-    let page_cache = cfg.ftl.stream_read_page_cache && g.page_bytes > 4096;
-    if g.dies_per_way != 1 || cfg.ftl.read_ahead_kib != 0 || page_cache {
+    if g.dies_per_way != 1 || cfg.ftl.read_ahead_kib != 0 {
         return Err(format!(
-            "co-simulation needs 1 die per way, no read-ahead and no stream page cache on pages over 4 KiB: {} dies per way, read_ahead_kib {}, stream_read_page_cache {} on {} B pages",
-            g.dies_per_way, cfg.ftl.read_ahead_kib, cfg.ftl.stream_read_page_cache, g.page_bytes
+            "co-simulation needs 1 die per way and no read-ahead: {} dies per way, read_ahead_kib {}",
+            g.dies_per_way, cfg.ftl.read_ahead_kib
         ));
     }
     Ok(())

@@ -11,9 +11,7 @@ use crate::cosim::datapath::sim::IoFigures;
 use crate::workload::device::Op;
 use crate::workload::testdev::FixedLatencyDevice;
 use crate::workload::Quiet;
-use ssdlab_hdl::nand::op::{
-    unpack_op, DCYC_LSB, KIND_ERASE, KIND_PROGRAM, KIND_READ, PLANES_LSB, ROW_LSB,
-};
+use ssdlab_hdl::nand::op::{kind_code, unpack_op, KIND_ERASE, KIND_PROGRAM, KIND_READ};
 use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use std::collections::BTreeMap;
 
@@ -25,13 +23,6 @@ fn lim(seed: u64) -> RunLimits {
     }
 }
 
-fn kind(op: u128) -> u128 {
-    op & 3
-}
-fn data_cycles(op: u128) -> u128 {
-    (op >> DCYC_LSB) & 0xFFFF
-}
-
 /// Per (channel, way), the page-buffer rule: an op is issued no earlier than the previous op's
 /// completion, except a read behind a read and a program behind a program (each in its own
 /// half of the region), and never more than two ops in flight.
@@ -40,7 +31,7 @@ fn one_op_per_way(s: &Streams, seed: u64) {
     for r in &s.nand {
         let key = (r.channel, r.way);
         if let Some(&(p, pp)) = last.get(&key) {
-            let pair = |k| kind(r.op) == k && kind(p.op) == k;
+            let pair = |k| kind_code(r.op) == k && kind_code(p.op) == k;
             let halves = pair(KIND_READ) || pair(KIND_PROGRAM);
             assert!(
                 r.issue >= p.done || halves,
@@ -70,8 +61,9 @@ fn queued_behind(s: &Streams, k: u128) -> usize {
             .iter()
             .rev()
             .find(|p| (p.channel, p.way) == (r.channel, r.way));
-        queued +=
-            prev.is_some_and(|p| kind(r.op) == k && kind(p.op) == k && r.issue < p.done) as usize;
+        queued += prev
+            .is_some_and(|p| kind_code(r.op) == k && kind_code(p.op) == k && r.issue < p.done)
+            as usize;
     }
     queued
 }
@@ -112,11 +104,11 @@ fn sequential_4k_writes_stripe_over_dies_channel_first() {
             i / 8
         );
         assert_eq!(
-            (kind(r.op), data_cycles(r.op)),
+            (kind_code(r.op), unpack_op(r.op).data_cycles),
             (KIND_PROGRAM, 1024),
             "4096 B at 4 B/cycle"
         );
-        assert_eq!((r.op >> ROW_LSB) & 31, 0, "first page of a block");
+        assert_eq!(unpack_op(r.op).row % 32, 0, "first page of a block");
         assert!(
             r.done - r.issue > 10_000 + 1024,
             "tPROG + data in: {} cycles",
@@ -151,7 +143,7 @@ fn random_reads_qd4_move_each_unit_back_in_mps_writes() {
     );
     for r in &s.nand {
         assert_eq!(
-            (kind(r.op), data_cycles(r.op)),
+            (kind_code(r.op), unpack_op(r.op).data_cycles),
             (KIND_READ, 1024),
             "seed {seed}"
         );
@@ -184,8 +176,16 @@ fn random_reads_qd4_move_each_unit_back_in_mps_writes() {
 /// A write-only run of `writes` commands relocated (reads) and erased, completed every write
 /// with success and kept the page-buffer rule.
 fn writes_ran_gc(s: &Streams, writes: usize, seed: u64) {
-    let erases = s.nand.iter().filter(|r| kind(r.op) == KIND_ERASE).count();
-    let reads = s.nand.iter().filter(|r| kind(r.op) == KIND_READ).count();
+    let erases = s
+        .nand
+        .iter()
+        .filter(|r| kind_code(r.op) == KIND_ERASE)
+        .count();
+    let reads = s
+        .nand
+        .iter()
+        .filter(|r| kind_code(r.op) == KIND_READ)
+        .count();
     assert!(
         erases > 0 && reads > 0,
         "seed {seed}: GC erased {erases} blocks after {reads} relocation reads"
@@ -259,7 +259,7 @@ fn reads_leave_for_the_host_in_the_order_their_dies_finish() {
     let mut done: Vec<u64> = s
         .nand
         .iter()
-        .filter(|r| kind(r.op) == KIND_READ)
+        .filter(|r| kind_code(r.op) == KIND_READ)
         .map(|r| r.done)
         .collect();
     done.sort_unstable();
@@ -337,11 +337,11 @@ fn writes_complete_in_the_open_unit_and_fill_one_program() {
     let progs: Vec<_> = s
         .nand
         .iter()
-        .filter(|r| kind(r.op) == KIND_PROGRAM)
+        .filter(|r| kind_code(r.op) == KIND_PROGRAM)
         .collect();
     assert_eq!(progs.len(), 1, "one program, not padded: {progs:?}");
-    let planes = (progs[0].op >> PLANES_LSB) & 3;
-    assert_eq!((planes + 1, data_cycles(progs[0].op)), (2, 4648));
+    let o = unpack_op(progs[0].op);
+    assert_eq!((o.planes, o.data_cycles), (2, 4648));
     assert!(progs[0].issue > io[6].cycle, "{progs:?} {io:?}");
 }
 
@@ -539,14 +539,19 @@ fn writes_queued_behind_a_busy_dma_port_move_in_pairs() {
 /// The preset as `ssdlab run --preset NAME` resolves it (derived keys too) is the preset file's
 /// own config, so the co-simulation's preset is the drive `ssdlab run` reports on; a `--set`
 /// changes the key named, and read-ahead, which the datapath cannot run, is refused naming it.
+/// The shipped form keeps the preset file's read-ahead and stream page cache.
 #[test]
 fn a_preset_with_overrides_is_the_resolved_preset() {
     for (name, _, _) in ssdlab_model::config::BUILTIN_PRESETS {
         let (file, text) = ssdlab_model::config::builtin_preset(name).expect("built in");
         let mut want = DriveConfig::from_toml_str(text, file).expect("parses");
+        assert_eq!(
+            shipped_config_with(name, &[]).expect("resolves"),
+            want,
+            "{name}"
+        );
         (want.ftl.read_ahead_kib, want.ftl.read_ahead_inflight_kib) = (0, 0);
         want.ftl.read_ahead_queue_kib = 0;
-        want.ftl.stream_read_page_cache = false;
         assert_eq!(preset_config(name).expect("resolves"), want, "{name}");
     }
     let off = ["ftl.slc_cache.enabled=false".to_string()];
@@ -576,11 +581,11 @@ fn gc_on_a_tlc_native_drive_programs_one_shot() {
         .nand
         .iter()
         .map(|r| r.op)
-        .filter(|&op| kind(op) == KIND_PROGRAM)
+        .filter(|&op| kind_code(op) == KIND_PROGRAM)
         .collect();
     assert!(programs.len() > 5000 / 3, "{} programs", programs.len());
     for op in programs {
         assert_eq!(unpack_op(op).pages, 3, "{op:#x}");
-        assert_eq!(data_cycles(op), 1024, "{op:#x}");
+        assert_eq!(unpack_op(op).data_cycles, 1024, "{op:#x}");
     }
 }
