@@ -156,6 +156,10 @@ impl Layout {
             CellMode::Slc => self.pu_slc,
         }
     }
+    /// Pages per plane of one program in `mode` (`super::program_pages`: one-shot TLC or one).
+    pub fn program_pages(&self, mode: CellMode) -> u32 {
+        super::program_pages(mode, self.bits) as u32
+    }
     /// Units per (page, all planes) row.
     pub fn row_units(&self) -> u32 {
         self.planes * self.units_per_page

@@ -121,10 +121,19 @@ impl NandOp {
     /// one-shot, `bits_per_cell` pages (lower, middle, upper) one after the other, each at the
     /// op's page + k; every other op moves one.
     pub fn one_shot_pages(&self, bits_per_cell: u32) -> u8 {
-        match (self.kind, self.mode) {
-            (NandOpKind::Program, CellMode::Tlc) => bits_per_cell as u8,
+        match self.kind {
+            NandOpKind::Program => program_pages(self.mode, bits_per_cell),
             _ => 1,
         }
+    }
+}
+
+/// Pages per plane one program of a block in `mode` loads: a native (TLC) block's program is
+/// one-shot, `bits_per_cell` pages; an SLC-mode block's is one page.
+pub fn program_pages(mode: CellMode, bits_per_cell: u32) -> u8 {
+    match mode {
+        CellMode::Tlc => bits_per_cell as u8,
+        CellMode::Slc => 1,
     }
 }
 

@@ -9,6 +9,29 @@ fn programs(ops: &[NandOp]) -> Vec<&NandOp> {
         .collect()
 }
 
+/// A program unit is a program's pages on every plane: on TLC (3 bits per cell) 2 planes x 4
+/// units of 16 KiB pages, 3 pages per plane one-shot = 24 units; in SLC mode one page = 8.
+#[test]
+fn program_pages_make_the_program_unit() {
+    let cfg = small_cfg();
+    assert_eq!(cfg.geometry.bits_per_cell, 3);
+    let l = ftl(&cfg).layout().clone();
+    assert_eq!(
+        (
+            l.program_pages(CellMode::Tlc),
+            l.program_pages(CellMode::Slc)
+        ),
+        (3, 1)
+    );
+    assert_eq!(
+        (
+            l.program_units(CellMode::Tlc),
+            l.program_units(CellMode::Slc)
+        ),
+        (24, 8)
+    );
+}
+
 #[test]
 fn fresh_writes_stripe_slc_program_units_across_channels() {
     let cfg = small_cfg();

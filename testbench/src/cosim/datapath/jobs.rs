@@ -399,7 +399,7 @@ pub fn host_units(
             let (page, slot) = l.page_and_slot(ppa);
             into.entry(page).or_default().push(HostUnit {
                 slot,
-                unit_pages: l.program_units(ftl.mode_of(ppa)) / l.row_units(),
+                unit_pages: l.program_pages(ftl.mode_of(ppa)),
                 host: prp1 + UNIT as u64 * k,
                 cmd,
             });
