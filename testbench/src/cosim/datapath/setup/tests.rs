@@ -229,7 +229,6 @@ fn random_writes_past_the_free_pool_run_gc_deterministically() {
 fn open_units_give_way_to_relocation() {
     let mut cfg = cosim_config();
     cfg.geometry.page_bytes = 8192;
-    cfg.ftl.stream_read_page_cache = false;
     let job = "[w]\nrw=randwrite\nbs=4k\niodepth=8\nnumber_ios=12000\n";
     let a = run_model(
         &cfg,
