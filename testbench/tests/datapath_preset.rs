@@ -389,7 +389,6 @@ fn sim_preset() {
     ];
     let picked = picked_jobs(&jobs.map(|j| j.0));
     let mut against = Vec::new();
-    let us = |c: f64| c * 4e-3;
     for (rw, bs_kib, numjobs) in jobs.into_iter().filter(|j| picked.contains(&j.0)) {
         let job = clones(rw, bs_kib, 32, numjobs, 1 << 20);
         let timed = timed_job(&job, ramp_us, runtime_us);
@@ -429,13 +428,18 @@ fn sim_preset() {
     }
 }
 
+/// Microseconds of `cycles` of the 250 MHz PCIe clock.
+fn us(cycles: f64) -> f64 {
+    cycles * 4e-3
+}
+
 /// Prints the drive's figures beside the datapath's for each job, with the errors.
 fn drive_table<'a>(rows: impl Iterator<Item = (&'a String, HostFigures, &'a IoFigures)>) {
     println!("| job | drive IO/s | datapath IO/s | error | drive mean / p99 | datapath mean / p99 | error mean / p99 |");
     println!("|---|---|---|---|---|---|---|");
     let err = |got: f64, want: f64| 100.0 * (got - want) / want.max(1e-9);
     for (name, d, io) in rows {
-        let (mean, p99) = (io.mean_cycles * 4e-3, io.p99_ns as f64 / 1e3);
+        let (mean, p99) = (us(io.mean_cycles), io.p99_ns as f64 / 1e3);
         println!(
             "| {name} | {:.0} | {:.0} | {:+.1} % | {:.1} / {:.1} us | {mean:.1} / {p99:.1} us | {:+.1} / {:+.1} % |",
             d.iops,

@@ -23,6 +23,7 @@
 //! moves as 4 KiB with PRP2 = 0.
 
 use ssdlab_hdl::nand::op::{pack_op, HdlOp};
+use ssdlab_model::config::DriveConfig;
 use ssdlab_model::ftl::map_cache::MapAccess;
 use ssdlab_model::ftl::{Ftl, NandOp, OpPurpose};
 use ssdlab_model::nand::die::NandTiming;
@@ -215,6 +216,22 @@ pub struct Planner {
 }
 
 impl Planner {
+    /// The planner of drive `cfg` whose 4 KiB unit takes `unit_bus` bytes of a page and on the
+    /// bus (`Layout::unit_bus_bytes`).
+    pub fn new(cfg: &DriveConfig, unit_bus: u32) -> Planner {
+        let g = &cfg.geometry;
+        Planner {
+            t: SeqTiming::new(&cfg.onfi),
+            nt: NandTiming::new(&cfg.nand, &cfg.onfi),
+            plane_stride: ssdlab_hdl::nand::plane_stride(cfg),
+            planes: g.planes_per_die,
+            unit_bus,
+            units_per_page: g.page_bytes / UNIT,
+            half_region: ssdlab_model::ctrl::page_buffer::half_region_bytes(g) as u32,
+            bits_per_cell: g.bits_per_cell,
+        }
+    }
+
     /// Row address of a page: the plane is the block address's low part (ONFI), so block `b`
     /// of plane `p` is row block `b * planes + p`, and plane `i` of a multi-plane op sits at
     /// `row + i * plane_stride` (`ssdlab_hdl::nand::op`); rows of a block are its pages.

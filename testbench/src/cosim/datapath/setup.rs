@@ -22,8 +22,6 @@ use crate::fio::parse_job_file;
 use crate::workload::runner::Draws;
 use ssdlab_model::config::{DriveConfig, SuspendConfig, SuspendPolicyKind};
 use ssdlab_model::ftl::Ftl;
-use ssdlab_model::nand::die::NandTiming;
-use ssdlab_model::nand::sequencer::SeqTiming;
 use ssdlab_model::rng::SeedTree;
 
 /// The co-simulation drive.
@@ -186,16 +184,7 @@ pub fn stimulus(
     }
     ftl.set_map_trace(true);
     let _ = ftl.take_map_trace();
-    let planner = Planner {
-        t: SeqTiming::new(&cfg.onfi),
-        nt: NandTiming::new(&cfg.nand, &cfg.onfi),
-        plane_stride: ssdlab_hdl::nand::plane_stride(cfg),
-        planes: cfg.geometry.planes_per_die,
-        unit_bus: ftl.layout().unit_bus_bytes(),
-        units_per_page: cfg.geometry.page_bytes / 4096,
-        half_region: ssdlab_model::ctrl::page_buffer::half_region_bytes(&cfg.geometry) as u32,
-        bits_per_cell: cfg.geometry.bits_per_cell,
-    };
+    let planner = Planner::new(cfg, ftl.layout().unit_bus_bytes());
     let g = &cfg.geometry;
     Ok((
         Firmware::new(

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::cosim::datapath::setup::preset_config;
-use ssdlab_model::config::DriveConfig;
 use ssdlab_model::nand::{CellMode, DieId};
 
 fn moves(at: &[(u32, u64, u64)]) -> Moves {
@@ -55,22 +54,6 @@ fn runs_pair_units_that_follow_each_other_in_the_region() {
     assert_eq!(m.runs().nth(3).map(|r| r.cmd), Some([3, 4]));
 }
 
-/// The planner of `cfg`, a unit's bus bytes being its share of the page and spare.
-fn planner(cfg: &DriveConfig) -> Planner {
-    let g = &cfg.geometry;
-    let units_per_page = g.page_bytes / UNIT;
-    Planner {
-        t: SeqTiming::new(&cfg.onfi),
-        nt: NandTiming::new(&cfg.nand, &cfg.onfi),
-        plane_stride: ssdlab_hdl::nand::plane_stride(cfg),
-        planes: g.planes_per_die,
-        unit_bus: (g.page_bytes + g.spare_bytes) / units_per_page,
-        units_per_page,
-        half_region: ssdlab_model::ctrl::page_buffer::half_region_bytes(g) as u32,
-        bits_per_cell: g.bits_per_cell,
-    }
-}
-
 /// A stream's read with the page cache on sm2262-512g (2 planes of 16 384 + 2208 B pages):
 /// the FTL's op reads both planes' pages whole, 2 x 4 x 4648 B, for two units the host asked
 /// for in plane 1's slots 1 and 2. By hand: the op reads from column 0, 18 592 / 4 = 4648
@@ -79,7 +62,8 @@ fn planner(cfg: &DriveConfig) -> Planner {
 #[test]
 fn a_whole_page_read_moves_only_the_hosts_units() {
     let cfg = preset_config("sm2262-512g").expect("preset");
-    let p = planner(&cfg);
+    // A unit's share of a page and its spare: (16 384 + 2208) / 4.
+    let p = Planner::new(&cfg, (16_384 + 2208) / 4);
     assert_eq!((p.unit_bus, p.units_per_page, p.planes), (4648, 4, 2));
     let die = DieId {
         channel: 3,
