@@ -206,6 +206,26 @@ impl Ftl {
         self.ra_held
     }
 
+    /// The prefetched copy of `lpn` the read-ahead window holds, if any: the physical unit it was
+    /// read from and the tag of the ReadAhead op reading it. A host read of it is served from
+    /// that copy.
+    pub fn prefetched(&self, lpn: u64) -> Option<(u32, u64)> {
+        self.ra.lookup(lpn)
+    }
+
+    /// Every unit the read-ahead window holds: (lpn, physical unit, ReadAhead tag), in logical
+    /// order.
+    pub fn prefetch_window(&self) -> impl Iterator<Item = (u64, u32, u64)> + '_ {
+        self.ra.held()
+    }
+
+    /// The firmware gave up the buffer of ReadAhead op `tag` (a controller whose prefetches
+    /// wait in its page buffer needs it back): its units leave the window, and a later host
+    /// read of one reads NAND.
+    pub fn forget_prefetch(&mut self, tag: u64) {
+        self.ra.forget(tag);
+    }
+
     /// The 4 KiB units each ReadAhead op of the last `host_read` prefetches (the units wanted,
     /// not the page's bus size), in tag order: the mapping lookups behind each prefetch.
     pub fn prefetch_op_units(&self) -> &[u32] {

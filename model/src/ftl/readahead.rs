@@ -111,6 +111,21 @@ impl ReadAhead {
         (start < stop).then_some((start, stop))
     }
 
+    /// The held units, in logical order: (lpn, physical unit read for it, tag of the op reading it).
+    pub fn held(&self) -> impl Iterator<Item = (u64, u32, u64)> + '_ {
+        (self.lo..)
+            .zip(&self.buf)
+            .filter(|(_, &(ppa, _))| ppa != NONE)
+            .map(|(lpn, &(ppa, tag))| (lpn, ppa, tag))
+    }
+
+    /// Drops every held unit that op `tag` reads: a later host read of it reads NAND.
+    pub fn forget(&mut self, tag: u64) {
+        for e in self.buf.iter_mut().filter(|e| e.0 != NONE && e.1 == tag) {
+            e.0 = NONE;
+        }
+    }
+
     /// Appends the next prefetched unit (in order from the start returned by `observe`) and the
     /// tag of the op reading it (ignored for NONE).
     pub fn push(&mut self, ppa: u32, tag: u64) {
@@ -140,6 +155,28 @@ mod tests {
         assert_eq!(ra.lookup(116), Some((500, 7)));
         // a random read breaks the stream.
         assert_eq!(ra.observe(7, 1, 1000), None);
+    }
+
+    /// The window lists its held units with their tags; forgetting a tag drops exactly its
+    /// units, and an invalidated unit is not listed.
+    #[test]
+    fn held_lists_the_window_and_forget_drops_one_tag() {
+        let mut ra = ReadAhead::new(32); // 8 units
+        assert_eq!(ra.observe(0, 4, 1000), None);
+        assert_eq!(ra.observe(4, 4, 1000), Some((8, 16)));
+        for p in 0..8 {
+            ra.push(200 + p, 3 + p as u64 / 4);
+        }
+        ra.invalidate(9);
+        let held: Vec<_> = ra.held().collect();
+        assert_eq!(held.len(), 7);
+        assert_eq!(held[0], (8, 200, 3));
+        assert_eq!(held[1], (10, 202, 3), "9 was overwritten");
+        assert_eq!(held[6], (15, 207, 4));
+        ra.forget(3);
+        assert_eq!(ra.lookup(10), None);
+        assert_eq!(ra.lookup(12), Some((204, 4)));
+        assert_eq!(ra.held().count(), 4);
     }
 
     #[test]
