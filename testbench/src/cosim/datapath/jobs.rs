@@ -29,7 +29,11 @@ use ssdlab_model::ftl::{Ftl, NandOp, OpPurpose};
 use ssdlab_model::nand::die::NandTiming;
 use ssdlab_model::nand::sequencer::SeqTiming;
 use ssdlab_model::nand::{NandOpKind, PhysPage};
+use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::HashMap;
+
+mod moves;
+pub use moves::{Moves, Run};
 
 /// Bytes per mapping unit and per page-buffer move.
 pub const UNIT: u32 = 4096;
@@ -55,121 +59,6 @@ pub struct HostUnit {
     pub unit_pages: u32,
 }
 
-/// The host data moves of a job, 4 KiB each: (byte offset in the way's region, host address,
-/// command the unit belongs to), in region order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Moves {
-    n: u8,
-    at: [(u32, u64, u64); MAX_MOVES],
-}
-
-impl Default for Moves {
-    fn default() -> Moves {
-        Moves {
-            n: 0,
-            at: [(0, 0, 0); MAX_MOVES],
-        }
-    }
-}
-
-impl Moves {
-    pub fn len(&self) -> usize {
-        self.n as usize
-    }
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-    pub fn iter(&self) -> impl Iterator<Item = (u32, u64, u64)> + '_ {
-        self.at[..self.len()].iter().copied()
-    }
-    /// One move: `offset` in the region, `host` address, command `cmd`.
-    #[cfg(test)]
-    pub fn one(offset: u32, host: u64, cmd: u64) -> Moves {
-        let mut m = Moves {
-            n: 1,
-            ..Moves::default()
-        };
-        m.at[0] = (offset, host, cmd);
-        m
-    }
-
-    /// The moves as the firmware hands them to the DMA port: runs of up to [`RUN_UNITS`]
-    /// units that follow each other in the region, each unit from its own host page (PRP1
-    /// and PRP2 of the move), of one command or of two.
-    pub fn runs(&self) -> impl Iterator<Item = Run> + '_ {
-        let mut at = self.at[..self.len()].iter().copied().peekable();
-        std::iter::from_fn(move || {
-            let (offset, host, cmd) = at.next()?;
-            let mut run = Run {
-                offset,
-                units: 1,
-                host: [host; RUN_UNITS as usize],
-                cmd: [cmd; RUN_UNITS as usize],
-            };
-            while run.units < RUN_UNITS {
-                let Some((_, h, c)) = at.next_if(|&(o, _, _)| o == run.end()) else {
-                    break;
-                };
-                let k = run.units as usize;
-                (run.host[k], run.cmd[k]) = (h, c);
-                run.units += 1;
-            }
-            Some(run)
-        })
-    }
-
-    /// Adds a move, keeping region order.
-    pub fn push(&mut self, offset: u32, host: u64, cmd: u64) {
-        assert!(self.len() < MAX_MOVES, "at most {MAX_MOVES} moves");
-        self.at[self.len()] = (offset, host, cmd);
-        self.n += 1;
-        let n = self.len();
-        self.at[..n].sort_unstable();
-    }
-
-    /// These moves but those `drop` picks.
-    pub fn without(&self, drop: impl Fn(&(u32, u64, u64)) -> bool) -> Moves {
-        let mut m = Moves::default();
-        for x in self.iter().filter(|x| !drop(x)) {
-            m.push(x.0, x.1, x.2);
-        }
-        m
-    }
-
-    /// The same moves `by` bytes further into the region.
-    pub fn shifted(mut self, by: u32) -> Moves {
-        for m in &mut self.at[..self.n as usize] {
-            m.0 += by;
-        }
-        self
-    }
-}
-
-/// One DMA move of [`Moves::runs`]: `units` 4 KiB units from region byte `offset` on, unit k
-/// at host page `host[k]` (PRP1, then PRP2), of command `cmd[k]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Run {
-    pub offset: u32,
-    pub units: u32,
-    pub host: [u64; RUN_UNITS as usize],
-    pub cmd: [u64; RUN_UNITS as usize],
-}
-
-impl Run {
-    /// The region byte after the run.
-    pub fn end(&self) -> u32 {
-        self.offset + self.units * UNIT
-    }
-    /// The move's PRP2: the second unit's host page, 0 for a lone unit.
-    pub fn prp2(&self) -> u64 {
-        if self.units > 1 {
-            self.host[1]
-        } else {
-            0
-        }
-    }
-}
-
 /// One NAND op of a way's job list, with the data it moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -186,6 +75,52 @@ pub struct Job {
     pub moves: Moves,
     /// Bytes of the region the op's data occupies (its bus bytes; 0 for an erase).
     pub bytes: u32,
+    /// A ReadAhead op's FTL tag (`Ftl::prefetch_tags_issued`): its data stays in its region
+    /// half for the host reads served from it (`firmware::prefetch`).
+    pub prefetch: Option<u64>,
+    /// The first cycle the op may go: the end of its mapping work on a firmware core
+    /// (`firmware::cores`), 0 when it has none.
+    pub ready: Cycle,
+}
+
+/// The ReadAhead ops of one FTL read call: the tag of the first, the units the read-ahead
+/// window holds for each tag, and, once planned, where each unit lands in its op's data.
+#[derive(Debug, Default)]
+pub struct Prefetched {
+    first_tag: u64,
+    /// The window's units of each new tag, by the physical page that holds them (as
+    /// [`HostUnit`]s whose `host` is the unit's lpn).
+    units: HashMap<u64, HashMap<PhysPage, Vec<HostUnit>>>,
+    /// Per ReadAhead job planned: its tag and each unit's (byte offset in the op's data, lpn).
+    pub planned: Vec<(u64, Moves)>,
+}
+
+impl Prefetched {
+    /// The window's units of the ReadAhead ops emitted since `first_tag` (the value of
+    /// `Ftl::prefetch_tags_issued` before the call).
+    pub fn from_window(ftl: &Ftl, first_tag: u64) -> Prefetched {
+        let l = ftl.layout();
+        let mut units: HashMap<u64, HashMap<PhysPage, Vec<HostUnit>>> = HashMap::new();
+        for (lpn, ppa, tag) in ftl.prefetch_window().filter(|u| u.2 >= first_tag) {
+            let (page, slot) = l.page_and_slot(ppa);
+            units
+                .entry(tag)
+                .or_default()
+                .entry(page)
+                .or_default()
+                .push(HostUnit {
+                    slot,
+                    host: lpn,
+                    cmd: tag,
+                    unit_pages: 1,
+                });
+        }
+        Prefetched {
+            first_tag,
+            units,
+            planned: Vec::new(),
+        }
+    }
 }
 
 /// What one command asks of the datapath.
@@ -261,7 +196,7 @@ impl Planner {
 
     /// Jobs for `ops` (one FTL call of command `cmd`); `host_of` holds the host units by the
     /// physical page they are at, for host-data ops, which take theirs out of it. Errors name
-    /// an op the datapath rule excludes.
+    /// an op the datapath rule excludes (a ReadAhead op among them: [`Planner::read_jobs`]).
     pub fn jobs(
         &self,
         cmd: u64,
@@ -269,15 +204,43 @@ impl Planner {
         host_of: &mut HashMap<PhysPage, Vec<HostUnit>>,
         out: &mut Vec<Job>,
     ) -> Result<(), String> {
+        self.read_jobs(cmd, ops, host_of, None, out)
+    }
+
+    /// [`Planner::jobs`] of a host read's FTL call, whose ReadAhead ops (`ra`, in tag order)
+    /// read the window's units into their region half: a prefetch reads its units as a host
+    /// read would (the same columns, or whole pages) and moves none; where each unit lands is
+    /// noted in `ra.planned`.
+    pub fn read_jobs(
+        &self,
+        cmd: u64,
+        ops: &[NandOp],
+        host_of: &mut HashMap<PhysPage, Vec<HostUnit>>,
+        mut ra: Option<&mut Prefetched>,
+        out: &mut Vec<Job>,
+    ) -> Result<(), String> {
         let first = out.len();
+        let mut tag = ra.as_ref().map_or(0, |r| r.first_tag);
         for (i, op) in ops.iter().enumerate() {
             if op.addr.die.die != 0 {
                 return Err(format!("op {i} {op:?}: the datapath runs one die per way"));
             }
-            if matches!(
-                op.purpose,
-                OpPurpose::MapRead | OpPurpose::MapWrite | OpPurpose::ReadAhead
-            ) {
+            let prefetch = match (op.purpose, ra.as_deref_mut()) {
+                (OpPurpose::ReadAhead, Some(r)) => {
+                    tag += 1;
+                    Some(
+                        self.prefetch(op, tag - 1, r)
+                            .map_err(|e| format!("op {i} {op:?}: {e}"))?,
+                    )
+                }
+                _ => None,
+            };
+            if prefetch.is_none()
+                && matches!(
+                    op.purpose,
+                    OpPurpose::MapRead | OpPurpose::MapWrite | OpPurpose::ReadAhead
+                )
+            {
                 return Err(format!(
                     "op {i} {op:?}: {:?} ops need a buffer the datapath does not have",
                     op.purpose
@@ -296,7 +259,7 @@ impl Planner {
                 | (NandOpKind::Read, OpPurpose::HostRead) => self
                     .moves(op, host_of)
                     .map_err(|e| format!("op {i} {op:?}: {e}"))?,
-                _ => (Moves::default(), 0),
+                _ => (Moves::default(), prefetch.map_or(0, |p| p.1)),
             };
             let (w, array_cycles) = self.word(op, column);
             let d = op.addr.die;
@@ -313,10 +276,32 @@ impl Planner {
                 } else {
                     op.bus_bytes
                 },
+                prefetch: prefetch.map(|p| p.0),
+                ready: 0,
             });
         }
         debug_assert!(out[first..].iter().all(|j| j.cmd == cmd));
         Ok(())
+    }
+
+    /// ReadAhead op `op`, tag `tag`: where its units land in its data (noted in `ra.planned`),
+    /// and its column. Its data takes at most half a region (it waits there for its reads).
+    fn prefetch(&self, op: &NandOp, tag: u64, ra: &mut Prefetched) -> Result<(u64, u16), String> {
+        if op.bus_bytes > self.half_region {
+            return Err(format!(
+                "a prefetch of {} B is more than half a region ({} B)",
+                op.bus_bytes, self.half_region
+            ));
+        }
+        let mut units = ra.units.remove(&tag).unwrap_or_default();
+        let (m, column) = self.moves(op, &mut units)?;
+        if !units.is_empty() {
+            return Err(format!(
+                "prefetch {tag} holds units of pages it does not read: {units:?}"
+            ));
+        }
+        ra.planned.push((tag, m));
+        Ok((tag, column))
     }
 
     /// The data moves of a host-data op and its column, its units taken out of `host_of`.
@@ -405,13 +390,26 @@ impl Planner {
 /// added to `into`.
 pub fn host_units(
     ftl: &Ftl,
-    (lpn, count): (u64, u32),
+    range: (u64, u32),
     prp1: u64,
     cmd: u64,
     into: &mut HashMap<PhysPage, Vec<HostUnit>>,
 ) {
+    host_units_but(ftl, range, prp1, cmd, &[], into)
+}
+
+/// [`host_units`] but the units at indices `served` of the command (served from prefetched
+/// data, whose pages the call does not read).
+pub fn host_units_but(
+    ftl: &Ftl,
+    (lpn, count): (u64, u32),
+    prp1: u64,
+    cmd: u64,
+    served: &[u32],
+    into: &mut HashMap<PhysPage, Vec<HostUnit>>,
+) {
     let l = ftl.layout();
-    for k in 0..count as u64 {
+    for k in (0..count as u64).filter(|k| !served.contains(&(*k as u32))) {
         if let Some(ppa) = ftl.lookup(lpn + k) {
             let (page, slot) = l.page_and_slot(ppa);
             into.entry(page).or_default().push(HostUnit {
