@@ -18,7 +18,9 @@
 //! [`STAGE_FLUSH_CYCLES`], or that a read asks for (in the open unit too), are padded and
 //! programmed (`Ftl::flush`).
 //! A host read issues the read, then moves its half of the region -> host; free when that DMA
-//! ends. Relocation reads and programs keep their data in the region. With program/erase suspend on
+//! ends. A read-ahead prefetch reads into a half and holds it for the host reads served from
+//! it ([`prefetch`]); a job that finds no half free takes a quiet prefetch's. A read's jobs and
+//! data wait for its mapping work on the cores ([`cores`]). Relocation reads and programs keep their data in the region. With program/erase suspend on
 //! ([`Firmware::with_reads_beside`]), a host read of another block may also run while the
 //! way's program or erase is still in the array (the read's data reaches the region only after
 //! the program's data left it: a way's first phases run in order), so a read can land on a
@@ -35,17 +37,19 @@ mod cores;
 mod dma;
 mod intake;
 mod open_unit;
+mod prefetch;
 mod region;
 mod ways;
 
-use super::jobs::{HostUnit, Job, Moves, Planner, UNIT};
+use super::jobs::{HostUnit, Job, Moves, Planner, MAX_MOVES, UNIT};
 use super::port::*;
 use dma::DmaTag;
 use ssdlab_hdl::nand::op::{HALF_LSB, ROW_LSB};
 use ssdlab_model::ftl::Ftl;
 use ssdlab_model::nand::{NandOpKind, PhysPage};
 use ssdlab_model::nvme::frontend::tlp::Cycle;
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 /// Bound of every firmware queue (requests waiting for a port, commands in flight).
 pub const QUEUE_BOUND: usize = 4096;
@@ -71,6 +75,8 @@ struct Cmd {
     cid: u16,
     map_left: u32,
     dma_left: u32,
+    /// The first cycle its data may move: the end of a read's mapping work ([`cores`]).
+    ready: Cycle,
 }
 
 pub struct Firmware {
@@ -92,6 +98,10 @@ pub struct Firmware {
     /// The host program unit being filled, its units moving into a reserved half of its way's
     /// region as they come ([`open_unit`]).
     open: open_unit::OpenUnits,
+    /// The read-ahead's prefetches waiting in region halves for their reads ([`prefetch`]).
+    prefetch: prefetch::Prefetches,
+    /// Cycles at which a job or a read's data may go (mapping work ends), to act on.
+    wakes: BinaryHeap<Reverse<Cycle>>,
     reads_beside: bool,
     /// Relocation (GC, fold, wear levelling) is an error ([`Firmware::without_relocation`]).
     no_relocation: bool,
@@ -140,6 +150,8 @@ impl Firmware {
             behind: vec![None; channels * ways_per_channel],
             filling: vec![None; channels * ways_per_channel],
             open: open_unit::OpenUnits::default(),
+            prefetch: prefetch::Prefetches::default(),
+            wakes: BinaryHeap::new(),
             reads_beside: false,
             no_relocation: false,
             cmds: HashMap::new(),
@@ -196,14 +208,24 @@ impl Firmware {
             && self.bg.iter().all(Option::is_none)
             && self.staged.is_empty()
             && self.open.idle()
+            && self.prefetch.idle()
     }
 
     /// The cycle at which the firmware acts with no event: the staged units' flush, or the end
-    /// of a command's CPU time.
+    /// of a command's CPU time or of a read's mapping work.
     pub fn next_action(&self) -> Cycle {
         self.staged_since
             .map_or(Cycle::MAX, |t| t + STAGE_FLUSH_CYCLES)
             .min(self.cores.next())
+            .min(self.wakes.peek().map_or(Cycle::MAX, |w| w.0))
+    }
+
+    /// Acts again at cycle `at` (a job's or a read's data's mapping work ends then).
+    fn wake_at(&mut self, at: Cycle) {
+        if at > self.now {
+            self.wakes.push(Reverse(at));
+            assert!(self.wakes.len() <= 4 * QUEUE_BOUND, "wake-ups bounded");
+        }
     }
 
     /// The head of each request queue.
@@ -295,6 +317,9 @@ impl Firmware {
     /// host data that waited [`STAGE_FLUSH_CYCLES`]).
     pub fn pump(&mut self, now: Cycle) {
         self.now = now;
+        while self.wakes.peek().is_some_and(|w| w.0 <= now) {
+            self.wakes.pop();
+        }
         while let Some((q, s)) = self.cores.pop_due(now) {
             self.command(q, &s);
         }
@@ -305,6 +330,7 @@ impl Firmware {
             self.flush_staged();
         }
         self.start_ways();
+        self.send_hits();
         self.move_open();
     }
 

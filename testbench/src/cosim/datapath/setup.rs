@@ -6,8 +6,8 @@
 //! read-ahead, a mapping table that fits the DRAM, no firmware CPU time. Everything else is the
 //! default preset.
 //! [`with_suspend`] turns program/erase suspend on with its times scaled down alike.
-//! [`preset_config`] is a built-in preset as the co-simulation runs it (no
-//! read-ahead), and [`preload_precondition`] loads its precondition's data into the NAND
+//! [`preset_config`] is a built-in preset as the co-simulation runs it (no prefetch engine),
+//! and [`preload_precondition`] loads its precondition's data into the NAND
 //! targets of a hardware execution.
 
 use super::exec::{run, RunLimits};
@@ -95,32 +95,36 @@ pub fn with_suspend(mut cfg: DriveConfig, policy: SuspendPolicyKind) -> DriveCon
     cfg
 }
 
-/// A built-in preset as the co-simulation runs it: the preset with its read-ahead off
-/// (`ftl.read_ahead_kib` with its queue and in-flight bounds: prefetched data waits in DRAM
-/// for its host read, and the datapath has no DRAM data path). Everything else is the preset:
-/// its geometry, NAND and ONFI timing, sequencer clock (with the clock crossing), SLC cache,
-/// stream page cache (a stream's reads read whole pages, `jobs`).
+/// A built-in preset as the co-simulation runs it: the preset, its geometry, NAND and ONFI
+/// timing, sequencer clock (with the clock crossing), SLC cache, stream page cache (a stream's
+/// reads read whole pages, `jobs`) and read-ahead (prefetched pages wait in a half of their
+/// way's page-buffer region, `firmware::prefetch`). A read-ahead that runs through the drive's
+/// prefetch engine ([`prefetch_engine`]), which the co-simulation's firmware does not have, is
+/// turned off (`ftl.read_ahead_kib` = 0).
 pub fn preset_config(name: &str) -> Result<DriveConfig, String> {
     preset_config_with(name, &[])
 }
 
 /// [`preset_config`] after `--set` overrides (`KEY=VALUE`, as `ssdlab run --preset NAME --set`
 /// resolves them, derived keys included): a what-if on the datapath, `make sim PRESET=NAME
-/// SET='ftl.slc_cache.enabled=false'`. An override the co-simulation then turns off again
-/// (read-ahead) is refused, naming it.
+/// SET='ftl.slc_cache.enabled=false'`. A read-ahead override the co-simulation then turns off
+/// again (the prefetch engine's) is refused, naming it.
 pub fn preset_config_with(name: &str, sets: &[String]) -> Result<DriveConfig, String> {
     let mut cfg = shipped_config_with(name, sets)?;
-    if let Some(s) = sets.iter().find(|s| s.starts_with("ftl.read_ahead")) {
-        return Err(format!(
-            "--set {s}: the co-simulation runs with read-ahead off (the datapath has no DRAM data path)"
-        ));
+    if let Some(key) = prefetch_engine(&cfg) {
+        if let Some(s) = sets.iter().find(|s| s.starts_with("ftl.read_ahead")) {
+            return Err(format!(
+                "--set {s}: the co-simulation runs {name} with read-ahead off ({key} asks for the drive's prefetch engine, which its firmware does not have)"
+            ));
+        }
+        let f = &mut cfg.ftl;
+        (
+            f.read_ahead_kib,
+            f.read_ahead_inflight_kib,
+            f.read_ahead_queue_kib,
+        ) = (0, 0, 0);
+        f.read_ahead_issue_ns_per_unit = 0.0;
     }
-    let f = &mut cfg.ftl;
-    (
-        f.read_ahead_kib,
-        f.read_ahead_inflight_kib,
-        f.read_ahead_queue_kib,
-    ) = (0, 0, 0);
     cfg.validate()
         .map_err(|e| format!("{name} for the co-simulation: {e}"))?;
     Ok(cfg)
@@ -135,14 +139,36 @@ pub fn shipped_config_with(name: &str, sets: &[String]) -> Result<DriveConfig, S
         .cfg)
 }
 
-/// Checks the geometry rule the firmware relies on (`jobs`): one die per way and no
-/// read-ahead. What an op may move beyond that is checked per op (`jobs::Planner::jobs`).
+/// The key of `cfg`'s read-ahead that runs it through the drive's prefetch engine
+/// (`drive::prefetch`: a bound on prefetch data in flight, or an issue cost per unit), if
+/// any: the co-simulation's firmware issues each prefetch as the FTL emits it.
+pub fn prefetch_engine(cfg: &DriveConfig) -> Option<&'static str> {
+    let f = &cfg.ftl;
+    if f.read_ahead_kib == 0 {
+        None
+    } else if f.read_ahead_inflight_kib > 0 {
+        Some("ftl.read_ahead_inflight_kib")
+    } else if f.read_ahead_issue_ns_per_unit > 0.0 {
+        Some("ftl.read_ahead_issue_ns_per_unit")
+    } else {
+        None
+    }
+}
+
+/// Checks the geometry rule the firmware relies on (`jobs`): one die per way, and a
+/// read-ahead without the prefetch engine. What an op may move beyond that is checked per op
+/// (`jobs::Planner::jobs`).
 pub fn check_geometry(cfg: &DriveConfig) -> Result<(), String> {
     let g = &cfg.geometry;
-    if g.dies_per_way != 1 || cfg.ftl.read_ahead_kib != 0 {
+    if g.dies_per_way != 1 {
         return Err(format!(
-            "co-simulation needs 1 die per way and no read-ahead: {} dies per way, read_ahead_kib {}",
-            g.dies_per_way, cfg.ftl.read_ahead_kib
+            "co-simulation needs 1 die per way: geometry.dies_per_way is {}",
+            g.dies_per_way
+        ));
+    }
+    if let Some(key) = prefetch_engine(cfg) {
+        return Err(format!(
+            "co-simulation issues each prefetch as the FTL emits it: {key} must be 0 (the drive's prefetch engine)"
         ));
     }
     Ok(())

@@ -3,8 +3,11 @@
 //! model (`ctrl::cpu::FirmwareCores`) as the drive charges it (`drive::host::on_fetched`): the
 //! command's cost (`cpu_ns_per_cmd`, `cpu_ns_per_unit` per 4 KiB unit, `cpu_ns_per_write_cmd`
 //! more for a write) from the cycle it is fetched; with `controller.read_lookup_on_demand` a
-//! read's per-unit work runs when its command cost has ended (the drive's lookup before its
-//! NAND reads). The firmware acts at the first clock edge at or after the work's end. Admin
+//! read's per-unit work is charged after its FTL call, where the drive charges it
+//! (`drive::prefetch`): the units the read-ahead window does not hold, on the core that frees
+//! first (the read's page reads and data wait for it), then each prefetch's units (its read
+//! waits for them) ([`Cores::lookups`]). The firmware acts at the first clock edge at or after
+//! the work's end. Admin
 //! commands cost nothing here (the drive has none in its runs). Both executions of a
 //! co-simulation share the firmware, so this time moves neither against the other.
 
@@ -20,10 +23,8 @@ use std::collections::BTreeMap;
 /// A command whose firmware work has not ended.
 #[derive(Clone, Copy, Debug)]
 struct Waiting {
-    /// When the work queued so far ends.
+    /// When its work ends.
     end: SimTime,
-    /// Per-unit work still to queue when that ends (an on-demand read's lookups).
-    units_after: u64,
     sqid: u16,
     sqe: Sqe,
 }
@@ -52,27 +53,31 @@ impl Cores {
     /// on it at once (no work, or work that ends in this cycle), else kept until [`Self::due`].
     pub fn arrive(&mut self, now: Cycle, sqid: u16, sqe: Sqe) -> Option<(u16, Sqe)> {
         let units = ((sqe.cdw12 & 0xFFFF) as u64 + 1).div_ceil(UNIT as u64 / 512);
-        let (cmd_units, units_after, write) = match sqe.opc {
+        let (cmd_units, write) = match sqe.opc {
             _ if sqid == 0 => return Some((sqid, sqe)),
-            opc::NVM_WRITE => (units, 0, true),
-            opc::NVM_READ if self.on_demand => (0, units, false),
-            opc::NVM_READ => (units, 0, false),
+            opc::NVM_WRITE => (units, true),
+            opc::NVM_READ if self.on_demand => (0, false),
+            opc::NVM_READ => (units, false),
             _ => return Some((sqid, sqe)),
         };
         let end = self.cores.process_cmd(edge_time(now), cmd_units, write);
-        let w = Waiting {
-            end,
-            units_after,
-            sqid,
-            sqe,
-        };
-        self.wait(now, w)
+        self.wait(now, Waiting { end, sqid, sqe })
+    }
+
+    /// With `controller.read_lookup_on_demand`: the mapping work of `units` 4 KiB units queued
+    /// in cycle `now` on the core that frees first; returns the first cycle at or after its
+    /// end. Without it (the work was charged with the command) or with no units: `now`.
+    pub fn lookups(&mut self, now: Cycle, units: u64) -> Cycle {
+        if !self.on_demand || units == 0 {
+            return now;
+        }
+        cycle_at_or_after(self.cores.process_units(edge_time(now), units))
     }
 
     /// Queues `w` unless it is due at `now` (then returns its command).
     fn wait(&mut self, now: Cycle, w: Waiting) -> Option<(u16, Sqe)> {
         let at = cycle_at_or_after(w.end);
-        if at <= now && w.units_after == 0 {
+        if at <= now {
             return Some((w.sqid, w.sqe));
         }
         assert!(
@@ -87,20 +92,9 @@ impl Cores {
     /// The next command whose work has ended by cycle `now`, in the order the work ended (then
     /// arrival); `None` when none has.
     pub fn pop_due(&mut self, now: Cycle) -> Option<(u16, Sqe)> {
-        while let Some(e) = self.waiting.first_entry() {
-            if e.key().0 > now {
-                break;
-            }
-            let mut w = e.remove();
-            if w.units_after > 0 {
-                w.end = self.cores.process_units(w.end, w.units_after);
-                w.units_after = 0;
-            }
-            if let Some(cmd) = self.wait(now, w) {
-                return Some(cmd);
-            }
-        }
-        None
+        let e = self.waiting.first_entry().filter(|e| e.key().0 <= now)?;
+        let w = e.remove();
+        Some((w.sqid, w.sqe))
     }
 
     /// The first cycle a waiting command's work ends (`Cycle::MAX`: none waits).
@@ -176,18 +170,26 @@ mod tests {
         assert!(c.is_empty());
     }
 
-    /// With on-demand lookups a 16 KiB read costs its 2 us first, then 4 x 1 us of lookups on
-    /// the core that frees first: acted on at 6 us = cycle 1500.
+    /// With on-demand lookups a 16 KiB read is acted on after its 2 us command cost (cycle
+    /// 500, where its FTL call runs); its lookups, charged then, end on the one core 4 x 1 us
+    /// later, at 6 us = cycle 1500, and a second charge of 2 units at cycle 500 queues behind
+    /// them: 8 us = cycle 2000. Up front (not on demand) the units cost with the command.
     #[test]
     fn an_on_demand_read_runs_its_lookups_after_its_command_cost() {
         let cfg = controller(1, 2000.0, 1000.0, 0.0, true);
         let mut c = Cores::new(&cfg);
         assert!(c.arrive(0, 1, sqe(opc::NVM_READ, 32)).is_none());
-        assert!(c.pop_due(500).is_none(), "the lookups are queued at 2 us");
-        assert_eq!(c.next(), 1500);
-        assert!(c.pop_due(1499).is_none());
-        assert!(c.pop_due(1500).is_some());
+        assert_eq!(c.next(), 500);
+        assert!(c.pop_due(499).is_none());
+        assert!(c.pop_due(500).is_some());
         assert!(c.is_empty());
+        assert_eq!(c.lookups(500, 4), 1500);
+        assert_eq!(c.lookups(500, 2), 2000);
+        assert_eq!(c.lookups(500, 0), 500, "no units, no wait");
+        let mut up_front = Cores::new(&controller(1, 2000.0, 1000.0, 0.0, false));
+        assert!(up_front.arrive(0, 1, sqe(opc::NVM_READ, 32)).is_none());
+        assert_eq!(up_front.next(), 1500, "2 us + 4 x 1 us");
+        assert_eq!(up_front.lookups(1500, 4), 1500);
     }
 
     /// No cost: the command is the firmware's at once, as without cores.

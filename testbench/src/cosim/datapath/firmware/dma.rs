@@ -18,6 +18,8 @@ pub(super) struct DmaTag {
     half: Option<u8>,
     /// A move into the open unit's half ([`open_unit`]).
     early: bool,
+    /// A hit's move out of the half of this prefetch ([`prefetch`]).
+    prefetch: Option<u64>,
 }
 
 impl DmaTag {
@@ -64,10 +66,25 @@ impl Firmware {
                 run,
                 half,
                 early,
+                prefetch: None,
             });
             queued += 1;
         }
         queued
+    }
+
+    /// Queues the hit moves `moves` out of half `half` of way `w`, which prefetch `tag`
+    /// holds, on the DMA port ([`Moves::runs`]). Returns the moves queued.
+    pub(super) fn queue_hit_moves(&mut self, w: usize, moves: &Moves, half: u8, tag: u64) -> usize {
+        let before = self.dma_q.len();
+        self.dma_q.extend(moves.runs().map(|run| DmaTag {
+            way: w,
+            run,
+            half: Some(half),
+            early: false,
+            prefetch: Some(tag),
+        }));
+        self.dma_q.len() - before
     }
 
     /// Writes come one unit at a time, so while the DMA port is busy their moves into the
@@ -111,7 +128,11 @@ impl Firmware {
                 tag.run.cmd[0]
             ));
         }
-        if tag.early {
+        if let Some(t) = tag.prefetch {
+            if let Err(e) = self.hit_moved(t) {
+                return self.fail(e);
+            }
+        } else if tag.early {
             if !self.open.moved(tag.way) {
                 return self.fail("a move into an open unit ended with none in flight".into());
             }

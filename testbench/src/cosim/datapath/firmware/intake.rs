@@ -2,12 +2,13 @@
 //! and Write) turned into FTL calls, per-way jobs and mapping requests ([`super::jobs`]).
 
 use super::{Cmd, Firmware};
-use crate::cosim::datapath::jobs::{host_units, HostUnit, Job, UNIT};
+use crate::cosim::datapath::jobs::{host_units, host_units_but, HostUnit, Job, Prefetched, UNIT};
 use crate::cosim::datapath::port::*;
 use ssdlab_model::encoding::nvme::{opc, Status};
 use ssdlab_model::ftl::OpPurpose;
 use ssdlab_model::nand::{NandOpKind, PhysPage};
 use ssdlab_model::nvme::frontend::entry::Sqe;
+use ssdlab_model::nvme::frontend::tlp::Cycle;
 use std::collections::HashMap;
 
 impl Firmware {
@@ -63,6 +64,9 @@ impl Firmware {
         let mut ops = Vec::new();
         let write = s.opc == opc::NVM_WRITE;
         let mut reads = HashMap::new();
+        // Units served from the read-ahead window: (index in the command, prefetch tag).
+        let mut hits: Vec<(u32, u64)> = Vec::new();
+        let mut ra = Prefetched::default();
         if write {
             self.ftl.host_write(lpn, count, &mut ops);
             let before = self.staged.len();
@@ -74,8 +78,23 @@ impl Firmware {
             if self.reads_staged(lpn, count) || self.reads_open(lpn, count) {
                 self.flush_staged();
             }
+            hits = (0..count)
+                .filter_map(|k| self.ftl.prefetched(lpn + k as u64).map(|p| (k, p.1)))
+                .collect();
+            let first_tag = self.ftl.prefetch_tags_issued();
             self.ftl.host_read(lpn, count, &mut ops);
-            host_units(&self.ftl, (lpn, count), s.prp1, cmd, &mut reads);
+            if self.ftl.read_ahead_held() as usize != hits.len() {
+                self.fail(format!(
+                    "command sqid {sqid} cid {}: the FTL served {} units from its read-ahead window, the firmware found {}",
+                    s.cid,
+                    self.ftl.read_ahead_held(),
+                    hits.len()
+                ));
+                return Ok(());
+            }
+            let served: Vec<u32> = hits.iter().map(|h| h.0).collect();
+            host_units_but(&self.ftl, (lpn, count), s.prp1, cmd, &served, &mut reads);
+            ra = Prefetched::from_window(&self.ftl, first_tag);
         }
         let map = self.ftl.take_map_trace();
         if self.no_relocation && ops.iter().any(|o| relocation(o.purpose)) {
@@ -86,7 +105,8 @@ impl Firmware {
         let planned = if write {
             self.plan_staged(cmd, &ops, &mut jobs)
         } else {
-            self.planner.jobs(cmd, &ops, &mut reads, &mut jobs)
+            self.planner
+                .read_jobs(cmd, &ops, &mut reads, Some(&mut ra), &mut jobs)
         };
         if let Err(e) = planned {
             self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
@@ -106,7 +126,12 @@ impl Firmware {
         let moves = if write {
             count
         } else {
-            jobs.iter().map(|j| j.moves.len() as u32).sum()
+            jobs.iter().map(|j| j.moves.len() as u32).sum::<u32>() + hits.len() as u32
+        };
+        let ready = if write {
+            self.now
+        } else {
+            self.lookup_work(count - hits.len() as u32, &mut jobs)
         };
         self.cmds.insert(
             cmd,
@@ -115,8 +140,18 @@ impl Firmware {
                 cid: s.cid,
                 map_left: map.len() as u32,
                 dma_left: moves,
+                ready,
             },
         );
+        self.add_prefetches(std::mem::take(&mut ra.planned), &jobs);
+        for (k, tag) in hits {
+            let host = s.prp1 + UNIT as u64 * k as u64;
+            if let Err(e) = self.hit(tag, lpn + k as u64, host, cmd) {
+                self.fail(format!("command sqid {sqid} cid {}: {e}", s.cid));
+                return Ok(());
+            }
+        }
+        self.retire_prefetches();
         for a in map {
             let id = self.next_map_id;
             self.next_map_id = id.wrapping_add(1);
@@ -133,6 +168,29 @@ impl Firmware {
         self.move_open();
         self.finish(cmd);
         Ok(())
+    }
+
+    /// A read's mapping work after its FTL call ([`super::cores`]): its `own` units' (those
+    /// the read-ahead window does not hold), for its page reads (`jobs` with moves) and its
+    /// data, then each prefetch's, for that prefetch. Returns when the read's own work ends.
+    fn lookup_work(&mut self, own: u32, jobs: &mut [Job]) -> Cycle {
+        let now = self.now;
+        let ready = self.cores.lookups(now, own as u64);
+        self.wake_at(ready);
+        let mut per_op = self.ftl.prefetch_op_units().iter();
+        for j in jobs.iter_mut() {
+            if j.prefetch.is_some() {
+                let units = *per_op.next().expect("one unit count per ReadAhead op");
+                j.ready = self.cores.lookups(now, units as u64);
+                if j.ready > now {
+                    self.wakes.push(std::cmp::Reverse(j.ready));
+                }
+            } else if !j.moves.is_empty() {
+                j.ready = ready;
+            }
+        }
+        assert!(per_op.next().is_none(), "a ReadAhead op with no job");
+        ready
     }
 
     /// Whether a unit of `lpn..lpn + count` is staged (its data still in a host buffer).

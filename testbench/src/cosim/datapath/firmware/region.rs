@@ -7,7 +7,9 @@
 //! buffer). A host program whose data fits half a region takes a free half from its fill until
 //! it completes, so the next program's data moves into the other half while the way programs
 //! (the drive's DRAM write buffer does the same for its dies). A free half may be reserved for
-//! the open program unit (`super::open_unit`) until its program takes it. Every other data op (a
+//! the open program unit (`super::open_unit`) until its program takes it. A read-ahead prefetch
+//! takes a free half from its read until the firmware releases it (`super::prefetch`). Every
+//! other data op (a
 //! relocation read or program, an op larger than half) uses the whole region from byte 0 and
 //! waits until neither half is held. An erase moves no data and waits for nothing here.
 
@@ -69,9 +71,11 @@ impl Regions {
         self.held[w][h as usize].is_none() && self.reserved[w] != Some(h)
     }
 
-    /// Job `j` uses the whole region (not an erase, and no host data that fits half).
+    /// Job `j` uses the whole region (not an erase, and neither host data nor a prefetch that
+    /// fits half).
     pub fn needs_whole(&self, j: &Job) -> bool {
-        j.kind != NandOpKind::Erase && (j.moves.is_empty() || j.bytes > self.half_bytes)
+        let half_user = !j.moves.is_empty() || j.prefetch.is_some();
+        j.kind != NandOpKind::Erase && (!half_user || j.bytes > self.half_bytes)
     }
 
     /// Where job `j` of way `w` may put its data now; `None`: it must wait for a half.
@@ -136,7 +140,7 @@ impl Regions {
     pub fn drained(&mut self, w: usize, h: u8) -> bool {
         let slot = &mut self.held[w][h as usize];
         match slot {
-            Some((j, _)) if j.kind != NandOpKind::Read => return false,
+            Some((j, _)) if j.kind != NandOpKind::Read || j.prefetch.is_some() => return false,
             Some((_, left)) if *left > 1 => *left -= 1,
             Some(_) => *slot = None,
             None => return false,
@@ -144,9 +148,23 @@ impl Regions {
         true
     }
 
-    /// No half of any way is held (a reservation with no op yet holds none).
+    /// Half `h` of way `w`, held by a prefetch (`super::prefetch`) until now, is free.
+    pub fn release(&mut self, w: usize, h: u8) {
+        let slot = &mut self.held[w][h as usize];
+        assert!(
+            slot.is_some_and(|(j, _)| j.prefetch.is_some()),
+            "way {w} half {h} released by no prefetch"
+        );
+        *slot = None;
+    }
+
+    /// No half of any way is held but by prefetches (which [`Regions::release`] frees; a
+    /// reservation with no op yet holds none).
     pub fn is_empty(&self) -> bool {
-        self.held.iter().flatten().all(Option::is_none)
+        self.held
+            .iter()
+            .flatten()
+            .all(|s| s.is_none_or(|(j, _)| j.prefetch.is_some()))
     }
 
     /// Bytes from a region's start to its upper half.
@@ -170,6 +188,8 @@ mod tests {
             array_cycles: 0,
             moves,
             bytes,
+            prefetch: None,
+            ready: 0,
         }
     }
 
@@ -255,5 +275,27 @@ mod tests {
         );
         assert!(!r.is_empty(), "the second still holds its half");
         assert!(r.programmed(0, &p2) && r.is_empty());
+    }
+
+    /// A prefetch (a read that moves nothing, `Job::prefetch`) of 2 x 4648 B takes a free
+    /// half, not the whole region, and holds it whatever moves drain: only `release` frees it.
+    /// A run may end with it held (`is_empty`), and a relocation read waits for it.
+    #[test]
+    fn a_prefetch_holds_its_half_until_released() {
+        let mut r = Regions::new(1, 16384);
+        let pf = Job {
+            prefetch: Some(5),
+            ..job(NandOpKind::Read, 2 * 4648, Moves::default())
+        };
+        assert!(!r.needs_whole(&pf));
+        assert_eq!(r.claim(0, &pf), Some(Use::Half(0)));
+        r.place(0, pf, Use::Half(0));
+        assert!(!r.drained(0, 0), "hit moves do not drain a prefetch's half");
+        assert!(r.is_empty(), "only a prefetch holds a half");
+        let relocation = job(NandOpKind::Read, 4648, Moves::default());
+        assert_eq!(r.claim(0, &relocation), None);
+        assert_eq!(r.claim(0, &pf), Some(Use::Half(1)));
+        r.release(0, 0);
+        assert_eq!(r.claim(0, &relocation), Some(Use::Whole));
     }
 }

@@ -25,7 +25,13 @@ impl Firmware {
                 continue;
             };
             let open = self.is_open_program(w, j);
-            let u = if open { None } else { self.regions.claim(w, j) };
+            let mut u = if open { None } else { self.regions.claim(w, j) };
+            if !open && u.is_none() && j.prefetch.is_none() {
+                let j = *j;
+                if self.evict_prefetches(w, &j) {
+                    u = self.regions.claim(w, &j);
+                }
+            }
             if !open && u.is_none() {
                 continue;
             }
@@ -37,6 +43,9 @@ impl Firmware {
                     self.regions.place_reserved(w, j)
                 }
             };
+            if let Some(region::Use::Half(h)) = u.filter(|_| j.prefetch.is_some()) {
+                self.prefetch_started(&j, h);
+            }
             match how {
                 Start::Alone => self.start(w, j),
                 Start::Beside => {
@@ -77,7 +86,7 @@ impl Firmware {
     /// the way's program or erase (suspend), behind the way's running host read, or filling
     /// behind the way's running host program.
     fn how_to_start(&self, w: usize, j: &Job) -> Option<Start> {
-        if self.cmds.get(&j.cmd).is_some_and(|c| c.map_left > 0) {
+        if j.ready > self.now || self.cmds.get(&j.cmd).is_some_and(|c| c.map_left > 0) {
             return None;
         }
         // The open unit's program waits for the moves of its units already sent.
@@ -142,6 +151,9 @@ impl Firmware {
         }
         match self.ways[w].1.take() {
             Some(Busy::Nand(j)) => {
+                if let Some(tag) = j.prefetch {
+                    self.prefetch_done(tag);
+                }
                 if j.kind == NandOpKind::Read && !j.moves.is_empty() {
                     self.dma(w, j, Some((j.op >> HALF_LSB & 1) as u8));
                 }

@@ -537,8 +537,9 @@ fn writes_queued_behind_a_busy_dma_port_move_in_pairs() {
 
 /// The preset as `ssdlab run --preset NAME` resolves it (derived keys too) is the preset file's
 /// own config, so the co-simulation's preset is the drive `ssdlab run` reports on; a `--set`
-/// changes the key named, and read-ahead, which the datapath cannot run, is refused naming it.
-/// The shipped form keeps the preset file's read-ahead and stream page cache.
+/// changes the key named. The co-simulation keeps a preset's read-ahead but for one that runs
+/// through the prefetch engine (e12-960g's issue cost per unit), which it turns off; a
+/// read-ahead override there is refused naming it, and one that turns the engine off runs.
 #[test]
 fn a_preset_with_overrides_is_the_resolved_preset() {
     for (name, _, _) in ssdlab_model::config::BUILTIN_PRESETS {
@@ -549,16 +550,36 @@ fn a_preset_with_overrides_is_the_resolved_preset() {
             want,
             "{name}"
         );
-        (want.ftl.read_ahead_kib, want.ftl.read_ahead_inflight_kib) = (0, 0);
-        want.ftl.read_ahead_queue_kib = 0;
+        let f = &mut want.ftl;
+        if f.read_ahead_issue_ns_per_unit > 0.0 || f.read_ahead_inflight_kib > 0 {
+            (f.read_ahead_kib, f.read_ahead_inflight_kib) = (0, 0);
+            (f.read_ahead_queue_kib, f.read_ahead_issue_ns_per_unit) = (0, 0.0);
+        }
         assert_eq!(preset_config(name).expect("resolves"), want, "{name}");
     }
+    assert_eq!(
+        preset_config("sm2262-512g").unwrap().ftl.read_ahead_kib,
+        512
+    );
+    assert_eq!(preset_config("e12-960g").unwrap().ftl.read_ahead_kib, 0);
     let off = ["ftl.slc_cache.enabled=false".to_string()];
     let cfg = preset_config_with("sm2262-512g", &off).expect("resolves");
     assert!(!cfg.ftl.slc_cache.enabled);
-    let e = preset_config_with("sm2262-512g", &["ftl.read_ahead_kib=64".to_string()])
-        .expect_err("refused");
-    assert!(e.contains("ftl.read_ahead_kib=64"), "{e}");
+    let ra = ["ftl.read_ahead_kib=64".to_string()];
+    let cfg = preset_config_with("sm2262-512g", &ra).expect("resolves");
+    assert_eq!(cfg.ftl.read_ahead_kib, 64);
+    let ra = ["ftl.read_ahead_kib=1024".to_string()];
+    let e = preset_config_with("e12-960g", &ra).expect_err("refused");
+    assert!(
+        e.contains("ftl.read_ahead_kib=1024") && e.contains("ftl.read_ahead_issue_ns_per_unit"),
+        "{e}"
+    );
+    let free = [
+        "ftl.read_ahead_issue_ns_per_unit=0".to_string(),
+        "ftl.read_ahead_queue_kib=0".to_string(),
+    ];
+    let cfg = preset_config_with("e12-960g", &free).expect("no engine: runs");
+    assert_eq!(cfg.ftl.read_ahead_kib, 2048);
     let e =
         preset_config_with("sm2262-512g", &["ftl.no_such_key=1".to_string()]).expect_err("refused");
     assert!(e.contains("no_such_key"), "{e}");
