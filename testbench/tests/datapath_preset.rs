@@ -14,7 +14,7 @@ use ssdlab_model::nvme::frontend::tlp::TlpKind;
 use ssdlab_testbench::cosim::datapath::drive_figures::{drive_figures, timed_job, HostFigures};
 use ssdlab_testbench::cosim::datapath::exec::{run, RunLimits};
 use ssdlab_testbench::cosim::datapath::hdl_exec::{HdlExec, HdlSimDut};
-use ssdlab_testbench::cosim::datapath::model_exec::map_cache_config;
+use ssdlab_testbench::cosim::datapath::model_exec::{map_cache_config, ModelExec};
 use ssdlab_testbench::cosim::datapath::port::{TlpClass, TlpRec};
 use ssdlab_testbench::cosim::datapath::scoreboard::compare;
 use ssdlab_testbench::cosim::datapath::setup::{
@@ -71,17 +71,20 @@ fn verilator_matches_model_on_sm2262_512g_random_reads() {
     assert_eq!((r.completions, r.units_checked), (256, 256), "{r}");
 }
 
-/// 128 KiB reads of data written in order: a page row (2 planes x 4 units) holds 32 KiB, so
-/// each read is four two-plane ops of 4 units per plane, 4 x 4648 / 4 = 4648 beats per plane
-/// from column 0, whose 8 units go to the host two at a time (8 KiB moves) from region bytes
-/// 0 and 8192 (plane 0) and 18 592 + the same (plane 1). 64 reads move 2048 units, each
-/// compared.
+/// 128 KiB reads of data written in order, with the preset's read-ahead (512 KiB = 128 units):
+/// a page row (2 planes x 4 units) holds 32 KiB, so every read is four two-plane page reads,
+/// 4 x 4648 / 4 = 4648 beats per plane from column 0. The first two read their own pages
+/// (8 ops); the second continues a stream, so the read-ahead prefetches the next 128 units,
+/// 16 page rows; every later read is served from those prefetches and tops the window up by
+/// its own 32 units, 4 rows: 8 + 16 + 62 x 4 = 272 ops. The prefetched units go to the host
+/// from the region halves they were read into; 64 reads move 2048 units, each compared.
 #[test]
 fn verilator_matches_model_on_sm2262_512g_sequential_reads() {
     let cfg = preset_config(PRESET).expect("preset");
+    assert_eq!(cfg.ftl.read_ahead_kib, 512);
     let job = reads("read", 128, 32, 64);
     let model = run_model(&cfg, &job, LIM, true).expect("the model runs");
-    assert_eq!(model.nand.len(), 64 * 4);
+    assert_eq!(model.nand.len(), 8 + 16 + 62 * 4);
     for n in &model.nand {
         assert_eq!(fields(n.op), (KIND_READ, 2, 4648, 0, 1), "{n:?}");
     }
@@ -89,12 +92,16 @@ fn verilator_matches_model_on_sm2262_512g_sequential_reads() {
     assert_eq!((r.completions, r.units_checked), (64, 2048), "{r}");
 }
 
-/// The preset's stream page cache (`ftl.stream_read_page_cache`, on in sm2262-512g): a read
-/// that continues the one before reads whole pages. 32 sequential 4 KiB reads from LBA 0: the
-/// first starts no stream, so it reads its unit alone (slot 0 of plane 0: 1162 beats from
-/// column 0, one plane); each of the other 31 reads both planes' pages whole, 4 x 4648 B =
-/// 18 592 B = 4648 beats per plane from column 0, and moves its one unit to the host. On
-/// Verilator against the model, each unit compared.
+/// The preset's stream page cache (`ftl.stream_read_page_cache`) and read-ahead (128 units):
+/// a read that continues the one before reads whole pages. 32 sequential 4 KiB reads from LBA
+/// 0: the first starts no stream, so it reads its unit alone (slot 0 of plane 0: 1162 beats
+/// from column 0, one plane); the second reads both planes' page whole, 4 x 4648 B = 18 592 B
+/// = 4648 beats per plane from column 0, and its read-ahead prefetches units 2..130, the
+/// rest of that page row and 16 more (the last one whole: to 136), 17 whole-row reads. The
+/// others are served from the prefetches, each topping the window up to 128 units past its
+/// end: reads 9, 17 and 25 (ending at 9, 17, 25) each reach one row further (136..144,
+/// 144..152, 152..160). 1 + 1 + 17 + 3 ops. On Verilator against the model, each unit
+/// compared.
 #[test]
 fn verilator_matches_model_on_sm2262_512g_stream_page_cache_reads() {
     let cfg = preset_config(PRESET).expect("preset");
@@ -102,7 +109,7 @@ fn verilator_matches_model_on_sm2262_512g_stream_page_cache_reads() {
     let job = reads("read", 4, 4, 32);
     let model = run_model(&cfg, &job, LIM, true).expect("the model runs");
     let got: Vec<_> = model.nand.iter().map(|n| fields(n.op)).collect();
-    let mut want = vec![(KIND_READ, 2, 4648, 0, 1); 32];
+    let mut want = vec![(KIND_READ, 2, 4648, 0, 1); 1 + 1 + 17 + 3];
     want[0] = (KIND_READ, 1, 1162, 0, 1);
     assert_eq!(got, want);
     let r = checked(&cfg, &job, &verilog(&cfg));
@@ -247,8 +254,8 @@ fn verilator_matches_model_on_sm2262_512g_one_shot_tlc_writes() {
 }
 
 /// The drive's figures that `make sim` sets beside the datapath's are the ones `ssdlab run`
-/// prints: the same job file with the timing options (`timed_job`), `--precondition sequential`, the
-/// co-simulation's settings of the preset as `--set` overrides, the same seed. fio's JSON
+/// prints: the same job file with the timing options (`timed_job`), `--precondition sequential`,
+/// the preset as it ships (the co-simulation runs it unchanged), the same seed. fio's JSON
 /// gives the group's reads (`group_reporting`: one entry for the 4 clones), IO/s and `lat_ns`.
 #[test]
 fn drive_figures_are_what_ssdlab_run_reports() {
@@ -276,13 +283,6 @@ fn drive_figures_are_what_ssdlab_run_reports() {
             "--seed",
             "1",
         ])
-        .args([
-            "--set",
-            "ftl.read_ahead_kib=0",
-            "--set",
-            "ftl.read_ahead_inflight_kib=0",
-        ])
-        .args(["--set", "ftl.read_ahead_queue_kib=0"])
         .output()
         .expect("run ssdlab");
     assert!(
@@ -451,4 +451,26 @@ fn drive_table<'a>(rows: impl Iterator<Item = (&'a String, HostFigures, &'a IoFi
             err(p99, d.p99_us)
         );
     }
+}
+
+/// A sequential read stream beside a sequential write stream (fio `rw=rw`, 4 KiB at QD4): the
+/// reads' read-ahead holds prefetched page rows in a half of each way's region while the
+/// writes' programs need a half of the same ways. A program that finds both halves held takes
+/// a quiet prefetch's (read done, no hit waiting), and the FTL forgets that prefetch's units,
+/// so a later read of one reads NAND: the model execution gives some prefetch up. On Verilator
+/// against the model, every read's data compared, the forgotten units' included.
+#[test]
+fn verilator_matches_model_on_sm2262_512g_prefetches_giving_way() {
+    let cfg = preset_config(PRESET).expect("preset");
+    let job = reads("rw", 4, 4, 400);
+    let (mut fw, mut host) = stimulus(&cfg, &job, LIM.seed, true).expect("stimulus");
+    let mut x = ModelExec::new(&cfg).expect("the model builds");
+    run(&mut x, &mut fw, &mut host, LIM).expect("the model runs");
+    assert!(
+        fw.ftl().stats().read_ahead_ops > 0,
+        "the reads form a stream"
+    );
+    assert!(fw.prefetches_given_up() > 0, "no prefetch gave its half up");
+    let r = checked(&cfg, &job, &verilog(&cfg));
+    assert_eq!(r.completions, 400, "{r}");
 }
