@@ -9,7 +9,7 @@
 //! holds any of its units (the stream moved past them, or the host wrote them) and its hits'
 //! moves are done. The drive's DRAM holds the whole window; a region has two halves, so a
 //! quiet prefetch (read done, no hit waiting or moving) gives its half up to a job of its way
-//! that finds no free half (`Firmware::evict_prefetches`): the FTL forgets its units
+//! (a prefetch job too) that finds no free half (`Firmware::evict_prefetches`): the FTL forgets its units
 //! (`Ftl::forget_prefetch`), and a later read of one reads NAND.
 
 use super::*;
@@ -205,7 +205,9 @@ impl Firmware {
 
     /// Way `w`'s next job `j` found no free half: quiet prefetches of the way give theirs up
     /// (the oldest first; both when `j` needs the whole region), their units forgotten by the
-    /// FTL. Returns whether one did.
+    /// FTL. Returns whether one did. A prefetch job takes a half this way too: a way whose
+    /// other half is reserved for the open program unit would otherwise hold it, and every
+    /// job behind it, until the stream's reads pass the quiet one, which may never come.
     pub(super) fn evict_prefetches(&mut self, w: usize, j: &Job) -> bool {
         let whole = self.regions.needs_whole(j);
         let quiet: Vec<u64> = self

@@ -26,7 +26,7 @@ impl Firmware {
             };
             let open = self.is_open_program(w, j);
             let mut u = if open { None } else { self.regions.claim(w, j) };
-            if !open && u.is_none() && j.prefetch.is_none() {
+            if !open && u.is_none() {
                 let j = *j;
                 if self.evict_prefetches(w, &j) {
                     u = self.regions.claim(w, &j);
