@@ -453,16 +453,16 @@ fn drive_table<'a>(rows: impl Iterator<Item = (&'a String, HostFigures, &'a IoFi
     }
 }
 
-/// A sequential read stream beside a sequential write stream (fio `rw=rw`, 4 KiB at QD4): the
-/// reads' read-ahead holds prefetched page rows in a half of each way's region while the
-/// writes' programs need a half of the same ways. A program that finds both halves held takes
+/// A sequential read stream beside a sequential write stream (fio `rw=rw`, 4 KiB at QD4, 160
+/// commands): the reads' read-ahead holds prefetched page rows in a half of each way's region
+/// while the writes' programs need a half of the same ways. A program that finds both halves held takes
 /// a quiet prefetch's (read done, no hit waiting), and the FTL forgets that prefetch's units,
 /// so a later read of one reads NAND: the model execution gives some prefetch up. On Verilator
 /// against the model, every read's data compared, the forgotten units' included.
 #[test]
 fn verilator_matches_model_on_sm2262_512g_prefetches_giving_way() {
     let cfg = preset_config(PRESET).expect("preset");
-    let job = reads("rw", 4, 4, 400);
+    let job = reads("rw", 4, 4, 160);
     let (mut fw, mut host) = stimulus(&cfg, &job, LIM.seed, true).expect("stimulus");
     let mut x = ModelExec::new(&cfg).expect("the model builds");
     run(&mut x, &mut fw, &mut host, LIM).expect("the model runs");
@@ -472,5 +472,5 @@ fn verilator_matches_model_on_sm2262_512g_prefetches_giving_way() {
     );
     assert!(fw.prefetches_given_up() > 0, "no prefetch gave its half up");
     let r = checked(&cfg, &job, &verilog(&cfg));
-    assert_eq!(r.completions, 400, "{r}");
+    assert_eq!(r.completions, 160, "{r}");
 }
