@@ -3,8 +3,8 @@
 //! fio job file on the same drive config and seed, typically run for a fixed span of simulated
 //! time after a ramp ([`timed_job`]: fio `time_based`, `ramp_time`, `runtime`,
 //! `group_reporting`: all clones as one). The drive is the calibrated
-//! `Drive` (DRAM data path, firmware cores); the datapath's co-simulation has neither yet, so
-//! the two differ (docs/hdl.md, "A preset's datapath").
+//! `Drive`, whose data moves through DRAM; the datapath's through its page buffer, so the
+//! two differ where DRAM matters (docs/hdl.md, "A preset's datapath").
 
 use crate::fio::parse_job_file;
 use crate::protocol::schema::Pattern;
