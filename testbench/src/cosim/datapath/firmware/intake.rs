@@ -177,19 +177,26 @@ impl Firmware {
         let now = self.now;
         let ready = self.cores.lookups(now, own as u64);
         self.wake_at(ready);
-        let mut per_op = self.ftl.prefetch_op_units().iter();
+        let mut k = 0;
         for j in jobs.iter_mut() {
             if j.prefetch.is_some() {
-                let units = *per_op.next().expect("one unit count per ReadAhead op");
+                let units = *self
+                    .ftl
+                    .prefetch_op_units()
+                    .get(k)
+                    .expect("one unit count per ReadAhead op");
+                k += 1;
                 j.ready = self.cores.lookups(now, units as u64);
-                if j.ready > now {
-                    self.wakes.push(std::cmp::Reverse(j.ready));
-                }
+                self.wake_at(j.ready);
             } else if !j.moves.is_empty() {
                 j.ready = ready;
             }
         }
-        assert!(per_op.next().is_none(), "a ReadAhead op with no job");
+        assert_eq!(
+            k,
+            self.ftl.prefetch_op_units().len(),
+            "a ReadAhead op with no job"
+        );
         ready
     }
 
