@@ -327,23 +327,6 @@ impl Drive {
         }
     }
 
-    fn schedule_send(&mut self, now: SimTime, cmd: u32, bytes: u64) {
-        let m = &mut self.cmds[cmd as usize];
-        m.unsent -= bytes;
-        m.sends_left += 1;
-        // From DRAM through the page buffer's DMA port: its first TLP leaves the port's start
-        // latency after the data is there.
-        let t = self.dram.access(now, bytes);
-        let t = self.page_buf.host_move_start(t, bytes);
-        self.q.schedule(
-            t,
-            Ev::SendData {
-                cmd,
-                bytes: bytes as u32,
-            },
-        );
-    }
-
     /// An op owned by `cmd` (a read's map/page read, a flush's program) finished.
     pub(super) fn owned_op_done(&mut self, now: SimTime, cmd: u32, purpose: OpPurpose) {
         let m = &mut self.cmds[cmd as usize];
@@ -388,11 +371,11 @@ impl Drive {
     }
 
     /// `bytes` of read `cmd`'s data go to the host: the next part of its buffer, through the
-    /// front end's PRP engine.
+    /// front end's PRP engine (the port handed it over, `read_port.rs`).
     pub(super) fn on_send_data(&mut self, now: SimTime, cmd: u32, bytes: u32) {
         let c = self.cmds[cmd as usize];
         if bytes == 0 {
-            self.on_send_done(now, cmd);
+            self.send_finished(now, cmd);
             return;
         }
         let qid = c.queue + 1;
@@ -402,8 +385,8 @@ impl Drive {
         self.q.schedule(end, Ev::SendDone { cmd });
     }
 
-    /// One of read `cmd`'s data moves finished.
-    pub(super) fn on_send_done(&mut self, now: SimTime, cmd: u32) {
+    /// One of read `cmd`'s sends finished.
+    pub(super) fn send_finished(&mut self, now: SimTime, cmd: u32) {
         self.cmds[cmd as usize].sends_left -= 1;
         self.check_done(now, cmd);
     }

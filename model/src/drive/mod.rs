@@ -40,6 +40,7 @@ mod map_lookup;
 mod nand_path;
 mod power;
 mod prefetch;
+mod read_port;
 mod read_priority;
 mod reference_blocks;
 mod reloc_queue;
@@ -230,6 +231,8 @@ pub struct Drive {
     /// On-chip page buffer between the channels and the PCIe data path (its DMA port's latency
     /// on host data moves, its channels' on NAND ops).
     page_buf: PageBuffer,
+    /// Its DMA port's queue of read data (`read_port.rs`).
+    read_port: read_port::ReadPort,
     buf: DataBuffer,
     /// Read staging buffer (`controller.read_buffer_kib`; None = no limit) and the reads waiting
     /// for room in it, in arrival order.
@@ -326,6 +329,7 @@ impl Drive {
             cpu: FirmwareCores::new(&cfg.controller),
             dram: Dram::new(&cfg.controller),
             page_buf: PageBuffer::new(g.channels, g.ways_per_channel),
+            read_port: Default::default(),
             buf: DataBuffer::new(&cfg.controller),
             rbuf: (cfg.controller.read_buffer_kib > 0)
                 .then(|| DataBuffer::with_kib(cfg.controller.read_buffer_kib)),

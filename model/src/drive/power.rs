@@ -195,6 +195,7 @@ impl Drive {
         self.held_erases.clear();
         self.held_upto = 0;
         self.ra_inflight.clear();
+        self.read_port = Default::default();
         self.prefetch = super::prefetch::PrefetchEngine::new(&cfg.ftl);
     }
 }

@@ -12,6 +12,7 @@ mod lookup;
 mod nand;
 mod power;
 mod prefetch;
+mod read_port;
 mod reloc;
 mod suspend;
 
