@@ -6,15 +6,14 @@
 //!
 //! Why not a reservation: the link is a reservation in the front end (`FrontEnd::move_timing`
 //! books it at once), so moves booked ahead would keep the link for themselves, and a
-//! completion entry the firmware posts meanwhile would go up after all of them. With 32
-//! sequential 128 KiB reads served from read-ahead data, every command's data was booked the
-//! moment its prefetches were in, and the 32 completions left together after 1.3 ms of data:
-//! the commands completed in rounds. One move at a time, a completion goes up after its own
-//! command's last move, as the datapath's firmware posts it.
+//! completion entry the firmware posts meanwhile would go up after all of them. 32 sequential
+//! 128 KiB reads served from read-ahead data would have every command's data booked the moment
+//! its prefetches are in, and all 32 completions would leave together after 1.3 ms of data:
+//! the commands would complete in rounds. One move at a time, a completion goes up after its
+//! own command's last move, as the datapath's firmware posts it.
 //!
 //! Host writes' moves do not pass here: the drive moves a write's 128 KiB in one move whose
-//! host reads overlap the ones of the move before (docs/hdl.md, "The DMA port takes one move
-//! at a time").
+//! host reads overlap the ones of the move before (docs/hdl.md, "A preset's datapath").
 
 use super::{Drive, Ev};
 use crate::time::SimTime;
@@ -35,8 +34,9 @@ pub(super) struct ReadPort {
     busy: bool,
 }
 
-/// Shares a port queue holds at most (32 data ops of 2 048 commands is far beyond any run).
-const QUEUE_BOUND: usize = 1 << 16;
+/// Shares the port's queue can hold: a live command has at most one queued share per data op,
+/// and at most 33 data ops (a 128 KiB read's 32 page reads or prefetches, and its lookup work).
+const QUEUE_BOUND: usize = super::MAX_COMMANDS * 33;
 
 impl Drive {
     /// `bytes` of read `cmd`'s data go to the host: read from DRAM now, then through the port.
