@@ -106,7 +106,7 @@ sim: tools
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_seqread -- --ignored --nocapture
 	$(CARGO) test --release -p ssdlab-testbench --test datapath_suspend -- --ignored --nocapture
 	SSDLAB_SIM_PRESET=$(or $(PRESET),sm2262-512g) SSDLAB_SIM_SET="$(SET)" \
-	  $(CARGO) test --release -p ssdlab-testbench --test datapath_preset -- --ignored --nocapture
+	  $(CARGO) test --release -p ssdlab-testbench --test datapath_preset -- --ignored --nocapture sim_preset
 	$(MAKE) verilog OUT=$(OUT)/sm2262-512g PRESET=sm2262-512g
 	RAW_EVAL_DIR=$(OUT)/raw_eval_sm2262-512g bash testbench/cpp/raw_eval.sh \
 	  $(OUT)/sm2262-512g/verilog/datapath.v 300000

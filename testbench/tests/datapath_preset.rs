@@ -25,6 +25,9 @@ use ssdlab_testbench::cosim::datapath::sim::{three_way_reading_data, IoFigures, 
 use ssdlab_testbench::cosim::knob::knob;
 use std::collections::BTreeSet;
 
+#[path = "datapath_preset/spread.rs"]
+mod spread;
+
 const PRESET: &str = "sm2262-512g";
 
 /// A job over the first 64 MiB (written sequentially first, untimed).
@@ -364,14 +367,8 @@ fn sim_preset() {
     let shipped = shipped_config_with(&name, &sets).unwrap_or_else(|e| panic!("{name}: {e}"));
     let shipped = (shipped != cfg).then_some(shipped);
     let v = ssdlab_hdl::top::export_verilog(&cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
-    // Submission cycles at the 250 MHz PCIe clock; the drain of a 128 KiB write backlog on the
-    // slowest preset fits in as many again.
     let submit_cycles = (ramp_us + runtime_us) * 250;
-    let lim = RunLimits {
-        submit_until: u64::MAX,
-        max_cycles: 3 * submit_cycles + 2_000_000,
-        seed: env_in("SSDLAB_SEED", 1, 0..=u64::MAX),
-    };
+    let lim = sim_limits(ramp_us, runtime_us, env_in("SSDLAB_SEED", 1, 0..=u64::MAX));
     println!(
         "preset {name}{}, seed {}, {ramp_us} us ramp + {runtime_us} us per job: Verilator against the model blocks, read data compared",
         sets.iter().map(|s| format!(" --set {s}")).collect::<String>(),
@@ -379,17 +376,9 @@ fn sim_preset() {
     );
     println!("| job | cycles | I/Os counted | units compared | IO/s | MB/s | mean / p99 latency | cycles/s | mismatches |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    // The four jobs (random ones as 4 clones, each on its own queue pair), and a mix.
-    let jobs = [
-        ("randread", 4, 4),
-        ("read", 128, 1),
-        ("randwrite", 4, 4),
-        ("write", 128, 1),
-        ("randrw", 4, 1),
-    ];
-    let picked = picked_jobs(&jobs.map(|j| j.0));
+    let picked = picked_jobs(&SIM_JOBS.map(|j| j.0));
     let mut against = Vec::new();
-    for (rw, bs_kib, numjobs) in jobs.into_iter().filter(|j| picked.contains(&j.0)) {
+    for (rw, bs_kib, numjobs) in SIM_JOBS.into_iter().filter(|j| picked.contains(&j.0)) {
         let job = clones(rw, bs_kib, 32, numjobs, 1 << 20);
         let timed = timed_job(&job, ramp_us, runtime_us);
         let r = three_way_reading_data(&cfg, &timed, lim, &v).unwrap_or_else(|e| panic!("{e}"));
@@ -428,6 +417,33 @@ fn sim_preset() {
     }
 }
 
+/// `make sim`'s jobs: fio `rw`, block size in KiB, clones (the random ones as 4 clones, each
+/// on its own queue pair).
+const SIM_JOBS: [(&str, u32, u32); 5] = [
+    ("randread", 4, 4),
+    ("read", 128, 1),
+    ("randwrite", 4, 4),
+    ("write", 128, 1),
+    ("randrw", 4, 1),
+];
+
+/// The limits of a `make sim` run of `ramp_us` + `runtime_us` from `seed`: submission cycles at
+/// the 250 MHz PCIe clock; the drain of a 128 KiB write backlog on the slowest preset fits in
+/// as many again.
+fn sim_limits(ramp_us: u64, runtime_us: u64, seed: u64) -> RunLimits {
+    let submit_cycles = (ramp_us + runtime_us) * 250;
+    RunLimits {
+        submit_until: u64::MAX,
+        max_cycles: 3 * submit_cycles + 2_000_000,
+        seed,
+    }
+}
+
+/// The error of `got` against `want`, in %.
+fn pct_err(got: f64, want: f64) -> f64 {
+    100.0 * (got - want) / want.max(1e-9)
+}
+
 /// Microseconds of `cycles` of the 250 MHz PCIe clock.
 fn us(cycles: f64) -> f64 {
     cycles * 4e-3
@@ -437,18 +453,17 @@ fn us(cycles: f64) -> f64 {
 fn drive_table<'a>(rows: impl Iterator<Item = (&'a String, HostFigures, &'a IoFigures)>) {
     println!("| job | drive IO/s | datapath IO/s | error | drive mean / p99 | datapath mean / p99 | error mean / p99 |");
     println!("|---|---|---|---|---|---|---|");
-    let err = |got: f64, want: f64| 100.0 * (got - want) / want.max(1e-9);
     for (name, d, io) in rows {
         let (mean, p99) = (us(io.mean_cycles), io.p99_ns as f64 / 1e3);
         println!(
             "| {name} | {:.0} | {:.0} | {:+.1} % | {:.1} / {:.1} us | {mean:.1} / {p99:.1} us | {:+.1} / {:+.1} % |",
             d.iops,
             io.iops(),
-            err(io.iops(), d.iops),
+            pct_err(io.iops(), d.iops),
             d.mean_us,
             d.p99_us,
-            err(mean, d.mean_us),
-            err(p99, d.p99_us)
+            pct_err(mean, d.mean_us),
+            pct_err(p99, d.p99_us)
         );
     }
 }

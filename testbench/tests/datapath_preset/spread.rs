@@ -1,40 +1,28 @@
 //! How far the datapath and the drive are apart on a job whose figures depend on the order of
 //! events, beyond one run's luck. A random-read p99 at QD128 is set by the few dozen commands
 //! behind the longest die queues of the window, and which commands those are moves with any
-//! timing: on sm2262-512g one nanosecond more of firmware time per command moved the drive's own
-//! p99 by up to 12.6 % (651.3 to 733.2 us) over a 10 ms window. So one `make sim` row says little about such a figure; the spread
-//! of the errors over a set of such nudges, given to both sides alike, says how the two compare.
+//! timing: on sm2262-512g one nanosecond more of firmware time per command moved the drive's
+//! own p99 by up to 12.6 % (651.3 to 733.2 us) over a 10 ms window. So one `make sim` row says
+//! little about such a figure; the spread of the errors over a set of such nudges, given to
+//! both sides alike, says how the two compare.
 //!
-//! `sim_spread` runs the job on the datapath's model execution (which the Verilated RTL
-//! matches event by event in `make sim`: this skips Verilator) and on the drive, at
+//! `sim_spread` (a test of `datapath_preset`, whose `make sim` helpers it shares) runs the job
+//! on the datapath's model execution (which the Verilated RTL matches event by event in `make
+//! sim`: this skips Verilator) and on the drive, at
 //! `controller.cpu_ns_per_cmd` = the preset's value + k ns for k in -N..=N, and prints each
 //! point's errors and their mean, smallest and largest:
 //!
 //!     SSDLAB_SIM_PRESET=sm2262-512g SSDLAB_SPREAD_JOB=randread SSDLAB_SPREAD_NS=10 \
-//!       cargo test --release -p ssdlab-testbench --test datapath_spread -- --ignored --nocapture
+//!       cargo test --release -p ssdlab-testbench --test datapath_preset -- --ignored sim_spread --nocapture
 //!
 //! `SSDLAB_SPREAD_JOB` is one of `make sim`'s jobs (default randread); `SSDLAB_SPREAD_NS` is N
 //! (default 10); `SSDLAB_SEED`, `SSDLAB_SIM_RAMP_US` and `SSDLAB_SIM_RUNTIME_US` as for
 //! `make sim`.
 
+use super::{clones, env_in, pct_err, sim_limits, us, SIM_JOBS};
 use ssdlab_testbench::cosim::datapath::drive_figures::{drive_figures, timed_job};
-use ssdlab_testbench::cosim::datapath::exec::RunLimits;
 use ssdlab_testbench::cosim::datapath::setup::{preset_config_with, run_model};
 use ssdlab_testbench::cosim::datapath::sim::IoFigures;
-use ssdlab_testbench::cosim::knob::knob;
-
-/// `make sim`'s jobs: fio `rw`, block size in KiB, clones.
-const JOBS: [(&str, u32, u32); 5] = [
-    ("randread", 4, 4),
-    ("read", 128, 1),
-    ("randwrite", 4, 4),
-    ("write", 128, 1),
-    ("randrw", 4, 1),
-];
-
-fn env_in(name: &str, default: u64, range: std::ops::RangeInclusive<u64>) -> u64 {
-    knob(name, default, range).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// Errors of the datapath against the drive, in %: IO/s, mean latency, p99 latency.
 type Errors = [f64; 3];
@@ -44,18 +32,15 @@ type Errors = [f64; 3];
 fn sim_spread() {
     let preset = std::env::var("SSDLAB_SIM_PRESET").unwrap_or_else(|_| "sm2262-512g".into());
     let rw = std::env::var("SSDLAB_SPREAD_JOB").unwrap_or_else(|_| "randread".into());
-    let &(rw, bs_kib, numjobs) = JOBS
+    let &(rw, bs_kib, numjobs) = SIM_JOBS
         .iter()
         .find(|j| j.0 == rw)
-        .unwrap_or_else(|| panic!("SSDLAB_SPREAD_JOB: no job `{rw}` (jobs: {JOBS:?})"));
+        .unwrap_or_else(|| panic!("SSDLAB_SPREAD_JOB: no job `{rw}` (jobs: {SIM_JOBS:?})"));
     let n = env_in("SSDLAB_SPREAD_NS", 10, 0..=1000) as i64;
     let ramp_us = env_in("SSDLAB_SIM_RAMP_US", 10_000, 0..=1_000_000);
     let runtime_us = env_in("SSDLAB_SIM_RUNTIME_US", 10_000, 1..=1_000_000);
     let seed = env_in("SSDLAB_SEED", 1, 0..=u64::MAX);
-    let job = format!(
-        "[{rw}]\nrw={rw}\nbs={bs_kib}k\niodepth=32\nnumjobs={numjobs}\nsize=64m\nnumber_ios={}\n",
-        1 << 20
-    );
+    let job = clones(rw, bs_kib, 32, numjobs, 1 << 20);
     let timed = timed_job(&job, ramp_us, runtime_us);
     let base = preset_config_with(&preset, &[]).unwrap_or_else(|e| panic!("{e}"));
     let base_ns = base.controller.cpu_ns_per_cmd;
@@ -67,21 +52,15 @@ fn sim_spread() {
         let ns = base_ns + k as f64;
         let sets = [format!("controller.cpu_ns_per_cmd={ns}")];
         let cfg = preset_config_with(&preset, &sets).unwrap_or_else(|e| panic!("{e}"));
-        let submit_cycles = (ramp_us + runtime_us) * 250;
-        let lim = RunLimits {
-            submit_until: u64::MAX,
-            max_cycles: 3 * submit_cycles + 2_000_000,
-            seed,
-        };
+        let lim = sim_limits(ramp_us, runtime_us, seed);
         let s = run_model(&cfg, &timed, lim, true).unwrap_or_else(|e| panic!("{e}"));
         let io = IoFigures::of(&s.cpl, ramp_us * 250);
         let d = drive_figures(&cfg, &timed, seed).unwrap_or_else(|e| panic!("{e}"));
-        let (mean, p99) = (io.mean_cycles * 4e-3, io.p99_ns as f64 / 1e3);
-        let err = |got: f64, want: f64| 100.0 * (got - want) / want.max(1e-9);
+        let (mean, p99) = (us(io.mean_cycles), io.p99_ns as f64 / 1e3);
         let e = [
-            err(io.iops(), d.iops),
-            err(mean, d.mean_us),
-            err(p99, d.p99_us),
+            pct_err(io.iops(), d.iops),
+            pct_err(mean, d.mean_us),
+            pct_err(p99, d.p99_us),
         ];
         println!(
             "| {ns} | {:.0} | {:.0} | {:.1} / {:.1} us | {mean:.1} / {p99:.1} us | {:+.1} / {:+.1} / {:+.1} % |",
